@@ -1,0 +1,106 @@
+/* Fuzzes machine discovery with arbitrary procfs/sysfs contents. Byte 0 picks which file the
+ * rest becomes in a scratch root: /proc/cpuinfo, a PMU format file (also parsed directly as a
+ * format string and applied to an attr), a PMU caps file, osrelease, the fixture caps files, or
+ * a cache size. The probe must never fail or read outside what it was given. */
+#include "facilities/machine.h"
+
+#include <linux/perf_event.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static char root[64];
+
+static void write_file(const char *rel, const uint8_t *data, size_t size)
+{
+	char path[256];
+	snprintf(path, sizeof path, "%s/%s", root, rel);
+	FILE *f = fopen(path, "w");
+	if (!f)
+		return;
+	fwrite(data, 1, size, f);
+	fclose(f);
+}
+
+static void mkdirs(const char *rel)
+{
+	char path[256];
+	snprintf(path, sizeof path, "%s/%s", root, rel);
+	for (char *p = path + strlen(root) + 1; *p; p++)
+		if (*p == '/') {
+			*p = '\0';
+			mkdir(path, 0755);
+			*p = '/';
+		}
+	mkdir(path, 0755);
+}
+
+static void remove_root(void)
+{
+	char cmd[128];
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
+	if (system(cmd) != 0)
+		fprintf(stderr, "could not remove %s\n", root);
+}
+
+static void setup(void)
+{
+	snprintf(root, sizeof root, "/tmp/pb-fuzz-machine-%d", (int)getpid());
+	mkdir(root, 0755);
+	atexit(remove_root);
+	mkdirs("proc/sys/kernel");
+	mkdirs("sys/bus/event_source/devices/ibs_op/format");
+	mkdirs("sys/bus/event_source/devices/ibs_op/caps");
+	mkdirs("sys/devices/system/cpu/cpu0/cache/index0");
+	write_file("sys/bus/event_source/devices/ibs_op/type", (const uint8_t *)"11\n", 3);
+	write_file("sys/devices/system/cpu/cpu0/cache/index0/level", (const uint8_t *)"1\n", 2);
+	write_file("sys/devices/system/cpu/cpu0/cache/index0/type", (const uint8_t *)"Data\n", 5);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	if (!root[0])
+		setup();
+	if (size < 1)
+		return 0;
+	static const char *const targets[] = {
+		"proc/cpuinfo",
+		"sys/bus/event_source/devices/ibs_op/format/cnt_ctl",
+		"sys/bus/event_source/devices/ibs_op/caps/zen4_ibs_extensions",
+		"proc/sys/kernel/osrelease",
+		"pesbench-caps",
+		"pesbench-ibs-caps",
+		"sys/devices/system/cpu/cpu0/cache/index0/size",
+		"proc/sys/kernel/perf_event_paranoid",
+	};
+	const char *rel = targets[data[0] % (sizeof targets / sizeof targets[0])];
+	write_file(rel, data + 1, size - 1);
+
+	static struct pb_machine m;
+	pb_machine_probe(&m, root);
+	char buf[64];
+	const struct pb_pmu *op = pb_machine_pmu(&m, "ibs_op");
+	if (op) {
+		const char *fmt = pb_pmu_format(op, "cnt_ctl", buf, sizeof buf);
+		struct pb_format_field f;
+		if (fmt && pb_format_parse(fmt, &f) == 0) {
+			struct perf_event_attr attr;
+			memset(&attr, 0, sizeof attr);
+			pb_format_apply(&attr, &f, pb_format_max(&f));
+		}
+	}
+	/* The format parser on the raw bytes as a string. */
+	char text[128];
+	size_t n = size - 1 < sizeof text - 1 ? size - 1 : sizeof text - 1;
+	memcpy(text, data + 1, n);
+	text[n] = '\0';
+	struct pb_format_field f;
+	if (pb_format_parse(text, &f) == 0 && (f.lo > f.hi || f.hi > 63 || f.word > 2))
+		abort();
+	(void)pb_machine_kernel_at_least(&m, 6, 2);
+	write_file(rel, (const uint8_t *)"", 0);
+	return 0;
+}

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Installs the Debian packages pesbench needs, only those missing. Idempotent.
+set -euo pipefail
+packages=(build-essential cmake pkg-config clang libclang-rt-14-dev
+          libpfm4-dev libcapstone-dev libelf-dev libdw-dev libjansson-dev
+          gnuplot-nox valgrind linux-perf jq bzip2 xz-utils sqlite3 python3)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  exit 0
+fi
+echo "pesbench: installing missing Debian packages: ${missing[*]}"
+sudo=""
+if [ "$(id -u)" -ne 0 ]; then
+  command -v sudo >/dev/null || { echo "pesbench: need root (or sudo) to install: ${missing[*]}" >&2; exit 1; }
+  sudo="sudo"
+fi
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq
+$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"

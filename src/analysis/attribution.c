@@ -1,0 +1,103 @@
+#include "analysis/attribution.h"
+
+#include "workloads/workload.h"
+
+#include <capstone/capstone.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int pb_code_map_decode(struct pb_code_map *map, const uint8_t *code, size_t len, uint64_t begin,
+		       struct pb_error *err)
+{
+	memset(map, 0, sizeof *map);
+	map->begin = begin;
+	map->end = begin + len;
+	csh handle;
+	if (cs_open(CS_ARCH_X86, CS_MODE_64, &handle) != CS_ERR_OK)
+		return pb_fail(err, PB_EXIT_FAILURE, 0, "capstone cannot open an x86-64 decoder");
+	size_t cap = len / 2 + 16;
+	map->insns = calloc(cap, sizeof *map->insns);
+	if (!map->insns) {
+		cs_close(&handle);
+		return pb_fail(err, PB_EXIT_FAILURE, 0, "out of memory");
+	}
+	cs_insn *insn = cs_malloc(handle);
+	const uint8_t *p = code;
+	size_t left = len;
+	uint64_t addr = begin;
+	while (left) {
+		if (map->n == cap) {
+			cap *= 2;
+			struct pb_insn *grown = realloc(map->insns, cap * sizeof *grown);
+			if (!grown)
+				break;
+			map->insns = grown;
+		}
+		struct pb_insn *out = &map->insns[map->n];
+		memset(out, 0, sizeof *out);
+		out->addr = addr;
+		out->label = -1;
+		if (cs_disasm_iter(handle, &p, &left, &addr, insn)) {
+			out->len = (uint8_t)insn->size;
+			/* long operands are cut: the text is for tables, the address identifies */
+			if (snprintf(out->text, sizeof out->text, "%s %s", insn->mnemonic,
+				     insn->op_str) < 0)
+				out->text[0] = '\0';
+		} else {
+			/* Not an instruction (padding or data): one byte, and resync after it. */
+			out->len = 1;
+			snprintf(out->text, sizeof out->text, "(byte 0x%02x)", *p);
+			p++;
+			left--;
+			addr++;
+		}
+		map->n++;
+	}
+	cs_free(insn, 1);
+	cs_close(&handle);
+	return 0;
+}
+
+int pb_code_map_build(struct pb_code_map *map, uint64_t begin, uint64_t end,
+		      const struct pb_truth *truth, struct pb_error *err)
+{
+	if (end <= begin)
+		return pb_fail(err, PB_EXIT_FAILURE, 0, "empty code range 0x%llx..0x%llx",
+			       (unsigned long long)begin, (unsigned long long)end);
+	if (pb_code_map_decode(map, (const uint8_t *)(uintptr_t)begin, end - begin, begin, err))
+		return -1;
+	for (unsigned l = 0; truth && l < truth->nlabels; l++) {
+		long i = pb_code_map_at(map, truth->labels[l].addr);
+		if (i >= 0)
+			map->insns[i].label = (int)l;
+	}
+	return 0;
+}
+
+void pb_code_map_free(struct pb_code_map *map)
+{
+	free(map->insns);
+	memset(map, 0, sizeof *map);
+}
+
+long pb_code_map_at(const struct pb_code_map *map, uint64_t ip)
+{
+	size_t lo = 0, hi = map->n;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (map->insns[mid].addr < ip)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < map->n && map->insns[lo].addr == ip ? (long)lo : -1;
+}
+
+long pb_code_map_before(const struct pb_code_map *map, uint64_t ip)
+{
+	if (ip == map->end && map->n)
+		return (long)map->n - 1;
+	long i = pb_code_map_at(map, ip);
+	return i > 0 ? i - 1 : -1;
+}

@@ -1,0 +1,40 @@
+/* Attribution: which instruction a sample's IP stands for. The workload's code is decoded with
+ * capstone into an instruction table; an IP maps to the instruction at it, or — for facilities
+ * that report the next instruction (data breakpoints, skid) — to the one ending at it (IP+1
+ * correction). Labels of the declared truth mark the event-producing instructions. */
+#ifndef PB_ATTRIBUTION_H
+#define PB_ATTRIBUTION_H
+
+#include "util/error.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct pb_insn {
+	uint64_t addr;
+	uint8_t len;
+	int label;              /* index into the truth's labels, -1 if unlabelled */
+	char text[56];          /* "mov rax, qword ptr [rdi]" */
+};
+
+struct pb_code_map {
+	uint64_t begin, end;
+	size_t n;
+	struct pb_insn *insns;
+};
+
+struct pb_truth;
+
+/* Decodes [begin, end) of this process's memory and marks the truth's labels. */
+int pb_code_map_build(struct pb_code_map *map, uint64_t begin, uint64_t end,
+		      const struct pb_truth *truth, struct pb_error *err);
+/* Decodes a byte buffer whose first byte is at address `begin` (for tests and perf.data). */
+int pb_code_map_decode(struct pb_code_map *map, const uint8_t *code, size_t len, uint64_t begin,
+		       struct pb_error *err);
+void pb_code_map_free(struct pb_code_map *map);
+/* Index of the instruction starting at ip, or -1. */
+long pb_code_map_at(const struct pb_code_map *map, uint64_t ip);
+/* Index of the instruction that ends at ip (the previous one), or -1. */
+long pb_code_map_before(const struct pb_code_map *map, uint64_t ip);
+
+#endif

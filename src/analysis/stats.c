@@ -1,0 +1,111 @@
+#include "analysis/stats.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int compare_doubles(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+double pb_median(const double *values, size_t n)
+{
+	if (!n)
+		return 0;
+	double stack[64];
+	double *sorted = n <= 64 ? stack : malloc(n * sizeof *sorted);
+	if (!sorted)
+		return NAN;
+	memcpy(sorted, values, n * sizeof *sorted);
+	qsort(sorted, n, sizeof *sorted, compare_doubles);
+	double m = n % 2 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+	if (sorted != stack)
+		free(sorted);
+	return m;
+}
+
+double pb_t95(size_t df)
+{
+	static const double table[] = {
+		0,     12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
+		2.201, 2.179,  2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086,
+		2.080, 2.074,  2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042,
+	};
+	if (df == 0)
+		return INFINITY;
+	if (df < sizeof table / sizeof table[0])
+		return table[df];
+	if (df < 60)
+		return 2.000;
+	if (df < 120)
+		return 1.980;
+	return 1.960;
+}
+
+void pb_summarize(const double *values, size_t n, struct pb_summary *out)
+{
+	memset(out, 0, sizeof *out);
+	out->n = n;
+	if (!n)
+		return;
+	double sum = 0;
+	out->min = out->max = values[0];
+	for (size_t i = 0; i < n; i++) {
+		sum += values[i];
+		if (values[i] < out->min)
+			out->min = values[i];
+		if (values[i] > out->max)
+			out->max = values[i];
+	}
+	out->mean = sum / (double)n;
+	double squares = 0;
+	for (size_t i = 0; i < n; i++)
+		squares += (values[i] - out->mean) * (values[i] - out->mean);
+	out->stdev = n > 1 ? sqrt(squares / (double)(n - 1)) : 0;
+	out->median = pb_median(values, n);
+	out->ci95 = n > 1 ? pb_t95(n - 1) * out->stdev / sqrt((double)n) : 0;
+	out->rel_stdev = out->mean != 0 ? 100 * out->stdev / fabs(out->mean) : 0;
+}
+
+int pb_linear_fit(const double *x, const double *y, size_t n, struct pb_fit *out)
+{
+	memset(out, 0, sizeof *out);
+	out->n = n;
+	if (n < 3)
+		return -1;
+	double mx = 0, my = 0;
+	for (size_t i = 0; i < n; i++) {
+		mx += x[i];
+		my += y[i];
+	}
+	mx /= (double)n;
+	my /= (double)n;
+	double sxx = 0, sxy = 0, syy = 0;
+	for (size_t i = 0; i < n; i++) {
+		sxx += (x[i] - mx) * (x[i] - mx);
+		sxy += (x[i] - mx) * (y[i] - my);
+		syy += (y[i] - my) * (y[i] - my);
+	}
+	if (sxx == 0)
+		return -1;
+	out->slope = sxy / sxx;
+	out->intercept = my - out->slope * mx;
+	double residual = 0;
+	for (size_t i = 0; i < n; i++) {
+		double e = y[i] - (out->intercept + out->slope * x[i]);
+		residual += e * e;
+	}
+	out->r2 = syy > 0 ? 1 - residual / syy : 1;
+	out->slope_se = sqrt(residual / (double)(n - 2) / sxx);
+	out->slope_ci95 = pb_t95(n - 2) * out->slope_se;
+	return 0;
+}
+
+double pb_accuracy(double observed, double expected)
+{
+	if (expected == 0)
+		return observed == 0 ? 100 : 0;
+	return 100 - fabs(observed - expected) / expected * 100;
+}

@@ -1,0 +1,216 @@
+/* `pesbench probe`: what this machine offers for sampling, and for every facility whether it
+ * can run here and, when not, why. */
+#include "cli/commands.h"
+#include "facilities/facility.h"
+#include "facilities/ibs_common.h"
+#include "util/error.h"
+
+#include <jansson.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"usage: pesbench probe [--json] [--root DIR]\n\n"
+		"Describes the machine (kernel, CPU, hypervisor, privileges, PMUs, L1D) and lists every\n"
+		"sampling facility: whether it is available here, whether its counts are exact, where\n"
+		"its sample IP lands (exact, next-insn, skid), and the reason when it is not available.\n\n"
+		"options:\n"
+		"  --json      machine-readable output (schema below)\n"
+		"  --root DIR  read /proc and /sys under DIR instead of the live system (a saved or\n"
+		"              constructed tree such as tests/fixtures/sysfs-zen4)\n"
+		"  --help      this text\n\n"
+		"JSON schema \"pesbench-probe/1\":\n"
+		"  {\"schema\": \"pesbench-probe/1\",\n"
+		"   \"machine\": {\"root\", \"kernel\", \"kernel_major\", \"kernel_minor\", \"cpu_vendor\",\n"
+		"               \"cpu_family\", \"cpu_model\", \"cpu_stepping\", \"cpu_model_name\",\n"
+		"               \"hypervisor\", \"ncpus\", \"paranoid\" (null: unreadable),\n"
+		"               \"max_sample_rate\" (null), \"cap_perfmon\", \"cap_sys_admin\", \"is_root\",\n"
+		"               \"max_precise\" (null), \"ibs_caps\" (null or integer), \"ibs_caps_names\",\n"
+		"               \"bp_slots\", \"has_format_lost\", \"l1d_size\", \"l1d_line\",\n"
+		"               \"pmus\": [{\"name\", \"type\"}], \"pmus_skipped\"},\n"
+		"   \"facilities\": [{\"name\", \"usage\", \"summary\", \"needs\", \"available\",\n"
+		"                   \"reason\" (\"\" when available), \"detail\" (\"\" when not),\n"
+		"                   \"exact\", \"ip\" (\"exact\"|\"next-insn\"|\"skid\")}]}\n\n"
+		"Exit status: 0, or 2 for a bad option or an unreadable --root.\n");
+}
+
+static json_t *int_or_null(long long v, bool known)
+{
+	return known ? json_integer(v) : json_null();
+}
+
+static json_t *machine_json(const struct pb_machine *m)
+{
+	json_t *j = json_object();
+	char names[200] = "";
+	if (m->ibs_caps_known)
+		pb_ibs_caps_names(m->ibs_caps, names, sizeof names);
+	json_object_set_new(j, "root", json_string(m->root));
+	json_object_set_new(j, "kernel", json_string(m->kernel_release));
+	json_object_set_new(j, "kernel_major", json_integer(m->kernel_major));
+	json_object_set_new(j, "kernel_minor", json_integer(m->kernel_minor));
+	json_object_set_new(j, "cpu_vendor", json_string(m->cpu_vendor));
+	json_object_set_new(j, "cpu_family", json_integer(m->cpu_family));
+	json_object_set_new(j, "cpu_model", json_integer(m->cpu_model));
+	json_object_set_new(j, "cpu_stepping", json_integer(m->cpu_stepping));
+	json_object_set_new(j, "cpu_model_name", json_string(m->cpu_model_name));
+	json_object_set_new(j, "hypervisor", json_boolean(m->hypervisor));
+	json_object_set_new(j, "ncpus", json_integer(m->ncpus));
+	json_object_set_new(j, "paranoid", int_or_null(m->paranoid, m->paranoid != -99));
+	json_object_set_new(j, "max_sample_rate",
+			    int_or_null(m->max_sample_rate, m->max_sample_rate >= 0));
+	json_object_set_new(j, "cap_perfmon", json_boolean(m->cap_perfmon));
+	json_object_set_new(j, "cap_sys_admin", json_boolean(m->cap_sys_admin));
+	json_object_set_new(j, "is_root", json_boolean(m->is_root));
+	json_object_set_new(j, "max_precise", int_or_null(m->max_precise, m->max_precise >= 0));
+	json_object_set_new(j, "ibs_caps", int_or_null(m->ibs_caps, m->ibs_caps_known));
+	json_object_set_new(j, "ibs_caps_names", json_string(names));
+	json_object_set_new(j, "bp_slots", json_integer(m->bp_slots));
+	json_object_set_new(j, "has_format_lost", json_boolean(m->has_format_lost));
+	json_object_set_new(j, "l1d_size", json_integer(m->l1d_size));
+	json_object_set_new(j, "l1d_line", json_integer(m->l1d_line));
+	json_t *pmus = json_array();
+	for (unsigned i = 0; i < m->npmus; i++) {
+		json_t *p = json_object();
+		json_object_set_new(p, "name", json_string(m->pmus[i].name));
+		json_object_set_new(p, "type", json_integer(m->pmus[i].type));
+		json_array_append_new(pmus, p);
+	}
+	json_object_set_new(j, "pmus", pmus);
+	json_object_set_new(j, "pmus_skipped", json_integer(m->pmus_skipped));
+	return j;
+}
+
+static int print_json(const struct pb_machine *m)
+{
+	json_t *root = json_object();
+	json_object_set_new(root, "schema", json_string("pesbench-probe/1"));
+	json_object_set_new(root, "machine", machine_json(m));
+	json_t *list = json_array();
+	for (const struct pb_facility *const *f = pb_facility_list(); *f; f++) {
+		struct pb_availability av;
+		(*f)->availability(m, NULL, &av);
+		json_t *j = json_object();
+		json_object_set_new(j, "name", json_string((*f)->name));
+		json_object_set_new(j, "usage", json_string((*f)->usage));
+		json_object_set_new(j, "summary", json_string((*f)->summary ? (*f)->summary : ""));
+		json_object_set_new(j, "needs", json_string((*f)->needs ? (*f)->needs : ""));
+		json_object_set_new(j, "available", json_boolean(av.available));
+		json_object_set_new(j, "reason", json_string(av.available ? "" : av.reason));
+		json_object_set_new(j, "detail", json_string(av.available ? av.detail : ""));
+		json_object_set_new(j, "exact", json_boolean((*f)->exact));
+		json_object_set_new(j, "ip", json_string(pb_ip_kind_name((*f)->ip_kind)));
+		json_array_append_new(list, j);
+	}
+	json_object_set_new(root, "facilities", list);
+	int rc = json_dumpf(root, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	fputc('\n', stdout);
+	json_decref(root);
+	return rc == 0 ? PB_EXIT_OK : PB_EXIT_OUTPUT;
+}
+
+static void print_text(const struct pb_machine *m)
+{
+	if (m->root[0])
+		printf("machine (read from %s)\n", m->root);
+	else
+		printf("machine\n");
+	printf("  kernel           %s\n", m->kernel_release[0] ? m->kernel_release : "unknown");
+	printf("  cpu              %s family %u model %u (0x%x) stepping %u\n",
+	       m->cpu_vendor[0] ? m->cpu_vendor : "unknown", m->cpu_family, m->cpu_model,
+	       m->cpu_model, m->cpu_stepping);
+	printf("  model name       %s\n", m->cpu_model_name[0] ? m->cpu_model_name : "unknown");
+	printf("  hypervisor       %s\n", m->hypervisor ? "yes (virtual machine)" : "no");
+	printf("  cpus             %u\n", m->ncpus);
+	if (m->paranoid == -99)
+		printf("  paranoid         unreadable\n");
+	else
+		printf("  paranoid         %d\n", m->paranoid);
+	printf("  privileges       %s%s%s%s\n", m->is_root ? "root " : "",
+	       m->cap_perfmon ? "CAP_PERFMON " : "", m->cap_sys_admin ? "CAP_SYS_ADMIN" : "",
+	       !m->is_root && !m->cap_perfmon && !m->cap_sys_admin ? "none" : "");
+	if (m->max_sample_rate >= 0)
+		printf("  max sample rate  %ld/s\n", m->max_sample_rate);
+	else
+		printf("  max sample rate  unreadable\n");
+	if (m->l1d_size)
+		printf("  L1D              %u KiB, %u-byte lines\n", m->l1d_size / 1024, m->l1d_line);
+	else
+		printf("  L1D              unknown\n");
+	if (m->max_precise >= 0)
+		printf("  max precise      %d\n", m->max_precise);
+	if (m->ibs_caps_known) {
+		char names[200];
+		printf("  IBS caps         0x%08x %s\n", m->ibs_caps,
+		       pb_ibs_caps_names(m->ibs_caps, names, sizeof names));
+	}
+	printf("  PMUs            ");
+	for (unsigned i = 0; i < m->npmus; i++)
+		printf(" %s(%d)", m->pmus[i].name, m->pmus[i].type);
+	if (m->pmus_skipped)
+		printf(" and %u more", m->pmus_skipped);
+	printf("\n\n");
+
+	printf("%-10s %-9s %-6s %-9s %s\n", "facility", "available", "exact", "ip", "usage");
+	for (const struct pb_facility *const *f = pb_facility_list(); *f; f++) {
+		struct pb_availability av;
+		(*f)->availability(m, NULL, &av);
+		printf("%-10s %-9s %-6s %-9s %s\n", (*f)->name, av.available ? "yes" : "no",
+		       (*f)->exact ? "yes" : "no", pb_ip_kind_name((*f)->ip_kind), (*f)->usage);
+		const char *why = av.available ? av.detail : av.reason;
+		if (why[0])
+			printf("%-10s %s%s\n", "", av.available ? "" : "why: ", why);
+	}
+}
+
+int pb_cmd_probe(int argc, char **argv)
+{
+	bool json = false;
+	const char *root = NULL;
+	struct pb_error err;
+	pb_error_clear(&err);
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--json")) {
+			json = true;
+		} else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			usage(stdout);
+			return PB_EXIT_OK;
+		} else if (!strcmp(argv[i], "--root") || !strncmp(argv[i], "--root=", 7)) {
+			if (argv[i][6] == '=')
+				root = argv[i] + 7;
+			else if (i + 1 < argc)
+				root = argv[++i];
+			else
+				root = NULL;
+			if (!root || !*root) {
+				pb_fail(&err, PB_EXIT_USAGE, 0, "--root needs a directory");
+				return pb_cli_report("probe", &err);
+			}
+		} else {
+			pb_fail(&err, PB_EXIT_USAGE, 0,
+				"unknown option '%s'; `pesbench probe --help` lists the options",
+				argv[i]);
+			return pb_cli_report("probe", &err);
+		}
+	}
+	static struct pb_machine fixture; /* ~80 KiB */
+	const struct pb_machine *m;
+	if (root) {
+		struct stat st;
+		if (stat(root, &st) || !S_ISDIR(st.st_mode)) {
+			pb_fail(&err, PB_EXIT_USAGE, 0, "--root %s is not a directory", root);
+			return pb_cli_report("probe", &err);
+		}
+		pb_machine_probe(&fixture, root);
+		m = &fixture;
+	} else {
+		m = pb_machine_live();
+	}
+	if (json)
+		return print_json(m);
+	print_text(m);
+	return PB_EXIT_OK;
+}

@@ -1,0 +1,22 @@
+/* Every pesbench subcommand: int pb_cmd_NAME(int argc, char **argv), argv[0] = "NAME".
+ * Returns an exit code from util/error.h. Each lives in src/cli/cmd_NAME.c. */
+#ifndef PB_COMMANDS_H
+#define PB_COMMANDS_H
+
+struct pb_command {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *summary;
+};
+
+int pb_cmd_probe(int argc, char **argv);
+int pb_cmd_measure(int argc, char **argv);
+int pb_cmd_run(int argc, char **argv);
+int pb_cmd_workloads(int argc, char **argv);
+int pb_cmd_verify(int argc, char **argv);
+
+/* Reports an error on stderr as "pesbench NAME: message" and returns its exit code. */
+struct pb_error;
+int pb_cli_report(const char *command, const struct pb_error *err);
+
+#endif

@@ -1,0 +1,226 @@
+#include "experiments/experiment.h"
+
+#include "analysis/stats.h"
+#include "facilities/machine.h"
+#include "util/text.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+static const struct pb_experiment *const experiments[] = {
+	&pb_experiment_accuracy, &pb_experiment_interval, &pb_experiment_bias,
+	&pb_experiment_multi,    &pb_experiment_mode,     NULL,
+};
+
+const struct pb_experiment *const *pb_experiment_list(void)
+{
+	return experiments;
+}
+
+const struct pb_experiment *pb_experiment_find(const char *name)
+{
+	for (const struct pb_experiment *const *e = experiments; *e; e++)
+		if (!strcmp((*e)->name, name))
+			return *e;
+	return NULL;
+}
+
+void pb_suite_options_defaults(struct pb_suite_options *o)
+{
+	memset(o, 0, sizeof *o);
+	o->runs = 5;
+	o->threads[o->nthreads++] = 1;
+	unsigned ncpus = pb_machine_live()->ncpus;
+	if (ncpus > 1)
+		o->threads[o->nthreads++] = ncpus;
+	o->target_ms = 60;
+	o->delivery = PB_DELIVERY_NONE;
+}
+
+bool pb_facility_is_exact(const char *facility)
+{
+	struct pb_spec spec;
+	return !pb_spec_parse(facility, &spec, NULL) && spec.facility->exact;
+}
+
+bool pb_suite_interrupted(const struct pb_suite_options *o, struct pb_error *err)
+{
+	if (o->interrupted && *o->interrupted) {
+		pb_fail(err, PB_EXIT_INTERRUPTED, 0, "interrupted");
+		return true;
+	}
+	return false;
+}
+
+uint64_t pb_calibrate_iterations(const struct pb_workload_choice *w, const struct pb_spec *spec,
+				 uint64_t target_ms, struct pb_error *err)
+{
+	/* Time a counting run (traps included, sampling not) that lasts at least 5 ms. */
+	uint64_t iterations = 500;
+	for (;;) {
+		struct pb_point_request req;
+		pb_point_request_defaults(&req);
+		req.workload = *w;
+		req.iterations = iterations;
+		if (spec) {
+			req.events[0].spec = *spec;
+			req.nevents = 1;
+			req.exclude_kernel = false;
+		} else {
+			req.no_perf = true;
+		}
+		struct pb_point pt;
+		if (pb_point_measure(&req, &pt, err))
+			return 0;
+		uint64_t ns = pt.wall_ns;
+		pb_point_free(&pt);
+		if (ns >= 5000000 || iterations >= (1ull << 40)) {
+			double per_iteration = (double)ns / (double)iterations;
+			double want = (double)target_ms * 1e6 / per_iteration;
+			return want < 100 ? 100 : (uint64_t)want;
+		}
+		iterations *= ns < 500000 ? 8 : 2;
+	}
+}
+
+void pb_not_applicable(struct pb_results *res, const char *experiment, const char *facility,
+		       const char *why)
+{
+	json_t *p = pb_results_point(res, experiment, facility, NULL);
+	json_object_set_new(p, "not_applicable", json_string(why));
+}
+
+static void summary_json(json_t *metrics, const char *name, const double *v, size_t n)
+{
+	struct pb_summary s;
+	pb_summarize(v, n, &s);
+	json_object_set_new(metrics, name,
+			    json_pack("{s:i, s:f, s:f, s:f, s:f, s:f, s:f}", "n", (int)s.n, "mean",
+				      s.mean, "stdev", s.stdev, "min", s.min, "max", s.max, "median",
+				      s.median, "ci95", s.ci95));
+}
+
+void pb_point_metrics(json_t *point)
+{
+	json_t *runs = json_object_get(point, "runs");
+	size_t nruns = json_array_size(runs);
+	json_t *metrics = json_object();
+	json_t *first = json_array_get(runs, 0);
+	size_t nevents = json_array_size(json_object_get(first, "events"));
+	double values[256];
+	for (size_t e = 0; e < nevents; e++) {
+		json_t *per_event = json_object();
+		const char *fields[] = {"accuracy", "observed", "expected", "running_ratio"};
+		for (size_t f = 0; f < sizeof fields / sizeof fields[0]; f++) {
+			size_t n = 0;
+			for (size_t r = 0; r < nruns && n < 256; r++) {
+				json_t *ev = json_array_get(
+					json_object_get(json_array_get(runs, r), "events"), e);
+				json_t *v = json_object_get(ev, fields[f]);
+				if (json_is_number(v))
+					values[n++] = json_number_value(v);
+			}
+			if (n)
+				summary_json(per_event, fields[f], values, n);
+		}
+		uint64_t lost = 0, throttles = 0;
+		bool multiplexed = false;
+		for (size_t r = 0; r < nruns; r++) {
+			json_t *ev = json_array_get(json_object_get(json_array_get(runs, r), "events"), e);
+			lost += (uint64_t)json_integer_value(json_object_get(ev, "lost"));
+			throttles += (uint64_t)json_integer_value(json_object_get(ev, "throttles"));
+			multiplexed |= json_is_true(json_object_get(ev, "multiplexed"));
+		}
+		json_object_set_new(per_event, "lost_total", json_integer((json_int_t)lost));
+		json_object_set_new(per_event, "throttles_total", json_integer((json_int_t)throttles));
+		json_object_set_new(per_event, "multiplexed", json_boolean(multiplexed));
+		json_object_set_new(per_event, "facility",
+				    json_copy(json_object_get(json_array_get(
+					    json_object_get(first, "events"), e), "facility")));
+		if (e == 0)
+			json_object_update(metrics, per_event);
+		char key[32];
+		snprintf(key, sizeof key, "event%zu", e);
+		json_object_set_new(metrics, key, per_event);
+	}
+	json_object_set_new(point, "metrics", metrics);
+}
+
+/* The run's event-0 figures, copied up so a CSV row holds them. */
+static void flatten_event0(json_t *run)
+{
+	json_t *ev = json_array_get(json_object_get(run, "events"), 0);
+	const char *keys[] = {"expected", "observed", "count", "accuracy", "lost", "lost_format",
+			      "lost_records", "throttles", "time_enabled", "time_running",
+			      "multiplexed", "signals", "user_samples", "kernel_samples"};
+	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+		json_t *v = json_object_get(ev, keys[i]);
+		if (v)
+			json_object_set(run, keys[i], v);
+	}
+}
+
+json_t *pb_measure_runs(const struct pb_suite_options *o, const char *experiment,
+			const struct pb_point_request *req, struct pb_results *res,
+			struct pb_error *err)
+{
+	return pb_measure_runs_with(o, experiment, req, res, NULL, NULL, err);
+}
+
+json_t *pb_measure_runs_with(const struct pb_suite_options *o, const char *experiment,
+			     const struct pb_point_request *req, struct pb_results *res,
+			     pb_run_hook hook, void *ctx, struct pb_error *err)
+{
+	const char *facility = req->no_perf ? "none" : req->events[0].spec.text;
+	char params[256], workload[320];
+	pb_workload_params_text(&req->workload, params, sizeof params);
+	pb_format(workload, sizeof workload, "%s%s%s", req->workload.workload->name,
+		 params[0] ? ":" : "", params);
+	json_t *point = NULL;
+	for (unsigned r = 0; r < o->runs; r++) {
+		if (pb_suite_interrupted(o, err))
+			return NULL;
+		if (o->progress) {
+			char what[512];
+			pb_format(what, sizeof what, "%s %s %s period %llu, %u thread(s), run %u/%u",
+				 experiment, facility, workload,
+				 (unsigned long long)req->period, req->threads, r + 1, o->runs);
+			o->progress(o->progress_ctx, what);
+		}
+		struct pb_point pt;
+		struct pb_error run_err = {0};
+		int rc = pb_point_measure(req, &pt, &run_err);
+		/* A failed session still says which events opened; a failure before any session
+		 * (bad workload, no memory) leaves nothing to record. */
+		bool measured = req->no_perf ? rc == 0 : pt.ev[0].basis != NULL;
+		if (!measured) {
+			if (err)
+				*err = run_err;
+			return NULL;
+		}
+		if (!point) {
+			point = pb_results_point(res, experiment, facility, workload);
+			json_object_set_new(point, "period", json_integer((json_int_t)req->period));
+			json_object_set_new(point, "threads", json_integer(req->threads));
+			json_object_set_new(point, "iterations",
+					    json_integer((json_int_t)req->iterations));
+			json_object_set_new(point, "delivery",
+					    json_string(pb_delivery_name(req->delivery)));
+			json_object_set_new(point, "exclude_kernel", json_boolean(req->exclude_kernel));
+			json_object_set_new(point, "exclude_user", json_boolean(req->exclude_user));
+		}
+		json_t *run = pb_point_json(req, &pt);
+		json_object_set_new(run, "run", json_integer(r));
+		if (rc)
+			json_object_set_new(run, "error", json_string(run_err.msg));
+		flatten_event0(run);
+		if (hook && !rc)
+			hook(ctx, &pt, run);
+		json_array_append_new(json_object_get(point, "runs"), run);
+		pb_point_free(&pt);
+	}
+	if (point)
+		pb_point_metrics(point);
+	return point;
+}

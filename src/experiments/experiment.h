@@ -1,0 +1,79 @@
+/* Experiments: each module reads like the methodology paragraph of a paper — what it runs,
+ * what it varies, what it compares with — and appends result points; none prints or plots. */
+#ifndef PB_EXPERIMENT_H
+#define PB_EXPERIMENT_H
+
+#include "experiments/point.h"
+#include "io/results.h"
+
+#include <signal.h>
+
+#define PB_MAX_LIST 16
+
+struct pb_suite_options {
+	uint64_t periods[PB_MAX_LIST];      /* --period: overrides each experiment's periods */
+	unsigned nperiods;
+	unsigned runs;                      /* --runs, >= 1 (default 5) */
+	unsigned threads[PB_MAX_LIST];      /* --threads: thread counts (default 1 and ncpus) */
+	unsigned nthreads;
+	uint64_t target_ms;                 /* wall time one run aims for (default 60) */
+	enum pb_delivery delivery;
+	const struct pb_machine *machine;   /* NULL: this machine */
+	/* Progress: called before each run with a short description. */
+	void (*progress)(void *ctx, const char *what);
+	void *progress_ctx;
+	volatile sig_atomic_t *interrupted; /* set by SIGINT/SIGTERM: stop after the current run */
+};
+
+struct pb_experiment {
+	const char *name;
+	const char *summary;
+	/* Runs the experiment for one facility spec; appends points to res. Returns 0, or -1 with
+	 * err for a failure that ends the suite (interruption, output). A facility the experiment
+	 * cannot use is recorded as a point with "not_applicable" and a reason, not an error. */
+	int (*run)(const struct pb_suite_options *o, const char *facility, struct pb_results *res,
+		   struct pb_error *err);
+	/* Number of runs it will make for this facility (for the progress bar). */
+	unsigned (*plan)(const struct pb_suite_options *o, const char *facility);
+};
+
+/* NULL-terminated, in suite order. */
+const struct pb_experiment *const *pb_experiment_list(void);
+const struct pb_experiment *pb_experiment_find(const char *name);
+void pb_suite_options_defaults(struct pb_suite_options *o);
+
+extern const struct pb_experiment pb_experiment_accuracy, pb_experiment_interval,
+	pb_experiment_bias, pb_experiment_multi, pb_experiment_mode;
+
+/* ---- shared by experiment modules (experiment.c) ---- */
+
+/* Iterations of a workload that take about target_ms per thread here, measured by a short
+ * run without perf; the facility's per-event cost is added for exact facilities that trap
+ * on every event (breakpoints, uprobes). */
+uint64_t pb_calibrate_iterations(const struct pb_workload_choice *w, const struct pb_spec *spec,
+				 uint64_t target_ms, struct pb_error *err);
+
+/* Measures req o->runs times and appends one point holding every run's figures and the
+ * summaries of accuracy (and of running ratio, losses). Returns the point (borrowed) or NULL
+ * with err when even the first run failed to open; a partial failure is recorded in the
+ * point. */
+json_t *pb_measure_runs(const struct pb_suite_options *o, const char *experiment,
+			const struct pb_point_request *req, struct pb_results *res,
+			struct pb_error *err);
+/* The same, calling hook after each run with the measured point and its JSON run object, so
+ * an experiment can add what only it computes (attribution shares, ...). */
+typedef void (*pb_run_hook)(void *ctx, const struct pb_point *pt, json_t *run);
+json_t *pb_measure_runs_with(const struct pb_suite_options *o, const char *experiment,
+			     const struct pb_point_request *req, struct pb_results *res,
+			     pb_run_hook hook, void *ctx, struct pb_error *err);
+/* The last point's per-run accuracy summary into metrics (also used by tests). */
+void pb_point_metrics(json_t *point);
+
+/* Records that an experiment does not apply to a facility, and why. */
+void pb_not_applicable(struct pb_results *res, const char *experiment, const char *facility,
+		       const char *why);
+bool pb_suite_interrupted(const struct pb_suite_options *o, struct pb_error *err);
+/* "uprobe" / "bp:w" → whether its facility is exact; parse errors → false. */
+bool pb_facility_is_exact(const char *facility);
+
+#endif

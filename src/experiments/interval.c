@@ -1,0 +1,60 @@
+/* Interval sensitivity (main study, IV-B; Nowak et al.'s prime periods): one facility on its
+ * natural workload, swept over periods from sparse to dense, each round period next to a prime
+ * one of the same size, single-threaded. A period that divides the loop's structure can lock
+ * the samples onto a few instructions; a prime one cannot. Accuracy per period, over runs. */
+#include "experiments/experiment.h"
+#include "experiments/plan.h"
+
+static unsigned interval_plan(const struct pb_suite_options *o, const char *facility)
+{
+	(void)facility;
+	return (o->nperiods ? o->nperiods : 8) * o->runs;
+}
+
+static int interval_run(const struct pb_suite_options *o, const char *facility,
+			struct pb_results *res, struct pb_error *err)
+{
+	struct pb_spec spec;
+	if (pb_spec_parse(facility, &spec, err))
+		return -1;
+	uint64_t round[4], prime[4], periods[PB_MAX_LIST];
+	const char *kinds[PB_MAX_LIST];
+	unsigned n = 0;
+	if (o->nperiods) {
+		for (unsigned i = 0; i < o->nperiods; i++) {
+			periods[n] = o->periods[i];
+			kinds[n++] = "given";
+		}
+	} else {
+		unsigned m = pb_plan_interval_periods(&spec, round, prime, 4);
+		for (unsigned i = 0; i < m; i++) {
+			periods[n] = round[i];
+			kinds[n++] = "round";
+			periods[n] = prime[i];
+			kinds[n++] = "prime";
+		}
+	}
+	struct pb_point_request req;
+	if (pb_plan_request(&req, facility, NULL, periods[0], 1, o->delivery, err))
+		return -1;
+	req.machine = o->machine;
+	req.iterations = pb_calibrate_iterations(&req.workload, &req.events[0].spec, o->target_ms,
+						 err);
+	if (!req.iterations)
+		return -1;
+	for (unsigned i = 0; i < n; i++) {
+		req.period = req.events[0].period = periods[i];
+		json_t *point = pb_measure_runs(o, "interval", &req, res, err);
+		if (!point)
+			return -1;
+		json_object_set_new(point, "period_kind", json_string(kinds[i]));
+	}
+	return 0;
+}
+
+const struct pb_experiment pb_experiment_interval = {
+	.name = "interval",
+	.summary = "accuracy per sampling period, round vs prime periods",
+	.run = interval_run,
+	.plan = interval_plan,
+};

@@ -1,0 +1,105 @@
+/* User/kernel identification (main study, IV-G): a loop whose user code is free of the event
+ * alternates with system calls whose kernel path produces it. Each facility samples it three
+ * times — user level only, kernel level only, both — and every sample is checked two ways: by
+ * the privilege level the kernel wrote in the record, and by whether its IP lies in the kernel
+ * half of the address space. A sample of an excluded level is a misattribution. */
+#include "experiments/experiment.h"
+#include "experiments/plan.h"
+
+#include <string.h>
+
+static const struct {
+	const char *name;
+	bool exclude_kernel, exclude_user;
+} levels[] = {
+	{"user", true, false},
+	{"kernel", false, true},
+	{"both", false, false},
+};
+#define NLEVELS (sizeof levels / sizeof levels[0])
+
+static const char *mode_workload(const char *facility, const char **why)
+{
+	struct pb_spec spec;
+	if (pb_spec_parse(facility, &spec, NULL)) {
+		*why = "the facility spec does not parse";
+		return NULL;
+	}
+	if (!strcmp(spec.facility->name, "bp")) {
+		*why = "the mode workload's user code touches no data by design, so a watchpoint "
+		       "has nothing to watch";
+		return NULL;
+	}
+	if (!strcmp(spec.facility->name, "sw"))
+		return "mode:kernel=fault";
+	return "mode:kernel=getppid";
+}
+
+static unsigned mode_plan(const struct pb_suite_options *o, const char *facility)
+{
+	const char *why;
+	return mode_workload(facility, &why) ? NLEVELS * o->runs : 0;
+}
+
+static int mode_run(const struct pb_suite_options *o, const char *facility,
+		    struct pb_results *res, struct pb_error *err)
+{
+	const char *why = NULL;
+	const char *workload = mode_workload(facility, &why);
+	if (!workload) {
+		pb_not_applicable(res, "mode", facility, why);
+		return 0;
+	}
+	struct pb_spec spec;
+	if (pb_spec_parse(facility, &spec, err))
+		return -1;
+	uint64_t period = o->nperiods ? o->periods[0]
+				      : spec.facility->exact ? 1 : pb_plan_accuracy_period(&spec);
+	struct pb_point_request req;
+	if (pb_plan_request(&req, facility, workload, period, 1, o->delivery, err))
+		return -1;
+	req.machine = o->machine;
+	req.iterations = pb_calibrate_iterations(&req.workload, &spec, o->target_ms, err);
+	if (!req.iterations)
+		return -1;
+	for (size_t l = 0; l < NLEVELS; l++) {
+		req.exclude_kernel = levels[l].exclude_kernel;
+		req.exclude_user = levels[l].exclude_user;
+		json_t *point = pb_measure_runs(o, "mode", &req, res, err);
+		if (!point)
+			return -1;
+		json_object_set_new(point, "levels", json_string(levels[l].name));
+		/* wrong level by record flag and by IP, summed over runs */
+		uint64_t wrong_flag = 0, wrong_ip = 0, total = 0;
+		size_t r;
+		json_t *run;
+		json_array_foreach(json_object_get(point, "runs"), r, run) {
+			json_t *ev = json_array_get(json_object_get(run, "events"), 0);
+			uint64_t user = (uint64_t)json_integer_value(json_object_get(ev, "user_samples"));
+			uint64_t kern = (uint64_t)json_integer_value(json_object_get(ev, "kernel_samples"));
+			uint64_t kip = (uint64_t)json_integer_value(
+				json_object_get(ev, "kernel_ip_samples"));
+			total += user + kern;
+			if (levels[l].exclude_kernel) {
+				wrong_flag += kern;
+				wrong_ip += kip;
+			}
+			if (levels[l].exclude_user) {
+				wrong_flag += user;
+				wrong_ip += user + kern - kip;
+			}
+		}
+		json_t *m = json_object_get(point, "metrics");
+		json_object_set_new(m, "samples_total", json_integer((json_int_t)total));
+		json_object_set_new(m, "wrong_level_by_flag", json_integer((json_int_t)wrong_flag));
+		json_object_set_new(m, "wrong_level_by_ip", json_integer((json_int_t)wrong_ip));
+	}
+	return 0;
+}
+
+const struct pb_experiment pb_experiment_mode = {
+	.name = "mode",
+	.summary = "samples on the wrong privilege level, by record flag and by IP range",
+	.run = mode_run,
+	.plan = mode_plan,
+};

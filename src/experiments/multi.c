@@ -1,0 +1,71 @@
+/* Multi-event monitoring (main study, IV-F): open k = 1, 2, ... copies of the facility's event
+ * together on its natural workload and measure each one's accuracy and its share of running
+ * time (time_running / time_enabled): a PMU with fewer counters than events multiplexes, and
+ * the samples of the time an event was descheduled are simply never taken. Events that cannot
+ * be scheduled at all (a fifth debug register) are reported as such, with the kernel's error. */
+#include "experiments/experiment.h"
+#include "experiments/plan.h"
+
+#include <string.h>
+
+static unsigned max_events(const char *facility)
+{
+	struct pb_spec spec;
+	if (pb_spec_parse(facility, &spec, NULL))
+		return 0;
+	/* one more than the debug registers, to show the one that does not fit */
+	if (!strcmp(spec.facility->name, "bp"))
+		return 5;
+	/* hardware PMUs: more than the usual 4-8 counters, to force multiplexing */
+	if (!spec.facility->exact && strcmp(spec.facility->name, "timer"))
+		return 8;
+	return 4;
+}
+
+static unsigned multi_plan(const struct pb_suite_options *o, const char *facility)
+{
+	return max_events(facility) * o->runs;
+}
+
+static int multi_run(const struct pb_suite_options *o, const char *facility,
+		     struct pb_results *res, struct pb_error *err)
+{
+	unsigned kmax = max_events(facility);
+	struct pb_spec spec;
+	if (pb_spec_parse(facility, &spec, err))
+		return -1;
+	uint64_t period = o->nperiods ? o->periods[0] : pb_plan_accuracy_period(&spec);
+	struct pb_point_request req;
+	if (pb_plan_request(&req, facility, NULL, period, 1, o->delivery, err))
+		return -1;
+	req.machine = o->machine;
+	req.iterations = pb_calibrate_iterations(&req.workload, &spec, o->target_ms, err);
+	if (!req.iterations)
+		return -1;
+	for (unsigned k = 1; k <= kmax; k++) {
+		req.nevents = k;
+		for (unsigned e = 1; e < k; e++)
+			req.events[e] = req.events[0];
+		json_t *point = pb_measure_runs(o, "multi", &req, res, err);
+		if (!point)
+			return -1;
+		json_object_set_new(point, "events_opened_together", json_integer(k));
+		/* per event: did it run, and for how much of the time */
+		json_t *first = json_array_get(json_object_get(point, "runs"), 0);
+		json_t *evs = json_object_get(first, "events");
+		unsigned scheduled = 0;
+		for (size_t e = 0; e < json_array_size(evs); e++)
+			scheduled += json_is_true(json_object_get(json_array_get(evs, e), "opened"));
+		json_object_set_new(point, "events_scheduled", json_integer(scheduled));
+		if (scheduled < k)
+			break; /* more events cannot fit either */
+	}
+	return 0;
+}
+
+const struct pb_experiment pb_experiment_multi = {
+	.name = "multi",
+	.summary = "k events opened together: per-event accuracy and running time share",
+	.run = multi_run,
+	.plan = multi_plan,
+};

@@ -1,0 +1,424 @@
+#include "experiments/point.h"
+
+#include "analysis/stats.h"
+
+#include <linux/hw_breakpoint.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+/* x86-64 and arm64 kernels live in the upper half of the address space. */
+#define KERNEL_HALF 0x8000000000000000ull
+
+void pb_point_request_defaults(struct pb_point_request *req)
+{
+	memset(req, 0, sizeof *req);
+	req->iterations = 100000;
+	req->threads = 1;
+	req->delivery = PB_DELIVERY_NONE;
+	req->exclude_kernel = true;
+}
+
+const char *pb_natural_workload(const struct pb_spec *spec)
+{
+	if (!spec || !spec->facility)
+		return "accuracy";
+	const char *f = spec->facility->name;
+	if (!strcmp(f, "bp"))
+		return spec->bp_type == HW_BREAKPOINT_W ? "mix" : spec->bp_type == HW_BREAKPOINT_X
+			? "accuracy" : "bias";
+	if (!strcmp(f, "sw"))
+		return "mode:kernel=fault";
+	if (!strcmp(f, "timer"))
+		return "accuracy";
+	return "accuracy";
+}
+
+int pb_point_request_set(struct pb_point_request *req, const char *facility,
+			 const char *workload, const char *label, bool period_given,
+			 struct pb_error *err)
+{
+	req->no_perf = !strcmp(facility, "none");
+	req->nevents = req->no_perf ? 0 : 1;
+	if (!req->no_perf) {
+		if (pb_spec_parse(facility, &req->events[0].spec, err))
+			return -1;
+		const struct pb_facility *f = req->events[0].spec.facility;
+		if (!period_given)
+			req->period = f->default_period;
+		if (req->period && req->period < f->min_period)
+			return pb_fail(err, PB_EXIT_USAGE, 0,
+				       "--period %llu is below %s's minimum of %llu",
+				       (unsigned long long)req->period, f->name,
+				       (unsigned long long)f->min_period);
+		req->events[0].period = req->period;
+	}
+	const char *w = workload ? workload
+				 : pb_natural_workload(req->no_perf ? NULL : &req->events[0].spec);
+	if (pb_workload_parse(w, &req->workload, err))
+		return -1;
+	if (label) {
+		if (strlen(label) >= sizeof req->label)
+			return pb_fail(err, PB_EXIT_USAGE, 0, "--label '%s' is too long", label);
+		strcpy(req->label, label);
+	}
+	return 0;
+}
+
+static bool name_has(const char *event, const char *word)
+{
+	return strcasestr(event, word) != NULL;
+}
+
+const char *pb_declared_events(const struct pb_spec *spec, const struct pb_truth *truth,
+			       int label, uint64_t iterations, uint64_t *events)
+{
+	*events = 0;
+	const char *f = spec->facility->name;
+	const struct pb_label_truth *lt = label >= 0 ? &truth->labels[label] : NULL;
+	if (!strcmp(f, "timer"))
+		return "time";
+	if (!strcmp(f, "bp")) {
+		if (spec->bp_type == HW_BREAKPOINT_X) {
+			if (!lt)
+				return "count";
+			*events = lt->per_iteration * iterations + lt->once;
+			return "declared";
+		}
+		if (!truth->has_watch)
+			return "count";
+		*events = spec->bp_type == HW_BREAKPOINT_W ? truth->watch_writes
+							   : truth->watch_accesses;
+		return "declared";
+	}
+	if (!strcmp(f, "uprobe")) {
+		if (!lt || spec->options)
+			return "count";
+		*events = lt->per_iteration * iterations + lt->once;
+		return "declared";
+	}
+	if (!strcmp(f, "sw")) {
+		if ((spec->config == PERF_COUNT_SW_PAGE_FAULTS ||
+		     spec->config == PERF_COUNT_SW_PAGE_FAULTS_MIN) && truth->page_faults) {
+			*events = truth->page_faults * iterations;
+			return "declared";
+		}
+		return "count";
+	}
+	/* Hardware events, named as perf or libpfm4 name them. IBS op samples ops, counted as
+	 * instructions the way the main study did (an assumption stated in the README). */
+	const char *e = spec->event;
+	if (!strcmp(f, "ibs-op") || name_has(e, "INST_RETIRED") || !strcasecmp(e, "instructions") ||
+	    name_has(e, "RETIRED_INSTRUCTIONS")) {
+		*events = truth->instructions * iterations + truth->once_instructions;
+		return "declared";
+	}
+	if (name_has(e, "L1_MISS") || name_has(e, "L1D_MISS")) {
+		*events = truth->l1_misses * iterations;
+		return "declared";
+	}
+	if (name_has(e, "ALL_LOADS") || !strcasecmp(e, "loads")) {
+		*events = truth->loads * iterations;
+		return "declared";
+	}
+	if (name_has(e, "ALL_STORES") || !strcasecmp(e, "stores")) {
+		*events = truth->stores * iterations;
+		return "declared";
+	}
+	if (name_has(e, "BR_INST_RETIRED") || !strcasecmp(e, "branches") ||
+	    name_has(e, "RETIRED_BRANCH")) {
+		*events = name_has(e, "TAKEN") ? pb_truth_taken_total(truth, iterations)
+					       : truth->branches * iterations;
+		return "declared";
+	}
+	return "count";
+}
+
+/* Sample tallies, per event for privilege levels and per instruction for attribution. */
+struct tally {
+	struct pb_point *pt;
+	unsigned nevents;
+	uint64_t user[PB_MAX_EVENTS], kernel[PB_MAX_EVENTS], kernel_ip[PB_MAX_EVENTS];
+};
+
+static void on_record(void *ctx, unsigned thread, unsigned event, const struct pb_record *rec)
+{
+	(void)thread;
+	struct tally *t = ctx;
+	if (rec->type != PERF_RECORD_SAMPLE || event >= t->nevents)
+		return;
+	const struct pb_sample *s = &rec->u.sample;
+	unsigned mode = rec->misc & PERF_RECORD_MISC_CPUMODE_MASK;
+	if (mode == PERF_RECORD_MISC_KERNEL || mode == PERF_RECORD_MISC_GUEST_KERNEL)
+		t->kernel[event]++;
+	else
+		t->user[event]++;
+	if (s->ip >= KERNEL_HALF)
+		t->kernel_ip[event]++;
+	struct pb_point *pt = t->pt;
+	if (event != 0 || !pt->insn_samples)
+		return;
+	long at = pb_code_map_at(&pt->code, s->ip);
+	long before = pb_code_map_before(&pt->code, s->ip);
+	if (at >= 0)
+		pt->insn_samples[at]++;
+	if (before >= 0)
+		pt->insn_samples_before[before]++;
+	if (at < 0 && before < 0)
+		pt->outside_samples++;
+}
+
+static int find_label(const struct pb_truth *truth, const char *name, struct pb_error *err)
+{
+	if (name[0]) {
+		int l = pb_truth_label(truth, name);
+		if (l < 0) {
+			char known[512] = "";
+			for (unsigned i = 0; i < truth->nlabels; i++) {
+				strncat(known, truth->labels[i].name, sizeof known - strlen(known) - 3);
+				if (i + 1 < truth->nlabels)
+					strcat(known, ", ");
+			}
+			pb_fail(err, PB_EXIT_USAGE, 0, "no label '%s' in this workload; labels: %s",
+				name, known);
+			return -2;
+		}
+		return l;
+	}
+	for (unsigned i = 0; i < truth->nlabels; i++)
+		if (truth->labels[i].kinds && truth->labels[i].per_iteration)
+			return (int)i;
+	return truth->nlabels ? 0 : -1;
+}
+
+static void sum_figures(const struct pb_point_request *req, struct pb_point *pt,
+			const struct tally *t)
+{
+	const struct pb_session_result *sr = pt->session;
+	for (unsigned e = 0; e < req->nevents; e++) {
+		struct pb_point_figures *f = &pt->ev[e];
+		const struct pb_spec *spec = &req->events[e].spec;
+		f->basis = pb_declared_events(spec, &pt->instance.truth, pt->label, req->iterations,
+					      &f->declared);
+		f->opened_all = true;
+		for (unsigned th = 0; th < sr->threads; th++) {
+			const struct pb_event_result *er = &sr->thread[th].events[e];
+			if (!er->opened) {
+				f->opened_all = false;
+				snprintf(f->open_error, sizeof f->open_error, "%s", er->open_error);
+				continue;
+			}
+			f->observed += er->samples;
+			f->count += er->count;
+			f->lost += pb_event_lost(er);
+			f->lost_format += er->lost_format;
+			f->lost_records += er->ring.lost;
+			f->lost_samples += er->ring.lost_samples;
+			f->throttles += er->ring.throttles;
+			f->unthrottles += er->ring.unthrottles;
+			f->time_enabled += er->time_enabled;
+			f->time_running += er->time_running;
+			f->signals += er->signals;
+			f->signals_wrong_thread += er->signals_wrong_thread;
+			f->ring_pages = er->ring_pages;
+			uint64_t period = req->events[e].period;
+			if (!period)
+				continue;
+			if (!strcmp(f->basis, "declared"))
+				f->expected += spec->facility->exact
+						       ? (double)(f->declared / period)
+						       : (double)f->declared / (double)period;
+			else if (spec->facility->exact)
+				f->expected += (double)(er->count / period);
+			else
+				f->expected += (double)er->count / (double)period;
+		}
+		f->user_samples = t->user[e];
+		f->kernel_samples = t->kernel[e];
+		f->kernel_ip_samples = t->kernel_ip[e];
+		/* Counting only: the count against the declaration, when there is one. */
+		if (req->events[e].period)
+			f->accuracy = pb_accuracy((double)f->observed, f->expected);
+		else if (!strcmp(f->basis, "declared"))
+			f->accuracy = pb_accuracy((double)f->count, (double)f->declared * sr->threads);
+		else
+			f->accuracy = NAN;
+	}
+}
+
+int pb_point_measure(const struct pb_point_request *req, struct pb_point *pt,
+		     struct pb_error *err)
+{
+	memset(pt, 0, sizeof *pt);
+	pt->label = -1;
+	if (pb_instance_init(&pt->instance, &req->workload, req->iterations, req->threads, err))
+		return -1;
+	int label = find_label(&pt->instance.truth, req->label, err);
+	if (label == -2)
+		goto fail;
+	pt->label = label;
+	pt->instance.code_label = label;
+
+	if (req->no_perf) {
+		if (pb_runner_run(&pt->instance, &pt->runner, err))
+			goto fail;
+		pt->wall_ns = pt->runner.wall_ns;
+		memcpy(pt->elapsed_ns, pt->runner.elapsed_ns, sizeof pt->elapsed_ns);
+		return 0;
+	}
+
+	if (req->attribute) {
+		const struct pb_truth *tr = &pt->instance.truth;
+		if (pb_code_map_build(&pt->code, tr->code_begin, tr->code_end, tr, err))
+			goto fail;
+		pt->insn_samples = calloc(pt->code.n, sizeof *pt->insn_samples);
+		pt->insn_samples_before = calloc(pt->code.n, sizeof *pt->insn_samples_before);
+		if (!pt->insn_samples || !pt->insn_samples_before) {
+			pb_fail(err, PB_EXIT_FAILURE, 0, "out of memory");
+			goto fail;
+		}
+	}
+
+	struct pb_session_config cfg = {
+		.nevents = req->nevents,
+		.delivery = req->delivery,
+		.machine = req->machine,
+		.ring_pages = req->ring_pages,
+	};
+	uint64_t most_expected = 0;
+	for (unsigned e = 0; e < req->nevents; e++) {
+		cfg.events[e].spec = req->events[e].spec;
+		cfg.events[e].period = req->events[e].period;
+		cfg.events[e].exclude_kernel = req->exclude_kernel;
+		cfg.events[e].exclude_user = req->exclude_user;
+		uint64_t declared;
+		pb_declared_events(&req->events[e].spec, &pt->instance.truth, label, req->iterations,
+				   &declared);
+		if (req->events[e].period && declared / req->events[e].period > most_expected)
+			most_expected = declared / req->events[e].period;
+	}
+	cfg.expected_samples = most_expected;
+	pb_instance_session(&pt->instance, &cfg);
+	struct tally tally = {.pt = pt, .nevents = req->nevents};
+	cfg.on_record = on_record;
+	cfg.record_ctx = &tally;
+
+	pt->session = calloc(1, sizeof *pt->session);
+	if (!pt->session) {
+		pb_fail(err, PB_EXIT_FAILURE, 0, "out of memory");
+		goto fail;
+	}
+	int rc = pb_session_run(&cfg, pt->session, err);
+	if (rc && pt->instance.thread_err.msg[0] && err)
+		*err = pt->instance.thread_err;
+	/* Figures are summed even on failure: which events opened is part of the answer. */
+	sum_figures(req, pt, &tally);
+	pt->wall_ns = pt->session->wall_ns;
+	for (unsigned th = 0; th < pt->session->threads; th++)
+		pt->elapsed_ns[th] = pt->session->thread[th].elapsed_ns;
+	if (rc)
+		goto fail;
+	return 0;
+fail:
+	pb_point_free(pt);
+	return -1;
+}
+
+void pb_point_free(struct pb_point *pt)
+{
+	pb_instance_free(&pt->instance);
+	free(pt->session);
+	pt->session = NULL;
+	pb_code_map_free(&pt->code);
+	free(pt->insn_samples);
+	free(pt->insn_samples_before);
+	pt->insn_samples = pt->insn_samples_before = NULL;
+}
+
+static json_t *figures_json(const struct pb_point_request *req, unsigned e,
+			    const struct pb_point_figures *f)
+{
+	json_t *o = json_pack("{s:s, s:I, s:s, s:I, s:f, s:I, s:I}", "facility",
+			      req->events[e].spec.text, "period", (json_int_t)req->events[e].period,
+			      "basis", f->basis, "declared_events", (json_int_t)f->declared,
+			      "expected", f->expected, "observed", (json_int_t)f->observed, "count",
+			      (json_int_t)f->count);
+	json_object_set_new(o, "accuracy", isnan(f->accuracy) ? json_null()
+							      : json_real(f->accuracy));
+	json_object_set_new(o, "lost", json_integer((json_int_t)f->lost));
+	json_object_set_new(o, "lost_format", json_integer((json_int_t)f->lost_format));
+	json_object_set_new(o, "lost_records", json_integer((json_int_t)f->lost_records));
+	json_object_set_new(o, "lost_samples", json_integer((json_int_t)f->lost_samples));
+	json_object_set_new(o, "throttles", json_integer((json_int_t)f->throttles));
+	json_object_set_new(o, "unthrottles", json_integer((json_int_t)f->unthrottles));
+	json_object_set_new(o, "time_enabled", json_integer((json_int_t)f->time_enabled));
+	json_object_set_new(o, "time_running", json_integer((json_int_t)f->time_running));
+	json_object_set_new(o, "running_ratio",
+			    json_real(f->time_enabled ? (double)f->time_running /
+							  (double)f->time_enabled : 1.0));
+	json_object_set_new(o, "multiplexed", json_boolean(f->time_running < f->time_enabled));
+	json_object_set_new(o, "signals", json_integer((json_int_t)f->signals));
+	json_object_set_new(o, "signals_wrong_thread",
+			    json_integer((json_int_t)f->signals_wrong_thread));
+	json_object_set_new(o, "user_samples", json_integer((json_int_t)f->user_samples));
+	json_object_set_new(o, "kernel_samples", json_integer((json_int_t)f->kernel_samples));
+	json_object_set_new(o, "kernel_ip_samples",
+			    json_integer((json_int_t)f->kernel_ip_samples));
+	json_object_set_new(o, "ring_pages", json_integer(f->ring_pages));
+	json_object_set_new(o, "opened", json_boolean(f->opened_all));
+	if (!f->opened_all)
+		json_object_set_new(o, "open_error", json_string(f->open_error));
+	return o;
+}
+
+json_t *pb_point_json(const struct pb_point_request *req, const struct pb_point *pt)
+{
+	char params[256];
+	pb_workload_params_text(&req->workload, params, sizeof params);
+	json_t *o = json_pack("{s:s, s:s, s:I, s:i, s:s, s:I}", "workload",
+			      req->workload.workload->name, "params", params, "iterations",
+			      (json_int_t)req->iterations, "threads", (int)req->threads, "delivery",
+			      pb_delivery_name(req->delivery), "wall_ns", (json_int_t)pt->wall_ns);
+	json_t *elapsed = json_array();
+	for (unsigned t = 0; t < req->threads; t++)
+		json_array_append_new(elapsed, json_integer((json_int_t)pt->elapsed_ns[t]));
+	json_object_set_new(o, "elapsed_ns", elapsed);
+	if (pt->label >= 0)
+		json_object_set_new(o, "label",
+				    json_string(pt->instance.truth.labels[pt->label].name));
+	json_t *events = json_array();
+	for (unsigned e = 0; e < req->nevents; e++)
+		json_array_append_new(events, figures_json(req, e, &pt->ev[e]));
+	json_object_set_new(o, "events", events);
+	return o;
+}
+
+void pb_point_print(FILE *out, const struct pb_point_request *req, const struct pb_point *pt)
+{
+	char params[256];
+	pb_workload_params_text(&req->workload, params, sizeof params);
+	fprintf(out, "workload %s:%s, %llu iterations x %u thread(s), delivery %s, %.3f ms\n",
+		req->workload.workload->name, params, (unsigned long long)req->iterations,
+		req->threads, pb_delivery_name(req->delivery), (double)pt->wall_ns / 1e6);
+	if (pt->label >= 0)
+		fprintf(out, "probe site: %s\n", pt->instance.truth.labels[pt->label].name);
+	if (req->no_perf)
+		return;
+	fprintf(out, "%-18s %10s %10s %12s %12s %9s %8s %8s %8s %7s\n", "facility", "period",
+		"basis", "expected", "observed", "accuracy", "lost", "throttle", "signals",
+		"run/en");
+	for (unsigned e = 0; e < req->nevents; e++) {
+		const struct pb_point_figures *f = &pt->ev[e];
+		fprintf(out, "%-18s %10llu %10s %12.1f %12llu %8.3f%% %8llu %8llu %8llu %7.3f\n",
+			req->events[e].spec.text, (unsigned long long)req->events[e].period,
+			f->basis, f->expected, (unsigned long long)f->observed, f->accuracy,
+			(unsigned long long)f->lost, (unsigned long long)f->throttles,
+			(unsigned long long)f->signals,
+			f->time_enabled ? (double)f->time_running / (double)f->time_enabled : 1.0);
+		fprintf(out, "%-18s count %llu", "", (unsigned long long)f->count);
+		if (!strcmp(f->basis, "declared"))
+			fprintf(out, " (declared %llu per thread)", (unsigned long long)f->declared);
+		fprintf(out, "\n");
+	}
+}

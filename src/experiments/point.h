@@ -1,0 +1,94 @@
+/* A point: one workload run under one set of events (one facility spec each, with a period),
+ * on N threads, with every figure an experiment needs — declared events and the samples they
+ * imply, samples observed, counts, losses, multiplexing, signals, privilege levels, and where
+ * the samples' IPs landed. Experiments are loops over points. */
+#ifndef PB_POINT_H
+#define PB_POINT_H
+
+#include "analysis/attribution.h"
+#include "facilities/facility.h"
+#include "session/session.h"
+#include "workloads/runner.h"
+
+#include <jansson.h>
+#include <stdio.h>
+
+struct pb_point_event {
+	struct pb_spec spec;
+	uint64_t period;             /* 0: count only */
+};
+
+struct pb_point_request {
+	bool no_perf;                /* facility "none": the workload alone, for baselines */
+	struct pb_point_event events[PB_MAX_EVENTS];
+	unsigned nevents;
+	struct pb_workload_choice workload;
+	char label[64];              /* uprobe / bp:x site; "" = the workload's first event label */
+	uint64_t period;             /* the single-event period (copied into events[0]) */
+	uint64_t iterations;
+	unsigned threads;
+	enum pb_delivery delivery;
+	unsigned ring_pages;
+	const struct pb_machine *machine;  /* NULL: this machine */
+	bool exclude_kernel, exclude_user;
+	bool attribute;              /* tally samples per instruction of the workload (event 0) */
+};
+
+/* What the point knows about one event, summed over threads unless said otherwise. */
+struct pb_point_figures {
+	const char *basis;           /* "declared": events from the workload's truth; "time": the
+				      * timer's own running time; "count": the kernel's count (no
+				      * independent truth for this event) */
+	uint64_t declared;           /* events per thread by the declaration (0 for other bases) */
+	double expected;             /* samples expected, all threads */
+	uint64_t observed;           /* samples read from the rings, all threads */
+	uint64_t count;              /* the kernel's count, all threads */
+	uint64_t lost, lost_format, lost_records, lost_samples, throttles, unthrottles;
+	uint64_t time_enabled, time_running;
+	uint64_t signals, signals_wrong_thread;
+	uint64_t user_samples, kernel_samples;   /* by the record's cpumode */
+	uint64_t kernel_ip_samples;              /* IP in the kernel half of the address space */
+	double accuracy;             /* the main study's formula; 100 when exact */
+	unsigned ring_pages;
+	bool opened_all;
+	char open_error[256];
+};
+
+struct pb_point {
+	struct pb_instance instance;
+	struct pb_session_result *session;   /* NULL for no_perf */
+	struct pb_runner_result runner;
+	uint64_t wall_ns;
+	uint64_t elapsed_ns[PB_MAX_THREADS];
+	struct pb_point_figures ev[PB_MAX_EVENTS];
+	int label;                           /* index of the probed label, -1 if none */
+	/* attribution of event 0 */
+	struct pb_code_map code;
+	uint64_t *insn_samples;              /* [code.n]: samples whose IP is that instruction */
+	uint64_t *insn_samples_before;       /* [code.n]: samples whose IP follows it (IP+1 fix) */
+	uint64_t outside_samples;            /* IP outside the workload's code */
+};
+
+void pb_point_request_defaults(struct pb_point_request *req);
+/* Parses the facility ("none" allowed), the workload (NULL: the facility's natural workload)
+ * and the label; fills the period with the facility's default unless period_given. */
+int pb_point_request_set(struct pb_point_request *req, const char *facility,
+			 const char *workload, const char *label, bool period_given,
+			 struct pb_error *err);
+/* The workload a facility measures best when none is named: the one whose truth declares the
+ * events it counts. */
+const char *pb_natural_workload(const struct pb_spec *spec);
+
+int pb_point_measure(const struct pb_point_request *req, struct pb_point *pt,
+		     struct pb_error *err);
+void pb_point_free(struct pb_point *pt);
+
+/* The point as JSON (one run's raw figures and derived metrics). */
+json_t *pb_point_json(const struct pb_point_request *req, const struct pb_point *pt);
+void pb_point_print(FILE *out, const struct pb_point_request *req, const struct pb_point *pt);
+
+/* Declared events per thread for one event of the request, and the basis of the expectation. */
+const char *pb_declared_events(const struct pb_spec *spec, const struct pb_truth *truth,
+			       int label, uint64_t iterations, uint64_t *events);
+
+#endif

@@ -1,0 +1,82 @@
+/* A facility turns a user's spec ("bp:w", "ibs-op:cycles", "pebs:INST_RETIRED:PREC_DIST:pp=3")
+ * into perf_event_attrs, and says whether and why it can run here. It never opens anything:
+ * the session does. One facility per file; all are listed in facility.c. */
+#ifndef PB_FACILITY_H
+#define PB_FACILITY_H
+
+#include "facilities/machine.h"
+#include "util/error.h"
+
+#include <linux/perf_event.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+/* Where a sample's IP lands relative to the instruction that caused the event. */
+enum pb_ip_kind {
+	PB_IP_EXACT,   /* the causing instruction (uprobe, bp:x, page faults, PEBS pp>=2, IBS) */
+	PB_IP_NEXT,    /* the instruction after it (data breakpoints trap after the access) */
+	PB_IP_SKID     /* anywhere after it (timer, classic overflow) */
+};
+
+/* What the workload of one thread offers a facility that needs an address. */
+struct pb_target {
+	uint64_t data_addr;      /* bp:w / bp:rw watch this */
+	unsigned data_len;       /* 1, 2, 4 or 8 */
+	uint64_t code_addr;      /* bp:x, uprobe */
+	const char *code_path;   /* NULL: code_addr is a runtime address of this process;
+	                          * set: code_addr is a file offset in this ELF file */
+};
+
+struct pb_facility;
+
+struct pb_spec {
+	const struct pb_facility *facility;
+	char text[192];          /* the spec as written */
+	char event[128];         /* event name (sw, hw, pebs, timer) */
+	int precise;             /* requested precise_ip, -1 = facility default */
+	unsigned bp_type;        /* HW_BREAKPOINT_* for bp */
+	uint32_t type;           /* PMU type, resolved by attr() where dynamic */
+	uint64_t config, config1, config2;   /* encoded event / facility options */
+	uint64_t options;        /* facility-private option bits */
+};
+
+struct pb_availability {
+	bool available;
+	char reason[384];        /* when not: why, and what the user can do */
+	char detail[256];        /* when available: what was found (slots, caps, max precise) */
+};
+
+struct pb_facility {
+	const char *name;        /* the word before the first ':' */
+	const char *usage;       /* "bp:w|rw|x" */
+	const char *summary;
+	const char *needs;       /* privileges / hardware / kernel, for README and --help */
+	enum pb_ip_kind ip_kind;
+	bool exact;              /* every event is seen: counts are exact */
+	uint64_t default_period; /* events (or ns for timers) */
+	uint64_t min_period;
+	/* args: what follows "name:" (NULL if nothing). Fills spec fields. */
+	int (*parse)(struct pb_spec *spec, const char *args, struct pb_error *err);
+	/* spec may be NULL: is the facility usable at all here. */
+	void (*availability)(const struct pb_machine *m, const struct pb_spec *spec,
+			     struct pb_availability *out);
+	/* Fills the event-identity part of attr (type, config, period, facility sample bits,
+	 * excludes the facility requires). The session adds the common part. */
+	int (*attr)(const struct pb_machine *m, const struct pb_spec *spec,
+		    const struct pb_target *target, uint64_t period, struct perf_event_attr *attr,
+		    struct pb_error *err);
+};
+
+/* NULL-terminated list of every facility. */
+const struct pb_facility *const *pb_facility_list(void);
+const struct pb_facility *pb_facility_find(const char *name);
+/* Parses "name[:args]". Unknown names get the list of valid ones in the message. */
+int pb_spec_parse(const char *text, struct pb_spec *spec, struct pb_error *err);
+const char *pb_ip_kind_name(enum pb_ip_kind kind);
+
+/* Each facility file defines one of these. */
+extern const struct pb_facility pb_facility_timer, pb_facility_sw, pb_facility_bp,
+	pb_facility_uprobe, pb_facility_hw, pb_facility_pebs, pb_facility_ibs_op,
+	pb_facility_ibs_fetch, pb_facility_spe;
+
+#endif

@@ -1,0 +1,182 @@
+/* Classic counter-overflow sampling: a hardware counter interrupts after period events and the
+ * kernel records wherever the CPU was by then (skid). No precise mechanism is asked for. */
+#include "facilities/facility.h"
+#include "facilities/pfm_encode.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+static const struct {
+	const char *name;
+	uint64_t config;
+} generic_events[] = {
+	{"cycles", PERF_COUNT_HW_CPU_CYCLES},
+	{"cpu-cycles", PERF_COUNT_HW_CPU_CYCLES},
+	{"instructions", PERF_COUNT_HW_INSTRUCTIONS},
+	{"cache-references", PERF_COUNT_HW_CACHE_REFERENCES},
+	{"cache-misses", PERF_COUNT_HW_CACHE_MISSES},
+	{"branches", PERF_COUNT_HW_BRANCH_INSTRUCTIONS},
+	{"branch-instructions", PERF_COUNT_HW_BRANCH_INSTRUCTIONS},
+	{"branch-misses", PERF_COUNT_HW_BRANCH_MISSES},
+	{"bus-cycles", PERF_COUNT_HW_BUS_CYCLES},
+	{"stalled-cycles-frontend", PERF_COUNT_HW_STALLED_CYCLES_FRONTEND},
+	{"idle-cycles-frontend", PERF_COUNT_HW_STALLED_CYCLES_FRONTEND},
+	{"stalled-cycles-backend", PERF_COUNT_HW_STALLED_CYCLES_BACKEND},
+	{"idle-cycles-backend", PERF_COUNT_HW_STALLED_CYCLES_BACKEND},
+	{"ref-cycles", PERF_COUNT_HW_REF_CPU_CYCLES},
+};
+
+#define NGENERIC (sizeof generic_events / sizeof generic_events[0])
+
+static int generic_index(const char *name)
+{
+	for (size_t i = 0; i < NGENERIC; i++)
+		if (!strcmp(generic_events[i].name, name))
+			return (int)i;
+	return -1;
+}
+
+/* The PMU that carries the core counters: "cpu" (x86), "cpu_core" (hybrid Intel) or
+ * "armv8_pmuv3_0"-like names on arm64. */
+static const struct pb_pmu *core_pmu(const struct pb_machine *m)
+{
+	const struct pb_pmu *p = pb_machine_pmu(m, "cpu");
+	if (!p)
+		p = pb_machine_pmu(m, "cpu_core");
+	for (unsigned i = 0; !p && i < m->npmus; i++)
+		if (!strncmp(m->pmus[i].name, "armv8_", 6) || !strncmp(m->pmus[i].name, "armv9_", 6))
+			p = &m->pmus[i];
+	return p;
+}
+
+static int hw_parse(struct pb_spec *spec, const char *args, struct pb_error *err)
+{
+	if (!args || !*args) {
+		char names[256] = "";
+		for (size_t i = 0; i < NGENERIC; i += 2)
+			snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s",
+				 i ? ", " : "", generic_events[i].name);
+		return pb_fail(err, PB_EXIT_USAGE, EINVAL,
+			       "hw needs an event: hw:EVENT with a generic name (%s) or a libpfm4 "
+			       "name (hw:INST_RETIRED:ANY_P)", names);
+	}
+	if (strlen(args) >= sizeof spec->event)
+		return pb_fail(err, PB_EXIT_USAGE, EINVAL, "%s: event name too long", spec->text);
+	snprintf(spec->event, sizeof spec->event, "%s", args);
+	spec->precise = 0;
+	int g = generic_index(args);
+	if (g >= 0) {
+		spec->type = PERF_TYPE_HARDWARE;
+		spec->config = generic_events[g].config;
+	}
+	return 0;
+}
+
+static void hw_availability(const struct pb_machine *m, const struct pb_spec *spec,
+			    struct pb_availability *out)
+{
+	(void)spec;
+	memset(out, 0, sizeof *out);
+	const struct pb_pmu *p = core_pmu(m);
+	if (!p) {
+		if (m->hypervisor)
+			snprintf(out->reason, sizeof out->reason,
+				 "no hardware PMU: /sys/bus/event_source/devices/cpu is absent and this "
+				 "is a virtual machine (hypervisor flag set) without PMU passthrough; run "
+				 "on bare metal or enable the vPMU (KVM: -cpu host,pmu=on)");
+		else
+			snprintf(out->reason, sizeof out->reason,
+				 "no hardware PMU: /sys/bus/event_source/devices has no cpu (or armv8_*) "
+				 "PMU although this is not a VM; the kernel lacks the PMU driver for this "
+				 "CPU or it failed to probe (check dmesg for 'Performance Events')");
+		return;
+	}
+	bool privileged = m->cap_perfmon || m->cap_sys_admin;
+	if (m->paranoid > 2 && !privileged) {
+		snprintf(out->reason, sizeof out->reason,
+			 "perf_event_paranoid is %d (> 2): the kernel forbids all perf events to "
+			 "users without CAP_PERFMON; run as root or `sysctl "
+			 "kernel.perf_event_paranoid=2`", m->paranoid);
+		return;
+	}
+	out->available = true;
+	const char *table = pb_pfm_pmu_for_machine(m);
+	snprintf(out->detail, sizeof out->detail, "%s PMU type %d; libpfm4 table: %s%s", p->name,
+		 p->type, table ? table : "none (generic names only)",
+		 pb_machine_may_sample_kernel(m)
+			 ? "" : "; user-space only (perf_event_paranoid 2 without CAP_PERFMON)");
+}
+
+static int hw_attr(const struct pb_machine *m, const struct pb_spec *spec,
+		   const struct pb_target *target, uint64_t period, struct perf_event_attr *attr,
+		   struct pb_error *err)
+{
+	(void)target;
+	struct pb_availability av;
+	hw_availability(m, spec, &av);
+	if (!av.available)
+		return pb_fail(err, PB_EXIT_UNAVAILABLE, 0, "%s: %s", spec->text, av.reason);
+	int g = generic_index(spec->event);
+	if (g >= 0) {
+		attr->type = PERF_TYPE_HARDWARE;
+		attr->config = generic_events[g].config;
+	} else {
+		char name[192];
+		const char *table = strstr(spec->event, "::") ? NULL : pb_pfm_pmu_for_machine(m);
+		if (table)
+			snprintf(name, sizeof name, "%s::%s", table, spec->event);
+		else if (!strstr(spec->event, "::") && m->root[0])
+			return pb_fail(err, PB_EXIT_UNAVAILABLE, 0,
+				       "%s: this libpfm4 has no event table for %s family 0x%x model "
+				       "0x%x; use a generic event (cycles, instructions, branches, "
+				       "branch-misses, cache-misses) or qualify it as pmu::EVENT",
+				       spec->text, m->cpu_vendor, m->cpu_family,
+				       m->cpu_model);
+		else
+			snprintf(name, sizeof name, "%s", spec->event);
+		struct pb_pfm_encoding enc;
+		if (pb_pfm_encode(name, &enc, err)) {
+			/* perf-style lower-case names: point at the generic ones too. */
+			char close[160] = "";
+			for (size_t i = 0; i < NGENERIC; i++)
+				if (!strncasecmp(generic_events[i].name, spec->event, 3))
+					snprintf(close + strlen(close), sizeof close - strlen(close),
+						 "%s%s", close[0] ? ", " : "", generic_events[i].name);
+			if (close[0] && err)
+				snprintf(err->msg + strlen(err->msg), sizeof err->msg - strlen(err->msg),
+					 "; generic events: %s", close);
+			return -1;
+		}
+		if (strstr(name, "precise="))
+			return pb_fail(err, PB_EXIT_USAGE, EINVAL,
+				       "%s: hw is classic overflow sampling without a precise "
+				       "mechanism; use pebs:%s for precise sampling", spec->text,
+				       spec->event);
+		attr->type = enc.type;
+		attr->config = enc.config;
+		attr->config1 = enc.config1;
+	}
+	attr->precise_ip = 0;
+	attr->sample_period = period;
+	if (period)
+		attr->sample_type |= PERF_SAMPLE_IP;
+	return 0;
+}
+
+const struct pb_facility pb_facility_hw = {
+	.name = "hw",
+	.usage = "hw:EVENT",
+	.summary = "classic counter-overflow interrupt, no precise mechanism (skid)",
+	.needs = "a hardware PMU (bare metal or a VM with vPMU); kernel events need CAP_PERFMON or "
+		 "perf_event_paranoid <= 1",
+	.ip_kind = PB_IP_SKID,
+	.exact = false,
+	.default_period = 1000003,
+	.min_period = 1,
+	.parse = hw_parse,
+	.availability = hw_availability,
+	.attr = hw_attr,
+};

@@ -1,0 +1,68 @@
+/* What ibs-op and ibs-fetch share: the CPUID 8000_001B capability bits, the period rules the
+ * hardware imposes (units of 16, per-PMU minimum and maximum), option bits, availability and
+ * the common part of the attr. Facts: reference/pmu-facts.md section 1. */
+#ifndef PB_IBS_COMMON_H
+#define PB_IBS_COMMON_H
+
+#include "facilities/facility.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* ibs_caps bits (arch/x86/include/asm/perf_event.h IBS_CAPS_*). */
+#define PB_IBS_CAPS_AVAIL (1u << 0)
+#define PB_IBS_CAPS_FETCHSAM (1u << 1)
+#define PB_IBS_CAPS_OPSAM (1u << 2)
+#define PB_IBS_CAPS_RDWROPCNT (1u << 3)
+#define PB_IBS_CAPS_OPCNT (1u << 4)
+#define PB_IBS_CAPS_BRNTRGT (1u << 5)
+#define PB_IBS_CAPS_OPCNTEXT (1u << 6)
+#define PB_IBS_CAPS_RIPINVALIDCHK (1u << 7)
+#define PB_IBS_CAPS_OPBRNFUSE (1u << 8)
+#define PB_IBS_CAPS_FETCHCTLEXTD (1u << 9)
+#define PB_IBS_CAPS_OPDATA4 (1u << 10)
+#define PB_IBS_CAPS_ZEN4 (1u << 11)
+#define PB_IBS_CAPS_OPLDLAT (1u << 12)
+#define PB_IBS_CAPS_OPDTLBPGSIZE (1u << 19)
+
+/* spec->options bits of the two IBS facilities. */
+#define PB_IBS_OPT_OPS (1u << 0)        /* ibs-op: count dispatched ops (cnt_ctl) */
+#define PB_IBS_OPT_CYCLES (1u << 1)     /* ibs-op: count cycles (the default, said explicitly) */
+#define PB_IBS_OPT_L3MISSONLY (1u << 2)
+#define PB_IBS_OPT_SWFILT (1u << 3)
+#define PB_IBS_OPT_LDLAT (1u << 4)      /* ibs-op: threshold in spec->config1 */
+#define PB_IBS_OPT_RAND (1u << 5)       /* ibs-fetch: randomise the period (rand_en) */
+
+enum pb_ibs_kind { PB_IBS_FETCH, PB_IBS_OP };
+
+#define PB_IBS_OP_MIN_PERIOD 0x90u      /* 144: the kernel refuses less for op (v6.15+) */
+#define PB_IBS_FETCH_MIN_PERIOD 0x10u
+#define PB_IBS_MAX_PERIOD 0xFFFF0u      /* 16-bit MaxCnt in units of 16 */
+#define PB_IBS_OP_MAX_PERIOD_EXT 0x7FFFFF0u /* with OpCntExt: 7 more MaxCnt bits */
+#define PB_IBS_LDLAT_MIN 128u
+#define PB_IBS_LDLAT_MAX 2048u
+
+const char *pb_ibs_pmu_name(enum pb_ibs_kind kind);   /* "ibs_op" / "ibs_fetch" */
+uint64_t pb_ibs_min_period(enum pb_ibs_kind kind);
+uint64_t pb_ibs_max_period(enum pb_ibs_kind kind, uint32_t caps);
+/* 0 if period is one the hardware takes as is; else the error names the nearest valid ones. */
+int pb_ibs_check_period(enum pb_ibs_kind kind, const char *spec_text, uint32_t caps,
+			uint64_t period, struct pb_error *err);
+/* "OPCNT OPCNTEXT ZEN4 ..." for caps. */
+const char *pb_ibs_caps_names(uint32_t caps, char *buf, size_t len);
+
+/* Parses the options common to both ("l3missonly", "swfilt"); returns 1 if taken, 0 if the
+ * word is not one of them. */
+int pb_ibs_parse_common_word(struct pb_spec *spec, const char *word);
+void pb_ibs_availability(enum pb_ibs_kind kind, const struct pb_machine *m,
+			 const struct pb_spec *spec, struct pb_availability *out);
+/* Type, period, l3missonly, swfilt, excludes, sample_type; the caller adds its own bits. */
+int pb_ibs_attr_common(enum pb_ibs_kind kind, const struct pb_machine *m,
+		       const struct pb_spec *spec, uint64_t period, struct perf_event_attr *attr,
+		       struct pb_error *err);
+/* Sets a PMU format field (sysfs format/<name>, or fallback when the PMU lists no formats). */
+int pb_ibs_set_format(const struct pb_machine *m, enum pb_ibs_kind kind, const char *name,
+		      const char *fallback, uint64_t value, struct perf_event_attr *attr,
+		      struct pb_error *err);
+
+#endif

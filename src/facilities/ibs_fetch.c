@@ -1,0 +1,62 @@
+/* AMD IBS fetch sampling: the hardware tags one instruction fetch every period fetches and
+ * reports its linear address, latency and cache/TLB outcome, through the 'ibs_fetch' PMU. */
+#include "facilities/ibs_common.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+static int fetch_parse(struct pb_spec *spec, const char *args, struct pb_error *err)
+{
+	snprintf(spec->event, sizeof spec->event, "fetch");
+	char buf[192];
+	snprintf(buf, sizeof buf, "%s", args ? args : "");
+	char *save = NULL;
+	for (char *w = strtok_r(buf, ":", &save); w; w = strtok_r(NULL, ":", &save)) {
+		if (pb_ibs_parse_common_word(spec, w))
+			continue;
+		if (!strcmp(w, "rand"))
+			spec->options |= PB_IBS_OPT_RAND;
+		else
+			return pb_fail(err, PB_EXIT_USAGE, EINVAL,
+				       "%s: unknown ibs-fetch option '%s'; valid: rand, l3missonly, "
+				       "swfilt", spec->text, w);
+	}
+	return 0;
+}
+
+static void fetch_availability(const struct pb_machine *m, const struct pb_spec *spec,
+			       struct pb_availability *out)
+{
+	pb_ibs_availability(PB_IBS_FETCH, m, spec, out);
+}
+
+static int fetch_attr(const struct pb_machine *m, const struct pb_spec *spec,
+		      const struct pb_target *target, uint64_t period,
+		      struct perf_event_attr *attr, struct pb_error *err)
+{
+	(void)target;
+	if (pb_ibs_attr_common(PB_IBS_FETCH, m, spec, period, attr, err))
+		return -1;
+	/* Randomising the low bits stops a loop from always tagging the same fetch. */
+	if ((spec->options & PB_IBS_OPT_RAND) &&
+	    pb_ibs_set_format(m, PB_IBS_FETCH, "rand_en", "config:57", 1, attr, err))
+		return -1;
+	return 0;
+}
+
+const struct pb_facility pb_facility_ibs_fetch = {
+	.name = "ibs-fetch",
+	.usage = "ibs-fetch[:rand][:l3missonly][:swfilt]",
+	.summary = "AMD IBS fetch sampling: exact fetch address with i-cache/iTLB outcome and "
+		   "fetch latency",
+	.needs = "AMD CPU with IBS, bare metal, Linux 6.2+ for per-thread use; CAP_PERFMON or "
+		 "perf_event_paranoid <= 1 unless :swfilt (Linux 6.14+)",
+	.ip_kind = PB_IP_EXACT,
+	.exact = false,
+	.default_period = 0x10000,
+	.min_period = PB_IBS_FETCH_MIN_PERIOD,
+	.parse = fetch_parse,
+	.availability = fetch_availability,
+	.attr = fetch_attr,
+};

@@ -1,0 +1,84 @@
+/* AMD IBS op sampling: the hardware tags one op every period cycles (or dispatched ops) and
+ * reports its exact RIP and what happened to it, through the dynamic 'ibs_op' PMU. */
+#include "facilities/ibs_common.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int op_parse(struct pb_spec *spec, const char *args, struct pb_error *err)
+{
+	snprintf(spec->event, sizeof spec->event, "cycles");
+	char buf[192];
+	snprintf(buf, sizeof buf, "%s", args ? args : "");
+	char *save = NULL;
+	for (char *w = strtok_r(buf, ":", &save); w; w = strtok_r(NULL, ":", &save)) {
+		if (pb_ibs_parse_common_word(spec, w))
+			continue;
+		if (!strcmp(w, "ops") || !strcmp(w, "cycles")) {
+			uint64_t bit = !strcmp(w, "ops") ? PB_IBS_OPT_OPS : PB_IBS_OPT_CYCLES;
+			uint64_t other = bit == PB_IBS_OPT_OPS ? PB_IBS_OPT_CYCLES : PB_IBS_OPT_OPS;
+			if (spec->options & other)
+				return pb_fail(err, PB_EXIT_USAGE, EINVAL,
+					       "%s: :ops and :cycles exclude each other (IBS counts "
+					       "either dispatched ops or cycles)", spec->text);
+			spec->options |= bit;
+			snprintf(spec->event, sizeof spec->event, "%s", w);
+		} else if (!strncmp(w, "ldlat=", 6)) {
+			char *end;
+			unsigned long v = strtoul(w + 6, &end, 0);
+			if (end == w + 6 || *end || v < PB_IBS_LDLAT_MIN || v > PB_IBS_LDLAT_MAX)
+				return pb_fail(err, PB_EXIT_USAGE, EINVAL,
+					       "%s: ldlat must be a load latency in cycles from %u to "
+					       "%u (the kernel refuses others; multiples of 128 are "
+					       "filtered in hardware, the rest in software)", spec->text,
+					       PB_IBS_LDLAT_MIN, PB_IBS_LDLAT_MAX);
+			spec->options |= PB_IBS_OPT_LDLAT;
+			spec->config1 = v;
+		} else {
+			return pb_fail(err, PB_EXIT_USAGE, EINVAL,
+				       "%s: unknown ibs-op option '%s'; valid: ops, cycles, "
+				       "l3missonly, swfilt, ldlat=128..2048", spec->text, w);
+		}
+	}
+	return 0;
+}
+
+static void op_availability(const struct pb_machine *m, const struct pb_spec *spec,
+			    struct pb_availability *out)
+{
+	pb_ibs_availability(PB_IBS_OP, m, spec, out);
+}
+
+static int op_attr(const struct pb_machine *m, const struct pb_spec *spec,
+		   const struct pb_target *target, uint64_t period, struct perf_event_attr *attr,
+		   struct pb_error *err)
+{
+	(void)target;
+	if (pb_ibs_attr_common(PB_IBS_OP, m, spec, period, attr, err))
+		return -1;
+	if ((spec->options & PB_IBS_OPT_OPS) &&
+	    pb_ibs_set_format(m, PB_IBS_OP, "cnt_ctl", "config:19", 1, attr, err))
+		return -1;
+	if ((spec->options & PB_IBS_OPT_LDLAT) &&
+	    pb_ibs_set_format(m, PB_IBS_OP, "ldlat", "config1:0-11", spec->config1, attr, err))
+		return -1;
+	return 0;
+}
+
+const struct pb_facility pb_facility_ibs_op = {
+	.name = "ibs-op",
+	.usage = "ibs-op[:ops|:cycles][:l3missonly][:swfilt][:ldlat=N]",
+	.summary = "AMD IBS op sampling: exact RIP of a tagged op plus its data address, "
+		   "latency and data source",
+	.needs = "AMD CPU with IBS, bare metal, Linux 6.2+ for per-thread use; CAP_PERFMON or "
+		 "perf_event_paranoid <= 1 unless :swfilt (Linux 6.14+)",
+	.ip_kind = PB_IP_EXACT,
+	.exact = false,
+	.default_period = 0x10000,
+	.min_period = PB_IBS_OP_MIN_PERIOD,
+	.parse = op_parse,
+	.availability = op_availability,
+	.attr = op_attr,
+};

@@ -1,0 +1,599 @@
+/* Machine discovery from procfs/sysfs. Everything is read relative to a root so the same code
+ * describes the live system ("") and the constructed trees under tests/fixtures/sysfs-*. */
+#include "facilities/machine.h"
+
+#include <ctype.h>
+#include <linux/perf_event.h>
+#include <dirent.h>
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#endif
+
+/* CPUID 0x8000001B EAX bits the kernel (arch/x86/include/asm/perf_event.h) names IBS_CAPS_*. */
+#define IBS_CAPS_AVAIL (1u << 0)
+#define IBS_CAPS_FETCHSAM (1u << 1)
+#define IBS_CAPS_OPSAM (1u << 2)
+#define IBS_CAPS_OPCNT (1u << 4)
+#define IBS_CAPS_ZEN4 (1u << 11)
+#define IBS_CAPS_OPLDLAT (1u << 12)
+#define IBS_CAPS_OPDTLBPGSIZE (1u << 19)
+
+#define CAP_PERFMON_BIT 38
+#define CAP_SYS_ADMIN_BIT 21
+
+static bool is_live(const struct pb_machine *m)
+{
+	return m->root[0] == '\0';
+}
+
+static void path_of(const struct pb_machine *m, char *out, size_t len, const char *rel)
+{
+	snprintf(out, len, "%s%s", m->root, rel);
+}
+
+/* Reads a whole small file; returns its length or -1. Trailing newlines are removed. */
+static long read_text(const char *path, char *buf, size_t len)
+{
+	if (len == 0)
+		return -1;
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return -1;
+	size_t n = fread(buf, 1, len - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == '\r' || buf[n - 1] == ' '))
+		buf[--n] = '\0';
+	return (long)n;
+}
+
+static long read_rel(const struct pb_machine *m, const char *rel, char *buf, size_t len)
+{
+	char path[512];
+	path_of(m, path, sizeof path, rel);
+	return read_text(path, buf, len);
+}
+
+static bool read_long(const char *path, long *out)
+{
+	char buf[64];
+	if (read_text(path, buf, sizeof buf) <= 0)
+		return false;
+	char *end;
+	errno = 0;
+	long v = strtol(buf, &end, 0);
+	if (errno || end == buf)
+		return false;
+	*out = v;
+	return true;
+}
+
+static bool read_rel_long(const struct pb_machine *m, const char *rel, long *out)
+{
+	char path[512];
+	path_of(m, path, sizeof path, rel);
+	return read_long(path, out);
+}
+
+static void copy_str(char *dst, size_t len, const char *src)
+{
+	snprintf(dst, len, "%s", src);
+}
+
+static void parse_kernel_release(struct pb_machine *m)
+{
+	int major = 0, minor = 0;
+	if (sscanf(m->kernel_release, "%d.%d", &major, &minor) == 2) {
+		m->kernel_major = major;
+		m->kernel_minor = minor;
+	}
+}
+
+static void probe_kernel(struct pb_machine *m)
+{
+	char buf[128];
+	if (read_rel(m, "/proc/sys/kernel/osrelease", buf, sizeof buf) > 0) {
+		copy_str(m->kernel_release, sizeof m->kernel_release, buf);
+	} else if (is_live(m)) {
+		struct utsname u;
+		if (uname(&u) == 0)
+			copy_str(m->kernel_release, sizeof m->kernel_release, u.release);
+	}
+	parse_kernel_release(m);
+}
+
+/* "key\t: value" → value, or NULL if the line has another key. */
+static const char *cpuinfo_value(const char *line, const char *key)
+{
+	size_t klen = strlen(key);
+	if (strncmp(line, key, klen))
+		return NULL;
+	const char *p = line + klen;
+	while (*p == ' ' || *p == '\t')
+		p++;
+	if (*p != ':')
+		return NULL;
+	p++;
+	while (*p == ' ' || *p == '\t')
+		p++;
+	return p;
+}
+
+static const char *arm_implementer_name(unsigned id)
+{
+	switch (id) {
+	case 0x41: return "ARM";
+	case 0x42: return "Broadcom";
+	case 0x43: return "Cavium";
+	case 0x46: return "Fujitsu";
+	case 0x48: return "HiSilicon";
+	case 0x4e: return "NVIDIA";
+	case 0x51: return "Qualcomm";
+	case 0x61: return "Apple";
+	case 0xc0: return "Ampere";
+	}
+	return NULL;
+}
+
+/* arm64 /proc/cpuinfo has no model name; the parts a user is likely to meet get one. */
+static const char *arm_part_name(unsigned implementer, unsigned part)
+{
+	if (implementer != 0x41)
+		return NULL;
+	switch (part) {
+	case 0xd0c: return "Neoverse N1";
+	case 0xd40: return "Neoverse V1";
+	case 0xd49: return "Neoverse N2";
+	case 0xd4f: return "Neoverse V2";
+	case 0xd8e: return "Neoverse N3";
+	case 0xd84: return "Neoverse V3";
+	}
+	return NULL;
+}
+
+static void probe_cpuinfo(struct pb_machine *m, unsigned *processors)
+{
+	char path[512];
+	path_of(m, path, sizeof path, "/proc/cpuinfo");
+	FILE *f = fopen(path, "r");
+	*processors = 0;
+	if (!f)
+		return;
+	char line[8192];
+	bool first_seen = false, arm = false;
+	unsigned implementer = 0, part = 0, variant = 0, revision = 0, arch = 0;
+	while (fgets(line, sizeof line, f)) {
+		line[strcspn(line, "\n")] = '\0';
+		const char *v;
+		if ((v = cpuinfo_value(line, "processor"))) {
+			/* arm64 kernels before 3.19 printed "Processor : AArch64 ..." once */
+			if (isdigit((unsigned char)*v))
+				(*processors)++;
+			if (*processors > 1)
+				first_seen = true;
+			continue;
+		}
+		if (first_seen)
+			continue; /* the first CPU describes the machine; the rest only count */
+		if ((v = cpuinfo_value(line, "vendor_id")))
+			copy_str(m->cpu_vendor, sizeof m->cpu_vendor, v);
+		else if ((v = cpuinfo_value(line, "cpu family")))
+			m->cpu_family = (unsigned)strtoul(v, NULL, 0);
+		else if ((v = cpuinfo_value(line, "model name")))
+			copy_str(m->cpu_model_name, sizeof m->cpu_model_name, v);
+		else if ((v = cpuinfo_value(line, "model")))
+			m->cpu_model = (unsigned)strtoul(v, NULL, 0);
+		else if ((v = cpuinfo_value(line, "stepping")))
+			m->cpu_stepping = (unsigned)strtoul(v, NULL, 0);
+		else if ((v = cpuinfo_value(line, "flags"))) {
+			char flags[8192];
+			snprintf(flags, sizeof flags, " %s ", v);
+			m->hypervisor = strstr(flags, " hypervisor ") != NULL;
+		} else if ((v = cpuinfo_value(line, "CPU implementer"))) {
+			arm = true;
+			implementer = (unsigned)strtoul(v, NULL, 0);
+		} else if ((v = cpuinfo_value(line, "CPU architecture")))
+			arch = (unsigned)strtoul(v, NULL, 0);
+		else if ((v = cpuinfo_value(line, "CPU variant")))
+			variant = (unsigned)strtoul(v, NULL, 0);
+		else if ((v = cpuinfo_value(line, "CPU part")))
+			part = (unsigned)strtoul(v, NULL, 0);
+		else if ((v = cpuinfo_value(line, "CPU revision")))
+			revision = (unsigned)strtoul(v, NULL, 0);
+	}
+	fclose(f);
+	if (arm) {
+		const char *vendor = arm_implementer_name(implementer);
+		if (vendor)
+			copy_str(m->cpu_vendor, sizeof m->cpu_vendor, vendor);
+		else
+			snprintf(m->cpu_vendor, sizeof m->cpu_vendor, "arm64-0x%02x", implementer);
+		m->cpu_family = arch;
+		m->cpu_model = part;
+		m->cpu_stepping = variant << 4 | revision;
+		const char *name = arm_part_name(implementer, part);
+		if (!m->cpu_model_name[0]) {
+			if (name)
+				copy_str(m->cpu_model_name, sizeof m->cpu_model_name, name);
+			else
+				snprintf(m->cpu_model_name, sizeof m->cpu_model_name,
+					 "%s part 0x%03x r%up%u", m->cpu_vendor, part, variant, revision);
+		}
+	}
+}
+
+static void probe_caps_live(struct pb_machine *m)
+{
+	m->is_root = geteuid() == 0;
+	FILE *f = fopen("/proc/self/status", "r");
+	if (!f)
+		return;
+	char line[256];
+	while (fgets(line, sizeof line, f)) {
+		unsigned long long eff;
+		if (sscanf(line, "CapEff: %llx", &eff) == 1) {
+			m->cap_perfmon = (eff >> CAP_PERFMON_BIT) & 1;
+			m->cap_sys_admin = (eff >> CAP_SYS_ADMIN_BIT) & 1;
+		}
+	}
+	fclose(f);
+}
+
+/* Fixtures describe the user with "perfmon=1\nsys_admin=0\nroot=0" in <root>/pesbench-caps. */
+static void probe_caps_fixture(struct pb_machine *m)
+{
+	char buf[256];
+	if (read_rel(m, "/pesbench-caps", buf, sizeof buf) < 0)
+		return;
+	char *save = NULL;
+	for (char *line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		int v;
+		if (sscanf(line, "perfmon=%d", &v) == 1)
+			m->cap_perfmon = v != 0;
+		else if (sscanf(line, "sys_admin=%d", &v) == 1)
+			m->cap_sys_admin = v != 0;
+		else if (sscanf(line, "root=%d", &v) == 1)
+			m->is_root = v != 0;
+	}
+}
+
+/* Appends "name=value\n" for every regular file of dir, only whole lines. */
+static void read_dir_entries(const char *dir, char *out, size_t len)
+{
+	out[0] = '\0';
+	DIR *d = opendir(dir);
+	if (!d)
+		return;
+	char names[64][64];
+	unsigned n = 0;
+	struct dirent *e;
+	while ((e = readdir(d)) && n < 64) {
+		if (e->d_name[0] == '.' || strlen(e->d_name) >= sizeof names[0])
+			continue;
+		copy_str(names[n++], sizeof names[0], e->d_name);
+	}
+	closedir(d);
+	qsort(names, n, sizeof names[0], (int (*)(const void *, const void *))strcmp);
+	size_t used = 0;
+	for (unsigned i = 0; i < n; i++) {
+		char path[768], value[160];
+		if (snprintf(path, sizeof path, "%s/%s", dir, names[i]) >= (int)sizeof path)
+			continue;
+		struct stat st;
+		if (stat(path, &st) || !S_ISREG(st.st_mode))
+			continue;
+		if (read_text(path, value, sizeof value) < 0)
+			continue;
+		value[strcspn(value, "\n")] = '\0';
+		int w = snprintf(out + used, len - used, "%s=%s\n", names[i], value);
+		if (w < 0 || (size_t)w >= len - used) {
+			out[used] = '\0';
+			break;
+		}
+		used += (size_t)w;
+	}
+}
+
+static int pmu_name_cmp(const void *a, const void *b)
+{
+	/* Core and sampling PMUs first: an SPR server has over a hundred uncore_* PMUs. */
+	const char *x = a, *y = b;
+	bool ux = !strncmp(x, "uncore_", 7), uy = !strncmp(y, "uncore_", 7);
+	if (ux != uy)
+		return ux ? 1 : -1;
+	return strcmp(x, y);
+}
+
+static void probe_pmus(struct pb_machine *m)
+{
+	char dir[512];
+	path_of(m, dir, sizeof dir, "/sys/bus/event_source/devices");
+	DIR *d = opendir(dir);
+	if (!d)
+		return;
+	enum { MAX_NAMES = 1024 };
+	char(*names)[64] = calloc(MAX_NAMES, 64);
+	unsigned n = 0;
+	struct dirent *e;
+	while (names && (e = readdir(d)) && n < MAX_NAMES) {
+		if (e->d_name[0] == '.' || strlen(e->d_name) >= 64)
+			continue;
+		copy_str(names[n++], 64, e->d_name);
+	}
+	closedir(d);
+	if (!names)
+		return;
+	qsort(names, n, 64, pmu_name_cmp);
+	for (unsigned i = 0; i < n; i++) {
+		char path[768];
+		long type;
+		snprintf(path, sizeof path, "%s/%s/type", dir, names[i]);
+		if (!read_long(path, &type))
+			continue;
+		if (m->npmus == PB_MAX_PMUS) {
+			m->pmus_skipped++;
+			continue;
+		}
+		struct pb_pmu *p = &m->pmus[m->npmus++];
+		copy_str(p->name, sizeof p->name, names[i]);
+		p->type = (int)type;
+		snprintf(path, sizeof path, "%s/%s/caps", dir, names[i]);
+		read_dir_entries(path, p->caps, sizeof p->caps);
+		snprintf(path, sizeof path, "%s/%s/format", dir, names[i]);
+		read_dir_entries(path, p->formats, sizeof p->formats);
+	}
+	free(names);
+}
+
+/* Cache sizes are written "48K" or "2048K" (or plain bytes in some fixtures). */
+static unsigned parse_size(const char *text)
+{
+	char *end;
+	unsigned long v = strtoul(text, &end, 10);
+	if (*end == 'K' || *end == 'k')
+		v *= 1024;
+	else if (*end == 'M' || *end == 'm')
+		v *= 1024 * 1024;
+	return (unsigned)v;
+}
+
+static void probe_l1d(struct pb_machine *m)
+{
+	for (unsigned i = 0; i < 16; i++) {
+		char rel[160], buf[64];
+		long level;
+		snprintf(rel, sizeof rel, "/sys/devices/system/cpu/cpu0/cache/index%u/level", i);
+		if (!read_rel_long(m, rel, &level))
+			continue;
+		snprintf(rel, sizeof rel, "/sys/devices/system/cpu/cpu0/cache/index%u/type", i);
+		if (level != 1 || read_rel(m, rel, buf, sizeof buf) <= 0 || strcmp(buf, "Data"))
+			continue;
+		snprintf(rel, sizeof rel, "/sys/devices/system/cpu/cpu0/cache/index%u/size", i);
+		if (read_rel(m, rel, buf, sizeof buf) > 0)
+			m->l1d_size = parse_size(buf);
+		long line;
+		snprintf(rel, sizeof rel,
+			 "/sys/devices/system/cpu/cpu0/cache/index%u/coherency_line_size", i);
+		if (read_rel_long(m, rel, &line) && line > 0)
+			m->l1d_line = (unsigned)line;
+		return;
+	}
+}
+
+static bool pmu_has(const struct pb_pmu *p, const char *which, const char *name)
+{
+	char buf[128];
+	if (!p)
+		return false;
+	const char *v = !strcmp(which, "caps") ? pb_pmu_caps(p, name, buf, sizeof buf)
+					       : pb_pmu_format(p, name, buf, sizeof buf);
+	return v && strcmp(v, "0") != 0;
+}
+
+#if defined(__x86_64__) || defined(__i386__)
+static bool cpuid_ibs_caps(uint32_t *caps)
+{
+	unsigned a, b, c, d;
+	if (!__get_cpuid(0x80000001, &a, &b, &c, &d) || !(c & (1u << 10)))
+		return false;
+	unsigned max = __get_cpuid_max(0x80000000, NULL);
+	*caps = IBS_CAPS_AVAIL | IBS_CAPS_FETCHSAM | IBS_CAPS_OPSAM;
+	if (max >= 0x8000001B && __get_cpuid(0x8000001B, &a, &b, &c, &d) && (a & IBS_CAPS_AVAIL))
+		*caps = a; /* the kernel falls back to the three basic bits when the leaf is invalid */
+	return true;
+}
+#else
+static bool cpuid_ibs_caps(uint32_t *caps)
+{
+	(void)caps;
+	return false;
+}
+#endif
+
+static void probe_ibs_caps(struct pb_machine *m)
+{
+	const struct pb_pmu *op = pb_machine_pmu(m, "ibs_op");
+	const struct pb_pmu *fetch = pb_machine_pmu(m, "ibs_fetch");
+	if (is_live(m)) {
+		if (!strcmp(m->cpu_vendor, "AuthenticAMD") || !strcmp(m->cpu_vendor, "HygonGenuine"))
+			m->ibs_caps_known = cpuid_ibs_caps(&m->ibs_caps);
+		return;
+	}
+	char buf[64];
+	if (read_rel(m, "/pesbench-ibs-caps", buf, sizeof buf) > 0) {
+		m->ibs_caps = (uint32_t)strtoul(buf, NULL, 16);
+		m->ibs_caps_known = true;
+		return;
+	}
+	if (!op && !fetch)
+		return;
+	/* Rebuilt from what the kernel exposes: each of these files exists only with its bit. */
+	uint32_t caps = IBS_CAPS_AVAIL | IBS_CAPS_FETCHSAM | IBS_CAPS_OPSAM;
+	if (pmu_has(op, "format", "cnt_ctl"))
+		caps |= IBS_CAPS_OPCNT;
+	if (pmu_has(op, "caps", "zen4_ibs_extensions") || pmu_has(fetch, "caps", "zen4_ibs_extensions"))
+		caps |= IBS_CAPS_ZEN4;
+	if (pmu_has(op, "caps", "ldlat"))
+		caps |= IBS_CAPS_OPLDLAT;
+	if (pmu_has(op, "caps", "dtlb_pgsize"))
+		caps |= IBS_CAPS_OPDTLBPGSIZE;
+	m->ibs_caps = caps;
+	m->ibs_caps_known = true;
+}
+
+void pb_machine_probe(struct pb_machine *m, const char *root)
+{
+	memset(m, 0, sizeof *m);
+	copy_str(m->root, sizeof m->root, root ? root : "");
+	m->paranoid = -99;
+	m->max_sample_rate = -1;
+	m->max_precise = -1;
+
+	probe_kernel(m);
+	unsigned processors = 0;
+	probe_cpuinfo(m, &processors);
+	long v;
+	if (read_rel_long(m, "/proc/sys/kernel/perf_event_paranoid", &v))
+		m->paranoid = (int)v;
+	if (read_rel_long(m, "/proc/sys/kernel/perf_event_max_sample_rate", &v))
+		m->max_sample_rate = v;
+	if (is_live(m)) {
+		long n = sysconf(_SC_NPROCESSORS_ONLN);
+		m->ncpus = n > 0 ? (unsigned)n : processors;
+		probe_caps_live(m);
+	} else {
+		m->ncpus = processors;
+		probe_caps_fixture(m);
+	}
+	probe_pmus(m);
+
+	const struct pb_pmu *cpu = pb_machine_pmu(m, "cpu");
+	if (!cpu)
+		cpu = pb_machine_pmu(m, "cpu_core"); /* hybrid Intel: the big cores carry PEBS */
+	char buf[32];
+	if (cpu && pb_pmu_caps(cpu, "max_precise", buf, sizeof buf))
+		m->max_precise = atoi(buf);
+	probe_ibs_caps(m);
+	if (pb_machine_pmu(m, "breakpoint") && pb_machine_is_x86(m))
+		m->bp_slots = 4; /* DR0-DR3 */
+	m->has_format_lost = pb_machine_kernel_at_least(m, 6, 0);
+	probe_l1d(m);
+}
+
+const struct pb_pmu *pb_machine_pmu(const struct pb_machine *m, const char *name)
+{
+	for (unsigned i = 0; i < m->npmus; i++)
+		if (!strcmp(m->pmus[i].name, name))
+			return &m->pmus[i];
+	return NULL;
+}
+
+static const char *lookup_line(const char *lines, const char *name, char *buf, unsigned len)
+{
+	size_t nlen = strlen(name);
+	for (const char *p = lines; p && *p;) {
+		const char *eol = strchr(p, '\n');
+		size_t llen = eol ? (size_t)(eol - p) : strlen(p);
+		if (llen > nlen && !strncmp(p, name, nlen) && p[nlen] == '=') {
+			size_t vlen = llen - nlen - 1;
+			if (len == 0)
+				return NULL;
+			if (vlen >= len)
+				vlen = len - 1;
+			memcpy(buf, p + nlen + 1, vlen);
+			buf[vlen] = '\0';
+			return buf;
+		}
+		p = eol ? eol + 1 : NULL;
+	}
+	return NULL;
+}
+
+const char *pb_pmu_caps(const struct pb_pmu *p, const char *name, char *buf, unsigned len)
+{
+	return p ? lookup_line(p->caps, name, buf, len) : NULL;
+}
+
+const char *pb_pmu_format(const struct pb_pmu *p, const char *name, char *buf, unsigned len)
+{
+	return p ? lookup_line(p->formats, name, buf, len) : NULL;
+}
+
+bool pb_machine_kernel_at_least(const struct pb_machine *m, int major, int minor)
+{
+	return m->kernel_major > major || (m->kernel_major == major && m->kernel_minor >= minor);
+}
+
+bool pb_machine_is_x86(const struct pb_machine *m)
+{
+	return !strcmp(m->cpu_vendor, "GenuineIntel") || !strcmp(m->cpu_vendor, "AuthenticAMD") ||
+	       !strcmp(m->cpu_vendor, "HygonGenuine");
+}
+
+bool pb_machine_may_sample_kernel(const struct pb_machine *m)
+{
+	return m->cap_perfmon || m->cap_sys_admin || (m->paranoid != -99 && m->paranoid <= 1);
+}
+
+int pb_format_parse(const char *text, struct pb_format_field *out)
+{
+	if (!text || strncmp(text, "config", 6))
+		return -1;
+	const char *p = text + 6;
+	unsigned word = 0;
+	if (*p >= '1' && *p <= '2')
+		word = (unsigned)(*p++ - '0'); /* config3 is newer than the uapi header we build with */
+	if (*p++ != ':' || !isdigit((unsigned char)*p))
+		return -1;
+	char *end;
+	unsigned long lo = strtoul(p, &end, 10), hi = lo;
+	if (*end == '-') {
+		if (!isdigit((unsigned char)end[1]))
+			return -1;
+		hi = strtoul(end + 1, &end, 10);
+	}
+	if (*end != '\0' || lo > 63 || hi > 63 || hi < lo)
+		return -1; /* "config:0-7,32-35" style split fields are not used by our PMUs */
+	out->word = word;
+	out->lo = (unsigned)lo;
+	out->hi = (unsigned)hi;
+	return 0;
+}
+
+uint64_t pb_format_max(const struct pb_format_field *f)
+{
+	unsigned width = f->hi - f->lo + 1;
+	return width >= 64 ? UINT64_MAX : (UINT64_C(1) << width) - 1;
+}
+
+void pb_format_apply(struct perf_event_attr *attr, const struct pb_format_field *f,
+		     uint64_t value)
+{
+	__u64 *word = f->word == 0 ? &attr->config : f->word == 1 ? &attr->config1
+									 : &attr->config2;
+	uint64_t mask = pb_format_max(f) << f->lo;
+	*word = (*word & ~mask) | ((value << f->lo) & mask);
+}
+
+static struct pb_machine live_machine;
+static pthread_once_t live_once = PTHREAD_ONCE_INIT;
+
+static void probe_live_once(void)
+{
+	pb_machine_probe(&live_machine, "");
+}
+
+const struct pb_machine *pb_machine_live(void)
+{
+	pthread_once(&live_once, probe_live_once);
+	return &live_machine;
+}

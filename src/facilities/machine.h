@@ -1,0 +1,70 @@
+/* What this machine offers for sampling: kernel, CPU, PMUs, privileges. Read from a sysfs/procfs
+ * root so tests can point it at a constructed tree (tests/fixtures/sysfs-*). */
+#ifndef PB_MACHINE_H
+#define PB_MACHINE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define PB_MAX_PMUS 48
+
+struct pb_pmu {
+	char name[64];
+	int type;
+	char caps[512];          /* "name=value" lines from <pmu>/caps/, newline-separated */
+	char formats[1024];      /* "name=config:57" lines from <pmu>/format/ */
+};
+
+struct pb_machine {
+	char root[256];          /* "" for the live system; else a fixture directory */
+	char kernel_release[128];
+	int kernel_major, kernel_minor;
+	char cpu_vendor[32];     /* GenuineIntel, AuthenticAMD, ARM, ... */
+	unsigned cpu_family, cpu_model, cpu_stepping;
+	char cpu_model_name[160];
+	bool hypervisor;
+	unsigned ncpus;
+	int paranoid;            /* /proc/sys/kernel/perf_event_paranoid, -99 if unreadable */
+	long max_sample_rate;    /* /proc/sys/kernel/perf_event_max_sample_rate, -1 if unreadable */
+	bool cap_perfmon, cap_sys_admin, is_root;
+	struct pb_pmu pmus[PB_MAX_PMUS];
+	unsigned npmus;
+	unsigned pmus_skipped;   /* PMUs beyond PB_MAX_PMUS (uncore first) that were not kept */
+	int max_precise;         /* cpu/caps/max_precise (x86), -1 if unknown */
+	uint32_t ibs_caps;       /* CPUID 8000_001B EAX on live AMD; built from sysfs caps on fixtures */
+	bool ibs_caps_known;
+	unsigned bp_slots;       /* debug registers per task (4 on x86), 0 if no breakpoint PMU */
+	bool has_format_lost;    /* PERF_FORMAT_LOST accepted (kernel >= 6.0) */
+	unsigned l1d_size;       /* bytes, 0 if unknown */
+	unsigned l1d_line;
+};
+
+/* Fills m. root NULL or "" = the live system. Never fails: what it cannot read stays unknown. */
+void pb_machine_probe(struct pb_machine *m, const char *root);
+const struct pb_pmu *pb_machine_pmu(const struct pb_machine *m, const char *name);
+/* Value of a caps/ or format/ entry of a PMU, or NULL. */
+const char *pb_pmu_caps(const struct pb_pmu *p, const char *name, char *buf, unsigned len);
+const char *pb_pmu_format(const struct pb_pmu *p, const char *name, char *buf, unsigned len);
+bool pb_machine_kernel_at_least(const struct pb_machine *m, int major, int minor);
+/* True on x86 CPUs (GenuineIntel, AuthenticAMD, HygonGenuine), whatever the build arch. */
+bool pb_machine_is_x86(const struct pb_machine *m);
+/* May this user sample kernel code: CAP_PERFMON, CAP_SYS_ADMIN or paranoid <= 1. */
+bool pb_machine_may_sample_kernel(const struct pb_machine *m);
+
+/* A sysfs format string ("config:19", "config2:0-11", "config1:0-63") as a bit field. */
+struct pb_format_field {
+	unsigned word;           /* 0 config, 1 config1, 2 config2 */
+	unsigned lo, hi;         /* inclusive bit range */
+};
+/* Parses one format string; -1 if it is not of that shape (split fields are refused). */
+int pb_format_parse(const char *text, struct pb_format_field *out);
+/* The largest value the field holds. */
+uint64_t pb_format_max(const struct pb_format_field *f);
+/* Writes value (masked to the field) into the attr word f names. */
+struct perf_event_attr;
+void pb_format_apply(struct perf_event_attr *attr, const struct pb_format_field *f,
+		     uint64_t value);
+/* The machine probed once per process (live system). */
+const struct pb_machine *pb_machine_live(void);
+
+#endif

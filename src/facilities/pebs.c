@@ -1,0 +1,343 @@
+/* Intel PEBS: the CPU writes a record (eventing IP, data address, latency) for the sampled
+ * event itself, so precise_ip >= 2 gives the instruction that caused the event. Events are
+ * named as libpfm4 names them and encoded for the PMU table matching the CPU model. */
+#include "facilities/pebs.h"
+#include "facilities/facility.h"
+#include "facilities/pfm_encode.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define PEBS_MAX_PRECISE 3
+/* glc_limit_period(): on Golden Cove (SPR and later) precise_ip 3 needs a period >= 128. */
+#define PEBS_PDIST_MIN_PERIOD 128
+
+int pb_pebs_default_precise(const char *canonical_event, int max_precise)
+{
+	int want = strstr(canonical_event, "PREC_DIST") ? 3 : 2;
+	if (want > max_precise)
+		want = max_precise;
+	return want < 1 ? 1 : want;
+}
+
+static bool parse_small_uint(const char *text, unsigned max, unsigned *out)
+{
+	char *end;
+	unsigned long v = strtoul(text, &end, 10);
+	if (end == text || *end || v > max)
+		return false;
+	*out = (unsigned)v;
+	return true;
+}
+
+/* args: EVENT[:UMASK...][:pp=N][:pmu=NAME], EVENT possibly "pmu::EVENT". */
+static int pebs_parse(struct pb_spec *spec, const char *args, struct pb_error *err)
+{
+	if (!args || !*args)
+		return pb_fail(err, PB_EXIT_USAGE, EINVAL,
+			       "pebs needs an event as libpfm4 names it, e.g. "
+			       "pebs:INST_RETIRED:PREC_DIST or pebs:MEM_LOAD_RETIRED:L1_MISS:pp=2");
+	char event[128] = "", pmu[48] = "";
+	size_t used = 0;
+	const char *p = args;
+	bool first = true;
+	while (true) {
+		const char *end = strchr(p, ':');
+		size_t tlen = end ? (size_t)(end - p) : strlen(p);
+		char tok[96];
+		if (tlen >= sizeof tok)
+			return pb_fail(err, PB_EXIT_USAGE, EINVAL, "%s: '%.*s' is too long", spec->text,
+				       (int)(tlen > 40 ? 40 : tlen), p);
+		memcpy(tok, p, tlen);
+		tok[tlen] = '\0';
+		unsigned v;
+		if (!strncmp(tok, "pp=", 3) || !strncmp(tok, "precise=", 8)) {
+			const char *num = strchr(tok, '=') + 1;
+			if (!parse_small_uint(num, PEBS_MAX_PRECISE, &v))
+				return pb_fail(err, PB_EXIT_USAGE, EINVAL,
+					       "%s: pp must be 1, 2 or 3 (constant skid, exact IP, "
+					       "exact IP with precise distribution)", spec->text);
+			if (v == 0)
+				return pb_fail(err, PB_EXIT_USAGE, EINVAL,
+					       "%s: pp=0 is not PEBS; use hw:EVENT for classic "
+					       "overflow sampling", spec->text);
+			spec->precise = (int)v;
+		} else if (!strncmp(tok, "pmu=", 4)) {
+			if (!tok[4] || strlen(tok + 4) >= sizeof pmu)
+				return pb_fail(err, PB_EXIT_USAGE, EINVAL,
+					       "%s: pmu= needs a libpfm4 PMU name (skl, icl, spr, ...)",
+					       spec->text);
+			snprintf(pmu, sizeof pmu, "%s", tok + 4);
+		} else {
+			/* Event words and libpfm4 modifiers (ldlat=32, c=1) stay together. Empty
+			 * tokens come from the "::" of a qualified name and are kept. */
+			if (used + tlen + 2 >= sizeof event)
+				return pb_fail(err, PB_EXIT_USAGE, EINVAL, "%s: event name too long",
+					       spec->text);
+			if (!first)
+				event[used++] = ':';
+			memcpy(event + used, tok, tlen);
+			used += tlen;
+			event[used] = '\0';
+			first = false;
+		}
+		if (!end)
+			break;
+		p = end + 1;
+	}
+	if (!event[0] || event[0] == ':')
+		return pb_fail(err, PB_EXIT_USAGE, EINVAL, "%s: no event name", spec->text);
+	if (pmu[0]) {
+		if (strstr(event, "::"))
+			return pb_fail(err, PB_EXIT_USAGE, EINVAL,
+				       "%s: give the PMU either as pmu= or as pmu::EVENT, not both",
+				       spec->text);
+		if (!pb_pfm_pmu_supported(pmu))
+			return pb_fail(err, PB_EXIT_USAGE, EINVAL,
+				       "%s: this libpfm4 has no PMU table '%s' (Intel tables: skl, skx, "
+				       "clx, icl, icx, spr)", spec->text, pmu);
+		if (strlen(pmu) + 2 + strlen(event) >= sizeof spec->event)
+			return pb_fail(err, PB_EXIT_USAGE, EINVAL, "%s: event name too long",
+				       spec->text);
+		strcpy(spec->event, pmu);
+		strcat(spec->event, "::");
+		strcat(spec->event, event);
+	} else {
+		snprintf(spec->event, sizeof spec->event, "%s", event);
+	}
+	spec->type = PERF_TYPE_RAW;
+	/* A qualified name can be checked now; otherwise the machine decides the table. */
+	if (strstr(spec->event, "::")) {
+		struct pb_pfm_encoding enc;
+		if (pb_pfm_encode(spec->event, &enc, err))
+			return -1;
+		spec->config = enc.config;
+		spec->config1 = enc.config1;
+	}
+	return 0;
+}
+
+static const char *table_for(const struct pb_machine *m, const struct pb_spec *spec)
+{
+	return spec && strstr(spec->event, "::") ? NULL : pb_pfm_pmu_for_machine(m);
+}
+
+static void pebs_availability(const struct pb_machine *m, const struct pb_spec *spec,
+			      struct pb_availability *out)
+{
+	memset(out, 0, sizeof *out);
+	if (strcmp(m->cpu_vendor, "GenuineIntel")) {
+		const char *instead = !strcmp(m->cpu_vendor, "AuthenticAMD") ? " (use ibs-op on AMD)"
+				      : !strcmp(m->cpu_vendor, "ARM") ? " (use spe on Arm)" : "";
+		snprintf(out->reason, sizeof out->reason,
+			 "PEBS is an Intel facility and this CPU is %s%s",
+			 m->cpu_vendor[0] ? m->cpu_vendor : "of unknown vendor", instead);
+		return;
+	}
+	const struct pb_pmu *cpu = pb_machine_pmu(m, "cpu");
+	if (!cpu)
+		cpu = pb_machine_pmu(m, "cpu_core");
+	if (!cpu) {
+		snprintf(out->reason, sizeof out->reason,
+			 m->hypervisor
+				 ? "no hardware PMU: /sys/bus/event_source/devices/cpu is absent and this "
+				   "is a virtual machine (hypervisor flag set) without PMU passthrough; "
+				   "PEBS needs bare metal or a vPMU with PEBS virtualisation"
+				 : "no 'cpu' PMU in /sys/bus/event_source/devices on this Intel CPU; the "
+				   "kernel's Intel PMU driver did not register (check dmesg for 'PEBS')");
+		return;
+	}
+	if (m->max_precise < 1) {
+		if (m->max_precise < 0)
+			snprintf(out->reason, sizeof out->reason,
+				 "%s PMU has no caps/max_precise file: this kernel does not say "
+				 "whether PEBS works; PEBS needs a kernel that reports it", cpu->name);
+		else
+			snprintf(out->reason, sizeof out->reason,
+				 "%s/caps/max_precise is 0: the kernel found no usable PEBS%s",
+				 cpu->name, m->hypervisor ? " (a VM whose vPMU does not virtualise PEBS)"
+							  : "");
+		return;
+	}
+	bool privileged = m->cap_perfmon || m->cap_sys_admin;
+	if (m->paranoid > 2 && !privileged) {
+		snprintf(out->reason, sizeof out->reason,
+			 "perf_event_paranoid is %d (> 2): the kernel forbids all perf events to "
+			 "users without CAP_PERFMON; run as root or `sysctl "
+			 "kernel.perf_event_paranoid=2`", m->paranoid);
+		return;
+	}
+	if (spec && spec->precise > m->max_precise) {
+		snprintf(out->reason, sizeof out->reason,
+			 "pp=%d is above this CPU's maximum precise level %d (%s/caps/max_precise)",
+			 spec->precise, m->max_precise, cpu->name);
+		return;
+	}
+	const char *table = table_for(m, spec);
+	if (!table && !(spec && strstr(spec->event, "::"))) {
+		snprintf(out->reason, sizeof out->reason,
+			 "this libpfm4 has no event table for Intel family %u model 0x%x; name events "
+			 "as pmu::EVENT with the closest table (skl, icl, spr)",
+			 m->cpu_family, m->cpu_model);
+		return;
+	}
+	out->available = true;
+	snprintf(out->detail, sizeof out->detail,
+		 "%s PMU type %d, max_precise %d; events from libpfm4 table '%s'%s", cpu->name,
+		 cpu->type, m->max_precise, table ? table : "as qualified",
+		 pb_machine_may_sample_kernel(m)
+			 ? "" : "; user-space only (perf_event_paranoid 2 without CAP_PERFMON)");
+}
+
+static bool is_golden_cove_or_later(const char *table)
+{
+	return !strcmp(table, "spr") || !strcmp(table, "emr") || !strcmp(table, "gnr");
+}
+
+static int pebs_attr(const struct pb_machine *m, const struct pb_spec *spec,
+		     const struct pb_target *target, uint64_t period, struct perf_event_attr *attr,
+		     struct pb_error *err)
+{
+	(void)target;
+	struct pb_availability av;
+	pebs_availability(m, spec, &av);
+	if (!av.available)
+		return pb_fail(err, PB_EXIT_UNAVAILABLE, spec->precise > m->max_precise ? EOPNOTSUPP
+											  : 0,
+			       "%s: %s", spec->text, av.reason);
+	if (period == 0)
+		return pb_fail(err, PB_EXIT_USAGE, EINVAL,
+			       "%s: PEBS samples only (the kernel refuses precise_ip on a counting "
+			       "event); give a period", spec->text);
+	char name[192];
+	const char *table = table_for(m, spec);
+	if (table)
+		snprintf(name, sizeof name, "%s::%s", table, spec->event);
+	else
+		snprintf(name, sizeof name, "%s", spec->event);
+	struct pb_pfm_encoding enc;
+	if (pb_pfm_encode(name, &enc, err))
+		return -1;
+	if (!enc.precise_capable)
+		return pb_fail(err, PB_EXIT_USAGE, EINVAL,
+			       "%s: %s is not a PEBS event in libpfm4's tables (the kernel would "
+			       "accept precise_ip on it, but the hardware writes no meaningful PEBS "
+			       "record); use hw:%s for classic sampling", spec->text, enc.canonical,
+			       spec->event);
+	int precise = spec->precise > 0 ? spec->precise
+					 : pb_pebs_default_precise(enc.canonical, m->max_precise);
+	const char *sep = strstr(enc.canonical, "::");
+	char pmu[48] = "";
+	if (sep && (size_t)(sep - enc.canonical) < sizeof pmu) {
+		memcpy(pmu, enc.canonical, (size_t)(sep - enc.canonical));
+		pmu[sep - enc.canonical] = '\0';
+	}
+	if (precise == 3 && is_golden_cove_or_later(pmu) && period < PEBS_PDIST_MIN_PERIOD)
+		return pb_fail(err, PB_EXIT_USAGE, EINVAL,
+			       "%s: precise distribution (pp=3) on %s needs a period of at least "
+			       "%d; use %d or pp=2", spec->text, pmu, PEBS_PDIST_MIN_PERIOD,
+			       PEBS_PDIST_MIN_PERIOD);
+	attr->type = enc.type;
+	attr->config = enc.config;
+	attr->config1 = enc.config1;
+	attr->precise_ip = (unsigned)precise;
+	attr->sample_period = period;
+	attr->freq = 0;
+	attr->sample_type |= PERF_SAMPLE_IP;
+	const char *event = sep ? sep + 2 : enc.canonical;
+	if (!strncmp(event, "MEM_", 4)) {
+		/* The PEBS record's memory info group: data address, latency, data source. */
+		attr->sample_type |= PERF_SAMPLE_ADDR;
+		attr->sample_type |= pb_machine_kernel_at_least(m, 5, 12) ? PERF_SAMPLE_WEIGHT_STRUCT
+									  : PERF_SAMPLE_WEIGHT;
+		/* On Golden Cove a load-latency event with DATA_SRC must follow a mem-loads-aux
+		 * event in its group (ENODATA otherwise); one facility event cannot, so it goes
+		 * without the data source. */
+		bool load_latency = !strncmp(event, "MEM_TRANS_RETIRED:LOAD_LATENCY", 30);
+		if (!(load_latency && is_golden_cove_or_later(pmu)))
+			attr->sample_type |= PERF_SAMPLE_DATA_SRC;
+	}
+	return 0;
+}
+
+/* Sample fields the PEBS record can hold (LARGE_PEBS_FLAGS plus TIME from format 3 on). */
+static const struct {
+	uint64_t bit;
+	const char *name;
+} single_record_fields[] = {
+	{PERF_SAMPLE_CALLCHAIN, "CALLCHAIN (unwound at the interrupt)"},
+	{PERF_SAMPLE_RAW, "RAW"},
+	{PERF_SAMPLE_STACK_USER, "STACK_USER"},
+	{PERF_SAMPLE_READ, "READ (before PEBS format 6)"},
+	{PERF_SAMPLE_BRANCH_STACK, "BRANCH_STACK (before adaptive PEBS, Ice Lake)"},
+	{PERF_SAMPLE_DATA_PAGE_SIZE, "DATA_PAGE_SIZE"},
+	{PERF_SAMPLE_CGROUP, "CGROUP"},
+	{PERF_SAMPLE_AUX, "AUX"},
+};
+
+#define PEBS_LARGE_FIELDS                                                                      \
+	(PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_ADDR | PERF_SAMPLE_ID | PERF_SAMPLE_CPU |  \
+	 PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_DATA_SRC | PERF_SAMPLE_IDENTIFIER |                  \
+	 PERF_SAMPLE_TRANSACTION | PERF_SAMPLE_PHYS_ADDR | PERF_SAMPLE_REGS_INTR |                \
+	 PERF_SAMPLE_REGS_USER | PERF_SAMPLE_PERIOD | PERF_SAMPLE_CODE_PAGE_SIZE |                \
+	 PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT | PERF_SAMPLE_TIME)
+
+/* PEBS holds AX..FLAGS and R8..R15 (perf_regs numbering), not the segment registers. */
+#define PEBS_GP_REGS UINT64_C(0xff03ff)
+
+bool pb_pebs_large_eligible(const struct perf_event_attr *attr, char *why, size_t len)
+{
+#define NOT_LARGE(...)                                                                         \
+	do {                                                                                   \
+		if (why && len)                                                                \
+			snprintf(why, len, __VA_ARGS__);                                       \
+		return false;                                                                  \
+	} while (0)
+	if (why && len)
+		why[0] = '\0';
+	if (!attr->precise_ip)
+		NOT_LARGE("precise_ip is 0: not a PEBS event");
+	if (attr->freq)
+		NOT_LARGE("frequency mode: the kernel must adjust the period at every interrupt");
+	if (!attr->watermark && attr->wakeup_events)
+		NOT_LARGE("wakeup_events=%u without watermark asks for a wakeup per N samples",
+			  attr->wakeup_events);
+	if (attr->aux_sample_size)
+		NOT_LARGE("aux_sample_size asks for AUX data with each sample");
+	for (size_t i = 0; i < sizeof single_record_fields / sizeof single_record_fields[0]; i++)
+		if (attr->sample_type & single_record_fields[i].bit)
+			NOT_LARGE("PERF_SAMPLE_%s is not in the PEBS record",
+				  single_record_fields[i].name);
+	uint64_t other = attr->sample_type & ~(uint64_t)PEBS_LARGE_FIELDS;
+	if (other)
+		NOT_LARGE("sample_type bits 0x%llx are not in the PEBS record",
+			  (unsigned long long)other);
+	if ((attr->sample_type & PERF_SAMPLE_TIME) && attr->use_clockid)
+		NOT_LARGE("PERF_SAMPLE_TIME with use_clockid: PEBS timestamps are TSC only");
+	if ((attr->sample_type & PERF_SAMPLE_REGS_USER) && !attr->exclude_kernel)
+		NOT_LARGE("PERF_SAMPLE_REGS_USER without exclude_kernel (a kernel-mode record "
+			  "holds no user registers)");
+	if ((attr->sample_type & PERF_SAMPLE_REGS_USER) && (attr->sample_regs_user & ~PEBS_GP_REGS))
+		NOT_LARGE("sample_regs_user asks for registers beyond the PEBS general-purpose set");
+	if ((attr->sample_type & PERF_SAMPLE_REGS_INTR) && (attr->sample_regs_intr & ~PEBS_GP_REGS))
+		NOT_LARGE("sample_regs_intr asks for registers beyond the PEBS general-purpose set");
+	return true;
+#undef NOT_LARGE
+}
+
+const struct pb_facility pb_facility_pebs = {
+	.name = "pebs",
+	.usage = "pebs:EVENT[:pp=N]",
+	.summary = "Intel PEBS: the CPU records the eventing IP, data address and latency",
+	.needs = "Intel CPU with PEBS, bare metal (or a vPMU with PEBS); kernel events need "
+		 "CAP_PERFMON or perf_event_paranoid <= 1",
+	.ip_kind = PB_IP_EXACT,
+	.exact = false,
+	.default_period = 100003,
+	.min_period = 1,
+	.parse = pebs_parse,
+	.availability = pebs_availability,
+	.attr = pebs_attr,
+};

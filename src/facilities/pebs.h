@@ -1,0 +1,19 @@
+/* Intel PEBS facts a caller needs beyond the facility table. */
+#ifndef PB_PEBS_H
+#define PB_PEBS_H
+
+#include <linux/perf_event.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Whether the kernel would use large (multi-record) PEBS for attr: a fixed period, no wakeup
+ * per N events, and only sample fields the PEBS record itself provides. When it would not,
+ * why names the first thing that forces one interrupt per sample. Mirrors
+ * intel_pmu_hw_config() / intel_pmu_large_pebs_flags() (reference/pmu-facts.md 3.3). */
+bool pb_pebs_large_eligible(const struct perf_event_attr *attr, char *why, size_t len);
+
+/* The precise_ip pesbench uses when the user gives no pp: 3 (precise distribution) for
+ * PREC_DIST events, else 2 (exact IP), never above max_precise. */
+int pb_pebs_default_precise(const char *canonical_event, int max_precise);
+
+#endif

@@ -1,0 +1,91 @@
+/* Exact software events counted by the kernel itself (page faults, context switches, ...). */
+#include "facilities/facility.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static const struct {
+	const char *name;
+	uint64_t config;
+} sw_events[] = {
+	{"page-faults", PERF_COUNT_SW_PAGE_FAULTS},
+	{"minor-faults", PERF_COUNT_SW_PAGE_FAULTS_MIN},
+	{"major-faults", PERF_COUNT_SW_PAGE_FAULTS_MAJ},
+	{"context-switches", PERF_COUNT_SW_CONTEXT_SWITCHES},
+	{"cpu-migrations", PERF_COUNT_SW_CPU_MIGRATIONS},
+	{"alignment-faults", PERF_COUNT_SW_ALIGNMENT_FAULTS},
+	{"emulation-faults", PERF_COUNT_SW_EMULATION_FAULTS},
+	{"dummy", PERF_COUNT_SW_DUMMY},
+};
+
+static int sw_parse(struct pb_spec *spec, const char *args, struct pb_error *err)
+{
+	const char *name = args ? args : "page-faults";
+	for (size_t i = 0; i < sizeof sw_events / sizeof sw_events[0]; i++) {
+		if (!strcmp(name, sw_events[i].name)) {
+			spec->type = PERF_TYPE_SOFTWARE;
+			spec->config = sw_events[i].config;
+			snprintf(spec->event, sizeof spec->event, "%s", name);
+			return 0;
+		}
+	}
+	char known[256] = "";
+	for (size_t i = 0; i < sizeof sw_events / sizeof sw_events[0]; i++) {
+		strncat(known, sw_events[i].name, sizeof known - strlen(known) - 3);
+		strcat(known, i + 1 < sizeof sw_events / sizeof sw_events[0] ? ", " : "");
+	}
+	return pb_fail(err, PB_EXIT_USAGE, 0, "sw facility '%s': unknown event '%s'; known: %s",
+		       spec->text, name, known);
+}
+
+static void sw_availability(const struct pb_machine *m, const struct pb_spec *spec,
+			    struct pb_availability *out)
+{
+	memset(out, 0, sizeof *out);
+	if (!pb_machine_pmu(m, "software")) {
+		snprintf(out->reason, sizeof out->reason,
+			 "no 'software' PMU: the kernel was built without perf events");
+		return;
+	}
+	out->available = true;
+	if (spec && (spec->config == PERF_COUNT_SW_ALIGNMENT_FAULTS ||
+		     spec->config == PERF_COUNT_SW_EMULATION_FAULTS) &&
+	    !strcmp(m->cpu_vendor, "AuthenticAMD"))
+		snprintf(out->detail, sizeof out->detail,
+			 "opens, but x86 never raises this event: it always counts 0");
+	else
+		snprintf(out->detail, sizeof out->detail,
+			 "exact kernel-counted events; page faults report the faulting instruction "
+			 "and the exact data address");
+}
+
+static int sw_attr(const struct pb_machine *m, const struct pb_spec *spec,
+		   const struct pb_target *target, uint64_t period, struct perf_event_attr *attr,
+		   struct pb_error *err)
+{
+	(void)m;
+	(void)target;
+	(void)err;
+	attr->type = PERF_TYPE_SOFTWARE;
+	attr->config = spec->config;
+	attr->sample_period = period;
+	if (spec->config == PERF_COUNT_SW_PAGE_FAULTS ||
+	    spec->config == PERF_COUNT_SW_PAGE_FAULTS_MIN ||
+	    spec->config == PERF_COUNT_SW_PAGE_FAULTS_MAJ)
+		attr->sample_type |= PERF_SAMPLE_ADDR;
+	return 0;
+}
+
+const struct pb_facility pb_facility_sw = {
+	.name = "sw",
+	.usage = "sw:page-faults|minor-faults|major-faults|context-switches|cpu-migrations|...",
+	.summary = "exact kernel software events",
+	.needs = "any kernel with perf events; own threads at perf_event_paranoid <= 2",
+	.ip_kind = PB_IP_EXACT,
+	.exact = true,
+	.default_period = 1,
+	.min_period = 1,
+	.parse = sw_parse,
+	.availability = sw_availability,
+	.attr = sw_attr,
+};

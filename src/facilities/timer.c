@@ -1,0 +1,70 @@
+/* Software timer sampling: an hrtimer fires every `period` ns of the task's (task-clock) or the
+ * CPU's (cpu-clock) time. No PMU needed. The kernel clamps periods below 10 us up to 10 us. */
+#include "facilities/facility.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static int timer_parse(struct pb_spec *spec, const char *args, struct pb_error *err)
+{
+	const char *which = args ? args : "cpu-clock";
+	if (!strcmp(which, "cpu-clock"))
+		spec->config = PERF_COUNT_SW_CPU_CLOCK;
+	else if (!strcmp(which, "task-clock"))
+		spec->config = PERF_COUNT_SW_TASK_CLOCK;
+	else
+		return pb_fail(err, PB_EXIT_USAGE, 0,
+			       "timer facility '%s': unknown clock '%s'; use timer:cpu-clock or "
+			       "timer:task-clock", spec->text, which);
+	snprintf(spec->event, sizeof spec->event, "%s", which);
+	spec->type = PERF_TYPE_SOFTWARE;
+	return 0;
+}
+
+static void timer_availability(const struct pb_machine *m, const struct pb_spec *spec,
+			       struct pb_availability *out)
+{
+	(void)spec;
+	memset(out, 0, sizeof *out);
+	if (!pb_machine_pmu(m, "software")) {
+		snprintf(out->reason, sizeof out->reason,
+			 "no 'software' PMU under /sys/bus/event_source/devices: the kernel was built "
+			 "without perf events (CONFIG_PERF_EVENTS)");
+		return;
+	}
+	out->available = true;
+	snprintf(out->detail, sizeof out->detail,
+		 "hrtimer sampling; periods below 10000 ns are raised to 10000 ns by the kernel; "
+		 "max sample rate %ld/s", m->max_sample_rate);
+}
+
+static int timer_attr(const struct pb_machine *m, const struct pb_spec *spec,
+		      const struct pb_target *target, uint64_t period, struct perf_event_attr *attr,
+		      struct pb_error *err)
+{
+	(void)m;
+	(void)target;
+	if (period && period < pb_facility_timer.min_period)
+		return pb_fail(err, PB_EXIT_USAGE, 0,
+			       "%s: period %llu ns is below the kernel's 10000 ns timer minimum; "
+			       "the kernel would silently use 10000 ns (pick >= 10000)",
+			       spec->text, (unsigned long long)period);
+	attr->type = PERF_TYPE_SOFTWARE;
+	attr->config = spec->config;
+	attr->sample_period = period;
+	return 0;
+}
+
+const struct pb_facility pb_facility_timer = {
+	.name = "timer",
+	.usage = "timer:cpu-clock|task-clock",
+	.summary = "software hrtimer sampling every PERIOD ns",
+	.needs = "any kernel with perf events; own threads at perf_event_paranoid <= 2",
+	.ip_kind = PB_IP_SKID,
+	.exact = false,
+	.default_period = 1000000,
+	.min_period = 10000,
+	.parse = timer_parse,
+	.availability = timer_availability,
+	.attr = timer_attr,
+};

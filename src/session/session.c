@@ -1,0 +1,565 @@
+/* The session: per-thread events around a measured region, four delivery modes, and an account
+ * of every sample, kept or lost. All kernel calls go through the sys seam. */
+#include "session/session.h"
+
+#include "facilities/machine.h"
+#include "sys/sys.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#ifndef TRAP_PERF
+#define TRAP_PERF 6
+#endif
+/* glibc's siginfo_t lacks si_perf_data; the kernel puts it right after si_addr. */
+#define SIGINFO_PERF_DATA_OFFSET 24
+
+#define DEFAULT_MAX_RING_PAGES 16384u
+#define SIGNAL_SLOTS 4096
+
+const char *pb_delivery_name(enum pb_delivery d)
+{
+	switch (d) {
+	case PB_DELIVERY_NONE: return "none";
+	case PB_DELIVERY_SIGNAL: return "signal";
+	case PB_DELIVERY_SIGTRAP: return "sigtrap";
+	case PB_DELIVERY_DRAIN: return "drain";
+	}
+	return "?";
+}
+
+int pb_delivery_parse(const char *text, enum pb_delivery *out, struct pb_error *err)
+{
+	static const enum pb_delivery all[] = {PB_DELIVERY_NONE, PB_DELIVERY_SIGNAL,
+					       PB_DELIVERY_SIGTRAP, PB_DELIVERY_DRAIN};
+	for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
+		if (text && !strcmp(text, pb_delivery_name(all[i]))) {
+			*out = all[i];
+			return 0;
+		}
+	}
+	return pb_fail(err, PB_EXIT_USAGE, 0,
+		       "unknown delivery mode '%s'; use none, signal, sigtrap or drain",
+		       text ? text : "");
+}
+
+uint64_t pb_event_lost(const struct pb_event_result *ev)
+{
+	uint64_t lost = ev->ring.lost > ev->lost_format ? ev->ring.lost : ev->lost_format;
+	return lost + ev->ring.lost_samples;
+}
+
+bool pb_event_multiplexed(const struct pb_event_result *ev)
+{
+	return ev->time_running < ev->time_enabled;
+}
+
+/* ---- signal accounting: a slot per fd for signal mode, per (thread, event) for sigtrap ---- */
+
+struct signal_slot {
+	_Atomic uint64_t signals;
+	_Atomic uint64_t wrong_thread;
+	_Atomic int expected_tid;
+};
+
+static struct signal_slot fd_slots[SIGNAL_SLOTS];
+static struct signal_slot trap_slots[PB_MAX_THREADS][PB_MAX_EVENTS];
+
+static int current_tid(void)
+{
+	return (int)syscall(SYS_gettid);
+}
+
+static void count_signal(struct signal_slot *slot)
+{
+	atomic_fetch_add_explicit(&slot->signals, 1, memory_order_relaxed);
+	if (atomic_load_explicit(&slot->expected_tid, memory_order_relaxed) != current_tid())
+		atomic_fetch_add_explicit(&slot->wrong_thread, 1, memory_order_relaxed);
+}
+
+static void on_async_signal(int sig, siginfo_t *si, void *uc)
+{
+	(void)sig;
+	(void)uc;
+	if (si->si_fd >= 0 && si->si_fd < SIGNAL_SLOTS)
+		count_signal(&fd_slots[si->si_fd]);
+}
+
+static void on_sigtrap(int sig, siginfo_t *si, void *uc)
+{
+	(void)sig;
+	(void)uc;
+	if (si->si_code != TRAP_PERF)
+		return;
+	uint64_t cookie;
+	memcpy(&cookie, (const char *)si + SIGINFO_PERF_DATA_OFFSET, sizeof cookie);
+	uint64_t thread = cookie >> 8, event = cookie & 0xff;
+	if (thread < PB_MAX_THREADS && event < PB_MAX_EVENTS)
+		count_signal(&trap_slots[thread][event]);
+}
+
+/* ---- per-thread state ---- */
+
+struct open_event {
+	int fd;
+	bool sampling;
+	struct pb_ring ring;
+	bool mapped;
+	struct pb_record_format format;
+};
+
+struct session;
+
+struct worker {
+	struct session *s;
+	unsigned index;
+	int cpu;
+	pthread_t thread;
+	struct open_event ev[PB_MAX_EVENTS];
+	bool failed;
+	struct pb_error err;
+};
+
+struct session {
+	const struct pb_session_config *cfg;
+	struct pb_session_result *res;
+	const struct pb_machine *machine;
+	pthread_barrier_t opened, release;
+	atomic_bool abort;
+	atomic_bool stop_collector;
+	struct worker *workers;
+	uint64_t release_ns;
+	_Atomic uint64_t last_end_ns;
+};
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* A generous size estimate of one sample record, for ring sizing in mode none. */
+static uint64_t estimate_sample_bytes(const struct perf_event_attr *attr)
+{
+	uint64_t bytes = sizeof(struct perf_event_header);
+	bytes += 8 * (uint64_t)__builtin_popcountll(attr->sample_type &
+		(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+		 PERF_SAMPLE_ADDR | PERF_SAMPLE_ID | PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU |
+		 PERF_SAMPLE_PERIOD | PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT |
+		 PERF_SAMPLE_DATA_SRC | PERF_SAMPLE_TRANSACTION | PERF_SAMPLE_PHYS_ADDR));
+	if (attr->sample_type & PERF_SAMPLE_READ)
+		bytes += 8 * 5;
+	if (attr->sample_type & PERF_SAMPLE_RAW)
+		bytes += 128;
+	if (attr->sample_type & PERF_SAMPLE_BRANCH_STACK)
+		bytes += 16 + 32 * 24;
+	if (attr->sample_type & PERF_SAMPLE_CALLCHAIN)
+		bytes += 8 * 128;
+	return bytes;
+}
+
+static unsigned ring_pages_for(const struct pb_session_config *cfg,
+			       const struct perf_event_attr *attr)
+{
+	if (cfg->ring_pages)
+		return cfg->ring_pages;
+	unsigned cap = cfg->max_ring_pages ? cfg->max_ring_pages : DEFAULT_MAX_RING_PAGES;
+	if (cfg->delivery == PB_DELIVERY_DRAIN)
+		return cap < 64 ? cap : 64;
+	uint64_t expected = cfg->expected_samples ? cfg->expected_samples : 100000;
+	/* a quarter more than expected, and room for side-band records */
+	return pb_ring_pages_for(expected * estimate_sample_bytes(attr) * 5 / 4 + 65536, cap);
+}
+
+static void set_open_error(struct pb_event_result *er, int err_no, const struct perf_event_attr *a)
+{
+	er->open_errno = err_no;
+	const char *hint = "";
+	switch (err_no) {
+	case ENOSPC: hint = " (no free counter or debug-register slot: a breakpoint beyond the 4 "
+			    "debug registers, or slots held by a debugger)"; break;
+	case ENOENT: hint = " (the event does not exist on this machine)"; break;
+	case EACCES:
+	case EPERM: hint = " (not permitted: lower /proc/sys/kernel/perf_event_paranoid or run with "
+			   "CAP_PERFMON/CAP_SYS_ADMIN)"; break;
+	case EOPNOTSUPP: hint = " (the PMU does not support this sampling configuration)"; break;
+	case EINVAL: hint = " (the kernel rejected the attribute combination)"; break;
+	case EMFILE: hint = " (too many open files: raise `ulimit -n`)"; break;
+	}
+	snprintf(er->open_error, sizeof er->open_error,
+		 "perf_event_open(type %u, config 0x%llx): %s%s", a->type,
+		 (unsigned long long)a->config, strerror(err_no), hint);
+}
+
+static int open_one(struct worker *w, unsigned e, const struct pb_target *target)
+{
+	const struct pb_session_config *cfg = w->s->cfg;
+	const struct pb_event_config *ec = &cfg->events[e];
+	struct pb_event_result *er = &w->s->res->thread[w->index].events[e];
+	struct open_event *oe = &w->ev[e];
+	struct perf_event_attr *attr = &er->attr;
+	oe->fd = -1;
+
+	memset(attr, 0, sizeof *attr);
+	attr->exclude_kernel = ec->exclude_kernel;
+	attr->exclude_user = ec->exclude_user;
+	attr->exclude_hv = ec->exclude_kernel;
+	if (ec->spec.facility->attr(w->s->machine, &ec->spec, target, ec->period, attr, &w->err))
+		return -1;
+	attr->size = sizeof *attr;
+	attr->disabled = 1;
+	attr->read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING |
+			    PERF_FORMAT_ID | PERF_FORMAT_LOST;
+	oe->sampling = ec->period != 0;
+	if (oe->sampling) {
+		attr->sample_period = ec->period;
+		attr->sample_type |= PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID |
+				     PERF_SAMPLE_TIME | ec->extra_sample_type;
+		attr->sample_id_all = 1;
+		switch (cfg->delivery) {
+		case PB_DELIVERY_SIGNAL:
+			if (cfg->wakeup_watermark) {
+				attr->watermark = 1;
+				attr->wakeup_watermark = cfg->wakeup_watermark;
+			} else {
+				attr->wakeup_events = cfg->wakeup_events ? cfg->wakeup_events : 1;
+			}
+			break;
+		case PB_DELIVERY_SIGTRAP:
+			attr->sigtrap = 1;
+			attr->remove_on_exec = 1; /* the kernel requires it with sigtrap */
+			attr->sig_data = ((uint64_t)w->index << 8) | e;
+			break;
+		case PB_DELIVERY_DRAIN:
+		case PB_DELIVERY_NONE:
+			break;
+		}
+	}
+
+	const struct pb_sys *sys = pb_sys();
+	int fd = sys->perf_event_open(attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	if (fd < 0 && errno == EINVAL) {
+		/* Kernels before 6.0 reject PERF_FORMAT_LOST: retry without, and say so. */
+		attr->read_format &= ~(uint64_t)PERF_FORMAT_LOST;
+		fd = sys->perf_event_open(attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+		if (fd < 0)
+			attr->read_format |= PERF_FORMAT_LOST;
+	}
+	if (fd < 0) {
+		set_open_error(er, errno, attr);
+		return pb_fail(&w->err, errno == EACCES || errno == EPERM || errno == ENOENT
+						? PB_EXIT_UNAVAILABLE : PB_EXIT_FAILURE,
+			       errno, "%s, thread %u: %s", ec->spec.text, w->index, er->open_error);
+	}
+	oe->fd = fd;
+	er->opened = true;
+	er->has_lost_format = attr->read_format & PERF_FORMAT_LOST;
+	if (!oe->sampling)
+		return 0;
+
+	pb_record_format_from_attr(&oe->format, attr);
+	er->ring_pages = ring_pages_for(cfg, attr);
+	if (pb_ring_map(&oe->ring, fd, er->ring_pages, &w->err)) {
+		size_t n = strlen(w->err.msg);
+		snprintf(w->err.msg + n, sizeof w->err.msg - n,
+			 " (%s, thread %u, %u data pages; non-root users are limited by "
+			 "/proc/sys/kernel/perf_event_mlock_kb)", ec->spec.text, w->index,
+			 er->ring_pages);
+		return -1;
+	}
+	oe->mapped = true;
+
+	if (cfg->delivery == PB_DELIVERY_SIGNAL) {
+		if (fd >= SIGNAL_SLOTS)
+			return pb_fail(&w->err, PB_EXIT_FAILURE, 0, "fd %d beyond signal slots", fd);
+		struct signal_slot *slot = &fd_slots[fd];
+		atomic_store(&slot->signals, 0);
+		atomic_store(&slot->wrong_thread, 0);
+		atomic_store(&slot->expected_tid, current_tid());
+		struct f_owner_ex owner = {.type = F_OWNER_TID, .pid = current_tid()};
+		int signo = cfg->signal_number ? cfg->signal_number : SIGRTMIN + 2;
+		if (sys->fcntl(fd, F_SETOWN_EX, (unsigned long)(uintptr_t)&owner) ||
+		    sys->fcntl(fd, F_SETSIG, (unsigned long)signo) ||
+		    sys->fcntl(fd, F_SETFL, O_ASYNC | O_NONBLOCK))
+			return pb_fail(&w->err, PB_EXIT_FAILURE, errno,
+				       "%s: cannot route signals to thread %u: %s", ec->spec.text,
+				       w->index, strerror(errno));
+	} else if (cfg->delivery == PB_DELIVERY_SIGTRAP) {
+		struct signal_slot *slot = &trap_slots[w->index][e];
+		atomic_store(&slot->signals, 0);
+		atomic_store(&slot->wrong_thread, 0);
+		atomic_store(&slot->expected_tid, current_tid());
+	}
+	return 0;
+}
+
+struct drain_target {
+	const struct pb_session_config *cfg;
+	unsigned thread, event;
+	uint64_t samples;
+};
+
+static void deliver_record(void *ctx, const struct pb_record *rec)
+{
+	struct drain_target *t = ctx;
+	if (rec->type == PERF_RECORD_SAMPLE)
+		t->samples++;
+	if (t->cfg->on_record)
+		t->cfg->on_record(t->cfg->record_ctx, t->thread, t->event, rec);
+}
+
+static void drain_event(struct session *s, struct worker *w, unsigned e)
+{
+	struct open_event *oe = &w->ev[e];
+	if (!oe->mapped)
+		return;
+	struct pb_event_result *er = &s->res->thread[w->index].events[e];
+	struct drain_target t = {.cfg = s->cfg, .thread = w->index, .event = e};
+	pb_ring_drain(&oe->ring, &oe->format, deliver_record, &t, &er->ring);
+	er->samples += t.samples;
+}
+
+static void read_counts(struct worker *w, unsigned e)
+{
+	struct open_event *oe = &w->ev[e];
+	struct pb_event_result *er = &w->s->res->thread[w->index].events[e];
+	uint64_t buf[8] = {0};
+	ssize_t n = pb_sys()->read(oe->fd, buf, sizeof buf);
+	if (n < (ssize_t)(4 * sizeof(uint64_t)))
+		return;
+	/* value, time_enabled, time_running, id[, lost] */
+	er->count = buf[0];
+	er->time_enabled = buf[1];
+	er->time_running = buf[2];
+	if (er->has_lost_format && n >= (ssize_t)(5 * sizeof(uint64_t)))
+		er->lost_format = buf[4];
+}
+
+static void close_events(struct worker *w, unsigned nevents)
+{
+	for (unsigned e = 0; e < nevents; e++) {
+		if (w->ev[e].mapped)
+			pb_ring_unmap(&w->ev[e].ring);
+		w->ev[e].mapped = false;
+		if (w->ev[e].fd >= 0)
+			pb_sys()->close(w->ev[e].fd);
+		w->ev[e].fd = -1;
+	}
+}
+
+static void pin(struct worker *w)
+{
+	cpu_set_t set;
+	CPU_ZERO(&set);
+	CPU_SET(w->cpu, &set);
+	/* A failed pin is not fatal: the result records the CPU actually asked for. */
+	sched_setaffinity(0, sizeof set, &set);
+}
+
+static void *worker_main(void *arg)
+{
+	struct worker *w = arg;
+	struct session *s = w->s;
+	const struct pb_session_config *cfg = s->cfg;
+	struct pb_thread_result *tr = &s->res->thread[w->index];
+	tr->cpu = w->cpu;
+	tr->tid = current_tid();
+	for (unsigned e = 0; e < cfg->nevents; e++)
+		w->ev[e].fd = -1;
+	pin(w);
+
+	struct pb_target target = {0};
+	if (cfg->prepare && cfg->prepare(cfg->ctx, w->index, &target)) {
+		w->failed = true;
+		if (!w->err.msg[0])
+			pb_fail(&w->err, PB_EXIT_FAILURE, 0, "workload preparation failed on thread %u",
+				w->index);
+	}
+	for (unsigned e = 0; !w->failed && e < cfg->nevents; e++)
+		if (open_one(w, e, &target))
+			w->failed = true;
+	if (w->failed)
+		atomic_store(&s->abort, true);
+
+	pthread_barrier_wait(&s->opened);
+	pthread_barrier_wait(&s->release);
+	if (atomic_load(&s->abort)) {
+		close_events(w, cfg->nevents);
+		return NULL;
+	}
+
+	const struct pb_sys *sys = pb_sys();
+	for (unsigned e = 0; e < cfg->nevents; e++)
+		sys->ioctl(w->ev[e].fd, PERF_EVENT_IOC_ENABLE, 0);
+	uint64_t start = now_ns();
+	cfg->run(cfg->ctx, w->index);
+	uint64_t end = now_ns();
+	for (unsigned e = 0; e < cfg->nevents; e++)
+		sys->ioctl(w->ev[e].fd, PERF_EVENT_IOC_DISABLE, 0);
+	tr->elapsed_ns = end - start;
+	uint64_t last = atomic_load(&s->last_end_ns);
+	while (end > last && !atomic_compare_exchange_weak(&s->last_end_ns, &last, end))
+		;
+
+	for (unsigned e = 0; e < cfg->nevents; e++)
+		read_counts(w, e);
+	if (cfg->delivery != PB_DELIVERY_DRAIN)
+		for (unsigned e = 0; e < cfg->nevents; e++)
+			drain_event(s, w, e);
+	return NULL;
+}
+
+static void *collector_main(void *arg)
+{
+	struct session *s = arg;
+	const struct pb_session_config *cfg = s->cfg;
+	unsigned n = 0;
+	struct pollfd *fds = calloc((size_t)cfg->threads * cfg->nevents, sizeof *fds);
+	if (!fds)
+		return NULL;
+	for (unsigned t = 0; t < cfg->threads; t++)
+		for (unsigned e = 0; e < cfg->nevents; e++)
+			if (s->workers[t].ev[e].mapped)
+				fds[n++] = (struct pollfd){.fd = s->workers[t].ev[e].fd, .events = POLLIN};
+	int timeout_ms = cfg->drain_interval_us ? (int)(cfg->drain_interval_us + 999) / 1000 : 1;
+	for (;;) {
+		bool stopping = atomic_load(&s->stop_collector);
+		if (n)
+			poll(fds, n, timeout_ms);
+		for (unsigned t = 0; t < cfg->threads; t++)
+			for (unsigned e = 0; e < cfg->nevents; e++)
+				drain_event(s, &s->workers[t], e);
+		if (stopping)
+			break;
+	}
+	free(fds);
+	return NULL;
+}
+
+static void collect_signal_counts(struct session *s)
+{
+	const struct pb_session_config *cfg = s->cfg;
+	for (unsigned t = 0; t < cfg->threads; t++) {
+		for (unsigned e = 0; e < cfg->nevents; e++) {
+			struct pb_event_result *er = &s->res->thread[t].events[e];
+			struct signal_slot *slot = NULL;
+			if (cfg->delivery == PB_DELIVERY_SIGNAL && s->workers[t].ev[e].fd >= 0 &&
+			    s->workers[t].ev[e].fd < SIGNAL_SLOTS)
+				slot = &fd_slots[s->workers[t].ev[e].fd];
+			else if (cfg->delivery == PB_DELIVERY_SIGTRAP)
+				slot = &trap_slots[t][e];
+			if (!slot)
+				continue;
+			er->signals = atomic_load(&slot->signals);
+			er->signals_wrong_thread = atomic_load(&slot->wrong_thread);
+		}
+	}
+}
+
+static int validate(const struct pb_session_config *cfg, struct pb_error *err)
+{
+	if (!cfg->run)
+		return pb_fail(err, PB_EXIT_USAGE, 0, "session without a workload");
+	if (cfg->threads < 1 || cfg->threads > PB_MAX_THREADS)
+		return pb_fail(err, PB_EXIT_USAGE, 0, "thread count %u outside 1..%d", cfg->threads,
+			       PB_MAX_THREADS);
+	if (cfg->nevents > PB_MAX_EVENTS)
+		return pb_fail(err, PB_EXIT_USAGE, 0, "%u events requested; at most %d at once",
+			       cfg->nevents, PB_MAX_EVENTS);
+	for (unsigned e = 0; e < cfg->nevents; e++)
+		if (!cfg->events[e].spec.facility)
+			return pb_fail(err, PB_EXIT_USAGE, 0, "event %u has no facility", e);
+	if (cfg->ring_pages && (cfg->ring_pages & (cfg->ring_pages - 1)))
+		return pb_fail(err, PB_EXIT_USAGE, 0,
+			       "ring of %u pages: the kernel needs a power of two (e.g. %u)",
+			       cfg->ring_pages, 1u << (31 - __builtin_clz(cfg->ring_pages)));
+	return 0;
+}
+
+int pb_session_run(const struct pb_session_config *cfg, struct pb_session_result *res,
+		   struct pb_error *err)
+{
+	if (validate(cfg, err))
+		return -1;
+	memset(res, 0, sizeof *res);
+	res->threads = cfg->threads;
+	res->nevents = cfg->nevents;
+
+	struct session s = {.cfg = cfg, .res = res, .machine = cfg->machine ? cfg->machine : pb_machine_live()};
+	s.workers = calloc(cfg->threads, sizeof *s.workers);
+	if (!s.workers)
+		return pb_fail(err, PB_EXIT_FAILURE, ENOMEM, "out of memory");
+	unsigned ncpus = s.machine->ncpus ? s.machine->ncpus : 1;
+
+	struct sigaction old_async, old_trap, sa = {.sa_flags = SA_SIGINFO | SA_RESTART};
+	sigemptyset(&sa.sa_mask);
+	int signo = cfg->signal_number ? cfg->signal_number : SIGRTMIN + 2;
+	sa.sa_sigaction = on_async_signal;
+	sigaction(signo, &sa, &old_async);
+	sa.sa_sigaction = on_sigtrap;
+	sigaction(SIGTRAP, &sa, &old_trap);
+
+	pthread_barrier_init(&s.opened, NULL, cfg->threads + 1);
+	pthread_barrier_init(&s.release, NULL, cfg->threads + 1);
+	unsigned started = 0;
+	for (unsigned t = 0; t < cfg->threads; t++) {
+		struct worker *w = &s.workers[t];
+		w->s = &s;
+		w->index = t;
+		w->cpu = cfg->cpus ? cfg->cpus[t] : (int)(t % ncpus);
+		if (pthread_create(&w->thread, NULL, worker_main, w))
+			break;
+		started++;
+	}
+	int rc = 0;
+	if (started < cfg->threads) {
+		/* Threads already waiting at the barrier cannot be released safely: this only
+		 * happens when the process is out of threads, and is fatal. */
+		fprintf(stderr, "pesbench: cannot create thread %u of %u\n", started, cfg->threads);
+		abort();
+	}
+
+	pthread_barrier_wait(&s.opened);
+	pthread_t collector;
+	bool collecting = false;
+	if (!atomic_load(&s.abort) && cfg->delivery == PB_DELIVERY_DRAIN)
+		collecting = !pthread_create(&collector, NULL, collector_main, &s);
+	s.release_ns = now_ns();
+	pthread_barrier_wait(&s.release);
+	for (unsigned t = 0; t < cfg->threads; t++)
+		pthread_join(s.workers[t].thread, NULL);
+	if (collecting) {
+		atomic_store(&s.stop_collector, true);
+		pthread_join(collector, NULL);
+	}
+	res->wall_ns = atomic_load(&s.last_end_ns) > s.release_ns
+			       ? atomic_load(&s.last_end_ns) - s.release_ns : 0;
+	collect_signal_counts(&s);
+
+	for (unsigned t = 0; t < cfg->threads; t++) {
+		close_events(&s.workers[t], cfg->nevents);
+		if (s.workers[t].failed && !rc) {
+			if (err)
+				*err = s.workers[t].err;
+			rc = -1;
+		}
+	}
+	sigaction(signo, &old_async, NULL);
+	sigaction(SIGTRAP, &old_trap, NULL);
+	pthread_barrier_destroy(&s.opened);
+	pthread_barrier_destroy(&s.release);
+	free(s.workers);
+	return rc;
+}

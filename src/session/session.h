@@ -1,0 +1,101 @@
+/* A session runs a workload on N pinned threads; each thread opens its own events (pid 0,
+ * cpu -1), maps its own rings, enables them around the measured region only, and accounts
+ * every sample kept or lost. Delivery modes decide who drains the rings and when. */
+#ifndef PB_SESSION_H
+#define PB_SESSION_H
+
+#include "facilities/facility.h"
+#include "ring/ring.h"
+#include "util/error.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#define PB_MAX_EVENTS 8
+#define PB_MAX_THREADS 256
+
+enum pb_delivery {
+	PB_DELIVERY_NONE,     /* samples stay in a ring sized for the run, read afterwards */
+	PB_DELIVERY_SIGNAL,   /* a real-time signal per wakeup (O_ASYNC, F_SETSIG, F_SETOWN_EX) */
+	PB_DELIVERY_SIGTRAP,  /* attr.sigtrap: a synchronous SIGTRAP per sample, no wakeup */
+	PB_DELIVERY_DRAIN     /* a collector thread polls and drains, like perf record */
+};
+
+const char *pb_delivery_name(enum pb_delivery d);
+int pb_delivery_parse(const char *text, enum pb_delivery *out, struct pb_error *err);
+
+struct pb_event_config {
+	struct pb_spec spec;
+	uint64_t period;          /* 0 = count only (no sampling) */
+	uint64_t extra_sample_type;  /* PERF_SAMPLE_* wanted beyond the defaults */
+	bool exclude_kernel;      /* applied unless the facility cannot filter */
+	bool exclude_user;
+};
+
+struct pb_session_config {
+	struct pb_event_config events[PB_MAX_EVENTS];
+	unsigned nevents;
+	enum pb_delivery delivery;
+	const struct pb_machine *machine; /* NULL = this machine (pb_machine_live) */
+	unsigned threads;             /* >= 1 */
+	const int *cpus;              /* pin thread i to cpus[i]; NULL = i % ncpus */
+	unsigned ring_pages;          /* data pages per event; 0 = sized from expected_samples */
+	uint64_t expected_samples;    /* per thread per event, for ring sizing in mode none */
+	unsigned max_ring_pages;      /* cap for automatic sizing; 0 = 16384 (64 MiB) */
+	unsigned wakeup_events;       /* signal mode: samples per wakeup (default 1) */
+	uint32_t wakeup_watermark;    /* bytes; when set, used instead of wakeup_events */
+	unsigned drain_interval_us;   /* drain mode poll timeout (default 1000) */
+	int signal_number;            /* signal mode: default SIGRTMIN+1 */
+	/* Workload: prepare fills the thread's target (before its events are opened, outside the
+	 * measured region), run is the measured region. Both run on the thread itself. */
+	int (*prepare)(void *ctx, unsigned thread, struct pb_target *target);
+	void (*run)(void *ctx, unsigned thread);
+	void *ctx;
+	/* Consumer: one call per record, from a single thread per ring (the workload thread after
+	 * its run, or the collector). May be NULL. */
+	void (*on_record)(void *ctx, unsigned thread, unsigned event, const struct pb_record *rec);
+	void *record_ctx;
+};
+
+struct pb_event_result {
+	bool opened;
+	int open_errno;
+	char open_error[256];
+	uint64_t samples;             /* PERF_RECORD_SAMPLE records read */
+	struct pb_ring_stats ring;    /* all records, losses, throttles seen in the ring */
+	unsigned ring_pages;
+	bool has_lost_format;
+	uint64_t lost_format;         /* PERF_FORMAT_LOST: samples the kernel dropped */
+	uint64_t count;               /* events counted during the measured region */
+	uint64_t time_enabled, time_running;
+	uint64_t signals;             /* signals delivered for this event (signal, sigtrap) */
+	uint64_t signals_wrong_thread;/* delivered to a thread other than the sampled one */
+	struct perf_event_attr attr;  /* what was asked of the kernel */
+};
+
+struct pb_thread_result {
+	int cpu;
+	pid_t tid;
+	uint64_t elapsed_ns;          /* CLOCK_MONOTONIC across the measured region */
+	struct pb_event_result events[PB_MAX_EVENTS];
+};
+
+struct pb_session_result {
+	unsigned threads, nevents;
+	struct pb_thread_result thread[PB_MAX_THREADS];
+	uint64_t wall_ns;             /* from barrier release to the last thread's end */
+};
+
+/* Runs the session. Fails (returns -1 with err) if any thread could not open or map an event;
+ * per-event open failures are also recorded in the results. */
+int pb_session_run(const struct pb_session_config *cfg, struct pb_session_result *res,
+		   struct pb_error *err);
+
+/* Losses of one event, all sources: the larger of the kernel's PERF_FORMAT_LOST and the
+ * LOST records seen, plus LOST_SAMPLES. */
+uint64_t pb_event_lost(const struct pb_event_result *ev);
+/* True when the kernel multiplexed (time_running < time_enabled). */
+bool pb_event_multiplexed(const struct pb_event_result *ev);
+
+#endif

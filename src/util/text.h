@@ -1,0 +1,9 @@
+#ifndef PB_TEXT_H
+#define PB_TEXT_H
+
+#include <stddef.h>
+
+/* snprintf for display text where cutting a long value short is the intended behaviour. */
+void pb_format(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+#endif

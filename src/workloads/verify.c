@@ -1,0 +1,528 @@
+/* Declared truth against exact oracles; see verify.h. */
+#include "workloads/verify.h"
+
+#include "analysis/callgrind.h"
+#include "facilities/machine.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <link.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define MAX_CHOICES 128
+/* The kernel's internal ENOTSUPP, which perf_event_open passes on for an unprobeable insn. */
+#define KERNEL_ENOTSUPP 524
+
+static void add_choice(struct pb_workload_choice *out, size_t max, size_t *n,
+		       const struct pb_workload_choice *c)
+{
+	for (size_t i = 0; i < *n; i++)
+		if (out[i].workload == c->workload &&
+		    !memcmp(out[i].params, c->params, sizeof c->params))
+			return;
+	if (*n < max)
+		out[(*n)++] = *c;
+}
+
+size_t pb_verify_default_choices(struct pb_workload_choice *out, size_t max)
+{
+	size_t n = 0;
+	for (const struct pb_workload *const *w = pb_workload_list(); *w; w++) {
+		struct pb_workload_choice base = {.workload = *w};
+		for (unsigned i = 0; i < (*w)->nparams; i++)
+			base.params[i] = (*w)->params[i].def;
+		add_choice(out, max, &n, &base);
+		for (unsigned i = 0; i < (*w)->nparams; i++) {
+			const struct pb_param_def *d = &(*w)->params[i];
+			struct pb_workload_choice c = base;
+			if (d->choices) {
+				for (int64_t v = 0; d->choices[v]; v++) {
+					c.params[i] = v;
+					add_choice(out, max, &n, &c);
+				}
+			} else {
+				c.params[i] = d->min;
+				add_choice(out, max, &n, &c);
+				c.params[i] = d->max;
+				add_choice(out, max, &n, &c);
+			}
+		}
+	}
+	return n;
+}
+
+static struct pb_verify_row *new_row(struct pb_verify_report *rep,
+				     const struct pb_workload_choice *c, const char *oracle,
+				     const char *what, uint64_t addr, struct pb_error *err)
+{
+	if (rep->n == rep->cap) {
+		size_t cap = rep->cap ? rep->cap * 2 : 64;
+		struct pb_verify_row *rows = realloc(rep->rows, cap * sizeof *rows);
+		if (!rows) {
+			pb_fail(err, PB_EXIT_FAILURE, 0, "out of memory");
+			return NULL;
+		}
+		rep->rows = rows;
+		rep->cap = cap;
+	}
+	struct pb_verify_row *r = &rep->rows[rep->n++];
+	memset(r, 0, sizeof *r);
+	snprintf(r->workload, sizeof r->workload, "%s", c->workload->name);
+	pb_workload_params_text(c, r->params, sizeof r->params);
+	snprintf(r->oracle, sizeof r->oracle, "%s", oracle);
+	snprintf(r->what, sizeof r->what, "%s", what);
+	r->addr = addr;
+	return r;
+}
+
+/* Compares per-thread measurements with one declared value. */
+static int compare(struct pb_verify_report *rep, const struct pb_workload_choice *c,
+		   const char *oracle, const char *what, uint64_t addr, uint64_t declared,
+		   const uint64_t *measured, unsigned threads, struct pb_error *err)
+{
+	struct pb_verify_row *r = new_row(rep, c, oracle, what, addr, err);
+	if (!r)
+		return -1;
+	r->declared = declared;
+	r->ok = true;
+	r->measured = measured[0];
+	for (unsigned t = 0; t < threads; t++) {
+		if (measured[t] != declared) {
+			r->ok = false;
+			r->thread = t;
+			r->measured = measured[t];
+			break;
+		}
+	}
+	if (!r->ok)
+		rep->mismatches++;
+	return 0;
+}
+
+static void note_skip(struct pb_verify_report *rep, const char *oracle, const char *why)
+{
+	/* Each oracle is named once, however many workloads it was skipped for. */
+	char key[64];
+	snprintf(key, sizeof key, "%s:", oracle);
+	if (strstr(rep->skipped, key))
+		return;
+	size_t used = strlen(rep->skipped);
+	snprintf(rep->skipped + used, sizeof rep->skipped - used, "%s%s %s", used ? "\n" : "", key,
+		 why);
+}
+
+/* Runs one counting session with a single event; counts[t] per thread. Returns 1 when the
+ * facility is not available here (noted in the report), -1 on error. */
+static int count_session(struct pb_instance *in, const char *spec_text, bool exclude_kernel,
+			 uint64_t *counts, struct pb_verify_report *rep, struct pb_error *err)
+{
+	struct pb_session_config cfg;
+	memset(&cfg, 0, sizeof cfg);
+	if (pb_spec_parse(spec_text, &cfg.events[0].spec, err))
+		return -1;
+	struct pb_availability av;
+	cfg.events[0].spec.facility->availability(pb_machine_live(), &cfg.events[0].spec, &av);
+	if (!av.available) {
+		note_skip(rep, spec_text, av.reason);
+		return 1;
+	}
+	cfg.nevents = 1;
+	cfg.events[0].period = 0;
+	cfg.events[0].exclude_kernel = exclude_kernel;
+	cfg.delivery = PB_DELIVERY_NONE;
+	pb_instance_session(in, &cfg);
+	struct pb_session_result *res = calloc(1, sizeof *res);
+	if (!res)
+		return pb_fail(err, PB_EXIT_FAILURE, 0, "out of memory");
+	int rc = pb_session_run(&cfg, res, err);
+	if (rc && in->thread_err.msg[0])
+		*err = in->thread_err;
+	for (unsigned t = 0; !rc && t < in->threads; t++)
+		counts[t] = res->thread[t].events[0].count;
+	free(res);
+	return rc ? -1 : 0;
+}
+
+int pb_verify_instance(struct pb_instance *in, const struct pb_verify_options *o,
+		       struct pb_verify_report *rep, struct pb_error *err)
+{
+	const struct pb_workload_choice *c = &in->choice;
+	const struct pb_truth *t = &in->truth;
+	uint64_t *counts = calloc(in->threads, sizeof *counts);
+	if (!counts)
+		return pb_fail(err, PB_EXIT_FAILURE, 0, "out of memory");
+	int rc = 0;
+	for (unsigned i = 0; o->uprobe && !rc && i < t->nlabels; i++) {
+		const struct pb_label_truth *l = &t->labels[i];
+		in->code_label = (int)i;
+		rc = count_session(in, "uprobe", true, counts, rep, err);
+		if (rc < 0 && err->sys_errno == KERNEL_ENOTSUPP) {
+			/* x86 uprobes refuse some instructions (lock-prefixed ones among them);
+			 * callgrind still checks this label. */
+			struct pb_verify_row *r = new_row(rep, c, "uprobe", l->name, l->addr, err);
+			if (!r) {
+				rc = -1;
+				break;
+			}
+			r->declared = in->iterations * l->per_iteration + l->once;
+			r->ok = true;
+			r->refused = true;
+			snprintf(r->note, sizeof r->note, "the kernel refuses a uprobe here (ENOTSUPP)");
+			pb_error_clear(err);
+			rc = 0;
+			continue;
+		}
+		if (rc == 0)
+			rc = compare(rep, c, "uprobe", l->name, l->addr,
+				     in->iterations * l->per_iteration + l->once, counts,
+				     in->threads, err);
+	}
+	in->code_label = -1;
+	if (rc > 0)
+		rc = 0;
+	if (o->bp && !rc && t->has_watch) {
+		rc = count_session(in, "bp:w", true, counts, rep, err);
+		if (rc == 0)
+			rc = compare(rep, c, "bp:w", t->watch_what, 0, t->watch_writes, counts,
+				     in->threads, err);
+		if (rc == 0)
+			rc = count_session(in, "bp:rw", true, counts, rep, err);
+		if (rc == 0)
+			rc = compare(rep, c, "bp:rw", t->watch_what, 0, t->watch_accesses, counts,
+				     in->threads, err);
+		if (rc > 0)
+			rc = 0;
+	}
+	if (o->faults && !rc && t->page_faults) {
+		rc = count_session(in, "sw:page-faults", false, counts, rep, err);
+		if (rc == 0)
+			rc = compare(rep, c, "faults", "page faults, user and kernel mode", 0,
+				     in->iterations * t->page_faults, counts, in->threads, err);
+		if (rc == 0)
+			rc = count_session(in, "sw:page-faults", true, counts, rep, err);
+		if (rc == 0)
+			rc = compare(rep, c, "faults", "page faults in user mode", 0, 0, counts,
+				     in->threads, err);
+		if (rc > 0)
+			rc = 0;
+	}
+	free(counts);
+	return rc;
+}
+
+/* ---- callgrind ---- */
+
+struct load_bias_search {
+	uint64_t addr, bias;
+	bool found;
+};
+
+static int find_load_bias(struct dl_phdr_info *info, size_t size, void *data)
+{
+	(void)size;
+	struct load_bias_search *s = data;
+	for (int i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		uint64_t start = info->dlpi_addr + ph->p_vaddr;
+		if (ph->p_type == PT_LOAD && s->addr >= start && s->addr < start + ph->p_memsz) {
+			s->bias = info->dlpi_addr;
+			s->found = true;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* Callgrind names an instruction by its address in the ELF file (the link-time address),
+ * not where a PIE happened to be loaded: subtract the object's load bias. */
+static uint64_t link_address(uint64_t addr)
+{
+	struct load_bias_search s = {.addr = addr};
+	dl_iterate_phdr(find_load_bias, &s);
+	return s.found ? addr - s.bias : addr;
+}
+
+int pb_verify_run_once(const struct pb_workload_choice *choices, size_t n, uint64_t iterations,
+		       unsigned threads, FILE *out, struct pb_error *err)
+{
+	char self[PATH_MAX];
+	ssize_t len = readlink("/proc/self/exe", self, sizeof self - 1);
+	if (len <= 0)
+		return pb_fail(err, PB_EXIT_FAILURE, errno, "cannot read /proc/self/exe: %s",
+			       strerror(errno));
+	self[len] = '\0';
+	fprintf(out, "pb-object %s\n", self);
+	for (size_t k = 0; k < n; k++) {
+		struct pb_instance in;
+		if (pb_instance_init(&in, &choices[k], iterations, threads, err))
+			return -1;
+		fprintf(out, "pb-range %zu 0x%" PRIx64 " 0x%" PRIx64 "\n", k,
+			link_address(in.truth.code_begin), link_address(in.truth.code_end));
+		for (unsigned i = 0; i < in.truth.nlabels; i++)
+			fprintf(out, "pb-label %zu %s 0x%" PRIx64 "\n", k, in.truth.labels[i].name,
+				link_address(in.truth.labels[i].addr));
+		fflush(out);
+		struct pb_runner_result res;
+		int rc = pb_runner_run(&in, &res, err);
+		pb_instance_free(&in);
+		if (rc)
+			return -1;
+	}
+	return 0;
+}
+
+struct child_label {
+	size_t choice;
+	char name[64];
+	uint64_t addr;
+};
+
+struct child_map {
+	char object[PATH_MAX];
+	uint64_t begin[MAX_CHOICES], end[MAX_CHOICES];
+	struct child_label *labels;
+	size_t n;
+};
+
+static int read_child_map(const char *path, size_t nchoices, struct child_map *m,
+			  struct pb_error *err)
+{
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return pb_fail(err, PB_EXIT_FAILURE, errno, "cannot read %s: %s", path,
+			       strerror(errno));
+	char line[PATH_MAX + 32];
+	size_t cap = 0;
+	while (fgets(line, sizeof line, f)) {
+		size_t k;
+		uint64_t a, b;
+		char name[64];
+		if (!strncmp(line, "pb-object ", 10)) {
+			size_t len = strcspn(line + 10, "\n");
+			if (len >= sizeof m->object)
+				len = sizeof m->object - 1;
+			memcpy(m->object, line + 10, len);
+			m->object[len] = '\0';
+		} else if (sscanf(line, "pb-range %zu %" SCNx64 " %" SCNx64, &k, &a, &b) == 3 &&
+		    k < nchoices) {
+			m->begin[k] = a;
+			m->end[k] = b;
+		} else if (sscanf(line, "pb-label %zu %63s %" SCNx64, &k, name, &a) == 3 &&
+			   k < nchoices) {
+			if (m->n == cap) {
+				cap = cap ? cap * 2 : 64;
+				struct child_label *nl = realloc(m->labels, cap * sizeof *nl);
+				if (!nl) {
+					fclose(f);
+					return pb_fail(err, PB_EXIT_FAILURE, 0, "out of memory");
+				}
+				m->labels = nl;
+			}
+			m->labels[m->n].choice = k;
+			snprintf(m->labels[m->n].name, sizeof m->labels[m->n].name, "%s", name);
+			m->labels[m->n++].addr = a;
+		}
+	}
+	fclose(f);
+	return 0;
+}
+
+static uint64_t child_label_addr(const struct child_map *m, size_t choice, const char *name)
+{
+	for (size_t i = 0; i < m->n; i++)
+		if (m->labels[i].choice == choice && !strcmp(m->labels[i].name, name))
+			return m->labels[i].addr;
+	return 0;
+}
+
+static int compare_callgrind(const struct pb_workload_choice *c, const struct pb_truth *t,
+			     const struct child_map *m, size_t k, const struct pb_cg_profile *prof,
+			     const struct pb_verify_options *o, struct pb_verify_report *rep,
+			     struct pb_error *err)
+{
+	if (!m->end[k])
+		return pb_fail(err, PB_EXIT_FAILURE, 0,
+			       "%s: the run under callgrind did not report its code range",
+			       c->workload->name);
+	uint64_t all = pb_cg_ir_range(prof, m->begin[k], m->end[k]);
+	uint64_t declared = o->threads * (o->iterations * t->instructions + t->once_instructions);
+	if (compare(rep, c, "callgrind", "instructions (all of the workload's code)", 0, declared,
+		    &all, 1, err))
+		return -1;
+	for (unsigned i = 0; i < t->nlabels; i++) {
+		const struct pb_label_truth *l = &t->labels[i];
+		uint64_t addr = child_label_addr(m, k, l->name);
+		if (!addr)
+			return pb_fail(err, PB_EXIT_FAILURE, 0,
+				       "%s: label %s is not in the run under callgrind",
+				       c->workload->name, l->name);
+		const struct pb_cg_instr *ci = pb_cg_find(prof, addr);
+		uint64_t ir = ci ? ci->ir : 0;
+		if (compare(rep, c, "callgrind", l->name, l->addr,
+			    o->threads * (o->iterations * l->per_iteration + l->once), &ir, 1, err))
+			return -1;
+	}
+	return 0;
+}
+
+static void remove_quietly(const char *path)
+{
+	if (unlink(path) && errno != ENOENT)
+		fprintf(stderr, "pesbench verify: cannot remove %s: %s\n", path, strerror(errno));
+}
+
+static int callgrind_batch(const struct pb_workload_choice *choices, const struct pb_truth *truths,
+			   const size_t *idx, size_t nb, const struct pb_verify_options *o,
+			   const char *dir, struct pb_verify_report *rep, struct pb_error *err)
+{
+	char self[PATH_MAX], iters[32], threads[16], out_path[PATH_MAX + 32],
+		stdout_path[PATH_MAX + 32];
+	if (o->self_exe) {
+		snprintf(self, sizeof self, "%s", o->self_exe);
+	} else {
+		ssize_t len = readlink("/proc/self/exe", self, sizeof self - 1);
+		if (len <= 0)
+			return pb_fail(err, PB_EXIT_FAILURE, errno,
+				       "cannot find this program's path for callgrind: %s",
+				       strerror(errno));
+		self[len] = '\0';
+	}
+	snprintf(iters, sizeof iters, "%" PRIu64, o->iterations);
+	snprintf(threads, sizeof threads, "%u", o->threads);
+	snprintf(out_path, sizeof out_path, "%s/callgrind.out", dir);
+	snprintf(stdout_path, sizeof stdout_path, "%s/labels.txt", dir);
+	char texts[MAX_CHOICES][160];
+	char *argv[MAX_CHOICES + 10];
+	size_t a = 0;
+	argv[a++] = self;
+	argv[a++] = "verify";
+	argv[a++] = "--run-once";
+	for (size_t j = 0; j < nb; j++) {
+		char params[128];
+		const struct pb_workload_choice *c = &choices[idx[j]];
+		pb_workload_params_text(c, params, sizeof params);
+		snprintf(texts[j], sizeof texts[j], "%s%s%s", c->workload->name,
+			 c->workload->nparams ? ":" : "", c->workload->nparams ? params : "");
+		argv[a++] = texts[j];
+	}
+	argv[a++] = "--iterations";
+	argv[a++] = iters;
+	argv[a++] = "--threads";
+	argv[a++] = threads;
+	argv[a] = NULL;
+
+	int rc = pb_callgrind_run(argv, out_path, stdout_path, false, err);
+	struct child_map map = {0};
+	struct pb_cg_profile prof = {0};
+	if (!rc)
+		rc = read_child_map(stdout_path, nb, &map, err);
+	if (!rc && !map.object[0])
+		rc = pb_fail(err, PB_EXIT_FAILURE, 0,
+			     "the run under callgrind did not name its executable (%s)", stdout_path);
+	if (!rc)
+		rc = pb_callgrind_parse_file(out_path, map.object, &prof, err);
+	for (size_t j = 0; !rc && j < nb; j++)
+		rc = compare_callgrind(&choices[idx[j]], &truths[idx[j]], &map, j, &prof, o, rep,
+				       err);
+	pb_cg_profile_free(&prof);
+	free(map.labels);
+	remove_quietly(out_path);
+	remove_quietly(stdout_path);
+	return rc;
+}
+
+int pb_verify_callgrind(const struct pb_workload_choice *choices, const struct pb_truth *truths,
+			size_t n, const struct pb_verify_options *o, struct pb_verify_report *rep,
+			struct pb_error *err)
+{
+	char why[256];
+	if (!pb_callgrind_available(why, sizeof why)) {
+		note_skip(rep, "callgrind", why);
+		return 0;
+	}
+	if (n > MAX_CHOICES)
+		return pb_fail(err, PB_EXIT_USAGE, 0, "at most %d workloads per verify run",
+			       MAX_CHOICES);
+	const char *tmp = o->tmpdir ? o->tmpdir : getenv("TMPDIR");
+	char dir[PATH_MAX];
+	snprintf(dir, sizeof dir, "%s/pesbench-verify-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	if (!mkdtemp(dir))
+		return pb_fail(err, PB_EXIT_OUTPUT, errno, "cannot create a directory under %s: %s",
+			       tmp && *tmp ? tmp : "/tmp", strerror(errno));
+	bool done[MAX_CHOICES] = {false};
+	size_t left = n;
+	int rc = 0;
+	/* Batches hold at most one choice per workload: two choices of one workload run the same
+	 * code, and callgrind's counts of it would add up. */
+	while (!rc && left) {
+		size_t idx[MAX_CHOICES], nb = 0;
+		for (size_t i = 0; i < n; i++) {
+			if (done[i])
+				continue;
+			bool clash = false;
+			for (size_t j = 0; j < nb; j++)
+				clash |= choices[idx[j]].workload == choices[i].workload;
+			if (!clash) {
+				idx[nb++] = i;
+				done[i] = true;
+				left--;
+			}
+		}
+		rc = callgrind_batch(choices, truths, idx, nb, o, dir, rep, err);
+	}
+	rmdir(dir);
+	return rc;
+}
+
+/* ---- output ---- */
+
+void pb_verify_print(const struct pb_verify_report *rep, FILE *out)
+{
+	fprintf(out, "%-14s %-24s %-9s %-42s %12s %12s  %s\n", "workload", "params", "oracle",
+		"instruction / what", "declared", "measured", "ok");
+	for (size_t i = 0; i < rep->n; i++) {
+		const struct pb_verify_row *r = &rep->rows[i];
+		char thread[24] = "";
+		if (!r->ok && r->thread)
+			snprintf(thread, sizeof thread, " (thread %u)", r->thread);
+		if (r->refused) {
+			fprintf(out, "%-14s %-24s %-9s %-42s %12" PRIu64 " %12s  -- %s\n",
+				r->workload, r->params, r->oracle, r->what, r->declared, "-", r->note);
+			continue;
+		}
+		fprintf(out, "%-14s %-24s %-9s %-42s %12" PRIu64 " %12" PRIu64 "  %s%s\n",
+			r->workload, r->params, r->oracle, r->what, r->declared, r->measured,
+			r->ok ? "ok" : "MISMATCH", thread);
+	}
+	fprintf(out, "%zu checks, %zu mismatches\n", rep->n, rep->mismatches);
+	if (rep->skipped[0])
+		fprintf(out, "not run here:\n%s\n", rep->skipped);
+}
+
+void pb_verify_mismatch_error(const struct pb_verify_report *rep, struct pb_error *err)
+{
+	for (size_t i = 0; i < rep->n; i++) {
+		const struct pb_verify_row *r = &rep->rows[i];
+		if (r->ok)
+			continue;
+		char where[40] = "";
+		if (r->addr)
+			snprintf(where, sizeof where, " at 0x%" PRIx64, r->addr);
+		pb_fail(err, PB_EXIT_MISMATCH, 0,
+			"%s %s: %s counted %" PRIu64 " on %s%s (thread %u) but %" PRIu64
+			" were declared%s",
+			r->workload, r->params, r->oracle, r->measured, r->what, where, r->thread,
+			r->declared,
+			rep->mismatches > 1 ? "; the table lists every mismatch" : "");
+		return;
+	}
+}
+
+void pb_verify_report_free(struct pb_verify_report *rep)
+{
+	free(rep->rows);
+	memset(rep, 0, sizeof *rep);
+}

@@ -1,0 +1,41 @@
+/* accuracy: a pointer chase, one chasing load per iteration, padded with register adds.
+ *
+ * void pb_wl_accuracy_loop(void **node, uint64_t iterations, uint64_t pad)
+ *
+ * One iteration: jmp *%r9, `pad` x add, the chasing load, dec, jnz = pad + 4 instructions.
+ *
+ * Why the padding is entered by a computed jump rather than generated per ratio: the ratio
+ * is any 1/N with 5 <= N <= 1000, and one body per N would mean a thousand copies of the loop
+ * and a thousand label sets. Jumping into a .rept block of identical 4-byte adds at
+ * pad_end - 4*pad executes exactly `pad` adds with one fixed instruction (the jmp), which is
+ * declared, so the truth stays exact and there is one loop and one set of labels. */
+#include "workloads/asm.h"
+
+#define PB_ACCURACY_MAX_PAD 996
+#define PB_ADD_BYTES 4
+
+	PB_CODE_BEGIN(accuracy)
+PB_FUNC(pb_wl_accuracy_loop)
+	lea	pb_wl_accuracy_pad_end(%rip), %r9
+	shl	$2, %rdx
+	sub	%rdx, %r9
+PB_LABEL(pb_wl_accuracy_jump)
+	jmp	*%r9
+pb_wl_accuracy_pad:
+	.rept	PB_ACCURACY_MAX_PAD
+	add	$1, %r8
+	.endr
+pb_wl_accuracy_pad_end:
+PB_LABEL(pb_wl_accuracy_chase)
+	mov	(%rdi), %rdi
+	dec	%rsi
+PB_LABEL(pb_wl_accuracy_back)
+	jnz	pb_wl_accuracy_jump
+PB_LABEL(pb_wl_accuracy_ret)
+	ret
+	.size	pb_wl_accuracy_loop, . - pb_wl_accuracy_loop
+	/* The computed entry relies on every add being PB_ADD_BYTES long. */
+	.if	(pb_wl_accuracy_pad_end - pb_wl_accuracy_pad) != PB_ACCURACY_MAX_PAD * PB_ADD_BYTES
+	.error	"accuracy padding adds are not 4 bytes each"
+	.endif
+	PB_CODE_END(accuracy)

@@ -1,0 +1,63 @@
+/* bias: four identical loads per iteration (ideal: 25 % of the samples each).
+ *
+ * void pb_wl_bias_VARIANT(const uint32_t *data, uint64_t iterations)
+ *
+ * The three variants differ only in what precedes the loads (nothing, an lfence, or a
+ * clflush+mfence that makes the first load a likely miss). Any run-time switch would put an
+ * extra instruction, itself a branch, right before the loads whose sampling bias is studied,
+ * so one macro body is assembled per variant instead; pb_wl_bias_table gives C the addresses
+ * of each variant: entry, prefix, load1..load4, closing branch, ret. */
+#include "workloads/asm.h"
+
+	.macro	BIAS_LOOP variant, prefix
+PB_FUNC(pb_wl_bias_\variant)
+1:
+	.if	\prefix == 1
+PB_LABEL(pb_wl_bias_\variant\()_fence)
+	lfence
+	.elseif	\prefix == 2
+PB_LABEL(pb_wl_bias_\variant\()_flush)
+	clflush	(%rdi)
+	mfence
+	.endif
+PB_LABEL(pb_wl_bias_\variant\()_load1)
+	mov	(%rdi), %eax
+PB_LABEL(pb_wl_bias_\variant\()_load2)
+	mov	(%rdi), %eax
+PB_LABEL(pb_wl_bias_\variant\()_load3)
+	mov	(%rdi), %eax
+PB_LABEL(pb_wl_bias_\variant\()_load4)
+	mov	(%rdi), %eax
+	dec	%rsi
+PB_LABEL(pb_wl_bias_\variant\()_back)
+	jnz	1b
+PB_LABEL(pb_wl_bias_\variant\()_ret)
+	ret
+	.size	pb_wl_bias_\variant, . - pb_wl_bias_\variant
+	.pushsection .data.rel.ro, "aw"
+	.p2align 3
+	.quad	pb_wl_bias_\variant
+	.if	\prefix == 1
+	.quad	pb_wl_bias_\variant\()_fence
+	.elseif	\prefix == 2
+	.quad	pb_wl_bias_\variant\()_flush
+	.else
+	.quad	0
+	.endif
+	.quad	pb_wl_bias_\variant\()_load1, pb_wl_bias_\variant\()_load2
+	.quad	pb_wl_bias_\variant\()_load3, pb_wl_bias_\variant\()_load4
+	.quad	pb_wl_bias_\variant\()_back, pb_wl_bias_\variant\()_ret
+	.popsection
+	.endm
+
+	.pushsection .data.rel.ro, "aw"
+	.p2align 3
+	.globl	pb_wl_bias_table
+pb_wl_bias_table:
+	.popsection
+
+	PB_CODE_BEGIN(bias)
+	BIAS_LOOP plain, 0
+	BIAS_LOOP lfence, 1
+	BIAS_LOOP miss, 2
+	PB_CODE_END(bias)

@@ -1,0 +1,27 @@
+/* busy: a register-only loop, the baseline for the cost of one sample: no memory access, so
+ * nothing in it but the sampling interrupt itself can disturb it.
+ *
+ * void pb_wl_busy_loop(uint64_t iterations)
+ *
+ * One iteration: 8 independent adds over 4 registers, dec, jnz = 10 instructions. */
+#include "workloads/asm.h"
+
+	PB_CODE_BEGIN(busy)
+PB_FUNC(pb_wl_busy_loop)
+1:
+PB_LABEL(pb_wl_busy_add)
+	add	$1, %rax
+	add	$1, %rdx
+	add	$1, %r8
+	add	$1, %r9
+	add	$1, %rax
+	add	$1, %rdx
+	add	$1, %r8
+	add	$1, %r9
+	dec	%rdi
+PB_LABEL(pb_wl_busy_back)
+	jnz	1b
+PB_LABEL(pb_wl_busy_ret)
+	ret
+	.size	pb_wl_busy_loop, . - pb_wl_busy_loop
+	PB_CODE_END(busy)

@@ -1,0 +1,104 @@
+/* mode: user code free of a chosen event, interleaved with system calls whose kernel path
+ * produces it, for user/kernel misattribution. No kernel module: the kernel paths are those
+ * of ordinary system calls. */
+#include "workloads/workload.h"
+
+#include <stdio.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+
+enum { V_GETPPID, V_FAULT };
+
+extern const char pb_wl_mode_code_begin[], pb_wl_mode_code_end[], pb_wl_mode_syscall1[],
+	pb_wl_mode_syscall2[], pb_wl_mode_back[], pb_wl_mode_ret[];
+void pb_wl_mode_loop(void *page, uint64_t iterations, uint64_t nr1, uint64_t nr2);
+
+static const char *const variants[] = {"getppid", "fault", NULL};
+static const struct pb_param_def params[] = {
+	{"kernel", "what the kernel does: getppid twice (kernel loads and stores only), or "
+		   "madvise(MADV_DONTNEED)+uname (a kernel-mode page fault per iteration)",
+	 V_GETPPID, 0, 1, variants},
+};
+
+struct mode_state {
+	void *page;
+};
+
+static void assumptions(const int64_t *p, char *buf, size_t len)
+{
+	snprintf(buf, len,
+		 "the user-mode instructions of the loop only move registers (wl_mode.S), so every "
+		 "load and store%s of an iteration happens in the kernel. A PMU may also count the "
+		 "syscall instruction as a far branch; it is declared as a syscall only.",
+		 p[0] == V_FAULT ? " and the page fault" : "");
+}
+
+static int truth(const int64_t *p, uint64_t iterations, struct pb_truth *t, struct pb_error *err)
+{
+	(void)iterations;
+	(void)err;
+	pb_truth_add_label(t, "pb_wl_mode_syscall1", pb_wl_mode_syscall1, PB_EV_SYSCALL, 1);
+	pb_truth_add_label(t, "pb_wl_mode_syscall2", pb_wl_mode_syscall2, PB_EV_SYSCALL, 1);
+	pb_truth_add_label(t, "pb_wl_mode_back", pb_wl_mode_back, PB_EV_BRANCH | PB_EV_TAKEN, 1);
+	pb_truth_add_once(t, "pb_wl_mode_ret", pb_wl_mode_ret,
+			  PB_EV_LOAD | PB_EV_BRANCH | PB_EV_TAKEN | PB_EV_RETURN);
+	pb_truth_count_labels(t);
+	t->instructions = 10;
+	t->once_instructions = 7; /* push, 4 movs, pop, ret */
+	t->page_faults = p[0] == V_FAULT ? 1 : 0;
+	t->has_watch = false;
+	t->watch_what = "none: the user code touches no memory by design";
+	t->code_begin = (uint64_t)(uintptr_t)pb_wl_mode_code_begin;
+	t->code_end = (uint64_t)(uintptr_t)pb_wl_mode_code_end;
+	return 0;
+}
+
+static int setup(void *state, const int64_t *p, struct pb_target *target, struct pb_error *err)
+{
+	(void)p;
+	(void)target;
+	struct mode_state *st = state;
+	st->page = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (st->page == MAP_FAILED) {
+		st->page = NULL;
+		return pb_fail(err, PB_EXIT_FAILURE, 0, "mode: cannot map a page");
+	}
+	/* Read the loop's code now, so its pages are mapped before the measured run and the only
+	 * page faults in it are the ones the loop causes on purpose. (Running it once would do
+	 * too, but callgrind would count that run.) */
+	const volatile char *code = pb_wl_mode_code_begin;
+	(void)code[0];
+	(void)code[pb_wl_mode_code_end - pb_wl_mode_code_begin - 1];
+	return 0;
+}
+
+static void run(void *state, const int64_t *p, uint64_t iterations)
+{
+	struct mode_state *st = state;
+	if (p[0] == V_FAULT)
+		pb_wl_mode_loop(st->page, iterations, SYS_madvise, SYS_uname);
+	else
+		pb_wl_mode_loop(st->page, iterations, SYS_getppid, SYS_getppid);
+}
+
+static void teardown(void *state)
+{
+	struct mode_state *st = state;
+	if (st->page)
+		munmap(st->page, 4096);
+	st->page = NULL;
+}
+
+const struct pb_workload pb_workload_mode = {
+	.name = "mode",
+	.summary = "user code free of memory events, interleaved with syscalls whose kernel path "
+		   "loads, stores and (variant fault) takes a page fault",
+	.params = params,
+	.nparams = sizeof params / sizeof params[0],
+	.assumptions = assumptions,
+	.truth = truth,
+	.state_size = sizeof(struct mode_state),
+	.setup = setup,
+	.run = run,
+	.teardown = teardown,
+};

@@ -1,0 +1,82 @@
+/* shadow: four adjacent events separated by `gap` nops, in three kinds:
+ *   loads     four loads of one word;
+ *   branches  four unconditional jumps, each to the instruction after it;
+ *   misses    four lines clflushed, an mfence, then one load from each line.
+ *
+ * void pb_wl_shadow_KIND_gGAP(uint64_t *data, uint64_t iterations)
+ *
+ * Why one body per (kind, gap) instead of a computed jump into padding: the padding between
+ * two events is the very thing studied, and any instruction added to enter it at run time
+ * (a jump) would be an event placed right in the shadow. So SHADOW_LOOP, one macro, is
+ * assembled for every gap 0..PB_SHADOW_MAX_GAP; pb_wl_shadow_table holds for each, in kind
+ * then gap order: entry, event1..event4, closing branch, ret. */
+#include "workloads/asm.h"
+
+#define PB_SHADOW_MAX_GAP 64
+
+	.altmacro
+	.macro	SHADOW_EVENT kind, gap, n
+PB_LABEL(pb_wl_shadow_\kind\()_g\gap\()_ev\n)
+	.ifc	\kind, branches
+	jmp	1f
+1:
+	.else
+	mov	64*(\n-1)*MISSES(%rdi), %rax
+	.endif
+	.rept	\gap
+	nop
+	.endr
+	.endm
+
+	.macro	SHADOW_LOOP kind, gap
+	.ifc	\kind, misses
+	MISSES = 1
+	.else
+	MISSES = 0
+	.endif
+PB_FUNC(pb_wl_shadow_\kind\()_g\gap)
+2:
+	.if	MISSES
+	clflush	(%rdi)
+	clflush	64(%rdi)
+	clflush	128(%rdi)
+	clflush	192(%rdi)
+	mfence
+	.endif
+	SHADOW_EVENT \kind, \gap, 1
+	SHADOW_EVENT \kind, \gap, 2
+	SHADOW_EVENT \kind, \gap, 3
+	SHADOW_EVENT \kind, \gap, 4
+	dec	%rsi
+PB_LABEL(pb_wl_shadow_\kind\()_g\gap\()_back)
+	jnz	2b
+PB_LABEL(pb_wl_shadow_\kind\()_g\gap\()_ret)
+	ret
+	.size	pb_wl_shadow_\kind\()_g\gap, . - pb_wl_shadow_\kind\()_g\gap
+	.pushsection .data.rel.ro, "aw"
+	.p2align 3
+	.quad	pb_wl_shadow_\kind\()_g\gap
+	.quad	pb_wl_shadow_\kind\()_g\gap\()_ev1, pb_wl_shadow_\kind\()_g\gap\()_ev2
+	.quad	pb_wl_shadow_\kind\()_g\gap\()_ev3, pb_wl_shadow_\kind\()_g\gap\()_ev4
+	.quad	pb_wl_shadow_\kind\()_g\gap\()_back, pb_wl_shadow_\kind\()_g\gap\()_ret
+	.popsection
+	.endm
+
+	.macro	SHADOW_GAPS kind, gap
+	SHADOW_LOOP \kind, \gap
+	.if	\gap < PB_SHADOW_MAX_GAP
+	SHADOW_GAPS \kind, %(\gap + 1)
+	.endif
+	.endm
+
+	.pushsection .data.rel.ro, "aw"
+	.p2align 3
+	.globl	pb_wl_shadow_table
+pb_wl_shadow_table:
+	.popsection
+
+	PB_CODE_BEGIN(shadow)
+	SHADOW_GAPS loads, 0
+	SHADOW_GAPS branches, 0
+	SHADOW_GAPS misses, 0
+	PB_CODE_END(shadow)

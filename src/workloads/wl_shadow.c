@@ -1,0 +1,118 @@
+/* shadow: adjacent events separated by 0..64 nops, to find how far apart two events must be
+ * for a sampling facility to see both equally. */
+#include "workloads/workload.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#define MAX_GAP 64
+enum { K_LOADS, K_BRANCHES, K_MISSES, K_COUNT };
+enum { R_ENTRY, R_EV1, R_BACK = R_EV1 + 4, R_RET, R_SIZE };
+enum { P_KIND, P_GAP };
+
+extern const char pb_wl_shadow_code_begin[], pb_wl_shadow_code_end[];
+/* Kind-major, gap-minor: see wl_shadow.S. */
+extern const uintptr_t pb_wl_shadow_table[K_COUNT][MAX_GAP + 1][R_SIZE];
+
+static const char *const kinds[] = {"loads", "branches", "misses", NULL};
+static const struct pb_param_def params[] = {
+	{"kind", "the four adjacent events: loads of one word, jumps to the next instruction, "
+		 "or loads of four lines clflushed (after an mfence)", K_LOADS, 0, K_COUNT - 1, kinds},
+	{"gap", "nops after each of the four events", 0, 0, MAX_GAP, NULL},
+};
+
+struct shadow_state {
+	uint64_t *lines;
+};
+
+static void assumptions(const int64_t *p, char *buf, size_t len)
+{
+	if (p[P_KIND] == K_MISSES)
+		snprintf(buf, len,
+			 "each of the four loads misses L1: its line is clflushed every iteration "
+			 "and the mfence after the flushes orders them before the loads. Not "
+			 "measurable without a PMU.");
+	else
+		buf[0] = '\0';
+}
+
+static int truth(const int64_t *p, uint64_t iterations, struct pb_truth *t, struct pb_error *err)
+{
+	(void)err;
+	const uintptr_t *rec = pb_wl_shadow_table[p[P_KIND]][p[P_GAP]];
+	const char *k = kinds[p[P_KIND]];
+	unsigned ev = p[P_KIND] == K_BRANCHES ? PB_EV_BRANCH | PB_EV_TAKEN
+			: p[P_KIND] == K_MISSES ? PB_EV_LOAD | PB_EV_L1_MISS
+						: PB_EV_LOAD;
+	char name[64];
+	for (int i = 0; i < 4; i++) {
+		snprintf(name, sizeof name, "pb_wl_shadow_%s_g%d_ev%d", k, (int)p[P_GAP], i + 1);
+		pb_truth_add_label(t, name, (const void *)rec[R_EV1 + i], ev, 1);
+	}
+	snprintf(name, sizeof name, "pb_wl_shadow_%s_g%d_back", k, (int)p[P_GAP]);
+	pb_truth_add_label(t, name, (const void *)rec[R_BACK], PB_EV_BRANCH | PB_EV_TAKEN, 1);
+	snprintf(name, sizeof name, "pb_wl_shadow_%s_g%d_ret", k, (int)p[P_GAP]);
+	pb_truth_add_once(t, name, (const void *)rec[R_RET],
+			  PB_EV_LOAD | PB_EV_BRANCH | PB_EV_TAKEN | PB_EV_RETURN);
+	pb_truth_count_labels(t);
+	/* four events with their gaps, dec, jnz; misses add four clflushes and an mfence. */
+	t->instructions = 4 * (1 + (uint64_t)p[P_GAP]) + 2 + (p[P_KIND] == K_MISSES ? 5 : 0);
+	t->once_instructions = 1;
+	t->has_watch = p[P_KIND] != K_BRANCHES;
+	if (p[P_KIND] == K_LOADS) {
+		t->watch_what = "the word the four loads read";
+		t->watch_accesses = 4 * iterations;
+	} else if (p[P_KIND] == K_MISSES) {
+		t->watch_what = "the first of the four lines";
+		/* The load and the clflush: an x86 read/write data breakpoint fires on both. */
+		t->watch_accesses = 2 * iterations;
+	} else {
+		t->watch_what = "none: the branch kind touches no data";
+	}
+	t->code_begin = (uint64_t)(uintptr_t)pb_wl_shadow_code_begin;
+	t->code_end = (uint64_t)(uintptr_t)pb_wl_shadow_code_end;
+	return 0;
+}
+
+static int setup(void *state, const int64_t *p, struct pb_target *target, struct pb_error *err)
+{
+	struct shadow_state *st = state;
+	st->lines = aligned_alloc(64, 4 * 64);
+	if (!st->lines)
+		return pb_fail(err, PB_EXIT_FAILURE, 0, "shadow: out of memory");
+	for (int i = 0; i < 4 * 8; i++)
+		st->lines[i] = (uint64_t)i;
+	if (p[P_KIND] != K_BRANCHES) {
+		target->data_addr = (uint64_t)(uintptr_t)st->lines;
+		target->data_len = 8;
+	}
+	return 0;
+}
+
+static void run(void *state, const int64_t *p, uint64_t iterations)
+{
+	struct shadow_state *st = state;
+	void (*loop)(uint64_t *, uint64_t) =
+		(void (*)(uint64_t *, uint64_t))pb_wl_shadow_table[p[P_KIND]][p[P_GAP]][R_ENTRY];
+	loop(st->lines, iterations);
+}
+
+static void teardown(void *state)
+{
+	struct shadow_state *st = state;
+	free(st->lines);
+	st->lines = NULL;
+}
+
+const struct pb_workload pb_workload_shadow = {
+	.name = "shadow",
+	.summary = "four adjacent loads, jumps or cache misses separated by `gap` nops",
+	.params = params,
+	.nparams = sizeof params / sizeof params[0],
+	.assumptions = assumptions,
+	.truth = truth,
+	.state_size = sizeof(struct shadow_state),
+	.setup = setup,
+	.run = run,
+	.teardown = teardown,
+};

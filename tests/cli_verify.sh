@@ -1,0 +1,77 @@
+#!/bin/bash
+# `pesbench workloads` and `pesbench verify` as a user runs them: the listing (text and JSON),
+# usage errors, and verify on small iteration counts for every workload with the uprobe,
+# breakpoint and callgrind oracles. Skips (77) only when uprobes or valgrind cannot run here.
+set -u
+: "${PB_BIN:?PB_BIN must name the pesbench binary}"
+failures=0
+checks=0
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+fail() { echo "FAIL: $*" >&2; failures=$((failures + 1)); }
+check() { checks=$((checks + 1)); if ! eval "$1"; then fail "$2"; fi; }
+# expect_exit CODE DESCRIPTION COMMAND...: runs it, output in $work/out and $work/err
+expect_exit() {
+	local want=$1 what=$2
+	shift 2
+	"$@" >"$work/out" 2>"$work/err"
+	local got=$?
+	checks=$((checks + 1))
+	[ "$got" = "$want" ] || fail "$what: exit $got, expected $want ($(head -c 300 "$work/err"))"
+}
+
+# --- the listing ---
+expect_exit 0 "workloads" "$PB_BIN" workloads
+for w in accuracy bias mix mode shadow latency-biased call-chain busy; do
+	check "grep -q '^$w ' '$work/out'" "workloads lists $w"
+done
+check "grep -q 'ASSUMPTION: the chasing load misses L1' '$work/out'" "accuracy states its assumption"
+check "grep -q 'Sattolo' '$work/out'" "the assumption gives the shuffle"
+expect_exit 0 "workloads --json" "$PB_BIN" workloads --json
+check "python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert len(d)==8; \
+assert [w for w in d if w[\"name\"]==\"mix\"][0][\"per_iteration\"][\"locked\"]==2' '$work/out'" \
+	"JSON listing parses, 8 workloads, mix declares 2 locked ops"
+expect_exit 0 "workloads with parameters" "$PB_BIN" workloads accuracy:ratio=100
+check "grep -q 'instructions=100 ' '$work/out'" "ratio=100 declares 100 instructions per iteration"
+expect_exit 2 "unknown workload" "$PB_BIN" workloads nosuch
+check "grep -q 'the workloads are' '$work/err'" "unknown workload lists the valid ones"
+
+# --- verify usage ---
+expect_exit 2 "verify: ratio below 5" "$PB_BIN" verify accuracy:ratio=4
+check "grep -q 'outside 5..1000' '$work/err'" "the range is named"
+expect_exit 2 "verify: bad iterations" "$PB_BIN" verify busy --iterations 0
+expect_exit 2 "verify: unknown option" "$PB_BIN" verify --frobnicate
+expect_exit 0 "verify --help" "$PB_BIN" verify --help
+check "grep -q -- '--no-callgrind' '$work/out'" "help names --no-callgrind"
+
+# --- verify itself ---
+if ! grep -qx uprobe <(ls /sys/bus/event_source/devices 2>/dev/null); then
+	echo "SKIPPED: no uprobe PMU on this kernel"; exit 77
+fi
+if [ "$(id -u)" != 0 ]; then
+	echo "SKIPPED: uprobe perf events need root (CAP_SYS_ADMIN)"; exit 77
+fi
+if ! command -v valgrind >/dev/null 2>&1; then
+	echo "SKIPPED: valgrind is not installed (apt install valgrind)"; exit 77
+fi
+
+expect_exit 0 "verify every workload (default set)" "$PB_BIN" verify --iterations 400
+check "grep -q ' 0 mismatches' '$work/out'" "no mismatches"
+for w in accuracy bias mix mode shadow latency-biased call-chain busy; do
+	check "grep -q '^$w .* uprobe .* ok\$' '$work/out'" "$w checked by uprobe"
+	check "grep -q '^$w .* callgrind .* ok\$' '$work/out'" "$w checked by callgrind"
+done
+check "grep -q ' bp:rw .* ok\$' '$work/out'" "breakpoint rows present"
+check "grep -q 'page faults in user mode' '$work/out'" "mode checked by page-fault counts"
+
+expect_exit 0 "verify on two threads without callgrind" "$PB_BIN" verify mix accuracy:ratio=37 \
+	--iterations 300 --threads 2 --no-callgrind
+check "! grep -q callgrind '$work/out'" "--no-callgrind runs no callgrind"
+
+# The hidden run-once prints link-time label addresses, then runs the loop.
+expect_exit 0 "verify --run-once" "$PB_BIN" verify --run-once busy --iterations 10
+check "grep -q '^pb-label 0 pb_wl_busy_back 0x' '$work/out'" "run-once names the labels"
+
+echo "cli_verify: $checks checks, $failures failures"
+[ "$failures" = 0 ]

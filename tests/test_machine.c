@@ -1,0 +1,263 @@
+/* Machine discovery against constructed sysfs/procfs trees (tests/fixtures/sysfs-*) and the
+ * live system. */
+#include "check.h"
+#include "facilities/machine.h"
+
+#include <linux/perf_event.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+static void fixture(struct pb_machine *m, const char *name)
+{
+	char root[512];
+	snprintf(root, sizeof root, "%s/tests/fixtures/%s", PB_SOURCE_DIR, name);
+	pb_machine_probe(m, root);
+}
+
+static void put(const char *root, const char *rel, const char *text)
+{
+	char path[1024];
+	snprintf(path, sizeof path, "%s/%s", root, rel);
+	for (char *p = path + strlen(root) + 1; *p; p++)
+		if (*p == '/') {
+			*p = '\0';
+			mkdir(path, 0755);
+			*p = '/';
+		}
+	FILE *f = fopen(path, "w");
+	if (!f)
+		pb_skip("cannot write %s", path);
+	fputs(text, f);
+	fclose(f);
+}
+
+static void test_vm(void)
+{
+	struct pb_machine m;
+	fixture(&m, "sysfs-vm");
+	CHECK_STR_CONTAINS(m.cpu_vendor, "GenuineIntel");
+	CHECK_EQ_U64(m.cpu_family, 6);
+	CHECK_EQ_U64(m.cpu_model, 207);
+	CHECK_EQ_U64(m.cpu_stepping, 2);
+	CHECK_STR_CONTAINS(m.cpu_model_name, "Xeon");
+	CHECK(m.hypervisor);
+	CHECK_EQ_U64(m.ncpus, 2);
+	CHECK_EQ_U64(m.kernel_major, 6);
+	CHECK_EQ_U64(m.kernel_minor, 18);
+	CHECK_STR_CONTAINS(m.kernel_release, "6.18.44");
+	CHECK_EQ_U64(m.paranoid, 2);
+	CHECK_EQ_U64(m.max_sample_rate, 100000);
+	CHECK(m.cap_perfmon && m.cap_sys_admin && m.is_root);
+	CHECK_EQ_U64(m.npmus, 6);
+	CHECK(pb_machine_pmu(&m, "cpu") == NULL);
+	CHECK(pb_machine_pmu(&m, "ibs_op") == NULL);
+	const struct pb_pmu *bp = pb_machine_pmu(&m, "breakpoint");
+	CHECK(bp && bp->type == PERF_TYPE_BREAKPOINT);
+	const struct pb_pmu *up = pb_machine_pmu(&m, "uprobe");
+	char buf[64];
+	CHECK(up && up->type == 8);
+	CHECK(up && !strcmp(pb_pmu_format(up, "retprobe", buf, sizeof buf), "config:0"));
+	CHECK(up && !strcmp(pb_pmu_format(up, "ref_ctr_offset", buf, sizeof buf), "config:32-63"));
+	CHECK(up && pb_pmu_format(up, "retprobe_", buf, sizeof buf) == NULL);
+	CHECK(up && pb_pmu_caps(up, "max_precise", buf, sizeof buf) == NULL);
+	CHECK_EQ_U64(m.bp_slots, 4);
+	CHECK(m.has_format_lost);
+	CHECK_EQ_U64(m.max_precise, (uint64_t)-1);
+	CHECK(!m.ibs_caps_known);
+	CHECK_EQ_U64(m.l1d_size, 48 * 1024);
+	CHECK_EQ_U64(m.l1d_line, 64);
+	CHECK(pb_machine_is_x86(&m));
+	CHECK(pb_machine_may_sample_kernel(&m));
+}
+
+static void test_zen4(void)
+{
+	struct pb_machine m;
+	fixture(&m, "sysfs-zen4");
+	CHECK_STR_CONTAINS(m.cpu_vendor, "AuthenticAMD");
+	CHECK_EQ_U64(m.cpu_family, 0x19);
+	CHECK_EQ_U64(m.cpu_model, 0x11);
+	CHECK(!m.hypervisor);
+	CHECK_EQ_U64(m.ncpus, 4);
+	CHECK_EQ_U64(m.paranoid, 1);
+	CHECK(!m.cap_perfmon && !m.cap_sys_admin && !m.is_root);
+	CHECK(pb_machine_may_sample_kernel(&m)); /* paranoid 1 */
+	const struct pb_pmu *op = pb_machine_pmu(&m, "ibs_op");
+	CHECK(op && op->type == 11);
+	char buf[64];
+	CHECK(op && !strcmp(pb_pmu_caps(op, "zen4_ibs_extensions", buf, sizeof buf), "1"));
+	/* Rebuilt from sysfs: AVAIL|FETCHSAM|OPSAM, OPCNT (format/cnt_ctl), ZEN4 (caps). */
+	CHECK(m.ibs_caps_known);
+	CHECK_EQ_U64(m.ibs_caps, 0x7 | 0x10 | 0x800);
+	CHECK_EQ_U64(m.l1d_size, 32 * 1024);
+	CHECK(pb_machine_kernel_at_least(&m, 6, 2));
+	CHECK(!pb_machine_kernel_at_least(&m, 6, 14));
+	CHECK(pb_machine_kernel_at_least(&m, 5, 19));
+	CHECK(!pb_machine_kernel_at_least(&m, 7, 0));
+	CHECK_EQ_U64(m.max_precise, (uint64_t)-1); /* AMD cpu PMU has no max_precise cap */
+}
+
+static void test_zen5_caps_file_wins(void)
+{
+	struct pb_machine m;
+	fixture(&m, "sysfs-zen5");
+	CHECK(m.ibs_caps_known);
+	CHECK_EQ_U64(m.ibs_caps, 0x81bff);
+	CHECK_EQ_U64(m.cpu_family, 0x1a);
+	CHECK(!pb_machine_may_sample_kernel(&m)); /* paranoid 2, no caps */
+}
+
+static void test_skl(void)
+{
+	struct pb_machine m;
+	fixture(&m, "sysfs-skl");
+	CHECK_EQ_U64(m.cpu_model, 94);
+	CHECK_EQ_U64(m.max_precise, 3);
+	CHECK_EQ_U64(m.ncpus, 8);
+	CHECK(!m.has_format_lost); /* 5.15 */
+	CHECK_EQ_U64(m.max_sample_rate, 50000);
+	/* Core PMUs before uncore ones. */
+	CHECK(!strncmp(m.pmus[m.npmus - 1].name, "uncore_", 7));
+	CHECK(!strncmp(m.pmus[m.npmus - 2].name, "uncore_", 7));
+	CHECK(strncmp(m.pmus[m.npmus - 3].name, "uncore_", 7));
+	const struct pb_pmu *cpu = pb_machine_pmu(&m, "cpu");
+	char buf[64];
+	CHECK(cpu && !strcmp(pb_pmu_format(cpu, "ldlat", buf, sizeof buf), "config1:0-15"));
+	CHECK(cpu && !strcmp(pb_pmu_caps(cpu, "pmu_name", buf, sizeof buf), "skylake"));
+	/* A short buffer truncates, never overflows. */
+	char small[4];
+	CHECK(cpu && !strcmp(pb_pmu_caps(cpu, "pmu_name", small, sizeof small), "sky"));
+}
+
+static void test_neoverse(void)
+{
+	struct pb_machine m;
+	fixture(&m, "sysfs-neoverse");
+	CHECK_STR_CONTAINS(m.cpu_vendor, "ARM");
+	CHECK_EQ_U64(m.cpu_model, 0xd0c);
+	CHECK_EQ_U64(m.cpu_family, 8);
+	CHECK_EQ_U64(m.cpu_stepping, 0x31);
+	CHECK_STR_CONTAINS(m.cpu_model_name, "Neoverse N1");
+	CHECK_EQ_U64(m.ncpus, 4);
+	CHECK(!pb_machine_is_x86(&m));
+	CHECK_EQ_U64(m.bp_slots, 0); /* arm64 watchpoint count is not a fixed 4 */
+	const struct pb_pmu *spe = pb_machine_pmu(&m, "arm_spe_0");
+	char buf[64];
+	CHECK(spe && !strcmp(pb_pmu_caps(spe, "min_interval", buf, sizeof buf), "1024"));
+	CHECK(spe && !strcmp(pb_pmu_format(spe, "min_latency", buf, sizeof buf), "config2:0-11"));
+	CHECK_EQ_U64(m.l1d_size, 64 * 1024);
+	CHECK(!m.ibs_caps_known);
+}
+
+static void test_missing_root(void)
+{
+	struct pb_machine m;
+	pb_machine_probe(&m, "/nonexistent/pesbench-root");
+	CHECK_EQ_U64(m.paranoid, (uint64_t)-99);
+	CHECK_EQ_U64(m.max_sample_rate, (uint64_t)-1);
+	CHECK_EQ_U64(m.npmus, 0);
+	CHECK_EQ_U64(m.ncpus, 0);
+	CHECK(m.kernel_release[0] == '\0');
+	CHECK(!m.has_format_lost);
+	CHECK(!pb_machine_may_sample_kernel(&m));
+	CHECK_EQ_U64(m.l1d_size, 0);
+}
+
+static void test_many_pmus(void)
+{
+	char root[] = "/tmp/pb-machine-XXXXXX";
+	if (!mkdtemp(root))
+		pb_skip("mkdtemp failed");
+	char rel[128], type[16];
+	for (int i = 0; i < 60; i++) {
+		snprintf(rel, sizeof rel, "sys/bus/event_source/devices/uncore_cha_%d/type", i);
+		snprintf(type, sizeof type, "%d\n", 20 + i);
+		put(root, rel, type);
+	}
+	put(root, "sys/bus/event_source/devices/cpu/type", "4\n");
+	put(root, "sys/bus/event_source/devices/cpu/caps/max_precise", "2\n");
+	put(root, "sys/bus/event_source/devices/broken/format/event", "config:0-7\n"); /* no type */
+	put(root, "proc/sys/kernel/osrelease", "5.4.0\n");
+	put(root, "pesbench-ibs-caps", "3ff\n");
+	struct pb_machine m;
+	pb_machine_probe(&m, root);
+	CHECK_EQ_U64(m.npmus, PB_MAX_PMUS);
+	CHECK_EQ_U64(m.pmus_skipped, 61 - PB_MAX_PMUS);
+	CHECK(pb_machine_pmu(&m, "cpu") != NULL);
+	CHECK(pb_machine_pmu(&m, "broken") == NULL);
+	CHECK_EQ_U64(m.max_precise, 2);
+	CHECK(m.ibs_caps_known && m.ibs_caps == 0x3ff);
+	CHECK_EQ_U64(m.bp_slots, 0); /* no breakpoint PMU, no vendor */
+	char cmd[600];
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
+	CHECK(system(cmd) == 0);
+}
+
+static void test_formats(void)
+{
+	struct pb_format_field f;
+	CHECK(pb_format_parse("config:19", &f) == 0 && f.word == 0 && f.lo == 19 && f.hi == 19);
+	CHECK(pb_format_parse("config2:0-11", &f) == 0 && f.word == 2 && f.lo == 0 && f.hi == 11);
+	CHECK_EQ_U64(pb_format_max(&f), 4095);
+	CHECK(pb_format_parse("config1:0-63", &f) == 0 && f.word == 1);
+	CHECK_EQ_U64(pb_format_max(&f), UINT64_MAX);
+	CHECK(pb_format_parse("config:0-7,32-35", &f) == -1);
+	CHECK(pb_format_parse("config:", &f) == -1);
+	CHECK(pb_format_parse("config:9-3", &f) == -1);
+	CHECK(pb_format_parse("config:64", &f) == -1);
+	CHECK(pb_format_parse("config4:1", &f) == -1);
+	CHECK(pb_format_parse("event", &f) == -1);
+	CHECK(pb_format_parse(NULL, &f) == -1);
+
+	struct perf_event_attr attr;
+	memset(&attr, 0, sizeof attr);
+	pb_format_parse("config:57", &f);
+	pb_format_apply(&attr, &f, 1);
+	CHECK_EQ_U64(attr.config, UINT64_C(1) << 57);
+	pb_format_parse("config2:0-11", &f);
+	pb_format_apply(&attr, &f, 0x1fff); /* masked to the field */
+	CHECK_EQ_U64(attr.config2, 0xfff);
+	pb_format_parse("config1:4-7", &f);
+	attr.config1 = 0xffff;
+	pb_format_apply(&attr, &f, 0x3);
+	CHECK_EQ_U64(attr.config1, 0xff3f);
+}
+
+static void test_live(void)
+{
+	const struct pb_machine *a = pb_machine_live(), *b = pb_machine_live();
+	CHECK(a == b);
+	CHECK(a->root[0] == '\0');
+	struct utsname u;
+	CHECK(uname(&u) == 0);
+	CHECK(!strcmp(a->kernel_release, u.release));
+	CHECK_EQ_U64(a->ncpus, (uint64_t)sysconf(_SC_NPROCESSORS_ONLN));
+	CHECK(a->is_root == (geteuid() == 0));
+	CHECK(a->cpu_vendor[0] != '\0');
+	/* Every PMU the kernel lists with a type was kept (this machine has few). */
+	CHECK(pb_machine_pmu(a, "software") && pb_machine_pmu(a, "software")->type == PERF_TYPE_SOFTWARE);
+	FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "r");
+	int paranoid = -99;
+	if (f) {
+		if (fscanf(f, "%d", &paranoid) != 1)
+			paranoid = -99;
+		fclose(f);
+	}
+	CHECK_EQ_U64(a->paranoid, paranoid);
+}
+
+int main(void)
+{
+	test_vm();
+	test_zen4();
+	test_zen5_caps_file_wins();
+	test_skl();
+	test_neoverse();
+	test_missing_root();
+	test_many_pmus();
+	test_formats();
+	test_live();
+	return pb_check_done("machine");
+}

@@ -1,0 +1,272 @@
+/* The session over the fake kernel: PEBS-shaped, IBS raw and lossy streams go through the same
+ * code as real ones, with the counts the constructed input implies; the attrs and fcntls the
+ * session asks of the kernel follow each delivery mode's rules. */
+#include "check.h"
+#include "facilities/ibs_raw.h"
+#include "facilities/machine.h"
+#include "fake_kernel.h"
+#include "session/session.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <string.h>
+
+static struct pb_machine machine;
+
+static void load_fixture(const char *name)
+{
+	char root[512];
+	const char *src = getenv("PB_SOURCE_DIR") ? getenv("PB_SOURCE_DIR") : PB_SOURCE_DIR;
+	snprintf(root, sizeof root, "%s/tests/fixtures/%s", src, name);
+	pb_machine_probe(&machine, root);
+}
+
+static void idle_run(void *ctx, unsigned thread)
+{
+	(void)ctx;
+	(void)thread;
+}
+
+/* ---- scripts: what the "kernel" writes into each ring when the region ends ---- */
+
+struct stream {
+	unsigned n;              /* samples to write */
+	uint64_t period;
+	uint64_t ips[4];
+	bool ibs;                /* add an IBS op raw payload whose RIP is the IP */
+	uint64_t running_ppm;    /* time_running as parts per million of time_enabled */
+};
+
+static void write_stream(struct fake_event *ev, void *ctx)
+{
+	const struct stream *st = ctx;
+	uint8_t rec[512], raw[4 + 7 * 8];
+	for (unsigned i = 0; i < st->n; i++) {
+		struct pb_sample s = {0};
+		s.ip = st->ips[i % 4];
+		s.pid = s.tid = 4242;
+		s.time = 1000 + i;
+		s.addr = 0x7f0000001000 + 64 * i;
+		s.id = ev->id;
+		s.identifier = ev->id;
+		s.period = st->period;
+		s.weight = 30 + i % 7;
+		s.data_src = 0x68100142; /* L1 miss, hit in L2 (a perf mem encoding) */
+		s.cpu = 1;
+		if (st->ibs) {
+			uint32_t caps = 0x7 | (1u << 4); /* AVAIL|FETCHSAM|OPSAM|OPCNT: 7 regs */
+			uint64_t regs[7] = {
+				(1ull << 17) | (1ull << 18) | 0x10, /* OpEn, OpVal, MaxCnt */
+				s.ip,                               /* IbsOpRip */
+				0,                                  /* OpData */
+				0,                                  /* OpData2 */
+				1 | (1ull << 7) | (1ull << 17) | ((uint64_t)(100 + i % 3) << 32),
+				s.addr,                             /* DcLinAd */
+				0,
+			};
+			memcpy(raw, &caps, 4);
+			memcpy(raw + 4, regs, sizeof regs);
+			s.raw = raw;
+			s.raw_size = sizeof raw;
+		}
+		size_t len = fake_build_sample(rec, sizeof rec, &ev->attr, &s);
+		fake_ring_write(ev, rec, len);
+	}
+	ev->count = (uint64_t)st->n * (st->period ? st->period : 1);
+	ev->time_enabled = 1000000;
+	ev->time_running = st->running_ppm ? st->running_ppm : 1000000;
+}
+
+struct seen {
+	unsigned samples, with_addr, with_weight, with_data_src, ibs_decoded, ibs_rip_matches;
+	unsigned ip_hits[4];
+	uint64_t ips[4];
+	struct pb_ibs_cpu cpu;
+};
+
+static void on_record(void *ctx, unsigned thread, unsigned event, const struct pb_record *rec)
+{
+	(void)thread;
+	(void)event;
+	struct seen *seen = ctx;
+	if (rec->type != PERF_RECORD_SAMPLE)
+		return;
+	const struct pb_sample *s = &rec->u.sample;
+	seen->samples++;
+	for (int i = 0; i < 4; i++)
+		seen->ip_hits[i] += s->ip == seen->ips[i];
+	seen->with_addr += (s->sample_type & PERF_SAMPLE_ADDR) && s->addr >= 0x7f0000001000;
+	seen->with_weight += (s->sample_type & PERF_SAMPLE_WEIGHT_TYPE) && s->weight >= 30;
+	seen->with_data_src += (s->sample_type & PERF_SAMPLE_DATA_SRC) && s->data_src == 0x68100142;
+	if (s->raw_size) {
+		struct pb_ibs_sample ibs;
+		if (!pb_ibs_decode(s->raw, s->raw_size, PB_IBS_OP, &seen->cpu, &ibs, NULL)) {
+			seen->ibs_decoded++;
+			seen->ibs_rip_matches += ibs.op.rip == s->ip && ibs.op.data3.dc_miss;
+		}
+	}
+}
+
+static struct pb_session_result result;
+
+static int run_session(const char *spec, uint64_t period, enum pb_delivery mode,
+		       unsigned ring_pages, struct stream *st, struct seen *seen)
+{
+	struct pb_session_config cfg = {
+		.nevents = 1, .delivery = mode, .threads = 1, .machine = &machine,
+		.ring_pages = ring_pages, .expected_samples = st->n, .run = idle_run,
+		.on_record = on_record, .record_ctx = seen,
+	};
+	struct pb_error err = {0};
+	if (pb_spec_parse(spec, &cfg.events[0].spec, &err)) {
+		fprintf(stderr, "%s: %s\n", spec, err.msg);
+		return -1;
+	}
+	cfg.events[0].period = period;
+	fake_kernel_install();
+	fake_kernel_on_disable(write_stream, st);
+	int rc = pb_session_run(&cfg, &result, &err);
+	if (rc)
+		fprintf(stderr, "%s: %s\n", spec, err.msg);
+	return rc;
+}
+
+static void pebs_stream(void)
+{
+	load_fixture("sysfs-skl");
+	struct stream st = {.n = 500, .period = 10007, .ips = {0x401000, 0x401007, 0x40100e, 0x401015}};
+	struct seen seen = {0};
+	memcpy(seen.ips, st.ips, sizeof st.ips);
+	CHECK(run_session("pebs:MEM_LOAD_RETIRED:L1_MISS:pp=2", 10007, PB_DELIVERY_NONE, 0, &st,
+			  &seen) == 0);
+	const struct pb_event_result *ev = &result.thread[0].events[0];
+	CHECK(ev->opened);
+	CHECK_EQ_U64(ev->attr.precise_ip, 2);
+	CHECK(ev->attr.sample_type & PERF_SAMPLE_ADDR);
+	CHECK(ev->attr.sample_type & PERF_SAMPLE_DATA_SRC);
+	CHECK(ev->attr.sample_type & PERF_SAMPLE_WEIGHT_TYPE);
+	CHECK_EQ_U64(ev->samples, 500);
+	CHECK_EQ_U64(seen.samples, 500);
+	CHECK_EQ_U64(seen.with_addr, 500);
+	CHECK_EQ_U64(seen.with_weight, 500);
+	CHECK_EQ_U64(seen.with_data_src, 500);
+	for (int i = 0; i < 4; i++)
+		CHECK_EQ_U64(seen.ip_hits[i], 125);
+	CHECK_EQ_U64(ev->count, 500 * 10007ull);
+	CHECK_EQ_U64(pb_event_lost(ev), 0);
+	CHECK(!pb_event_multiplexed(ev));
+	fake_kernel_uninstall();
+}
+
+static void ibs_stream(void)
+{
+	load_fixture("sysfs-zen4");
+	struct stream st = {.n = 300, .period = 0x10000, .ibs = true,
+			    .ips = {0x402000, 0x402004, 0x402008, 0x40200c}};
+	struct seen seen = {0};
+	memcpy(seen.ips, st.ips, sizeof st.ips);
+	pb_ibs_cpu_from_machine(&machine, &seen.cpu);
+	CHECK(run_session("ibs-op", 0x10000, PB_DELIVERY_NONE, 0, &st, &seen) == 0);
+	const struct pb_event_result *ev = &result.thread[0].events[0];
+	CHECK(ev->opened);
+	CHECK(ev->attr.sample_type & PERF_SAMPLE_RAW);
+	CHECK_EQ_U64(ev->attr.type, (uint64_t)pb_machine_pmu(&machine, "ibs_op")->type);
+	CHECK_EQ_U64(ev->samples, 300);
+	CHECK_EQ_U64(seen.ibs_decoded, 300);
+	CHECK_EQ_U64(seen.ibs_rip_matches, 300);
+	fake_kernel_uninstall();
+}
+
+static void lossy_stream(void)
+{
+	load_fixture("sysfs-vm");
+	/* 2000 samples into a one-page ring: most are lost, and the loss must be exact */
+	struct stream st = {.n = 2000, .period = 100000, .ips = {1, 2, 3, 4}};
+	struct seen seen = {0};
+	CHECK(run_session("timer:cpu-clock", 100000, PB_DELIVERY_NONE, 1, &st, &seen) == 0);
+	const struct pb_event_result *ev = &result.thread[0].events[0];
+	struct fake_event *fe = fake_kernel_event_at(0);
+	CHECK(fe->lost > 0);
+	CHECK(ev->has_lost_format);
+	CHECK_EQ_U64(ev->lost_format, fe->lost);
+	CHECK_EQ_U64(pb_event_lost(ev), fe->lost);
+	CHECK_EQ_U64(ev->samples + pb_event_lost(ev), 2000);
+	CHECK_EQ_U64(seen.samples, ev->samples);
+	fake_kernel_uninstall();
+}
+
+static void multiplexed_stream(void)
+{
+	load_fixture("sysfs-vm");
+	struct stream st = {.n = 100, .period = 100000, .ips = {1, 2, 3, 4}, .running_ppm = 250000};
+	struct seen seen = {0};
+	CHECK(run_session("timer:cpu-clock", 100000, PB_DELIVERY_NONE, 0, &st, &seen) == 0);
+	const struct pb_event_result *ev = &result.thread[0].events[0];
+	CHECK(pb_event_multiplexed(ev));
+	CHECK_EQ_U64(ev->time_running * 4, ev->time_enabled);
+	fake_kernel_uninstall();
+}
+
+static void delivery_modes_configure_the_kernel(void)
+{
+	load_fixture("sysfs-vm");
+	struct stream st = {.n = 10, .period = 100000, .ips = {1, 2, 3, 4}};
+	struct seen seen = {0};
+
+	CHECK(run_session("timer:cpu-clock", 100000, PB_DELIVERY_SIGNAL, 0, &st, &seen) == 0);
+	struct fake_event *fe = fake_kernel_event_at(0);
+	CHECK_EQ_U64(fe->attr.wakeup_events, 1);
+	CHECK(fe->async);
+	CHECK_EQ_U64(fe->owner_tid, result.thread[0].tid);
+	CHECK_EQ_U64(fe->async_signal, SIGRTMIN + 2);
+	CHECK_EQ_U64(fe->enables, 1);
+	CHECK_EQ_U64(fe->disables, 1);
+	fake_kernel_uninstall();
+
+	CHECK(run_session("timer:cpu-clock", 100000, PB_DELIVERY_SIGTRAP, 0, &st, &seen) == 0);
+	fe = fake_kernel_event_at(0);
+	CHECK(fe->attr.sigtrap && fe->attr.remove_on_exec);
+	CHECK_EQ_U64(fe->attr.wakeup_events, 0);
+	CHECK(!fe->async);
+	fake_kernel_uninstall();
+
+	CHECK(run_session("timer:cpu-clock", 100000, PB_DELIVERY_DRAIN, 0, &st, &seen) == 0);
+	CHECK_EQ_U64(result.thread[0].events[0].samples, 10);
+	CHECK_EQ_U64(result.thread[0].events[0].ring_pages, 64);
+	fake_kernel_uninstall();
+}
+
+static void open_failure_is_reported(void)
+{
+	load_fixture("sysfs-vm");
+	struct stream st = {.n = 1};
+	struct seen seen = {0};
+	struct pb_session_config cfg = {
+		.nevents = 1, .threads = 1, .machine = &machine, .run = idle_run,
+		.on_record = on_record, .record_ctx = &seen,
+	};
+	struct pb_error err = {0};
+	CHECK(pb_spec_parse("timer:cpu-clock", &cfg.events[0].spec, &err) == 0);
+	cfg.events[0].period = 100000;
+	fake_kernel_install();
+	fake_kernel_on_disable(write_stream, &st);
+	fake_kernel_fail_next_open(ENOENT);
+	CHECK(pb_session_run(&cfg, &result, &err) != 0);
+	CHECK_EQ_U64(err.code, PB_EXIT_UNAVAILABLE);
+	CHECK_STR_CONTAINS(err.msg, "does not exist");
+	CHECK(!result.thread[0].events[0].opened);
+	CHECK_EQ_U64(result.thread[0].events[0].open_errno, ENOENT);
+	fake_kernel_uninstall();
+}
+
+int main(void)
+{
+	pebs_stream();
+	ibs_stream();
+	lossy_stream();
+	multiplexed_stream();
+	delivery_modes_configure_the_kernel();
+	open_failure_is_reported();
+	return pb_check_done("session_fake");
+}

@@ -1,0 +1,52 @@
+#include "analysis/stats.h"
+#include "check.h"
+
+#include <math.h>
+
+static int near(double a, double b, double tol)
+{
+	return fabs(a - b) <= tol;
+}
+
+int main(void)
+{
+	const double v[] = {2, 4, 4, 4, 5, 5, 7, 9};
+	struct pb_summary s;
+	pb_summarize(v, 8, &s);
+	CHECK(near(s.mean, 5, 1e-12));
+	CHECK(near(s.stdev, sqrt(32.0 / 7), 1e-12)); /* sample stdev */
+	CHECK(near(s.median, 4.5, 1e-12));
+	CHECK(s.min == 2 && s.max == 9);
+	CHECK(near(s.ci95, 2.365 * sqrt(32.0 / 7) / sqrt(8), 1e-9));
+	CHECK(near(s.rel_stdev, 100 * sqrt(32.0 / 7) / 5, 1e-9));
+
+	const double odd[] = {9, 1, 5};
+	CHECK(near(pb_median(odd, 3), 5, 0));
+	pb_summarize(odd, 0, &s);
+	CHECK(s.n == 0 && s.mean == 0);
+	pb_summarize(odd, 1, &s);
+	CHECK(s.stdev == 0 && s.ci95 == 0 && s.mean == 9);
+
+	/* exact line: slope 250 ns per sample over 2 ms base */
+	double x[] = {0, 1000, 2000, 4000, 8000}, y[5];
+	for (int i = 0; i < 5; i++)
+		y[i] = 2e6 + 250 * x[i];
+	struct pb_fit f;
+	CHECK(pb_linear_fit(x, y, 5, &f) == 0);
+	CHECK(near(f.slope, 250, 1e-9) && near(f.intercept, 2e6, 1e-3));
+	CHECK(near(f.r2, 1, 1e-12) && f.slope_ci95 < 1e-6);
+	/* noisy line: CI grows and contains the true slope */
+	double yn[] = {2e6 + 3000, 2e6 + 250e3 - 4000, 2e6 + 500e3 + 2000, 2e6 + 1e6 - 1000,
+		       2e6 + 2e6 + 500};
+	CHECK(pb_linear_fit(x, yn, 5, &f) == 0);
+	CHECK(f.slope_ci95 > 0 && fabs(f.slope - 250) < f.slope_ci95 && f.r2 < 1 && f.r2 > 0.99);
+	double same[] = {1, 1, 1};
+	CHECK(pb_linear_fit(same, y, 3, &f) == -1);
+	CHECK(pb_linear_fit(x, y, 2, &f) == -1);
+
+	CHECK(near(pb_accuracy(200081, 200040), 100 - 41.0 / 200040 * 100, 1e-9));
+	CHECK(near(pb_accuracy(215689, 200040), 92.177, 1e-3)); /* the main study's IBS op figure */
+	CHECK(pb_accuracy(0, 0) == 100 && pb_accuracy(5, 0) == 0);
+	CHECK(near(pb_t95(4), 2.776, 0) && near(pb_t95(1000), 1.96, 0));
+	return pb_check_done("stats");
+}
