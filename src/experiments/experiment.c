@@ -175,8 +175,9 @@ json_t *pb_measure_runs_with(const struct pb_suite_options *o, const char *exper
 	const char *facility = req->no_perf ? "none" : req->events[0].spec.text;
 	char params[256], workload[320];
 	pb_workload_params_text(&req->workload, params, sizeof params);
+	bool has_params = params[0] && strcmp(params, "-");
 	pb_format(workload, sizeof workload, "%s%s%s", req->workload.workload->name,
-		 params[0] ? ":" : "", params);
+		  has_params ? ":" : "", has_params ? params : "");
 	json_t *point = NULL;
 	for (unsigned r = 0; r < o->runs; r++) {
 		if (pb_suite_interrupted(o, err))

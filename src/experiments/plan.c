@@ -16,8 +16,9 @@ int pb_plan_request(struct pb_point_request *req, const char *facility, const ch
 	/* The page-fault workload faults inside the kernel (uname writing to a dropped page):
 	 * only kernel-level counting sees those faults. Everything else samples user level. */
 	const struct pb_spec *spec = &req->events[0].spec;
-	req->exclude_kernel = !(!req->no_perf && !strcmp(spec->facility->name, "sw") &&
-				!strcmp(req->workload.workload->name, "mode"));
+	if (!req->no_perf && !strcmp(spec->facility->name, "sw") &&
+	    !strcmp(req->workload.workload->name, "mode"))
+		req->exclude_kernel = false;
 	return 0;
 }
 

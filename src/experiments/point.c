@@ -53,6 +53,11 @@ int pb_point_request_set(struct pb_point_request *req, const char *facility,
 				       (unsigned long long)req->period, f->name,
 				       (unsigned long long)f->min_period);
 		req->events[0].period = req->period;
+		/* IBS cannot filter privilege levels in hardware; without swfilt (config2 bit 0)
+		 * the kernel rejects any exclude bit, so IBS samples both levels. */
+		const struct pb_spec *s = &req->events[0].spec;
+		if (!strncmp(f->name, "ibs", 3) && !(s->config2 & 1))
+			req->exclude_kernel = false;
 	}
 	const char *w = workload ? workload
 				 : pb_natural_workload(req->no_perf ? NULL : &req->events[0].spec);
@@ -254,7 +259,14 @@ int pb_point_measure(const struct pb_point_request *req, struct pb_point *pt,
 	pt->label = -1;
 	if (pb_instance_init(&pt->instance, &req->workload, req->iterations, req->threads, err))
 		return -1;
-	int label = find_label(&pt->instance.truth, req->label, err);
+	/* Only facilities that sit on an instruction need a label. */
+	bool needs_label = req->label[0] != 0;
+	for (unsigned e = 0; e < req->nevents; e++) {
+		const struct pb_spec *s = &req->events[e].spec;
+		needs_label |= !strcmp(s->facility->name, "uprobe") ||
+			       (!strcmp(s->facility->name, "bp") && s->bp_type == HW_BREAKPOINT_X);
+	}
+	int label = needs_label ? find_label(&pt->instance.truth, req->label, err) : -1;
 	if (label == -2)
 		goto fail;
 	pt->label = label;

@@ -5,7 +5,6 @@
 #include <emmintrin.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 extern const char pb_wl_accuracy_code_begin[], pb_wl_accuracy_code_end[], pb_wl_accuracy_jump[],
 	pb_wl_accuracy_chase[], pb_wl_accuracy_back[], pb_wl_accuracy_ret[];
@@ -14,6 +13,8 @@ void pb_wl_accuracy_loop(void **node, uint64_t iterations, uint64_t pad);
 #define NODE_STRIDE 128
 /* Instructions per iteration that are not padding: jmp, chasing load, dec, jnz. */
 #define FIXED_INSNS 4
+/* Entries of the smallest common L1 DTLB for 4 KiB pages; only used to word an assumption. */
+#define TYPICAL_L1_DTLB 64
 
 enum { P_RATIO, P_FACTOR, P_SEED };
 
@@ -22,11 +23,6 @@ static const struct pb_param_def params[] = {
 	 1000, NULL},
 	{"factor", "ring size as a multiple of the L1D size", 4, 2, 64, NULL},
 	{"seed", "seed of the ring's shuffle", 1, 0, 1000000000, NULL},
-};
-
-struct accuracy_state {
-	void **ring;
-	size_t nodes;
 };
 
 static size_t ring_nodes(const int64_t *p)
@@ -39,6 +35,7 @@ static void assumptions(const int64_t *p, char *buf, size_t len)
 	bool assumed;
 	unsigned l1d = pb_workload_l1d_size(&assumed);
 	size_t nodes = ring_nodes(p);
+	size_t pages = (nodes * NODE_STRIDE + 4095) / 4096;
 	snprintf(buf, len,
 		 "the chasing load misses L1 on every iteration. Not measurable without a PMU; "
 		 "reasoning: L1D is %u KiB (%s); the ring is %lld x L1D = %zu KiB of %zu nodes, one "
@@ -48,12 +45,14 @@ static void assumptions(const int64_t *p, char *buf, size_t len)
 		 "load's address comes from the previous load; every node's line is clflushed "
 		 "before the run, so the first lap misses too; after that, a cyclic walk over %lldx "
 		 "more lines than L1 holds evicts each line before it is reached again under LRU "
-		 "(pseudo-LRU may let a few hit). The ring spans %zu pages, within the L1 DTLB. On "
-		 "hardware with a PMU the accuracy experiment checks this with an L1-miss counting "
-		 "event.",
+		 "(pseudo-LRU may let a few hit). The ring spans %zu pages, %s. On hardware with a "
+		 "PMU the accuracy experiment checks this with an L1-miss counting event.",
 		 l1d / 1024, assumed ? "ASSUMED: the machine does not report it" : "from sysfs",
 		 (long long)p[P_FACTOR], nodes * NODE_STRIDE / 1024, nodes, NODE_STRIDE,
-		 (long long)p[P_FACTOR], (nodes * NODE_STRIDE + 4095) / 4096);
+		 (long long)p[P_FACTOR], pages,
+		 pages <= TYPICAL_L1_DTLB ? "within a typical 64-entry L1 DTLB"
+					  : "more than a typical 64-entry L1 DTLB holds: loads may "
+					    "also miss the TLB");
 }
 
 static int truth(const int64_t *p, uint64_t iterations, struct pb_truth *t, struct pb_error *err)
@@ -66,8 +65,7 @@ static int truth(const int64_t *p, uint64_t iterations, struct pb_truth *t, stru
 			   PB_EV_LOAD | PB_EV_L1_MISS, 1);
 	pb_truth_add_label(t, "pb_wl_accuracy_back", pb_wl_accuracy_back, PB_EV_BRANCH | PB_EV_TAKEN,
 			   1);
-	pb_truth_add_once(t, "pb_wl_accuracy_ret", pb_wl_accuracy_ret,
-			  PB_EV_LOAD | PB_EV_BRANCH | PB_EV_TAKEN | PB_EV_RETURN);
+	pb_truth_add_ret(t, "pb_wl_accuracy_ret", pb_wl_accuracy_ret);
 	pb_truth_count_labels(t);
 	t->instructions = (uint64_t)p[P_RATIO];
 	t->once_instructions = 4; /* lea, shl, sub, ret */
@@ -76,8 +74,7 @@ static int truth(const int64_t *p, uint64_t iterations, struct pb_truth *t, stru
 	t->watch_what = "the ring node the chase starts from (read once per lap)";
 	t->watch_writes = 0;
 	t->watch_accesses = (iterations + nodes - 1) / nodes;
-	t->code_begin = (uint64_t)(uintptr_t)pb_wl_accuracy_code_begin;
-	t->code_end = (uint64_t)(uintptr_t)pb_wl_accuracy_code_end;
+	pb_truth_set_code(t, pb_wl_accuracy_code_begin, pb_wl_accuracy_code_end);
 	return 0;
 }
 
@@ -92,63 +89,48 @@ static uint64_t next_random(uint64_t *s)
 
 static int setup(void *state, const int64_t *p, struct pb_target *target, struct pb_error *err)
 {
-	struct accuracy_state *st = state;
-	st->nodes = ring_nodes(p);
-	size_t bytes = st->nodes * NODE_STRIDE;
-	st->ring = aligned_alloc(4096, bytes);
-	size_t *order = malloc(st->nodes * sizeof *order);
-	if (!st->ring || !order) {
-		free(order);
-		return pb_fail(err, PB_EXIT_FAILURE, 0, "accuracy: cannot allocate a %zu-byte ring",
-			       bytes);
-	}
-	memset(st->ring, 0, bytes);
+	size_t nodes = ring_nodes(p);
+	if (pb_wl_buffer_setup(state, nodes * NODE_STRIDE, "accuracy", err))
+		return -1;
+	size_t *order = malloc(nodes * sizeof *order);
+	if (!order)
+		return pb_fail(err, PB_EXIT_FAILURE, 0, "accuracy: out of memory");
 	/* Sattolo's algorithm: a uniformly random permutation that is one single cycle. */
-	for (size_t i = 0; i < st->nodes; i++)
+	for (size_t i = 0; i < nodes; i++)
 		order[i] = i;
 	uint64_t rs = (uint64_t)p[P_SEED];
-	for (size_t i = st->nodes - 1; i > 0; i--) {
+	for (size_t i = nodes - 1; i > 0; i--) {
 		size_t j = (size_t)(next_random(&rs) % i);
 		size_t tmp = order[i];
 		order[i] = order[j];
 		order[j] = tmp;
 	}
-	char *base = (char *)st->ring;
-	for (size_t i = 0; i < st->nodes; i++)
-		*(void **)(base + order[i] * NODE_STRIDE) = base + order[(i + 1) % st->nodes] * NODE_STRIDE;
-	/* Start the chase at node 0, wherever it sits in the cycle. */
+	char *base = ((struct pb_wl_buffer *)state)->data;
+	for (size_t i = 0; i < nodes; i++)
+		*(void **)(base + order[i] * NODE_STRIDE) = base + order[(i + 1) % nodes] * NODE_STRIDE;
 	free(order);
-	for (size_t i = 0; i < st->nodes; i++)
+	for (size_t i = 0; i < nodes; i++)
 		_mm_clflush(base + i * NODE_STRIDE);
 	_mm_mfence();
-	target->data_addr = (uint64_t)(uintptr_t)st->ring;
-	target->data_len = 8;
+	/* The chase starts at node 0, wherever it sits in the cycle. */
+	pb_wl_watch(target, base, 8);
 	return 0;
 }
 
 static void run(void *state, const int64_t *p, uint64_t iterations)
 {
-	struct accuracy_state *st = state;
-	pb_wl_accuracy_loop(st->ring, iterations, (uint64_t)p[P_RATIO] - FIXED_INSNS);
-}
-
-static void teardown(void *state)
-{
-	struct accuracy_state *st = state;
-	free(st->ring);
-	st->ring = NULL;
+	pb_wl_accuracy_loop(((struct pb_wl_buffer *)state)->data, iterations,
+			    (uint64_t)p[P_RATIO] - FIXED_INSNS);
 }
 
 const struct pb_workload pb_workload_accuracy = {
 	.name = "accuracy",
 	.summary = "pointer chase over a shuffled ring larger than L1, one missing load per "
 		   "iteration, padded with adds to 1/ratio loads per instruction",
-	.params = params,
-	.nparams = sizeof params / sizeof params[0],
+	PB_WL_PARAMS(params),
 	.assumptions = assumptions,
 	.truth = truth,
-	.state_size = sizeof(struct accuracy_state),
 	.setup = setup,
 	.run = run,
-	.teardown = teardown,
+	PB_WL_BUFFERED,
 };

@@ -3,7 +3,6 @@
 #include "workloads/workload.h"
 
 #include <stdio.h>
-#include <stdlib.h>
 
 enum { V_PLAIN, V_LFENCE, V_MISS, V_COUNT };
 enum { R_ENTRY, R_PREFIX, R_LOAD1, R_BACK = R_LOAD1 + 4, R_RET, R_SIZE };
@@ -16,10 +15,6 @@ static const char *const variants[] = {"plain", "lfence", "miss", NULL};
 static const struct pb_param_def params[] = {
 	{"variant", "what precedes the four loads: nothing, an lfence, or a clflush+mfence of "
 		    "their line (the first load then misses)", V_PLAIN, 0, V_COUNT - 1, variants},
-};
-
-struct bias_state {
-	uint32_t *data;
 };
 
 static void assumptions(const int64_t *p, char *buf, size_t len)
@@ -54,8 +49,7 @@ static int truth(const int64_t *p, uint64_t iterations, struct pb_truth *t, stru
 	snprintf(name, sizeof name, "pb_wl_bias_%s_back", v);
 	pb_truth_add_label(t, name, (const void *)rec[R_BACK], PB_EV_BRANCH | PB_EV_TAKEN, 1);
 	snprintf(name, sizeof name, "pb_wl_bias_%s_ret", v);
-	pb_truth_add_once(t, name, (const void *)rec[R_RET],
-			  PB_EV_LOAD | PB_EV_BRANCH | PB_EV_TAKEN | PB_EV_RETURN);
+	pb_truth_add_ret(t, name, (const void *)rec[R_RET]);
 	pb_truth_count_labels(t);
 	/* loads, dec, jnz; lfence; or clflush and mfence. */
 	t->instructions = 6 + (p[0] == V_LFENCE ? 1 : 0) + (p[0] == V_MISS ? 2 : 0);
@@ -66,48 +60,33 @@ static int truth(const int64_t *p, uint64_t iterations, struct pb_truth *t, stru
 	/* An x86 read/write data breakpoint also fires on a clflush of the watched line (seen
 	 * with bp:rw: 5 accesses per iteration in the miss variant). */
 	t->watch_accesses = (p[0] == V_MISS ? 5 : 4) * iterations;
-	t->code_begin = (uint64_t)(uintptr_t)pb_wl_bias_code_begin;
-	t->code_end = (uint64_t)(uintptr_t)pb_wl_bias_code_end;
+	pb_truth_set_code(t, pb_wl_bias_code_begin, pb_wl_bias_code_end);
 	return 0;
 }
 
 static int setup(void *state, const int64_t *p, struct pb_target *target, struct pb_error *err)
 {
 	(void)p;
-	struct bias_state *st = state;
-	st->data = aligned_alloc(64, 64);
-	if (!st->data)
-		return pb_fail(err, PB_EXIT_FAILURE, 0, "bias: out of memory");
-	*st->data = 1;
-	target->data_addr = (uint64_t)(uintptr_t)st->data;
-	target->data_len = 4;
+	if (pb_wl_buffer_setup(state, sizeof(uint32_t), "bias", err))
+		return -1;
+	pb_wl_watch(target, ((struct pb_wl_buffer *)state)->data, 4);
 	return 0;
 }
 
 static void run(void *state, const int64_t *p, uint64_t iterations)
 {
-	struct bias_state *st = state;
 	void (*loop)(const uint32_t *, uint64_t) =
 		(void (*)(const uint32_t *, uint64_t))pb_wl_bias_table[p[0]][R_ENTRY];
-	loop(st->data, iterations);
-}
-
-static void teardown(void *state)
-{
-	struct bias_state *st = state;
-	free(st->data);
-	st->data = NULL;
+	loop(((struct pb_wl_buffer *)state)->data, iterations);
 }
 
 const struct pb_workload pb_workload_bias = {
 	.name = "bias",
 	.summary = "four identical loads per iteration (ideal: 25 % of the samples each)",
-	.params = params,
-	.nparams = sizeof params / sizeof params[0],
+	PB_WL_PARAMS(params),
 	.assumptions = assumptions,
 	.truth = truth,
-	.state_size = sizeof(struct bias_state),
 	.setup = setup,
 	.run = run,
-	.teardown = teardown,
+	PB_WL_BUFFERED,
 };

@@ -12,24 +12,13 @@ static int truth(const int64_t *p, uint64_t iterations, struct pb_truth *t, stru
 	(void)err;
 	pb_truth_add_label(t, "pb_wl_busy_add", pb_wl_busy_add, 0, 1);
 	pb_truth_add_label(t, "pb_wl_busy_back", pb_wl_busy_back, PB_EV_BRANCH | PB_EV_TAKEN, 1);
-	pb_truth_add_once(t, "pb_wl_busy_ret", pb_wl_busy_ret,
-			  PB_EV_LOAD | PB_EV_BRANCH | PB_EV_TAKEN | PB_EV_RETURN);
+	pb_truth_add_ret(t, "pb_wl_busy_ret", pb_wl_busy_ret);
 	pb_truth_count_labels(t);
 	t->instructions = 10;
 	t->once_instructions = 1;
 	t->has_watch = false;
 	t->watch_what = "none: register-only by design";
-	t->code_begin = (uint64_t)(uintptr_t)pb_wl_busy_code_begin;
-	t->code_end = (uint64_t)(uintptr_t)pb_wl_busy_code_end;
-	return 0;
-}
-
-static int setup(void *state, const int64_t *p, struct pb_target *target, struct pb_error *err)
-{
-	(void)state;
-	(void)p;
-	(void)target;
-	(void)err;
+	pb_truth_set_code(t, pb_wl_busy_code_begin, pb_wl_busy_code_end);
 	return 0;
 }
 
@@ -40,17 +29,9 @@ static void run(void *state, const int64_t *p, uint64_t iterations)
 	pb_wl_busy_loop(iterations);
 }
 
-static void teardown(void *state)
-{
-	(void)state;
-}
-
 const struct pb_workload pb_workload_busy = {
 	.name = "busy",
 	.summary = "register-only loop (8 adds), the baseline for the cost of one sample",
 	.truth = truth,
-	.state_size = 0,
-	.setup = setup,
 	.run = run,
-	.teardown = teardown,
 };

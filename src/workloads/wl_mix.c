@@ -1,16 +1,10 @@
 /* mix: one iteration of every kind of event, in known numbers. */
 #include "workloads/workload.h"
 
-#include <stdlib.h>
-
 extern const char pb_wl_mix_code_begin[], pb_wl_mix_code_end[], pb_wl_mix_call[],
 	pb_wl_mix_lock1[], pb_wl_mix_lock2[], pb_wl_mix_load[], pb_wl_mix_store[],
 	pb_wl_mix_never[], pb_wl_mix_jump[], pb_wl_mix_back[], pb_wl_mix_ret[], pb_wl_mix_leaf[];
 void pb_wl_mix_loop(uint64_t *data, uint64_t iterations);
-
-struct mix_state {
-	uint64_t *data;
-};
 
 static int truth(const int64_t *p, uint64_t iterations, struct pb_truth *t, struct pb_error *err)
 {
@@ -28,7 +22,7 @@ static int truth(const int64_t *p, uint64_t iterations, struct pb_truth *t, stru
 	pb_truth_add_label(t, "pb_wl_mix_never", pb_wl_mix_never, PB_EV_BRANCH, 1);
 	pb_truth_add_label(t, "pb_wl_mix_jump", pb_wl_mix_jump, taken, 1);
 	pb_truth_add_label(t, "pb_wl_mix_back", pb_wl_mix_back, taken, 1);
-	pb_truth_add_once(t, "pb_wl_mix_ret", pb_wl_mix_ret, PB_EV_LOAD | taken | PB_EV_RETURN);
+	pb_truth_add_ret(t, "pb_wl_mix_ret", pb_wl_mix_ret);
 	pb_truth_count_labels(t);
 	t->instructions = 11;
 	t->once_instructions = 1;
@@ -36,36 +30,24 @@ static int truth(const int64_t *p, uint64_t iterations, struct pb_truth *t, stru
 	t->watch_what = "the word the loop stores to";
 	t->watch_writes = iterations;
 	t->watch_accesses = iterations;
-	t->code_begin = (uint64_t)(uintptr_t)pb_wl_mix_code_begin;
-	t->code_end = (uint64_t)(uintptr_t)pb_wl_mix_code_end;
+	pb_truth_set_code(t, pb_wl_mix_code_begin, pb_wl_mix_code_end);
 	return 0;
 }
 
 static int setup(void *state, const int64_t *p, struct pb_target *target, struct pb_error *err)
 {
 	(void)p;
-	struct mix_state *st = state;
-	st->data = aligned_alloc(64, 64);
-	if (!st->data)
-		return pb_fail(err, PB_EXIT_FAILURE, 0, "mix: out of memory");
-	st->data[0] = st->data[1] = 0;
-	target->data_addr = (uint64_t)(uintptr_t)&st->data[1];
-	target->data_len = 8;
+	if (pb_wl_buffer_setup(state, 2 * sizeof(uint64_t), "mix", err))
+		return -1;
+	uint64_t *data = ((struct pb_wl_buffer *)state)->data;
+	pb_wl_watch(target, &data[1], 8);
 	return 0;
 }
 
 static void run(void *state, const int64_t *p, uint64_t iterations)
 {
 	(void)p;
-	struct mix_state *st = state;
-	pb_wl_mix_loop(st->data, iterations);
-}
-
-static void teardown(void *state)
-{
-	struct mix_state *st = state;
-	free(st->data);
-	st->data = NULL;
+	pb_wl_mix_loop(((struct pb_wl_buffer *)state)->data, iterations);
 }
 
 const struct pb_workload pb_workload_mix = {
@@ -73,8 +55,7 @@ const struct pb_workload pb_workload_mix = {
 	.summary = "known loads, stores, branches, taken branches, a call, a return and locked "
 		   "ops per iteration",
 	.truth = truth,
-	.state_size = sizeof(struct mix_state),
 	.setup = setup,
 	.run = run,
-	.teardown = teardown,
+	PB_WL_BUFFERED,
 };

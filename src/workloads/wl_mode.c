@@ -40,16 +40,14 @@ static int truth(const int64_t *p, uint64_t iterations, struct pb_truth *t, stru
 	pb_truth_add_label(t, "pb_wl_mode_syscall1", pb_wl_mode_syscall1, PB_EV_SYSCALL, 1);
 	pb_truth_add_label(t, "pb_wl_mode_syscall2", pb_wl_mode_syscall2, PB_EV_SYSCALL, 1);
 	pb_truth_add_label(t, "pb_wl_mode_back", pb_wl_mode_back, PB_EV_BRANCH | PB_EV_TAKEN, 1);
-	pb_truth_add_once(t, "pb_wl_mode_ret", pb_wl_mode_ret,
-			  PB_EV_LOAD | PB_EV_BRANCH | PB_EV_TAKEN | PB_EV_RETURN);
+	pb_truth_add_ret(t, "pb_wl_mode_ret", pb_wl_mode_ret);
 	pb_truth_count_labels(t);
 	t->instructions = 10;
 	t->once_instructions = 7; /* push, 4 movs, pop, ret */
 	t->page_faults = p[0] == V_FAULT ? 1 : 0;
 	t->has_watch = false;
 	t->watch_what = "none: the user code touches no memory by design";
-	t->code_begin = (uint64_t)(uintptr_t)pb_wl_mode_code_begin;
-	t->code_end = (uint64_t)(uintptr_t)pb_wl_mode_code_end;
+	pb_truth_set_code(t, pb_wl_mode_code_begin, pb_wl_mode_code_end);
 	return 0;
 }
 
@@ -93,8 +91,7 @@ const struct pb_workload pb_workload_mode = {
 	.name = "mode",
 	.summary = "user code free of memory events, interleaved with syscalls whose kernel path "
 		   "loads, stores and (variant fault) takes a page fault",
-	.params = params,
-	.nparams = sizeof params / sizeof params[0],
+	PB_WL_PARAMS(params),
 	.assumptions = assumptions,
 	.truth = truth,
 	.state_size = sizeof(struct mode_state),

@@ -3,7 +3,6 @@
 #include "workloads/workload.h"
 
 #include <stdio.h>
-#include <stdlib.h>
 
 #define MAX_GAP 64
 enum { K_LOADS, K_BRANCHES, K_MISSES, K_COUNT };
@@ -19,10 +18,6 @@ static const struct pb_param_def params[] = {
 	{"kind", "the four adjacent events: loads of one word, jumps to the next instruction, "
 		 "or loads of four lines clflushed (after an mfence)", K_LOADS, 0, K_COUNT - 1, kinds},
 	{"gap", "nops after each of the four events", 0, 0, MAX_GAP, NULL},
-};
-
-struct shadow_state {
-	uint64_t *lines;
 };
 
 static void assumptions(const int64_t *p, char *buf, size_t len)
@@ -52,8 +47,7 @@ static int truth(const int64_t *p, uint64_t iterations, struct pb_truth *t, stru
 	snprintf(name, sizeof name, "pb_wl_shadow_%s_g%d_back", k, (int)p[P_GAP]);
 	pb_truth_add_label(t, name, (const void *)rec[R_BACK], PB_EV_BRANCH | PB_EV_TAKEN, 1);
 	snprintf(name, sizeof name, "pb_wl_shadow_%s_g%d_ret", k, (int)p[P_GAP]);
-	pb_truth_add_once(t, name, (const void *)rec[R_RET],
-			  PB_EV_LOAD | PB_EV_BRANCH | PB_EV_TAKEN | PB_EV_RETURN);
+	pb_truth_add_ret(t, name, (const void *)rec[R_RET]);
 	pb_truth_count_labels(t);
 	/* four events with their gaps, dec, jnz; misses add four clflushes and an mfence. */
 	t->instructions = 4 * (1 + (uint64_t)p[P_GAP]) + 2 + (p[P_KIND] == K_MISSES ? 5 : 0);
@@ -69,50 +63,33 @@ static int truth(const int64_t *p, uint64_t iterations, struct pb_truth *t, stru
 	} else {
 		t->watch_what = "none: the branch kind touches no data";
 	}
-	t->code_begin = (uint64_t)(uintptr_t)pb_wl_shadow_code_begin;
-	t->code_end = (uint64_t)(uintptr_t)pb_wl_shadow_code_end;
+	pb_truth_set_code(t, pb_wl_shadow_code_begin, pb_wl_shadow_code_end);
 	return 0;
 }
 
 static int setup(void *state, const int64_t *p, struct pb_target *target, struct pb_error *err)
 {
-	struct shadow_state *st = state;
-	st->lines = aligned_alloc(64, 4 * 64);
-	if (!st->lines)
-		return pb_fail(err, PB_EXIT_FAILURE, 0, "shadow: out of memory");
-	for (int i = 0; i < 4 * 8; i++)
-		st->lines[i] = (uint64_t)i;
-	if (p[P_KIND] != K_BRANCHES) {
-		target->data_addr = (uint64_t)(uintptr_t)st->lines;
-		target->data_len = 8;
-	}
+	if (pb_wl_buffer_setup(state, 4 * 64, "shadow", err))
+		return -1;
+	if (p[P_KIND] != K_BRANCHES)
+		pb_wl_watch(target, ((struct pb_wl_buffer *)state)->data, 8);
 	return 0;
 }
 
 static void run(void *state, const int64_t *p, uint64_t iterations)
 {
-	struct shadow_state *st = state;
 	void (*loop)(uint64_t *, uint64_t) =
 		(void (*)(uint64_t *, uint64_t))pb_wl_shadow_table[p[P_KIND]][p[P_GAP]][R_ENTRY];
-	loop(st->lines, iterations);
-}
-
-static void teardown(void *state)
-{
-	struct shadow_state *st = state;
-	free(st->lines);
-	st->lines = NULL;
+	loop(((struct pb_wl_buffer *)state)->data, iterations);
 }
 
 const struct pb_workload pb_workload_shadow = {
 	.name = "shadow",
 	.summary = "four adjacent loads, jumps or cache misses separated by `gap` nops",
-	.params = params,
-	.nparams = sizeof params / sizeof params[0],
+	PB_WL_PARAMS(params),
 	.assumptions = assumptions,
 	.truth = truth,
-	.state_size = sizeof(struct shadow_state),
 	.setup = setup,
 	.run = run,
-	.teardown = teardown,
+	PB_WL_BUFFERED,
 };

@@ -137,6 +137,9 @@ struct pb_wl_buffer {
 };
 int pb_wl_buffer_setup(void *state, size_t bytes, const char *workload, struct pb_error *err);
 void pb_wl_buffer_teardown(void *state);
+/* Table-entry shorthands: a parameter array, and a state that is one pb_wl_buffer. */
+#define PB_WL_PARAMS(array) .params = (array), .nparams = sizeof(array) / sizeof((array)[0])
+#define PB_WL_BUFFERED .state_size = sizeof(struct pb_wl_buffer), .teardown = pb_wl_buffer_teardown
 /* Makes addr (len bytes) the data a breakpoint watches. */
 void pb_wl_watch(struct pb_target *target, const void *addr, unsigned len);
 
