@@ -13,12 +13,6 @@ int pb_plan_request(struct pb_point_request *req, const char *facility, const ch
 	req->events[0].period = period;
 	req->threads = threads;
 	req->delivery = delivery;
-	/* The page-fault workload faults inside the kernel (uname writing to a dropped page):
-	 * only kernel-level counting sees those faults. Everything else samples user level. */
-	const struct pb_spec *spec = &req->events[0].spec;
-	if (!req->no_perf && !strcmp(spec->facility->name, "sw") &&
-	    !strcmp(req->workload.workload->name, "mode"))
-		req->exclude_kernel = false;
 	return 0;
 }
 

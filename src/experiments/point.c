@@ -63,6 +63,11 @@ int pb_point_request_set(struct pb_point_request *req, const char *facility,
 				 : pb_natural_workload(req->no_perf ? NULL : &req->events[0].spec);
 	if (pb_workload_parse(w, &req->workload, err))
 		return -1;
+	/* The page-fault workload faults inside the kernel (uname writing to a dropped page):
+	 * only kernel-level counting sees those faults. */
+	if (!req->no_perf && !strcmp(req->events[0].spec.facility->name, "sw") &&
+	    !strcmp(req->workload.workload->name, "mode"))
+		req->exclude_kernel = false;
 	if (label) {
 		if (strlen(label) >= sizeof req->label)
 			return pb_fail(err, PB_EXIT_USAGE, 0, "--label '%s' is too long", label);

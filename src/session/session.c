@@ -203,6 +203,67 @@ static void set_open_error(struct pb_event_result *er, int err_no, const struct 
 		 (unsigned long long)a->config, strerror(err_no), hint);
 }
 
+int pb_event_attr(const struct pb_machine *m, const struct pb_event_config *ec,
+		  const struct pb_target *target, struct perf_event_attr *attr, struct pb_error *err)
+{
+	memset(attr, 0, sizeof *attr);
+	attr->exclude_kernel = ec->exclude_kernel;
+	attr->exclude_user = ec->exclude_user;
+	attr->exclude_hv = ec->exclude_kernel;
+	if (ec->spec.facility->attr(m, &ec->spec, target, ec->period, attr, err))
+		return -1;
+	attr->size = sizeof *attr;
+	attr->disabled = 1;
+	attr->read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING |
+			    PERF_FORMAT_ID | PERF_FORMAT_LOST;
+	if (ec->period) {
+		attr->sample_period = ec->period;
+		attr->sample_type |= PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID |
+				     PERF_SAMPLE_TIME | ec->extra_sample_type;
+		attr->sample_id_all = 1;
+	}
+	return 0;
+}
+
+int pb_event_open(struct perf_event_attr *attr, pid_t pid, int cpu, const char *what,
+		  struct pb_event_result *er, struct pb_error *err)
+{
+	const struct pb_sys *sys = pb_sys();
+	int fd = sys->perf_event_open(attr, pid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+	if (fd < 0 && errno == EINVAL && (attr->read_format & PERF_FORMAT_LOST)) {
+		/* Kernels before 6.0 reject PERF_FORMAT_LOST: retry without, and say so. */
+		attr->read_format &= ~(uint64_t)PERF_FORMAT_LOST;
+		fd = sys->perf_event_open(attr, pid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+		if (fd < 0)
+			attr->read_format |= PERF_FORMAT_LOST;
+	}
+	if (fd < 0) {
+		int saved = errno;
+		set_open_error(er, saved, attr);
+		return pb_fail(err, saved == EACCES || saved == EPERM || saved == ENOENT
+					    ? PB_EXIT_UNAVAILABLE : PB_EXIT_FAILURE,
+			       saved, "%s: %s", what, er->open_error);
+	}
+	er->opened = true;
+	er->open_errno = 0;
+	er->has_lost_format = attr->read_format & PERF_FORMAT_LOST;
+	return fd;
+}
+
+void pb_event_read(int fd, struct pb_event_result *er)
+{
+	uint64_t buf[8] = {0};
+	ssize_t n = pb_sys()->read(fd, buf, sizeof buf);
+	if (n < (ssize_t)(4 * sizeof(uint64_t)))
+		return;
+	/* value, time_enabled, time_running, id[, lost] */
+	er->count = buf[0];
+	er->time_enabled = buf[1];
+	er->time_running = buf[2];
+	if (er->has_lost_format && n >= (ssize_t)(5 * sizeof(uint64_t)))
+		er->lost_format = buf[4];
+}
+
 static int open_one(struct worker *w, unsigned e, const struct pb_target *target)
 {
 	const struct pb_session_config *cfg = w->s->cfg;
@@ -212,22 +273,10 @@ static int open_one(struct worker *w, unsigned e, const struct pb_target *target
 	struct perf_event_attr *attr = &er->attr;
 	oe->fd = -1;
 
-	memset(attr, 0, sizeof *attr);
-	attr->exclude_kernel = ec->exclude_kernel;
-	attr->exclude_user = ec->exclude_user;
-	attr->exclude_hv = ec->exclude_kernel;
-	if (ec->spec.facility->attr(w->s->machine, &ec->spec, target, ec->period, attr, &w->err))
+	if (pb_event_attr(w->s->machine, ec, target, attr, &w->err))
 		return -1;
-	attr->size = sizeof *attr;
-	attr->disabled = 1;
-	attr->read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING |
-			    PERF_FORMAT_ID | PERF_FORMAT_LOST;
 	oe->sampling = ec->period != 0;
 	if (oe->sampling) {
-		attr->sample_period = ec->period;
-		attr->sample_type |= PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID |
-				     PERF_SAMPLE_TIME | ec->extra_sample_type;
-		attr->sample_id_all = 1;
 		switch (cfg->delivery) {
 		case PB_DELIVERY_SIGNAL:
 			if (cfg->wakeup_watermark) {
@@ -249,23 +298,12 @@ static int open_one(struct worker *w, unsigned e, const struct pb_target *target
 	}
 
 	const struct pb_sys *sys = pb_sys();
-	int fd = sys->perf_event_open(attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
-	if (fd < 0 && errno == EINVAL) {
-		/* Kernels before 6.0 reject PERF_FORMAT_LOST: retry without, and say so. */
-		attr->read_format &= ~(uint64_t)PERF_FORMAT_LOST;
-		fd = sys->perf_event_open(attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
-		if (fd < 0)
-			attr->read_format |= PERF_FORMAT_LOST;
-	}
-	if (fd < 0) {
-		set_open_error(er, errno, attr);
-		return pb_fail(&w->err, errno == EACCES || errno == EPERM || errno == ENOENT
-						? PB_EXIT_UNAVAILABLE : PB_EXIT_FAILURE,
-			       errno, "%s, thread %u: %s", ec->spec.text, w->index, er->open_error);
-	}
+	char what[256];
+	snprintf(what, sizeof what, "%.200s, thread %u", ec->spec.text, w->index);
+	int fd = pb_event_open(attr, 0, -1, what, er, &w->err);
+	if (fd < 0)
+		return -1;
 	oe->fd = fd;
-	er->opened = true;
-	er->has_lost_format = attr->read_format & PERF_FORMAT_LOST;
 	if (!oe->sampling)
 		return 0;
 
@@ -333,18 +371,7 @@ static void drain_event(struct session *s, struct worker *w, unsigned e)
 
 static void read_counts(struct worker *w, unsigned e)
 {
-	struct open_event *oe = &w->ev[e];
-	struct pb_event_result *er = &w->s->res->thread[w->index].events[e];
-	uint64_t buf[8] = {0};
-	ssize_t n = pb_sys()->read(oe->fd, buf, sizeof buf);
-	if (n < (ssize_t)(4 * sizeof(uint64_t)))
-		return;
-	/* value, time_enabled, time_running, id[, lost] */
-	er->count = buf[0];
-	er->time_enabled = buf[1];
-	er->time_running = buf[2];
-	if (er->has_lost_format && n >= (ssize_t)(5 * sizeof(uint64_t)))
-		er->lost_format = buf[4];
+	pb_event_read(w->ev[e].fd, &w->s->res->thread[w->index].events[e]);
 }
 
 static void close_events(struct worker *w, unsigned nevents)

@@ -92,6 +92,17 @@ struct pb_session_result {
 int pb_session_run(const struct pb_session_config *cfg, struct pb_session_result *res,
 		   struct pb_error *err);
 
+/* Building blocks shared with process.c: the attr of one event (the facility's identity part
+ * plus the common part: disabled, read_format with PERF_FORMAT_LOST, sample fields), opening it
+ * (retrying without PERF_FORMAT_LOST before Linux 6.0; errors named and explained in er), and
+ * reading its counts. */
+int pb_event_attr(const struct pb_machine *m, const struct pb_event_config *ec,
+		  const struct pb_target *target, struct perf_event_attr *attr,
+		  struct pb_error *err);
+int pb_event_open(struct perf_event_attr *attr, pid_t pid, int cpu, const char *what,
+		  struct pb_event_result *er, struct pb_error *err);
+void pb_event_read(int fd, struct pb_event_result *er);
+
 /* Losses of one event, all sources: the larger of the kernel's PERF_FORMAT_LOST and the
  * LOST records seen, plus LOST_SAMPLES. */
 uint64_t pb_event_lost(const struct pb_event_result *ev);

@@ -434,12 +434,31 @@ static int callgrind_batch(const struct pb_workload_choice *choices, const struc
 	return rc;
 }
 
+#if defined(__SANITIZE_ADDRESS__)
+#define PB_ASAN_BUILD 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define PB_ASAN_BUILD 1
+#endif
+#endif
+
+bool pb_verify_callgrind_possible(char *why, size_t len)
+{
+#ifdef PB_ASAN_BUILD
+	snprintf(why, len, "this pesbench is built with AddressSanitizer, which cannot run under "
+			   "valgrind; build without -DPB_SANITIZE=ON");
+	return false;
+#else
+	return pb_callgrind_available(why, len);
+#endif
+}
+
 int pb_verify_callgrind(const struct pb_workload_choice *choices, const struct pb_truth *truths,
 			size_t n, const struct pb_verify_options *o, struct pb_verify_report *rep,
 			struct pb_error *err)
 {
 	char why[256];
-	if (!pb_callgrind_available(why, sizeof why)) {
+	if (!pb_verify_callgrind_possible(why, sizeof why)) {
 		note_skip(rep, "callgrind", why);
 		return 0;
 	}

@@ -50,6 +50,9 @@ size_t pb_verify_default_choices(struct pb_workload_choice *out, size_t max);
  * uprobe, bp and faults oracles. */
 int pb_verify_instance(struct pb_instance *in, const struct pb_verify_options *o,
 		       struct pb_verify_report *rep, struct pb_error *err);
+/* Whether the callgrind oracle can run: valgrind is installed, and this pesbench is not built
+ * with AddressSanitizer (which cannot run under valgrind). When not, says why. */
+bool pb_verify_callgrind_possible(char *why, size_t len);
 /* Checks declared truths against callgrind: runs the choices (at most one per workload per
  * valgrind run, so their code never overlaps) under callgrind and compares. truths[i] is
  * the declaration of choices[i]. */

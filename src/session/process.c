@@ -1,0 +1,239 @@
+#include "session/process.h"
+
+#include "facilities/machine.h"
+#include "sys/sys.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+struct ring_slot {
+	int fd;
+	unsigned event;
+	struct pb_ring ring;
+	bool mapped;
+	struct pb_record_format format;
+};
+
+struct deliver_ctx {
+	const struct pb_process_config *cfg;
+	unsigned event;
+	uint64_t samples;
+};
+
+static void deliver(void *ctx, const struct pb_record *rec)
+{
+	struct deliver_ctx *d = ctx;
+	if (rec->type == PERF_RECORD_SAMPLE)
+		d->samples++;
+	if (d->cfg->on_record)
+		d->cfg->on_record(d->cfg->record_ctx, d->event, rec);
+}
+
+static void drain_all(const struct pb_process_config *cfg, struct ring_slot *slots, unsigned n,
+		      struct pb_process_result *res)
+{
+	for (unsigned i = 0; i < n; i++) {
+		if (!slots[i].mapped)
+			continue;
+		struct deliver_ctx d = {.cfg = cfg, .event = slots[i].event};
+		pb_ring_drain(&slots[i].ring, &slots[i].format, deliver, &d,
+			      &res->events[slots[i].event].ring);
+		res->events[slots[i].event].samples += d.samples;
+	}
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* The child: wait for the go byte, exec, or report errno through the CLOEXEC pipe. */
+static void child_main(const struct pb_process_config *cfg, int go_fd, int err_fd)
+{
+	char go;
+	if (read(go_fd, &go, 1) != 1)
+		_exit(126);
+	close(go_fd);
+	if (cfg->quiet) {
+		int null = open("/dev/null", O_WRONLY);
+		if (null >= 0) {
+			dup2(null, STDOUT_FILENO);
+			dup2(null, STDERR_FILENO);
+			close(null);
+		}
+	}
+	execvp(cfg->argv[0], cfg->argv);
+	int e = errno;
+	if (write(err_fd, &e, sizeof e) != (ssize_t)sizeof e)
+		_exit(127);
+	_exit(127);
+}
+
+static void close_slots(struct ring_slot *slots, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++) {
+		if (slots[i].mapped)
+			pb_ring_unmap(&slots[i].ring);
+		if (slots[i].fd >= 0)
+			pb_sys()->close(slots[i].fd);
+	}
+}
+
+int pb_process_run(const struct pb_process_config *cfg, struct pb_process_result *res,
+		   struct pb_error *err)
+{
+	memset(res, 0, sizeof *res);
+	if (!cfg->argv || !cfg->argv[0])
+		return pb_fail(err, PB_EXIT_USAGE, 0, "no command to run (give it after --)");
+	const struct pb_machine *m = cfg->machine ? cfg->machine : pb_machine_live();
+	unsigned ncpus = cfg->inherit ? (m->ncpus ? m->ncpus : 1) : 1;
+	if (ncpus > PB_PROCESS_MAX_CPUS)
+		ncpus = PB_PROCESS_MAX_CPUS;
+
+	int go[2], errp[2];
+	if (pipe2(go, O_CLOEXEC) || pipe2(errp, O_CLOEXEC))
+		return pb_fail(err, PB_EXIT_FAILURE, errno, "pipe: %s", strerror(errno));
+	fflush(NULL);
+	pid_t pid = fork();
+	if (pid < 0)
+		return pb_fail(err, PB_EXIT_FAILURE, errno, "fork: %s", strerror(errno));
+	if (pid == 0) {
+		close(go[1]);
+		close(errp[0]);
+		child_main(cfg, go[0], errp[1]);
+	}
+	close(go[0]);
+	close(errp[1]);
+	res->pid = pid;
+
+	unsigned nslots = cfg->nevents * ncpus;
+	struct ring_slot *slots = calloc(nslots ? nslots : 1, sizeof *slots);
+	int rc = 0;
+	if (!slots) {
+		rc = pb_fail(err, PB_EXIT_FAILURE, ENOMEM, "out of memory");
+		goto abandon;
+	}
+	for (unsigned i = 0; i < nslots; i++)
+		slots[i].fd = -1;
+	for (unsigned e = 0; e < cfg->nevents; e++) {
+		struct pb_event_result *er = &res->events[e];
+		struct perf_event_attr attr;
+		struct pb_target none = {0};
+		if (pb_event_attr(m, &cfg->events[e], &none, &attr, err)) {
+			rc = -1;
+			goto abandon;
+		}
+		attr.enable_on_exec = 1;
+		attr.inherit = cfg->inherit;
+		for (unsigned c = 0; c < ncpus; c++) {
+			struct ring_slot *s = &slots[e * ncpus + c];
+			struct pb_event_result one = {0};
+			char what[256];
+			snprintf(what, sizeof what, "%.200s on %s", cfg->events[e].spec.text,
+				 cfg->argv[0]);
+			s->fd = pb_event_open(&attr, pid, cfg->inherit ? (int)c : -1, what, &one, err);
+			if (s->fd < 0) {
+				er->open_errno = one.open_errno;
+				memcpy(er->open_error, one.open_error, sizeof er->open_error);
+				rc = -1;
+				goto abandon;
+			}
+			s->event = e;
+			er->opened = true;
+			er->has_lost_format = one.has_lost_format;
+			er->attr = attr;
+			if (!cfg->events[e].period)
+				continue;
+			pb_record_format_from_attr(&s->format, &attr);
+			er->ring_pages = cfg->ring_pages ? cfg->ring_pages : 256;
+			if (pb_ring_map(&s->ring, s->fd, er->ring_pages, err)) {
+				rc = -1;
+				goto abandon;
+			}
+			s->mapped = true;
+		}
+	}
+	if (cfg->on_start)
+		cfg->on_start(cfg->record_ctx, pid);
+
+	uint64_t start = now_ns();
+	if (write(go[1], "g", 1) != 1) {
+		rc = pb_fail(err, PB_EXIT_FAILURE, errno, "cannot start the command: %s",
+			     strerror(errno));
+		goto abandon;
+	}
+	close(go[1]);
+	go[1] = -1;
+	int exec_errno = 0;
+	ssize_t got = read(errp[0], &exec_errno, sizeof exec_errno);
+	close(errp[0]);
+	errp[0] = -1;
+
+	struct pollfd *pfds = calloc(nslots ? nslots : 1, sizeof *pfds);
+	unsigned npfds = 0;
+	for (unsigned i = 0; pfds && i < nslots; i++)
+		if (slots[i].mapped)
+			pfds[npfds++] = (struct pollfd){.fd = slots[i].fd, .events = POLLIN};
+	int status = 0;
+	for (;;) {
+		pid_t done = wait4(pid, &status, WNOHANG, &res->rusage);
+		drain_all(cfg, slots, nslots, res);
+		if (done == pid)
+			break;
+		if (done < 0 && errno != EINTR) {
+			rc = pb_fail(err, PB_EXIT_FAILURE, errno, "wait4: %s", strerror(errno));
+			break;
+		}
+		if (npfds)
+			poll(pfds, npfds, 10);
+		else
+			usleep(2000);
+	}
+	res->wall_ns = now_ns() - start;
+	free(pfds);
+	for (unsigned i = 0; i < nslots; i++) {
+		struct pb_event_result one = {.has_lost_format =
+						      res->events[slots[i].event].has_lost_format};
+		pb_event_read(slots[i].fd, &one);
+		struct pb_event_result *er = &res->events[slots[i].event];
+		er->count += one.count;
+		er->time_enabled += one.time_enabled;
+		er->time_running += one.time_running;
+		er->lost_format += one.lost_format;
+	}
+	close_slots(slots, nslots);
+	free(slots);
+	if (got == (ssize_t)sizeof exec_errno)
+		return pb_fail(err, PB_EXIT_USAGE, exec_errno, "cannot run '%s': %s%s",
+			       cfg->argv[0], strerror(exec_errno),
+			       exec_errno == ENOENT ? " (not found in PATH)" : "");
+	if (WIFEXITED(status))
+		res->exit_code = WEXITSTATUS(status);
+	if (WIFSIGNALED(status)) {
+		res->signaled = true;
+		res->term_signal = WTERMSIG(status);
+	}
+	return rc;
+
+abandon:
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	if (go[1] >= 0)
+		close(go[1]);
+	if (errp[0] >= 0)
+		close(errp[0]);
+	if (slots)
+		close_slots(slots, nslots);
+	free(slots);
+	return -1;
+}
