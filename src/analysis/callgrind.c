@@ -283,7 +283,8 @@ int pb_callgrind_parse(const char *text, size_t len, const char *object,
 			       "not a callgrind profile: no events: line (truncated or another "
 			       "format)");
 	}
-	qsort(ps.v, ps.n, sizeof *ps.v, by_addr);
+	if (ps.n)
+		qsort(ps.v, ps.n, sizeof *ps.v, by_addr);
 	size_t w = 0;
 	for (size_t r = 0; r < ps.n; r++) {
 		if (w && ps.v[w - 1].addr == ps.v[r].addr) {

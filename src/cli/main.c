@@ -11,6 +11,10 @@ static const struct pb_command commands[] = {
 	{"verify", pb_cmd_verify, "check workload declarations against exact oracles"},
 	{"run", pb_cmd_run, "run the experiments (default: the whole suite) and write results"},
 	{"measure", pb_cmd_measure, "run one workload under one facility and account for every sample"},
+	{"report", pb_cmd_report, "draw the plots and write report.html for a results folder"},
+	{"compare", pb_cmd_compare, "set two or more results files side by side"},
+	{"plan", pb_cmd_plan, "recommend a period and ring for an overhead budget on a command"},
+	{"perfdata", pb_cmd_perfdata, "read a perf.data: samples, losses, per-IP histogram, IBS decode"},
 };
 
 static void usage(FILE *out)

@@ -190,8 +190,7 @@ static int bias_run(const struct pb_suite_options *o, const char *facility,
 			return -1;
 		req.machine = o->machine;
 		req.attribute = true;
-		req.iterations = pb_calibrate_iterations(&req.workload, &req.events[0].spec,
-							 o->target_ms, err);
+		req.iterations = pb_calibrate_for(&req, o->target_ms, err);
 		if (!req.iterations)
 			return -1;
 		for (unsigned p = 0; p < nperiods; p++) {

@@ -1,5 +1,7 @@
 #include "experiments/child.h"
 
+#include "experiments/point.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -110,4 +112,50 @@ uint64_t pb_self_maxrss_kib(void)
 	if (getrusage(RUSAGE_SELF, &ru))
 		return 0;
 	return (uint64_t)ru.ru_maxrss;
+}
+
+enum { F_WALL, F_OBSERVED, F_LOST, F_SIGNALS, F_THROTTLES, F_COUNT, F_EXPECTED, F_RING, F_N };
+
+static int measure_point(void *ctx, double *figures, unsigned max, unsigned *n,
+			 struct pb_error *err)
+{
+	const struct pb_point_request *req = ctx;
+	struct pb_point pt;
+	if (max < F_N || pb_point_measure(req, &pt, err))
+		return -1;
+	const struct pb_point_figures *f = &pt.ev[0];
+	figures[F_WALL] = (double)pt.wall_ns;
+	figures[F_OBSERVED] = (double)f->observed;
+	figures[F_LOST] = (double)f->lost;
+	figures[F_SIGNALS] = (double)f->signals;
+	figures[F_THROTTLES] = (double)f->throttles;
+	figures[F_COUNT] = (double)f->count;
+	figures[F_EXPECTED] = f->expected;
+	figures[F_RING] = (double)f->ring_pages;
+	*n = F_N;
+	pb_point_free(&pt);
+	return 0;
+}
+
+int pb_child_measure_point(const struct pb_point_request *req, struct pb_child_point *out,
+			   struct pb_error *err)
+{
+	memset(out, 0, sizeof *out);
+	struct pb_child_result r;
+	if (pb_child_run(measure_point, (void *)req, &r, err))
+		return -1;
+	if (r.nfigures < F_N)
+		return pb_fail(err, PB_EXIT_FAILURE, 0, "the measuring child reported %u figures, "
+			       "expected %d", r.nfigures, F_N);
+	/* Doubles carry integers exactly up to 2^53: far beyond any count here. */
+	out->wall_ns = (uint64_t)r.figures[F_WALL];
+	out->observed = (uint64_t)r.figures[F_OBSERVED];
+	out->lost = (uint64_t)r.figures[F_LOST];
+	out->signals = (uint64_t)r.figures[F_SIGNALS];
+	out->throttles = (uint64_t)r.figures[F_THROTTLES];
+	out->count = (uint64_t)r.figures[F_COUNT];
+	out->expected = r.figures[F_EXPECTED];
+	out->ring_pages = (uint64_t)r.figures[F_RING];
+	out->maxrss_kib = r.maxrss_kib;
+	return 0;
 }

@@ -26,6 +26,19 @@ typedef int (*pb_child_fn)(void *ctx, double *figures, unsigned max, unsigned *n
  * own error, or the child's death (signal, exit without a report). */
 int pb_child_run(pb_child_fn fn, void *ctx, struct pb_child_result *out, struct pb_error *err);
 
+/* One point (experiments/point.h) measured in a child: its figures for event 0, summed over
+ * threads, and the child's peak RSS. */
+struct pb_point_request;
+struct pb_child_point {
+	uint64_t wall_ns;
+	uint64_t observed, lost, signals, throttles, count;
+	double expected;
+	uint64_t ring_pages;
+	uint64_t maxrss_kib;
+};
+int pb_child_measure_point(const struct pb_point_request *req, struct pb_child_point *out,
+			   struct pb_error *err);
+
 /* This process's own peak RSS (KiB), for comparison in tests and reports. */
 uint64_t pb_self_maxrss_kib(void);
 

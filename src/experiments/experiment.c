@@ -10,7 +10,8 @@
 
 static const struct pb_experiment *const experiments[] = {
 	&pb_experiment_accuracy, &pb_experiment_interval, &pb_experiment_bias,
-	&pb_experiment_multi,    &pb_experiment_mode,     NULL,
+	&pb_experiment_multi,    &pb_experiment_mode,     &pb_experiment_overhead,
+	&pb_experiment_cost,     &pb_experiment_buffer,   NULL,
 };
 
 const struct pb_experiment *const *pb_experiment_list(void)
@@ -53,23 +54,17 @@ bool pb_suite_interrupted(const struct pb_suite_options *o, struct pb_error *err
 	return false;
 }
 
-uint64_t pb_calibrate_iterations(const struct pb_workload_choice *w, const struct pb_spec *spec,
-				 uint64_t target_ms, struct pb_error *err)
+/* Times the template request (one thread, sampling as it will) until a run lasts at least
+ * 5 ms, then scales the iterations to target_ms. */
+static uint64_t calibrate(const struct pb_point_request *template, uint64_t target_ms,
+			  struct pb_error *err)
 {
-	/* Time a counting run (traps included, sampling not) that lasts at least 5 ms. */
 	uint64_t iterations = 500;
 	for (;;) {
-		struct pb_point_request req;
-		pb_point_request_defaults(&req);
-		req.workload = *w;
+		struct pb_point_request req = *template;
 		req.iterations = iterations;
-		if (spec) {
-			req.events[0].spec = *spec;
-			req.nevents = 1;
-			req.exclude_kernel = false;
-		} else {
-			req.no_perf = true;
-		}
+		req.threads = 1;
+		req.attribute = false;
 		struct pb_point pt;
 		if (pb_point_measure(&req, &pt, err))
 			return 0;
@@ -82,6 +77,31 @@ uint64_t pb_calibrate_iterations(const struct pb_workload_choice *w, const struc
 		}
 		iterations *= ns < 500000 ? 8 : 2;
 	}
+}
+
+uint64_t pb_calibrate_iterations(const struct pb_workload_choice *w, const struct pb_spec *spec,
+				 uint64_t target_ms, struct pb_error *err)
+{
+	struct pb_point_request req;
+	pb_point_request_defaults(&req);
+	req.workload = *w;
+	if (spec) {
+		/* counting only: traps are included, sampling costs are not */
+		req.events[0].spec = *spec;
+		req.nevents = 1;
+		req.exclude_kernel = false;
+	} else {
+		req.no_perf = true;
+	}
+	return calibrate(&req, target_ms, err);
+}
+
+uint64_t pb_calibrate_for(const struct pb_point_request *req, uint64_t target_ms,
+			  struct pb_error *err)
+{
+	/* Sampling as the request will, so the sampling cost is in the calibration (and
+	 * facilities that cannot count, like PEBS, can be calibrated at all). */
+	return calibrate(req, target_ms, err);
 }
 
 void pb_not_applicable(struct pb_results *res, const char *experiment, const char *facility,

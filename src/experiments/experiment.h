@@ -44,6 +44,7 @@ void pb_suite_options_defaults(struct pb_suite_options *o);
 
 extern const struct pb_experiment pb_experiment_accuracy, pb_experiment_interval,
 	pb_experiment_bias, pb_experiment_multi, pb_experiment_mode;
+extern const struct pb_experiment pb_experiment_overhead, pb_experiment_cost, pb_experiment_buffer;
 
 /* ---- shared by experiment modules (experiment.c) ---- */
 
@@ -52,6 +53,9 @@ extern const struct pb_experiment pb_experiment_accuracy, pb_experiment_interval
  * on every event (breakpoints, uprobes). */
 uint64_t pb_calibrate_iterations(const struct pb_workload_choice *w, const struct pb_spec *spec,
 				 uint64_t target_ms, struct pb_error *err);
+/* The same for a request: its workload, first event and machine (fixtures, fake kernel). */
+uint64_t pb_calibrate_for(const struct pb_point_request *req, uint64_t target_ms,
+			  struct pb_error *err);
 
 /* Measures req o->runs times and appends one point holding every run's figures and the
  * summaries of accuracy (and of running ratio, losses). Returns the point (borrowed) or NULL

@@ -59,7 +59,7 @@ static int mode_run(const struct pb_suite_options *o, const char *facility,
 	if (pb_plan_request(&req, facility, workload, period, 1, o->delivery, err))
 		return -1;
 	req.machine = o->machine;
-	req.iterations = pb_calibrate_iterations(&req.workload, &spec, o->target_ms, err);
+	req.iterations = pb_calibrate_for(&req, o->target_ms, err);
 	if (!req.iterations)
 		return -1;
 	for (size_t l = 0; l < NLEVELS; l++) {

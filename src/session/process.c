@@ -25,7 +25,9 @@ struct ring_slot {
 struct deliver_ctx {
 	const struct pb_process_config *cfg;
 	unsigned event;
+	int fd;
 	uint64_t samples;
+	struct pb_process_result *res;
 };
 
 static void deliver(void *ctx, const struct pb_record *rec)
@@ -35,6 +37,16 @@ static void deliver(void *ctx, const struct pb_record *rec)
 		d->samples++;
 	if (d->cfg->on_record)
 		d->cfg->on_record(d->cfg->record_ctx, d->event, rec);
+	if (rec->type == PERF_RECORD_SAMPLE && d->cfg->on_sample_period) {
+		uint64_t period = d->cfg->on_sample_period(d->cfg->record_ctx, d->event,
+							   &rec->u.sample);
+		if (period) {
+			if (pb_sys()->ioctl(d->fd, PERF_EVENT_IOC_PERIOD, (unsigned long)&period))
+				d->res->period_errors++;
+			else
+				d->res->period_changes++;
+		}
+	}
 }
 
 static void drain_all(const struct pb_process_config *cfg, struct ring_slot *slots, unsigned n,
@@ -43,7 +55,8 @@ static void drain_all(const struct pb_process_config *cfg, struct ring_slot *slo
 	for (unsigned i = 0; i < n; i++) {
 		if (!slots[i].mapped)
 			continue;
-		struct deliver_ctx d = {.cfg = cfg, .event = slots[i].event};
+		struct deliver_ctx d = {.cfg = cfg, .event = slots[i].event, .fd = slots[i].fd,
+					.res = res};
 		pb_ring_drain(&slots[i].ring, &slots[i].format, deliver, &d,
 			      &res->events[slots[i].event].ring);
 		res->events[slots[i].event].samples += d.samples;
@@ -135,6 +148,10 @@ int pb_process_run(const struct pb_process_config *cfg, struct pb_process_result
 		}
 		attr.enable_on_exec = 1;
 		attr.inherit = cfg->inherit;
+		if (cfg->on_sample_period && cfg->events[e].period) {
+			attr.watermark = 0;
+			attr.wakeup_events = 1;
+		}
 		for (unsigned c = 0; c < ncpus; c++) {
 			struct ring_slot *s = &slots[e * ncpus + c];
 			struct pb_event_result one = {0};

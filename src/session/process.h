@@ -26,6 +26,11 @@ struct pb_process_config {
 	/* Called once after the events are open and before exec (e.g. to write a perf.data
 	 * header); may be NULL. */
 	void (*on_start)(void *ctx, pid_t child);
+	/* Called for every sample of a sampling event after on_record; a non-zero return becomes
+	 * the event's next period (PERF_EVENT_IOC_PERIOD), e.g. a randomised period. When set,
+	 * the event wakes the reader at every sample (wakeup_events = 1), so the new period takes
+	 * effect a few microseconds after the sample, not a whole drain interval later. */
+	uint64_t (*on_sample_period)(void *ctx, unsigned event, const struct pb_sample *s);
 };
 
 struct pb_process_result {
@@ -36,6 +41,8 @@ struct pb_process_result {
 	uint64_t wall_ns;                  /* exec to reap */
 	struct rusage rusage;              /* the command's, from wait4 (ru_maxrss: its peak RSS) */
 	struct pb_event_result events[PB_MAX_EVENTS];  /* summed over CPUs */
+	uint64_t period_changes;           /* PERF_EVENT_IOC_PERIOD calls that succeeded */
+	uint64_t period_errors;            /* ... and that failed */
 };
 
 /* Runs the command to completion. Fails (PB_EXIT_USAGE) if it cannot be executed (not found,

@@ -222,6 +222,11 @@ int pb_event_attr(const struct pb_machine *m, const struct pb_event_config *ec,
 				     PERF_SAMPLE_TIME | ec->extra_sample_type;
 		attr->sample_id_all = 1;
 	}
+	if (ec->track_maps) {
+		attr->mmap = 1;
+		attr->mmap2 = 1;
+		attr->comm = 1;
+	}
 	return 0;
 }
 

@@ -31,6 +31,7 @@ struct pb_event_config {
 	uint64_t extra_sample_type;  /* PERF_SAMPLE_* wanted beyond the defaults */
 	bool exclude_kernel;      /* applied unless the facility cannot filter */
 	bool exclude_user;
+	bool track_maps;          /* attr.mmap/mmap2/comm: MMAP2 and COMM records, for symbols */
 };
 
 struct pb_session_config {

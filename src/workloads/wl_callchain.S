@@ -5,14 +5,15 @@
  *
  * One iteration: call level 1 ... level 10, each: add, add, store, call next (levels 1-9),
  * ret; then dec, jnz: 1 + 9*5 + 4 + 2 = 52 instructions. The levels are distinct functions
- * (one macro, assembled per level) so that each level has its own addresses.
+ * (one macro, assembled per level by .irp) so that each level has its own addresses.
  * pb_wl_callchain_table holds per level: store, call (0 on level 10), ret. */
 #include "workloads/asm.h"
 
 #define PB_CALLCHAIN_DEPTH 10
 
-	.altmacro
-	.macro	LEVEL n, next
+	/* Level n calls level n+1, which the macro assembles right after it: the call targets
+	 * the local label 9 at the (aligned) end of level n, where level n+1 begins. */
+	.macro	LEVEL n
 PB_FUNC(pb_wl_callchain_l\n)
 	add	$1, %rax
 	add	$1, %rdx
@@ -20,7 +21,7 @@ PB_LABEL(pb_wl_callchain_l\n\()_store)
 	mov	%rax, 8*(\n-1)(%rdi)
 	.if	\n < PB_CALLCHAIN_DEPTH
 PB_LABEL(pb_wl_callchain_l\n\()_call)
-	call	pb_wl_callchain_l\next
+	call	9f
 	.endif
 PB_LABEL(pb_wl_callchain_l\n\()_ret)
 	ret
@@ -35,9 +36,8 @@ PB_LABEL(pb_wl_callchain_l\n\()_ret)
 	.endif
 	.quad	pb_wl_callchain_l\n\()_ret
 	.popsection
-	.if	\n < PB_CALLCHAIN_DEPTH
-	LEVEL	%(\n+1), %(\n+2)
-	.endif
+	.p2align 4
+9:
 	.endm
 
 	.pushsection .data.rel.ro, "aw"
@@ -59,5 +59,7 @@ PB_LABEL(pb_wl_callchain_back)
 PB_LABEL(pb_wl_callchain_ret)
 	ret
 	.size	pb_wl_callchain_loop, . - pb_wl_callchain_loop
-	LEVEL	1, 2
+	.irp	n, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10
+	LEVEL	\n
+	.endr
 	PB_CODE_END(callchain)

@@ -8,13 +8,16 @@
  * Why one body per (kind, gap) instead of a computed jump into padding: the padding between
  * two events is the very thing studied, and any instruction added to enter it at run time
  * (a jump) would be an event placed right in the shadow. So SHADOW_LOOP, one macro, is
- * assembled for every gap 0..PB_SHADOW_MAX_GAP; pb_wl_shadow_table holds for each, in kind
- * then gap order: entry, event1..event4, closing branch, ret. */
+ * assembled for every gap 0..64 (.irp over PB_SHADOW_GAPS: both GNU as and clang's assembler
+ * take it, where clang refuses macro recursion deeper than 20); pb_wl_shadow_table holds for
+ * each, in kind then gap order: entry, event1..event4, closing branch, ret. */
 #include "workloads/asm.h"
 
-#define PB_SHADOW_MAX_GAP 64
+/* 0..64, the range of the `gap` parameter (wl_shadow.c). */
+#define PB_SHADOW_GAPS 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, \
+	20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, \
+	42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64
 
-	.altmacro
 	.macro	SHADOW_EVENT kind, gap, n
 PB_LABEL(pb_wl_shadow_\kind\()_g\gap\()_ev\n)
 	.ifc	\kind, branches
@@ -62,13 +65,6 @@ PB_LABEL(pb_wl_shadow_\kind\()_g\gap\()_ret)
 	.popsection
 	.endm
 
-	.macro	SHADOW_GAPS kind, gap
-	SHADOW_LOOP \kind, \gap
-	.if	\gap < PB_SHADOW_MAX_GAP
-	SHADOW_GAPS \kind, %(\gap + 1)
-	.endif
-	.endm
-
 	.pushsection .data.rel.ro, "aw"
 	.p2align 3
 	.globl	pb_wl_shadow_table
@@ -76,7 +72,9 @@ pb_wl_shadow_table:
 	.popsection
 
 	PB_CODE_BEGIN(shadow)
-	SHADOW_GAPS loads, 0
-	SHADOW_GAPS branches, 0
-	SHADOW_GAPS misses, 0
+	.irp	kind, loads, branches, misses
+	.irp	gap, PB_SHADOW_GAPS
+	SHADOW_LOOP \kind, \gap
+	.endr
+	.endr
 	PB_CODE_END(shadow)

@@ -1,0 +1,714 @@
+/* Profile accuracy against callgrind: the metric, the basic-block builder (exact counts plus
+ * capstone), ELF objects through elfutils, and the pipeline that maps sample IPs to objects'
+ * link-time addresses — the addresses callgrind reports — and compares at three levels. */
+#include "analysis/profile.h"
+
+#include <capstone/capstone.h>
+#include <elfutils/libdwfl.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* ---- the metric ---- */
+
+void pb_share_error(const double *exact, const double *sampled, size_t n,
+		    struct pb_share_error *out)
+{
+	memset(out, 0, sizeof *out);
+	for (size_t i = 0; i < n; i++) {
+		out->exact_total += exact[i];
+		out->sampled_total += sampled[i];
+	}
+	for (size_t i = 0; i < n; i++) {
+		double e = out->exact_total > 0 ? exact[i] / out->exact_total : 0;
+		double s = out->sampled_total > 0 ? sampled[i] / out->sampled_total : 0;
+		double d = fabs(s - e);
+		out->error += d;
+		if (d > out->max_abs) {
+			out->max_abs = d;
+			out->argmax = i;
+		}
+	}
+}
+
+/* ---- basic blocks ---- */
+
+struct decoded {
+	uint8_t len;                /* 0: undecodable */
+	bool ends_block;
+	bool has_target;
+	uint64_t target;
+};
+
+static void decode_one(csh cs, cs_insn *insn, const uint8_t *bytes, size_t n, uint64_t addr,
+		       struct decoded *d)
+{
+	memset(d, 0, sizeof *d);
+	const uint8_t *code = bytes;
+	size_t size = n;
+	uint64_t at = addr;
+	if (!n || !cs_disasm_iter(cs, &code, &size, &at, insn))
+		return;
+	d->len = (uint8_t)insn->size;
+	bool jump = cs_insn_group(cs, insn, CS_GRP_JUMP);
+	bool call = cs_insn_group(cs, insn, CS_GRP_CALL);
+	d->ends_block = jump || call || cs_insn_group(cs, insn, CS_GRP_RET) ||
+			cs_insn_group(cs, insn, CS_GRP_INT) || cs_insn_group(cs, insn, CS_GRP_IRET) ||
+			insn->id == X86_INS_SYSCALL || insn->id == X86_INS_HLT ||
+			insn->id == X86_INS_UD2;
+	if ((jump || call) && insn->detail && insn->detail->x86.op_count == 1 &&
+	    insn->detail->x86.operands[0].type == X86_OP_IMM) {
+		d->has_target = true;
+		d->target = (uint64_t)insn->detail->x86.operands[0].imm;
+	}
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+static bool in_sorted(const uint64_t *v, size_t n, uint64_t x)
+{
+	return n && bsearch(&x, v, n, sizeof *v, cmp_u64);
+}
+
+int pb_bb_build(const struct pb_cg_profile *exact, pb_code_read_fn read, void *ctx,
+		struct pb_bb_table *out, struct pb_error *err)
+{
+	memset(out, 0, sizeof *out);
+	if (!exact->n)
+		return 0;
+	csh cs;
+	if (cs_open(CS_ARCH_X86, CS_MODE_64, &cs) != CS_ERR_OK)
+		return pb_fail(err, PB_EXIT_FAILURE, 0, "capstone: cannot open an x86-64 decoder");
+	cs_option(cs, CS_OPT_DETAIL, CS_OPT_ON);
+	cs_insn *insn = cs_malloc(cs);
+	struct decoded *dec = calloc(exact->n, sizeof *dec);
+	uint64_t *targets = calloc(exact->n, sizeof *targets);
+	out->bb = calloc(exact->n, sizeof *out->bb);
+	if (!insn || !dec || !targets || !out->bb) {
+		if (insn)
+			cs_free(insn, 1);
+		cs_close(&cs);
+		free(dec);
+		free(targets);
+		pb_bb_table_free(out);
+		return pb_fail(err, PB_EXIT_FAILURE, ENOMEM, "out of memory");
+	}
+	size_t ntargets = 0;
+	for (size_t i = 0; i < exact->n; i++) {
+		uint8_t bytes[16];
+		size_t got = read(ctx, exact->instr[i].addr, bytes, sizeof bytes);
+		decode_one(cs, insn, bytes, got, exact->instr[i].addr, &dec[i]);
+		if (!dec[i].len)
+			out->undecodable++;
+		if (dec[i].has_target)
+			targets[ntargets++] = dec[i].target;
+	}
+	qsort(targets, ntargets, sizeof *targets, cmp_u64);
+	for (size_t i = 0; i < exact->n; i++) {
+		const struct pb_cg_instr *in = &exact->instr[i];
+		bool leader = i == 0;
+		if (!leader) {
+			const struct pb_cg_instr *prev = &exact->instr[i - 1];
+			const struct decoded *pd = &dec[i - 1];
+			leader = !pd->len || pd->ends_block || prev->addr + pd->len != in->addr ||
+				 prev->ir != in->ir || in_sorted(targets, ntargets, in->addr);
+		}
+		if (leader) {
+			struct pb_bb *b = &out->bb[out->n++];
+			b->begin = in->addr;
+			b->count = in->ir;
+		}
+		struct pb_bb *b = &out->bb[out->n - 1];
+		b->end = in->addr + (dec[i].len ? dec[i].len : 1);
+		b->ninsns++;
+		b->instructions += in->ir;
+	}
+	cs_free(insn, 1);
+	cs_close(&cs);
+	free(dec);
+	free(targets);
+	return 0;
+}
+
+struct buffer_code {
+	const uint8_t *code;
+	size_t len;
+	uint64_t base;
+};
+
+static size_t buffer_read(void *ctx, uint64_t addr, uint8_t *buf, size_t len)
+{
+	const struct buffer_code *b = ctx;
+	if (addr < b->base || addr - b->base >= b->len)
+		return 0;
+	size_t off = (size_t)(addr - b->base), n = b->len - off < len ? b->len - off : len;
+	memcpy(buf, b->code + off, n);
+	return n;
+}
+
+int pb_bb_build_buffer(const struct pb_cg_profile *exact, const uint8_t *code, size_t len,
+		       uint64_t base, struct pb_bb_table *out, struct pb_error *err)
+{
+	struct buffer_code b = {code, len, base};
+	return pb_bb_build(exact, buffer_read, &b, out, err);
+}
+
+void pb_bb_table_free(struct pb_bb_table *t)
+{
+	free(t->bb);
+	memset(t, 0, sizeof *t);
+}
+
+long pb_bb_find(const struct pb_bb_table *t, uint64_t addr)
+{
+	size_t lo = 0, hi = t->n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (t->bb[mid].end <= addr)
+			lo = mid + 1;
+		else if (t->bb[mid].begin > addr)
+			hi = mid;
+		else
+			return (long)mid;
+	}
+	return -1;
+}
+
+/* ---- objects ---- */
+
+struct pb_prof_object {
+	char path[PATH_MAX];
+	int fd;
+	Elf *elf;
+	GElf_Phdr *load;            /* PT_LOAD headers */
+	size_t nload;
+	Dwfl *dwfl;
+	Dwfl_Module *mod;
+};
+
+bool pb_is_elf_file(const char *path)
+{
+	unsigned char magic[4];
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	bool elf = read(fd, magic, 4) == 4 && !memcmp(magic, ELFMAG, SELFMAG);
+	close(fd);
+	return elf;
+}
+
+static const Dwfl_Callbacks offline_callbacks = {
+	.find_elf = dwfl_build_id_find_elf,
+	.find_debuginfo = dwfl_standard_find_debuginfo,
+	.section_address = dwfl_offline_section_address,
+};
+
+int pb_prof_object_open(const char *path, struct pb_prof_object **out, struct pb_error *err)
+{
+	*out = NULL;
+	elf_version(EV_CURRENT);
+	struct pb_prof_object *o = calloc(1, sizeof *o);
+	if (!o)
+		return pb_fail(err, PB_EXIT_FAILURE, ENOMEM, "out of memory");
+	snprintf(o->path, sizeof o->path, "%s", path);
+	o->fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (o->fd < 0) {
+		int e = errno;
+		free(o);
+		return pb_fail(err, PB_EXIT_BAD_FILE, e, "cannot open %s: %s", path, strerror(e));
+	}
+	o->elf = elf_begin(o->fd, ELF_C_READ_MMAP, NULL);
+	size_t nph = 0;
+	if (!o->elf || elf_kind(o->elf) != ELF_K_ELF || elf_getphdrnum(o->elf, &nph)) {
+		pb_prof_object_close(o);
+		return pb_fail(err, PB_EXIT_BAD_FILE, 0, "%s is not an ELF file", path);
+	}
+	o->load = calloc(nph ? nph : 1, sizeof *o->load);
+	for (size_t i = 0; o->load && i < nph; i++) {
+		GElf_Phdr ph;
+		if (gelf_getphdr(o->elf, (int)i, &ph) && ph.p_type == PT_LOAD)
+			o->load[o->nload++] = ph;
+	}
+	/* Base 0 with add_p_vaddr: module addresses are the file's link-time addresses, the ones
+	 * callgrind reports. One Dwfl per object, since every shared object starts near 0. */
+	o->dwfl = dwfl_begin(&offline_callbacks);
+	if (o->dwfl) {
+		o->mod = dwfl_report_elf(o->dwfl, path, path, -1, 0, true);
+		dwfl_report_end(o->dwfl, NULL, NULL);
+	}
+	*out = o;
+	return 0;
+}
+
+void pb_prof_object_close(struct pb_prof_object *o)
+{
+	if (!o)
+		return;
+	if (o->dwfl)
+		dwfl_end(o->dwfl);
+	if (o->elf)
+		elf_end(o->elf);
+	if (o->fd >= 0)
+		close(o->fd);
+	free(o->load);
+	free(o);
+}
+
+const char *pb_prof_object_path(const struct pb_prof_object *o)
+{
+	return o->path;
+}
+
+bool pb_prof_object_offset_to_addr(const struct pb_prof_object *o, uint64_t offset,
+				   uint64_t *addr)
+{
+	for (size_t i = 0; i < o->nload; i++) {
+		const GElf_Phdr *ph = &o->load[i];
+		if (offset >= ph->p_offset && offset < ph->p_offset + ph->p_filesz) {
+			*addr = ph->p_vaddr + (offset - ph->p_offset);
+			return true;
+		}
+	}
+	return false;
+}
+
+size_t pb_prof_object_read(void *object, uint64_t addr, uint8_t *buf, size_t len)
+{
+	const struct pb_prof_object *o = object;
+	for (size_t i = 0; i < o->nload; i++) {
+		const GElf_Phdr *ph = &o->load[i];
+		if (addr < ph->p_vaddr || addr >= ph->p_vaddr + ph->p_filesz)
+			continue;
+		uint64_t left = ph->p_vaddr + ph->p_filesz - addr;
+		size_t n = left < len ? (size_t)left : len;
+		ssize_t got = pread(o->fd, buf, n, (off_t)(ph->p_offset + (addr - ph->p_vaddr)));
+		return got > 0 ? (size_t)got : 0;
+	}
+	return 0;
+}
+
+const char *pb_prof_object_symbol(struct pb_prof_object *o, uint64_t addr, uint64_t *start)
+{
+	if (!o->mod)
+		return NULL;
+	GElf_Off off;
+	GElf_Sym sym;
+	const char *name = dwfl_module_addrinfo(o->mod, addr, &off, &sym, NULL, NULL, NULL);
+	if (!name)
+		return NULL;
+	*start = addr - off;
+	return name;
+}
+
+bool pb_prof_object_source(struct pb_prof_object *o, uint64_t addr, const char **file,
+			   int *line)
+{
+	if (!o->mod)
+		return false;
+	Dwfl_Line *l = dwfl_module_getsrc(o->mod, addr);
+	if (!l)
+		return false;
+	*file = dwfl_lineinfo(l, NULL, line, NULL, NULL, NULL);
+	return *file != NULL;
+}
+
+/* ---- maps ---- */
+
+int pb_maps_add(struct pb_map **maps, size_t *n, uint64_t start, uint64_t len, uint64_t pgoff,
+		const char *path)
+{
+	struct pb_map *m = realloc(*maps, (*n + 1) * sizeof **maps);
+	if (!m)
+		return -1;
+	*maps = m;
+	m[*n] = (struct pb_map){.start = start, .end = start + len, .pgoff = pgoff};
+	snprintf(m[*n].path, sizeof m[*n].path, "%s", path);
+	(*n)++;
+	return 0;
+}
+
+int pb_maps_read_proc(pid_t pid, struct pb_map **maps, size_t *n)
+{
+	char name[64], line[PATH_MAX + 128];
+	snprintf(name, sizeof name, "/proc/%d/maps", (int)pid);
+	FILE *f = fopen(name, "re");
+	if (!f)
+		return -1;
+	int added = 0;
+	while (fgets(line, sizeof line, f)) {
+		unsigned long long start, end, pgoff;
+		char perms[8];
+		int pos = 0;
+		if (sscanf(line, "%llx-%llx %7s %llx %*s %*s%n", &start, &end, perms, &pgoff, &pos) < 4)
+			continue;
+		const char *p = line + pos;
+		while (*p == ' ')
+			p++;
+		char path[PATH_MAX];
+		snprintf(path, sizeof path, "%s", p);
+		path[strcspn(path, "\n")] = '\0';
+		if (perms[2] != 'x' || path[0] != '/')
+			continue;
+		if (pb_maps_add(maps, n, start, end - start, pgoff, path) == 0)
+			added++;
+	}
+	fclose(f);
+	return added;
+}
+
+/* ---- the pipeline ---- */
+
+struct obj_state {
+	struct pb_prof_object *obj;
+	struct pb_cg_profile exact;
+	struct pb_bb_table blocks;
+	uint64_t *samples;          /* sorted link-time addresses of its samples */
+	size_t nsamples, cap;
+	uint64_t ir;
+};
+
+struct func_key {
+	size_t obj;
+	uint64_t start;             /* symbol start; for no symbol: 0, one unit per object */
+	const char *name;
+	uint64_t exact_ir, samples;
+	uint64_t hot_addr, hot_ir;
+};
+
+static int cmp_key(const void *a, const void *b)
+{
+	const struct func_key *x = a, *y = b;
+	if (x->obj != y->obj)
+		return x->obj < y->obj ? -1 : 1;
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+static int cmp_func_share(const void *a, const void *b)
+{
+	const struct pb_profile_func *x = a, *y = b;
+	double kx = x->exact_share > x->sampled_share ? x->exact_share : x->sampled_share;
+	double ky = y->exact_share > y->sampled_share ? y->exact_share : y->sampled_share;
+	return kx < ky ? 1 : kx > ky ? -1 : strcmp(x->name, y->name);
+}
+
+static int push_sample(struct obj_state *o, uint64_t addr)
+{
+	if (o->nsamples == o->cap) {
+		size_t cap = o->cap ? 2 * o->cap : 256;
+		uint64_t *s = realloc(o->samples, cap * sizeof *s);
+		if (!s)
+			return -1;
+		o->samples = s;
+		o->cap = cap;
+	}
+	o->samples[o->nsamples++] = addr;
+	return 0;
+}
+
+static const char *base_name(const char *path)
+{
+	const char *s = strrchr(path, '/');
+	return s ? s + 1 : path;
+}
+
+/* Functions are keyed by (object, symbol start), found through an open-addressing hash. */
+struct func_table {
+	struct func_key *k;
+	size_t n, cap;
+	long *slot;                 /* index into k, -1 empty; nslots a power of two */
+	size_t nslots;
+};
+
+static size_t func_hash(size_t obj, uint64_t start, size_t nslots)
+{
+	uint64_t h = (start ^ ((uint64_t)obj << 48)) * 0x9e3779b97f4a7c15ull;
+	return (size_t)(h >> 20) & (nslots - 1);
+}
+
+static int func_rehash(struct func_table *t)
+{
+	size_t nslots = t->nslots ? 2 * t->nslots : 1024;
+	long *slot = malloc(nslots * sizeof *slot);
+	if (!slot)
+		return -1;
+	for (size_t i = 0; i < nslots; i++)
+		slot[i] = -1;
+	for (size_t i = 0; i < t->n; i++) {
+		size_t h = func_hash(t->k[i].obj, t->k[i].start, nslots);
+		while (slot[h] >= 0)
+			h = (h + 1) & (nslots - 1);
+		slot[h] = (long)i;
+	}
+	free(t->slot);
+	t->slot = slot;
+	t->nslots = nslots;
+	return 0;
+}
+
+static long func_index(struct func_table *t, struct obj_state *objs, size_t obj, uint64_t addr)
+{
+	uint64_t start = 0;
+	const char *name = objs[obj].obj ? pb_prof_object_symbol(objs[obj].obj, addr, &start)
+					 : NULL;
+	if (!name)
+		start = 0;
+	if (2 * (t->n + 1) > t->nslots && func_rehash(t))
+		return -1;
+	size_t h = func_hash(obj, start, t->nslots);
+	while (t->slot[h] >= 0) {
+		const struct func_key *k = &t->k[t->slot[h]];
+		if (k->obj == obj && k->start == start)
+			return t->slot[h];
+		h = (h + 1) & (t->nslots - 1);
+	}
+	if (t->n == t->cap) {
+		size_t cap = t->cap ? 2 * t->cap : 256;
+		struct func_key *k = realloc(t->k, cap * sizeof *k);
+		if (!k)
+			return -1;
+		t->k = k;
+		t->cap = cap;
+	}
+	t->k[t->n] = (struct func_key){.obj = obj, .start = start, .name = name};
+	t->slot[h] = (long)t->n;
+	return (long)t->n++;
+}
+
+int pb_profile_compute(const struct pb_profile_input *in, struct pb_profile_report *out,
+		       struct pb_error *err)
+{
+	memset(out, 0, sizeof *out);
+	/* Objects: one per distinct file path among the mappings. */
+	struct obj_state *objs = calloc(in->nmaps ? in->nmaps : 1, sizeof *objs);
+	size_t *map_obj = calloc(in->nmaps ? in->nmaps : 1, sizeof *map_obj);
+	size_t nobjs = 0;
+	int rc = -1;
+	double *ve = NULL, *vs = NULL;
+	struct func_table ft = {0};
+	if (!objs || !map_obj) {
+		pb_fail(err, PB_EXIT_FAILURE, ENOMEM, "out of memory");
+		goto done;
+	}
+	for (size_t m = 0; m < in->nmaps; m++) {
+		size_t o = 0;
+		while (o < nobjs && strcmp(pb_prof_object_path(objs[o].obj), in->maps[m].path))
+			o++;
+		if (o == nobjs) {
+			struct pb_prof_object *po;
+			struct pb_error oe;
+			if (pb_prof_object_open(in->maps[m].path, &po, &oe)) {
+				map_obj[m] = SIZE_MAX;  /* its samples count as unmapped */
+				continue;
+			}
+			objs[nobjs].obj = po;
+			if (pb_callgrind_parse_file(in->callgrind_file, in->maps[m].path,
+						    &objs[nobjs].exact, err))
+				goto done;
+			nobjs++;
+		}
+		map_obj[m] = o;
+	}
+	/* Samples → (object, link-time address); later mappings win. */
+	for (size_t i = 0; i < in->nips; i++) {
+		uint64_t ip = in->ips[i];
+		size_t m = in->nmaps;
+		while (m > 0 && !(ip >= in->maps[m - 1].start && ip < in->maps[m - 1].end))
+			m--;
+		uint64_t addr;
+		if (!m || map_obj[m - 1] == SIZE_MAX ||
+		    !pb_prof_object_offset_to_addr(objs[map_obj[m - 1]].obj,
+						   ip - in->maps[m - 1].start + in->maps[m - 1].pgoff,
+						   &addr)) {
+			out->unmapped_samples++;
+			continue;
+		}
+		if (push_sample(&objs[map_obj[m - 1]], addr)) {
+			pb_fail(err, PB_EXIT_FAILURE, ENOMEM, "out of memory");
+			goto done;
+		}
+	}
+	out->kernel_samples = in->kernel_samples;
+	out->samples = in->nips + in->kernel_samples;
+	size_t ninsn_units = 0, nblock_units = 0;
+	for (size_t o = 0; o < nobjs; o++) {
+		struct obj_state *os = &objs[o];
+		qsort(os->samples, os->nsamples, sizeof *os->samples, cmp_u64);
+		for (size_t i = 0; i < os->exact.n; i++)
+			os->ir += os->exact.instr[i].ir;
+		out->total_ir += os->ir;
+		if (pb_bb_build(&os->exact, pb_prof_object_read, os->obj, &os->blocks, err))
+			goto done;
+		out->undecodable += os->blocks.undecodable;
+		ninsn_units += os->exact.n + os->nsamples;
+		nblock_units += os->blocks.n + 1;
+		out->ninsns += os->exact.n;
+		out->nblocks += os->blocks.n;
+	}
+	/* Units: every executed instruction or block, every sampled address callgrind did not
+	 * execute, per object one "outside any block" unit, and one for samples nowhere. */
+	size_t cap = ninsn_units + nblock_units + 1;
+	ve = calloc(cap, sizeof *ve);
+	vs = calloc(cap, sizeof *vs);
+	if (!ve || !vs) {
+		pb_fail(err, PB_EXIT_FAILURE, ENOMEM, "out of memory");
+		goto done;
+	}
+	double nowhere = (double)(out->unmapped_samples + out->kernel_samples);
+
+	/* Instruction level: merge the executed and sampled addresses. */
+	size_t u = 0;
+	for (size_t o = 0; o < nobjs; o++) {
+		struct obj_state *os = &objs[o];
+		size_t i = 0, j = 0;
+		while (i < os->exact.n || j < os->nsamples) {
+			uint64_t a = i < os->exact.n ? os->exact.instr[i].addr : UINT64_MAX;
+			uint64_t b = j < os->nsamples ? os->samples[j] : UINT64_MAX;
+			uint64_t at = a < b ? a : b;
+			ve[u] = 0;
+			vs[u] = 0;
+			if (a == at)
+				ve[u] = (double)os->exact.instr[i++].ir;
+			while (j < os->nsamples && os->samples[j] == at) {
+				vs[u] += 1;
+				j++;
+			}
+			if (a != at)
+				out->unexecuted_samples += (uint64_t)vs[u];
+			u++;
+		}
+	}
+	ve[u] = 0;
+	vs[u++] = nowhere;
+	pb_share_error(ve, vs, u, &out->insn);
+
+	/* Block level. */
+	u = 0;
+	for (size_t o = 0; o < nobjs; o++) {
+		struct obj_state *os = &objs[o];
+		size_t base = u;
+		for (size_t b = 0; b < os->blocks.n; b++) {
+			ve[u] = (double)os->blocks.bb[b].instructions;
+			vs[u++] = 0;
+		}
+		size_t outside = u;
+		ve[u] = 0;
+		vs[u++] = 0;
+		for (size_t j = 0; j < os->nsamples; j++) {
+			long b = pb_bb_find(&os->blocks, os->samples[j]);
+			vs[b < 0 ? outside : base + (size_t)b] += 1;
+		}
+	}
+	ve[u] = 0;
+	vs[u++] = nowhere;
+	pb_share_error(ve, vs, u, &out->block);
+
+	/* Function level. */
+	for (size_t o = 0; o < nobjs; o++) {
+		struct obj_state *os = &objs[o];
+		for (size_t i = 0; i < os->exact.n; i++) {
+			const struct pb_cg_instr *ins = &os->exact.instr[i];
+			long f = func_index(&ft, objs, o, ins->addr);
+			if (f < 0)
+				goto oom;
+			ft.k[f].exact_ir += ins->ir;
+			if (ins->ir > ft.k[f].hot_ir) {
+				ft.k[f].hot_ir = ins->ir;
+				ft.k[f].hot_addr = ins->addr;
+			}
+		}
+		for (size_t j = 0; j < os->nsamples; j++) {
+			long f = func_index(&ft, objs, o, os->samples[j]);
+			if (f < 0)
+				goto oom;
+			ft.k[f].samples++;
+			if (!ft.k[f].exact_ir && !ft.k[f].hot_addr)
+				ft.k[f].hot_addr = os->samples[j];
+		}
+	}
+	qsort(ft.k, ft.n, sizeof *ft.k, cmp_key);
+	double *fe = calloc(ft.n + 1, sizeof *fe), *fs = calloc(ft.n + 1, sizeof *fs);
+	out->funcs = calloc(ft.n + 1, sizeof *out->funcs);
+	if (!fe || !fs || !out->funcs) {
+		free(fe);
+		free(fs);
+		goto oom;
+	}
+	for (size_t f = 0; f < ft.n; f++) {
+		fe[f] = (double)ft.k[f].exact_ir;
+		fs[f] = (double)ft.k[f].samples;
+	}
+	fs[ft.n] = nowhere;
+	pb_share_error(fe, fs, ft.n + 1, &out->func);
+	free(fe);
+	free(fs);
+	double total_s = (double)out->samples;
+	for (size_t f = 0; f < ft.n; f++) {
+		struct pb_profile_func *pf = &out->funcs[out->nfuncs++];
+		const struct func_key *k = &ft.k[f];
+		const char *obj_path = pb_prof_object_path(objs[k->obj].obj);
+		snprintf(pf->object, sizeof pf->object, "%.95s", base_name(obj_path));
+		if (k->name)
+			snprintf(pf->name, sizeof pf->name, "%.159s", k->name);
+		else
+			snprintf(pf->name, sizeof pf->name, "[%.100s, no symbol]", pf->object);
+		const char *file;
+		int line;
+		if (k->hot_addr && pb_prof_object_source(objs[k->obj].obj, k->hot_addr, &file, &line))
+			snprintf(pf->source, sizeof pf->source, "%.140s:%d", base_name(file), line);
+		pf->exact_ir = k->exact_ir;
+		pf->samples = k->samples;
+		pf->exact_share = out->total_ir ? (double)k->exact_ir / (double)out->total_ir : 0;
+		pf->sampled_share = total_s > 0 ? (double)k->samples / total_s : 0;
+	}
+	out->nfuncs_total = out->nfuncs;
+	qsort(out->funcs, out->nfuncs, sizeof *out->funcs, cmp_func_share);
+	out->objects = calloc(nobjs ? nobjs : 1, sizeof *out->objects);
+	if (!out->objects)
+		goto oom;
+	for (size_t o = 0; o < nobjs; o++) {
+		snprintf(out->objects[o].path, sizeof out->objects[o].path, "%s",
+			 pb_prof_object_path(objs[o].obj));
+		out->objects[o].exact_ir = objs[o].ir;
+		out->objects[o].samples = objs[o].nsamples;
+	}
+	out->nobjects = nobjs;
+	rc = 0;
+	goto done;
+oom:
+	pb_fail(err, PB_EXIT_FAILURE, ENOMEM, "out of memory");
+done:
+	free(ft.k);
+	free(ft.slot);
+	free(ve);
+	free(vs);
+	for (size_t o = 0; objs && o < nobjs; o++) {
+		pb_cg_profile_free(&objs[o].exact);
+		pb_bb_table_free(&objs[o].blocks);
+		free(objs[o].samples);
+		pb_prof_object_close(objs[o].obj);
+	}
+	free(objs);
+	free(map_obj);
+	if (rc)
+		pb_profile_report_free(out);
+	return rc;
+}
+
+void pb_profile_report_free(struct pb_profile_report *r)
+{
+	free(r->funcs);
+	free(r->objects);
+	r->funcs = NULL;
+	r->objects = NULL;
+	r->nfuncs = r->nobjects = 0;
+}

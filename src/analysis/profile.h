@@ -1,0 +1,142 @@
+/* Profile accuracy: how far a sampled profile of a program is from its exact profile
+ * (callgrind's per-instruction counts), at instruction, basic-block and function level.
+ *
+ * The metric is Nowak et al.'s: the sum over units (instructions, blocks, functions) of
+ * |sampled instructions executed − exact instructions executed|, normalised by the total
+ * instructions executed. A sampled profile estimates a unit's instructions as its share of the
+ * samples times the exact total, so the metric is Σ |s_u/S − e_u/E|: 0 for a perfect profile,
+ * 2 (200 %) for one that shares nothing with the truth. Samples a unit of the exact profile
+ * cannot hold (an object callgrind never saw, an address it never executed) form one more
+ * unit whose exact share is zero, so they count as error rather than vanish. */
+#ifndef PB_PROFILE_H
+#define PB_PROFILE_H
+
+#include "analysis/callgrind.h"
+#include "util/error.h"
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+/* ---- the metric ---- */
+
+struct pb_share_error {
+	double error;            /* Σ |s/S − e/E| over the units (a fraction: 0.05 = 5 %) */
+	double max_abs;          /* the largest |s/S − e/E| */
+	size_t argmax;           /* the unit where it occurs */
+	double exact_total, sampled_total;
+};
+/* Over n units; a total of zero makes that side's shares zero. */
+void pb_share_error(const double *exact, const double *sampled, size_t n,
+		    struct pb_share_error *out);
+
+/* ---- basic blocks ---- */
+
+struct pb_bb {
+	uint64_t begin, end;     /* [begin, end): addresses of its first and past its last insn */
+	uint32_t ninsns;
+	uint64_t count;          /* executions (exact) */
+	uint64_t instructions;   /* instructions executed in it: count × ninsns (exact) */
+};
+
+struct pb_bb_table {
+	struct pb_bb *bb;        /* sorted by begin, disjoint */
+	size_t n;
+	size_t undecodable;      /* executed addresses capstone could not decode (one-insn blocks) */
+};
+
+/* Reads up to len code bytes at a link-time address; returns how many it could. */
+typedef size_t (*pb_code_read_fn)(void *ctx, uint64_t addr, uint8_t *buf, size_t len);
+
+/* Builds the basic blocks of the executed code: a block starts at the first executed
+ * instruction, after a control-flow instruction (jump, call, return, interrupt), at a direct
+ * branch's target, after a gap (the next executed instruction does not follow the last), and
+ * where the exact count changes (two instructions of one block execute equally often, so a
+ * change proves an entry or exit callgrind saw even where the decoder cannot: an indirect
+ * jump's target, a signal). Instructions are decoded with capstone from read(). */
+int pb_bb_build(const struct pb_cg_profile *exact, pb_code_read_fn read, void *ctx,
+		struct pb_bb_table *out, struct pb_error *err);
+/* The same over a code buffer whose first byte is at base (tests). */
+int pb_bb_build_buffer(const struct pb_cg_profile *exact, const uint8_t *code, size_t len,
+		       uint64_t base, struct pb_bb_table *out, struct pb_error *err);
+void pb_bb_table_free(struct pb_bb_table *t);
+/* Index of the block holding addr, or -1. */
+long pb_bb_find(const struct pb_bb_table *t, uint64_t addr);
+
+/* ---- objects: ELF files with symbols and source lines (elfutils) ---- */
+
+struct pb_prof_object;
+/* Opens an ELF file; not an ELF (or unreadable) is PB_EXIT_BAD_FILE naming it. */
+int pb_prof_object_open(const char *path, struct pb_prof_object **out, struct pb_error *err);
+void pb_prof_object_close(struct pb_prof_object *o);
+const char *pb_prof_object_path(const struct pb_prof_object *o);
+/* A file offset inside a PT_LOAD segment → its link-time address. */
+bool pb_prof_object_offset_to_addr(const struct pb_prof_object *o, uint64_t offset,
+				   uint64_t *addr);
+size_t pb_prof_object_read(void *object, uint64_t addr, uint8_t *buf, size_t len);
+/* The function holding addr (NULL if no symbol covers it) and its start address. */
+const char *pb_prof_object_symbol(struct pb_prof_object *o, uint64_t addr, uint64_t *start);
+/* Source file and line of addr, false when the object has no line table for it. */
+bool pb_prof_object_source(struct pb_prof_object *o, uint64_t addr, const char **file,
+			   int *line);
+/* Whether path names an ELF file (reads its magic). */
+bool pb_is_elf_file(const char *path);
+
+/* ---- a sampled profile against callgrind ---- */
+
+/* A file mapping of the sampled process (from /proc/PID/maps or an MMAP2 record). */
+struct pb_map {
+	uint64_t start, end, pgoff;
+	char path[PATH_MAX];
+};
+/* Adds the executable file mappings of /proc/PID/maps to *maps; returns how many, -1 if the
+ * file could not be read. */
+int pb_maps_read_proc(pid_t pid, struct pb_map **maps, size_t *n);
+/* Appends one mapping (later ones win where they overlap). */
+int pb_maps_add(struct pb_map **maps, size_t *n, uint64_t start, uint64_t len, uint64_t pgoff,
+		const char *path);
+
+struct pb_profile_input {
+	const struct pb_map *maps;
+	size_t nmaps;
+	const uint64_t *ips;         /* user-mode sample IPs */
+	size_t nips;
+	uint64_t kernel_samples;     /* samples with a kernel IP: no exact counterpart */
+	const char *callgrind_file;
+};
+
+struct pb_profile_func {
+	char name[160];              /* symbol, or "[object+0xADDR]" without one */
+	char object[96];             /* file name of the object */
+	char source[160];            /* "file.c:LINE" of its hottest instruction, "" unknown */
+	double exact_share, sampled_share;   /* fractions */
+	uint64_t exact_ir, samples;
+};
+
+struct pb_profile_object_summary {
+	char path[PATH_MAX];
+	uint64_t exact_ir, samples;
+};
+
+struct pb_profile_report {
+	uint64_t total_ir;
+	uint64_t samples;            /* all, kernel included */
+	uint64_t unmapped_samples;   /* user IPs in no file mapping (vdso, JIT, anonymous) */
+	uint64_t unexecuted_samples; /* IPs at addresses callgrind never executed */
+	uint64_t kernel_samples;
+	struct pb_share_error insn, block, func;
+	size_t ninsns, nblocks, nfuncs_total;
+	size_t undecodable;
+	struct pb_profile_func *funcs;   /* every function, by exact share descending */
+	size_t nfuncs;
+	struct pb_profile_object_summary *objects;
+	size_t nobjects;
+};
+
+int pb_profile_compute(const struct pb_profile_input *in, struct pb_profile_report *out,
+		       struct pb_error *err);
+void pb_profile_report_free(struct pb_profile_report *r);
+
+#endif

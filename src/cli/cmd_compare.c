@@ -1,0 +1,338 @@
+/* `pesbench compare RESULTS...`: results files of several machines (or runs) side by side —
+ * the Intel vs AMD tables of the main study. A row is one setting, matched across files by
+ * experiment, kind of facility, workload, period, threads and the experiment's own parameter
+ * (privilege levels, events opened together); a precise facility (PEBS, IBS, SPE) is matched
+ * with whichever precise facility the other machine has, every other facility with the same
+ * spec. A setting one file lacks is shown as '-'. */
+#include "cli/commands.h"
+#include "cli/options.h"
+#include "io/plot.h"
+#include "io/report.h"
+#include "io/results.h"
+#include "util/text.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_FILES 16
+
+struct input {
+	char path[4200];
+	json_t *root;
+	char machine[256];
+};
+
+struct row {
+	char key[768];
+	char experiment[64], kind[192], workload[192], params[96];
+	long long period, threads;
+	json_t *cell[MAX_FILES];
+};
+
+static const char *str(json_t *o, const char *k)
+{
+	const char *s = json_string_value(json_object_get(o, k));
+	return s ? s : "";
+}
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"usage: pesbench compare RESULTS RESULTS [RESULTS...] [--json]\n\n"
+		"Sets two or more results (folders or results.json files) side by side: one row\n"
+		"per setting (experiment, facility kind, workload, period, threads, and the\n"
+		"experiment's own parameter), one column per file with accuracy mean +- stdev over\n"
+		"the runs and the samples lost. PEBS, IBS and SPE are matched with each other as\n"
+		"'precise'; other facilities by their spec. '-' marks a setting a file lacks.\n\n"
+		"  --json  print the table as JSON\n\n"
+		"Exit 0 on success, 2 for bad usage, 6 when a file is missing, corrupt or of\n"
+		"another schema version.\n");
+}
+
+/* The facility a row matches on: precise facilities of different vendors are one kind. */
+static void facility_kind(const char *facility, char *buf, size_t len)
+{
+	static const char *const precise[] = {"pebs", "ibs-op", "ibs-fetch", "spe"};
+	size_t n = strcspn(facility, ":");
+	for (size_t i = 0; i < sizeof precise / sizeof precise[0]; i++)
+		if (n == strlen(precise[i]) && !strncmp(facility, precise[i], n)) {
+			pb_format(buf, len, "precise");
+			return;
+		}
+	pb_format(buf, len, "%s", facility);
+}
+
+/* The parameters an experiment varies besides the common ones, as "levels=user". */
+static void own_params(json_t *p, char *buf, size_t len)
+{
+	static const char *const fields[] = {"levels", "events_opened_together", "delivery",
+					      "ring_pages", "padding"};
+	buf[0] = '\0';
+	for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
+		json_t *v = json_object_get(p, fields[i]);
+		if (!v || (!strcmp(fields[i], "delivery") && !strcmp(str(p, "delivery"), "none")))
+			continue;
+		size_t used = strlen(buf);
+		const char *name = !strcmp(fields[i], "events_opened_together") ? "k" : fields[i];
+		if (json_is_string(v))
+			pb_format(buf + used, len - used, "%s%s=%s", used ? "," : "", name,
+				  json_string_value(v));
+		else if (json_is_integer(v))
+			pb_format(buf + used, len - used, "%s%s=%lld", used ? "," : "", name,
+				  (long long)json_integer_value(v));
+	}
+}
+
+static void cell_text(json_t *p, const char *kind, char *buf, size_t len)
+{
+	if (!p) {
+		pb_format(buf, len, "-");
+		return;
+	}
+	char prefix[200] = "";
+	if (strcmp(str(p, "facility"), kind))
+		pb_format(prefix, sizeof prefix, "%s ", str(p, "facility"));
+	if (json_object_get(p, "not_applicable")) {
+		pb_format(buf, len, "%sn/a", prefix);
+		return;
+	}
+	json_t *m = json_object_get(p, "metrics");
+	json_t *acc = json_object_get(m, "accuracy");
+	if (!acc) {
+		pb_format(buf, len, "%s%s", prefix, json_object_get(p, "error") ? "error" : "-");
+		return;
+	}
+	json_t *rr = json_object_get(m, "running_ratio");
+	double ratio = rr ? json_number_value(json_object_get(rr, "min")) : 1.0;
+	char mux[32] = "";
+	if (ratio < 0.999)
+		pb_format(mux, sizeof mux, " run/en %.2f", ratio);
+	pb_format(buf, len, "%s%.2f±%.2f lost %lld%s", prefix,
+		  json_number_value(json_object_get(acc, "mean")),
+		  json_number_value(json_object_get(acc, "stdev")),
+		  (long long)json_integer_value(json_object_get(m, "lost_total")), mux);
+}
+
+static json_t *cell_json(json_t *p)
+{
+	if (!p)
+		return json_null();
+	json_t *m = json_object_get(p, "metrics");
+	json_t *acc = json_object_get(m, "accuracy");
+	json_t *o = json_pack("{s:s}", "facility", str(p, "facility"));
+	if (json_object_get(p, "not_applicable"))
+		json_object_set(o, "not_applicable", json_object_get(p, "not_applicable"));
+	if (json_object_get(p, "error"))
+		json_object_set(o, "error", json_object_get(p, "error"));
+	if (acc) {
+		json_object_set_new(o, "accuracy",
+				    json_pack("{s:O, s:O, s:O, s:O, s:O}", "mean",
+					      json_object_get(acc, "mean"), "stdev",
+					      json_object_get(acc, "stdev"), "min",
+					      json_object_get(acc, "min"), "max",
+					      json_object_get(acc, "max"), "n",
+					      json_object_get(acc, "n")));
+		json_object_set(o, "lost_total", json_object_get(m, "lost_total"));
+		json_object_set(o, "multiplexed", json_object_get(m, "multiplexed"));
+		json_t *rr = json_object_get(m, "running_ratio");
+		if (rr)
+			json_object_set(o, "running_ratio_min", json_object_get(rr, "min"));
+	}
+	return o;
+}
+
+/* display width of UTF-8 text (the ± sign is two bytes, one column) */
+static int columns(const char *s)
+{
+	int n = 0;
+	for (; *s; s++)
+		n += ((unsigned char)*s & 0xC0) != 0x80;
+	return n;
+}
+
+static void pad(FILE *out, const char *s, int width)
+{
+	fputs(s, out);
+	for (int w = columns(s); w < width; w++)
+		fputc(' ', out);
+}
+
+int pb_cmd_compare(int argc, char **argv)
+{
+	static const char *const flags[] = {"json", NULL};
+	struct pb_option_parser op;
+	pb_options_begin(&op, argc, argv, flags);
+	const char *name, *value;
+	const char *paths[MAX_FILES];
+	size_t nfiles = 0;
+	bool json = false;
+	struct pb_error err = {0};
+	int r;
+	while ((r = pb_options_next(&op, &name, &value)) > 0) {
+		if (!strcmp(name, "help")) {
+			usage(stdout);
+			return PB_EXIT_OK;
+		} else if (!*name) {
+			if (nfiles == MAX_FILES) {
+				pb_fail(&err, PB_EXIT_USAGE, 0, "at most %d results files", MAX_FILES);
+				return pb_cli_report("compare", &err);
+			}
+			paths[nfiles++] = value;
+		} else if (!strcmp(name, "json")) {
+			json = true;
+		} else {
+			pb_fail(&err, PB_EXIT_USAGE, 0,
+				"unknown option --%s; see `pesbench compare --help`", name);
+			return pb_cli_report("compare", &err);
+		}
+	}
+	if (r < 0)
+		return pb_cli_report("compare", &op.err);
+	if (nfiles < 2) {
+		pb_fail(&err, PB_EXIT_USAGE, 0,
+			"compare needs two or more results folders or files (got %zu); `pesbench "
+			"report` shows one",
+			nfiles);
+		return pb_cli_report("compare", &err);
+	}
+
+	struct input *in = calloc(nfiles, sizeof *in);
+	struct row *rows = NULL;
+	size_t nrows = 0, cap = 0;
+	int rc = PB_EXIT_OK;
+	if (!in) {
+		pb_fail(&err, PB_EXIT_FAILURE, 0, "out of memory");
+		return pb_cli_report("compare", &err);
+	}
+	for (size_t f = 0; f < nfiles; f++) {
+		char dir[4200];
+		pb_results_locate(paths[f], in[f].path, sizeof in[f].path, dir, sizeof dir);
+		if (pb_results_load(in[f].path, &in[f].root, &err)) {
+			rc = pb_cli_report("compare", &err);
+			goto out;
+		}
+		pb_results_machine_label(in[f].root, in[f].machine, sizeof in[f].machine);
+	}
+
+	/* rows: the first file's order, then what only later files have */
+	for (size_t f = 0; f < nfiles; f++) {
+		size_t i;
+		json_t *p;
+		json_array_foreach(json_object_get(in[f].root, "points"), i, p) {
+			struct row key = {0};
+			pb_format(key.experiment, sizeof key.experiment, "%s", str(p, "experiment"));
+			facility_kind(str(p, "facility"), key.kind, sizeof key.kind);
+			pb_format(key.workload, sizeof key.workload, "%s", str(p, "workload"));
+			key.period = (long long)json_integer_value(json_object_get(p, "period"));
+			key.threads = (long long)json_integer_value(json_object_get(p, "threads"));
+			own_params(p, key.params, sizeof key.params);
+			/* the n-th point of a setting in one file meets the n-th in another */
+			for (unsigned occurrence = 0;; occurrence++) {
+				pb_format(key.key, sizeof key.key, "%s|%s|%s|%lld|%lld|%s|%u",
+					  key.experiment, key.kind, key.workload, key.period,
+					  key.threads, key.params, occurrence);
+				size_t k = 0;
+				while (k < nrows && strcmp(rows[k].key, key.key))
+					k++;
+				if (k < nrows && rows[k].cell[f])
+					continue;
+				if (k == nrows) {
+					if (nrows == cap) {
+						cap = cap ? 2 * cap : 64;
+						struct row *grown = realloc(rows, cap * sizeof *rows);
+						if (!grown) {
+							pb_fail(&err, PB_EXIT_FAILURE, 0, "out of memory");
+							rc = pb_cli_report("compare", &err);
+							goto out;
+						}
+						rows = grown;
+					}
+					rows[nrows++] = key;
+				}
+				rows[k].cell[f] = p;
+				break;
+			}
+		}
+	}
+
+	if (json) {
+		json_t *doc = json_object(), *files = json_array(), *out_rows = json_array();
+		for (size_t f = 0; f < nfiles; f++)
+			json_array_append_new(files, json_pack("{s:s, s:s}", "path", in[f].path,
+							       "machine", in[f].machine));
+		for (size_t k = 0; k < nrows; k++) {
+			json_t *cells = json_array();
+			for (size_t f = 0; f < nfiles; f++)
+				json_array_append_new(cells, cell_json(rows[k].cell[f]));
+			json_array_append_new(
+				out_rows, json_pack("{s:s, s:s, s:s, s:I, s:I, s:s, s:o}", "experiment",
+						    rows[k].experiment, "facility_kind", rows[k].kind,
+						    "workload", rows[k].workload, "period",
+						    (json_int_t)rows[k].period, "threads",
+						    (json_int_t)rows[k].threads, "params",
+						    rows[k].params, "cells", cells));
+		}
+		json_object_set_new(doc, "files", files);
+		json_object_set_new(doc, "rows", out_rows);
+		char *text = json_dumps(doc, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
+		if (text)
+			puts(text);
+		free(text);
+		json_decref(doc);
+		goto out;
+	}
+
+	/* columns as wide as their widest cell */
+	int width[MAX_FILES];
+	for (size_t f = 0; f < nfiles; f++) {
+		width[f] = 8;
+		for (size_t k = 0; k < nrows; k++) {
+			char cell[320];
+			cell_text(rows[k].cell[f], rows[k].kind, cell, sizeof cell);
+			if (columns(cell) > width[f])
+				width[f] = columns(cell);
+		}
+	}
+	for (size_t f = 0; f < nfiles; f++)
+		printf("%c: %s — %s\n", (char)('A' + f), in[f].path, in[f].machine);
+	printf("\naccuracy (%%) mean±stdev over runs, samples lost; run/en = lowest time "
+	       "running/enabled when multiplexed\n\n");
+	printf("%-9s %-20s %-28s %9s %3s %-12s", "exp", "facility", "workload", "period", "thr",
+	       "params");
+	for (size_t f = 0; f < nfiles; f++) {
+		char head[8];
+		snprintf(head, sizeof head, "%c", (char)('A' + f));
+		fputs(" | ", stdout);
+		pad(stdout, head, width[f]);
+	}
+	putchar('\n');
+	size_t matched = 0;
+	for (size_t k = 0; k < nrows; k++) {
+		char period[24] = "-", threads[8] = "-";
+		if (rows[k].period)
+			snprintf(period, sizeof period, "%lld", rows[k].period);
+		if (rows[k].threads)
+			snprintf(threads, sizeof threads, "%lld", rows[k].threads);
+		printf("%-9s %-20s %-28s %9s %3s %-12s", rows[k].experiment, rows[k].kind,
+		       rows[k].workload[0] ? rows[k].workload : "-", period, threads,
+		       rows[k].params[0] ? rows[k].params : "-");
+		bool all = true;
+		for (size_t f = 0; f < nfiles; f++) {
+			char cell[320];
+			cell_text(rows[k].cell[f], rows[k].kind, cell, sizeof cell);
+			fputs(" | ", stdout);
+			pad(stdout, cell, width[f]);
+			all &= rows[k].cell[f] != NULL;
+		}
+		matched += all;
+		putchar('\n');
+	}
+	printf("\n%zu settings, %zu in every file\n", nrows, matched);
+out:
+	for (size_t f = 0; f < nfiles; f++)
+		json_decref(in[f].root);
+	free(in);
+	free(rows);
+	return rc;
+}

@@ -1,0 +1,384 @@
+/* `pesbench perfdata FILE`: reads a user's perf.data (any facility perf records) and accounts for
+ * it the way pesbench accounts for its own sessions: per event the samples, losses and
+ * throttles; with --histogram the samples per IP (memory grows with distinct IPs only); with
+ * --dump every sample, IBS raw payloads decoded as `perf report -D` prints them. */
+#include "cli/commands.h"
+#include "cli/options.h"
+#include "io/perfdata.h"
+#include "util/error.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define DEFAULT_TOP 20
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"usage: pesbench perfdata FILE [--histogram] [--top N] [--dump] [--json]\n\n"
+		"Reads a perf.data file written by `perf record` (or by pesbench) and prints, per\n"
+		"event, the samples, lost samples and throttles it holds, and the recording's\n"
+		"machine (CPUID, CPUs, PMU mappings).\n"
+		"  --histogram  samples per instruction address, the N most sampled (--top, default\n"
+		"               %d) with their share; memory grows with distinct addresses only\n"
+		"  --dump       one line per sample (ip, pid/tid, time, addr, cpu, period); AMD IBS\n"
+		"               raw payloads are decoded as `perf report -D` prints them when the\n"
+		"               file's PMU mappings name ibs_op / ibs_fetch\n"
+		"  --json       the summary (and histogram) as JSON on stdout\n"
+		"Exit 6 when the file is truncated, corrupt or of an unsupported kind (pipe mode,\n"
+		"other byte order, compressed records).\n",
+		DEFAULT_TOP);
+}
+
+/* (event, ip) -> samples, open addressing; grows at half load. */
+struct ip_slot {
+	uint64_t ip;
+	uint64_t count;   /* 0 = empty */
+	int event;
+};
+
+struct histogram {
+	struct ip_slot *slots;
+	size_t cap, used;
+};
+
+static uint64_t mix(uint64_t x)
+{
+	x ^= x >> 33;
+	x *= UINT64_C(0xff51afd7ed558ccd);
+	x ^= x >> 33;
+	x *= UINT64_C(0xc4ceb9fe1a85ec53);
+	return x ^ (x >> 33);
+}
+
+static struct ip_slot *slot_for(struct ip_slot *slots, size_t cap, int event, uint64_t ip)
+{
+	size_t i = (size_t)mix(ip ^ ((uint64_t)(unsigned)event << 48)) & (cap - 1);
+	while (slots[i].count && (slots[i].ip != ip || slots[i].event != event))
+		i = (i + 1) & (cap - 1);
+	return &slots[i];
+}
+
+static int hist_add(struct histogram *h, int event, uint64_t ip)
+{
+	if ((h->used + 1) * 2 > h->cap) {
+		size_t cap = h->cap ? h->cap * 2 : 1024;
+		struct ip_slot *slots = calloc(cap, sizeof(*slots));
+		if (!slots)
+			return -1;
+		for (size_t i = 0; i < h->cap; i++)
+			if (h->slots[i].count)
+				*slot_for(slots, cap, h->slots[i].event, h->slots[i].ip) = h->slots[i];
+		free(h->slots);
+		h->slots = slots;
+		h->cap = cap;
+	}
+	struct ip_slot *s = slot_for(h->slots, h->cap, event, ip);
+	if (!s->count) {
+		s->ip = ip;
+		s->event = event;
+		h->used++;
+	}
+	s->count++;
+	return 0;
+}
+
+struct walk {
+	struct pb_perfdata *pd;
+	bool histogram, dump, json;
+	struct histogram hist;
+	bool *is_ibs;
+	enum pb_ibs_kind *ibs_kind;
+	struct pb_ibs_cpu *ibs_cpu;
+	uint64_t ibs_decoded, ibs_bad;
+};
+
+static void dump_sample(struct walk *wk, int event, const struct pb_sample *s)
+{
+	uint64_t st = s->sample_type;
+	printf("sample event=%d", event);
+	if (st & PERF_SAMPLE_IP)
+		printf(" ip=%#" PRIx64, s->ip);
+	if (st & PERF_SAMPLE_TID)
+		printf(" pid=%u tid=%u", s->pid, s->tid);
+	if (st & PERF_SAMPLE_TIME)
+		printf(" time=%" PRIu64, s->time);
+	if (st & PERF_SAMPLE_ADDR)
+		printf(" addr=%#" PRIx64, s->addr);
+	if (st & PERF_SAMPLE_CPU)
+		printf(" cpu=%u", s->cpu);
+	if (st & PERF_SAMPLE_PERIOD)
+		printf(" period=%" PRIu64, s->period);
+	if (st & PERF_SAMPLE_RAW)
+		printf(" raw=%u", s->raw_size);
+	printf("\n");
+	if (!(st & PERF_SAMPLE_RAW) || !wk->is_ibs[event] || !s->raw)
+		return;
+	struct pb_ibs_sample ibs;
+	struct pb_error err = {0};
+	if (pb_ibs_decode(s->raw, s->raw_size, wk->ibs_kind[event], &wk->ibs_cpu[event], &ibs,
+			  &err)) {
+		wk->ibs_bad++;
+		printf("  (IBS payload not decoded: %s)\n", err.msg);
+		return;
+	}
+	wk->ibs_decoded++;
+	pb_ibs_print(stdout, &ibs);
+}
+
+static int on_record(void *ctx, int event, const struct pb_record *rec, const uint8_t *bytes,
+		     size_t len, struct pb_error *err)
+{
+	struct walk *wk = ctx;
+	(void)bytes;
+	(void)len;
+	if (rec->type != PERF_RECORD_SAMPLE || event < 0)
+		return 0;
+	const struct pb_sample *s = &rec->u.sample;
+	if (wk->histogram && (s->sample_type & PERF_SAMPLE_IP) && hist_add(&wk->hist, event, s->ip))
+		return pb_fail(err, PB_EXIT_FAILURE, ENOMEM, "out of memory for the histogram");
+	if (wk->dump)
+		dump_sample(wk, event, s);
+	return 0;
+}
+
+static int cmp_slot(const void *a, const void *b)
+{
+	const struct ip_slot *x = a, *y = b;
+	if (x->event != y->event)
+		return x->event < y->event ? -1 : 1;
+	if (x->count != y->count)
+		return x->count > y->count ? -1 : 1;
+	return x->ip < y->ip ? -1 : x->ip > y->ip;
+}
+
+/* Compacts the table into sorted rows (event, then count descending). */
+static size_t hist_sorted(struct histogram *h)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < h->cap; i++)
+		if (h->slots[i].count)
+			h->slots[n++] = h->slots[i];
+	qsort(h->slots, n, sizeof(*h->slots), cmp_slot);
+	return n;
+}
+
+static const char *pmu_label(struct pb_perfdata *pd, uint32_t type)
+{
+	const char *n = pb_perfdata_pmu_name(pd, type);
+	return n ? n : "?";
+}
+
+static void print_text(struct walk *wk, const char *path, const struct pb_perfdata_stats *st,
+		       uint64_t top)
+{
+	struct pb_perfdata *pd = wk->pd;
+	uint32_t avail, online;
+	printf("%s: %" PRIu64 " bytes of records, %" PRIu64 " records, %" PRIu64 " samples\n", path,
+	       pb_perfdata_data_size(pd), st->records, st->samples);
+	printf("  recorded by   %s on %s (%s, %s)\n",
+	       pb_perfdata_perf_version(pd)[0] ? pb_perfdata_perf_version(pd) : "?",
+	       pb_perfdata_hostname(pd)[0] ? pb_perfdata_hostname(pd) : "?",
+	       pb_perfdata_arch(pd)[0] ? pb_perfdata_arch(pd) : "?",
+	       pb_perfdata_osrelease(pd)[0] ? pb_perfdata_osrelease(pd) : "?");
+	printf("  cpuid         %s\n", pb_perfdata_cpuid(pd)[0] ? pb_perfdata_cpuid(pd) : "(none)");
+	if (pb_perfdata_nr_cpus(pd, &avail, &online))
+		printf("  cpus          %u online, %u available\n", online, avail);
+	printf("  pmu mappings ");
+	for (size_t i = 0; i < pb_perfdata_npmus(pd); i++)
+		printf(" %s=%u", pb_perfdata_pmu(pd, i)->name, pb_perfdata_pmu(pd, i)->type);
+	printf("%s\n", pb_perfdata_npmus(pd) ? "" : " (none)");
+	printf("  records skipped: %" PRIu64 " perf user records (types >= 64), %" PRIu64
+	       " of kernel types pesbench does not decode\n", st->user_records, st->unknown);
+	if (st->unattributed)
+		printf("  %" PRIu64 " samples carry an id no event of the file has\n",
+		       st->unattributed);
+	printf("\n  %-3s %-28s %-12s %12s %10s %10s %10s\n", "#", "event", "pmu", "samples", "lost",
+	       "throttled", "period");
+	for (size_t i = 0; i < pb_perfdata_nevents(pd); i++) {
+		const struct pb_perfdata_event *ev = pb_perfdata_event(pd, i);
+		char period[32];
+		if (ev->attr.freq)
+			snprintf(period, sizeof period, "%llu Hz", (unsigned long long)ev->attr.sample_freq);
+		else
+			snprintf(period, sizeof period, "%llu",
+				 (unsigned long long)ev->attr.sample_period);
+		printf("  %-3zu %-28s %-12s %12" PRIu64 " %10" PRIu64 " %10" PRIu64 " %10s\n", i,
+		       ev->name, pmu_label(pd, ev->attr.type), ev->samples,
+		       ev->lost + ev->lost_samples, ev->throttles, period);
+	}
+	if (wk->dump && wk->ibs_decoded + wk->ibs_bad)
+		printf("\n  IBS payloads: %" PRIu64 " decoded, %" PRIu64 " not decodable\n",
+		       wk->ibs_decoded, wk->ibs_bad);
+	if (!wk->histogram)
+		return;
+	size_t n = hist_sorted(&wk->hist);
+	for (size_t i = 0; i < pb_perfdata_nevents(pd); i++) {
+		const struct pb_perfdata_event *ev = pb_perfdata_event(pd, i);
+		size_t distinct = 0;
+		for (size_t k = 0; k < n; k++)
+			distinct += wk->hist.slots[k].event == (int)i;
+		printf("\n  samples per IP, event %zu (%s): %zu distinct IPs\n", i, ev->name, distinct);
+		printf("  %12s %8s  %s\n", "samples", "share", "ip");
+		uint64_t shown = 0;
+		for (size_t k = 0; k < n && shown < top; k++) {
+			const struct ip_slot *s = &wk->hist.slots[k];
+			if (s->event != (int)i)
+				continue;
+			printf("  %12" PRIu64 " %7.3f%%  %#" PRIx64 "\n", s->count,
+			       ev->samples ? 100.0 * (double)s->count / (double)ev->samples : 0.0,
+			       s->ip);
+			shown++;
+		}
+	}
+}
+
+static int print_json(struct walk *wk, const struct pb_perfdata_stats *st, uint64_t top)
+{
+	struct pb_perfdata *pd = wk->pd;
+	json_t *root = json_object(), *events = json_array(), *pmus = json_object();
+	uint32_t avail, online;
+	json_object_set_new(root, "schema", json_string("pesbench-perfdata/1"));
+	json_object_set_new(root, "perf_version", json_string(pb_perfdata_perf_version(pd)));
+	json_object_set_new(root, "hostname", json_string(pb_perfdata_hostname(pd)));
+	json_object_set_new(root, "arch", json_string(pb_perfdata_arch(pd)));
+	json_object_set_new(root, "cpuid", json_string(pb_perfdata_cpuid(pd)));
+	if (pb_perfdata_nr_cpus(pd, &avail, &online)) {
+		json_object_set_new(root, "cpus_online", json_integer(online));
+		json_object_set_new(root, "cpus_available", json_integer(avail));
+	}
+	for (size_t i = 0; i < pb_perfdata_npmus(pd); i++)
+		json_object_set_new(pmus, pb_perfdata_pmu(pd, i)->name,
+				    json_integer(pb_perfdata_pmu(pd, i)->type));
+	json_object_set_new(root, "pmu_mappings", pmus);
+	json_object_set_new(root, "records", json_integer((json_int_t)st->records));
+	json_object_set_new(root, "samples", json_integer((json_int_t)st->samples));
+	json_object_set_new(root, "unattributed_samples", json_integer((json_int_t)st->unattributed));
+	json_object_set_new(root, "user_records_skipped", json_integer((json_int_t)st->user_records));
+	json_object_set_new(root, "unknown_records_skipped", json_integer((json_int_t)st->unknown));
+	size_t n = wk->histogram ? hist_sorted(&wk->hist) : 0;
+	for (size_t i = 0; i < pb_perfdata_nevents(pd); i++) {
+		const struct pb_perfdata_event *ev = pb_perfdata_event(pd, i);
+		json_t *e = json_object();
+		json_object_set_new(e, "name", json_string(ev->name));
+		json_object_set_new(e, "type", json_integer(ev->attr.type));
+		json_object_set_new(e, "pmu", json_string(pmu_label(pd, ev->attr.type)));
+		json_object_set_new(e, "config", json_integer((json_int_t)ev->attr.config));
+		json_object_set_new(e, "sample_type", json_integer((json_int_t)ev->attr.sample_type));
+		json_object_set_new(e, ev->attr.freq ? "sample_freq" : "sample_period",
+				    json_integer((json_int_t)ev->attr.sample_period));
+		json_object_set_new(e, "ids", json_integer((json_int_t)ev->nids));
+		json_object_set_new(e, "samples", json_integer((json_int_t)ev->samples));
+		json_object_set_new(e, "lost", json_integer((json_int_t)ev->lost));
+		json_object_set_new(e, "lost_samples", json_integer((json_int_t)ev->lost_samples));
+		json_object_set_new(e, "throttles", json_integer((json_int_t)ev->throttles));
+		json_object_set_new(e, "unthrottles", json_integer((json_int_t)ev->unthrottles));
+		if (wk->histogram) {
+			json_t *h = json_array();
+			size_t distinct = 0;
+			for (size_t k = 0; k < n; k++) {
+				const struct ip_slot *s = &wk->hist.slots[k];
+				if (s->event != (int)i)
+					continue;
+				if (distinct++ < top) {
+					json_t *row = json_object();
+					char ip[24];
+					snprintf(ip, sizeof ip, "%#" PRIx64, s->ip);
+					json_object_set_new(row, "ip", json_string(ip));
+					json_object_set_new(row, "samples", json_integer((json_int_t)s->count));
+					json_array_append_new(h, row);
+				}
+			}
+			json_object_set_new(e, "distinct_ips", json_integer((json_int_t)distinct));
+			json_object_set_new(e, "top_ips", h);
+		}
+		json_array_append_new(events, e);
+	}
+	json_object_set_new(root, "events", events);
+	int rc = json_dumpf(root, stdout, JSON_INDENT(2));
+	printf("\n");
+	json_decref(root);
+	return rc ? PB_EXIT_OUTPUT : PB_EXIT_OK;
+}
+
+int pb_cmd_perfdata(int argc, char **argv)
+{
+	static const char *const flags[] = {"histogram", "dump", "json", "help", NULL};
+	struct pb_option_parser op;
+	const char *name, *value, *path = NULL;
+	struct walk wk = {0};
+	uint64_t top = DEFAULT_TOP;
+	int r;
+	pb_options_begin(&op, argc, argv, flags);
+	while ((r = pb_options_next(&op, &name, &value)) == 1) {
+		if (!name[0]) {
+			if (path) {
+				fprintf(stderr, "pesbench perfdata: one FILE only ('%s' and '%s')\n",
+					path, value);
+				return PB_EXIT_USAGE;
+			}
+			path = value;
+		} else if (!strcmp(name, "help")) {
+			usage(stdout);
+			return PB_EXIT_OK;
+		} else if (!strcmp(name, "histogram")) {
+			wk.histogram = true;
+		} else if (!strcmp(name, "dump")) {
+			wk.dump = true;
+		} else if (!strcmp(name, "json")) {
+			wk.json = true;
+		} else if (!strcmp(name, "top")) {
+			if (pb_parse_u64("--top", value, 1, UINT64_C(1) << 32, &top, &op.err))
+				return pb_cli_report("perfdata", &op.err);
+		} else {
+			fprintf(stderr, "pesbench perfdata: unknown option '--%s'\n", name);
+			usage(stderr);
+			return PB_EXIT_USAGE;
+		}
+	}
+	if (r < 0)
+		return pb_cli_report("perfdata", &op.err);
+	if (!path) {
+		usage(stderr);
+		return PB_EXIT_USAGE;
+	}
+	if (wk.dump && wk.json) {
+		fprintf(stderr, "pesbench perfdata: --dump and --json do not mix; pick one\n");
+		return PB_EXIT_USAGE;
+	}
+	struct pb_error err = {0};
+	if (pb_perfdata_open(path, &wk.pd, &err))
+		return pb_cli_report("perfdata", &err);
+	size_t nev = pb_perfdata_nevents(wk.pd);
+	wk.is_ibs = calloc(nev, sizeof(*wk.is_ibs));
+	wk.ibs_kind = calloc(nev, sizeof(*wk.ibs_kind));
+	wk.ibs_cpu = calloc(nev, sizeof(*wk.ibs_cpu));
+	int rc = PB_EXIT_OK;
+	if (!wk.is_ibs || !wk.ibs_kind || !wk.ibs_cpu) {
+		rc = pb_cli_report("perfdata", &(struct pb_error){.code = PB_EXIT_FAILURE,
+								  .msg = "out of memory"});
+		goto out;
+	}
+	for (size_t i = 0; i < nev; i++)
+		wk.is_ibs[i] = pb_perfdata_ibs_event(wk.pd, i, &wk.ibs_kind[i], &wk.ibs_cpu[i]);
+	struct pb_perfdata_stats st;
+	if (pb_perfdata_for_each(wk.pd, on_record, &wk, &st, &err)) {
+		rc = pb_cli_report("perfdata", &err);
+		goto out;
+	}
+	if (wk.json)
+		rc = print_json(&wk, &st, top);
+	else
+		print_text(&wk, path, &st, top);
+out:
+	free(wk.hist.slots);
+	free(wk.is_ibs);
+	free(wk.ibs_kind);
+	free(wk.ibs_cpu);
+	pb_perfdata_close(wk.pd);
+	return rc;
+}

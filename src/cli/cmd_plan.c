@@ -1,0 +1,256 @@
+/* `pesbench plan`: choose a period (and a ring) for an overhead budget. The command's run time
+ * without perf is measured, its event rate with a counting event on it (a timer's rate is
+ * 1/period by definition, so the run time is all it needs), and the cost of one sample is taken
+ * from a short cost sweep on the spot or from a results.json of `pesbench run cost`. The
+ * model (experiments/predict.h) then gives the smallest period whose predicted overhead fits
+ * the budget; --check runs the command at that period and prints predicted vs measured. */
+#include "analysis/stats.h"
+#include "cli/commands.h"
+#include "cli/options.h"
+#include "experiments/predict.h"
+#include "facilities/facility.h"
+#include "io/results.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"usage: pesbench plan --facility SPEC --budget PCT [--ring PAGES] [--check]\n"
+		"                     [--costs RESULTS.json] [--runs N] -- CMD [ARGS...]\n\n"
+		"Recommends the smallest sampling period (and a ring size) that keeps the predicted\n"
+		"time overhead of sampling CMD under PCT percent, from CMD's run time, its event\n"
+		"rate (a counting run) and the measured cost of one sample.\n\n"
+		"  --facility SPEC  a facility that can sample a whole program: timer:cpu-clock,\n"
+		"                   timer:task-clock, sw:EVENT, hw:EVENT, pebs:..., ibs-op, ...\n"
+		"  --budget PCT     allowed time overhead in percent (> 0), e.g. 5\n"
+		"  --ring PAGES     data pages per ring for the check run (default: recommended)\n"
+		"  --costs FILE     take the cost of one sample from a results.json written by\n"
+		"                   `pesbench run cost` (its delivery-none fit for this facility)\n"
+		"                   instead of measuring it now (a ~2 s sweep)\n"
+		"  --runs N         runs of CMD per measurement, median taken (default 3)\n"
+		"  --check          run CMD at the recommended period; print predicted vs measured\n\n"
+		"CMD runs as given with its output discarded; it must exit 0. Only its main thread\n"
+		"is counted and sampled (no inherit).\n");
+}
+
+static int parse_budget(const char *text, double *out, struct pb_error *err)
+{
+	char *end;
+	errno = 0;
+	double v = strtod(text, &end);
+	if (end == text || *end || errno || !(v > 0) || !isfinite(v))
+		return pb_fail(err, PB_EXIT_USAGE, 0,
+			       "--budget '%s': give the allowed overhead as a percentage above 0, "
+			       "e.g. --budget 5", text);
+	*out = v;
+	return 0;
+}
+
+/* Median wall time (and samples, lost, count) of runs of argv. */
+static int measure_median(char *const *argv, const struct pb_spec *spec, uint64_t period,
+			  unsigned ring, unsigned runs, struct pb_program_figures *med,
+			  struct pb_error *err)
+{
+	double wall[64], samples[64], lost[64], count[64];
+	for (unsigned r = 0; r < runs; r++) {
+		struct pb_program_figures f;
+		if (pb_program_measure(argv, spec, period, ring, &f, err))
+			return -1;
+		wall[r] = (double)f.wall_ns;
+		samples[r] = (double)f.samples;
+		lost[r] = (double)f.lost;
+		count[r] = (double)f.count;
+	}
+	memset(med, 0, sizeof *med);
+	med->wall_ns = (uint64_t)pb_median(wall, runs);
+	med->samples = (uint64_t)pb_median(samples, runs);
+	med->lost = (uint64_t)pb_median(lost, runs);
+	med->count = (uint64_t)pb_median(count, runs);
+	return 0;
+}
+
+static int cost_from_file(const char *path, const char *facility, double *cost,
+			  struct pb_error *err)
+{
+	json_t *root;
+	if (pb_results_load(path, &root, err))
+		return -1;
+	json_t *points = json_object_get(root, "points"), *p;
+	size_t i;
+	int rc = pb_fail(err, PB_EXIT_BAD_FILE, 0,
+			 "%s has no cost fit for %s in delivery mode none: run `pesbench run cost "
+			 "--facility %s` first", path, facility, facility);
+	json_array_foreach(points, i, p) {
+		const char *exp = json_string_value(json_object_get(p, "experiment"));
+		const char *fac = json_string_value(json_object_get(p, "facility"));
+		const char *kind = json_string_value(json_object_get(p, "kind"));
+		const char *del = json_string_value(json_object_get(p, "delivery"));
+		json_t *v = json_object_get(json_object_get(p, "metrics"), "ns_per_sample");
+		if (exp && fac && kind && del && !strcmp(exp, "cost") && !strcmp(fac, facility) &&
+		    !strcmp(kind, "fit") && !strcmp(del, "none") && json_is_number(v)) {
+			*cost = json_number_value(v);
+			pb_error_clear(err);
+			rc = 0;
+			break;
+		}
+	}
+	json_decref(root);
+	return rc;
+}
+
+int pb_cmd_plan(int argc, char **argv)
+{
+	const char *facility = NULL, *costs = NULL;
+	double budget = 0;
+	bool budget_given = false, check = false;
+	uint64_t ring = 0, runs = 3;
+	struct pb_error err = {0};
+	struct pb_option_parser op;
+	static const char *const flags[] = {"check", NULL};
+	pb_options_begin(&op, argc, argv, flags);
+	const char *name, *value;
+	int r;
+	while ((r = pb_options_next(&op, &name, &value)) > 0) {
+		if (!strcmp(name, "help")) {
+			usage(stdout);
+			return PB_EXIT_OK;
+		} else if (!strcmp(name, "check")) {
+			check = true;
+		} else if (!*name) {
+			pb_fail(&err, PB_EXIT_USAGE, 0, "unexpected argument '%s': put the command "
+				"after --, e.g. pesbench plan ... -- xz -9 file", value);
+			return pb_cli_report("plan", &err);
+		} else if (!strcmp(name, "facility")) {
+			facility = value;
+		} else if (!strcmp(name, "costs")) {
+			costs = value;
+		} else if (!strcmp(name, "budget")) {
+			if (parse_budget(value, &budget, &err))
+				return pb_cli_report("plan", &err);
+			budget_given = true;
+		} else if (!strcmp(name, "ring")) {
+			if (pb_parse_u64("--ring", value, 1, 1u << 20, &ring, &err))
+				return pb_cli_report("plan", &err);
+			if (ring & (ring - 1)) {
+				pb_fail(&err, PB_EXIT_USAGE, 0, "--ring %llu: the kernel needs a power "
+					"of two", (unsigned long long)ring);
+				return pb_cli_report("plan", &err);
+			}
+		} else if (!strcmp(name, "runs")) {
+			if (pb_parse_u64("--runs", value, 1, 64, &runs, &err))
+				return pb_cli_report("plan", &err);
+		} else {
+			pb_fail(&err, PB_EXIT_USAGE, 0, "unknown option --%s; see `pesbench plan "
+				"--help`", name);
+			return pb_cli_report("plan", &err);
+		}
+	}
+	if (r < 0)
+		return pb_cli_report("plan", &op.err);
+	if (!facility) {
+		pb_fail(&err, PB_EXIT_USAGE, 0, "--facility is required (e.g. --facility "
+			"timer:cpu-clock)");
+		return pb_cli_report("plan", &err);
+	}
+	if (!budget_given) {
+		pb_fail(&err, PB_EXIT_USAGE, 0, "--budget is required: the allowed time overhead in "
+			"percent, e.g. --budget 5");
+		return pb_cli_report("plan", &err);
+	}
+	if (op.rest >= argc) {
+		pb_fail(&err, PB_EXIT_USAGE, 0, "no command to plan for: give it after --, e.g. "
+			"pesbench plan --facility timer:cpu-clock --budget 5 -- xz -9 file");
+		return pb_cli_report("plan", &err);
+	}
+	char **cmd = argv + op.rest;
+
+	struct pb_spec spec;
+	if (pb_spec_parse(facility, &spec, &err))
+		return pb_cli_report("plan", &err);
+	if (!strcmp(spec.facility->name, "bp") || !strcmp(spec.facility->name, "uprobe")) {
+		pb_fail(&err, PB_EXIT_USAGE, 0, "%s needs an address inside the command, which plan "
+			"cannot choose; plan a facility that samples a whole program (timer, sw, hw, "
+			"pebs, ibs-op, spe)", facility);
+		return pb_cli_report("plan", &err);
+	}
+	struct pb_availability av;
+	spec.facility->availability(pb_machine_live(), &spec, &av);
+	if (!av.available) {
+		pb_fail(&err, PB_EXIT_UNAVAILABLE, 0, "%s is not available here: %s", facility,
+			av.reason);
+		return pb_cli_report("plan", &err);
+	}
+
+	/* The command alone, then its event count (timers need none). */
+	struct pb_program_figures base, counted = {0};
+	if (measure_median(cmd, NULL, 0, 0, (unsigned)runs, &base, &err))
+		return pb_cli_report("plan", &err);
+	struct pb_plan_model model = {
+		.baseline_ns = (double)base.wall_ns,
+		.time_based = !strcmp(spec.facility->name, "timer"),
+		.min_period = spec.facility->min_period,
+		.record_bytes = 48, /* header, identifier, ip, pid/tid, time */
+	};
+	if (!model.time_based) {
+		if (measure_median(cmd, &spec, 0, 0, (unsigned)runs, &counted, &err))
+			return pb_cli_report("plan", &err);
+		model.events = (double)counted.count;
+	}
+	const char *cost_source = costs;
+	if (costs) {
+		if (cost_from_file(costs, facility, &model.ns_per_sample, &err))
+			return pb_cli_report("plan", &err);
+	} else {
+		struct pb_fit fit;
+		fprintf(stderr, "measuring the cost of one %s sample (short sweep)...\n", facility);
+		if (pb_cost_measure(facility, 2, 50, &fit, &err))
+			return pb_cli_report("plan", &err);
+		model.ns_per_sample = fit.slope;
+		cost_source = "a sweep just now";
+	}
+	struct pb_plan_result plan;
+	if (pb_plan_period(&model, budget, &plan, &err))
+		return pb_cli_report("plan", &err);
+	unsigned ring_pages = ring ? (unsigned)ring : plan.ring_pages;
+
+	printf("command:            %s%s\n", cmd[0], cmd[1] ? " ..." : "");
+	printf("run time, no perf:  %.3f ms (median of %llu)\n", model.baseline_ns / 1e6,
+	       (unsigned long long)runs);
+	if (model.time_based)
+		printf("event rate:         1 per period of the command's CPU time (timer)\n");
+	else
+		printf("events:             %.0f (%.3g per second)\n", model.events,
+		       model.events / (model.baseline_ns / 1e9));
+	printf("cost of a sample:   %.1f ns (from %s)\n", model.ns_per_sample, cost_source);
+	printf("budget:             %.3g %%\n", budget);
+	printf("period:             %llu%s\n", (unsigned long long)plan.period,
+	       model.time_based ? " ns" : " events");
+	printf("predicted:          %.0f samples, %.3f ms, overhead %.2f %%\n", plan.samples,
+	       plan.predicted_ns / 1e6, plan.overhead_pct);
+	printf("ring:               %u data pages%s\n", ring_pages,
+	       ring ? " (--ring)" : " (100 ms of samples)");
+	if (!check)
+		return PB_EXIT_OK;
+
+	struct pb_program_figures sampled;
+	if (measure_median(cmd, &spec, plan.period, ring_pages, (unsigned)runs, &sampled, &err))
+		return pb_cli_report("plan", &err);
+	double predicted = pb_predict_time_ns(model.baseline_ns, model.ns_per_sample,
+					      (double)sampled.samples, 1);
+	double measured_pct = ((double)sampled.wall_ns - model.baseline_ns) / model.baseline_ns *
+			      100.0;
+	printf("check:              %llu samples, %llu lost\n",
+	       (unsigned long long)sampled.samples, (unsigned long long)sampled.lost);
+	printf("  predicted time    %.3f ms (baseline + cost x samples taken)\n", predicted / 1e6);
+	printf("  measured time     %.3f ms, overhead %.2f %% (%s the %.3g %% budget)\n",
+	       (double)sampled.wall_ns / 1e6, measured_pct,
+	       measured_pct <= budget ? "within" : "OVER", budget);
+	printf("  prediction error  %+.2f %%\n",
+	       pb_prediction_error_pct((double)sampled.wall_ns, predicted));
+	return PB_EXIT_OK;
+}

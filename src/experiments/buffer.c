@@ -1,0 +1,250 @@
+/* Buffer (Akiyama & Hirofuchi, 4.3 and 4.6): the ring buffer trades interruptions against
+ * memory. The facility samples its natural workload at a dense period (timers 20 µs, exact
+ * facilities every event) with rings of 1, 8 and 64 data pages (the suite's sizes; powers of
+ * two as the kernel requires), single-threaded, in the two modes where a reader runs while the
+ * workload does: signal, where the wakeup watermark decides how often a signal interrupts the
+ * workload to drain the ring (every sample, or when half the ring is full), and drain, where a
+ * collector thread on another CPU polls the ring (every 1 ms or 10 ms; the kernel wakes it when
+ * half the ring is full). A small ring or a lazy reader loses samples; an eager reader costs
+ * time. Reported per point: wall time and its overhead over a run without perf, samples, and
+ * every loss (kernel PERF_FORMAT_LOST, LOST records), so that kept + lost can be checked
+ * against the samples the workload's truth implies. */
+#include "experiments/experiment.h"
+#include "experiments/plan.h"
+
+#include "analysis/stats.h"
+#include "util/text.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const unsigned ring_sizes[] = {1, 8, 64};
+#define NSIZES (sizeof ring_sizes / sizeof ring_sizes[0])
+
+struct knob {
+	enum pb_delivery mode;
+	const char *name;        /* what the second axis means for this mode */
+	unsigned value;          /* signal: 0 = a wakeup per sample, 1 = half the ring;
+				  * drain: the poll interval in µs */
+};
+static const struct knob knobs[] = {
+	{PB_DELIVERY_SIGNAL, "wakeup", 0},
+	{PB_DELIVERY_SIGNAL, "wakeup", 1},
+	{PB_DELIVERY_DRAIN, "poll_us", 1000},
+	{PB_DELIVERY_DRAIN, "poll_us", 10000},
+};
+#define NKNOBS (sizeof knobs / sizeof knobs[0])
+
+static unsigned buffer_runs(const struct pb_suite_options *o)
+{
+	return o->runs < 3 ? o->runs : 3;
+}
+
+static unsigned buffer_plan(const struct pb_suite_options *o, const char *facility)
+{
+	(void)facility;
+	return (1 + NSIZES * NKNOBS) * buffer_runs(o);
+}
+
+static uint64_t buffer_period(const struct pb_suite_options *o, const struct pb_spec *s)
+{
+	if (o->nperiods)
+		return o->periods[0];
+	if (!strcmp(s->facility->name, "timer"))
+		return 20000;
+	return s->facility->exact ? 1 : 10000;
+}
+
+struct figures {
+	uint64_t wall_ns, samples, lost, lost_format, lost_records, signals, throttles, count;
+	bool ok;
+};
+
+static int find_code_label(const struct pb_truth *t)
+{
+	for (unsigned i = 0; i < t->nlabels; i++)
+		if (t->labels[i].kinds && t->labels[i].per_iteration)
+			return (int)i;
+	return t->nlabels ? 0 : -1;
+}
+
+/* One session with the ring and wakeup settings the point request cannot express. */
+static int measure(const struct pb_point_request *req, unsigned pages, const struct knob *k,
+		   struct figures *out, struct pb_error *err)
+{
+	memset(out, 0, sizeof *out);
+	struct pb_instance in;
+	if (pb_instance_init(&in, &req->workload, req->iterations, 1, err))
+		return -1;
+	in.code_label = find_code_label(&in.truth);
+	struct pb_session_config cfg = {
+		.nevents = 1,
+		.delivery = k->mode,
+		.machine = req->machine,
+		.ring_pages = pages,
+	};
+	cfg.events[0].spec = req->events[0].spec;
+	cfg.events[0].period = req->events[0].period;
+	cfg.events[0].exclude_kernel = req->exclude_kernel;
+	if (k->mode == PB_DELIVERY_SIGNAL && k->value)
+		cfg.wakeup_watermark = (uint32_t)(pages * 4096u / 2);
+	if (k->mode == PB_DELIVERY_DRAIN)
+		cfg.drain_interval_us = k->value;
+	pb_instance_session(&in, &cfg);
+	struct pb_session_result *sr = calloc(1, sizeof *sr);
+	if (!sr) {
+		pb_instance_free(&in);
+		return pb_fail(err, PB_EXIT_FAILURE, 0, "out of memory");
+	}
+	int rc = pb_session_run(&cfg, sr, err);
+	if (!rc) {
+		const struct pb_event_result *er = &sr->thread[0].events[0];
+		out->wall_ns = sr->wall_ns;
+		out->samples = er->samples;
+		out->lost = pb_event_lost(er);
+		out->lost_format = er->lost_format;
+		out->lost_records = er->ring.lost;
+		out->signals = er->signals;
+		out->throttles = er->ring.throttles;
+		out->count = er->count;
+		out->ok = true;
+	}
+	free(sr);
+	pb_instance_free(&in);
+	return rc;
+}
+
+static int buffer_run(const struct pb_suite_options *o, const char *facility,
+		      struct pb_results *res, struct pb_error *err)
+{
+	struct pb_spec spec;
+	if (pb_spec_parse(facility, &spec, err))
+		return -1;
+	uint64_t period = buffer_period(o, &spec);
+	struct pb_point_request req;
+	if (pb_plan_request(&req, facility, NULL, period, 1, PB_DELIVERY_NONE, err))
+		return -1;
+	req.machine = o->machine;
+	req.iterations = pb_calibrate_iterations(&req.workload, &req.events[0].spec, o->target_ms,
+						 err);
+	if (!req.iterations)
+		return -1;
+	char workload[320], params[256];
+	pb_workload_params_text(&req.workload, params, sizeof params);
+	bool has = params[0] && strcmp(params, "-");
+	pb_format(workload, sizeof workload, "%s%s%s", req.workload.workload->name,
+		  has ? ":" : "", has ? params : "");
+	unsigned nruns = buffer_runs(o);
+
+	/* The baseline: the same iterations without perf. */
+	struct pb_point_request none = req;
+	none.no_perf = true;
+	none.nevents = 0;
+	double base[16];
+	json_t *bp = pb_results_point(res, "buffer", facility, workload);
+	json_object_set_new(bp, "role", json_string("baseline"));
+	json_object_set_new(bp, "iterations", json_integer((json_int_t)req.iterations));
+	for (unsigned r = 0; r < nruns; r++) {
+		if (pb_suite_interrupted(o, err))
+			return -1;
+		struct pb_point pt;
+		if (pb_point_measure(&none, &pt, err))
+			return -1;
+		base[r] = (double)pt.wall_ns;
+		json_array_append_new(json_object_get(bp, "runs"),
+				      json_pack("{s:i, s:I}", "run", (int)r, "wall_ns",
+						(json_int_t)pt.wall_ns));
+		pb_point_free(&pt);
+	}
+	double t0 = pb_median(base, nruns);
+
+	/* What the truth implies, for the kept + lost check: exact facilities only. */
+	uint64_t declared = 0;
+	struct pb_instance in;
+	if (!pb_instance_init(&in, &req.workload, req.iterations, 1, NULL)) {
+		const char *basis = pb_declared_events(&spec, &in.truth, find_code_label(&in.truth),
+						       req.iterations, &declared);
+		if (strcmp(basis, "declared"))
+			declared = 0;
+		pb_instance_free(&in);
+	}
+
+	for (unsigned s = 0; s < NSIZES; s++) {
+		for (unsigned k = 0; k < NKNOBS; k++) {
+			json_t *p = pb_results_point(res, "buffer", facility, workload);
+			json_object_set_new(p, "role", json_string("sampled"));
+			json_object_set_new(p, "period", json_integer((json_int_t)period));
+			json_object_set_new(p, "threads", json_integer(1));
+			json_object_set_new(p, "iterations", json_integer((json_int_t)req.iterations));
+			json_object_set_new(p, "delivery", json_string(pb_delivery_name(knobs[k].mode)));
+			json_object_set_new(p, "ring_pages", json_integer(ring_sizes[s]));
+			json_object_set_new(p, knobs[k].name,
+					    knobs[k].mode == PB_DELIVERY_SIGNAL
+						    ? json_string(knobs[k].value ? "half-ring"
+										 : "every-sample")
+						    : json_integer(knobs[k].value));
+			double walls[16];
+			unsigned n = 0;
+			uint64_t lost = 0, samples = 0;
+			for (unsigned r = 0; r < nruns; r++) {
+				if (pb_suite_interrupted(o, err))
+					return -1;
+				if (o->progress) {
+					char what[256];
+					pb_format(what, sizeof what,
+						  "buffer %s %s, %u pages, %s %s=%u, run %u/%u",
+						  facility, workload, ring_sizes[s],
+						  pb_delivery_name(knobs[k].mode), knobs[k].name,
+						  knobs[k].value, r + 1, nruns);
+					o->progress(o->progress_ctx, what);
+				}
+				struct figures f;
+				struct pb_error run_err = {0};
+				if (measure(&req, ring_sizes[s], &knobs[k], &f, &run_err)) {
+					if (run_err.code == PB_EXIT_INTERRUPTED) {
+						*err = run_err;
+						return -1;
+					}
+					json_object_set_new(p, "error", json_string(run_err.msg));
+					break;
+				}
+				walls[n++] = (double)f.wall_ns;
+				lost += f.lost;
+				samples += f.samples;
+				json_t *run = json_pack(
+					"{s:i, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I}", "run", (int)r,
+					"wall_ns", (json_int_t)f.wall_ns, "observed",
+					(json_int_t)f.samples, "lost", (json_int_t)f.lost,
+					"lost_format", (json_int_t)f.lost_format, "lost_records",
+					(json_int_t)f.lost_records, "signals", (json_int_t)f.signals,
+					"throttles", (json_int_t)f.throttles, "count",
+					(json_int_t)f.count);
+				if (declared)
+					json_object_set_new(run, "expected",
+							    json_integer((json_int_t)(declared /
+										      period)));
+				json_array_append_new(json_object_get(p, "runs"), run);
+			}
+			json_t *m = json_object_get(p, "metrics");
+			double t = pb_median(walls, n);
+			json_object_set_new(m, "wall_ns_median", json_real(t));
+			json_object_set_new(m, "baseline_ns", json_real(t0));
+			json_object_set_new(m, "time_overhead_pct",
+					    json_real(t0 > 0 && n ? (t - t0) / t0 * 100 : 0));
+			json_object_set_new(m, "lost_total", json_integer((json_int_t)lost));
+			json_object_set_new(m, "samples_total", json_integer((json_int_t)samples));
+			json_object_set_new(m, "loss_pct",
+					    json_real(samples + lost
+							      ? (double)lost / (double)(samples + lost) * 100
+							      : 0));
+		}
+	}
+	return 0;
+}
+
+const struct pb_experiment pb_experiment_buffer = {
+	.name = "buffer",
+	.summary = "ring size x wakeup watermark / drain interval: time overhead and loss",
+	.run = buffer_run,
+	.plan = buffer_plan,
+};

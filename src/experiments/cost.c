@@ -1,0 +1,502 @@
+/* Cost of one sample (Akiyama & Hirofuchi, 4.2) and prediction (4.4-4.5). The facility samples
+ * a workload with (almost) no data traffic — the register-only busy loop — over a sweep of
+ * periods, single-threaded, separately per delivery mode; the least-squares slope of elapsed
+ * time against samples taken is the cost of one sample (ns), with R² and the 95 % confidence
+ * interval of the slope. For timers the period is ns of the thread's time, so the samples follow
+ * from run time / period; for exact facilities it is events per sample, and the number of
+ * events is fixed by the iterations. Breakpoints and uprobes need a target the busy loop does
+ * not offer or that would make them a different probe: a data breakpoint watches the data of its
+ * natural workload (bp:w the mix loop's counter, bp:rw the bias word, bp:x the chase's labelled
+ * load) and a uprobe sits on the busy loop's labelled closing branch. Those facilities trap on
+ * EVERY event, sampled or not (~10 µs here), so the slope is the cost of a sample on top of the
+ * cost of an event: the intercept carries the events' cost, and a counting run (period 0) of the
+ * same iterations is the baseline.
+ *
+ * Prediction then checks the model on other programs: predicted time = baseline (counting run)
+ * + cost x samples per thread, against the measured sampled time, at several periods, on 1 and N
+ * threads, for another workload of the suite and — for the timer, which can sample any program
+ * — for real programs run as given (xz compressing a generated file, python3 running a loop),
+ * with the relative error E = (measured - predicted) / predicted. */
+#include "experiments/experiment.h"
+#include "experiments/plan.h"
+#include "experiments/predict.h"
+
+#include "analysis/stats.h"
+#include "util/text.h"
+
+#include <linux/hw_breakpoint.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define MAX_SWEEP_RUNS 3
+#define MAX_XY 512
+
+static const enum pb_delivery modes[] = {PB_DELIVERY_NONE, PB_DELIVERY_SIGNAL,
+					 PB_DELIVERY_SIGTRAP, PB_DELIVERY_DRAIN};
+#define NMODES (sizeof modes / sizeof modes[0])
+
+static bool is_timer(const struct pb_spec *s)
+{
+	return !strcmp(s->facility->name, "timer");
+}
+
+static const char *cost_workload(const struct pb_spec *s)
+{
+	const char *f = s->facility->name;
+	if (!strcmp(f, "bp") || !strcmp(f, "sw"))
+		return pb_natural_workload(s);
+	return "busy";
+}
+
+/* Another workload for the prediction; NULL when only the cost workload has the events. */
+static const char *predict_workload(const struct pb_spec *s)
+{
+	const char *f = s->facility->name;
+	if (!strcmp(f, "sw"))
+		return NULL;
+	if (!strcmp(f, "bp") && s->bp_type == HW_BREAKPOINT_W)
+		return "callchain";
+	return strcmp(cost_workload(s), "accuracy") ? "accuracy:ratio=20" : "busy";
+}
+
+static unsigned cost_periods(const struct pb_suite_options *o, const struct pb_spec *s,
+			     uint64_t *p)
+{
+	static const uint64_t timer[] = {1000000, 200000, 100000, 50000, 20000};
+	static const uint64_t exact[] = {1000, 8, 4, 2, 1};
+	static const uint64_t hw[] = {10000000, 1000000, 200000, 100000, 50000};
+	if (o->nperiods) {
+		memcpy(p, o->periods, o->nperiods * sizeof *p);
+		return o->nperiods;
+	}
+	const uint64_t *src = is_timer(s) ? timer : s->facility->exact ? exact : hw;
+	for (unsigned i = 0; i < 5; i++)
+		p[i] = src[i];
+	return 5;
+}
+
+static unsigned sweep_runs(const struct pb_suite_options *o)
+{
+	return o->runs < MAX_SWEEP_RUNS ? o->runs : MAX_SWEEP_RUNS;
+}
+
+static unsigned cost_plan(const struct pb_suite_options *o, const char *facility)
+{
+	struct pb_spec s;
+	if (pb_spec_parse(facility, &s, NULL))
+		return 0;
+	uint64_t p[PB_MAX_LIST];
+	unsigned np = cost_periods(o, &s, p), r = sweep_runs(o);
+	unsigned n = r + NMODES * np * r;
+	if (predict_workload(&s))
+		n += 2 * (r + 3 * r);
+	if (is_timer(&s))
+		n += 2 * (r + 3 * r);
+	return n;
+}
+
+struct xy {
+	double x[MAX_XY], y[MAX_XY];
+	size_t n;
+};
+
+static void collect(void *ctx, const struct pb_point *pt, json_t *run)
+{
+	(void)run;
+	struct xy *xy = ctx;
+	if (xy->n < MAX_XY) {
+		xy->x[xy->n] = (double)pt->ev[0].observed;
+		xy->y[xy->n] = (double)pt->wall_ns;
+		xy->n++;
+	}
+}
+
+static double median_wall(json_t *point)
+{
+	json_t *runs = json_object_get(point, "runs");
+	double v[256];
+	size_t n = 0;
+	for (size_t i = 0; i < json_array_size(runs) && n < 256; i++)
+		v[n++] = (double)json_integer_value(json_object_get(json_array_get(runs, i),
+								    "wall_ns"));
+	return pb_median(v, n);
+}
+
+struct predict_ctx {
+	double baseline_ns, ns_per_sample;
+	unsigned threads;
+	double errors[256];
+	size_t n;
+};
+
+static void predict_hook(void *ctx, const struct pb_point *pt, json_t *run)
+{
+	struct predict_ctx *pc = ctx;
+	double predicted = pb_predict_time_ns(pc->baseline_ns, pc->ns_per_sample,
+					      (double)pt->ev[0].observed, pc->threads);
+	double e = pb_prediction_error_pct((double)pt->wall_ns, predicted);
+	json_object_set_new(run, "predicted_ns", json_real(predicted));
+	json_object_set_new(run, "error_pct", json_real(e));
+	if (pc->n < 256)
+		pc->errors[pc->n++] = e;
+}
+
+static void error_metrics(json_t *point, const double *e, size_t n)
+{
+	struct pb_summary s;
+	pb_summarize(e, n, &s);
+	double abs_max = 0;
+	for (size_t i = 0; i < n; i++)
+		abs_max = fmax(abs_max, fabs(e[i]));
+	json_t *m = json_object_get(point, "metrics");
+	json_object_set_new(m, "error_pct",
+			    json_pack("{s:i, s:f, s:f, s:f, s:f, s:f}", "n", (int)s.n, "mean",
+				      s.mean, "stdev", s.stdev, "min", s.min, "max", s.max, "median",
+				      s.median));
+	json_object_set_new(m, "abs_error_max_pct", json_real(abs_max));
+}
+
+static json_t *fit_point(struct pb_results *res, const char *facility, const char *workload,
+			 enum pb_delivery mode, const struct xy *xy, double baseline_ns)
+{
+	json_t *p = pb_results_point(res, "cost", facility, workload);
+	json_object_set_new(p, "kind", json_string("fit"));
+	json_object_set_new(p, "delivery", json_string(pb_delivery_name(mode)));
+	json_object_set_new(p, "threads", json_integer(1));
+	struct pb_fit fit;
+	json_t *m = json_object_get(p, "metrics");
+	json_object_set_new(m, "baseline_ns", json_real(baseline_ns));
+	json_object_set_new(m, "points", json_integer((json_int_t)xy->n));
+	if (pb_linear_fit(xy->x, xy->y, xy->n, &fit)) {
+		json_object_set_new(p, "error",
+				    json_string("no fit: fewer than 3 runs or the same number of "
+						"samples in every run"));
+		return p;
+	}
+	json_object_set_new(m, "ns_per_sample", json_real(fit.slope));
+	json_object_set_new(m, "ci95_ns", json_real(fit.slope_ci95));
+	json_object_set_new(m, "r2", json_real(fit.r2));
+	json_object_set_new(m, "intercept_ns", json_real(fit.intercept));
+	return p;
+}
+
+/* Baseline (counting) and sampled runs of another workload, predicted from ns_per_sample. */
+static int predict_workload_runs(const struct pb_suite_options *o, const char *facility,
+				 const char *workload, unsigned threads, const uint64_t *periods,
+				 unsigned nperiods, double ns_per_sample, struct pb_results *res,
+				 struct pb_error *err)
+{
+	struct pb_point_request req;
+	if (pb_plan_request(&req, facility, workload, 0, threads, PB_DELIVERY_NONE, err))
+		return -1;
+	req.machine = o->machine;
+	req.iterations = pb_calibrate_iterations(&req.workload, &req.events[0].spec, o->target_ms,
+						 err);
+	if (!req.iterations)
+		return -1;
+	json_t *base = pb_measure_runs(o, "cost", &req, res, err);
+	if (!base)
+		return -1;
+	json_object_set_new(base, "kind", json_string("prediction-baseline"));
+	struct predict_ctx pc = {.baseline_ns = median_wall(base), .ns_per_sample = ns_per_sample,
+				 .threads = threads};
+	for (unsigned i = 0; i < nperiods; i++) {
+		req.period = req.events[0].period = periods[i];
+		pc.n = 0;
+		json_t *p = pb_measure_runs_with(o, "cost", &req, res, predict_hook, &pc, err);
+		if (!p)
+			return -1;
+		json_object_set_new(p, "kind", json_string("prediction"));
+		json_object_set_new(p, "baseline_ns", json_real(pc.baseline_ns));
+		json_object_set_new(p, "ns_per_sample", json_real(ns_per_sample));
+		error_metrics(p, pc.errors, pc.n);
+	}
+	return 0;
+}
+
+/* A compressible file of pseudo-words, the same every time: xz's input. */
+static int make_input(char *path, size_t len, size_t bytes, struct pb_error *err)
+{
+	pb_format(path, len, "/tmp/pesbench-cost-XXXXXX");
+	int fd = mkstemp(path);
+	if (fd < 0)
+		return pb_fail(err, PB_EXIT_FAILURE, 0, "cannot create a scratch file in /tmp");
+	FILE *f = fdopen(fd, "w");
+	static const char *const words[] = {"sample", "period", "event", "buffer", "signal",
+					    "thread", "kernel", "ring", "cost", "trap",
+					    "uprobe", "timer", "loss", "overhead", "pebs"};
+	uint64_t x = 88172645463325252ull;
+	for (size_t written = 0; f && written < bytes;) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		int n = fprintf(f, "%s%c", words[x % 15], (x >> 20) % 11 ? ' ' : '\n');
+		if (n < 0)
+			break;
+		written += (size_t)n;
+	}
+	if (!f || fclose(f)) {
+		unlink(path);
+		return pb_fail(err, PB_EXIT_FAILURE, 0, "cannot write the scratch file %s", path);
+	}
+	return 0;
+}
+
+static bool in_path(const char *prog)
+{
+	const char *path = getenv("PATH");
+	char buf[4096];
+	for (const char *p = path; p && *p;) {
+		const char *colon = strchr(p, ':');
+		size_t n = colon ? (size_t)(colon - p) : strlen(p);
+		pb_format(buf, sizeof buf, "%.*s/%s", (int)n, p, prog);
+		if (!access(buf, X_OK))
+			return true;
+		p = colon ? colon + 1 : NULL;
+	}
+	return false;
+}
+
+static int program_runs(const struct pb_suite_options *o, const char *facility,
+			const struct pb_spec *spec, char *const *argv, const char *name,
+			const uint64_t *periods, unsigned nperiods, double ns_per_sample,
+			struct pb_results *res, struct pb_error *err)
+{
+	unsigned nruns = sweep_runs(o);
+	double base[256];
+	json_t *bp = pb_results_point(res, "cost", facility, name);
+	json_object_set_new(bp, "kind", json_string("prediction-baseline"));
+	json_object_set_new(bp, "period", json_integer(0));
+	json_object_set_new(bp, "threads", json_integer(1));
+	for (unsigned r = 0; r < nruns; r++) {
+		if (pb_suite_interrupted(o, err))
+			return -1;
+		if (o->progress) {
+			char what[256];
+			pb_format(what, sizeof what, "cost %s %s baseline, run %u/%u", facility,
+				  name, r + 1, nruns);
+			o->progress(o->progress_ctx, what);
+		}
+		struct pb_program_figures f;
+		struct pb_error run_err = {0};
+		if (pb_program_measure(argv, NULL, 0, 0, &f, &run_err)) {
+			json_object_set_new(bp, "error", json_string(run_err.msg));
+			return 0;
+		}
+		base[r] = (double)f.wall_ns;
+		json_array_append_new(json_object_get(bp, "runs"),
+				      json_pack("{s:i, s:I, s:I}", "run", (int)r, "wall_ns",
+						(json_int_t)f.wall_ns, "maxrss_kib",
+						(json_int_t)f.maxrss_kib));
+	}
+	double baseline = pb_median(base, nruns);
+	json_object_set_new(json_object_get(bp, "metrics"), "wall_ns_median", json_real(baseline));
+	for (unsigned i = 0; i < nperiods; i++) {
+		json_t *p = pb_results_point(res, "cost", facility, name);
+		json_object_set_new(p, "kind", json_string("prediction"));
+		json_object_set_new(p, "period", json_integer((json_int_t)periods[i]));
+		json_object_set_new(p, "threads", json_integer(1));
+		json_object_set_new(p, "baseline_ns", json_real(baseline));
+		json_object_set_new(p, "ns_per_sample", json_real(ns_per_sample));
+		double errors[256];
+		size_t ne = 0;
+		uint64_t lost = 0;
+		for (unsigned r = 0; r < nruns; r++) {
+			if (pb_suite_interrupted(o, err))
+				return -1;
+			if (o->progress) {
+				char what[256];
+				pb_format(what, sizeof what, "cost %s %s period %llu, run %u/%u",
+					  facility, name, (unsigned long long)periods[i], r + 1,
+					  nruns);
+				o->progress(o->progress_ctx, what);
+			}
+			struct pb_program_figures f;
+			struct pb_error run_err = {0};
+			if (pb_program_measure(argv, spec, periods[i], 0, &f, &run_err)) {
+				json_object_set_new(p, "error", json_string(run_err.msg));
+				break;
+			}
+			double predicted = pb_predict_time_ns(baseline, ns_per_sample,
+							      (double)f.samples, 1);
+			double e = pb_prediction_error_pct((double)f.wall_ns, predicted);
+			errors[ne++] = e;
+			lost += f.lost;
+			json_array_append_new(
+				json_object_get(p, "runs"),
+				json_pack("{s:i, s:I, s:I, s:I, s:I, s:I, s:f, s:f}", "run", (int)r,
+					  "wall_ns", (json_int_t)f.wall_ns, "observed",
+					  (json_int_t)f.samples, "lost", (json_int_t)f.lost, "count",
+					  (json_int_t)f.count, "maxrss_kib", (json_int_t)f.maxrss_kib,
+					  "predicted_ns", predicted, "error_pct", e));
+		}
+		json_object_set_new(json_object_get(p, "metrics"), "lost_total",
+				    json_integer((json_int_t)lost));
+		error_metrics(p, errors, ne);
+	}
+	return 0;
+}
+
+static int real_programs(const struct pb_suite_options *o, const char *facility,
+			 const struct pb_spec *spec, double ns_per_sample, struct pb_results *res,
+			 struct pb_error *err)
+{
+	static const uint64_t periods[] = {1000000, 100000, 20000};
+	char input[64];
+	if (make_input(input, sizeof input, 3u << 20, err))
+		return -1;
+	char *xz[] = {"xz", "-6", "-T1", "-c", "-k", input, NULL};
+	char *py[] = {"python3", "-c", "s = 0\nfor i in range(2000000): s += i * i\nprint(s)",
+		      NULL};
+	struct {
+		char **argv;
+		const char *name;
+	} progs[] = {{xz, "program:xz -6 -T1 (3 MiB text)"},
+		     {py, "program:python3 loop 2e6"}};
+	int rc = 0;
+	for (size_t i = 0; i < 2 && !rc; i++) {
+		if (!in_path(progs[i].argv[0])) {
+			char why[160];
+			pb_format(why, sizeof why, "%s is not installed (scripts/install-deps.sh "
+				  "installs it)", progs[i].argv[0]);
+			pb_not_applicable(res, "cost", facility, why);
+			continue;
+		}
+		rc = program_runs(o, facility, spec, progs[i].argv, progs[i].name, periods, 3,
+				  ns_per_sample, res, err);
+	}
+	unlink(input);
+	return rc;
+}
+
+static int cost_run(const struct pb_suite_options *o, const char *facility,
+		    struct pb_results *res, struct pb_error *err)
+{
+	struct pb_spec spec;
+	if (pb_spec_parse(facility, &spec, err))
+		return -1;
+	struct pb_suite_options oc = *o;
+	oc.runs = sweep_runs(o);
+	uint64_t periods[PB_MAX_LIST];
+	unsigned np = cost_periods(o, &spec, periods);
+	const char *workload = cost_workload(&spec);
+
+	struct pb_point_request req;
+	if (pb_plan_request(&req, facility, workload, 0, 1, PB_DELIVERY_NONE, err))
+		return -1;
+	req.machine = o->machine;
+	req.iterations = pb_calibrate_iterations(&req.workload, &req.events[0].spec, o->target_ms,
+						 err);
+	if (!req.iterations)
+		return -1;
+	json_t *base = pb_measure_runs(&oc, "cost", &req, res, err);
+	if (!base)
+		return -1;
+	json_object_set_new(base, "kind", json_string("baseline"));
+	double baseline_ns = median_wall(base);
+	const char *wname = json_string_value(json_object_get(base, "workload"));
+	char wl[320];
+	pb_format(wl, sizeof wl, "%s", wname ? wname : workload);
+
+	double none_cost = NAN;
+	for (unsigned m = 0; m < NMODES; m++) {
+		struct xy *xy = calloc(1, sizeof *xy);
+		if (!xy)
+			return pb_fail(err, PB_EXIT_FAILURE, 0, "out of memory");
+		req.delivery = modes[m];
+		bool failed = false;
+		for (unsigned i = 0; i < np; i++) {
+			req.period = req.events[0].period = periods[i];
+			json_t *p = pb_measure_runs_with(&oc, "cost", &req, res, collect, xy, err);
+			if (!p) {
+				if (err && err->code == PB_EXIT_INTERRUPTED) {
+					free(xy);
+					return -1;
+				}
+				failed = true;
+				break;
+			}
+			json_object_set_new(p, "kind", json_string("sweep"));
+		}
+		json_t *fp = fit_point(res, facility, wl, modes[m], xy, baseline_ns);
+		if (failed)
+			json_object_set_new(fp, "error", json_string(err && err->msg[0]
+								      ? err->msg : "a run failed"));
+		json_t *slope = json_object_get(json_object_get(fp, "metrics"), "ns_per_sample");
+		if (m == 0 && slope && !failed)
+			none_cost = json_number_value(slope);
+		free(xy);
+	}
+	if (isnan(none_cost))
+		return 0;
+
+	/* Prediction with the cost of mode none (samples read after the run, as in the fit). */
+	const char *other = predict_workload(&spec);
+	uint64_t pp[3] = {periods[0], periods[np / 2], periods[np - 1]};
+	unsigned npp = np >= 3 ? 3 : np;
+	if (np < 3)
+		memcpy(pp, periods, np * sizeof *pp);
+	if (other) {
+		unsigned tc[2] = {1, o->threads[o->nthreads - 1]};
+		for (unsigned t = 0; t < (tc[1] > 1 ? 2u : 1u); t++)
+			if (predict_workload_runs(&oc, facility, other, tc[t], pp, npp, none_cost,
+						  res, err))
+				return -1;
+	}
+	if (is_timer(&spec))
+		return real_programs(&oc, facility, &spec, none_cost, res, err);
+	return 0;
+}
+
+int pb_cost_measure(const char *facility, unsigned runs, uint64_t target_ms, struct pb_fit *fit,
+		    struct pb_error *err)
+{
+	struct pb_spec spec;
+	if (pb_spec_parse(facility, &spec, err))
+		return -1;
+	struct pb_suite_options o;
+	memset(&o, 0, sizeof o);
+	o.runs = runs ? runs : 1;
+	uint64_t periods[PB_MAX_LIST];
+	unsigned np = cost_periods(&o, &spec, periods);
+	struct pb_point_request req;
+	if (pb_plan_request(&req, facility, cost_workload(&spec), periods[0], 1, PB_DELIVERY_NONE,
+			    err))
+		return -1;
+	req.iterations = pb_calibrate_iterations(&req.workload, &req.events[0].spec, target_ms,
+						 err);
+	if (!req.iterations)
+		return -1;
+	struct xy *xy = calloc(1, sizeof *xy);
+	if (!xy)
+		return pb_fail(err, PB_EXIT_FAILURE, 0, "out of memory");
+	int rc = 0;
+	for (unsigned i = 0; i < np && !rc; i++) {
+		req.period = req.events[0].period = periods[i];
+		for (unsigned r = 0; r < o.runs && !rc; r++) {
+			struct pb_point pt;
+			if (pb_point_measure(&req, &pt, err)) {
+				rc = -1;
+				break;
+			}
+			collect(xy, &pt, NULL);
+			pb_point_free(&pt);
+		}
+	}
+	if (!rc && pb_linear_fit(xy->x, xy->y, xy->n, fit))
+		rc = pb_fail(err, PB_EXIT_FAILURE, 0,
+			     "the cost sweep of %s gave no fit (the same samples in every run)",
+			     facility);
+	free(xy);
+	return rc;
+}
+
+const struct pb_experiment pb_experiment_cost = {
+	.name = "cost",
+	.summary = "ns per sample from a period sweep (slope, R², CI); predicted vs measured time",
+	.run = cost_run,
+	.plan = cost_plan,
+};

@@ -1,0 +1,120 @@
+#include "experiments/predict.h"
+
+#include "ring/ring.h"
+#include "session/process.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+double pb_predict_time_ns(double baseline_ns, double ns_per_sample, double samples,
+			  unsigned threads)
+{
+	return baseline_ns + ns_per_sample * samples / (threads ? threads : 1);
+}
+
+double pb_prediction_error_pct(double measured_ns, double predicted_ns)
+{
+	return predicted_ns > 0 ? (measured_ns - predicted_ns) / predicted_ns * 100.0 : NAN;
+}
+
+double pb_plan_samples(const struct pb_plan_model *m, uint64_t period)
+{
+	if (!period)
+		return -1;
+	if (m->time_based) {
+		double p = (double)period;
+		return p > m->ns_per_sample ? m->baseline_ns / (p - m->ns_per_sample) : -1;
+	}
+	return m->events / (double)period;
+}
+
+double pb_plan_overhead_pct(const struct pb_plan_model *m, uint64_t period)
+{
+	double n = pb_plan_samples(m, period);
+	if (n < 0 || m->baseline_ns <= 0)
+		return -1;
+	return m->ns_per_sample * n / m->baseline_ns * 100.0;
+}
+
+int pb_plan_period(const struct pb_plan_model *m, double budget_pct, struct pb_plan_result *out,
+		   struct pb_error *err)
+{
+	memset(out, 0, sizeof *out);
+	if (!(budget_pct > 0))
+		return pb_fail(err, PB_EXIT_USAGE, 0, "the overhead budget must be above 0 %%");
+	if (!(m->baseline_ns > 0))
+		return pb_fail(err, PB_EXIT_USAGE, 0,
+			       "the command's run time without sampling is unknown or 0");
+	if (!(m->ns_per_sample > 0))
+		return pb_fail(err, PB_EXIT_USAGE, 0,
+			       "the cost of one sample is unknown or not positive (%.1f ns): "
+			       "measure it with `pesbench run cost`", m->ns_per_sample);
+	double b = budget_pct / 100.0, c = m->ns_per_sample, want;
+	if (m->time_based)
+		/* c / (P - c) <= b  <=>  P >= c (1 + b) / b */
+		want = c * (1.0 + b) / b;
+	else
+		/* c E / (P T0) <= b  <=>  P >= c E / (b T0) */
+		want = c * m->events / (b * m->baseline_ns);
+	uint64_t period = want >= 9.2e18 ? UINT64_MAX / 2 : (uint64_t)ceil(want);
+	if (period < m->min_period)
+		period = m->min_period;
+	if (period < 1)
+		period = 1;
+	/* ceil() of a float can land one below the exact bound: step up until it holds. */
+	while (pb_plan_overhead_pct(m, period) > budget_pct || pb_plan_overhead_pct(m, period) < 0)
+		period++;
+	out->period = period;
+	out->samples = pb_plan_samples(m, period);
+	out->overhead_pct = pb_plan_overhead_pct(m, period);
+	out->predicted_ns = m->baseline_ns + c * out->samples;
+	double per_100ms = out->predicted_ns > 0 ? out->samples * 1e8 / out->predicted_ns : 0;
+	unsigned bytes = m->record_bytes ? m->record_bytes : 64;
+	out->ring_pages = pb_ring_pages_for((uint64_t)(per_100ms * bytes), 4096);
+	if (out->ring_pages < 8)
+		out->ring_pages = 8;
+	return 0;
+}
+
+int pb_program_measure(char *const *argv, const struct pb_spec *spec, uint64_t period,
+		       unsigned ring_pages, struct pb_program_figures *out, struct pb_error *err)
+{
+	memset(out, 0, sizeof *out);
+	struct pb_process_config cfg = {
+		.argv = argv,
+		.quiet = true,
+		.ring_pages = ring_pages,
+	};
+	if (spec) {
+		cfg.nevents = 1;
+		cfg.events[0].spec = *spec;
+		cfg.events[0].period = period;
+		/* A timer over the whole program: its count is then its CPU time. */
+		cfg.events[0].exclude_kernel = false;
+	}
+	struct pb_process_result *r = calloc(1, sizeof *r);
+	if (!r)
+		return pb_fail(err, PB_EXIT_FAILURE, 0, "out of memory");
+	int rc = pb_process_run(&cfg, r, err);
+	if (!rc) {
+		out->wall_ns = r->wall_ns;
+		out->maxrss_kib = (uint64_t)r->rusage.ru_maxrss;
+		out->exit_code = r->exit_code;
+		out->signaled = r->signaled;
+		if (spec) {
+			out->samples = r->events[0].samples;
+			out->lost = pb_event_lost(&r->events[0]);
+			out->count = r->events[0].count;
+		}
+		if (r->signaled)
+			rc = pb_fail(err, PB_EXIT_FAILURE, 0, "'%s' was killed by signal %d (%s)",
+				     argv[0], r->term_signal, strsignal(r->term_signal));
+		else if (r->exit_code)
+			rc = pb_fail(err, PB_EXIT_FAILURE, 0,
+				     "'%s' exited with status %d: a command must succeed to be "
+				     "measured (run it by hand to see why)", argv[0], r->exit_code);
+	}
+	free(r);
+	return rc;
+}

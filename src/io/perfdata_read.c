@@ -1,0 +1,822 @@
+/* Reading perf.data: every offset and size in the file is checked against the file's length
+ * before it is used, and the data section is streamed through a fixed buffer so a file of
+ * millions of samples costs the memory of one window, not of the file. */
+#include "io/perfdata.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define PERF_MAGIC2 UINT64_C(0x32454c4946524550)         /* "PERFILE2" read as a native u64 */
+#define PERF_MAGIC2_SWAPPED UINT64_C(0x50455246494c4532)
+#define FILE_HEADER_SIZE 104u
+#define PIPE_HEADER_SIZE 16u
+#define ATTR_SIZE_VER0 64u
+#define MAX_ATTR_ENTRY 4096u
+#define MAX_FEATURE_BYTES (64u << 20)
+#define MAX_PMU_CAPS 1024
+#define WINDOW_BYTES (1u << 20)
+#define MAX_RECORD_BYTES 65536u     /* perf_event_header.size is a u16 */
+
+struct section {
+	uint64_t offset, size;
+};
+
+struct id_entry {
+	uint64_t id;
+	size_t event;
+};
+
+struct pmu_cap {
+	char pmu[64], name[64], value[64];
+};
+
+struct pb_perfdata {
+	int fd;                       /* -1 for a memory source */
+	const uint8_t *mem;
+	uint64_t file_size;
+	struct section attrs, data;
+	uint64_t features[PB_FEAT_BITS / 64];
+	struct pb_perfdata_event *events;
+	size_t nevents;
+	struct id_entry *ids;         /* sorted by id */
+	size_t nids;
+	/* Where the id sits: u64 index after the header for samples, u64 index from the end of
+	 * other records (1 = last); -1 when records carry no id. */
+	int id_pos, is_pos;
+	bool sample_id_all;
+	char cpuid[128], arch[32], hostname[128], osrelease[128], version[64];
+	bool has_nrcpus;
+	uint32_t nr_cpus_avail, nr_cpus_online;
+	struct pb_perfdata_pmu *pmus;
+	size_t npmus;
+	struct pmu_cap *caps;
+	size_t ncaps;
+	uint8_t *window;              /* data-section buffer (file sources only) */
+};
+
+static int bad(struct pb_error *err, const char *what, ...) __attribute__((format(printf, 2, 3)));
+
+static int bad(struct pb_error *err, const char *what, ...)
+{
+	char msg[400];
+	va_list ap;
+	va_start(ap, what);
+	vsnprintf(msg, sizeof msg, what, ap);
+	va_end(ap);
+	return pb_fail(err, PB_EXIT_BAD_FILE, 0, "perf.data: %s", msg);
+}
+
+/* Reads len bytes at off; fails when they are not all inside the file. */
+static int read_at(const struct pb_perfdata *pd, uint64_t off, void *dst, size_t len,
+		   const char *what, struct pb_error *err)
+{
+	if (off > pd->file_size || len > pd->file_size - off)
+		return bad(err, "%s (%zu bytes at offset %" PRIu64 ") lies past the end of the %" PRIu64
+			   "-byte file: the file is truncated or corrupt", what, len, off,
+			   pd->file_size);
+	if (pd->mem) {
+		memcpy(dst, pd->mem + off, len);
+		return 0;
+	}
+	size_t done = 0;
+	while (done < len) {
+		ssize_t n = pread(pd->fd, (uint8_t *)dst + done, len - done, (off_t)(off + done));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return pb_fail(err, PB_EXIT_BAD_FILE, n < 0 ? errno : 0,
+				       "perf.data: cannot read %s at offset %" PRIu64 ": %s", what,
+				       off + done, n < 0 ? strerror(errno) : "unexpected end of file");
+		done += (size_t)n;
+	}
+	return 0;
+}
+
+static bool section_inside(const struct pb_perfdata *pd, const struct section *s)
+{
+	return s->offset <= pd->file_size && s->size <= pd->file_size - s->offset;
+}
+
+/* ---- feature payloads: a cursor that refuses to step past the section ---- */
+
+struct fcur {
+	const uint8_t *p;
+	size_t pos, len;
+	bool failed;
+};
+
+static bool fhave(struct fcur *c, uint64_t n)
+{
+	if (c->failed || n > c->len - c->pos) {
+		c->failed = true;
+		return false;
+	}
+	return true;
+}
+
+static uint32_t fu32(struct fcur *c)
+{
+	uint32_t v = 0;
+	if (fhave(c, 4)) {
+		memcpy(&v, c->p + c->pos, 4);
+		c->pos += 4;
+	}
+	return v;
+}
+
+/* perf_header_string: u32 len (padded length), then len bytes holding a NUL-terminated
+ * string. Copies it (cut to dst_len) into dst. */
+static bool fstring(struct fcur *c, char *dst, size_t dst_len)
+{
+	uint32_t len = fu32(c);
+	if (!fhave(c, len) || len == 0) {
+		c->failed = true;
+		return false;
+	}
+	const char *s = (const char *)c->p + c->pos;
+	size_t n = strnlen(s, len);
+	if (n == len) { /* not terminated inside its own length */
+		c->failed = true;
+		return false;
+	}
+	if (dst_len) {
+		size_t k = n < dst_len - 1 ? n : dst_len - 1;
+		memcpy(dst, s, k);
+		dst[k] = '\0';
+	}
+	c->pos += len;
+	return true;
+}
+
+static int find_event_by_id(const struct pb_perfdata *pd, uint64_t id)
+{
+	size_t lo = 0, hi = pd->nids;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (pd->ids[mid].id < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < pd->nids && pd->ids[lo].id == id)
+		return (int)pd->ids[lo].event;
+	return -1;
+}
+
+static int parse_event_desc(struct pb_perfdata *pd, struct fcur *c)
+{
+	uint32_t nr = fu32(c), attr_size = fu32(c);
+	if (c->failed || attr_size < ATTR_SIZE_VER0 || attr_size > MAX_ATTR_ENTRY)
+		return -1;
+	for (uint32_t i = 0; i < nr && !c->failed; i++) {
+		if (!fhave(c, attr_size))
+			return -1;
+		c->pos += attr_size;
+		uint32_t nr_ids = fu32(c);
+		char name[PB_PERFDATA_NAME_MAX];
+		if (!fstring(c, name, sizeof name))
+			return -1;
+		if (!fhave(c, (uint64_t)nr_ids * 8))
+			return -1;
+		int ev = -1;
+		if (nr_ids > 0) {
+			uint64_t id0;
+			memcpy(&id0, c->p + c->pos, 8);
+			ev = find_event_by_id(pd, id0);
+		} else if (i < pd->nevents && nr == pd->nevents) {
+			ev = (int)i;
+		}
+		c->pos += (size_t)nr_ids * 8;
+		if (ev >= 0)
+			memcpy(pd->events[ev].name, name, sizeof name);
+	}
+	return c->failed ? -1 : 0;
+}
+
+static int parse_pmu_mappings(struct pb_perfdata *pd, struct fcur *c)
+{
+	uint32_t nr = fu32(c);
+	if (c->failed || nr > PB_PERFDATA_MAX_PMUS)
+		return -1;
+	pd->pmus = calloc(nr ? nr : 1, sizeof(*pd->pmus));
+	if (!pd->pmus)
+		return -1;
+	for (uint32_t i = 0; i < nr; i++) {
+		pd->pmus[i].type = fu32(c);
+		if (!fstring(c, pd->pmus[i].name, sizeof pd->pmus[i].name))
+			return -1;
+		pd->npmus++;
+	}
+	return 0;
+}
+
+static int parse_pmu_caps(struct pb_perfdata *pd, struct fcur *c)
+{
+	uint32_t nr_pmu = fu32(c);
+	if (c->failed || nr_pmu > PB_PERFDATA_MAX_PMUS)
+		return -1;
+	for (uint32_t i = 0; i < nr_pmu; i++) {
+		uint32_t nr_caps = fu32(c);
+		if (c->failed || nr_caps > MAX_PMU_CAPS)
+			return -1;
+		size_t first = pd->ncaps;
+		if (pd->ncaps + nr_caps > MAX_PMU_CAPS)
+			return -1;
+		struct pmu_cap *grown = realloc(pd->caps, (pd->ncaps + nr_caps + 1) * sizeof(*grown));
+		if (!grown)
+			return -1;
+		pd->caps = grown;
+		for (uint32_t k = 0; k < nr_caps; k++) {
+			struct pmu_cap *cap = &pd->caps[pd->ncaps];
+			memset(cap, 0, sizeof(*cap));
+			if (!fstring(c, cap->name, sizeof cap->name) ||
+			    !fstring(c, cap->value, sizeof cap->value))
+				return -1;
+			pd->ncaps++;
+		}
+		char pmu[64];
+		if (!fstring(c, pmu, sizeof pmu))
+			return -1;
+		for (size_t k = first; k < pd->ncaps; k++)
+			memcpy(pd->caps[k].pmu, pmu, sizeof pmu);
+	}
+	return 0;
+}
+
+static const char *feature_name(unsigned bit)
+{
+	switch (bit) {
+	case PB_FEAT_HOSTNAME: return "HOSTNAME";
+	case PB_FEAT_OSRELEASE: return "OSRELEASE";
+	case PB_FEAT_VERSION: return "VERSION";
+	case PB_FEAT_ARCH: return "ARCH";
+	case PB_FEAT_NRCPUS: return "NRCPUS";
+	case PB_FEAT_CPUID: return "CPUID";
+	case PB_FEAT_EVENT_DESC: return "EVENT_DESC";
+	case PB_FEAT_PMU_MAPPINGS: return "PMU_MAPPINGS";
+	case PB_FEAT_PMU_CAPS: return "PMU_CAPS";
+	default: return "feature";
+	}
+}
+
+static int parse_feature(struct pb_perfdata *pd, unsigned bit, const struct section *s,
+			 struct pb_error *err)
+{
+	switch (bit) {
+	case PB_FEAT_HOSTNAME: case PB_FEAT_OSRELEASE: case PB_FEAT_VERSION: case PB_FEAT_ARCH:
+	case PB_FEAT_NRCPUS: case PB_FEAT_CPUID: case PB_FEAT_EVENT_DESC:
+	case PB_FEAT_PMU_MAPPINGS: case PB_FEAT_PMU_CAPS:
+		break;
+	default:
+		return 0; /* not needed for the analysis: skipped unread */
+	}
+	if (s->size > MAX_FEATURE_BYTES)
+		return bad(err, "the %s section claims %" PRIu64 " bytes, more than any perf writes",
+			   feature_name(bit), s->size);
+	uint8_t *buf = malloc(s->size ? s->size : 1);
+	if (!buf)
+		return pb_fail(err, PB_EXIT_FAILURE, ENOMEM, "perf.data: out of memory");
+	if (read_at(pd, s->offset, buf, s->size, feature_name(bit), err)) {
+		free(buf);
+		return -1;
+	}
+	struct fcur c = {.p = buf, .len = s->size};
+	int rc = 0;
+	switch (bit) {
+	case PB_FEAT_HOSTNAME: rc = fstring(&c, pd->hostname, sizeof pd->hostname) ? 0 : -1; break;
+	case PB_FEAT_OSRELEASE: rc = fstring(&c, pd->osrelease, sizeof pd->osrelease) ? 0 : -1; break;
+	case PB_FEAT_VERSION: rc = fstring(&c, pd->version, sizeof pd->version) ? 0 : -1; break;
+	case PB_FEAT_ARCH: rc = fstring(&c, pd->arch, sizeof pd->arch) ? 0 : -1; break;
+	case PB_FEAT_CPUID: rc = fstring(&c, pd->cpuid, sizeof pd->cpuid) ? 0 : -1; break;
+	case PB_FEAT_NRCPUS:
+		pd->nr_cpus_avail = fu32(&c);
+		pd->nr_cpus_online = fu32(&c);
+		pd->has_nrcpus = !c.failed;
+		rc = c.failed ? -1 : 0;
+		break;
+	case PB_FEAT_EVENT_DESC: rc = parse_event_desc(pd, &c); break;
+	case PB_FEAT_PMU_MAPPINGS: rc = parse_pmu_mappings(pd, &c); break;
+	case PB_FEAT_PMU_CAPS: rc = parse_pmu_caps(pd, &c); break;
+	}
+	free(buf);
+	if (rc)
+		return bad(err, "the %s feature section (offset %" PRIu64 ", %" PRIu64
+			   " bytes) is corrupt", feature_name(bit), s->offset, s->size);
+	return 0;
+}
+
+static int cmp_id(const void *a, const void *b)
+{
+	const struct id_entry *x = a, *y = b;
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+/* perf's rule (evsel id_pos / is_pos): where the id sits in samples and in the sample_id trailer
+ * of other records. */
+static int sample_id_pos(uint64_t st)
+{
+	if (st & PERF_SAMPLE_IDENTIFIER)
+		return 0;
+	if (!(st & PERF_SAMPLE_ID))
+		return -1;
+	int pos = 0;
+	if (st & PERF_SAMPLE_IP)
+		pos++;
+	if (st & PERF_SAMPLE_TID)
+		pos++;
+	if (st & PERF_SAMPLE_TIME)
+		pos++;
+	if (st & PERF_SAMPLE_ADDR)
+		pos++;
+	return pos;
+}
+
+static int trailer_id_pos(uint64_t st)
+{
+	if (st & PERF_SAMPLE_IDENTIFIER)
+		return 1;
+	if (!(st & PERF_SAMPLE_ID))
+		return -1;
+	int pos = 1;
+	if (st & PERF_SAMPLE_CPU)
+		pos++;
+	if (st & PERF_SAMPLE_STREAM_ID)
+		pos++;
+	return pos;
+}
+
+static int read_attrs(struct pb_perfdata *pd, uint64_t attr_size, struct pb_error *err)
+{
+	if (attr_size < ATTR_SIZE_VER0 + 16 || attr_size > MAX_ATTR_ENTRY)
+		return bad(err, "attr entries of %" PRIu64 " bytes: not a size perf writes", attr_size);
+	if (!section_inside(pd, &pd->attrs))
+		return bad(err, "the attrs section lies past the end of the file (truncated?)");
+	if (pd->attrs.size % attr_size != 0 || pd->attrs.size == 0)
+		return bad(err, "the attrs section (%" PRIu64 " bytes) is not a whole number of %"
+			   PRIu64 "-byte attrs", pd->attrs.size, attr_size);
+	uint64_t n = pd->attrs.size / attr_size;
+	if (n > PB_PERFDATA_MAX_EVENTS)
+		return bad(err, "%" PRIu64 " events: more than pesbench reads (%d)", n,
+			   PB_PERFDATA_MAX_EVENTS);
+	pd->events = calloc(n, sizeof(*pd->events));
+	if (!pd->events)
+		return pb_fail(err, PB_EXIT_FAILURE, ENOMEM, "perf.data: out of memory");
+	pd->nevents = (size_t)n;
+	uint8_t entry[MAX_ATTR_ENTRY];
+	size_t total_ids = 0;
+	for (size_t i = 0; i < pd->nevents; i++) {
+		struct pb_perfdata_event *ev = &pd->events[i];
+		if (read_at(pd, pd->attrs.offset + i * attr_size, entry, attr_size, "an attr", err))
+			return -1;
+		size_t alen = attr_size - 16;
+		memcpy(&ev->attr, entry, alen < sizeof ev->attr ? alen : sizeof ev->attr);
+		struct section ids;
+		memcpy(&ids, entry + alen, sizeof ids);
+		if (!section_inside(pd, &ids) || ids.size % 8)
+			return bad(err, "the id list of event %zu is outside the file or not a list of "
+				   "u64 ids", i);
+		ev->nids = (size_t)(ids.size / 8);
+		if (ev->nids) {
+			ev->ids = malloc(ids.size);
+			if (!ev->ids)
+				return pb_fail(err, PB_EXIT_FAILURE, ENOMEM, "perf.data: out of memory");
+			if (read_at(pd, ids.offset, ev->ids, ids.size, "an id list", err))
+				return -1;
+		}
+		total_ids += ev->nids;
+		pb_record_format_from_attr(&ev->fmt, &ev->attr);
+		snprintf(ev->name, sizeof ev->name, "type%u/config=%#llx", ev->attr.type,
+			 (unsigned long long)ev->attr.config);
+	}
+	pd->ids = calloc(total_ids ? total_ids : 1, sizeof(*pd->ids));
+	if (!pd->ids)
+		return pb_fail(err, PB_EXIT_FAILURE, ENOMEM, "perf.data: out of memory");
+	for (size_t i = 0; i < pd->nevents; i++)
+		for (size_t k = 0; k < pd->events[i].nids; k++)
+			pd->ids[pd->nids++] = (struct id_entry){pd->events[i].ids[k], i};
+	qsort(pd->ids, pd->nids, sizeof(*pd->ids), cmp_id);
+
+	/* perf requires every event of a file to put the id in the same place; so does pesbench,
+	 * or samples could not be told apart. */
+	uint64_t st0 = pd->events[0].attr.sample_type;
+	pd->id_pos = sample_id_pos(st0);
+	pd->is_pos = trailer_id_pos(st0);
+	pd->sample_id_all = pd->events[0].attr.sample_id_all;
+	for (size_t i = 1; i < pd->nevents; i++) {
+		uint64_t st = pd->events[i].attr.sample_type;
+		if (sample_id_pos(st) != pd->id_pos || trailer_id_pos(st) != pd->is_pos ||
+		    pd->events[i].attr.sample_id_all != pd->sample_id_all)
+			return bad(err, "events 0 and %zu put the sample id in different places "
+				   "(sample_type %#llx vs %#llx): samples cannot be told apart", i,
+				   (unsigned long long)st0, (unsigned long long)st);
+	}
+	return 0;
+}
+
+static int open_common(struct pb_perfdata *pd, struct pb_error *err)
+{
+	uint8_t h[FILE_HEADER_SIZE];
+	uint64_t magic = 0, size = 0;
+	if (pd->file_size < 16)
+		return bad(err, "%" PRIu64 " bytes: too short for a perf.data header", pd->file_size);
+	if (read_at(pd, 0, h, 16, "the header", err))
+		return -1;
+	memcpy(&magic, h, 8);
+	memcpy(&size, h + 8, 8);
+	if (magic == PERF_MAGIC2_SWAPPED)
+		return bad(err, "the file was written on a machine of the other byte order, which "
+			   "pesbench does not read");
+	if (!memcmp(h, "PERFFILE", 8))
+		return bad(err, "version 1 (\"PERFFILE\") format from a perf older than 2.6.35; "
+			   "pesbench reads version 2 only");
+	if (magic != PERF_MAGIC2)
+		return bad(err, "no PERFILE2 magic: not a perf.data file");
+	if (size == PIPE_HEADER_SIZE)
+		return bad(err, "pipe-mode file (perf record -o -), which pesbench does not read; "
+			   "write a regular file with `perf record -o FILE` or convert with "
+			   "`perf inject -i PIPEFILE -o FILE`");
+	if (size < FILE_HEADER_SIZE)
+		return bad(err, "header of %" PRIu64 " bytes: older than any perf.data pesbench reads",
+			   size);
+	if (read_at(pd, 0, h, FILE_HEADER_SIZE, "the header", err))
+		return -1;
+	uint64_t attr_size;
+	memcpy(&attr_size, h + 16, 8);
+	memcpy(&pd->attrs, h + 24, 16);
+	memcpy(&pd->data, h + 40, 16);
+	memcpy(pd->features, h + 72, sizeof pd->features);
+	if (!section_inside(pd, &pd->data))
+		return bad(err, "the data section (%" PRIu64 " bytes at %" PRIu64 ") runs past the "
+			   "end of the %" PRIu64 "-byte file: the recording was cut short",
+			   pd->data.size, pd->data.offset, pd->file_size);
+	if (read_attrs(pd, attr_size, err))
+		return -1;
+	if (pb_perfdata_has_feature(pd, PB_FEAT_COMPRESSED))
+		return bad(err, "the data section is zstd-compressed (perf record -z), which "
+			   "pesbench does not decompress; record without -z");
+
+	/* Feature sections: a table right after the data section, one entry per bit set. */
+	uint64_t table = pd->data.offset + pd->data.size;
+	unsigned k = 0;
+	for (unsigned bit = 1; bit < PB_FEAT_BITS; bit++) {
+		if (!pb_perfdata_has_feature(pd, bit))
+			continue;
+		struct section s;
+		if (read_at(pd, table + (uint64_t)k * sizeof s, &s, sizeof s, "the feature table",
+			    err))
+			return -1;
+		k++;
+		if (!section_inside(pd, &s))
+			return bad(err, "feature %u (%s) lies past the end of the file", bit,
+				   feature_name(bit));
+		if (parse_feature(pd, bit, &s, err))
+			return -1;
+	}
+	return 0;
+}
+
+int pb_perfdata_open_memory(const void *buf, size_t len, struct pb_perfdata **out,
+			    struct pb_error *err)
+{
+	struct pb_perfdata *pd = calloc(1, sizeof(*pd));
+	if (!pd)
+		return pb_fail(err, PB_EXIT_FAILURE, ENOMEM, "perf.data: out of memory");
+	pd->fd = -1;
+	pd->mem = buf;
+	pd->file_size = len;
+	if (open_common(pd, err)) {
+		pb_perfdata_close(pd);
+		return -1;
+	}
+	*out = pd;
+	return 0;
+}
+
+int pb_perfdata_open(const char *path, struct pb_perfdata **out, struct pb_error *err)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return pb_fail(err, errno == ENOENT ? PB_EXIT_USAGE : PB_EXIT_BAD_FILE, errno,
+			       "cannot open %s: %s", path, strerror(errno));
+	struct stat st;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return pb_fail(err, PB_EXIT_BAD_FILE, 0,
+			       "%s is not a regular file; pesbench reads perf.data files, not pipes",
+			       path);
+	}
+	struct pb_perfdata *pd = calloc(1, sizeof(*pd));
+	if (!pd) {
+		close(fd);
+		return pb_fail(err, PB_EXIT_FAILURE, ENOMEM, "perf.data: out of memory");
+	}
+	pd->fd = fd;
+	pd->file_size = (uint64_t)st.st_size;
+	if (open_common(pd, err)) {
+		if (err) {
+			char msg[sizeof err->msg];
+			memcpy(msg, err->msg, sizeof msg);
+			pb_fail(err, err->code, err->sys_errno, "%s: %.*s", path, 400, msg);
+		}
+		pb_perfdata_close(pd);
+		return -1;
+	}
+	*out = pd;
+	return 0;
+}
+
+void pb_perfdata_close(struct pb_perfdata *pd)
+{
+	if (!pd)
+		return;
+	if (pd->fd >= 0)
+		close(pd->fd);
+	for (size_t i = 0; i < pd->nevents; i++)
+		free(pd->events[i].ids);
+	free(pd->events);
+	free(pd->ids);
+	free(pd->pmus);
+	free(pd->caps);
+	free(pd->window);
+	free(pd);
+}
+
+size_t pb_perfdata_nevents(const struct pb_perfdata *pd) { return pd->nevents; }
+
+struct pb_perfdata_event *pb_perfdata_event(struct pb_perfdata *pd, size_t index)
+{
+	return index < pd->nevents ? &pd->events[index] : NULL;
+}
+
+bool pb_perfdata_has_feature(const struct pb_perfdata *pd, unsigned feature)
+{
+	return feature < PB_FEAT_BITS && (pd->features[feature / 64] >> (feature % 64)) & 1;
+}
+
+uint64_t pb_perfdata_data_size(const struct pb_perfdata *pd) { return pd->data.size; }
+const char *pb_perfdata_cpuid(const struct pb_perfdata *pd) { return pd->cpuid; }
+const char *pb_perfdata_arch(const struct pb_perfdata *pd) { return pd->arch; }
+const char *pb_perfdata_hostname(const struct pb_perfdata *pd) { return pd->hostname; }
+const char *pb_perfdata_osrelease(const struct pb_perfdata *pd) { return pd->osrelease; }
+const char *pb_perfdata_perf_version(const struct pb_perfdata *pd) { return pd->version; }
+
+bool pb_perfdata_nr_cpus(const struct pb_perfdata *pd, uint32_t *available, uint32_t *online)
+{
+	if (!pd->has_nrcpus)
+		return false;
+	*available = pd->nr_cpus_avail;
+	*online = pd->nr_cpus_online;
+	return true;
+}
+
+size_t pb_perfdata_npmus(const struct pb_perfdata *pd) { return pd->npmus; }
+
+const struct pb_perfdata_pmu *pb_perfdata_pmu(const struct pb_perfdata *pd, size_t index)
+{
+	return index < pd->npmus ? &pd->pmus[index] : NULL;
+}
+
+const char *pb_perfdata_pmu_name(const struct pb_perfdata *pd, uint32_t type)
+{
+	for (size_t i = 0; i < pd->npmus; i++)
+		if (pd->pmus[i].type == type)
+			return pd->pmus[i].name;
+	return NULL;
+}
+
+const char *pb_perfdata_pmu_cap(const struct pb_perfdata *pd, const char *pmu, const char *name)
+{
+	for (size_t i = 0; i < pd->ncaps; i++)
+		if (!strcmp(pd->caps[i].pmu, pmu) && !strcmp(pd->caps[i].name, name))
+			return pd->caps[i].value;
+	return NULL;
+}
+
+static bool cap_on(const struct pb_perfdata *pd, const char *name)
+{
+	const char *v = pb_perfdata_pmu_cap(pd, "ibs_op", name);
+	return v && strcmp(v, "0") != 0;
+}
+
+bool pb_perfdata_ibs_event(const struct pb_perfdata *pd, size_t index, enum pb_ibs_kind *kind,
+			   struct pb_ibs_cpu *cpu)
+{
+	if (index >= pd->nevents || strncmp(pd->cpuid, "AuthenticAMD", 12) != 0)
+		return false;
+	if (pd->arch[0] && strcmp(pd->arch, "x86_64") && strcmp(pd->arch, "i386") &&
+	    strcmp(pd->arch, "i686"))
+		return false;
+	const char *pmu = pb_perfdata_pmu_name(pd, pd->events[index].attr.type);
+	if (!pmu)
+		return false;
+	if (!strncmp(pmu, "ibs_op", 6))
+		*kind = PB_IBS_OP;
+	else if (!strncmp(pmu, "ibs_fetch", 9))
+		*kind = PB_IBS_FETCH;
+	else
+		return false;
+	memset(cpu, 0, sizeof(*cpu));
+	unsigned fam = 0, model = 0;
+	if (sscanf(pd->cpuid, "%*[^,],%u,%u", &fam, &model) == 2) {
+		cpu->family = fam;
+		cpu->model = model;
+	}
+	cpu->zen4_ibs_extensions = cap_on(pd, "zen4_ibs_extensions");
+	cpu->ldlat = cap_on(pd, "ldlat");
+	cpu->dtlb_pgsize = cap_on(pd, "dtlb_pgsize");
+	return true;
+}
+
+/* ---- the data section ---- */
+
+/* The event a record belongs to, as perf decides: the only one, or by the id at id_pos /
+ * is_pos; records without an id belong to the first. -1: an id no event has. */
+static int record_event(const struct pb_perfdata *pd, const uint8_t *rec, size_t size,
+			uint32_t type)
+{
+	if (pd->nevents == 1)
+		return 0;
+	uint64_t id;
+	if (type == PERF_RECORD_SAMPLE) {
+		if (pd->id_pos < 0)
+			return 0;
+		size_t at = 8 + (size_t)pd->id_pos * 8;
+		if (at + 8 > size)
+			return -1;
+		memcpy(&id, rec + at, 8);
+	} else {
+		if (!pd->sample_id_all || pd->is_pos < 0)
+			return 0;
+		size_t back = (size_t)pd->is_pos * 8;
+		if (back + 8 > size)
+			return -1;
+		memcpy(&id, rec + size - back, 8);
+	}
+	return find_event_by_id(pd, id);
+}
+
+static void count_record(struct pb_perfdata *pd, int event, const struct pb_record *rec,
+			 struct pb_perfdata_stats *stats)
+{
+	struct pb_perfdata_event *ev = event >= 0 ? &pd->events[event] : NULL;
+	int target;
+	switch (rec->type) {
+	case PERF_RECORD_SAMPLE:
+		stats->samples++;
+		if (ev)
+			ev->samples++;
+		else
+			stats->unattributed++;
+		break;
+	case PERF_RECORD_LOST:
+		target = find_event_by_id(pd, rec->u.lost.id);
+		if (target < 0)
+			target = event;
+		if (target >= 0)
+			pd->events[target].lost += rec->u.lost.lost;
+		break;
+	case PERF_RECORD_LOST_SAMPLES:
+		if (ev)
+			ev->lost_samples += rec->u.lost_samples.lost;
+		break;
+	case PERF_RECORD_THROTTLE:
+	case PERF_RECORD_UNTHROTTLE:
+		target = find_event_by_id(pd, rec->u.throttle.id);
+		if (target < 0)
+			target = event;
+		if (target >= 0) {
+			if (rec->type == PERF_RECORD_THROTTLE)
+				pd->events[target].throttles++;
+			else
+				pd->events[target].unthrottles++;
+		}
+		break;
+	}
+}
+
+/* Bytes that follow a user record outside its header.size (AUXTRACE data, tracing data). */
+static int trailing_bytes(uint32_t type, const uint8_t *rec, size_t size, uint64_t *extra)
+{
+	*extra = 0;
+	if (type == PB_PERF_RECORD_AUXTRACE) {
+		if (size < 16)
+			return -1;
+		memcpy(extra, rec + 8, 8);
+	} else if (type == PB_PERF_RECORD_HEADER_TRACING_DATA) {
+		uint32_t n;
+		if (size < 12)
+			return -1;
+		memcpy(&n, rec + 8, 4);
+		*extra = ((uint64_t)n + 7) & ~UINT64_C(7);
+	}
+	return 0;
+}
+
+int pb_perfdata_for_each(struct pb_perfdata *pd, pb_perfdata_record_fn fn, void *ctx,
+			 struct pb_perfdata_stats *stats, struct pb_error *err)
+{
+	struct pb_perfdata_stats local;
+	if (!stats)
+		stats = &local;
+	memset(stats, 0, sizeof(*stats));
+	for (size_t i = 0; i < pd->nevents; i++) {
+		struct pb_perfdata_event *ev = &pd->events[i];
+		ev->samples = ev->lost = ev->lost_samples = ev->throttles = ev->unthrottles = 0;
+	}
+	if (!pd->mem && !pd->window) {
+		pd->window = malloc(WINDOW_BYTES);
+		if (!pd->window)
+			return pb_fail(err, PB_EXIT_FAILURE, ENOMEM, "perf.data: out of memory");
+	}
+	const uint64_t end = pd->data.offset + pd->data.size;
+	uint64_t pos = pd->data.offset;
+	uint64_t win_off = 0, win_len = 0;  /* file bytes [win_off, win_off + win_len) buffered */
+	struct pb_record rec;
+
+	while (pos < end) {
+		if (end - pos < sizeof(struct perf_event_header))
+			return bad(err, "%" PRIu64 " stray bytes at the end of the data section "
+				   "(offset %" PRIu64 "): the recording was cut short", end - pos, pos);
+		const uint8_t *p;
+		uint64_t avail = end - pos;
+		if (pd->mem) {
+			p = pd->mem + pos;
+		} else {
+			uint64_t want = avail < MAX_RECORD_BYTES ? avail : MAX_RECORD_BYTES;
+			if (pos < win_off || pos + want > win_off + win_len) {
+				uint64_t n = end - pos < WINDOW_BYTES ? end - pos : WINDOW_BYTES;
+				if (read_at(pd, pos, pd->window, (size_t)n, "the data section", err))
+					return -1;
+				win_off = pos;
+				win_len = n;
+			}
+			p = pd->window + (pos - win_off);
+		}
+		struct perf_event_header h;
+		memcpy(&h, p, sizeof h);
+		if (h.size < sizeof h)
+			return bad(err, "record at offset %" PRIu64 " has size %u, less than its own "
+				   "header: the data section is corrupt", pos, h.size);
+		if (h.size > avail)
+			return bad(err, "record at offset %" PRIu64 " (type %u, %u bytes) runs past the "
+				   "end of the data section: the recording was cut short", pos, h.type,
+				   h.size);
+		stats->records++;
+		stats->by_type[h.type < PB_PERF_RECORD_USER_TYPE_MAX ? h.type
+								     : PB_PERF_RECORD_USER_TYPE_MAX - 1]++;
+		int event = -1;
+		uint64_t extra = 0;
+		int rc;
+		if (h.type >= PB_PERF_RECORD_USER_TYPE_START) {
+			if (h.type == PB_PERF_RECORD_COMPRESSED)
+				return bad(err, "compressed records (perf record -z) at offset %" PRIu64
+					   ", which pesbench does not decompress; record without -z",
+					   pos);
+			if (trailing_bytes(h.type, p, h.size, &extra))
+				return bad(err, "user record of type %u at offset %" PRIu64
+					   " is too short", h.type, pos);
+			if (extra > end - pos - h.size)
+				return bad(err, "the data of the record of type %u at offset %" PRIu64
+					   " runs past the data section", h.type, pos);
+			stats->user_records++;
+			memset(&rec, 0, sizeof rec);
+			rec.type = h.type;
+			rec.misc = h.misc;
+			rec.size = h.size;
+			rc = PB_PARSE_UNKNOWN;
+		} else {
+			event = record_event(pd, p, h.size, h.type);
+			const struct pb_record_format *fmt = &pd->events[event >= 0 ? event : 0].fmt;
+			if (event < 0 && h.type == PERF_RECORD_SAMPLE) {
+				memset(&rec, 0, sizeof rec);
+				rec.type = h.type;
+				rec.misc = h.misc;
+				rec.size = h.size;
+				rc = PB_PARSE_UNKNOWN;
+			} else {
+				rc = pb_record_parse(fmt, p, h.size, &rec);
+				if (rc < 0)
+					return bad(err, "record at offset %" PRIu64 " (%s, %u bytes) does "
+						   "not parse: %s", pos, pb_record_type_name(h.type),
+						   h.size, pb_parse_status_text(rc));
+			}
+			if (rc == PB_PARSE_UNKNOWN && h.type != PERF_RECORD_SAMPLE)
+				stats->unknown++;
+			count_record(pd, event, &rec, stats);
+		}
+		if (fn) {
+			rc = fn(ctx, event, &rec, p, h.size, err);
+			if (rc)
+				return rc;
+		}
+		pos += h.size + extra;
+	}
+	return 0;
+}

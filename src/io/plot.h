@@ -1,0 +1,44 @@
+/* Plots of a results folder: for every experiment in results.json, data files and a gnuplot
+ * script per plot in DIR/plots/, rendered to PNG and SVG by the gnuplot the machine has.
+ * Plotting is driven by the data, not by a list of experiments: each experiment's points are
+ * plotted as every summary metric against the parameter that varies between them, with the
+ * runs' min-max as error bars; a few experiments (bias, multi, mode) get plots that say more
+ * than that. Without gnuplot the data and scripts are still written, and the caller is told
+ * once, so a report can be made anyway. */
+#ifndef PB_PLOT_H
+#define PB_PLOT_H
+
+#include "util/error.h"
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+struct pb_plot {
+	char name[128];        /* file stem in DIR/plots: NAME.dat, NAME.gp, NAME.png, NAME.svg */
+	char experiment[64];
+	char title[256];       /* first line of the plot's title */
+	char caption[512];     /* what the plot shows and how to read it, for the report */
+	bool rendered;         /* gnuplot drew NAME.png and NAME.svg (this time or before) */
+};
+
+struct pb_plot_set {
+	struct pb_plot *plots;
+	size_t n, cap;
+	bool gnuplot_missing;  /* no gnuplot: scripts written, nothing drawn */
+	char warning[640];     /* "" or one message for the user (missing gnuplot, failed plots) */
+};
+
+/* Plans every plot of results. write_files: writes DIR/plots/NAME.{dat,gp} and runs gnuplot;
+ * otherwise only plans, marking as rendered the plots whose images already exist (for a
+ * report made without redrawing). gnuplot is looked up as $PB_GNUPLOT, else "gnuplot" on
+ * PATH. Returns 0 (a missing or failing gnuplot is a warning in set), -1 with err when
+ * DIR/plots cannot be written. */
+int pb_plots_make(json_t *results, const char *dir, bool write_files, struct pb_plot_set *set,
+		  struct pb_error *err);
+void pb_plot_set_free(struct pb_plot_set *set);
+
+/* "GenuineIntel Intel(R) Xeon(R) ... , kernel 6.18.4" from results.machine, for titles. */
+void pb_results_machine_label(json_t *results, char *buf, size_t len);
+
+#endif

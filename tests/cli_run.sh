@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# `pesbench run` as a user drives it: results written and loadable, losses and multiplexing
+# in every row, exact facilities exact, interruption leaves valid partial results, bad input
+# gets its documented exit code.
+set -u
+bin=${PB_BIN:?run through ctest}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+passed=0 failed=0
+check() { if "$@"; then passed=$((passed+1)); else failed=$((failed+1)); echo "FAILED: $*" >&2; fi; }
+expect_exit() { # code, then the command
+  local want=$1; shift
+  "$@" >"$tmp/out" 2>"$tmp/err"; local got=$?
+  if [ "$got" = "$want" ]; then passed=$((passed+1)); else failed=$((failed+1)); echo "FAILED: exit $got, wanted $want: $*" >&2; cat "$tmp/err" >&2; fi
+}
+json() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); $2" "$1"; }
+
+if ! "$bin" measure --facility bp:w --iterations 10 >/dev/null 2>&1; then
+  echo "SKIPPED: breakpoint events cannot be opened here" >&2; exit 77
+fi
+
+# a small real suite
+expect_exit 0 "$bin" run accuracy bias multi --facility bp:w --runs 2 --threads 1 --target-ms 15 --out "$tmp/a" --quiet
+check test -s "$tmp/a/results.json"
+check test -s "$tmp/a/results.csv"
+check json "$tmp/a/results.json" "assert d['schema']=='pesbench-results/1' and d['complete'] is True"
+# every measured point: accuracy 100 for the exact facility, loss and multiplexing present per run
+check json "$tmp/a/results.json" "
+pts=[p for p in d['points'] if 'runs' in p and p['experiment']=='accuracy']
+assert pts
+for p in pts:
+    assert abs(p['metrics']['accuracy']['mean']-100)<1e-9, p['metrics']
+    for r in p['runs']:
+        for e in r['events']:
+            assert 'lost' in e and 'lost_format' in e and 'multiplexed' in e and 'running_ratio' in e
+"
+# multi: the fifth debug register cannot be scheduled and says so
+check json "$tmp/a/results.json" "
+m=[p for p in d['points'] if p['experiment']=='multi']
+assert m[-1]['events_opened_together']==5 and m[-1]['events_scheduled']==4, m[-1]
+e=m[-1]['runs'][0]['events'][4]
+assert e['opened'] is False and 'No space' in e['open_error']
+"
+# bias at period 4 over 4 accesses per iteration puts every sample on one load
+check json "$tmp/a/results.json" "
+b=[p for p in d['points'] if p['experiment']=='bias' and p['period']==4 and p['variant']=='plain']
+assert b and abs(b[0]['metrics']['max_deviation']-75)<1e-6, b[0]['metrics']
+"
+# one CSV row per run
+rows=$(($(wc -l <"$tmp/a/results.csv") - 1))
+runs=$(json "$tmp/a/results.json" "print(sum(len(p.get('runs',[])) for p in d['points']))")
+check test "$rows" = "$runs"
+
+# the summary table has the loss and multiplexing columns
+expect_exit 0 "$bin" run accuracy --facility bp:w --runs 1 --threads 1 --target-ms 10 --out "$tmp/b"
+check grep -q "lost" "$tmp/out"
+check grep -q "run/en" "$tmp/out"
+
+# interrupted mid-suite: exit 130, valid partial results marked incomplete
+"$bin" run --facility uprobe --facility bp:w --runs 5 --target-ms 200 --out "$tmp/c" --quiet &
+pid=$!
+sleep 4
+kill -INT $pid
+wait $pid; code=$?
+check test "$code" = 130
+check json "$tmp/c/results.json" "assert d['complete'] is False and d['schema']=='pesbench-results/1'"
+check test -z "$(find "$tmp/c" -name '*.tmp.*')"
+
+# bad input
+expect_exit 2 "$bin" run --runs 0 --out "$tmp/d"
+check grep -q "too small" "$tmp/err"
+expect_exit 2 "$bin" run nosuchexperiment --out "$tmp/d"
+check grep -q "unknown experiment" "$tmp/err"
+expect_exit 2 "$bin" run --facility nosuch:thing --out "$tmp/d"
+check grep -q "unknown facility" "$tmp/err"
+expect_exit 2 "$bin" run --period -5 --out "$tmp/d"
+expect_exit 2 "$bin" run --threads 999 --out "$tmp/d"
+check grep -q "CPUs" "$tmp/err"
+expect_exit 3 "$bin" run accuracy --facility spe --out "$tmp/e"
+check grep -qi "not available\|none of the chosen" "$tmp/err"
+touch "$tmp/file"
+expect_exit 4 "$bin" run accuracy --facility bp:w --out "$tmp/file/sub"
+expect_exit 2 "$bin" measure --facility bp:w --workload nosuch
+expect_exit 2 "$bin" measure
+check grep -q "facility is required" "$tmp/err"
+
+echo "cli_run: $passed passed, $failed failed"
+[ "$failed" = 0 ]

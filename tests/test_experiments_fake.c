@@ -1,0 +1,237 @@
+/* The experiments on constructed PEBS and IBS streams (fake kernel, fixture machines): the
+ * accuracy, bias and mode figures must be the ones the constructed input implies. The
+ * workloads really run; only the kernel's answers are constructed. */
+#include "check.h"
+#include "experiments/experiment.h"
+#include "experiments/point.h"
+#include "facilities/machine.h"
+#include "fake_kernel.h"
+#include "workloads/workload.h"
+
+#include <math.h>
+#include <string.h>
+
+static struct pb_machine machine;
+
+static void load_fixture(const char *name)
+{
+	char root[512];
+	const char *src = getenv("PB_SOURCE_DIR") ? getenv("PB_SOURCE_DIR") : PB_SOURCE_DIR;
+	snprintf(root, sizeof root, "%s/tests/fixtures/%s", src, name);
+	pb_machine_probe(&machine, root);
+}
+
+/* What the constructed kernel writes when the measured region ends. */
+struct script {
+	uint64_t samples;              /* how many sample records */
+	uint64_t ips[8];               /* cycled through, weights[i] samples each per round */
+	unsigned weights[8], nips;
+	uint16_t kernel_every;         /* every k-th sample is marked kernel-mode (0: none) */
+	uint64_t count;                /* what read() reports */
+	double count_per_sample;       /* if set: count = samples * this (count-basis events) */
+	bool ibs;
+};
+
+static struct script script;
+
+static void write_script(struct fake_event *ev, void *ctx)
+{
+	(void)ctx;
+	if (!ev->attr.sample_period)
+		return;
+	uint8_t rec[512], raw[4 + 7 * 8];
+	unsigned round = 0;
+	for (unsigned i = 0; i < script.nips; i++)
+		round += script.weights[i];
+	for (uint64_t n = 0; n < script.samples; n++) {
+		unsigned slot = (unsigned)(n % round), i = 0;
+		while (slot >= script.weights[i])
+			slot -= script.weights[i++];
+		struct pb_sample s = {.ip = script.ips[i], .pid = 1, .tid = 1, .time = n,
+				      .id = ev->id, .identifier = ev->id, .period = ev->attr.sample_period};
+		if (script.ibs) {
+			uint32_t caps = 0x7 | (1u << 4);
+			uint64_t regs[7] = {(1ull << 17) | (1ull << 18), s.ip, 0, 0, 1, 0, 0};
+			memcpy(raw, &caps, 4);
+			memcpy(raw + 4, regs, sizeof regs);
+			s.raw = raw;
+			s.raw_size = sizeof raw;
+		}
+		size_t len = fake_build_sample(rec, sizeof rec, &ev->attr, &s);
+		if (script.kernel_every && n % script.kernel_every == 0) {
+			struct perf_event_header h;
+			memcpy(&h, rec, sizeof h);
+			h.misc = (h.misc & ~PERF_RECORD_MISC_CPUMODE_MASK) | PERF_RECORD_MISC_KERNEL;
+			memcpy(rec, &h, sizeof h);
+		}
+		fake_ring_write(ev, rec, len);
+	}
+	ev->count = script.count_per_sample ? (uint64_t)(script.samples * script.count_per_sample)
+					    : script.count;
+	ev->time_enabled = ev->time_running = 1000000;
+}
+
+static void request(struct pb_point_request *req, const char *facility, const char *workload,
+		    uint64_t period, uint64_t iterations)
+{
+	struct pb_error err = {0};
+	pb_point_request_defaults(req);
+	CHECK(pb_point_request_set(req, facility, workload, NULL, true, &err) == 0);
+	if (err.msg[0])
+		fprintf(stderr, "%s\n", err.msg);
+	req->period = req->events[0].period = period;
+	req->iterations = iterations;
+	req->machine = &machine;
+}
+
+/* PEBS INST_RETIRED on the pointer chase: the truth declares the instructions, the constructed
+ * kernel delivers 95 % of the samples they imply: accuracy must be 95. */
+static void pebs_accuracy(void)
+{
+	load_fixture("sysfs-skl");
+	struct pb_point_request req;
+	request(&req, "pebs:INST_RETIRED:PREC_DIST", "accuracy:ratio=20", 1009, 400000);
+	struct pb_truth truth;
+	struct pb_error err = {0};
+	CHECK(pb_workload_truth(&req.workload, req.iterations, &truth, &err) == 0);
+	uint64_t instructions = truth.instructions * req.iterations + truth.once_instructions;
+	double expected = (double)instructions / 1009;
+	memset(&script, 0, sizeof script);
+	script.samples = (uint64_t)llround(expected * 0.95);
+	script.ips[0] = truth.labels[0].addr;
+	script.weights[0] = 1;
+	script.nips = 1;
+	script.count = instructions;
+	fake_kernel_install();
+	fake_kernel_on_disable(write_script, NULL);
+	struct pb_point pt;
+	CHECK(pb_point_measure(&req, &pt, &err) == 0);
+	CHECK(!strcmp(pt.ev[0].basis, "declared"));
+	CHECK(fabs(pt.ev[0].expected - expected) < 1e-6);
+	CHECK_EQ_U64(pt.ev[0].observed, script.samples);
+	CHECK(fabs(pt.ev[0].accuracy - (100 - fabs(script.samples - expected) / expected * 100)) <
+	      1e-9);
+	CHECK(fabs(pt.ev[0].accuracy - 95) < 0.05);
+	pb_point_free(&pt);
+	fake_kernel_uninstall();
+}
+
+/* IBS op on the four-load loop: samples placed 40/20/20/20 on the loads must come out as
+ * those shares at the IP (IBS IPs are exact), with nothing unlabelled. */
+static void ibs_bias(void)
+{
+	load_fixture("sysfs-zen4");
+	struct pb_point_request req;
+	request(&req, "ibs-op", "bias:variant=plain", 0x10000, 1000);
+	req.attribute = true;
+	struct pb_truth truth;
+	struct pb_error err = {0};
+	CHECK(pb_workload_truth(&req.workload, req.iterations, &truth, &err) == 0);
+	memset(&script, 0, sizeof script);
+	script.ibs = true;
+	for (unsigned l = 0; l < truth.nlabels && script.nips < 4; l++) {
+		if (!(truth.labels[l].kinds & PB_EV_LOAD))
+			continue;
+		script.ips[script.nips] = truth.labels[l].addr;
+		script.weights[script.nips] = script.nips == 0 ? 2 : 1;
+		script.nips++;
+	}
+	CHECK_EQ_U64(script.nips, 4);
+	script.samples = 1000;
+	script.count = 1000 * 0x10000;
+	fake_kernel_install();
+	fake_kernel_on_disable(write_script, NULL);
+	struct pb_point pt;
+	CHECK(pb_point_measure(&req, &pt, &err) == 0);
+	CHECK(!req.exclude_kernel); /* IBS without swfilt samples both levels */
+	uint64_t at_loads[4] = {0};
+	for (size_t i = 0; i < pt.code.n; i++)
+		for (unsigned k = 0; k < 4; k++)
+			if (pt.code.insns[i].addr == script.ips[k])
+				at_loads[k] = pt.insn_samples[i];
+	CHECK_EQ_U64(at_loads[0], 400);
+	CHECK_EQ_U64(at_loads[1], 200);
+	CHECK_EQ_U64(at_loads[2], 200);
+	CHECK_EQ_U64(at_loads[3], 200);
+	CHECK_EQ_U64(pt.outside_samples, 0);
+	/* IBS op counts ops, declared as the loop's instructions (the main study's way) */
+	CHECK(!strcmp(pt.ev[0].basis, "declared"));
+	pb_point_free(&pt);
+	fake_kernel_uninstall();
+}
+
+/* PEBS sampled at user level only, with every 4th sample marked kernel-mode by the
+ * constructed kernel: the mode figures must count exactly those as kernel samples. */
+static void pebs_mode(void)
+{
+	load_fixture("sysfs-skl");
+	struct pb_point_request req;
+	request(&req, "pebs:INST_RETIRED:PREC_DIST", "mode:kernel=getppid", 10007, 1000);
+	req.exclude_kernel = true;
+	memset(&script, 0, sizeof script);
+	script.samples = 400;
+	script.ips[0] = 0x401000;
+	script.ips[1] = 0xffffffff81000000ull;
+	script.weights[0] = script.weights[1] = 1;
+	script.nips = 2;
+	script.kernel_every = 4;
+	script.count = 400 * 10007;
+	fake_kernel_install();
+	fake_kernel_on_disable(write_script, NULL);
+	struct pb_point pt;
+	struct pb_error err = {0};
+	CHECK(pb_point_measure(&req, &pt, &err) == 0);
+	CHECK_EQ_U64(pt.ev[0].kernel_samples, 100);
+	CHECK_EQ_U64(pt.ev[0].user_samples, 300);
+	CHECK_EQ_U64(pt.ev[0].kernel_ip_samples, 200);
+	pb_point_free(&pt);
+	fake_kernel_uninstall();
+}
+
+/* A whole experiment module over the fake kernel: the accuracy experiment on a PEBS event
+ * with no declared truth (basis "count"), 90 % of the samples the count implies. */
+static void accuracy_experiment_on_pebs(void)
+{
+	load_fixture("sysfs-skl");
+	memset(&script, 0, sizeof script);
+	script.samples = 900;
+	script.count_per_sample = 10007.0 / 0.9;
+	script.ips[0] = 0x401000;
+	script.weights[0] = 1;
+	script.nips = 1;
+	fake_kernel_install();
+	fake_kernel_on_disable(write_script, NULL);
+	struct pb_suite_options o;
+	pb_suite_options_defaults(&o);
+	o.runs = 2;
+	o.nthreads = 1;
+	o.periods[0] = 10007;
+	o.nperiods = 1;
+	o.target_ms = 2;
+	o.machine = &machine;
+	struct pb_results res;
+	struct pb_error err = {0};
+	CHECK(pb_results_open(&res, "/tmp/pesbench-test-exp-fake", 0, NULL, &err) == 0);
+	CHECK(pb_experiment_accuracy.run(&o, "pebs:BR_MISP_RETIRED:ALL_BRANCHES", &res, &err) == 0);
+	if (err.msg[0])
+		fprintf(stderr, "%s\n", err.msg);
+	size_t n = json_array_size(res.points);
+	CHECK(n >= 1);
+	for (size_t i = 0; i < n; i++) {
+		json_t *m = json_object_get(json_array_get(res.points, i), "metrics");
+		double mean = json_number_value(json_object_get(json_object_get(m, "accuracy"),
+								"mean"));
+		CHECK(fabs(mean - 90) < 0.01);
+	}
+	pb_results_close(&res);
+	fake_kernel_uninstall();
+}
+
+int main(void)
+{
+	pebs_accuracy();
+	ibs_bias();
+	pebs_mode();
+	accuracy_experiment_on_pebs();
+	return pb_check_done("experiments_fake");
+}

@@ -1,0 +1,611 @@
+/* perf.data reader and writer.
+ * 1. Round trip: a file written with the writer (two events told apart by
+ *    PERF_SAMPLE_IDENTIFIER, sideband, samples) reads back with the same attrs, names, ids,
+ *    features and samples (IP multiset per event).
+ * 2. Every strict prefix of a valid file, a pipe-mode header, the other byte order, garbage and
+ *    a corrupt record size fail with PB_EXIT_BAD_FILE (read from exact-size heap buffers, so
+ *    AddressSanitizer catches any read past them).
+ * 3. IBS conformance: a file with ibs_op / ibs_fetch PMU mappings, an AMD CPUID and random raw
+ *    IBS payloads; `perf report -D` (perf's own decoder) must print, line for line, what
+ *    pb_ibs_print prints for the samples pesbench reads back (skipped without perf).
+ * 4. Writer vs perf: samples of a real timer session on this process, written with the writer,
+ *    must open in `perf script` and `perf report` with the same count and the same IPs, and
+ *    perf must resolve them to this program's symbols (skipped without perf or permission). */
+#include "check.h"
+#include "facilities/facility.h"
+#include "io/perfdata.h"
+#include "session/session.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static char tmpdir[] = "/tmp/pb_perfdata_XXXXXX";
+
+static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
+static uint64_t rnd(void)
+{
+	rng_state ^= rng_state << 13;
+	rng_state ^= rng_state >> 7;
+	rng_state ^= rng_state << 17;
+	return rng_state;
+}
+
+static uint8_t *slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	fseek(f, 0, SEEK_END);
+	long n = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	uint8_t *p = malloc(n > 0 ? (size_t)n : 1);
+	if (p && fread(p, 1, (size_t)n, f) != (size_t)n) {
+		free(p);
+		p = NULL;
+	}
+	fclose(f);
+	*len = (size_t)n;
+	return p;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* ---- 1. round trip ---- */
+
+#define RT_SAMPLES 500
+
+struct collected {
+	uint64_t ips[2][RT_SAMPLES];
+	size_t n[2];
+	uint64_t comms, mmaps, other;
+	char mmap_name[256];
+};
+
+static int collect(void *ctx, int event, const struct pb_record *rec, const uint8_t *bytes,
+		   size_t len, struct pb_error *err)
+{
+	struct collected *c = ctx;
+	(void)bytes;
+	(void)len;
+	(void)err;
+	if (rec->type == PERF_RECORD_SAMPLE && event >= 0 && event < 2 && c->n[event] < RT_SAMPLES)
+		c->ips[event][c->n[event]++] = rec->u.sample.ip;
+	else if (rec->type == PERF_RECORD_COMM)
+		c->comms++;
+	else if (rec->type == PERF_RECORD_MMAP2) {
+		if (!c->mmaps++ && rec->u.mmap.filename)
+			snprintf(c->mmap_name, sizeof c->mmap_name, "%s", rec->u.mmap.filename);
+	} else
+		c->other++;
+	return 0;
+}
+
+static void sw_attr(struct perf_event_attr *a, uint64_t config)
+{
+	memset(a, 0, sizeof(*a));
+	a->type = PERF_TYPE_SOFTWARE;
+	a->config = config;
+	a->sample_period = 1000;
+	a->sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID |
+			 PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR | PERF_SAMPLE_PERIOD;
+	a->sample_id_all = 1;
+	a->exclude_kernel = 1;
+}
+
+static void test_round_trip(const char *path, uint64_t expect_ips[2][RT_SAMPLES])
+{
+	struct pb_error err = {0};
+	struct pb_perfdata_writer *w;
+	struct perf_event_attr a0, a1;
+	const uint64_t ids0[] = {101, 102}, ids1[] = {201};
+	sw_attr(&a0, PERF_COUNT_SW_CPU_CLOCK);
+	sw_attr(&a1, PERF_COUNT_SW_PAGE_FAULTS);
+	CHECK(pb_perfdata_writer_open(path, &w, &err) == 0);
+	CHECK(pb_perfdata_writer_add_event(w, &a0, "cpu-clock", ids0, 2, &err) == 0);
+	CHECK(pb_perfdata_writer_add_event(w, &a1, "page-faults", ids1, 1, &err) == 1);
+	pb_perfdata_writer_set_cpuid(w, "AuthenticAMD,25,1,1");
+	pb_perfdata_writer_add_pmu(w, 11, "ibs_op");
+	CHECK(pb_perfdata_writer_comm(w, 42, 42, "roundtrip", &err) == 0);
+	CHECK(pb_perfdata_writer_mmap2(w, 42, 42, 0x400000, 0x1000, 0, 5, 2, "/bin/roundtrip",
+				       &err) == 0);
+	CHECK(access(path, F_OK) != 0); /* nothing under the name before close */
+	size_t k[2] = {0, 0};
+	for (unsigned i = 0; i < RT_SAMPLES; i++) {
+		unsigned ev = i % 3 == 0;
+		struct pb_sample s = {.misc = PERF_RECORD_MISC_USER, .pid = 42, .tid = 42,
+				      .time = 1000 + i, .ip = 0x400000 + (rnd() % 64) * 4,
+				      .addr = i, .identifier = ev ? 201 : (i & 1 ? 101 : 102)};
+		CHECK_EQ_U64(pb_perfdata_writer_sample(w, ev, &s, &err), 0);
+		expect_ips[ev][k[ev]++] = s.ip;
+	}
+	CHECK(pb_perfdata_writer_close(w, &err) == 0);
+	if (err.msg[0])
+		fprintf(stderr, "%s\n", err.msg);
+
+	struct pb_perfdata *pd;
+	CHECK(pb_perfdata_open(path, &pd, &err) == 0);
+	if (err.code) {
+		fprintf(stderr, "%s\n", err.msg);
+		return;
+	}
+	CHECK_EQ_U64(pb_perfdata_nevents(pd), 2);
+	CHECK(!strcmp(pb_perfdata_event(pd, 0)->name, "cpu-clock"));
+	CHECK(!strcmp(pb_perfdata_event(pd, 1)->name, "page-faults"));
+	CHECK_EQ_U64(pb_perfdata_event(pd, 0)->nids, 2);
+	CHECK_EQ_U64(pb_perfdata_event(pd, 1)->ids[0], 201);
+	CHECK_EQ_U64(pb_perfdata_event(pd, 1)->attr.config, PERF_COUNT_SW_PAGE_FAULTS);
+	CHECK(!strcmp(pb_perfdata_cpuid(pd), "AuthenticAMD,25,1,1"));
+	CHECK(pb_perfdata_pmu_name(pd, 11) && !strcmp(pb_perfdata_pmu_name(pd, 11), "ibs_op"));
+	uint32_t avail = 0, online = 0;
+	CHECK(pb_perfdata_nr_cpus(pd, &avail, &online) && online >= 1 && avail >= online);
+	CHECK(pb_perfdata_has_feature(pd, PB_FEAT_EVENT_DESC));
+	static struct collected c;
+	struct pb_perfdata_stats st;
+	CHECK(pb_perfdata_for_each(pd, collect, &c, &st, &err) == 0);
+	CHECK_EQ_U64(st.samples, RT_SAMPLES);
+	CHECK_EQ_U64(st.unattributed, 0);
+	CHECK_EQ_U64(c.comms, 1);
+	CHECK_EQ_U64(c.mmaps, 1);
+	CHECK(!strcmp(c.mmap_name, "/bin/roundtrip"));
+	for (int ev = 0; ev < 2; ev++) {
+		size_t want = ev ? (RT_SAMPLES + 2) / 3 : RT_SAMPLES - (RT_SAMPLES + 2) / 3;
+		CHECK_EQ_U64(c.n[ev], want);
+		CHECK_EQ_U64(pb_perfdata_event(pd, (size_t)ev)->samples, want);
+		qsort(c.ips[ev], c.n[ev], 8, cmp_u64);
+		qsort(expect_ips[ev], want, 8, cmp_u64);
+		CHECK(!memcmp(c.ips[ev], expect_ips[ev], want * 8));
+	}
+	/* A second walk counts the same (counters are reset, not accumulated). */
+	CHECK(pb_perfdata_for_each(pd, NULL, NULL, &st, &err) == 0);
+	CHECK_EQ_U64(pb_perfdata_event(pd, 0)->samples, c.n[0]);
+	pb_perfdata_close(pd);
+}
+
+/* ---- 2. corrupt input ---- */
+
+static int open_and_walk(const uint8_t *bytes, size_t len, struct pb_error *err)
+{
+	uint8_t *copy = malloc(len ? len : 1);
+	memcpy(copy, bytes, len);
+	struct pb_perfdata *pd;
+	int rc = pb_perfdata_open_memory(copy, len, &pd, err);
+	if (!rc) {
+		rc = pb_perfdata_for_each(pd, NULL, NULL, NULL, err);
+		pb_perfdata_close(pd);
+	}
+	free(copy);
+	return rc;
+}
+
+static void test_corrupt(const char *path)
+{
+	size_t len;
+	uint8_t *file = slurp(path, &len);
+	CHECK(file != NULL && len > 200);
+	if (!file)
+		return;
+	struct pb_error err = {0};
+	CHECK(open_and_walk(file, len, &err) == 0);
+	unsigned refused = 0, tried = 0;
+	for (size_t cut = 0; cut < len; cut += (cut < 400 ? 1 : 7)) {
+		pb_error_clear(&err);
+		tried++;
+		if (open_and_walk(file, cut, &err) != 0 && err.code == PB_EXIT_BAD_FILE)
+			refused++;
+		else
+			fprintf(stderr, "prefix of %zu bytes not refused (%s)\n", cut, err.msg);
+	}
+	CHECK_EQ_U64(refused, tried);
+
+	uint8_t pipe[16];
+	memcpy(pipe, "PERFILE2", 8);
+	uint64_t sixteen = 16;
+	memcpy(pipe + 8, &sixteen, 8);
+	pb_error_clear(&err);
+	CHECK(open_and_walk(pipe, sizeof pipe, &err) != 0 && err.code == PB_EXIT_BAD_FILE);
+	CHECK_STR_CONTAINS(err.msg, "pipe");
+
+	uint8_t *swapped = malloc(len);
+	memcpy(swapped, file, len);
+	for (int i = 0; i < 8; i++)
+		swapped[i] = file[7 - i];
+	pb_error_clear(&err);
+	CHECK(open_and_walk(swapped, len, &err) != 0 && err.code == PB_EXIT_BAD_FILE);
+	CHECK_STR_CONTAINS(err.msg, "byte order");
+
+	memset(swapped, 'x', len);
+	pb_error_clear(&err);
+	CHECK(open_and_walk(swapped, len, &err) != 0 && err.code == PB_EXIT_BAD_FILE);
+	CHECK_STR_CONTAINS(err.msg, "not a perf.data");
+
+	/* The first record's size made odd: the walk must stop with the record's offset. */
+	uint64_t data_off;
+	memcpy(&data_off, file + 40, 8);
+	memcpy(swapped, file, len);
+	swapped[data_off + 6] |= 1;
+	pb_error_clear(&err);
+	CHECK(open_and_walk(swapped, len, &err) != 0 && err.code == PB_EXIT_BAD_FILE);
+	CHECK_STR_CONTAINS(err.msg, "offset");
+	/* An attr section pointing past the end. */
+	memcpy(swapped, file, len);
+	uint64_t huge = (uint64_t)len * 4;
+	memcpy(swapped + 24, &huge, 8);
+	pb_error_clear(&err);
+	CHECK(open_and_walk(swapped, len, &err) != 0 && err.code == PB_EXIT_BAD_FILE);
+	free(swapped);
+	free(file);
+}
+
+/* ---- 3. IBS conformance with perf report -D ---- */
+
+#define IBS_OP_TYPE 11
+#define IBS_FETCH_TYPE 12
+#define IBS_SAMPLES 64
+
+static bool ibs_line(const char *l)
+{
+	static const char *const prefixes[] = {
+		"ibs_fetch_ctl:", "IbsFetchLinAd:", "IbsFetchPhysAd:", "ic_ibs_ext_ctl:",
+		"ibs_op_ctl:", "IbsOpRip:", "ibs_op_data:", "ibs_op_data2:", "ibs_op_data3:",
+		"IbsDCLinAd:", "IbsDCPhysAd:", "IbsBrTarget:"};
+	for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++)
+		if (!strncmp(l, prefixes[i], strlen(prefixes[i])))
+			return true;
+	return false;
+}
+
+/* Appends the IBS lines of text (trailing blanks dropped) to a NUL-separated list. */
+static size_t ibs_lines(const char *text, char ***out)
+{
+	size_t n = 0, cap = 64;
+	char **lines = malloc(cap * sizeof(*lines));
+	const char *p = text;
+	while (*p) {
+		const char *e = strchr(p, '\n');
+		size_t len = e ? (size_t)(e - p) : strlen(p);
+		if (ibs_line(p)) {
+			while (len && (p[len - 1] == ' ' || p[len - 1] == '\t' || p[len - 1] == '\r'))
+				len--;
+			if (n == cap)
+				lines = realloc(lines, (cap *= 2) * sizeof(*lines));
+			lines[n++] = strndup(p, len);
+		}
+		p += len;
+		while (*p && *p != '\n')
+			p++;
+		if (*p)
+			p++;
+	}
+	*out = lines;
+	return n;
+}
+
+static char *run_capture(const char *cmd)
+{
+	FILE *f = popen(cmd, "r");
+	if (!f)
+		return NULL;
+	size_t cap = 1 << 16, n = 0;
+	char *buf = malloc(cap);
+	size_t k;
+	while ((k = fread(buf + n, 1, cap - n - 1, f)) > 0) {
+		n += k;
+		if (cap - n < 4096)
+			buf = realloc(buf, cap *= 2);
+	}
+	buf[n] = '\0';
+	int st = pclose(f);
+	if (st != 0) {
+		fprintf(stderr, "`%s` exited with status %d\n", cmd, st);
+	}
+	return buf;
+}
+
+struct ibs_walk {
+	struct pb_perfdata *pd;
+	FILE *out;
+	unsigned decoded, failed;
+};
+
+static int print_ibs(void *ctx, int event, const struct pb_record *rec, const uint8_t *bytes,
+		     size_t len, struct pb_error *err)
+{
+	struct ibs_walk *iw = ctx;
+	(void)bytes;
+	(void)len;
+	(void)err;
+	enum pb_ibs_kind kind;
+	struct pb_ibs_cpu cpu;
+	if (rec->type != PERF_RECORD_SAMPLE || event < 0 ||
+	    !pb_perfdata_ibs_event(iw->pd, (size_t)event, &kind, &cpu))
+		return 0;
+	struct pb_ibs_sample s;
+	struct pb_error e = {0};
+	if (pb_ibs_decode(rec->u.sample.raw, rec->u.sample.raw_size, kind, &cpu, &s, &e)) {
+		iw->failed++;
+		fprintf(stderr, "IBS decode failed: %s\n", e.msg);
+		return 0;
+	}
+	iw->decoded++;
+	pb_ibs_print(iw->out, &s);
+	return 0;
+}
+
+static void write_ibs_file(const char *path, const char *cpuid)
+{
+	struct pb_error err = {0};
+	struct pb_perfdata_writer *w;
+	struct perf_event_attr op = {0}, fetch = {0};
+	op.type = IBS_OP_TYPE;
+	op.sample_period = 0x10000;
+	op.sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID |
+			 PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD | PERF_SAMPLE_RAW;
+	op.sample_id_all = 1;
+	fetch = op;
+	fetch.type = IBS_FETCH_TYPE;
+	const uint64_t op_id = 7001, fetch_id = 7002;
+	CHECK(pb_perfdata_writer_open(path, &w, &err) == 0);
+	CHECK(pb_perfdata_writer_add_event(w, &op, "ibs_op//", &op_id, 1, &err) == 0);
+	CHECK(pb_perfdata_writer_add_event(w, &fetch, "ibs_fetch//", &fetch_id, 1, &err) == 1);
+	pb_perfdata_writer_set_cpuid(w, cpuid);
+	pb_perfdata_writer_set_cpudesc(w, "AMD constructed for pesbench tests");
+	pb_perfdata_writer_add_pmu(w, IBS_OP_TYPE, "ibs_op");
+	pb_perfdata_writer_add_pmu(w, IBS_FETCH_TYPE, "ibs_fetch");
+	CHECK(pb_perfdata_writer_comm(w, 99, 99, "ibsgen", &err) == 0);
+	const uint32_t op_caps = PB_IBS_CAPS_AVAIL | PB_IBS_CAPS_FETCHSAM | PB_IBS_CAPS_OPSAM |
+				 PB_IBS_CAPS_RDWROPCNT | PB_IBS_CAPS_OPCNT | PB_IBS_CAPS_BRNTRGT |
+				 PB_IBS_CAPS_OPCNTEXT | PB_IBS_CAPS_RIPINVALIDCHK |
+				 PB_IBS_CAPS_OPBRNFUSE | PB_IBS_CAPS_FETCHCTLEXTD;
+	for (unsigned i = 0; i < IBS_SAMPLES; i++) {
+		bool is_op = i % 2 == 0;
+		uint8_t raw[4 + 8 * PB_IBS_MAX_REGS];
+		unsigned nregs = pb_ibs_expected_regs(is_op ? PB_IBS_OP : PB_IBS_FETCH, op_caps);
+		uint64_t regs[PB_IBS_MAX_REGS];
+		for (unsigned r = 0; r < nregs; r++)
+			regs[r] = rnd();
+		/* Valid samples (En and Val set) are the ones perf decodes; a few invalid ones
+		 * check that both print nothing for them. */
+		bool valid = i % 16 != 5;
+		if (is_op)
+			regs[0] = valid ? regs[0] | (1ull << 17) | (1ull << 18) : regs[0] & ~(1ull << 18);
+		else
+			regs[0] = valid ? regs[0] | (1ull << 48) | (1ull << 49) : regs[0] & ~(1ull << 49);
+		memcpy(raw, &op_caps, 4);
+		memcpy(raw + 4, regs, nregs * 8);
+		struct pb_sample s = {.misc = PERF_RECORD_MISC_USER, .pid = 99, .tid = 99,
+				      .time = 5000 + i, .cpu = i % 2, .ip = regs[1],
+				      .identifier = is_op ? op_id : fetch_id,
+				      .raw = raw, .raw_size = 4 + nregs * 8};
+		CHECK_EQ_U64(pb_perfdata_writer_sample(w, is_op ? 0 : 1, &s, &err), 0);
+	}
+	CHECK(pb_perfdata_writer_close(w, &err) == 0);
+	if (err.msg[0])
+		fprintf(stderr, "%s\n", err.msg);
+}
+
+static void test_ibs_conformance(const char *path, const char *cpuid, bool have_perf)
+{
+	write_ibs_file(path, cpuid);
+	struct pb_error err = {0};
+	struct ibs_walk iw = {0};
+	char *ours = NULL;
+	size_t ours_len = 0;
+	CHECK(pb_perfdata_open(path, &iw.pd, &err) == 0);
+	if (!iw.pd)
+		return;
+	enum pb_ibs_kind kind;
+	struct pb_ibs_cpu cpu;
+	CHECK(pb_perfdata_ibs_event(iw.pd, 0, &kind, &cpu) && kind == PB_IBS_OP);
+	CHECK(pb_perfdata_ibs_event(iw.pd, 1, &kind, &cpu) && kind == PB_IBS_FETCH);
+	unsigned fam = 0, model = 0;
+	sscanf(cpuid, "%*[^,],%u,%u", &fam, &model);
+	CHECK_EQ_U64(cpu.family, fam);
+	CHECK_EQ_U64(cpu.model, model);
+	iw.out = open_memstream(&ours, &ours_len);
+	CHECK(pb_perfdata_for_each(iw.pd, print_ibs, &iw, NULL, &err) == 0);
+	fclose(iw.out);
+	CHECK_EQ_U64(iw.decoded, IBS_SAMPLES);
+	CHECK_EQ_U64(iw.failed, 0);
+	pb_perfdata_close(iw.pd);
+	if (!have_perf) {
+		free(ours);
+		return;
+	}
+	char cmd[512];
+	snprintf(cmd, sizeof cmd, "perf report -D -i %s 2>/dev/null", path);
+	char *theirs = run_capture(cmd);
+	char **a, **b;
+	size_t na = ibs_lines(ours, &a), nb = ibs_lines(theirs, &b);
+	/* 64 samples, 4 of them invalid: every valid one prints at least 3 lines. */
+	CHECK(na >= 60 * 3);
+	fprintf(stderr, "[%s] %zu IBS lines from pesbench, %zu from perf report -D\n", cpuid, na, nb);
+	CHECK_EQ_U64(na, nb);
+	size_t mismatches = 0;
+	for (size_t i = 0; i < na && i < nb; i++)
+		if (strcmp(a[i], b[i]) && mismatches++ < 10)
+			fprintf(stderr, "[%s] IBS line %zu differs:\n  pesbench: %s\n  perf:     %s\n",
+				cpuid, i, a[i], b[i]);
+	CHECK_EQ_U64(mismatches, 0);
+	if (na == 0 || nb == 0)
+		fprintf(stderr, "perf report -D output begins:\n%.2000s\n", theirs);
+	for (size_t i = 0; i < na; i++)
+		free(a[i]);
+	for (size_t i = 0; i < nb; i++)
+		free(b[i]);
+	free(a);
+	free(b);
+	free(theirs);
+	free(ours);
+}
+
+/* ---- 4. a real session written for perf ---- */
+
+#define SESSION_MAX 200000
+
+struct session_samples {
+	struct pb_sample s[SESSION_MAX];
+	size_t n;
+	uint64_t dropped;
+};
+
+static struct session_samples samples;
+
+static __attribute__((noinline)) void spin_for_perfdata_test(void)
+{
+	volatile uint64_t x = 0;
+	for (uint64_t i = 0; i < 60000000ull; i++)
+		x += i * 3;
+}
+
+static void run_spin(void *ctx, unsigned thread)
+{
+	(void)ctx;
+	(void)thread;
+	spin_for_perfdata_test();
+}
+
+static void keep_sample(void *ctx, unsigned thread, unsigned event, const struct pb_record *rec)
+{
+	(void)ctx;
+	(void)thread;
+	(void)event;
+	if (rec->type != PERF_RECORD_SAMPLE)
+		return;
+	if (samples.n < SESSION_MAX) {
+		samples.s[samples.n] = rec->u.sample;
+		samples.s[samples.n].raw = NULL; /* pointers die with the ring */
+		samples.s[samples.n].callchain = NULL;
+		samples.n++;
+	} else {
+		samples.dropped++;
+	}
+}
+
+static void test_writer_with_perf(const char *path)
+{
+	struct pb_session_config cfg = {.threads = 1, .delivery = PB_DELIVERY_NONE,
+					.run = run_spin, .on_record = keep_sample,
+					.expected_samples = 20000};
+	struct pb_error err = {0};
+	cfg.nevents = 1;
+	if (pb_spec_parse("timer:cpu-clock", &cfg.events[0].spec, &err)) {
+		fprintf(stderr, "skipping the perf round trip: %s\n", err.msg);
+		return;
+	}
+	cfg.events[0].period = 100000; /* 100 us of CPU time */
+	cfg.events[0].exclude_kernel = true;
+	static struct pb_session_result res;
+	if (pb_session_run(&cfg, &res, &err)) {
+		fprintf(stderr, "skipping the perf round trip: %s\n", err.msg);
+		return;
+	}
+	CHECK(samples.n > 50);
+	CHECK_EQ_U64(samples.dropped, 0);
+	CHECK_EQ_U64(samples.n, res.thread[0].events[0].samples);
+
+	/* The file keeps the fields perf needs; the session's attr says what was sampled. */
+	struct perf_event_attr attr = res.thread[0].events[0].attr;
+	attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD;
+	attr.read_format = 0;
+	attr.sample_id_all = 1;
+	attr.disabled = 0;
+	struct pb_perfdata_writer *w;
+	CHECK(pb_perfdata_writer_open(path, &w, &err) == 0);
+	CHECK(pb_perfdata_writer_add_event(w, &attr, "cpu-clock", NULL, 0, &err) == 0);
+	CHECK(pb_perfdata_writer_proc_maps(w, (uint32_t)getpid(), &err) == 0);
+	/* The session's workload thread has its own tid; perf names samples by it. */
+	CHECK(pb_perfdata_writer_comm(w, samples.s[0].pid, samples.s[0].tid, "perfdata-test",
+				      &err) == 0);
+	for (size_t i = 0; i < samples.n; i++) {
+		samples.s[i].misc = PERF_RECORD_MISC_USER;
+		CHECK(pb_perfdata_writer_sample(w, 0, &samples.s[i], &err) == 0);
+	}
+	CHECK(pb_perfdata_writer_close(w, &err) == 0);
+	if (err.msg[0])
+		fprintf(stderr, "%s\n", err.msg);
+
+	char cmd[512];
+	snprintf(cmd, sizeof cmd, "perf script -i %s -F ip,sym 2>/dev/null", path);
+	char *out = run_capture(cmd);
+	size_t lines = 0, on_spin = 0;
+	uint64_t *ips = malloc(samples.n * 8 + 8), *want = malloc(samples.n * 8 + 8);
+	for (char *p = out; *p;) {
+		char *e = strchr(p, '\n');
+		if (e)
+			*e = '\0';
+		unsigned long long ip;
+		if (sscanf(p, " %llx", &ip) == 1) {
+			if (lines < samples.n)
+				ips[lines] = ip;
+			lines++;
+			on_spin += strstr(p, "spin_for_perfdata_test") != NULL;
+		}
+		p = e ? e + 1 : p + strlen(p);
+	}
+	CHECK_EQ_U64(lines, samples.n);
+	for (size_t i = 0; i < samples.n; i++)
+		want[i] = samples.s[i].ip;
+	if (lines == samples.n) {
+		qsort(ips, lines, 8, cmp_u64);
+		qsort(want, lines, 8, cmp_u64);
+		CHECK(!memcmp(ips, want, lines * 8));
+	}
+	/* The loop is where the time goes: perf must name it from the MMAP2 records. */
+	CHECK(on_spin * 2 > samples.n);
+	free(out);
+	/* perf report rounds "# Samples:" to K/M; --stats counts exactly. */
+	snprintf(cmd, sizeof cmd, "perf report --stats -i %s 2>&1", path);
+	out = run_capture(cmd);
+	char *at = strstr(out, "SAMPLE events:");
+	unsigned long long reported = 0;
+	CHECK(at && sscanf(at, "SAMPLE events: %llu", &reported) == 1);
+	CHECK_EQ_U64(reported, samples.n);
+	free(out);
+	snprintf(cmd, sizeof cmd, "perf report --stdio -i %s --sort comm,sym 2>&1", path);
+	out = run_capture(cmd);
+	CHECK_STR_CONTAINS(out, "spin_for_perfdata_test");
+	CHECK_STR_CONTAINS(out, "perfdata-test");
+	if (!strstr(out, "spin_for_perfdata_test"))
+		fprintf(stderr, "%.3000s\n", out);
+	free(out);
+	free(ips);
+	free(want);
+}
+
+int main(void)
+{
+	if (!mkdtemp(tmpdir))
+		pb_skip("cannot create a temporary folder: %s", strerror(errno));
+	char path[256];
+	static uint64_t expect[2][RT_SAMPLES];
+	snprintf(path, sizeof path, "%s/roundtrip.data", tmpdir);
+	test_round_trip(path, expect);
+	test_corrupt(path);
+
+	bool have_perf = system("perf version >/dev/null 2>&1") == 0;
+	if (!have_perf)
+		fprintf(stderr, "perf is not installed: the perf agreement parts are skipped\n");
+	/* Zen 2 (no errata) and family 0x19 model 1 (errata #1238, #1293, #1347 apply). */
+	snprintf(path, sizeof path, "%s/ibs_zen2.data", tmpdir);
+	test_ibs_conformance(path, "AuthenticAMD,23,49,0", have_perf);
+	snprintf(path, sizeof path, "%s/ibs_zen3.data", tmpdir);
+	test_ibs_conformance(path, "AuthenticAMD,25,1,1", have_perf);
+	if (have_perf) {
+		snprintf(path, sizeof path, "%s/session.data", tmpdir);
+		test_writer_with_perf(path);
+	}
+	char cmd[300];
+	snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);
+	if (getenv("PB_KEEP_TMP") == NULL && system(cmd) != 0)
+		fprintf(stderr, "could not remove %s\n", tmpdir);
+	return pb_check_done("perfdata");
+}
