@@ -6,7 +6,7 @@ JOBS       ?= $(shell nproc)
 FUZZ_SECONDS ?= 20
 OUT        ?= results
 
-.PHONY: all deps build build-asan run check test test-asan fuzz fuzz-smoke bench-engine clean
+.PHONY: all deps build build-asan run check test test-asan fuzz fuzz-smoke bench-engine bench-analysis clean
 
 all: build
 
@@ -53,6 +53,10 @@ check: test test-asan fuzz-smoke
 
 bench-engine: build
 	@bash bench/engine.sh ./$(BUILD)/pesbench
+
+# perf.data reading speed and peak RSS: pesbench's per-IP histogram vs perf script and perf report.
+bench-analysis: build
+	@bash bench/analysis.sh ./$(BUILD)/pesbench
 
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD)

@@ -3,7 +3,8 @@
 set -euo pipefail
 packages=(build-essential cmake pkg-config clang libclang-rt-14-dev
           libpfm4-dev libcapstone-dev libelf-dev libdw-dev libjansson-dev
-          gnuplot-nox valgrind linux-perf jq bzip2 xz-utils sqlite3 python3)
+          gnuplot-nox valgrind linux-perf jq bzip2 xz-utils sqlite3 python3
+          chromium)  # chromium: only tests/cli_report_chromium.sh (~120 MB, ~30 s here)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

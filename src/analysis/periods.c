@@ -176,3 +176,19 @@ size_t pb_lbr_ranges(const struct pb_sample *s, uint64_t max_span, pb_lbr_range_
 		*skipped = bad;
 	return n;
 }
+
+void pb_lbr_count_blocks(const struct pb_bb_table *t, uint64_t begin, uint64_t end,
+			 uint64_t *counts)
+{
+	/* First block starting at or after begin, by bisection; blocks are sorted and disjoint. */
+	size_t lo = 0, hi = t->n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (t->bb[mid].begin < begin)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (size_t i = lo; i < t->n && t->bb[i].begin <= end; i++)
+		counts[i]++;
+}

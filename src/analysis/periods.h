@@ -11,6 +11,7 @@
 #ifndef PB_PERIODS_H
 #define PB_PERIODS_H
 
+#include "analysis/profile.h"
 #include "facilities/facility.h"
 #include "ring/record.h"
 #include "util/error.h"
@@ -67,5 +68,10 @@ typedef void (*pb_lbr_range_fn)(void *ctx, uint64_t begin, uint64_t end);
  * Returns the number of ranges reported. */
 size_t pb_lbr_ranges(const struct pb_sample *s, uint64_t max_span, pb_lbr_range_fn fn,
 		     void *ctx, size_t *skipped);
+
+/* Adds one execution to every block of t that starts within [begin, end] (counts[t->n]):
+ * the LBR estimate of block counts, one range at a time. */
+void pb_lbr_count_blocks(const struct pb_bb_table *t, uint64_t begin, uint64_t end,
+			 uint64_t *counts);
 
 #endif

@@ -298,8 +298,15 @@ int pb_cmd_compare(int argc, char **argv)
 		printf("%c: %s — %s\n", (char)('A' + f), in[f].path, in[f].machine);
 	printf("\naccuracy (%%) mean±stdev over runs, samples lost; run/en = lowest time "
 	       "running/enabled when multiplexed\n\n");
-	printf("%-9s %-20s %-28s %9s %3s %-12s", "exp", "facility", "workload", "period", "thr",
-	       "params");
+	int wexp = 3, wkind = 8, wload = 8, wparams = 6;
+	for (size_t k = 0; k < nrows; k++) {
+		wexp = columns(rows[k].experiment) > wexp ? columns(rows[k].experiment) : wexp;
+		wkind = columns(rows[k].kind) > wkind ? columns(rows[k].kind) : wkind;
+		wload = columns(rows[k].workload) > wload ? columns(rows[k].workload) : wload;
+		wparams = columns(rows[k].params) > wparams ? columns(rows[k].params) : wparams;
+	}
+	printf("%-*s %-*s %-*s %9s %3s %-*s", wexp, "exp", wkind, "facility", wload, "workload",
+	       "period", "thr", wparams, "params");
 	for (size_t f = 0; f < nfiles; f++) {
 		char head[8];
 		snprintf(head, sizeof head, "%c", (char)('A' + f));
@@ -314,8 +321,8 @@ int pb_cmd_compare(int argc, char **argv)
 			snprintf(period, sizeof period, "%lld", rows[k].period);
 		if (rows[k].threads)
 			snprintf(threads, sizeof threads, "%lld", rows[k].threads);
-		printf("%-9s %-20s %-28s %9s %3s %-12s", rows[k].experiment, rows[k].kind,
-		       rows[k].workload[0] ? rows[k].workload : "-", period, threads,
+		printf("%-*s %-*s %-*s %9s %3s %-*s", wexp, rows[k].experiment, wkind, rows[k].kind,
+		       wload, rows[k].workload[0] ? rows[k].workload : "-", period, threads, wparams,
 		       rows[k].params[0] ? rows[k].params : "-");
 		bool all = true;
 		for (size_t f = 0; f < nfiles; f++) {

@@ -2,6 +2,7 @@
  * it the way pesbench accounts for its own sessions: per event the samples, losses and
  * throttles; with --histogram the samples per IP (memory grows with distinct IPs only); with
  * --dump every sample, IBS raw payloads decoded as `perf report -D` prints them. */
+#include "analysis/profile.h"
 #include "cli/commands.h"
 #include "cli/options.h"
 #include "io/perfdata.h"
@@ -39,6 +40,7 @@ struct ip_slot {
 	uint64_t ip;
 	uint64_t count;   /* 0 = empty */
 	int event;
+	uint32_t pid;     /* of the first sample there: picks the mapping that names the IP */
 };
 
 struct histogram {
@@ -63,7 +65,7 @@ static struct ip_slot *slot_for(struct ip_slot *slots, size_t cap, int event, ui
 	return &slots[i];
 }
 
-static int hist_add(struct histogram *h, int event, uint64_t ip)
+static int hist_add(struct histogram *h, int event, uint64_t ip, uint32_t pid)
 {
 	if ((h->used + 1) * 2 > h->cap) {
 		size_t cap = h->cap ? h->cap * 2 : 1024;
@@ -81,14 +83,116 @@ static int hist_add(struct histogram *h, int event, uint64_t ip)
 	if (!s->count) {
 		s->ip = ip;
 		s->event = event;
+		s->pid = pid;
 		h->used++;
 	}
 	s->count++;
 	return 0;
 }
 
+/* The file's MMAP/MMAP2 records (memory grows with mappings, not samples) and the ELF objects
+ * opened to name the histogram's IPs. */
+struct mapping {
+	uint32_t pid;
+	uint64_t start, len, pgoff;
+	char *path;
+};
+
+#define MAX_OBJECTS 64
+
+struct symbolizer {
+	struct mapping *maps;
+	size_t nmaps, cap;
+	struct pb_prof_object *objects[MAX_OBJECTS];
+	char *object_paths[MAX_OBJECTS];
+	bool object_failed[MAX_OBJECTS];
+	size_t nobjects;
+};
+
+static int maps_add(struct symbolizer *sy, const struct pb_record *rec)
+{
+	if (!rec->u.mmap.filename)
+		return 0;
+	if (sy->nmaps == sy->cap) {
+		size_t cap = sy->cap ? sy->cap * 2 : 64;
+		struct mapping *m = realloc(sy->maps, cap * sizeof(*m));
+		if (!m)
+			return -1;
+		sy->maps = m;
+		sy->cap = cap;
+	}
+	struct mapping *m = &sy->maps[sy->nmaps];
+	m->pid = rec->u.mmap.pid;
+	m->start = rec->u.mmap.addr;
+	m->len = rec->u.mmap.len;
+	m->pgoff = rec->u.mmap.pgoff;
+	m->path = strdup(rec->u.mmap.filename);
+	if (!m->path)
+		return -1;
+	sy->nmaps++;
+	return 0;
+}
+
+static struct pb_prof_object *object_for(struct symbolizer *sy, const char *path)
+{
+	for (size_t i = 0; i < sy->nobjects; i++)
+		if (!strcmp(sy->object_paths[i], path))
+			return sy->object_failed[i] ? NULL : sy->objects[i];
+	if (sy->nobjects == MAX_OBJECTS)
+		return NULL;
+	size_t i = sy->nobjects;
+	struct pb_error err = {0};
+	sy->object_paths[i] = strdup(path);
+	if (!sy->object_paths[i])
+		return NULL;
+	sy->object_failed[i] = pb_prof_object_open(path, &sy->objects[i], &err) != 0;
+	sy->nobjects++;
+	return sy->object_failed[i] ? NULL : sy->objects[i];
+}
+
+/* "symbol+0xOFF (object)", "[kernel.kallsyms]", or "" when no mapping holds ip. The latest
+ * mapping wins, as in the process. Kernel mappings (pid -1) hold any pid's kernel IPs. */
+static void symbolize(struct symbolizer *sy, uint32_t pid, uint64_t ip, char *out, size_t len)
+{
+	out[0] = '\0';
+	for (size_t k = sy->nmaps; k-- > 0;) {
+		const struct mapping *m = &sy->maps[k];
+		if ((m->pid != pid && m->pid != UINT32_MAX) || ip < m->start || ip - m->start >= m->len)
+			continue;
+		const char *base = strrchr(m->path, '/');
+		base = base ? base + 1 : m->path;
+		if (m->path[0] != '/') {
+			snprintf(out, len, "%s", m->path);
+			return;
+		}
+		struct pb_prof_object *o = object_for(sy, m->path);
+		uint64_t addr, start;
+		const char *name = NULL;
+		if (o && pb_prof_object_offset_to_addr(o, ip - m->start + m->pgoff, &addr))
+			name = pb_prof_object_symbol(o, addr, &start);
+		if (name)
+			snprintf(out, len, "%s+%#" PRIx64 " (%s)", name, addr - start, base);
+		else
+			snprintf(out, len, "(%s+%#" PRIx64 ")", base, ip - m->start + m->pgoff);
+		return;
+	}
+}
+
+static void symbolizer_free(struct symbolizer *sy)
+{
+	for (size_t i = 0; i < sy->nmaps; i++)
+		free(sy->maps[i].path);
+	free(sy->maps);
+	for (size_t i = 0; i < sy->nobjects; i++) {
+		if (!sy->object_failed[i])
+			pb_prof_object_close(sy->objects[i]);
+		free(sy->object_paths[i]);
+	}
+}
+
 struct walk {
 	struct pb_perfdata *pd;
+	struct symbolizer sym;
 	bool histogram, dump, json;
 	struct histogram hist;
 	bool *is_ibs;
@@ -136,10 +240,14 @@ static int on_record(void *ctx, int event, const struct pb_record *rec, const ui
 	struct walk *wk = ctx;
 	(void)bytes;
 	(void)len;
+	if (wk->histogram && (rec->type == PERF_RECORD_MMAP || rec->type == PERF_RECORD_MMAP2) &&
+	    maps_add(&wk->sym, rec))
+		return pb_fail(err, PB_EXIT_FAILURE, ENOMEM, "out of memory for the mappings");
 	if (rec->type != PERF_RECORD_SAMPLE || event < 0)
 		return 0;
 	const struct pb_sample *s = &rec->u.sample;
-	if (wk->histogram && (s->sample_type & PERF_SAMPLE_IP) && hist_add(&wk->hist, event, s->ip))
+	if (wk->histogram && (s->sample_type & PERF_SAMPLE_IP) &&
+	    hist_add(&wk->hist, event, s->ip, s->pid))
 		return pb_fail(err, PB_EXIT_FAILURE, ENOMEM, "out of memory for the histogram");
 	if (wk->dump)
 		dump_sample(wk, event, s);
@@ -165,6 +273,23 @@ static size_t hist_sorted(struct histogram *h)
 			h->slots[n++] = h->slots[i];
 	qsort(h->slots, n, sizeof(*h->slots), cmp_slot);
 	return n;
+}
+
+/* perf's names for its own record types (tools/lib/perf/include/perf/event.h). */
+static const char *user_record_name(unsigned type)
+{
+	static const char *const names[] = {
+		"HEADER_ATTR", "HEADER_EVENT_TYPE", "HEADER_TRACING_DATA", "HEADER_BUILD_ID",
+		"FINISHED_ROUND", "ID_INDEX", "AUXTRACE_INFO", "AUXTRACE", "AUXTRACE_ERROR",
+		"THREAD_MAP", "CPU_MAP", "STAT_CONFIG", "STAT", "STAT_ROUND", "EVENT_UPDATE",
+		"TIME_CONV", "HEADER_FEATURE", "COMPRESSED", "FINISHED_INIT"};
+	static char other[24];
+	unsigned i = type - PB_PERF_RECORD_USER_TYPE_START;
+	if (type >= PB_PERF_RECORD_USER_TYPE_START && i < sizeof names / sizeof names[0])
+		return names[i];
+	snprintf(other, sizeof other, "type%u%s", type,
+		 type == PB_PERF_RECORD_USER_TYPE_MAX - 1 ? "+" : "");
+	return other;
 }
 
 static const char *pmu_label(struct pb_perfdata *pd, uint32_t type)
@@ -194,6 +319,13 @@ static void print_text(struct walk *wk, const char *path, const struct pb_perfda
 	printf("%s\n", pb_perfdata_npmus(pd) ? "" : " (none)");
 	printf("  records skipped: %" PRIu64 " perf user records (types >= 64), %" PRIu64
 	       " of kernel types pesbench does not decode\n", st->user_records, st->unknown);
+	if (st->user_records) {
+		printf("  user records: ");
+		for (unsigned t = PB_PERF_RECORD_USER_TYPE_START; t < PB_PERF_RECORD_USER_TYPE_MAX; t++)
+			if (st->by_type[t])
+				printf(" %s=%" PRIu64, user_record_name(t), st->by_type[t]);
+		printf("\n");
+	}
 	if (st->unattributed)
 		printf("  %" PRIu64 " samples carry an id no event of the file has\n",
 		       st->unattributed);
@@ -223,15 +355,17 @@ static void print_text(struct walk *wk, const char *path, const struct pb_perfda
 		for (size_t k = 0; k < n; k++)
 			distinct += wk->hist.slots[k].event == (int)i;
 		printf("\n  samples per IP, event %zu (%s): %zu distinct IPs\n", i, ev->name, distinct);
-		printf("  %12s %8s  %s\n", "samples", "share", "ip");
+		printf("  %12s %8s  %-18s %s\n", "samples", "share", "ip", "symbol");
 		uint64_t shown = 0;
 		for (size_t k = 0; k < n && shown < top; k++) {
 			const struct ip_slot *s = &wk->hist.slots[k];
 			if (s->event != (int)i)
 				continue;
-			printf("  %12" PRIu64 " %7.3f%%  %#" PRIx64 "\n", s->count,
+			char sym[256];
+			symbolize(&wk->sym, s->pid, s->ip, sym, sizeof sym);
+			printf("  %12" PRIu64 " %7.3f%%  %#-18" PRIx64 " %s\n", s->count,
 			       ev->samples ? 100.0 * (double)s->count / (double)ev->samples : 0.0,
-			       s->ip);
+			       s->ip, sym);
 			shown++;
 		}
 	}
@@ -290,6 +424,9 @@ static int print_json(struct walk *wk, const struct pb_perfdata_stats *st, uint6
 					snprintf(ip, sizeof ip, "%#" PRIx64, s->ip);
 					json_object_set_new(row, "ip", json_string(ip));
 					json_object_set_new(row, "samples", json_integer((json_int_t)s->count));
+					char sym[256];
+					symbolize(&wk->sym, s->pid, s->ip, sym, sizeof sym);
+					json_object_set_new(row, "symbol", json_string(sym));
 					json_array_append_new(h, row);
 				}
 			}
@@ -376,6 +513,7 @@ int pb_cmd_perfdata(int argc, char **argv)
 		print_text(&wk, path, &st, top);
 out:
 	free(wk.hist.slots);
+	symbolizer_free(&wk.sym);
 	free(wk.is_ibs);
 	free(wk.ibs_kind);
 	free(wk.ibs_cpu);

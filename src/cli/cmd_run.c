@@ -9,6 +9,7 @@
 #include "facilities/facility.h"
 #include "facilities/machine.h"
 #include "io/probe_json.h"
+#include "io/report.h"
 #include "io/results.h"
 
 #include <signal.h>
@@ -277,6 +278,9 @@ int pb_cmd_run(int argc, char **argv)
 		pb_results_close(&res);
 		return pb_cli_report("run", &err);
 	}
+	/* plots and report.html; the results are written, so a failure here is only a warning */
+	if (pb_report_folder(res.root, out_dir, false, quiet ? NULL : stderr, NULL, &err))
+		fprintf(stderr, "pesbench run: warning: no report: %s\n", err.msg);
 	if (json) {
 		char *text = json_dumps(res.root, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
 		puts(text);

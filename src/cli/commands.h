@@ -14,6 +14,7 @@ int pb_cmd_measure(int argc, char **argv);
 int pb_cmd_run(int argc, char **argv);
 int pb_cmd_workloads(int argc, char **argv);
 int pb_cmd_verify(int argc, char **argv);
+int pb_cmd_profile(int argc, char **argv);
 int pb_cmd_report(int argc, char **argv);
 int pb_cmd_compare(int argc, char **argv);
 int pb_cmd_plan(int argc, char **argv);

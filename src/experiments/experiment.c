@@ -11,7 +11,8 @@
 static const struct pb_experiment *const experiments[] = {
 	&pb_experiment_accuracy, &pb_experiment_interval, &pb_experiment_bias,
 	&pb_experiment_multi,    &pb_experiment_mode,     &pb_experiment_overhead,
-	&pb_experiment_cost,     &pb_experiment_buffer,   NULL,
+	&pb_experiment_cost,     &pb_experiment_buffer,   &pb_experiment_shadow,
+	NULL,
 };
 
 const struct pb_experiment *const *pb_experiment_list(void)

@@ -45,6 +45,7 @@ void pb_suite_options_defaults(struct pb_suite_options *o);
 extern const struct pb_experiment pb_experiment_accuracy, pb_experiment_interval,
 	pb_experiment_bias, pb_experiment_multi, pb_experiment_mode;
 extern const struct pb_experiment pb_experiment_overhead, pb_experiment_cost, pb_experiment_buffer;
+extern const struct pb_experiment pb_experiment_shadow;
 
 /* ---- shared by experiment modules (experiment.c) ---- */
 

@@ -253,6 +253,8 @@ static int parse_pmu_caps(struct pb_perfdata *pd, struct fcur *c)
 static const char *feature_name(unsigned bit)
 {
 	switch (bit) {
+	case PB_FEAT_TRACING_DATA: return "TRACING_DATA";
+	case PB_FEAT_BUILD_ID: return "BUILD_ID";
 	case PB_FEAT_HOSTNAME: return "HOSTNAME";
 	case PB_FEAT_OSRELEASE: return "OSRELEASE";
 	case PB_FEAT_VERSION: return "VERSION";
@@ -440,8 +442,8 @@ static int open_common(struct pb_perfdata *pd, struct pb_error *err)
 		return bad(err, "no PERFILE2 magic: not a perf.data file");
 	if (size == PIPE_HEADER_SIZE)
 		return bad(err, "pipe-mode file (perf record -o -), which pesbench does not read; "
-			   "write a regular file with `perf record -o FILE` or convert with "
-			   "`perf inject -i PIPEFILE -o FILE`");
+			   "record to a regular file with `perf record -o FILE` (perf 6.1's "
+			   "`perf inject` does not turn a pipe file into a readable one)");
 	if (size < FILE_HEADER_SIZE)
 		return bad(err, "header of %" PRIu64 " bytes: older than any perf.data pesbench reads",
 			   size);
@@ -474,8 +476,8 @@ static int open_common(struct pb_perfdata *pd, struct pb_error *err)
 			return -1;
 		k++;
 		if (!section_inside(pd, &s))
-			return bad(err, "feature %u (%s) lies past the end of the file", bit,
-				   feature_name(bit));
+			return bad(err, "feature section %u (%s) lies past the end of the file: the "
+				   "file is truncated or corrupt", bit, feature_name(bit));
 		if (parse_feature(pd, bit, &s, err))
 			return -1;
 	}

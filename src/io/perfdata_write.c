@@ -51,7 +51,7 @@ struct buf {
 
 static void put(struct buf *b, const void *data, size_t n)
 {
-	if (b->oom)
+	if (b->oom || n == 0)
 		return;
 	if (b->len + n > b->cap) {
 		size_t cap = b->cap ? b->cap : 256;

@@ -82,7 +82,8 @@ static const char style[] =
 	".meta{color:#555}.warn{background:#fff3cd;border:1px solid #e0c060;padding:.5em}"
 	"table{border-collapse:collapse;margin:.5em 0;font-size:.88em}"
 	"th,td{border:1px solid #ccc;padding:.2em .45em;text-align:left;vertical-align:top}"
-	"th{background:#f0f0f0}td.n{text-align:right;font-variant-numeric:tabular-nums}"
+	"th{background:#f0f0f0}td.n{text-align:right;font-variant-numeric:tabular-nums;"
+	"white-space:nowrap}.wide{overflow-x:auto}"
 	"tr.bad td{color:#8a1c1c}figure{margin:1em 0}"
 	"figure img{max-width:100%;border:1px solid #ddd}figcaption{font-size:.9em;color:#444}"
 	"nav a{margin-right:.8em}code{background:#f4f4f4}";
@@ -373,7 +374,7 @@ int pb_report_write(json_t *results, const char *dir, const struct pb_plot_set *
 			esc(f, x->summary);
 			fputs(".</p>\n", f);
 		}
-		fputs("<table>\n<tr><th>facility</th><th>workload</th><th>period</th><th>threads"
+		fputs("<div class=\"wide\"><table>\n<tr><th>facility</th><th>workload</th><th>period</th><th>threads"
 		      "</th><th>runs</th><th>accuracy (%)</th><th>stdev</th><th>min&ndash;max</th>"
 		      "<th>lost</th><th>throttles</th><th>run/enabled (min)</th><th>multiplexed</th>"
 		      "<th>notes</th></tr>\n",
@@ -381,7 +382,7 @@ int pb_report_write(json_t *results, const char *dir, const struct pb_plot_set *
 		json_t *p;
 		json_array_foreach(points, i, p) if (!strcmp(str(p, "experiment"), names[e]))
 			point_row(f, p);
-		fputs("</table>\n", f);
+		fputs("</table></div>\n", f);
 		shares_table(f, points, names[e]);
 		figures(f, plots, names[e]);
 	}

@@ -146,71 +146,96 @@ static int count_session(struct pb_instance *in, const char *spec_text, bool exc
 	return rc ? -1 : 0;
 }
 
+/* Exact oracles can still lose an event to the machine: in a KVM guest a data breakpoint
+ * misses about one trap in 50 000 (measured here; never an extra one), while a wrong
+ * declaration is wrong on every run. So a disagreeing count is measured again, up to
+ * ATTEMPTS runs in all, and a row that agreed only on a later run says so. */
+#define ATTEMPTS 3
+
+enum { CHECKED = 0, UNAVAILABLE = 1, REFUSED = 2 };
+
+static int check_count(struct pb_instance *in, const char *spec, bool exclude_kernel,
+		       const char *what, uint64_t addr, uint64_t declared, uint64_t *counts,
+		       struct pb_verify_report *rep, struct pb_error *err)
+{
+	const char *oracle = !strcmp(spec, "sw:page-faults") ? "faults" : spec;
+	uint64_t first = 0;
+	unsigned attempt = 0, t = 0;
+	bool exact = false;
+	while (!exact && attempt < ATTEMPTS) {
+		int rc = count_session(in, spec, exclude_kernel, counts, rep, err);
+		if (rc < 0 && err->sys_errno == KERNEL_ENOTSUPP && !strcmp(spec, "uprobe"))
+			return REFUSED;
+		if (rc)
+			return rc;
+		for (t = 0; t < in->threads && counts[t] == declared; t++)
+			;
+		exact = t == in->threads;
+		if (!attempt)
+			first = exact ? declared : counts[t];
+		attempt++;
+	}
+	struct pb_verify_row *r = new_row(rep, &in->choice, oracle, what, addr, err);
+	if (!r)
+		return -1;
+	r->declared = declared;
+	r->ok = exact;
+	r->thread = exact ? 0 : t;
+	r->measured = exact ? declared : counts[t];
+	if (!exact)
+		rep->mismatches++;
+	if (attempt > 1)
+		snprintf(r->note, sizeof r->note, "%s on run %u of %u; run 1 counted %" PRIu64,
+			 exact ? "exact" : "wrong", attempt, ATTEMPTS, first);
+	return CHECKED;
+}
+
 int pb_verify_instance(struct pb_instance *in, const struct pb_verify_options *o,
 		       struct pb_verify_report *rep, struct pb_error *err)
 {
-	const struct pb_workload_choice *c = &in->choice;
 	const struct pb_truth *t = &in->truth;
 	uint64_t *counts = calloc(in->threads, sizeof *counts);
 	if (!counts)
 		return pb_fail(err, PB_EXIT_FAILURE, 0, "out of memory");
 	int rc = 0;
-	for (unsigned i = 0; o->uprobe && !rc && i < t->nlabels; i++) {
+	for (unsigned i = 0; o->uprobe && rc >= 0 && rc != UNAVAILABLE && i < t->nlabels; i++) {
 		const struct pb_label_truth *l = &t->labels[i];
+		uint64_t declared = in->iterations * l->per_iteration + l->once;
 		in->code_label = (int)i;
-		rc = count_session(in, "uprobe", true, counts, rep, err);
-		if (rc < 0 && err->sys_errno == KERNEL_ENOTSUPP) {
+		rc = check_count(in, "uprobe", true, l->name, l->addr, declared, counts, rep, err);
+		if (rc == REFUSED) {
 			/* x86 uprobes refuse some instructions (lock-prefixed ones among them);
 			 * callgrind still checks this label. */
-			struct pb_verify_row *r = new_row(rep, c, "uprobe", l->name, l->addr, err);
+			struct pb_verify_row *r = new_row(rep, &in->choice, "uprobe", l->name,
+							  l->addr, err);
 			if (!r) {
 				rc = -1;
 				break;
 			}
-			r->declared = in->iterations * l->per_iteration + l->once;
+			r->declared = declared;
 			r->ok = true;
 			r->refused = true;
 			snprintf(r->note, sizeof r->note, "the kernel refuses a uprobe here (ENOTSUPP)");
 			pb_error_clear(err);
-			rc = 0;
-			continue;
 		}
-		if (rc == 0)
-			rc = compare(rep, c, "uprobe", l->name, l->addr,
-				     in->iterations * l->per_iteration + l->once, counts,
-				     in->threads, err);
 	}
 	in->code_label = -1;
-	if (rc > 0)
-		rc = 0;
-	if (o->bp && !rc && t->has_watch) {
-		rc = count_session(in, "bp:w", true, counts, rep, err);
-		if (rc == 0)
-			rc = compare(rep, c, "bp:w", t->watch_what, 0, t->watch_writes, counts,
-				     in->threads, err);
-		if (rc == 0)
-			rc = count_session(in, "bp:rw", true, counts, rep, err);
-		if (rc == 0)
-			rc = compare(rep, c, "bp:rw", t->watch_what, 0, t->watch_accesses, counts,
-				     in->threads, err);
-		if (rc > 0)
-			rc = 0;
+	if (o->bp && rc >= 0 && t->has_watch) {
+		rc = check_count(in, "bp:w", true, t->watch_what, 0, t->watch_writes, counts, rep,
+				 err);
+		if (rc == CHECKED)
+			rc = check_count(in, "bp:rw", true, t->watch_what, 0, t->watch_accesses,
+					 counts, rep, err);
 	}
-	if (o->faults && !rc && t->page_faults) {
-		rc = count_session(in, "sw:page-faults", false, counts, rep, err);
-		if (rc == 0)
-			rc = compare(rep, c, "faults", "page faults, user and kernel mode", 0,
-				     in->iterations * t->page_faults, counts, in->threads, err);
-		if (rc == 0)
-			rc = count_session(in, "sw:page-faults", true, counts, rep, err);
-		if (rc == 0)
-			rc = compare(rep, c, "faults", "page faults in user mode", 0, 0, counts,
-				     in->threads, err);
-		if (rc > 0)
-			rc = 0;
+	if (o->faults && rc >= 0 && t->page_faults) {
+		rc = check_count(in, "sw:page-faults", false, "page faults, user and kernel mode", 0,
+				 in->iterations * t->page_faults, counts, rep, err);
+		if (rc == CHECKED)
+			rc = check_count(in, "sw:page-faults", true, "page faults in user mode", 0, 0,
+					 counts, rep, err);
 	}
 	free(counts);
-	return rc;
+	return rc < 0 ? -1 : 0;
 }
 
 /* ---- callgrind ---- */
@@ -500,21 +525,33 @@ int pb_verify_callgrind(const struct pb_workload_choice *choices, const struct p
 
 void pb_verify_print(const struct pb_verify_report *rep, FILE *out)
 {
-	fprintf(out, "%-14s %-24s %-9s %-42s %12s %12s  %s\n", "workload", "params", "oracle",
-		"instruction / what", "declared", "measured", "ok");
+	/* Columns as wide as their widest cell, so long parameter lists stay aligned. */
+	int ww = (int)strlen("workload"), pw = (int)strlen("params"),
+	    iw = (int)strlen("instruction / what");
 	for (size_t i = 0; i < rep->n; i++) {
 		const struct pb_verify_row *r = &rep->rows[i];
-		char thread[24] = "";
-		if (!r->ok && r->thread)
-			snprintf(thread, sizeof thread, " (thread %u)", r->thread);
-		if (r->refused) {
-			fprintf(out, "%-14s %-24s %-9s %-42s %12" PRIu64 " %12s  -- %s\n",
-				r->workload, r->params, r->oracle, r->what, r->declared, "-", r->note);
-			continue;
-		}
-		fprintf(out, "%-14s %-24s %-9s %-42s %12" PRIu64 " %12" PRIu64 "  %s%s\n",
-			r->workload, r->params, r->oracle, r->what, r->declared, r->measured,
-			r->ok ? "ok" : "MISMATCH", thread);
+		ww = (int)strlen(r->workload) > ww ? (int)strlen(r->workload) : ww;
+		pw = (int)strlen(r->params) > pw ? (int)strlen(r->params) : pw;
+		iw = (int)strlen(r->what) > iw ? (int)strlen(r->what) : iw;
+	}
+	fprintf(out, "%-*s  %-*s  %-9s  %-*s  %12s  %12s  %s\n", ww, "workload", pw, "params",
+		"oracle", iw, "instruction / what", "declared", "measured", "ok");
+	for (size_t i = 0; i < rep->n; i++) {
+		const struct pb_verify_row *r = &rep->rows[i];
+		char measured[24], status[48];
+		if (r->refused)
+			snprintf(measured, sizeof measured, "-");
+		else
+			snprintf(measured, sizeof measured, "%" PRIu64, r->measured);
+		if (r->refused)
+			snprintf(status, sizeof status, "--");
+		else if (!r->ok && r->thread)
+			snprintf(status, sizeof status, "MISMATCH (thread %u)", r->thread);
+		else
+			snprintf(status, sizeof status, "%s", r->ok ? "ok" : "MISMATCH");
+		fprintf(out, "%-*s  %-*s  %-9s  %-*s  %12" PRIu64 "  %12s  %s%s%s\n", ww, r->workload,
+			pw, r->params, r->oracle, iw, r->what, r->declared, measured, status,
+			r->note[0] ? "  " : "", r->note);
 	}
 	fprintf(out, "%zu checks, %zu mismatches\n", rep->n, rep->mismatches);
 	if (rep->skipped[0])

@@ -4,7 +4,9 @@
  *   faults     sw:page-faults, all modes and user mode only (workloads that declare faults);
  *   callgrind  valgrind's per-instruction counts: every label, and all instructions of the
  *              workload's code (iterations x instructions + once_instructions).
- * Every comparison becomes a row; a row that disagrees is a mismatch (exit 5). */
+ * Every comparison becomes a row; a row that disagrees is a mismatch (exit 5). A count that
+ * disagrees is measured again (3 runs in all) before it is called a mismatch: a data
+ * breakpoint in a VM can lose a trap, a wrong declaration is wrong every time. */
 #ifndef PB_VERIFY_H
 #define PB_VERIFY_H
 

@@ -1,0 +1,451 @@
+/* `pesbench profile`: how far is the sampled profile of a program from the truth? CMD runs
+ * twice: once sampled (pesbench's own session or a user's perf.data), once under callgrind for
+ * the exact count of every instruction it executes. Both are reduced to shares — a unit's share
+ * of the samples against its share of the instructions — at instruction, basic-block and
+ * function level, and compared with Nowak et al.'s metric. Timer sampling weighs code by time,
+ * not by instructions; the comparison of shares says how well time stands for instructions. */
+#include "analysis/callgrind.h"
+#include "analysis/periods.h"
+#include "analysis/profile.h"
+#include "cli/commands.h"
+#include "cli/options.h"
+#include "experiments/plan.h"
+#include "facilities/facility.h"
+#include "io/perfdata.h"
+#include "session/process.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"usage: pesbench profile [--facility SPEC] [--period P] [--period-method M]\n"
+		"                        [--seed N] [--perf-data FILE] [--top N] [--json] -- CMD ARGS\n\n"
+		"Samples CMD, runs it again under callgrind for the exact count of every\n"
+		"instruction, and prints how far the sampled profile is from the exact one at\n"
+		"instruction, basic-block and function level (Nowak et al.'s metric: the sum over\n"
+		"units of |sampled share - exact share|), with the top functions side by side.\n\n"
+		"  --facility SPEC      default timer:cpu-clock (`pesbench probe` lists the others)\n"
+		"  --period P           events per sample (ns for timers; default: the facility's)\n"
+		"  --period-method M    round (P as given, default), prime (the next prime >= P),\n"
+		"                       random (a new period uniformly in [P/2, 3P/2] after each sample)\n"
+		"  --seed N             seed of the random periods (default 1)\n"
+		"  --perf-data FILE     take the samples from a `perf record` file of CMD instead\n"
+		"  --top N              functions in the table (default 10)\n"
+		"  --json               one JSON object on stdout instead of the tables\n\n"
+		"CMD must be an ELF executable (for a script, profile its interpreter) that exits 0\n"
+		"and does the same work on every run. User-level samples only.\n");
+}
+
+struct options {
+	const char *facility, *perf_data;
+	uint64_t period, seed, top;
+	bool period_given, json;
+	enum pb_period_method method;
+	char **argv;
+};
+
+struct collect {
+	pid_t pid;
+	bool maps_read, oom;
+	struct pb_map *maps;
+	size_t nmaps;
+	uint64_t *ips;
+	size_t nips, cap;
+	uint64_t kernel;
+	struct pb_period_rng rng;
+	bool random;
+};
+
+static void add_ip(struct collect *c, uint64_t ip, uint16_t misc)
+{
+	unsigned mode = misc & PERF_RECORD_MISC_CPUMODE_MASK;
+	if (mode == PERF_RECORD_MISC_KERNEL || mode == PERF_RECORD_MISC_GUEST_KERNEL) {
+		c->kernel++;
+		return;
+	}
+	if (c->nips == c->cap) {
+		size_t cap = c->cap ? 2 * c->cap : 4096;
+		uint64_t *v = realloc(c->ips, cap * sizeof *v);
+		if (!v) {
+			c->oom = true;
+			return;
+		}
+		c->ips = v;
+		c->cap = cap;
+	}
+	c->ips[c->nips++] = ip;
+}
+
+static void add_mmap(struct collect *c, const struct pb_record *rec)
+{
+	bool exec = rec->type == PERF_RECORD_MMAP2 ? (rec->u.mmap.prot & PROT_EXEC) != 0
+						   : !(rec->misc & PERF_RECORD_MISC_MMAP_DATA);
+	if (exec && rec->u.mmap.filename && rec->u.mmap.filename[0] == '/' &&
+	    pb_maps_add(&c->maps, &c->nmaps, rec->u.mmap.addr, rec->u.mmap.len, rec->u.mmap.pgoff,
+			rec->u.mmap.filename))
+		c->oom = true;
+}
+
+static void on_start(void *ctx, pid_t child)
+{
+	((struct collect *)ctx)->pid = child;
+}
+
+static void on_record(void *ctx, unsigned event, const struct pb_record *rec)
+{
+	(void)event;
+	struct collect *c = ctx;
+	/* The mappings exec made happened before the events were enabled: no MMAP2 record tells
+	 * of them. The first record comes after exec, while the process is alive: read them. */
+	if (!c->maps_read && c->pid > 0 && pb_maps_read_proc(c->pid, &c->maps, &c->nmaps) > 0)
+		c->maps_read = true;
+	if (rec->type == PERF_RECORD_SAMPLE)
+		add_ip(c, rec->u.sample.ip, rec->misc);
+	else if (rec->type == PERF_RECORD_MMAP2 || rec->type == PERF_RECORD_MMAP)
+		add_mmap(c, rec);
+}
+
+static uint64_t next_period(void *ctx, unsigned event, const struct pb_sample *s)
+{
+	(void)event;
+	(void)s;
+	struct collect *c = ctx;
+	return c->random ? pb_period_rng_next(&c->rng) : 0;
+}
+
+static int perfdata_record(void *ctx, int event, const struct pb_record *rec,
+			   const uint8_t *bytes, size_t len, struct pb_error *err)
+{
+	(void)event;
+	(void)bytes;
+	(void)len;
+	(void)err;
+	struct collect *c = ctx;
+	if (rec->type == PERF_RECORD_SAMPLE)
+		add_ip(c, rec->u.sample.ip, rec->misc);
+	else if (rec->type == PERF_RECORD_MMAP2 || rec->type == PERF_RECORD_MMAP)
+		add_mmap(c, rec);
+	return 0;
+}
+
+/* argv[0] as execvp would find it. */
+static int resolve(const char *cmd, char *out, size_t len, struct pb_error *err)
+{
+	if (strchr(cmd, '/')) {
+		if (access(cmd, X_OK))
+			return pb_fail(err, PB_EXIT_USAGE, errno, "cannot run '%s': %s", cmd,
+				       strerror(errno));
+		snprintf(out, len, "%s", cmd);
+		return 0;
+	}
+	const char *path = getenv("PATH");
+	if (!path)
+		path = "/usr/bin:/bin";
+	while (*path) {
+		size_t n = strcspn(path, ":");
+		snprintf(out, len, "%.*s/%s", (int)n, path, cmd);
+		struct stat st;
+		if (n && !stat(out, &st) && S_ISREG(st.st_mode) && !access(out, X_OK))
+			return 0;
+		path += n + (path[n] == ':');
+	}
+	return pb_fail(err, PB_EXIT_USAGE, ENOENT, "cannot run '%s': not found in PATH", cmd);
+}
+
+static int sample_command(const struct options *opt, struct collect *c,
+			  struct pb_process_result *res, char *spec_text, size_t spec_len,
+			  struct pb_period_plan *plan, struct pb_error *err)
+{
+	struct pb_process_config cfg = {0};
+	cfg.argv = opt->argv;
+	cfg.nevents = 1;
+	cfg.quiet = true;
+	struct pb_event_config *ev = &cfg.events[0];
+	if (pb_spec_parse(opt->facility, &ev->spec, err))
+		return -1;
+	uint64_t base = opt->period_given ? opt->period : pb_plan_accuracy_period(&ev->spec);
+	if (pb_period_plan(opt->method, base, &ev->spec, plan, err))
+		return -1;
+	snprintf(spec_text, spec_len, "%s", ev->spec.text);
+	ev->period = plan->initial;
+	ev->exclude_kernel = true;
+	ev->track_maps = true;
+	if (plan->ioctl_each_sample) {
+		c->random = true;
+		pb_period_rng_init(&c->rng, plan->base, opt->seed);
+		cfg.on_sample_period = next_period;
+	}
+	cfg.on_record = on_record;
+	cfg.on_start = on_start;
+	cfg.record_ctx = c;
+	if (pb_process_run(&cfg, res, err))
+		return -1;
+	if (c->oom)
+		return pb_fail(err, PB_EXIT_FAILURE, ENOMEM, "out of memory collecting samples");
+	if (res->signaled)
+		return pb_fail(err, PB_EXIT_FAILURE, 0, "%s was killed by signal %d", opt->argv[0],
+			       res->term_signal);
+	if (res->exit_code)
+		return pb_fail(err, PB_EXIT_FAILURE, 0,
+			       "%s exited with status %d: profile a command that succeeds",
+			       opt->argv[0], res->exit_code);
+	return 0;
+}
+
+static int read_perf_data(const struct options *opt, struct collect *c, struct pb_error *err)
+{
+	struct pb_perfdata *pd;
+	if (pb_perfdata_open(opt->perf_data, &pd, err))
+		return -1;
+	int rc = pb_perfdata_for_each(pd, perfdata_record, c, NULL, err);
+	pb_perfdata_close(pd);
+	if (!rc && c->oom)
+		rc = pb_fail(err, PB_EXIT_FAILURE, ENOMEM, "out of memory reading %s",
+			     opt->perf_data);
+	if (!rc && !c->nmaps)
+		rc = pb_fail(err, PB_EXIT_BAD_FILE, 0,
+			     "%s has no MMAP records: symbols cannot be resolved (record with "
+			     "`perf record` of the command itself)",
+			     opt->perf_data);
+	return rc;
+}
+
+static double pct(double fraction)
+{
+	return 100.0 * fraction;
+}
+
+static void print_text(const struct options *opt, const char *spec, const struct pb_period_plan *plan,
+		       const struct pb_process_result *res, const struct pb_profile_report *r)
+{
+	printf("pesbench profile:");
+	for (char **a = opt->argv; *a; a++)
+		printf(" %s", *a);
+	printf("\n");
+	if (opt->perf_data)
+		printf("samples: %s (%llu samples)\n", opt->perf_data,
+		       (unsigned long long)r->samples);
+	else
+		printf("samples: %s, period %llu (%s%s), %llu samples, run %.3f s%s\n", spec,
+		       (unsigned long long)plan->initial, pb_period_method_name(plan->method),
+		       plan->ioctl_each_sample ? ": new period in [P/2, 3P/2] after each sample"
+		       : plan->facility_random ? ": the facility's own randomisation"
+		       : "",
+		       (unsigned long long)r->samples, (double)res->wall_ns / 1e9,
+		       plan->ioctl_each_sample ? "" : "");
+	if (plan->ioctl_each_sample && !opt->perf_data)
+		printf("         period changes: %llu applied, %llu refused\n",
+		       (unsigned long long)res->period_changes,
+		       (unsigned long long)res->period_errors);
+	printf("         %llu kernel, %llu outside any file mapping, %llu at addresses callgrind "
+	       "never executed\n",
+	       (unsigned long long)r->kernel_samples, (unsigned long long)r->unmapped_samples,
+	       (unsigned long long)r->unexecuted_samples);
+	printf("exact:   callgrind, %llu instructions in %zu objects, %zu executed instructions, "
+	       "%zu basic blocks\n",
+	       (unsigned long long)r->total_ir, r->nobjects, r->ninsns, r->nblocks);
+	if (strncmp(spec, "timer", 5) == 0 || opt->perf_data)
+		printf("note:    compared are shares: a unit's share of the samples against its "
+		       "share of the\n         instructions executed. Timer samples weigh code by "
+		       "time, not instructions.\n");
+	printf("\nerror (Nowak et al.: sum over units of |sampled share - exact share|)\n");
+	printf("  %-12s %8.2f %%   largest difference %.2f pp\n", "instruction", pct(r->insn.error),
+	       pct(r->insn.max_abs));
+	printf("  %-12s %8.2f %%   largest difference %.2f pp\n", "basic block",
+	       pct(r->block.error), pct(r->block.max_abs));
+	printf("  %-12s %8.2f %%   largest difference %.2f pp\n\n", "function", pct(r->func.error),
+	       pct(r->func.max_abs));
+	printf("%8s %9s %8s  %-32s %-20s %s\n", "exact %", "sampled %", "diff pp", "function",
+	       "object", "source");
+	for (size_t i = 0; i < r->nfuncs && i < opt->top; i++) {
+		const struct pb_profile_func *f = &r->funcs[i];
+		printf("%8.2f %9.2f %+8.2f  %-32.32s %-20.20s %s\n", pct(f->exact_share),
+		       pct(f->sampled_share), pct(f->sampled_share - f->exact_share), f->name,
+		       f->object, f->source[0] ? f->source : "-");
+	}
+}
+
+static json_t *level_json(const struct pb_share_error *e)
+{
+	return json_pack("{s:f, s:f}", "error_percent", pct(e->error), "max_difference_pp",
+			 pct(e->max_abs));
+}
+
+static void print_json(const struct options *opt, const char *spec,
+		       const struct pb_period_plan *plan, const struct pb_process_result *res,
+		       const struct pb_profile_report *r)
+{
+	json_t *cmd = json_array();
+	for (char **a = opt->argv; *a; a++)
+		json_array_append_new(cmd, json_string(*a));
+	json_t *funcs = json_array();
+	for (size_t i = 0; i < r->nfuncs && i < opt->top; i++) {
+		const struct pb_profile_func *f = &r->funcs[i];
+		json_array_append_new(
+			funcs, json_pack("{s:s, s:s, s:s, s:f, s:f, s:I, s:I}", "function", f->name,
+					 "object", f->object, "source", f->source, "exact_share",
+					 pct(f->exact_share), "sampled_share", pct(f->sampled_share),
+					 "exact_instructions", (json_int_t)f->exact_ir, "samples",
+					 (json_int_t)f->samples));
+	}
+	json_t *root = json_pack(
+		"{s:o, s:s, s:s, s:I, s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:f, s:o, s:o, "
+		"s:o, s:o, s:s}",
+		"command", cmd, "source", opt->perf_data ? opt->perf_data : "sampled", "facility",
+		opt->perf_data ? "perf.data" : spec, "period", (json_int_t)plan->initial,
+		"period_method", pb_period_method_name(plan->method), "samples",
+		(json_int_t)r->samples, "kernel_samples", (json_int_t)r->kernel_samples,
+		"unmapped_samples", (json_int_t)r->unmapped_samples, "unexecuted_samples",
+		(json_int_t)r->unexecuted_samples, "exact_instructions", (json_int_t)r->total_ir,
+		"executed_instructions", (json_int_t)r->ninsns, "basic_blocks",
+		(json_int_t)r->nblocks, "period_changes", (json_int_t)res->period_changes,
+		"wall_s", (double)res->wall_ns / 1e9, "instruction", level_json(&r->insn),
+		"basic_block", level_json(&r->block), "function", level_json(&r->func),
+		"top_functions", funcs, "comparison",
+		"shares: a unit's share of the samples against its share of the instructions");
+	char *text = json_dumps(root, JSON_INDENT(2));
+	if (text)
+		puts(text);
+	free(text);
+	json_decref(root);
+}
+
+static void remove_dir(const char *dir, const char *a, const char *b)
+{
+	char path[PATH_MAX];
+	snprintf(path, sizeof path, "%s/%s", dir, a);
+	unlink(path);
+	snprintf(path, sizeof path, "%s/%s", dir, b);
+	unlink(path);
+	rmdir(dir);
+}
+
+int pb_cmd_profile(int argc, char **argv)
+{
+	struct options opt = {.facility = "timer:cpu-clock", .seed = 1, .top = 10,
+			      .method = PB_PERIOD_ROUND};
+	struct pb_error err = {0};
+	struct pb_option_parser op;
+	static const char *const flags[] = {"json", "help", NULL};
+	pb_options_begin(&op, argc, argv, flags);
+	const char *name, *value;
+	int r;
+	while ((r = pb_options_next(&op, &name, &value)) > 0) {
+		if (!strcmp(name, "help")) {
+			usage(stdout);
+			return PB_EXIT_OK;
+		} else if (!strcmp(name, "json")) {
+			opt.json = true;
+		} else if (!*name) {
+			pb_fail(&err, PB_EXIT_USAGE, 0,
+				"unexpected argument '%s' (the command goes after --)", value);
+			return pb_cli_report("profile", &err);
+		} else if (!strcmp(name, "facility")) {
+			opt.facility = value;
+		} else if (!strcmp(name, "perf-data")) {
+			opt.perf_data = value;
+		} else if (!strcmp(name, "period")) {
+			if (pb_parse_u64("--period", value, 1, UINT64_MAX >> 2, &opt.period, &err))
+				return pb_cli_report("profile", &err);
+			opt.period_given = true;
+		} else if (!strcmp(name, "period-method")) {
+			if (pb_period_method_parse(value, &opt.method, &err))
+				return pb_cli_report("profile", &err);
+		} else if (!strcmp(name, "seed")) {
+			if (pb_parse_u64("--seed", value, 0, UINT64_MAX, &opt.seed, &err))
+				return pb_cli_report("profile", &err);
+		} else if (!strcmp(name, "top")) {
+			if (pb_parse_u64("--top", value, 1, 100000, &opt.top, &err))
+				return pb_cli_report("profile", &err);
+		} else {
+			pb_fail(&err, PB_EXIT_USAGE, 0, "unknown option --%s (see --help)", name);
+			return pb_cli_report("profile", &err);
+		}
+	}
+	if (r < 0)
+		return pb_cli_report("profile", &op.err);
+	if (op.rest >= argc) {
+		pb_fail(&err, PB_EXIT_USAGE, 0,
+			"no command to profile: give it after --, e.g. pesbench profile -- gzip -k FILE");
+		return pb_cli_report("profile", &err);
+	}
+	opt.argv = argv + op.rest;
+	char exe[PATH_MAX];
+	if (resolve(opt.argv[0], exe, sizeof exe, &err))
+		return pb_cli_report("profile", &err);
+	if (!pb_is_elf_file(exe)) {
+		pb_fail(&err, PB_EXIT_USAGE, 0,
+			"%s is not an ELF executable (a script?): the samples and callgrind would "
+			"both see its interpreter; profile the interpreter with the script as its "
+			"argument",
+			exe);
+		return pb_cli_report("profile", &err);
+	}
+	char why[256];
+	if (!pb_callgrind_available(why, sizeof why)) {
+		pb_fail(&err, PB_EXIT_UNAVAILABLE, 0, "the exact reference needs callgrind: %s", why);
+		return pb_cli_report("profile", &err);
+	}
+
+	struct collect c = {0};
+	struct pb_process_result res = {0};
+	struct pb_period_plan plan = {.method = opt.method};
+	char spec[192] = "";
+	int rc;
+	if (opt.perf_data)
+		rc = read_perf_data(&opt, &c, &err);
+	else
+		rc = sample_command(&opt, &c, &res, spec, sizeof spec, &plan, &err);
+	if (!rc && !c.nips && !c.kernel)
+		rc = pb_fail(&err, PB_EXIT_FAILURE, 0,
+			     "no samples: the command ran too briefly for period %llu; lower --period "
+			     "or give it more work",
+			     (unsigned long long)plan.initial);
+	if (!rc && !c.nmaps)
+		rc = pb_fail(&err, PB_EXIT_FAILURE, 0,
+			     "the command's memory map could not be read: it exited before its first "
+			     "sample was drained");
+	char dir[] = "/tmp/pesbench-profile-XXXXXX";
+	bool have_dir = false;
+	if (!rc && !mkdtemp(dir))
+		rc = pb_fail(&err, PB_EXIT_OUTPUT, errno, "cannot create a folder in /tmp: %s",
+			     strerror(errno));
+	else if (!rc)
+		have_dir = true;
+	char cg_out[PATH_MAX], cg_stdout[PATH_MAX];
+	snprintf(cg_out, sizeof cg_out, "%s/callgrind.out", dir);
+	snprintf(cg_stdout, sizeof cg_stdout, "%s/stdout", dir);
+	if (!rc && !opt.json)
+		fprintf(stderr, "pesbench profile: running %s under callgrind (slow)...\n",
+			opt.argv[0]);
+	if (!rc)
+		rc = pb_callgrind_run(opt.argv, cg_out, cg_stdout, false, &err);
+	struct pb_profile_report rep = {0};
+	if (!rc) {
+		struct pb_profile_input in = {.maps = c.maps, .nmaps = c.nmaps, .ips = c.ips,
+					      .nips = c.nips, .kernel_samples = c.kernel,
+					      .callgrind_file = cg_out};
+		rc = pb_profile_compute(&in, &rep, &err);
+	}
+	if (!rc) {
+		if (opt.json)
+			print_json(&opt, spec, &plan, &res, &rep);
+		else
+			print_text(&opt, spec, &plan, &res, &rep);
+	}
+	pb_profile_report_free(&rep);
+	if (have_dir)
+		remove_dir(dir, "callgrind.out", "stdout");
+	free(c.maps);
+	free(c.ips);
+	return rc ? pb_cli_report("profile", &err) : PB_EXIT_OK;
+}

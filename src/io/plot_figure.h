@@ -1,0 +1,93 @@
+/* Internal to the plotting code: a figure (series of points with error ranges, on a numeric
+ * or categorical x axis) as the planners build it and the driver writes and draws it. */
+#ifndef PB_PLOT_FIGURE_H
+#define PB_PLOT_FIGURE_H
+
+#include "io/plot.h"
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#define PB_PLOT_MAX_SERIES 24
+#define PB_PLOT_MAX_CATS 48
+
+struct pb_plot_datum {
+	double x, y, lo, hi;
+	bool bars;              /* lo/hi are the runs' min and max */
+};
+
+struct pb_plot_series {
+	char title[160];
+	struct pb_plot_datum *d;
+	size_t n, cap;
+};
+
+struct pb_figure {
+	char name[128], experiment[64], title[256], xlabel[160], ylabel[160], caption[512];
+	bool categorical, logx;
+	char cats[PB_PLOT_MAX_CATS][96];
+	size_t ncats;
+	struct pb_plot_series series[PB_PLOT_MAX_SERIES];
+	size_t nseries;
+	bool has_ref;
+	double ref;
+	char ref_title[64];
+	bool fixed_y;           /* a quantity with known bounds: y from ylo to yhi */
+	double ylo, yhi;
+	unsigned max_runs;      /* the most runs behind one point, for the subtitle */
+	struct {
+		double x;
+		char text[128];
+	} notes[8];             /* remarks written on the plot at x, near the bottom */
+	size_t nnotes;
+};
+
+struct pb_plot_ctx {
+	json_t *results;
+	char plots_dir[4200];
+	bool write_files;
+	const char *gnuplot;    /* NULL: not found */
+	char machine[256];
+	struct pb_plot_set *set;
+	unsigned failed;
+	char first_failure[256];
+	struct pb_error *err;
+	int error;
+};
+
+/* Values over runs: mean and the min-max range. */
+struct pb_spread {
+	double mean, min, max;
+	unsigned n;
+};
+
+static inline const char *pb_json_str(json_t *o, const char *k)
+{
+	const char *s = json_string_value(json_object_get(o, k));
+	return s ? s : "";
+}
+
+/* plot.c: building a figure, then writing its data and script and drawing it */
+struct pb_figure *pb_fig_new(struct pb_plot_ctx *c, const char *experiment, const char *stem);
+/* index of the series (or category) of that title, added if new; -1 when full */
+int pb_fig_series(struct pb_figure *f, const char *title);
+int pb_fig_cat(struct pb_figure *f, const char *label);
+/* a point of series s: mean y and the range of the runs (drawn as a bar when runs >= 2) */
+void pb_fig_add(struct pb_figure *f, int s, double x, double y, double lo, double hi,
+		unsigned runs);
+void pb_spread_add(struct pb_spread *s, double v);
+/* writes NAME.dat and NAME.gp, runs gnuplot, records the plot in the set; frees f */
+void pb_fig_finish(struct pb_plot_ctx *c, struct pb_figure *f);
+
+/* plot_plan.c: what to plot */
+bool pb_plot_plottable(json_t *p);
+/* every metric against the varying parameter; only: NULL-terminated metric names or NULL */
+void pb_plot_generic(struct pb_plot_ctx *c, const char *experiment, json_t **pts, size_t n,
+		     const char *const *only);
+void pb_plot_bias_shares(struct pb_plot_ctx *c, json_t **pts, size_t n);
+void pb_plot_bias_deviation(struct pb_plot_ctx *c, json_t **pts, size_t n);
+void pb_plot_multi(struct pb_plot_ctx *c, json_t **pts, size_t n);
+void pb_plot_mode(struct pb_plot_ctx *c, json_t **pts, size_t n);
+
+#endif

@@ -1,0 +1,947 @@
+/* Plots are planned from the data: an experiment's points differ in some parameters (period,
+ * workload, threads, events opened, ...); the one with the most distinct values within a
+ * facility becomes the x axis, the others (unless they follow from x) split the points into
+ * series, and every summary metric of the points is a y axis. So an experiment added later
+ * gets plots without a change here. Experiments whose figures are not "a metric against a
+ * parameter" (bias shares per load, multi per event, mode per privilege level) have their
+ * own plots as well. */
+#include "io/plot_figure.h"
+
+#include "experiments/experiment.h"
+#include "util/text.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define str pb_json_str
+#define MAX_CANDIDATES 32
+
+static bool metric_value(json_t *p, json_t *metrics, const char *name, struct pb_spread *out)
+{
+	json_t *m = json_object_get(metrics, name);
+	memset(out, 0, sizeof *out);
+	if (json_is_object(m) && json_is_number(json_object_get(m, "mean"))) {
+		out->mean = json_number_value(json_object_get(m, "mean"));
+		out->min = json_is_number(json_object_get(m, "min"))
+				   ? json_number_value(json_object_get(m, "min"))
+				   : out->mean;
+		out->max = json_is_number(json_object_get(m, "max"))
+				   ? json_number_value(json_object_get(m, "max"))
+				   : out->mean;
+		json_t *n = json_object_get(m, "n");
+		out->n = json_is_integer(n) ? (unsigned)json_integer_value(n)
+					    : (unsigned)json_array_size(json_object_get(p, "runs"));
+		return true;
+	}
+	if (!json_is_number(m))
+		return false;
+	size_t r;
+	json_t *run;
+	json_array_foreach(json_object_get(p, "runs"), r, run) {
+		json_t *v = json_object_get(run, name);
+		if (json_is_number(v))
+			pb_spread_add(out, json_number_value(v));
+	}
+	if (out->n < 2) {
+		out->mean = out->min = out->max = json_number_value(m);
+		out->n = 1;
+	} else {
+		/* the point's own figure is what the tables show; the runs give the range */
+		out->mean = json_number_value(m);
+	}
+	return true;
+}
+
+/* ---------- labels and units ---------- */
+
+static bool has_suffix(const char *s, const char *suffix)
+{
+	size_t a = strlen(s), b = strlen(suffix);
+	return a >= b && !strcmp(s + a - b, suffix);
+}
+
+static void trim(char *s)
+{
+	size_t n = strlen(s);
+	while (n && s[n - 1] == ' ')
+		s[--n] = '\0';
+}
+
+static void humanize(const char *name, char *buf, size_t len)
+{
+	pb_format(buf, len, "%s", name);
+	for (char *p = buf; *p; p++)
+		if (*p == '_' || *p == '.')
+			*p = ' ';
+}
+
+/* The unit a figure's name implies, by the suffix convention of results.json. */
+static const char *unit_of(const char *name)
+{
+	static const struct {
+		const char *suffix, *unit;
+	} units[] = {
+		{"_ns", "ns"},       {"_us", "µs"},       {"_ms", "ms"},     {"_s", "s"},
+		{"_seconds", "s"},   {"_pct", "%"},       {"_percent", "%"}, {"_pp", "percentage points"},
+		{"_kb", "KB"},       {"_kib", "KiB"},     {"_mb", "MB"},     {"_mib", "MiB"},
+		{"_bytes", "bytes"}, {"_pages", "pages"}, {"_ratio", "ratio"}, {"ratio", "ratio"},
+		{"_cycles", "cycles"}, {"_insns", "instructions"}, {"_instructions", "instructions"},
+		{"_hz", "Hz"},       {"_per_s", "per second"},
+	};
+	for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
+		if (has_suffix(name, units[i].suffix))
+			return units[i].unit;
+	return NULL;
+}
+
+static void metric_label(const char *name, char *buf, size_t len)
+{
+	static const struct {
+		const char *name, *label;
+	} known[] = {
+		{"accuracy", "accuracy (%): 100 - |observed - expected| / expected x 100"},
+		{"running_ratio", "time running / time enabled (ratio; 1 = never multiplexed)"},
+		{"max_deviation", "largest deviation from the ideal share (percentage points)"},
+		{"max_deviation_at_ip", "largest deviation from the ideal share, at the IP (percentage points)"},
+		{"max_deviation_before_ip",
+		 "largest deviation from the ideal share, IP+1-corrected (percentage points)"},
+		{"lost_total", "samples lost, all runs (count)"},
+		{"throttles_total", "throttle events, all runs (count)"},
+		{"observed", "samples observed (count)"},
+		{"expected", "samples expected (count)"},
+		{"samples_total", "samples (count)"},
+	};
+	for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
+		if (!strcmp(name, known[i].name)) {
+			pb_format(buf, len, "%s", known[i].label);
+			return;
+		}
+	char words[128];
+	humanize(name, words, sizeof words);
+	const char *unit = unit_of(name);
+	pb_format(buf, len, "%s (%s)", words, unit ? unit : "value");
+}
+
+static bool facility_is_timer(const char *facility)
+{
+	return !strncmp(facility, "timer", 5);
+}
+
+static void field_label(const char *field, const char *facility, char *buf, size_t len)
+{
+	if (!strcmp(field, "period")) {
+		if (facility && facility_is_timer(facility))
+			pb_format(buf, len, "sampling period (ns of CPU time per sample)");
+		else if (facility)
+			pb_format(buf, len, "sampling period (events per sample)");
+		else
+			pb_format(buf, len, "sampling period (events per sample; ns for timers)");
+	} else if (!strcmp(field, "threads")) {
+		pb_format(buf, len, "threads (count)");
+	} else if (!strcmp(field, "events_opened_together")) {
+		pb_format(buf, len, "events opened together (count)");
+	} else if (!strcmp(field, "workload")) {
+		pb_format(buf, len, "workload (name:parameters)");
+	} else if (!strcmp(field, "variant")) {
+		pb_format(buf, len, "bias-loop variant (category)");
+	} else if (!strcmp(field, "levels")) {
+		pb_format(buf, len, "privilege levels sampled (category)");
+	} else if (!strcmp(field, "facility")) {
+		pb_format(buf, len, "facility (spec)");
+	} else if (!strcmp(field, "delivery")) {
+		pb_format(buf, len, "sample delivery to user space (mode)");
+	} else if (!strcmp(field, "ring_pages")) {
+		pb_format(buf, len, "ring buffer size (pages)");
+	} else {
+		char words[96];
+		humanize(!strncmp(field, "workload.", 9) ? field + 9 : field, words, sizeof words);
+		const char *unit = unit_of(field);
+		pb_format(buf, len, "%s%s (%s)", !strncmp(field, "workload.", 9) ? "workload " : "",
+			  words, unit ? unit : "value");
+	}
+}
+
+/* ---------- the varying parameters of a set of points ---------- */
+
+/* A point's parameter as text (and number when numeric): a scalar field of the point, or
+ * "workload.K" for a parameter of its workload ("accuracy:ratio=20" → workload.ratio = 20).
+ * Returns 0 absent, 1 text, 2 number. Real-valued fields are results, not parameters. */
+static int param(json_t *p, const char *field, char *text, size_t len, double *num)
+{
+	if (!strncmp(field, "workload.", 9)) {
+		const char *w = str(p, "workload"), *colon = strchr(w, ':');
+		size_t klen = strlen(field + 9);
+		for (const char *s = colon; s && *s;) {
+			s++;
+			if (!strncmp(s, field + 9, klen) && s[klen] == '=') {
+				const char *v = s + klen + 1;
+				size_t vlen = strcspn(v, ",");
+				pb_format(text, len, "%.*s", (int)vlen, v);
+				char *end;
+				*num = strtod(text, &end);
+				return end != text && !*end ? 2 : 1;
+			}
+			s = strchr(s, ',');
+		}
+		return 0;
+	}
+	json_t *v = json_object_get(p, field);
+	if (json_is_string(v)) {
+		pb_format(text, len, "%s", json_string_value(v));
+		return 1;
+	}
+	if (json_is_integer(v)) {
+		*num = (double)json_integer_value(v);
+		pb_format(text, len, "%lld", (long long)json_integer_value(v));
+		return 2;
+	}
+	if (json_is_boolean(v)) {
+		pb_format(text, len, "%s", json_is_true(v) ? "yes" : "no");
+		return 1;
+	}
+	return 0;
+}
+
+static bool excluded_field(const char *k)
+{
+	static const char *const not_parameters[] = {
+		"experiment", "facility", "iterations", "not_applicable", "error", "ip_kind",
+	};
+	for (size_t i = 0; i < sizeof not_parameters / sizeof not_parameters[0]; i++)
+		if (!strcmp(k, not_parameters[i]))
+			return true;
+	return false;
+}
+
+struct candidate {
+	char name[64];
+	bool numeric;           /* numeric on every point that has it */
+	bool everywhere;        /* present on every point */
+	size_t distinct;        /* most distinct values within one facility */
+	bool varies;
+};
+
+static void add_candidate(struct candidate *c, size_t *n, const char *name)
+{
+	for (size_t i = 0; i < *n; i++)
+		if (!strcmp(c[i].name, name))
+			return;
+	if (*n < MAX_CANDIDATES)
+		pb_format(c[(*n)++].name, sizeof c[0].name, "%s", name);
+}
+
+static size_t distinct_in_facility(json_t **pts, size_t n, const char *facility,
+				   const char *field)
+{
+	size_t count = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (strcmp(str(pts[i], "facility"), facility))
+			continue;
+		char a[128] = "";
+		double d;
+		param(pts[i], field, a, sizeof a, &d);
+		bool seen = false;
+		for (size_t j = 0; j < i && !seen; j++) {
+			if (strcmp(str(pts[j], "facility"), facility))
+				continue;
+			char b[128] = "";
+			param(pts[j], field, b, sizeof b, &d);
+			seen = !strcmp(a, b);
+		}
+		count += !seen;
+	}
+	return count;
+}
+
+/* Whether field's value follows from x's (within a facility) and each of its values goes
+ * with a single x: then a series per value would be one point each, and it adds nothing
+ * (workload.ratio beside workload). A field that groups several x values (round vs prime
+ * periods) still makes series. */
+static bool x_values_of(json_t **pts, size_t n, const char *field, const char *x, size_t i)
+{
+	/* true when point i's field value goes with another x value too */
+	char fi[128] = "", xi[128] = "";
+	double d;
+	param(pts[i], field, fi, sizeof fi, &d);
+	param(pts[i], x, xi, sizeof xi, &d);
+	for (size_t j = 0; j < n; j++) {
+		if (strcmp(str(pts[i], "facility"), str(pts[j], "facility")))
+			continue;
+		char fj[128] = "", xj[128] = "";
+		param(pts[j], field, fj, sizeof fj, &d);
+		param(pts[j], x, xj, sizeof xj, &d);
+		if (!strcmp(fi, fj) && strcmp(xi, xj))
+			return true;
+	}
+	return false;
+}
+
+static bool follows_from(json_t **pts, size_t n, const char *field, const char *x)
+{
+	bool groups = true;
+	for (size_t i = 0; i < n && groups; i++)
+		groups = x_values_of(pts, n, field, x, i);
+	if (groups)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = 0; j < i; j++) {
+			if (strcmp(str(pts[i], "facility"), str(pts[j], "facility")))
+				continue;
+			char xi[128] = "", xj[128] = "", fi[128] = "", fj[128] = "";
+			double d;
+			param(pts[i], x, xi, sizeof xi, &d);
+			param(pts[j], x, xj, sizeof xj, &d);
+			if (strcmp(xi, xj))
+				continue;
+			param(pts[i], field, fi, sizeof fi, &d);
+			param(pts[j], field, fj, sizeof fj, &d);
+			if (strcmp(fi, fj))
+				return false;
+		}
+	return true;
+}
+
+static void candidates_of(json_t **pts, size_t n, struct candidate *c, size_t *nc)
+{
+	*nc = 0;
+	for (size_t i = 0; i < n; i++) {
+		const char *k;
+		json_t *v;
+		json_object_foreach(pts[i], k, v) {
+			if (excluded_field(k) || !(json_is_string(v) || json_is_integer(v) ||
+						   json_is_boolean(v)))
+				continue;
+			add_candidate(c, nc, k);
+		}
+		const char *w = str(pts[i], "workload"), *colon = strchr(w, ':');
+		for (const char *s = colon; s && *s;) {
+			s++;
+			size_t klen = strcspn(s, "=,");
+			if (klen && s[klen] == '=') {
+				char name[64];
+				pb_format(name, sizeof name, "workload.%.*s", (int)klen, s);
+				add_candidate(c, nc, name);
+			}
+			s = strchr(s, ',');
+		}
+	}
+	for (size_t k = 0; k < *nc; k++) {
+		c[k].numeric = c[k].everywhere = true;
+		c[k].distinct = 0;
+		for (size_t i = 0; i < n; i++) {
+			char t[128];
+			double d;
+			int kind = param(pts[i], c[k].name, t, sizeof t, &d);
+			if (!kind)
+				c[k].everywhere = false;
+			if (kind != 2)
+				c[k].numeric = false;
+			size_t dist = distinct_in_facility(pts, n, str(pts[i], "facility"), c[k].name);
+			if (dist > c[k].distinct)
+				c[k].distinct = dist;
+		}
+		c[k].varies = c[k].distinct > 1;
+	}
+}
+
+/* Whether candidate k makes series of its own: it varies, is not x, does not follow from x,
+ * and does not merely restate an earlier splitting candidate (workload.ratio beside the
+ * workload it is part of). */
+static bool splits_series(json_t **pts, size_t n, const struct candidate *c, size_t nc,
+			  size_t k, const struct candidate *x)
+{
+	(void)nc;
+	if (!c[k].varies || (x && !strcmp(c[k].name, x->name)) ||
+	    (x && follows_from(pts, n, c[k].name, x->name)))
+		return false;
+	for (size_t j = 0; j < k; j++)
+		if (c[j].varies && (!x || strcmp(c[j].name, x->name)) &&
+		    !(x && follows_from(pts, n, c[j].name, x->name)) &&
+		    follows_from(pts, n, c[k].name, c[j].name))
+			return false;
+	return true;
+}
+
+/* The x axis: the parameter with the most distinct values within a facility; numbers before
+ * text, a named parameter before the whole workload string. NULL when nothing varies. */
+static const struct candidate *choose_x(const struct candidate *c, size_t nc)
+{
+	const struct candidate *best = NULL;
+	for (size_t k = 0; k < nc; k++) {
+		if (!c[k].varies || !c[k].everywhere)
+			continue;
+		if (!best || c[k].distinct > best->distinct) {
+			best = &c[k];
+			continue;
+		}
+		if (c[k].distinct < best->distinct)
+			continue;
+		if (c[k].numeric != best->numeric) {
+			if (c[k].numeric)
+				best = &c[k];
+			continue;
+		}
+		if (!strcmp(best->name, "workload"))
+			best = &c[k];
+	}
+	return best;
+}
+
+static void series_part(const char *field, const char *value, char *buf, size_t len)
+{
+	if (!strcmp(field, "threads"))
+		pb_format(buf, len, "%s thread%s", value, strcmp(value, "1") ? "s" : "");
+	else if (!strcmp(field, "period"))
+		pb_format(buf, len, "period %s", value);
+	else if (!strcmp(field, "period_kind") || !strcmp(field, "variant") ||
+		 !strcmp(field, "levels") || !strcmp(field, "workload"))
+		pb_format(buf, len, "%s%s", value, !strcmp(field, "period_kind") ? " period" : "");
+	else
+		pb_format(buf, len, "%s=%s", !strncmp(field, "workload.", 9) ? field + 9 : field,
+			  value);
+}
+
+/* Workload labels without the parameters every category shares ("factor=4,seed=1"). */
+static void shorten_workload_categories(struct pb_figure *f)
+{
+	char kept[PB_PLOT_MAX_CATS][96];
+	for (size_t i = 0; i < f->ncats; i++) {
+		char *colon = strchr(f->cats[i], ':');
+		if (!colon) {
+			pb_format(kept[i], sizeof kept[i], "%s", f->cats[i]);
+			continue;
+		}
+		char out[96];
+		pb_format(out, sizeof out, "%.*s", (int)(colon - f->cats[i]), f->cats[i]);
+		char params[96];
+		pb_format(params, sizeof params, "%s", colon + 1);
+		bool first = true;
+		for (char *save = NULL, *kv = strtok_r(params, ",", &save); kv;
+		     kv = strtok_r(NULL, ",", &save)) {
+			/* shared by every category of the same workload, and there are several */
+			size_t name_len = (size_t)(colon - f->cats[i]), same = 0;
+			bool everywhere = true;
+			for (size_t j = 0; j < f->ncats && everywhere; j++) {
+				const char *other = strchr(f->cats[j], ':');
+				if (!other || (size_t)(other - f->cats[j]) != name_len ||
+				    strncmp(f->cats[j], f->cats[i], name_len))
+					continue;
+				same++;
+				char needle[100];
+				pb_format(needle, sizeof needle, "%s", kv);
+				bool found = false;
+				for (const char *s = other; s && *s && !found;) {
+					s++;
+					size_t l = strcspn(s, ",");
+					found = l == strlen(needle) && !strncmp(s, needle, l);
+					s = strchr(s, ',');
+				}
+				everywhere = found;
+			}
+			if (everywhere && same > 1)
+				continue;
+			size_t used = strlen(out);
+			pb_format(out + used, sizeof out - used, "%s%s", first ? ":" : ",", kv);
+			first = false;
+		}
+		pb_format(kept[i], sizeof kept[i], "%s", out);
+	}
+	memcpy(f->cats, kept, sizeof kept[0] * f->ncats);
+}
+
+/* ---------- plots ---------- */
+
+bool pb_plot_plottable(json_t *p)
+{
+	return !json_object_get(p, "not_applicable") &&
+	       json_object_size(json_object_get(p, "metrics")) > 0 &&
+	       json_array_size(json_object_get(p, "runs")) > 0;
+}
+
+static const char *experiment_summary(const char *experiment)
+{
+	const struct pb_experiment *e = pb_experiment_find(experiment);
+	return e ? e->summary : NULL;
+}
+
+/* Which metrics of these points a generic plot shows: summaries (except the raw sample
+ * counts, and the running ratio unless something was multiplexed), then numbers that vary. */
+static size_t plain_metrics(json_t **pts, size_t n, const char *const *only, char names[][64],
+			    size_t max)
+{
+	size_t count = 0;
+	for (size_t i = 0; i < n; i++) {
+		const char *k;
+		json_t *v;
+		json_object_foreach(json_object_get(pts[i], "metrics"), k, v) {
+			bool wanted = true;
+			if (only) {
+				wanted = false;
+				for (const char *const *o = only; *o; o++)
+					wanted |= !strcmp(*o, k);
+			} else if (json_is_object(v)) {
+				wanted = json_is_number(json_object_get(v, "mean")) &&
+					 strcmp(k, "observed") && strcmp(k, "expected");
+				if (wanted && !strcmp(k, "running_ratio")) {
+					wanted = false;
+					for (size_t j = 0; j < n; j++) {
+						json_t *rr = json_object_get(
+							json_object_get(pts[j], "metrics"), k);
+						wanted |= json_number_value(json_object_get(rr, "min")) <
+							  0.999;
+					}
+				}
+			} else if (json_is_number(v)) {
+				wanted = false;
+				for (size_t j = 0; j < n && !wanted; j++) {
+					json_t *o = json_object_get(json_object_get(pts[j], "metrics"), k);
+					wanted = json_is_number(o) &&
+						 json_number_value(o) != json_number_value(v);
+				}
+			} else {
+				wanted = false;
+			}
+			for (size_t j = 0; j < count && wanted; j++)
+				wanted = strcmp(names[j], k);
+			if (wanted && count < max)
+				pb_format(names[count++], 64, "%s", k);
+		}
+	}
+	return count;
+}
+
+/* One metric against the varying parameter, for the points of one experiment (split per
+ * facility when x is a period: periods of different facilities are different units). */
+void pb_plot_generic(struct pb_plot_ctx *c, const char *experiment, json_t **all, size_t nall,
+			  const char *const *only)
+{
+	json_t **pts = calloc(nall ? nall : 1, sizeof *pts);
+	if (!pts)
+		return;
+	size_t n = 0;
+	for (size_t i = 0; i < nall; i++)
+		if (pb_plot_plottable(all[i]))
+			pts[n++] = all[i];
+	struct candidate cand[MAX_CANDIDATES];
+	size_t ncand;
+	candidates_of(pts, n, cand, &ncand);
+	const struct candidate *x = choose_x(cand, ncand);
+	bool split = x && x->numeric && strstr(x->name, "period");
+	char metrics[16][64];
+	size_t nmetrics = plain_metrics(pts, n, only, metrics, 16);
+	const char *summary = experiment_summary(experiment);
+
+	/* facilities, in order */
+	const char *facilities[64];
+	size_t nfac = 0;
+	for (size_t i = 0; i < n; i++) {
+		bool seen = false;
+		for (size_t j = 0; j < nfac && !seen; j++)
+			seen = !strcmp(facilities[j], str(pts[i], "facility"));
+		if (!seen && nfac < 64)
+			facilities[nfac++] = str(pts[i], "facility");
+	}
+	for (size_t m = 0; m < nmetrics; m++) {
+		for (size_t g = 0; g < (split ? nfac : 1); g++) {
+			const char *only_facility = split ? facilities[g] : NULL;
+			char stem[160];
+			pb_format(stem, sizeof stem, "%s-%s%s%s", experiment, metrics[m],
+				  only_facility ? "-" : "", only_facility ? only_facility : "");
+			struct pb_figure *f = pb_fig_new(c, experiment, stem);
+			if (!f)
+				break;
+			const char *xname = x ? x->name : "facility";
+			f->categorical = !x || !x->numeric;
+			char mlabel[160], xlabel[160];
+			metric_label(metrics[m], mlabel, sizeof mlabel);
+			field_label(xname, only_facility ? only_facility
+					   : nfac == 1 ? facilities[0] : NULL, xlabel, sizeof xlabel);
+			pb_format(f->ylabel, sizeof f->ylabel, "%s", mlabel);
+			pb_format(f->xlabel, sizeof f->xlabel, "%s", xlabel);
+			char mshort[64], xshort[64];
+			pb_format(mshort, sizeof mshort, "%s", mlabel);
+			mshort[strcspn(mshort, "(:")] = '\0';
+			pb_format(xshort, sizeof xshort, "%s", xlabel);
+			xshort[strcspn(xshort, "(")] = '\0';
+			trim(mshort);
+			trim(xshort);
+			pb_format(f->title, sizeof f->title, "%s experiment%s%s%s: %.60s by %.60s",
+				  experiment, only_facility ? " (" : "",
+				  only_facility ? only_facility : "", only_facility ? ")" : "",
+				  mshort, xshort);
+			if (!strcmp(metrics[m], "running_ratio")) {
+				f->fixed_y = true;
+				f->ylo = 0;
+				f->yhi = 1.1;
+			}
+			if (!strcmp(metrics[m], "accuracy")) {
+				f->has_ref = true;
+				f->ref = 100;
+				pb_format(f->ref_title, sizeof f->ref_title, "exact (100 %%)");
+			}
+			double xmin = INFINITY, xmax = -INFINITY;
+			for (size_t i = 0; i < n; i++) {
+				json_t *p = pts[i];
+				const char *fac = str(p, "facility");
+				if (only_facility && strcmp(fac, only_facility))
+					continue;
+				struct pb_spread v;
+				if (!metric_value(p, json_object_get(p, "metrics"), metrics[m], &v))
+					continue;
+				char series[160] = "";
+				if (!only_facility)
+					pb_format(series, sizeof series, "%s", fac);
+				for (size_t k = 0; k < ncand; k++) {
+					if (!splits_series(pts, n, cand, ncand, k, x))
+						continue;
+					char value[96] = "", part[128];
+					double d;
+					if (!param(p, cand[k].name, value, sizeof value, &d))
+						continue;
+					series_part(cand[k].name, value, part, sizeof part);
+					size_t used = strlen(series);
+					pb_format(series + used, sizeof series - used, "%s%s",
+						  used ? ", " : "", part);
+				}
+				if (!*series)
+					pb_format(series, sizeof series, "%s", only_facility ? only_facility
+											     : "all");
+				double xv = 0;
+				char xt[96] = "";
+				if (x) {
+					param(p, x->name, xt, sizeof xt, &xv);
+				} else {
+					pb_format(xt, sizeof xt, "%s", fac);
+				}
+				if (f->categorical) {
+					int cat = pb_fig_cat(f, xt);
+					if (cat < 0)
+						continue;
+					xv = cat;
+				} else {
+					if (xv < xmin)
+						xmin = xv;
+					if (xv > xmax)
+						xmax = xv;
+				}
+				pb_fig_add(f, pb_fig_series(f, series), xv, v.mean, v.min, v.max, v.n);
+			}
+			if (f->categorical && x && !strcmp(x->name, "workload"))
+				shorten_workload_categories(f);
+			f->logx = !f->categorical && xmin > 0 && xmax / xmin >= 20;
+			char per[160] = "";
+			if (!only_facility)
+				pb_format(per, sizeof per, "facility");
+			for (size_t k = 0; k < ncand; k++) {
+				if (!splits_series(pts, n, cand, ncand, k, x))
+					continue;
+				char words[64];
+				humanize(!strncmp(cand[k].name, "workload.", 9) ? cand[k].name + 9
+										 : cand[k].name,
+					 words, sizeof words);
+				size_t used = strlen(per);
+				pb_format(per + used, sizeof per - used, "%s%s", used ? ", " : "",
+					  !strcmp(cand[k].name, "threads") ? "thread count" : words);
+			}
+			pb_format(f->caption, sizeof f->caption,
+				  "%s%s%s against %s%s; one series per %s. A point is the mean over "
+				  "the runs of that setting, its bar spans the lowest to the highest "
+				  "run.",
+				  summary ? summary : "", summary ? ". " : "", mshort, xshort,
+				  f->logx ? " (log scale)" : "", *per ? per : "setting");
+			pb_fig_finish(c, f);
+		}
+	}
+	free(pts);
+}
+
+static const char *load_name(const char *label)
+{
+	/* "pb_wl_bias_plain_load3" → "load3": the position is what compares across variants */
+	const char *u = strrchr(label, '_');
+	return u ? u + 1 : label;
+}
+
+/* Bias: the share of samples on each of the identical loads, per variant, with the facility's
+ * own attribution (both for skid, which has no right one), against the ideal share. */
+void pb_plot_bias_shares(struct pb_plot_ctx *c, json_t **pts, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		json_t *p = pts[i];
+		if (!json_object_get(json_object_get(p, "metrics"), "shares"))
+			continue;
+		/* one figure per facility and period, made at its first point */
+		bool first = true;
+		for (size_t j = 0; j < i && first; j++)
+			first = !(json_object_get(json_object_get(pts[j], "metrics"), "shares") &&
+				  !strcmp(str(pts[j], "facility"), str(p, "facility")) &&
+				  json_integer_value(json_object_get(pts[j], "period")) ==
+					  json_integer_value(json_object_get(p, "period")));
+		if (!first)
+			continue;
+		const char *fac = str(p, "facility");
+		long long period = (long long)json_integer_value(json_object_get(p, "period"));
+		char stem[160];
+		pb_format(stem, sizeof stem, "bias-shares-%s-period%lld", fac, period);
+		struct pb_figure *f = pb_fig_new(c, "bias", stem);
+		if (!f)
+			return;
+		f->categorical = true;
+		double ideal = 0;
+		for (size_t j = i; j < n; j++) {
+			json_t *q = pts[j];
+			json_t *m = json_object_get(q, "metrics");
+			if (!json_object_get(m, "shares") || strcmp(str(q, "facility"), fac) ||
+			    json_integer_value(json_object_get(q, "period")) != period)
+				continue;
+			const char *own = str(m, "attribution");
+			const char *variant = *str(q, "variant") ? str(q, "variant") : str(q, "workload");
+			static const struct {
+				const char *key, *field, *words;
+			} kinds[] = {{"at_ip", "share_at_ip", "at the IP"},
+				     {"before_ip", "share_before_ip", "IP+1-corrected"}};
+			for (size_t k = 0; k < 2; k++) {
+				bool show = !strcmp(own, kinds[k].key) || (strcmp(own, "at_ip") &&
+									   strcmp(own, "before_ip"));
+				if (!show)
+					continue;
+				char series[160];
+				pb_format(series, sizeof series, "%s, %s", variant, kinds[k].words);
+				int s = pb_fig_series(f, series);
+				json_t *runs = json_object_get(q, "runs");
+				size_t nl = json_array_size(json_object_get(m, "shares"));
+				for (size_t l = 0; l < nl; l++) {
+					json_t *share = json_array_get(json_object_get(m, "shares"), l);
+					struct pb_spread v = {0};
+					size_t r;
+					json_t *run;
+					json_array_foreach(runs, r, run) {
+						json_t *a = json_object_get(run, "attribution");
+						json_t *lab = json_array_get(json_object_get(a, "loads"), l);
+						if (lab)
+							pb_spread_add(&v, json_number_value(
+									       json_object_get(lab, kinds[k].field)));
+						if (json_is_number(json_object_get(a, "ideal_share")))
+							ideal = json_number_value(
+								json_object_get(a, "ideal_share"));
+					}
+					int cat = pb_fig_cat(f, load_name(str(share, "label")));
+					if (cat < 0)
+						continue;
+					double mean = json_number_value(json_object_get(share, kinds[k].field));
+					pb_fig_add(f, s, cat, mean, v.n ? v.min : mean, v.n ? v.max : mean, v.n);
+				}
+			}
+		}
+		if (ideal > 0) {
+			f->has_ref = true;
+			f->ref = ideal;
+			pb_format(f->ref_title, sizeof f->ref_title, "ideal share (%.4g %%)", ideal);
+		}
+		pb_format(f->title, sizeof f->title,
+			  "bias experiment (%s, period %lld): share of samples on each identical load", fac, period);
+		pb_format(f->xlabel, sizeof f->xlabel,
+			  "identical load in the loop (position, in program order)");
+		pb_format(f->ylabel, sizeof f->ylabel, "share of all samples (%%)");
+		pb_format(f->caption, sizeof f->caption,
+			  "An unbiased facility puts the ideal share on every load (dashed line). "
+			  "'At the IP' counts a sample on the instruction its IP names; "
+			  "'IP+1-corrected' on the instruction before it (right for facilities that "
+			  "report the next instruction). Shares do not add up to 100 %% when samples "
+			  "land elsewhere in the loop.");
+		pb_fig_finish(c, f);
+	}
+}
+
+/* Bias, in one figure: the largest deviation from the ideal share per variant, under the
+ * facility's own attribution (both for skid). */
+void pb_plot_bias_deviation(struct pb_plot_ctx *c, json_t **pts, size_t n)
+{
+	struct pb_figure *f = pb_fig_new(c, "bias", "bias-deviation");
+	if (!f)
+		return;
+	f->categorical = true;
+	for (size_t i = 0; i < n; i++) {
+		json_t *p = pts[i], *m = json_object_get(p, "metrics");
+		if (!json_object_get(m, "shares"))
+			continue;
+		const char *own = str(m, "attribution");
+		const char *variant = *str(p, "variant") ? str(p, "variant") : str(p, "workload");
+		static const struct {
+			const char *key, *field, *words;
+		} kinds[] = {{"at_ip", "max_deviation_at_ip", "at the IP"},
+			     {"before_ip", "max_deviation_before_ip", "IP+1-corrected"}};
+		for (size_t k = 0; k < 2; k++) {
+			bool skid = strcmp(own, "at_ip") && strcmp(own, "before_ip");
+			if (!skid && strcmp(own, kinds[k].key))
+				continue;
+			char series[192];
+			pb_format(series, sizeof series, "%s, period %lld, %s", str(p, "facility"),
+				  (long long)json_integer_value(json_object_get(p, "period")),
+				  kinds[k].words);
+			struct pb_spread v = {0};
+			size_t r;
+			json_t *run;
+			json_array_foreach(json_object_get(p, "runs"), r, run)
+				if (json_is_number(json_object_get(run, kinds[k].field)))
+					pb_spread_add(&v, json_number_value(json_object_get(run,
+											 kinds[k].field)));
+			int cat = pb_fig_cat(f, variant);
+			if (cat >= 0 && v.n)
+				pb_fig_add(f, pb_fig_series(f, series), cat, v.mean, v.min, v.max, v.n);
+		}
+	}
+	pb_format(f->title, sizeof f->title,
+		  "bias experiment: largest deviation from the ideal share, by loop variant");
+	pb_format(f->xlabel, sizeof f->xlabel, "bias-loop variant (category)");
+	pb_format(f->ylabel, sizeof f->ylabel,
+		  "largest |share - ideal share| over the loads (percentage points)");
+	pb_format(f->caption, sizeof f->caption,
+		  "0 is unbiased. Each facility is shown with its own attribution: at the IP for "
+		  "exact IPs, IP+1-corrected for facilities that report the next instruction, both "
+		  "for skid (timer, classic overflow), which has no right one. A period that divides "
+		  "the loop (4 loads) locks periodic sampling onto one load.");
+	pb_fig_finish(c, f);
+}
+
+/* Multi: each event's accuracy and running-time share against the number opened together. */
+void pb_plot_multi(struct pb_plot_ctx *c, json_t **pts, size_t n)
+{
+	static const struct {
+		const char *metric, *stem;
+	} what[] = {{"accuracy", "multi-accuracy"}, {"running_ratio", "multi-running"}};
+	for (size_t i = 0; i < n; i++) {
+		const char *fac = str(pts[i], "facility");
+		bool first = pb_plot_plottable(pts[i]);
+		for (size_t j = 0; j < i && first; j++)
+			first = !(pb_plot_plottable(pts[j]) && !strcmp(str(pts[j], "facility"), fac));
+		if (!first)
+			continue;
+		for (size_t w = 0; w < 2; w++) {
+			char stem[160];
+			pb_format(stem, sizeof stem, "%s-%s", what[w].stem, fac);
+			struct pb_figure *f = pb_fig_new(c, "multi", stem);
+			if (!f)
+				return;
+			for (size_t j = i; j < n; j++) {
+				json_t *q = pts[j];
+				if (!pb_plot_plottable(q) || strcmp(str(q, "facility"), fac))
+					continue;
+				double k = (double)json_integer_value(
+					json_object_get(q, "events_opened_together"));
+				json_t *evs = json_object_get(json_array_get(json_object_get(q, "runs"), 0),
+							      "events");
+				unsigned refused = 0;
+				for (size_t e = 0; e < json_array_size(evs); e++)
+					refused += !json_is_true(
+						json_object_get(json_array_get(evs, e), "opened"));
+				if (refused && f->nnotes < 8) {
+					f->notes[f->nnotes].x = k;
+					pb_format(f->notes[f->nnotes++].text, sizeof f->notes[0].text,
+						  "%u of %.0f not opened", refused, k);
+				}
+				for (size_t e = 0; e < json_array_size(evs) && e < PB_PLOT_MAX_SERIES; e++) {
+					/* an event the kernel refused has no figures, only its error */
+					if (!json_is_true(json_object_get(json_array_get(evs, e), "opened")))
+						continue;
+					char key[32], series[32];
+					snprintf(key, sizeof key, "event%zu", e);
+					snprintf(series, sizeof series, "event %zu", e + 1);
+					struct pb_spread v;
+					json_t *m = json_object_get(json_object_get(q, "metrics"), key);
+					if (!metric_value(q, m, what[w].metric, &v))
+						continue;
+					pb_fig_add(f, pb_fig_series(f, series), k, v.mean, v.min, v.max, v.n);
+				}
+			}
+			metric_label(what[w].metric, f->ylabel, sizeof f->ylabel);
+			field_label("events_opened_together", fac, f->xlabel, sizeof f->xlabel);
+			if (w == 0) {
+				f->has_ref = true;
+				f->ref = 100;
+				pb_format(f->ref_title, sizeof f->ref_title, "exact (100 %%)");
+			} else {
+				f->has_ref = true;
+				f->ref = 1;
+				pb_format(f->ref_title, sizeof f->ref_title, "always running (1)");
+				f->fixed_y = true;
+				f->ylo = 0;
+				f->yhi = 1.1;
+			}
+			pb_format(f->title, sizeof f->title, "multi experiment (%s): %s of each event by events "
+				  "opened together", fac, w == 0 ? "accuracy" : "running-time share");
+			pb_format(f->caption, sizeof f->caption,
+				  "k copies of the event opened together; one series per event. When "
+				  "the PMU has fewer counters than events the kernel multiplexes them "
+				  "(running share below 1) and the samples of the descheduled time are "
+				  "never taken. Events the kernel refused to open are left out.");
+			pb_fig_finish(c, f);
+		}
+	}
+}
+
+/* Mode: share of the samples that fell on a privilege level that was excluded. */
+void pb_plot_mode(struct pb_plot_ctx *c, json_t **pts, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		const char *fac = str(pts[i], "facility");
+		bool first = pb_plot_plottable(pts[i]);
+		for (size_t j = 0; j < i && first; j++)
+			first = !(pb_plot_plottable(pts[j]) && !strcmp(str(pts[j], "facility"), fac));
+		if (!first)
+			continue;
+		char stem[160];
+		pb_format(stem, sizeof stem, "mode-wrong-level-%s", fac);
+		struct pb_figure *f = pb_fig_new(c, "mode", stem);
+		if (!f)
+			return;
+		f->categorical = true;
+		int by_flag = pb_fig_series(f, "by the record's privilege flag");
+		int by_ip = pb_fig_series(f, "by the IP's address range");
+		for (size_t j = i; j < n; j++) {
+			json_t *q = pts[j];
+			if (!pb_plot_plottable(q) || strcmp(str(q, "facility"), fac))
+				continue;
+			bool no_kernel = json_is_true(json_object_get(q, "exclude_kernel"));
+			bool no_user = json_is_true(json_object_get(q, "exclude_user"));
+			if (!no_kernel && !no_user)
+				continue; /* nothing excluded: no sample can be on a wrong level */
+			struct pb_spread flag = {0}, ip = {0};
+			size_t r;
+			json_t *run;
+			json_array_foreach(json_object_get(q, "runs"), r, run) {
+				json_t *ev = json_array_get(json_object_get(run, "events"), 0);
+				double user = (double)json_integer_value(json_object_get(ev, "user_samples"));
+				double kern =
+					(double)json_integer_value(json_object_get(ev, "kernel_samples"));
+				double kip =
+					(double)json_integer_value(json_object_get(ev, "kernel_ip_samples"));
+				double total = user + kern;
+				if (total <= 0)
+					continue;
+				double wrong_flag = (no_kernel ? kern : 0) + (no_user ? user : 0);
+				double wrong_ip = (no_kernel ? kip : 0) + (no_user ? total - kip : 0);
+				pb_spread_add(&flag, 100 * wrong_flag / total);
+				pb_spread_add(&ip, 100 * wrong_ip / total);
+			}
+			const char *levels = *str(q, "levels") ? str(q, "levels") : str(q, "workload");
+			int cat = pb_fig_cat(f, levels);
+			if (cat < 0 || !flag.n)
+				continue;
+			pb_fig_add(f, by_flag, cat, flag.mean, flag.min, flag.max, flag.n);
+			pb_fig_add(f, by_ip, cat, ip.mean, ip.min, ip.max, ip.n);
+		}
+		pb_format(f->title, sizeof f->title,
+			  "mode experiment (%s): samples on an excluded privilege level", fac);
+		pb_format(f->xlabel, sizeof f->xlabel, "privilege levels sampled (category)");
+		pb_format(f->ylabel, sizeof f->ylabel, "samples on the wrong level (%% of samples)");
+		pb_format(f->caption, sizeof f->caption,
+			  "Each sample is checked by the privilege level the kernel wrote in the "
+			  "record and by whether its IP lies in the kernel half of the address space; "
+			  "0 %% is right. Settings where no sample was taken have no point.");
+		pb_fig_finish(c, f);
+	}
+}
+

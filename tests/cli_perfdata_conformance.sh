@@ -1,0 +1,155 @@
+#!/usr/bin/env bash
+# `pesbench perfdata` against perf itself, on files recorded here with `perf record`:
+#   software  cpu-clock sampling of a pesbench workload (kernel and user IPs)
+#   bp        a write breakpoint (mem:ADDR:w, period 1) on a global of a small non-PIE program
+#             compiled here, whose address nm gives
+#   faults    page-faults at period 1 with the data address (-d)
+# For each, pesbench's per-sample dump must hold the same samples as `perf script`: the same
+# count, the same IPs (as a multiset) and, where recorded, the same data addresses; and the
+# per-event count must match `perf report --stats`. Then the error paths: a truncated file and
+# a pipe-mode file exit 6 with a message naming the problem.
+set -u
+: "${PB_BIN:?PB_BIN must name the pesbench binary}"
+command -v perf >/dev/null || { echo "perf is not installed"; exit 77; }
+command -v cc >/dev/null || { echo "no C compiler"; exit 77; }
+work=$(mktemp -d /tmp/pb_perfdata_conf.XXXXXX)
+trap 'rm -rf "$work"' EXIT
+fails=0
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+
+# Samples as "ip" or "ip addr" lines (lower-case hex, no 0x), sorted.
+perf_samples() { # file fields
+	perf script -i "$1" -F "$2" 2>/dev/null |
+		awk -v want="$2" '{ if (want == "ip") print tolower($1); else print tolower($2), tolower($1) }' |
+		sed -E 's/(^| )0+([0-9a-f])/\1\2/g' | sort
+}
+pesbench_samples() { # file fields
+	"$PB_BIN" perfdata "$1" --dump | awk -v want="$2" '
+		/^sample / {
+			ip = ""; addr = ""
+			for (i = 2; i <= NF; i++) {
+				if ($i ~ /^ip=/) ip = substr($i, 4)
+				if ($i ~ /^addr=/) addr = substr($i, 6)
+			}
+			sub(/^0x/, "", ip); sub(/^0x/, "", addr)
+			if (ip == "") ip = "0"; if (addr == "") addr = "0"
+			if (want == "ip") print ip; else print ip, addr
+		}' | sort
+}
+
+compare() { # name file fields
+	local name=$1 file=$2 fields=$3
+	perf_samples "$file" "$fields" >"$work/$name.perf"
+	pesbench_samples "$file" "$fields" >"$work/$name.pb"
+	local np nb
+	np=$(wc -l <"$work/$name.perf")
+	nb=$(wc -l <"$work/$name.pb")
+	local stats
+	stats=$(perf report --stats -i "$file" 2>/dev/null | awk '/SAMPLE events:/ {print $3; exit}')
+	local summary
+	summary=$("$PB_BIN" perfdata "$file" --json | awk -F'[:,]' '/"samples"/ {gsub(/ /, "", $2); print $2; exit}')
+	echo "$name: perf script $np samples, perf report --stats ${stats:-?}, pesbench dump $nb, pesbench summary ${summary:-?}"
+	[ "$np" -gt 0 ] || fail "$name: perf script shows no samples"
+	[ "$np" = "$nb" ] || fail "$name: sample counts differ (perf $np, pesbench $nb)"
+	[ "${stats:-x}" = "$nb" ] || fail "$name: perf report --stats says ${stats:-nothing}, pesbench $nb"
+	[ "${summary:-x}" = "$nb" ] || fail "$name: pesbench summary says ${summary:-nothing}, dump $nb"
+	if ! cmp -s "$work/$name.perf" "$work/$name.pb"; then
+		fail "$name: the samples differ ($fields), first differences:"
+		diff "$work/$name.perf" "$work/$name.pb" | head -10
+	fi
+}
+
+# --- software: cpu-clock on a pesbench workload ---
+if perf record -q -e cpu-clock -c 100000 -o "$work/sw.data" -- \
+	"$PB_BIN" measure --facility none --workload bias --iterations 30000000 >/dev/null 2>"$work/sw.err"; then
+	compare software "$work/sw.data" ip
+else
+	fail "perf record -e cpu-clock failed: $(head -3 "$work/sw.err")"
+fi
+
+# --- breakpoint: every write to a global of a non-PIE program ---
+cat >"$work/bp.c" <<'EOF'
+volatile long pb_watched;
+int main(void)
+{
+	for (long i = 0; i < 5000; i++)
+		pb_watched = i;
+	return 0;
+}
+EOF
+if cc -O1 -no-pie -fno-pie -o "$work/bp" "$work/bp.c" 2>"$work/cc.err"; then
+	addr=$(nm "$work/bp" | awk '$3 == "pb_watched" {print $1}')
+	if perf record -q -e "mem:0x$addr:w" -c 1 -d -o "$work/bp.data" -- "$work/bp" 2>"$work/bp.err"; then
+		compare breakpoint "$work/bp.data" ip,addr
+		n=$(pesbench_samples "$work/bp.data" ip,addr | awk -v a="$addr" '{ sub(/^0+/, "", a); if ($2 == a) n++ } END { print n + 0 }')
+		[ "$n" -ge 5000 ] || fail "breakpoint: $n samples carry the watched address 0x$addr, expected >= 5000"
+	else
+		echo "breakpoint part skipped: perf record -e mem: failed: $(head -2 "$work/bp.err")"
+	fi
+else
+	echo "breakpoint part skipped: cc -no-pie failed: $(head -2 "$work/cc.err")"
+fi
+
+# --- page faults with data addresses ---
+if perf record -q -e page-faults -c 1 -d -o "$work/pf.data" -- \
+	"$PB_BIN" measure --facility none --workload bias --iterations 1000 >/dev/null 2>"$work/pf.err"; then
+	compare page-faults "$work/pf.data" ip,addr
+else
+	fail "perf record -e page-faults failed: $(head -3 "$work/pf.err")"
+fi
+
+# --- histogram agrees with perf script | sort | uniq -c on the software file ---
+if [ -f "$work/sw.data" ]; then
+	perf script -i "$work/sw.data" -F ip 2>/dev/null | awk '{print tolower($1)}' | sed -E 's/^0+//' |
+		sort | uniq -c | sort -k1,1nr -k2 | head -5 | awk '{print $1, $2}' >"$work/top.perf"
+	"$PB_BIN" perfdata "$work/sw.data" --histogram --top 5 |
+		awk '/^ +[0-9]+ +[0-9.]+% +0x/ {ip = $3; sub(/^0x/, "", ip); print $1, ip}' >"$work/top.pb"
+	if ! cmp -s "$work/top.perf" "$work/top.pb"; then
+		# Ties may order differently: compare the counts only.
+		if [ "$(cut -d' ' -f1 "$work/top.perf")" != "$(cut -d' ' -f1 "$work/top.pb")" ]; then
+			fail "histogram: top 5 differs from perf script | uniq -c"
+			paste "$work/top.perf" "$work/top.pb"
+		fi
+	fi
+fi
+
+# --- the histogram names the hottest function as perf report does ---
+if [ -f "$work/sw.data" ]; then
+	top_sym=$(perf report --stdio --sort sym -i "$work/sw.data" 2>/dev/null |
+		awk '/%/ && /\[\.\]/ {print $3; exit}')
+	if [ -n "$top_sym" ]; then
+		# elfutils names the sized function enclosing an IP; perf may name a label symbol
+		# inside it (the workloads label their instructions pb_wl_<fn>_<label>): either way
+		# the function must be the same.
+		funcs=$("$PB_BIN" perfdata "$work/sw.data" --histogram --top 5 |
+			awk '/^ +[0-9]+ +[0-9.]+% +0x/ {split($4, a, "+"); print a[1]}' | sort -u)
+		ok=0
+		for f in $funcs; do
+			case $top_sym in "$f" | "$f"_*) ok=1 ;; esac
+		done
+		[ $ok = 1 ] || fail "histogram: perf report's hottest symbol $top_sym is in none of pesbench's top-5 functions: $funcs"
+		echo "histogram: perf's hottest symbol $top_sym, pesbench's top functions: $(echo $funcs)"
+	fi
+fi
+
+# --- error paths ---
+if [ -f "$work/sw.data" ]; then
+	size=$(stat -c %s "$work/sw.data")
+	head -c $((size / 2)) "$work/sw.data" >"$work/cut.data"
+	out=$("$PB_BIN" perfdata "$work/cut.data" 2>&1)
+	rc=$?
+	[ $rc = 6 ] || fail "truncated file: exit $rc, expected 6 ($out)"
+	echo "truncated: exit $rc: $out"
+fi
+perf record -q -e cpu-clock -o - -- /bin/true 2>/dev/null >"$work/pipe.data"
+out=$("$PB_BIN" perfdata "$work/pipe.data" 2>&1)
+rc=$?
+[ $rc = 6 ] || fail "pipe-mode file: exit $rc, expected 6"
+case $out in *"pipe"*) ;; *) fail "pipe-mode file: message does not say pipe mode: $out" ;; esac
+echo "pipe mode: exit $rc: $out"
+
+if [ $fails -gt 0 ]; then
+	echo "$fails failure(s)"
+	exit 1
+fi
+echo "all perf.data conformance checks passed"

@@ -1,0 +1,82 @@
+#!/bin/bash
+# `pesbench profile` as a user runs it: usage errors with their exit codes (no command, a
+# script instead of an ELF program, valgrind missing, a bad period method), and one real
+# program from a Debian package (gzip on a generated file) with a randomised period, whose
+# output must give the three levels and the period changes. Skips (77) when gzip or
+# valgrind is missing or sampling is not permitted.
+set -u
+: "${PB_BIN:?PB_BIN must name the pesbench binary}"
+failures=0
+checks=0
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+fail() { echo "FAIL: $*" >&2; failures=$((failures + 1)); }
+check() { checks=$((checks + 1)); if ! eval "$1"; then fail "$2"; fi; }
+expect_exit() {
+	local want=$1 what=$2
+	shift 2
+	"$@" >"$work/out" 2>"$work/err"
+	local got=$?
+	checks=$((checks + 1))
+	[ "$got" = "$want" ] || fail "$what: exit $got, expected $want ($(head -c 300 "$work/err"))"
+}
+
+# --- usage errors (exit codes of util/error.h: 2 usage, 3 unavailable) ---
+expect_exit 2 "no command" "$PB_BIN" profile
+check "grep -q 'no command to profile' '$work/err'" "missing command is named"
+expect_exit 2 "bad method" "$PB_BIN" profile --period-method fixed -- /bin/true
+check "grep -q 'round, prime, random' '$work/err'" "bad method lists the valid ones"
+printf '#!/bin/sh\necho hi\n' >"$work/script.sh"
+chmod +x "$work/script.sh"
+expect_exit 2 "script target" "$PB_BIN" profile -- "$work/script.sh"
+check "grep -q 'is not an ELF executable' '$work/err'" "non-ELF target is named"
+expect_exit 2 "missing target" "$PB_BIN" profile -- pesbench-no-such-program
+check "grep -q 'not found in PATH' '$work/err'" "missing target is named"
+gzip_bin=$(command -v gzip || true)
+if [ -n "$gzip_bin" ]; then
+	# valgrind missing: a PATH without it, the program given by its full path
+	expect_exit 3 "valgrind missing" env PATH=/nonexistent "$PB_BIN" profile -- "$gzip_bin" -c /dev/null
+	check "grep -q 'valgrind is not on PATH' '$work/err'" "missing valgrind is named"
+fi
+expect_exit 0 "help" "$PB_BIN" profile --help
+check "grep -q 'period-method' '$work/out'" "help names the options"
+
+if [ -z "$gzip_bin" ] || ! command -v valgrind >/dev/null; then
+	echo "SKIP: gzip or valgrind missing ($checks checks, $failures failures)"
+	[ "$failures" = 0 ] || exit 1
+	exit 77
+fi
+
+# --- a real program: gzip, randomised timer periods ---
+head -c 1500000 /dev/urandom | base64 >"$work/input.txt"
+"$PB_BIN" profile --period 50000 --period-method random --seed 7 --top 5 -- \
+	gzip -c "$work/input.txt" >"$work/out" 2>"$work/err"
+rc=$?
+if [ "$rc" = 3 ]; then
+	echo "SKIP: sampling not permitted here: $(cat "$work/err")"
+	exit 77
+fi
+checks=$((checks + 1))
+[ "$rc" = 0 ] || fail "profile gzip: exit $rc ($(head -c 300 "$work/err"))"
+cat "$work/out"
+for level in instruction 'basic block' function; do
+	check "grep -Eq '^  $level +[0-9.]+ %' '$work/out'" "gzip: the $level error is printed"
+done
+check "grep -q 'random: new period in \[P/2, 3P/2\]' '$work/out'" "the method is stated"
+check "grep -Eq 'period changes: [1-9][0-9]* applied, 0 refused' '$work/out'" "periods changed"
+check "grep -q 'compared are shares' '$work/out'" "timer comparison of shares is stated"
+check "grep -q 'gzip' '$work/out'" "the table names gzip's object"
+
+# JSON: the three levels, in range
+"$PB_BIN" profile --json --period 100000 --period-method prime -- gzip -c "$work/input.txt" \
+	>"$work/json" 2>"$work/err"
+checks=$((checks + 1))
+[ "$?" = 0 ] || fail "profile --json: $(head -c 300 "$work/err")"
+check "python3 -c 'import json,sys; d=json.load(open(\"$work/json\")); \
+assert d[\"period\"] == 100003 and d[\"period_method\"] == \"prime\"; \
+assert all(0 <= d[k][\"error_percent\"] <= 200 for k in (\"instruction\", \"basic_block\", \"function\")); \
+assert d[\"samples\"] > 0 and d[\"exact_instructions\"] > 0'" "JSON has the three levels"
+
+echo "$checks checks, $failures failures"
+[ "$failures" = 0 ]

@@ -1,0 +1,379 @@
+/* Plots from a constructed results.json: every experiment (and one this code has never heard
+ * of) gets plots with titles, axis labels with units and error bars from the runs; gnuplot
+ * draws a PNG and an SVG of each; without gnuplot, or with one that fails, the scripts are
+ * still written and the caller gets one warning. */
+#include "check.h"
+#include "experiments/experiment.h"
+#include "io/plot.h"
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static json_t *event(const char *facility, double accuracy, double expected, bool opened)
+{
+	return json_pack("{s:s, s:f, s:f, s:I, s:f, s:i, s:i, s:b, s:b, s:i, s:i, s:i}",
+			 "facility", facility, "accuracy", accuracy, "expected", expected,
+			 "observed", (json_int_t)(expected * accuracy / 100), "running_ratio", 1.0,
+			 "lost", 0, "throttles", 0, "multiplexed", 0, "opened", opened,
+			 "user_samples", 90, "kernel_samples", 10, "kernel_ip_samples", 10);
+}
+
+/* A point of n runs whose accuracy is base, base+1, ... with the framework's own metrics. */
+static json_t *point(json_t *points, const char *experiment, const char *facility,
+		     const char *workload, long long period, int threads, double base, int nruns)
+{
+	json_t *p = json_pack("{s:s, s:s, s:s, s:[], s:{}, s:I, s:i, s:s, s:b, s:b}", "experiment",
+			      experiment, "facility", facility, "workload", workload, "runs",
+			      "metrics", "period", (json_int_t)period, "threads", threads,
+			      "delivery", "none", "exclude_kernel", 1, "exclude_user", 0);
+	for (int r = 0; r < nruns; r++)
+		json_array_append_new(json_object_get(p, "runs"),
+				      json_pack("{s:i, s:[o]}", "run", r, "events",
+						event(facility, base + r, 1000, true)));
+	pb_point_metrics(p);
+	json_array_append_new(points, p);
+	return p;
+}
+
+static void add_attribution(json_t *p, const double shares[4])
+{
+	size_t r;
+	json_t *run;
+	json_t *mean_shares = json_array();
+	json_array_foreach(json_object_get(p, "runs"), r, run) {
+		json_t *loads = json_array();
+		for (int l = 0; l < 4; l++) {
+			char label[32];
+			snprintf(label, sizeof label, "pb_wl_bias_plain_load%d", l + 1);
+			double s = shares[l] + (double)r;
+			json_array_append_new(loads, json_pack("{s:s, s:s, s:f, s:f}", "label", label,
+							       "insn", "mov eax, dword ptr [rdi]",
+							       "share_at_ip", 0.0, "share_before_ip", s));
+		}
+		json_object_set_new(run, "attribution",
+				    json_pack("{s:f, s:o}", "ideal_share", 25.0, "loads", loads));
+		json_object_set_new(run, "max_deviation_at_ip", json_real(25));
+		json_object_set_new(run, "max_deviation_before_ip", json_real(3 + (double)r));
+	}
+	for (int l = 0; l < 4; l++) {
+		char label[32];
+		snprintf(label, sizeof label, "pb_wl_bias_plain_load%d", l + 1);
+		json_array_append_new(mean_shares,
+				      json_pack("{s:s, s:s, s:f, s:f}", "label", label, "insn",
+						"mov eax, dword ptr [rdi]", "share_at_ip", 0.0,
+						"share_before_ip", shares[l] + 0.5));
+	}
+	json_t *m = json_object_get(p, "metrics");
+	json_object_set_new(m, "shares", mean_shares);
+	json_object_set_new(m, "attribution", json_string("before_ip"));
+	json_object_set_new(m, "max_deviation", json_real(3.5));
+}
+
+static json_t *constructed(void)
+{
+	json_t *root = json_pack(
+		"{s:s, s:b, s:{s:s, s:{s:s, s:s, s:s, s:b}, s:[]}, s:[{s:s, s:s}], s:[]}", "schema",
+		"pesbench-results/1", "complete", 1, "machine", "schema", "pesbench-probe/1",
+		"machine", "cpu_vendor", "AuthenticAMD", "cpu_model_name", "AMD EPYC 7763", "kernel",
+		"6.1.0", "hypervisor", 0, "facilities", "skipped", "facility", "spe", "reason",
+		"SPE is an Arm facility", "points");
+	json_t *pts = json_object_get(root, "points");
+	for (int ratio = 20; ratio <= 60; ratio += 20)
+		for (int t = 1; t <= 2; t++) {
+			char wl[64];
+			snprintf(wl, sizeof wl, "accuracy:ratio=%d,seed=1", ratio);
+			point(pts, "accuracy", "ibs-op", wl, 100000, t, 90 + ratio / 10.0 + t, 3);
+		}
+	point(pts, "accuracy", "sw:page-faults", "mode:kernel=fault", 7, 1, 97, 3);
+	static const long long periods[] = {10000, 9973, 1000, 997, 100, 101};
+	for (int i = 0; i < 6; i++) {
+		json_t *p = point(pts, "interval", "ibs-op", "accuracy:ratio=20,seed=1", periods[i], 1,
+				  80 + i, 3);
+		json_object_set_new(p, "period_kind", json_string(i % 2 ? "prime" : "round"));
+	}
+	static const double shares[4] = {24, 26, 25, 23};
+	json_t *b = point(pts, "bias", "bp:rw", "bias:variant=plain", 7, 1, 99, 3);
+	json_object_set_new(b, "variant", json_string("plain"));
+	add_attribution(b, shares);
+	b = point(pts, "bias", "bp:rw", "bias:variant=lfence", 7, 1, 98, 3);
+	json_object_set_new(b, "variant", json_string("lfence"));
+	add_attribution(b, shares);
+	for (int k = 1; k <= 3; k++) {
+		json_t *p = point(pts, "multi", "bp:w", "mix", 7, 1, 95, 2);
+		size_t r;
+		json_t *run;
+		json_array_foreach(json_object_get(p, "runs"), r, run)
+			for (int e = 1; e < k; e++)
+				json_array_append_new(json_object_get(run, "events"),
+						      event("bp:w", 94 + r, 100, e < 2));
+		pb_point_metrics(p);
+		json_object_set_new(p, "events_opened_together", json_integer(k));
+	}
+	const char *levels[] = {"user", "kernel", "both"};
+	for (int l = 0; l < 3; l++) {
+		json_t *p = point(pts, "mode", "timer:cpu-clock", "mode:kernel=getppid", 100000, 1,
+				  50 + l, 2);
+		json_object_set_new(p, "levels", json_string(levels[l]));
+		json_object_set_new(p, "exclude_kernel", json_boolean(l == 0));
+		json_object_set_new(p, "exclude_user", json_boolean(l == 1));
+	}
+	/* an experiment this code does not know: a metric with a unit suffix, no accuracy */
+	const char *deliveries[] = {"none", "signal"};
+	for (int d = 0; d < 2; d++)
+		for (int t = 1; t <= 2; t++) {
+			json_t *p = json_pack("{s:s, s:s, s:s, s:I, s:i, s:s, s:[], s:{}}", "experiment",
+					      "overheadx", "facility", "timer:cpu-clock", "workload",
+					      "busy", "period", (json_int_t)100000, "threads", t, "delivery",
+					      deliveries[d], "runs", "metrics");
+			for (int r = 0; r < 3; r++)
+				json_array_append_new(json_object_get(p, "runs"),
+						      json_pack("{s:i, s:f}", "run", r,
+								"time_overhead_pct",
+								2.0 * d + t + r * 0.5));
+			json_object_set_new(json_object_get(p, "metrics"), "time_overhead_pct",
+					    json_pack("{s:i, s:f, s:f, s:f, s:f}", "n", 3, "mean",
+						      2.0 * d + t + 0.5, "stdev", 0.5, "min",
+						      2.0 * d + t, "max", 2.0 * d + t + 1));
+			json_array_append_new(pts, p);
+		}
+	json_array_append_new(pts, json_pack("{s:s, s:s, s:s, s:[], s:{}, s:s}", "experiment",
+					     "bias", "facility", "sw:page-faults", "workload", "",
+					     "runs", "metrics", "not_applicable", "no loads"));
+	return root;
+}
+
+static char *slurp(const char *dir, const char *name, const char *ext, size_t *len)
+{
+	char path[4400];
+	snprintf(path, sizeof path, "%s/plots/%s.%s", dir, name, ext);
+	FILE *f = fopen(path, "rb");
+	if (!f) {
+		*len = 0;
+		return NULL;
+	}
+	fseek(f, 0, SEEK_END);
+	long n = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	char *buf = malloc((size_t)n + 1);
+	*len = fread(buf, 1, (size_t)n, f);
+	buf[*len] = '\0';
+	fclose(f);
+	return buf;
+}
+
+static const struct pb_plot *find_plot(const struct pb_plot_set *set, const char *name)
+{
+	for (size_t i = 0; i < set->n; i++)
+		if (!strcmp(set->plots[i].name, name))
+			return &set->plots[i];
+	return NULL;
+}
+
+/* The quoted text after `set NAME "` in a script. */
+static void script_value(const char *gp, const char *what, char *out, size_t len)
+{
+	out[0] = '\0';
+	char needle[64];
+	snprintf(needle, sizeof needle, "\nset %s \"", what);
+	const char *s = gp ? strstr(gp, needle) : NULL;
+	if (!s)
+		return;
+	s += strlen(needle);
+	size_t n = strcspn(s, "\"");
+	snprintf(out, len, "%.*s", (int)(n < len ? n : len - 1), s);
+}
+
+static bool has_unit(const char *label)
+{
+	const char *open = strchr(label, '('), *close = open ? strchr(open, ')') : NULL;
+	return open && close && close > open + 1;
+}
+
+static void check_scripts(const char *dir, const struct pb_plot_set *set)
+{
+	for (size_t i = 0; i < set->n; i++) {
+		size_t len;
+		char *gp = slurp(dir, set->plots[i].name, "gp", &len);
+		char *dat = slurp(dir, set->plots[i].name, "dat", &len);
+		CHECK(gp != NULL);
+		CHECK(dat != NULL && len > 0);
+		char title[256], xlabel[256], ylabel[256];
+		script_value(gp, "title", title, sizeof title);
+		script_value(gp, "xlabel", xlabel, sizeof xlabel);
+		script_value(gp, "ylabel", ylabel, sizeof ylabel);
+		CHECK(title[0] != '\0');
+		if (!has_unit(xlabel) || !has_unit(ylabel)) {
+			fprintf(stderr, "%s: axis labels without units: '%s' / '%s'\n",
+				set->plots[i].name, xlabel, ylabel);
+			CHECK(false);
+		}
+		/* every plot here has repeated runs: each must show their spread */
+		CHECK_STR_CONTAINS(gp, "using 1:2:3:4 with yerror");
+		CHECK(set->plots[i].caption[0] != '\0');
+		free(gp);
+		free(dat);
+	}
+}
+
+static bool file_starts(const char *dir, const char *name, const char *ext, const char *magic,
+			size_t min_size)
+{
+	size_t len;
+	char *text = slurp(dir, name, ext, &len);
+	bool ok = text && len >= min_size && !memcmp(text, magic, strlen(magic));
+	free(text);
+	return ok;
+}
+
+static bool exists(const char *dir, const char *name, const char *ext)
+{
+	char path[4400];
+	struct stat st;
+	snprintf(path, sizeof path, "%s/plots/%s.%s", dir, name, ext);
+	return !stat(path, &st);
+}
+
+int main(void)
+{
+	json_t *results = constructed();
+	char dir[] = "/tmp/pb-test-plot-XXXXXX";
+	CHECK(mkdtemp(dir) != NULL);
+	struct pb_plot_set set;
+	struct pb_error err = {0};
+	CHECK(pb_plots_make(results, dir, true, &set, &err) == 0);
+
+	/* one plot per kind of figure, found by the data */
+	static const char *const expected[] = {
+		"accuracy-accuracy", "interval-accuracy-ibs-op", "bias-shares-bp_rw-period7",
+		"bias-deviation", "bias-accuracy", "multi-accuracy-bp_w", "multi-running-bp_w",
+		"mode-wrong-level-timer_cpu-clock", "mode-accuracy", "overheadx-time_overhead_pct",
+	};
+	for (size_t i = 0; i < sizeof expected / sizeof expected[0]; i++) {
+		if (!find_plot(&set, expected[i]))
+			fprintf(stderr, "missing plot %s\n", expected[i]);
+		CHECK(find_plot(&set, expected[i]) != NULL);
+	}
+	check_scripts(dir, &set);
+
+	size_t len;
+	char *gp = slurp(dir, "overheadx-time_overhead_pct", "gp", &len);
+	char label[256];
+	script_value(gp, "ylabel", label, sizeof label);
+	CHECK_STR_CONTAINS(label, "(%)");
+	script_value(gp, "xlabel", label, sizeof label);
+	CHECK_STR_CONTAINS(label, "threads");  /* x: the numeric parameter; delivery: series */
+	free(gp);
+	char *dat = slurp(dir, "overheadx-time_overhead_pct", "dat", &len);
+	CHECK_STR_CONTAINS(dat, "series 1: timer:cpu-clock, delivery=signal");
+	free(dat);
+
+	/* round and prime periods are series of their own, on a log axis */
+	dat = slurp(dir, "interval-accuracy-ibs-op", "dat", &len);
+	CHECK_STR_CONTAINS(dat, ": round period");
+	CHECK_STR_CONTAINS(dat, ": prime period");
+	free(dat);
+	gp = slurp(dir, "interval-accuracy-ibs-op", "gp", &len);
+	CHECK_STR_CONTAINS(gp, "set logscale x");
+	CHECK_STR_CONTAINS(gp, "events per sample");
+	free(gp);
+
+	/* workload categories without the parameter they all share */
+	gp = slurp(dir, "accuracy-accuracy", "gp", &len);
+	CHECK_STR_CONTAINS(gp, "\"accuracy:ratio=40\"");
+	CHECK(gp && !strstr(gp, "seed=1"));
+	CHECK_STR_CONTAINS(gp, "AMD EPYC 7763");
+	free(gp);
+
+	/* the bias shares: the facility's own attribution, the ideal share drawn */
+	dat = slurp(dir, "bias-shares-bp_rw-period7", "dat", &len);
+	CHECK_STR_CONTAINS(dat, "plain, IP+1-corrected");
+	CHECK(dat && !strstr(dat, "at the IP"));
+	free(dat);
+	gp = slurp(dir, "bias-shares-bp_rw-period7", "gp", &len);
+	CHECK_STR_CONTAINS(gp, "ideal share (25 %)");
+	free(gp);
+
+	/* multi: the event the kernel refused is named on the plot, not drawn as a figure */
+	gp = slurp(dir, "multi-accuracy-bp_w", "gp", &len);
+	CHECK_STR_CONTAINS(gp, "1 of 3 not opened");
+	free(gp);
+	dat = slurp(dir, "multi-accuracy-bp_w", "dat", &len);
+	CHECK(dat && !strstr(dat, "event 3"));
+	free(dat);
+
+	/* mode: "both" excludes nothing and is not plotted as a wrong-level figure */
+	gp = slurp(dir, "mode-wrong-level-timer_cpu-clock", "gp", &len);
+	CHECK(gp && !strstr(gp, "\"both\""));
+	free(gp);
+
+	bool have_gnuplot = !set.gnuplot_missing;
+	if (have_gnuplot) {
+		CHECK(set.warning[0] == '\0');
+		if (set.warning[0])
+			fprintf(stderr, "warning: %s\n", set.warning);
+		for (size_t i = 0; i < set.n; i++) {
+			CHECK(set.plots[i].rendered);
+			CHECK(file_starts(dir, set.plots[i].name, "png", "\x89PNG\r\n", 2000));
+			size_t n;
+			char *svg = slurp(dir, set.plots[i].name, "svg", &n);
+			CHECK(n > 1000);
+			CHECK_STR_CONTAINS(svg, "<svg");
+			free(svg);
+		}
+	} else {
+		fprintf(stderr, "gnuplot is not installed: image checks not run\n");
+	}
+	size_t planned = set.n;
+	pb_plot_set_free(&set);
+
+	/* planning only: nothing written, images already there are reported as drawn */
+	CHECK(pb_plots_make(results, dir, false, &set, &err) == 0);
+	CHECK_EQ_U64(set.n, planned);
+	for (size_t i = 0; i < set.n; i++)
+		CHECK(set.plots[i].rendered == have_gnuplot);
+	pb_plot_set_free(&set);
+
+	/* no gnuplot: a warning once, scripts written, no images, no failure */
+	char bare[] = "/tmp/pb-test-plot-XXXXXX";
+	CHECK(mkdtemp(bare) != NULL);
+	setenv("PB_GNUPLOT", "/nonexistent/gnuplot", 1);
+	CHECK(pb_plots_make(results, bare, true, &set, &err) == 0);
+	CHECK(set.gnuplot_missing);
+	CHECK_STR_CONTAINS(set.warning, "gnuplot not found");
+	CHECK_STR_CONTAINS(set.warning, "gnuplot-nox");
+	CHECK_EQ_U64(set.n, planned);
+	for (size_t i = 0; i < set.n; i++) {
+		CHECK(!set.plots[i].rendered);
+		CHECK(exists(bare, set.plots[i].name, "gp"));
+		CHECK(!exists(bare, set.plots[i].name, "png"));
+	}
+	pb_plot_set_free(&set);
+
+	/* a gnuplot that fails: said once, with the plot and its log */
+	setenv("PB_GNUPLOT", "/bin/false", 1);
+	CHECK(pb_plots_make(results, bare, true, &set, &err) == 0);
+	CHECK(!set.gnuplot_missing);
+	CHECK_STR_CONTAINS(set.warning, "failed to draw");
+	CHECK_STR_CONTAINS(set.warning, ".log");
+	for (size_t i = 0; i < set.n; i++)
+		CHECK(!set.plots[i].rendered);
+	pb_plot_set_free(&set);
+	unsetenv("PB_GNUPLOT");
+
+	/* an unwritable folder is an output error */
+	CHECK(pb_plots_make(results, "/proc/self/nonexistent-dir", true, &set, &err) == -1);
+	CHECK_EQ_U64(err.code, PB_EXIT_OUTPUT);
+	pb_plot_set_free(&set);
+
+	json_decref(results);
+	char cmd[200];
+	snprintf(cmd, sizeof cmd, "rm -rf %s %s", dir, bare);
+	if (system(cmd))
+		fprintf(stderr, "could not remove %s %s\n", dir, bare);
+	return pb_check_done("plot");
+}

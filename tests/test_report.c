@@ -1,0 +1,310 @@
+/* report.html from a constructed results folder references every plot (PNG shown, SVG
+ * linked), shows the machine, the skipped facilities, the per-experiment rows with losses and
+ * multiplexing, the bias shares, and escapes what it quotes. `pesbench compare` on two
+ * constructed files matches rows across machines ('-' where a file lacks one) and refuses a
+ * file of another schema or a corrupt one with exit 6; `pesbench report` likewise. */
+#include "check.h"
+#include "cli/commands.h"
+#include "experiments/experiment.h"
+#include "io/plot.h"
+#include "io/report.h"
+#include "io/results.h"
+
+#include <fcntl.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* The binary's main.c reports command errors; the commands are called directly here. */
+int pb_cli_report(const char *command, const struct pb_error *err)
+{
+	fprintf(stderr, "pesbench %s: %s\n", command, err->msg);
+	return err->code ? err->code : PB_EXIT_FAILURE;
+}
+
+static json_t *point(json_t *points, const char *experiment, const char *facility,
+		     const char *workload, long long period, int threads, double base, int nruns,
+		     long long lost, double running)
+{
+	json_t *p = json_pack("{s:s, s:s, s:s, s:[], s:{}, s:I, s:i}", "experiment", experiment,
+			      "facility", facility, "workload", workload, "runs", "metrics",
+			      "period", (json_int_t)period, "threads", threads);
+	for (int r = 0; r < nruns; r++)
+		json_array_append_new(
+			json_object_get(p, "runs"),
+			json_pack("{s:i, s:[{s:s, s:f, s:f, s:f, s:I, s:i, s:b, s:b}]}", "run", r,
+				  "events", "facility", facility, "accuracy", base + r, "expected",
+				  1000.0, "running_ratio", running, "lost", (json_int_t)lost,
+				  "throttles", 0, "multiplexed", running < 1, "opened", 1));
+	pb_point_metrics(p);
+	json_array_append_new(points, p);
+	return p;
+}
+
+/* A results file of a machine: its precise facility, a timer, and what only it has. */
+static json_t *machine_results(const char *vendor, const char *model, const char *precise,
+			       double precise_accuracy, bool with_interval)
+{
+	json_t *root = json_pack("{s:s, s:b, s:s, s:[s], s:{s:s, s:{s:s, s:s, s:s}, s:[]}, "
+				 "s:[{s:s, s:s}], s:[]}",
+				 "schema", PB_RESULTS_SCHEMA, "complete", 0, "started",
+				 "2026-01-01T00:00:00Z", "command", "run", "machine", "schema",
+				 "pesbench-probe/1", "machine", "cpu_vendor", vendor,
+				 "cpu_model_name", model, "kernel", "6.1.0", "facilities", "skipped",
+				 "facility", "spe", "reason", "no <arm_spe> PMU & no SPE here",
+				 "points");
+	json_t *pts = json_object_get(root, "points");
+	point(pts, "accuracy", precise, "accuracy:ratio=20", 100000, 1, precise_accuracy, 3, 7,
+	      0.5);
+	point(pts, "accuracy", "timer:cpu-clock", "accuracy:ratio=20", 100000, 1, 90, 3, 0, 1);
+	if (with_interval)
+		point(pts, "interval", "timer:cpu-clock", "accuracy:ratio=20", 20000, 1, 60, 3, 0, 1);
+	json_t *b = point(pts, "bias", "bp:rw", "bias:variant=plain", 7, 1, 100, 2, 0, 1);
+	json_t *shares = json_array();
+	for (int l = 0; l < 4; l++) {
+		char label[32];
+		snprintf(label, sizeof label, "pb_wl_bias_plain_load%d", l + 1);
+		json_array_append_new(shares, json_pack("{s:s, s:s, s:f, s:f}", "label", label,
+							"insn", "mov eax, dword ptr [rdi]",
+							"share_at_ip", 0.0, "share_before_ip",
+							21.5 + l));
+	}
+	json_t *m = json_object_get(b, "metrics");
+	json_object_set_new(m, "shares", shares);
+	json_object_set_new(m, "attribution", json_string("before_ip"));
+	json_object_set_new(m, "max_deviation", json_real(3.5));
+	json_object_set_new(b, "variant", json_string("plain"));
+	json_array_append_new(pts, json_pack("{s:s, s:s, s:s, s:[], s:{}, s:s}", "experiment",
+					     "mode", "facility", "bp:w", "workload", "", "runs",
+					     "metrics", "not_applicable", "nothing to <watch>"));
+	return root;
+}
+
+static char *read_all(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	fseek(f, 0, SEEK_END);
+	long n = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	char *buf = malloc((size_t)n + 1);
+	size_t got = fread(buf, 1, (size_t)n, f);
+	buf[got] = '\0';
+	fclose(f);
+	return buf;
+}
+
+static void write_results(json_t *root, const char *dir)
+{
+	char path[4200];
+	snprintf(path, sizeof path, "%s/results.json", dir);
+	CHECK(json_dump_file(root, path, JSON_INDENT(1)) == 0);
+}
+
+/* Runs a subcommand with its stdout captured into out (malloc'd). */
+static int run_captured(int (*cmd)(int, char **), int argc, char **argv, const char *tmpdir,
+			char **out)
+{
+	char path[4200];
+	snprintf(path, sizeof path, "%s/stdout.txt", tmpdir);
+	fflush(stdout);
+	int saved = dup(STDOUT_FILENO);
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	dup2(fd, STDOUT_FILENO);
+	close(fd);
+	int rc = cmd(argc, argv);
+	fflush(stdout);
+	dup2(saved, STDOUT_FILENO);
+	close(saved);
+	*out = read_all(path);
+	return rc;
+}
+
+/* The line of a compare table that starts with these words. */
+static const char *line_with(const char *text, const char *start)
+{
+	for (const char *l = text; l && *l;) {
+		if (!strncmp(l, start, strlen(start)))
+			return l;
+		l = strchr(l, '\n');
+		if (l)
+			l++;
+	}
+	return NULL;
+}
+
+static void check_report(void)
+{
+	char dir[] = "/tmp/pb-test-report-XXXXXX";
+	CHECK(mkdtemp(dir) != NULL);
+	json_t *results = machine_results("GenuineIntel", "Intel(R) Xeon(R) Gold 6354",
+					  "pebs:INST_RETIRED:PREC_DIST", 97, true);
+	write_results(results, dir);
+	struct pb_error err = {0};
+	size_t nplots = 0;
+	CHECK(pb_report_folder(results, dir, false, NULL, &nplots, &err) == 0);
+	char path[4200];
+	snprintf(path, sizeof path, "%s/report.html", dir);
+	char *html = read_all(path);
+	CHECK(html != NULL);
+
+	struct pb_plot_set set;
+	CHECK(pb_plots_make(results, dir, false, &set, &err) == 0);
+	CHECK_EQ_U64(set.n, nplots);
+	CHECK(set.n >= 4);
+	for (size_t i = 0; i < set.n; i++) {
+		char needle[300];
+		snprintf(needle, sizeof needle, "href=\"plots/%s.svg\"", set.plots[i].name);
+		if (set.plots[i].rendered) {
+			CHECK_STR_CONTAINS(html, needle);
+			snprintf(needle, sizeof needle, "<img src=\"plots/%s.png\"", set.plots[i].name);
+		} else {
+			snprintf(needle, sizeof needle, "href=\"plots/%s.gp\"", set.plots[i].name);
+		}
+		CHECK_STR_CONTAINS(html, needle);
+	}
+	pb_plot_set_free(&set);
+
+	CHECK_STR_CONTAINS(html, "<!DOCTYPE html>");
+	CHECK_STR_CONTAINS(html, "Intel(R) Xeon(R) Gold 6354");
+	CHECK_STR_CONTAINS(html, "no &lt;arm_spe&gt; PMU &amp; no SPE here");
+	CHECK(!strstr(html, "<arm_spe>"));
+	CHECK_STR_CONTAINS(html, "nothing to &lt;watch&gt;");
+	CHECK_STR_CONTAINS(html, "INCOMPLETE");
+	CHECK_STR_CONTAINS(html, "id=\"exp-accuracy\"");
+	CHECK_STR_CONTAINS(html, "id=\"exp-interval\"");
+	/* the summary's figures: mean of 97, 98, 99; losses over 3 runs; multiplexing */
+	CHECK_STR_CONTAINS(html, "<td class=\"n\">98.000</td>");
+	CHECK_STR_CONTAINS(html, "<td class=\"n\">21</td>");
+	CHECK_STR_CONTAINS(html, "<td class=\"n\">0.500</td><td>yes</td>");
+	/* the bias shares table */
+	CHECK_STR_CONTAINS(html, "pb_wl_bias_plain_load4");
+	CHECK_STR_CONTAINS(html, "<td class=\"n\">24.50</td>");
+	free(html);
+
+	/* --no-plots on a folder without images: still a report, nothing pretends to be drawn */
+	char bare[] = "/tmp/pb-test-report-XXXXXX";
+	CHECK(mkdtemp(bare) != NULL);
+	CHECK(pb_report_folder(results, bare, true, NULL, &nplots, &err) == 0);
+	snprintf(path, sizeof path, "%s/report.html", bare);
+	html = read_all(path);
+	CHECK(html && !strstr(html, "<img"));
+	CHECK_STR_CONTAINS(html, "(not drawn)");
+	free(html);
+
+	/* `pesbench report DIR` as a command */
+	char *argv[] = {"report", dir, "--quiet", NULL};
+	char *out = NULL;
+	CHECK(run_captured(pb_cmd_report, 3, argv, bare, &out) == 0);
+	free(out);
+	json_decref(results);
+	char cmd[200];
+	snprintf(cmd, sizeof cmd, "rm -rf %s %s", dir, bare);
+	if (system(cmd))
+		fprintf(stderr, "could not remove %s\n", dir);
+}
+
+static void check_compare(void)
+{
+	char a[] = "/tmp/pb-test-compare-XXXXXX", b[] = "/tmp/pb-test-compare-XXXXXX";
+	CHECK(mkdtemp(a) && mkdtemp(b));
+	json_t *intel = machine_results("GenuineIntel", "Intel(R) Xeon(R) Gold 6354",
+					"pebs:INST_RETIRED:PREC_DIST", 97, true);
+	json_t *amd = machine_results("AuthenticAMD", "AMD EPYC 7763", "ibs-op", 91, false);
+	write_results(intel, a);
+	write_results(amd, b);
+	char bfile[4200];
+	snprintf(bfile, sizeof bfile, "%s/results.json", b);
+
+	char *argv[] = {"compare", a, bfile, NULL};
+	char *out = NULL;
+	CHECK(run_captured(pb_cmd_compare, 3, argv, a, &out) == 0);
+	CHECK_STR_CONTAINS(out, "Intel(R) Xeon(R) Gold 6354");
+	CHECK_STR_CONTAINS(out, "AMD EPYC 7763");
+	/* PEBS and IBS on one row: the Intel vs AMD comparison */
+	const char *row = line_with(out, "accuracy precise");
+	CHECK(row != NULL);
+	if (row) {
+		char line[512];
+		snprintf(line, sizeof line, "%.*s", (int)strcspn(row, "\n"), row);
+		CHECK_STR_CONTAINS(line, "pebs:INST_RETIRED:PREC_DIST 98.00±1.00 lost 21 run/en 0.50");
+		CHECK_STR_CONTAINS(line, "ibs-op 92.00±1.00 lost 21");
+	}
+	row = line_with(out, "accuracy timer:cpu-clock");
+	CHECK(row && strstr(row, "91.00±1.00 lost 0 ") && strstr(row, "| 91.00±1.00"));
+	/* only the Intel file has the interval row */
+	row = line_with(out, "interval");
+	CHECK(row != NULL);
+	if (row) {
+		char line[512];
+		snprintf(line, sizeof line, "%.*s", (int)strcspn(row, "\n"), row);
+		CHECK_STR_CONTAINS(line, "61.00±1.00");
+		CHECK(line[strlen(line) - 1] == '-' || strstr(line, "| - "));
+	}
+	CHECK_STR_CONTAINS(out, "5 settings, 4 in every file");
+	free(out);
+
+	char *argv_json[] = {"compare", a, b, "--json", NULL};
+	CHECK(run_captured(pb_cmd_compare, 4, argv_json, a, &out) == 0);
+	json_error_t je;
+	json_t *doc = json_loads(out ? out : "", 0, &je);
+	CHECK(doc != NULL);
+	json_t *rows = json_object_get(doc, "rows");
+	CHECK_EQ_U64(json_array_size(rows), 5);
+	size_t i;
+	json_t *r;
+	unsigned unmatched = 0;
+	json_array_foreach(rows, i, r) {
+		json_t *cells = json_object_get(r, "cells");
+		CHECK_EQ_U64(json_array_size(cells), 2);
+		if (json_is_null(json_array_get(cells, 1))) {
+			unmatched++;
+			CHECK(!strcmp(json_string_value(json_object_get(r, "experiment")), "interval"));
+		}
+	}
+	CHECK_EQ_U64(unmatched, 1);
+	json_decref(doc);
+	free(out);
+
+	/* another schema version, a cut-short file, a missing one: exit 6, nothing printed */
+	char path[4200];
+	snprintf(path, sizeof path, "%s/results.json", b);
+	FILE *f = fopen(path, "w");
+	fputs("{\"schema\": \"pesbench-results/2\", \"points\": []}", f);
+	fclose(f);
+	CHECK(run_captured(pb_cmd_compare, 3, argv, a, &out) == PB_EXIT_BAD_FILE);
+	CHECK(out && !*out);
+	free(out);
+	char *argv_report[] = {"report", b, NULL};
+	CHECK(run_captured(pb_cmd_report, 2, argv_report, a, &out) == PB_EXIT_BAD_FILE);
+	free(out);
+	f = fopen(path, "w");
+	fputs("{\"schema\": \"pesbench-results/1\", \"points\": [", f);
+	fclose(f);
+	CHECK(run_captured(pb_cmd_compare, 3, argv, a, &out) == PB_EXIT_BAD_FILE);
+	free(out);
+	unlink(path);
+	CHECK(run_captured(pb_cmd_compare, 3, argv, a, &out) == PB_EXIT_BAD_FILE);
+	free(out);
+	/* one file is not a comparison */
+	char *argv_one[] = {"compare", a, NULL};
+	CHECK(run_captured(pb_cmd_compare, 2, argv_one, a, &out) == PB_EXIT_USAGE);
+	free(out);
+
+	json_decref(intel);
+	json_decref(amd);
+	char cmd[200];
+	snprintf(cmd, sizeof cmd, "rm -rf %s %s", a, b);
+	if (system(cmd))
+		fprintf(stderr, "could not remove %s %s\n", a, b);
+}
+
+int main(void)
+{
+	check_report();
+	check_compare();
+	return pb_check_done("report");
+}
