@@ -6,8 +6,9 @@
 #   faults    page-faults at period 1 with the data address (-d)
 # For each, pesbench's per-sample dump must hold the same samples as `perf script`: the same
 # count, the same IPs (as a multiset) and, where recorded, the same data addresses; and the
-# per-event count must match `perf report --stats`. Then the error paths: a truncated file and
-# a pipe-mode file exit 6 with a message naming the problem.
+# per-event count must match `perf report --stats`. The same for a pipe-mode recording
+# (perf record -o -). Then the error paths: truncated files exit 6 with a message naming the
+# problem.
 set -u
 : "${PB_BIN:?PB_BIN must name the pesbench binary}"
 command -v perf >/dev/null || { echo "perf is not installed"; exit 77; }
@@ -141,12 +142,20 @@ if [ -f "$work/sw.data" ]; then
 	[ $rc = 6 ] || fail "truncated file: exit $rc, expected 6 ($out)"
 	echo "truncated: exit $rc: $out"
 fi
-perf record -q -e cpu-clock -o - -- /bin/true 2>/dev/null >"$work/pipe.data"
-out=$("$PB_BIN" perfdata "$work/pipe.data" 2>&1)
-rc=$?
-[ $rc = 6 ] || fail "pipe-mode file: exit $rc, expected 6"
-case $out in *"pipe"*) ;; *) fail "pipe-mode file: message does not say pipe mode: $out" ;; esac
-echo "pipe mode: exit $rc: $out"
+# --- pipe mode (perf record -o -): attrs and features arrive as records ---
+if perf record -q -e cpu-clock -c 100000 -o - -- \
+	"$PB_BIN" measure --facility none --workload bias --iterations 30000000 2>/dev/null >"$work/pipe.data"; then
+	compare pipe-mode "$work/pipe.data" ip
+	# Cut inside a record: the walk must stop with exit 6, not read past the end.
+	size=$(stat -c %s "$work/pipe.data")
+	head -c $((size - 5)) "$work/pipe.data" >"$work/pipe_cut.data"
+	out=$("$PB_BIN" perfdata "$work/pipe_cut.data" 2>&1)
+	rc=$?
+	[ $rc = 6 ] || fail "truncated pipe-mode file: exit $rc, expected 6 ($out)"
+	echo "truncated pipe mode: exit $rc: $out"
+else
+	fail "perf record -o - failed"
+fi
 
 if [ $fails -gt 0 ]; then
 	echo "$fails failure(s)"

@@ -542,7 +542,8 @@ int pb_profile_compute(const struct pb_profile_input *in, struct pb_profile_repo
 	size_t ninsn_units = 0, nblock_units = 0;
 	for (size_t o = 0; o < nobjs; o++) {
 		struct obj_state *os = &objs[o];
-		qsort(os->samples, os->nsamples, sizeof *os->samples, cmp_u64);
+		if (os->nsamples)
+			qsort(os->samples, os->nsamples, sizeof *os->samples, cmp_u64);
 		for (size_t i = 0; i < os->exact.n; i++)
 			os->ir += os->exact.instr[i].ir;
 		out->total_ir += os->ir;
@@ -635,7 +636,8 @@ int pb_profile_compute(const struct pb_profile_input *in, struct pb_profile_repo
 				ft.k[f].hot_addr = os->samples[j];
 		}
 	}
-	qsort(ft.k, ft.n, sizeof *ft.k, cmp_key);
+	if (ft.n)
+		qsort(ft.k, ft.n, sizeof *ft.k, cmp_key);
 	double *fe = calloc(ft.n + 1, sizeof *fe), *fs = calloc(ft.n + 1, sizeof *fs);
 	out->funcs = calloc(ft.n + 1, sizeof *out->funcs);
 	if (!fe || !fs || !out->funcs) {

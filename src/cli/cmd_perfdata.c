@@ -30,8 +30,8 @@ static void usage(FILE *out)
 		"               raw payloads are decoded as `perf report -D` prints them when the\n"
 		"               file's PMU mappings name ibs_op / ibs_fetch\n"
 		"  --json       the summary (and histogram) as JSON on stdout\n"
-		"Exit 6 when the file is truncated, corrupt or of an unsupported kind (pipe mode,\n"
-		"other byte order, compressed records).\n",
+		"Pipe-mode recordings (perf record -o -) are read too. Exit 6 when the file is\n"
+		"truncated, corrupt or of an unsupported kind (other byte order, compressed records).\n",
 		DEFAULT_TOP);
 }
 
@@ -195,6 +195,7 @@ struct walk {
 	struct symbolizer sym;
 	bool histogram, dump, json;
 	struct histogram hist;
+	size_t nev_known;        /* events known at open; a pipe file may add more while walking */
 	bool *is_ibs;
 	enum pb_ibs_kind *ibs_kind;
 	struct pb_ibs_cpu *ibs_cpu;
@@ -220,7 +221,8 @@ static void dump_sample(struct walk *wk, int event, const struct pb_sample *s)
 	if (st & PERF_SAMPLE_RAW)
 		printf(" raw=%u", s->raw_size);
 	printf("\n");
-	if (!(st & PERF_SAMPLE_RAW) || !wk->is_ibs[event] || !s->raw)
+	if (!(st & PERF_SAMPLE_RAW) || (size_t)event >= wk->nev_known || !wk->is_ibs[event] ||
+	    !s->raw)
 		return;
 	struct pb_ibs_sample ibs;
 	struct pb_error err = {0};
@@ -500,11 +502,13 @@ int pb_cmd_perfdata(int argc, char **argv)
 								  .msg = "out of memory"});
 		goto out;
 	}
+	wk.nev_known = nev;
 	for (size_t i = 0; i < nev; i++)
 		wk.is_ibs[i] = pb_perfdata_ibs_event(wk.pd, i, &wk.ibs_kind[i], &wk.ibs_cpu[i]);
 	struct pb_perfdata_stats st;
 	if (pb_perfdata_for_each(wk.pd, on_record, &wk, &st, &err)) {
-		rc = pb_cli_report("perfdata", &err);
+		fprintf(stderr, "pesbench perfdata: %s: %s\n", path, err.msg);
+		rc = err.code ? err.code : PB_EXIT_FAILURE;
 		goto out;
 	}
 	if (wk.json)

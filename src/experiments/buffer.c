@@ -1,5 +1,5 @@
 /* Buffer (Akiyama & Hirofuchi, 4.3 and 4.6): the ring buffer trades interruptions against
- * memory. The facility samples its natural workload at a dense period (timers 20 µs, exact
+ * memory. The facility samples its natural workload at a dense period (timers 50 µs, exact
  * facilities every event) with rings of 1, 8 and 64 data pages (the suite's sizes; powers of
  * two as the kernel requires), single-threaded, in the two modes where a reader runs while the
  * workload does: signal, where the wakeup watermark decides how often a signal interrupts the
@@ -51,7 +51,7 @@ static uint64_t buffer_period(const struct pb_suite_options *o, const struct pb_
 	if (o->nperiods)
 		return o->periods[0];
 	if (!strcmp(s->facility->name, "timer"))
-		return 20000;
+		return 50000;
 	return s->facility->exact ? 1 : 10000;
 }
 

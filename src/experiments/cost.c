@@ -58,14 +58,14 @@ static const char *predict_workload(const struct pb_spec *s)
 	if (!strcmp(f, "sw"))
 		return NULL;
 	if (!strcmp(f, "bp") && s->bp_type == HW_BREAKPOINT_W)
-		return "callchain";
+		return "call-chain";
 	return strcmp(cost_workload(s), "accuracy") ? "accuracy:ratio=20" : "busy";
 }
 
 static unsigned cost_periods(const struct pb_suite_options *o, const struct pb_spec *s,
 			     uint64_t *p)
 {
-	static const uint64_t timer[] = {1000000, 200000, 100000, 50000, 20000};
+	static const uint64_t timer[] = {1000000, 500000, 200000, 100000, 50000};
 	static const uint64_t exact[] = {1000, 8, 4, 2, 1};
 	static const uint64_t hw[] = {10000000, 1000000, 200000, 100000, 50000};
 	if (o->nperiods) {
@@ -344,18 +344,18 @@ static int real_programs(const struct pb_suite_options *o, const char *facility,
 			 const struct pb_spec *spec, double ns_per_sample, struct pb_results *res,
 			 struct pb_error *err)
 {
-	static const uint64_t periods[] = {1000000, 100000, 20000};
+	static const uint64_t periods[] = {1000000, 200000, 50000};
 	char input[64];
-	if (make_input(input, sizeof input, 3u << 20, err))
+	if (make_input(input, sizeof input, 1u << 20, err))
 		return -1;
-	char *xz[] = {"xz", "-6", "-T1", "-c", "-k", input, NULL};
-	char *py[] = {"python3", "-c", "s = 0\nfor i in range(2000000): s += i * i\nprint(s)",
+	char *xz[] = {"xz", "-4", "-T1", "-c", "-k", input, NULL};
+	char *py[] = {"python3", "-c", "s = 0\nfor i in range(1000000): s += i * i\nprint(s)",
 		      NULL};
 	struct {
 		char **argv;
 		const char *name;
-	} progs[] = {{xz, "program:xz -6 -T1 (3 MiB text)"},
-		     {py, "program:python3 loop 2e6"}};
+	} progs[] = {{xz, "program:xz -4 -T1 (1 MiB text)"},
+		     {py, "program:python3 loop 1e6"}};
 	int rc = 0;
 	for (size_t i = 0; i < 2 && !rc; i++) {
 		if (!in_path(progs[i].argv[0])) {

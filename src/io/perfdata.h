@@ -7,7 +7,9 @@
  * followed by the section of its u64 ids); the data section (perf_event_header records, the
  * kernel's types below 64 and perf's own "user" types from 64); then, right after the data
  * section, one {offset, size} section per feature bit set, in bit order, and their payloads.
- * Only the native byte order and the seekable (non-pipe) form are read. */
+ * Pipe-mode files (`perf record -o -`: a 16-byte header, then attrs and features as
+ * HEADER_ATTR / HEADER_FEATURE records among the data) are read too. Only the native byte
+ * order is read. */
 #ifndef PB_PERFDATA_H
 #define PB_PERFDATA_H
 
@@ -48,6 +50,7 @@ enum pb_perfdata_user_record {
 	PB_PERF_RECORD_FINISHED_ROUND = 68,
 	PB_PERF_RECORD_ID_INDEX = 69,
 	PB_PERF_RECORD_AUXTRACE = 71,            /* followed by u64-sized data outside the record */
+	PB_PERF_RECORD_EVENT_UPDATE = 78,
 	PB_PERF_RECORD_HEADER_FEATURE = 80,
 	PB_PERF_RECORD_COMPRESSED = 81,
 	PB_PERF_RECORD_USER_TYPE_MAX = 96        /* counting array size; later types count as 95 */
@@ -88,9 +91,11 @@ struct pb_perfdata_stats {
 struct pb_perfdata;
 
 /* Opens a perf.data file: checks the header, reads the attrs, their ids and the features that
- * matter (PMU mappings, CPUID, nr cpus, event desc, PMU caps, arch, hostname, os release).
- * Fails with PB_EXIT_BAD_FILE naming what is wrong: not a perf.data file, pipe mode, the other
- * byte order, compressed records, a section outside the file. */
+ * matter (PMU mappings, CPUID, nr cpus, event desc, PMU caps, arch, hostname, os release); in
+ * pipe mode from the records before the first kernel record. Fails with PB_EXIT_BAD_FILE naming
+ * what is wrong: not a perf.data file, the other byte order, compressed records, a section
+ * outside the file. Event pointers from pb_perfdata_event stay valid until the walk, which may
+ * add events (a pipe-mode HEADER_ATTR record after the first kernel record). */
 int pb_perfdata_open(const char *path, struct pb_perfdata **out, struct pb_error *err);
 /* The same over bytes in memory (buf must outlive the reader). */
 int pb_perfdata_open_memory(const void *buf, size_t len, struct pb_perfdata **out,
@@ -100,6 +105,7 @@ void pb_perfdata_close(struct pb_perfdata *pd);
 size_t pb_perfdata_nevents(const struct pb_perfdata *pd);
 struct pb_perfdata_event *pb_perfdata_event(struct pb_perfdata *pd, size_t index);
 bool pb_perfdata_has_feature(const struct pb_perfdata *pd, unsigned feature);
+bool pb_perfdata_is_pipe(const struct pb_perfdata *pd);
 uint64_t pb_perfdata_data_size(const struct pb_perfdata *pd);
 /* Strings of the features, "" when the file does not carry them. */
 const char *pb_perfdata_cpuid(const struct pb_perfdata *pd);

@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -44,7 +45,9 @@ struct pb_perfdata {
 	struct section attrs, data;
 	uint64_t features[PB_FEAT_BITS / 64];
 	struct pb_perfdata_event *events;
-	size_t nevents;
+	size_t nevents, events_cap;
+	bool pipe;                    /* attrs and features come as records in the data */
+	uint64_t prescan_end;         /* pipe mode: records before this were read at open */
 	struct id_entry *ids;         /* sorted by id */
 	size_t nids;
 	/* Where the id sits: u64 index after the header for samples, u64 index from the end of
@@ -268,28 +271,23 @@ static const char *feature_name(unsigned bit)
 	}
 }
 
-static int parse_feature(struct pb_perfdata *pd, unsigned bit, const struct section *s,
-			 struct pb_error *err)
+static bool feature_wanted(unsigned bit)
 {
 	switch (bit) {
 	case PB_FEAT_HOSTNAME: case PB_FEAT_OSRELEASE: case PB_FEAT_VERSION: case PB_FEAT_ARCH:
 	case PB_FEAT_NRCPUS: case PB_FEAT_CPUID: case PB_FEAT_EVENT_DESC:
 	case PB_FEAT_PMU_MAPPINGS: case PB_FEAT_PMU_CAPS:
-		break;
+		return true;
 	default:
-		return 0; /* not needed for the analysis: skipped unread */
+		return false; /* not needed for the analysis: skipped unread */
 	}
-	if (s->size > MAX_FEATURE_BYTES)
-		return bad(err, "the %s section claims %" PRIu64 " bytes, more than any perf writes",
-			   feature_name(bit), s->size);
-	uint8_t *buf = malloc(s->size ? s->size : 1);
-	if (!buf)
-		return pb_fail(err, PB_EXIT_FAILURE, ENOMEM, "perf.data: out of memory");
-	if (read_at(pd, s->offset, buf, s->size, feature_name(bit), err)) {
-		free(buf);
-		return -1;
-	}
-	struct fcur c = {.p = buf, .len = s->size};
+}
+
+/* One feature payload (a file section, or the body of a pipe-mode HEADER_FEATURE record). */
+static int parse_feature_buf(struct pb_perfdata *pd, unsigned bit, const uint8_t *buf,
+			     size_t len, uint64_t offset, struct pb_error *err)
+{
+	struct fcur c = {.p = buf, .len = len};
 	int rc = 0;
 	switch (bit) {
 	case PB_FEAT_HOSTNAME: rc = fstring(&c, pd->hostname, sizeof pd->hostname) ? 0 : -1; break;
@@ -304,14 +302,35 @@ static int parse_feature(struct pb_perfdata *pd, unsigned bit, const struct sect
 		rc = c.failed ? -1 : 0;
 		break;
 	case PB_FEAT_EVENT_DESC: rc = parse_event_desc(pd, &c); break;
-	case PB_FEAT_PMU_MAPPINGS: rc = parse_pmu_mappings(pd, &c); break;
+	case PB_FEAT_PMU_MAPPINGS:
+		if (pd->pmus) /* a second copy (pipe mode may repeat features): keep the first */
+			return 0;
+		rc = parse_pmu_mappings(pd, &c);
+		break;
 	case PB_FEAT_PMU_CAPS: rc = parse_pmu_caps(pd, &c); break;
 	}
-	free(buf);
 	if (rc)
-		return bad(err, "the %s feature section (offset %" PRIu64 ", %" PRIu64
-			   " bytes) is corrupt", feature_name(bit), s->offset, s->size);
+		return bad(err, "the %s feature (offset %" PRIu64 ", %zu bytes) is corrupt",
+			   feature_name(bit), offset, len);
 	return 0;
+}
+
+static int parse_feature(struct pb_perfdata *pd, unsigned bit, const struct section *s,
+			 struct pb_error *err)
+{
+	if (!feature_wanted(bit))
+		return 0;
+	if (s->size > MAX_FEATURE_BYTES)
+		return bad(err, "the %s section claims %" PRIu64 " bytes, more than any perf writes",
+			   feature_name(bit), s->size);
+	uint8_t *buf = malloc(s->size ? s->size : 1);
+	if (!buf)
+		return pb_fail(err, PB_EXIT_FAILURE, ENOMEM, "perf.data: out of memory");
+	int rc = read_at(pd, s->offset, buf, s->size, feature_name(bit), err);
+	if (!rc)
+		rc = parse_feature_buf(pd, bit, buf, s->size, s->offset, err);
+	free(buf);
+	return rc;
 }
 
 static int cmp_id(const void *a, const void *b)
@@ -354,59 +373,23 @@ static int trailer_id_pos(uint64_t st)
 	return pos;
 }
 
-static int read_attrs(struct pb_perfdata *pd, uint64_t attr_size, struct pb_error *err)
+/* perf requires every event of a file to put the id in the same place; so does pesbench,
+ * or samples could not be told apart. */
+static int index_ids(struct pb_perfdata *pd, struct pb_error *err)
 {
-	if (attr_size < ATTR_SIZE_VER0 + 16 || attr_size > MAX_ATTR_ENTRY)
-		return bad(err, "attr entries of %" PRIu64 " bytes: not a size perf writes", attr_size);
-	if (!section_inside(pd, &pd->attrs))
-		return bad(err, "the attrs section lies past the end of the file (truncated?)");
-	if (pd->attrs.size % attr_size != 0 || pd->attrs.size == 0)
-		return bad(err, "the attrs section (%" PRIu64 " bytes) is not a whole number of %"
-			   PRIu64 "-byte attrs", pd->attrs.size, attr_size);
-	uint64_t n = pd->attrs.size / attr_size;
-	if (n > PB_PERFDATA_MAX_EVENTS)
-		return bad(err, "%" PRIu64 " events: more than pesbench reads (%d)", n,
-			   PB_PERFDATA_MAX_EVENTS);
-	pd->events = calloc(n, sizeof(*pd->events));
-	if (!pd->events)
+	size_t total = 0;
+	for (size_t i = 0; i < pd->nevents; i++)
+		total += pd->events[i].nids;
+	struct id_entry *ids = realloc(pd->ids, (total ? total : 1) * sizeof(*ids));
+	if (!ids)
 		return pb_fail(err, PB_EXIT_FAILURE, ENOMEM, "perf.data: out of memory");
-	pd->nevents = (size_t)n;
-	uint8_t entry[MAX_ATTR_ENTRY];
-	size_t total_ids = 0;
-	for (size_t i = 0; i < pd->nevents; i++) {
-		struct pb_perfdata_event *ev = &pd->events[i];
-		if (read_at(pd, pd->attrs.offset + i * attr_size, entry, attr_size, "an attr", err))
-			return -1;
-		size_t alen = attr_size - 16;
-		memcpy(&ev->attr, entry, alen < sizeof ev->attr ? alen : sizeof ev->attr);
-		struct section ids;
-		memcpy(&ids, entry + alen, sizeof ids);
-		if (!section_inside(pd, &ids) || ids.size % 8)
-			return bad(err, "the id list of event %zu is outside the file or not a list of "
-				   "u64 ids", i);
-		ev->nids = (size_t)(ids.size / 8);
-		if (ev->nids) {
-			ev->ids = malloc(ids.size);
-			if (!ev->ids)
-				return pb_fail(err, PB_EXIT_FAILURE, ENOMEM, "perf.data: out of memory");
-			if (read_at(pd, ids.offset, ev->ids, ids.size, "an id list", err))
-				return -1;
-		}
-		total_ids += ev->nids;
-		pb_record_format_from_attr(&ev->fmt, &ev->attr);
-		snprintf(ev->name, sizeof ev->name, "type%u/config=%#llx", ev->attr.type,
-			 (unsigned long long)ev->attr.config);
-	}
-	pd->ids = calloc(total_ids ? total_ids : 1, sizeof(*pd->ids));
-	if (!pd->ids)
-		return pb_fail(err, PB_EXIT_FAILURE, ENOMEM, "perf.data: out of memory");
+	pd->ids = ids;
+	pd->nids = 0;
 	for (size_t i = 0; i < pd->nevents; i++)
 		for (size_t k = 0; k < pd->events[i].nids; k++)
 			pd->ids[pd->nids++] = (struct id_entry){pd->events[i].ids[k], i};
 	qsort(pd->ids, pd->nids, sizeof(*pd->ids), cmp_id);
 
-	/* perf requires every event of a file to put the id in the same place; so does pesbench,
-	 * or samples could not be told apart. */
 	uint64_t st0 = pd->events[0].attr.sample_type;
 	pd->id_pos = sample_id_pos(st0);
 	pd->is_pos = trailer_id_pos(st0);
@@ -420,6 +403,185 @@ static int read_attrs(struct pb_perfdata *pd, uint64_t attr_size, struct pb_erro
 				   (unsigned long long)st0, (unsigned long long)st);
 	}
 	return 0;
+}
+
+/* Appends an event: alen bytes of attr (zero-extended or cut to this build's struct) and its
+ * ids (unaligned bytes). The caller re-indexes the ids. */
+static int add_event(struct pb_perfdata *pd, const uint8_t *attr, size_t alen,
+		     const uint8_t *ids, size_t nids, struct pb_error *err)
+{
+	if (pd->nevents == PB_PERFDATA_MAX_EVENTS)
+		return bad(err, "more than %d events: more than pesbench reads",
+			   PB_PERFDATA_MAX_EVENTS);
+	if (pd->nevents == pd->events_cap) {
+		size_t cap = pd->events_cap ? pd->events_cap * 2 : 4;
+		struct pb_perfdata_event *ev = realloc(pd->events, cap * sizeof(*ev));
+		if (!ev)
+			return pb_fail(err, PB_EXIT_FAILURE, ENOMEM, "perf.data: out of memory");
+		pd->events = ev;
+		pd->events_cap = cap;
+	}
+	struct pb_perfdata_event *ev = &pd->events[pd->nevents];
+	memset(ev, 0, sizeof(*ev));
+	memcpy(&ev->attr, attr, alen < sizeof ev->attr ? alen : sizeof ev->attr);
+	if (nids) {
+		ev->ids = malloc(nids * 8);
+		if (!ev->ids)
+			return pb_fail(err, PB_EXIT_FAILURE, ENOMEM, "perf.data: out of memory");
+		memcpy(ev->ids, ids, nids * 8);
+		ev->nids = nids;
+	}
+	pd->nevents++;
+	pb_record_format_from_attr(&ev->fmt, &ev->attr);
+	snprintf(ev->name, sizeof ev->name, "type%u/config=%#llx", ev->attr.type,
+		 (unsigned long long)ev->attr.config);
+	return 0;
+}
+
+static int read_attrs(struct pb_perfdata *pd, uint64_t attr_size, struct pb_error *err)
+{
+	if (attr_size < ATTR_SIZE_VER0 + 16 || attr_size > MAX_ATTR_ENTRY)
+		return bad(err, "attr entries of %" PRIu64 " bytes: not a size perf writes", attr_size);
+	if (!section_inside(pd, &pd->attrs))
+		return bad(err, "the attrs section lies past the end of the file (truncated?)");
+	if (pd->attrs.size % attr_size != 0 || pd->attrs.size == 0)
+		return bad(err, "the attrs section (%" PRIu64 " bytes) is not a whole number of %"
+			   PRIu64 "-byte attrs", pd->attrs.size, attr_size);
+	uint64_t n = pd->attrs.size / attr_size;
+	if (n > PB_PERFDATA_MAX_EVENTS)
+		return bad(err, "%" PRIu64 " events: more than pesbench reads (%d)", n,
+			   PB_PERFDATA_MAX_EVENTS);
+	uint8_t entry[MAX_ATTR_ENTRY];
+	for (uint64_t i = 0; i < n; i++) {
+		if (read_at(pd, pd->attrs.offset + i * attr_size, entry, attr_size, "an attr", err))
+			return -1;
+		size_t alen = attr_size - 16;
+		struct section ids;
+		memcpy(&ids, entry + alen, sizeof ids);
+		if (!section_inside(pd, &ids) || ids.size % 8)
+			return bad(err, "the id list of event %" PRIu64 " is outside the file or not a "
+				   "list of u64 ids", i);
+		uint8_t *idbuf = malloc(ids.size ? ids.size : 1);
+		if (!idbuf)
+			return pb_fail(err, PB_EXIT_FAILURE, ENOMEM, "perf.data: out of memory");
+		int rc = read_at(pd, ids.offset, idbuf, ids.size, "an id list", err);
+		if (!rc)
+			rc = add_event(pd, entry, alen, idbuf, ids.size / 8, err);
+		free(idbuf);
+		if (rc)
+			return -1;
+	}
+	return index_ids(pd, err);
+}
+
+/* PERF_RECORD_HEADER_ATTR: the attr (attr.size bytes, 0 meaning the first published 64) and
+ * then the event's ids up to the record's end. */
+static int pipe_attr(struct pb_perfdata *pd, const uint8_t *rec, size_t size, uint64_t pos,
+		     struct pb_error *err)
+{
+	uint32_t asize;
+	if (size < 8 + ATTR_SIZE_VER0)
+		return bad(err, "HEADER_ATTR record at offset %" PRIu64 " is too short", pos);
+	memcpy(&asize, rec + 8 + offsetof(struct perf_event_attr, size), 4);
+	if (asize == 0)
+		asize = ATTR_SIZE_VER0;
+	if (asize < ATTR_SIZE_VER0 || asize > size - 8 || (size - 8 - asize) % 8)
+		return bad(err, "HEADER_ATTR record at offset %" PRIu64 " has an attr of %u bytes "
+			   "that does not fit its %zu bytes", pos, asize, size);
+	if (add_event(pd, rec + 8, asize, rec + 8 + asize, (size - 8 - asize) / 8, err))
+		return -1;
+	return index_ids(pd, err);
+}
+
+/* PERF_RECORD_EVENT_UPDATE of type NAME (2): u64 type, u64 id, then the name. */
+static void event_update(struct pb_perfdata *pd, const uint8_t *rec, size_t size)
+{
+	uint64_t type, id;
+	if (size < 8 + 16 + 1)
+		return;
+	memcpy(&type, rec + 8, 8);
+	memcpy(&id, rec + 16, 8);
+	int ev = find_event_by_id(pd, id);
+	if (type != 2 || ev < 0)
+		return;
+	size_t n = strnlen((const char *)rec + 24, size - 24);
+	if (n == size - 24 || n == 0)
+		return;
+	snprintf(pd->events[ev].name, sizeof pd->events[ev].name, "%s", (const char *)rec + 24);
+}
+
+static int pipe_feature(struct pb_perfdata *pd, const uint8_t *rec, size_t size, uint64_t pos,
+			struct pb_error *err)
+{
+	uint64_t bit;
+	if (size < 16)
+		return bad(err, "HEADER_FEATURE record at offset %" PRIu64 " is too short", pos);
+	memcpy(&bit, rec + 8, 8);
+	if (bit >= PB_FEAT_BITS)
+		return 0;
+	pd->features[bit / 64] |= UINT64_C(1) << (bit % 64);
+	if (bit == PB_FEAT_COMPRESSED)
+		return bad(err, "the data is zstd-compressed (perf record -z), which pesbench does "
+			   "not decompress; record without -z");
+	if (!feature_wanted((unsigned)bit))
+		return 0;
+	return parse_feature_buf(pd, (unsigned)bit, rec + 16, size - 16, pos, err);
+}
+
+static int trailing_bytes(uint32_t type, const uint8_t *rec, size_t size, uint64_t *extra);
+
+/* Pipe mode: perf writes the attrs and features as records before the first kernel record;
+ * they are read here so the events are known before the walk. Later HEADER_ATTR records are
+ * taken during the walk. */
+static int pipe_prescan(struct pb_perfdata *pd, struct pb_error *err)
+{
+	uint8_t *rec = malloc(MAX_RECORD_BYTES);
+	if (!rec)
+		return pb_fail(err, PB_EXIT_FAILURE, ENOMEM, "perf.data: out of memory");
+	uint64_t pos = pd->data.offset, end = pd->data.offset + pd->data.size;
+	int rc = 0;
+	while (!rc && pos < end) {
+		struct perf_event_header h;
+		if (end - pos < sizeof h) {
+			rc = bad(err, "%" PRIu64 " stray bytes at offset %" PRIu64 ": the recording was "
+				 "cut short", end - pos, pos);
+			break;
+		}
+		if (read_at(pd, pos, &h, sizeof h, "a record header", err)) {
+			rc = -1;
+			break;
+		}
+		if (h.type < PB_PERF_RECORD_USER_TYPE_START)
+			break;
+		if (h.size < sizeof h || h.size > end - pos) {
+			rc = bad(err, "record at offset %" PRIu64 " (type %u, %u bytes) is corrupt or "
+				 "runs past the end of the file", pos, h.type, h.size);
+			break;
+		}
+		uint64_t extra = 0;
+		if (read_at(pd, pos, rec, h.size, "a record", err) ||
+		    trailing_bytes(h.type, rec, h.size, &extra)) {
+			rc = pb_fail(err, PB_EXIT_BAD_FILE, 0, "perf.data: record at offset %" PRIu64
+				     " is too short", pos);
+			break;
+		}
+		if (h.type == PB_PERF_RECORD_HEADER_ATTR)
+			rc = pipe_attr(pd, rec, h.size, pos, err);
+		else if (h.type == PB_PERF_RECORD_HEADER_FEATURE)
+			rc = pipe_feature(pd, rec, h.size, pos, err);
+		else if (h.type == PB_PERF_RECORD_EVENT_UPDATE)
+			event_update(pd, rec, h.size);
+		if (extra > end - pos - h.size)
+			rc = bad(err, "the data of the record at offset %" PRIu64 " runs past the end",
+				 pos);
+		pos += h.size + extra;
+	}
+	free(rec);
+	pd->prescan_end = pos;
+	if (!rc && pd->nevents == 0)
+		rc = bad(err, "pipe-mode file without a HEADER_ATTR record before its first kernel "
+			 "record: no events to read samples with");
+	return rc;
 }
 
 static int open_common(struct pb_perfdata *pd, struct pb_error *err)
@@ -440,10 +602,12 @@ static int open_common(struct pb_perfdata *pd, struct pb_error *err)
 			   "pesbench reads version 2 only");
 	if (magic != PERF_MAGIC2)
 		return bad(err, "no PERFILE2 magic: not a perf.data file");
-	if (size == PIPE_HEADER_SIZE)
-		return bad(err, "pipe-mode file (perf record -o -), which pesbench does not read; "
-			   "record to a regular file with `perf record -o FILE` (perf 6.1's "
-			   "`perf inject` does not turn a pipe file into a readable one)");
+	if (size == PIPE_HEADER_SIZE) {
+		pd->pipe = true;
+		pd->data.offset = PIPE_HEADER_SIZE;
+		pd->data.size = pd->file_size - PIPE_HEADER_SIZE;
+		return pipe_prescan(pd, err);
+	}
 	if (size < FILE_HEADER_SIZE)
 		return bad(err, "header of %" PRIu64 " bytes: older than any perf.data pesbench reads",
 			   size);
@@ -563,6 +727,7 @@ bool pb_perfdata_has_feature(const struct pb_perfdata *pd, unsigned feature)
 }
 
 uint64_t pb_perfdata_data_size(const struct pb_perfdata *pd) { return pd->data.size; }
+bool pb_perfdata_is_pipe(const struct pb_perfdata *pd) { return pd->pipe; }
 const char *pb_perfdata_cpuid(const struct pb_perfdata *pd) { return pd->cpuid; }
 const char *pb_perfdata_arch(const struct pb_perfdata *pd) { return pd->arch; }
 const char *pb_perfdata_hostname(const struct pb_perfdata *pd) { return pd->hostname; }
@@ -788,6 +953,17 @@ int pb_perfdata_for_each(struct pb_perfdata *pd, pb_perfdata_record_fn fn, void 
 				return bad(err, "the data of the record of type %u at offset %" PRIu64
 					   " runs past the data section", h.type, pos);
 			stats->user_records++;
+			rc = 0;
+			if (h.type == PB_PERF_RECORD_EVENT_UPDATE)
+				event_update(pd, p, h.size);
+			else if (pd->pipe && pos >= pd->prescan_end &&
+				 h.type == PB_PERF_RECORD_HEADER_ATTR)
+				rc = pipe_attr(pd, p, h.size, pos, err);
+			else if (pd->pipe && pos >= pd->prescan_end &&
+				 h.type == PB_PERF_RECORD_HEADER_FEATURE)
+				rc = pipe_feature(pd, p, h.size, pos, err);
+			if (rc)
+				return rc;
 			memset(&rec, 0, sizeof rec);
 			rec.type = h.type;
 			rec.misc = h.misc;

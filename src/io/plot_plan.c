@@ -10,6 +10,7 @@
 #include "experiments/experiment.h"
 #include "util/text.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -646,10 +647,12 @@ void pb_plot_generic(struct pb_plot_ctx *c, const char *experiment, json_t **all
 					  !strcmp(cand[k].name, "threads") ? "thread count" : words);
 			}
 			pb_format(f->caption, sizeof f->caption,
-				  "%s%s%s against %s%s; one series per %s. A point is the mean over "
+				  "%s%s%c%s against %s%s; one series per %s. A point is the mean over "
 				  "the runs of that setting, its bar spans the lowest to the highest "
 				  "run.",
-				  summary ? summary : "", summary ? ". " : "", mshort, xshort,
+				  summary ? summary : "", summary ? ". " : "",
+				  mshort[0] ? toupper((unsigned char)mshort[0]) : '-',
+				  mshort[0] ? mshort + 1 : "", xshort,
 				  f->logx ? " (log scale)" : "", *per ? per : "setting");
 			pb_fig_finish(c, f);
 		}

@@ -299,15 +299,13 @@ static size_t experiments_of(json_t *points, const char **names, size_t max)
 	return n;
 }
 
-int pb_report_write(json_t *results, const char *dir, const struct pb_plot_set *plots,
-		    struct pb_error *err)
+char *pb_report_html(json_t *results, const struct pb_plot_set *plots, size_t *len)
 {
 	char *text = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&text, &len);
+	*len = 0;
+	FILE *f = open_memstream(&text, len);
 	if (!f)
-		return pb_fail(err, PB_EXIT_FAILURE, errno, "cannot build the report: %s",
-			       strerror(errno));
+		return NULL;
 	char machine[256];
 	pb_results_machine_label(results, machine, sizeof machine);
 	json_t *points = json_object_get(results, "points");
@@ -374,8 +372,8 @@ int pb_report_write(json_t *results, const char *dir, const struct pb_plot_set *
 			esc(f, x->summary);
 			fputs(".</p>\n", f);
 		}
-		fputs("<div class=\"wide\"><table>\n<tr><th>facility</th><th>workload</th><th>period</th><th>threads"
-		      "</th><th>runs</th><th>accuracy (%)</th><th>stdev</th><th>min&ndash;max</th>"
+		fputs("<div class=\"wide\"><table>\n<tr><th>facility</th><th>workload</th>"
+		      "<th>period</th><th>threads</th><th>runs</th><th>accuracy (%)</th><th>stdev</th><th>min&ndash;max</th>"
 		      "<th>lost</th><th>throttles</th><th>run/enabled (min)</th><th>multiplexed</th>"
 		      "<th>notes</th></tr>\n",
 		      f);
@@ -389,9 +387,18 @@ int pb_report_write(json_t *results, const char *dir, const struct pb_plot_set *
 	fputs("</body>\n</html>\n", f);
 	if (fclose(f)) {
 		free(text);
-		return pb_fail(err, PB_EXIT_FAILURE, errno, "cannot build the report: %s",
-			       strerror(errno));
+		return NULL;
 	}
+	return text;
+}
+
+int pb_report_write(json_t *results, const char *dir, const struct pb_plot_set *plots,
+		    struct pb_error *err)
+{
+	size_t len;
+	char *text = pb_report_html(results, plots, &len);
+	if (!text)
+		return pb_fail(err, PB_EXIT_FAILURE, ENOMEM, "cannot build the report: out of memory");
 	char path[4200];
 	snprintf(path, sizeof path, "%s/report.html", dir);
 	int rc = pb_write_atomic(path, text, len, err);

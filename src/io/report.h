@@ -11,6 +11,8 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+/* The page as text (malloc'd), NULL when out of memory; plots may be NULL. */
+char *pb_report_html(json_t *results, const struct pb_plot_set *plots, size_t *len);
 /* Writes DIR/report.html atomically. plots may be NULL (no plots section). */
 int pb_report_write(json_t *results, const char *dir, const struct pb_plot_set *plots,
 		    struct pb_error *err);

@@ -1,0 +1,73 @@
+#!/bin/bash
+# `pesbench plan` as a user runs it: every bad input gets a clear message and its exit code
+# (util/error.h), and with a constructed cost (a results.json holding a cost fit of 10000 ns
+# per timer sample) the recommended period is exactly what the model gives: for a 10 % budget
+# c (1 + b) / b = 110000 ns. The --check run is asserted for its output, never its timing.
+set -u
+: "${PB_BIN:?PB_BIN must name the pesbench binary}"
+failures=0
+checks=0
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+fail() { echo "FAIL: $*" >&2; failures=$((failures + 1)); }
+check() { checks=$((checks + 1)); if ! eval "$1"; then fail "$2"; fi; }
+expect_exit() {
+	local want=$1 what=$2
+	shift 2
+	"$@" >"$work/out" 2>"$work/err"
+	local got=$?
+	checks=$((checks + 1))
+	[ "$got" = "$want" ] || fail "$what: exit $got, expected $want ($(head -c 300 "$work/err"))"
+}
+
+loop=(sh -c 'i=0; while [ $i -lt 30000 ]; do i=$((i+1)); done')
+T=timer:cpu-clock
+
+# --- bad input ---
+expect_exit 2 "no command" "$PB_BIN" plan --facility $T --budget 5
+check "grep -q 'no command to plan for' '$work/err'" "says the command is missing"
+expect_exit 2 "no command after --" "$PB_BIN" plan --facility $T --budget 5 --
+expect_exit 2 "budget 0" "$PB_BIN" plan --facility $T --budget 0 -- true
+check "grep -q 'above 0' '$work/err'" "budget 0 explained"
+expect_exit 2 "negative budget" "$PB_BIN" plan --facility $T --budget -3 -- true
+expect_exit 2 "budget not a number" "$PB_BIN" plan --facility $T --budget lots -- true
+expect_exit 2 "no budget" "$PB_BIN" plan --facility $T -- true
+check "grep -q -- '--budget is required' '$work/err'" "missing budget explained"
+expect_exit 2 "no facility" "$PB_BIN" plan --budget 5 -- true
+expect_exit 2 "unknown facility" "$PB_BIN" plan --facility nosuch --budget 5 -- true
+expect_exit 2 "bp needs an address" "$PB_BIN" plan --facility bp:w --budget 5 -- true
+check "grep -q 'needs an address' '$work/err'" "bp refusal explained"
+expect_exit 2 "ring not a power of two" "$PB_BIN" plan --facility $T --budget 5 --ring 3 -- true
+expect_exit 2 "command not found" "$PB_BIN" plan --facility $T --budget 5 -- /nonexistent/cmd
+check "grep -q 'cannot run' '$work/err'" "not found explained"
+expect_exit 1 "command fails" "$PB_BIN" plan --facility $T --budget 5 -- false
+check "grep -q 'exited with status 1' '$work/err'" "non-zero exit explained"
+
+# --- costs from a results file ---
+cat >"$work/costs.json" <<JSON
+{"schema": "pesbench-results/1", "points": [
+ {"experiment": "cost", "facility": "$T", "kind": "fit", "delivery": "signal",
+  "metrics": {"ns_per_sample": 99999}},
+ {"experiment": "cost", "facility": "$T", "kind": "fit", "delivery": "none",
+  "metrics": {"ns_per_sample": 10000}}]}
+JSON
+echo '{"schema": "pesbench-results/1", "points": []}' >"$work/empty.json"
+echo '{"schema": "pesbench-res' >"$work/cut.json"
+expect_exit 6 "no fit in costs file" "$PB_BIN" plan --facility $T --budget 5 --costs "$work/empty.json" -- true
+check "grep -q 'no cost fit' '$work/err'" "missing fit explained"
+expect_exit 6 "corrupt costs file" "$PB_BIN" plan --facility $T --budget 5 --costs "$work/cut.json" -- true
+
+expect_exit 0 "plan" "$PB_BIN" plan --facility $T --budget 10 --runs 1 --costs "$work/costs.json" -- "${loop[@]}"
+check "grep -q '^period: *110000 ns' '$work/out'" "period = c (1+b)/b = 110000 ns ($(grep period "$work/out"))"
+check "grep -q 'cost of a sample: *10000.0 ns' '$work/out'" "the delivery-none fit is used"
+check "grep -q 'overhead 10.00 %' '$work/out'" "predicted overhead is the budget"
+check "! grep -q '^check:' '$work/out'" "no check without --check"
+expect_exit 0 "plan --check" "$PB_BIN" plan --facility $T --budget 10 --runs 1 --ring 16 --check --costs "$work/costs.json" -- "${loop[@]}"
+check "grep -q '^ring: *16 data pages (--ring)' '$work/out'" "--ring is used"
+check "grep -q '^check: *[0-9]* samples, [0-9]* lost' '$work/out'" "check prints samples and losses"
+check "grep -q 'prediction error' '$work/out'" "check prints the prediction error"
+check "grep -Eq '(within|OVER) the 10 % budget' '$work/out'" "check compares with the budget"
+
+echo "cli_plan: $((checks - failures)) passed, $failures failed"
+[ "$failures" -eq 0 ]

@@ -1,0 +1,221 @@
+/* The cost model: the fit on constructed data, the prediction and planner arithmetic on a
+ * constructed cost and rate, and a smoke run of the cost and buffer experiments whose figures
+ * must add up exactly for an exact facility (bp:w). No timing is asserted. */
+#include "analysis/stats.h"
+#include "check.h"
+#include "experiments/experiment.h"
+#include "experiments/predict.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static bool near(double a, double b, double tol)
+{
+	return fabs(a - b) <= tol;
+}
+
+static void test_fit(void)
+{
+	/* 5 periods x 2 runs: 250 ns per sample over a 2 ms run, with +-1 us of alternating
+	 * noise that averages out at every x. */
+	double x[10], y[10];
+	for (int i = 0; i < 10; i++) {
+		x[i] = 1000.0 * (i / 2 + 1);
+		y[i] = 2e6 + 250.0 * x[i] + (i % 2 ? 1000.0 : -1000.0);
+	}
+	struct pb_fit f;
+	CHECK(pb_linear_fit(x, y, 10, &f) == 0);
+	CHECK(near(f.slope, 250, 1e-6));
+	CHECK(near(f.intercept, 2e6, 1e-3));
+	CHECK(f.r2 > 0.999 && f.r2 <= 1.0);
+	CHECK(f.slope_ci95 > 0 && f.slope_ci95 < 5);
+	double same[3] = {7, 7, 7};
+	CHECK(pb_linear_fit(same, y, 3, &f) == -1);
+}
+
+static void test_predict(void)
+{
+	/* 1 s baseline, 10 us per sample, 20000 samples on 2 threads: 1.1 s */
+	CHECK(near(pb_predict_time_ns(1e9, 10000, 20000, 2), 1.1e9, 1e-3));
+	CHECK(near(pb_predict_time_ns(1e9, 10000, 20000, 1), 1.2e9, 1e-3));
+	CHECK(near(pb_prediction_error_pct(1.21e9, 1.1e9), 10.0, 1e-9));
+	CHECK(near(pb_prediction_error_pct(0.99e9, 1.1e9), -10.0, 1e-9));
+	CHECK(isnan(pb_prediction_error_pct(1, 0)));
+}
+
+static void test_plan(void)
+{
+	struct pb_error err = {0};
+	struct pb_plan_result r;
+	/* Timer: c / (P - c) <= b. c = 10 us, b = 10 % -> P = 110 us exactly. */
+	struct pb_plan_model timer = {.baseline_ns = 1e9, .time_based = true,
+				      .ns_per_sample = 10000, .min_period = 10000,
+				      .record_bytes = 48};
+	CHECK(pb_plan_period(&timer, 10, &r, &err) == 0);
+	CHECK_EQ_U64(r.period, 110000);
+	CHECK(near(r.overhead_pct, 10.0, 1e-9));
+	CHECK(pb_plan_overhead_pct(&timer, 109999) > 10.0);
+	CHECK(near(r.samples, 1e9 / 100000.0, 1e-6));
+	CHECK(near(r.predicted_ns, 1.1e9, 1e-3));
+	/* 10000 samples in 1.1 s -> 909 in 100 ms x 48 bytes = 43632 bytes -> 16 pages */
+	CHECK_EQ_U64(r.ring_pages, 16);
+	CHECK(pb_plan_overhead_pct(&timer, 10000) < 0); /* never ends */
+
+	/* Events: c E / (P T0) <= b. 1e8 events in 1 s, 500 ns per sample, 5 % -> P = 1000. */
+	struct pb_plan_model ev = {.baseline_ns = 1e9, .events = 1e8, .ns_per_sample = 500,
+				   .min_period = 1, .record_bytes = 48};
+	CHECK(pb_plan_period(&ev, 5, &r, &err) == 0);
+	CHECK_EQ_U64(r.period, 1000);
+	CHECK(near(r.samples, 1e5, 1e-6));
+	CHECK(near(r.overhead_pct, 5.0, 1e-9));
+	CHECK(pb_plan_overhead_pct(&ev, 999) > 5.0);
+	/* 1e5 samples in 1.05 s -> 9524 per 100 ms x 48 bytes = 457 kB -> 128 pages */
+	CHECK_EQ_U64(r.ring_pages, 128);
+	/* A program with few events: the ring floor of 8 pages. */
+	ev.events = 1e3;
+	CHECK(pb_plan_period(&ev, 5, &r, &err) == 0);
+	CHECK_EQ_U64(r.period, 1);
+	CHECK_EQ_U64(r.ring_pages, 8);
+	ev.events = 1e8;
+	/* A generous budget is clamped to the facility's minimum period. */
+	ev.min_period = 50000;
+	CHECK(pb_plan_period(&ev, 5, &r, &err) == 0);
+	CHECK_EQ_U64(r.period, 50000);
+	/* Bad input */
+	CHECK(pb_plan_period(&ev, 0, &r, &err) == -1 && err.code == PB_EXIT_USAGE);
+	CHECK(pb_plan_period(&ev, -3, &r, &err) == -1 && err.code == PB_EXIT_USAGE);
+	ev.ns_per_sample = 0;
+	CHECK(pb_plan_period(&ev, 5, &r, &err) == -1 && err.code == PB_EXIT_USAGE);
+	CHECK_STR_CONTAINS(err.msg, "cost of one sample");
+}
+
+static bool available(const char *facility)
+{
+	struct pb_spec spec;
+	if (pb_spec_parse(facility, &spec, NULL))
+		return false;
+	struct pb_availability av;
+	spec.facility->availability(pb_machine_live(), &spec, &av);
+	return av.available;
+}
+
+static json_t *find(json_t *points, const char *exp, const char *key, const char *value,
+		    size_t *from)
+{
+	for (size_t i = *from; i < json_array_size(points); i++) {
+		json_t *p = json_array_get(points, i);
+		const char *e = json_string_value(json_object_get(p, "experiment"));
+		const char *v = json_string_value(json_object_get(p, key));
+		if (e && v && !strcmp(e, exp) && !strcmp(v, value)) {
+			*from = i + 1;
+			return p;
+		}
+	}
+	return NULL;
+}
+
+/* Every run of the point: observed + lost == expected, exactly. */
+static void check_adds_up(json_t *p)
+{
+	json_t *runs = json_object_get(p, "runs"), *run;
+	size_t i;
+	CHECK(json_array_size(runs) >= 1);
+	json_array_foreach(runs, i, run) {
+		json_t *ex = json_object_get(run, "expected");
+		CHECK(json_is_number(ex));
+		uint64_t observed = (uint64_t)json_integer_value(json_object_get(run, "observed"));
+		uint64_t lost = (uint64_t)json_integer_value(json_object_get(run, "lost"));
+		CHECK_EQ_U64(observed + lost, (uint64_t)json_number_value(ex));
+	}
+}
+
+static void test_smoke(void)
+{
+	if (!available("bp:w")) {
+		printf("bp:w not available here: smoke runs skipped\n");
+		return;
+	}
+	char dir[] = "/tmp/pb-test-cost-XXXXXX";
+	CHECK(mkdtemp(dir) != NULL);
+	struct pb_results res;
+	struct pb_error err = {0};
+	char *argv[] = {"test_cost", NULL};
+	CHECK(pb_results_open(&res, dir, 1, argv, &err) == 0);
+	struct pb_suite_options o;
+	pb_suite_options_defaults(&o);
+	o.runs = 1;
+	o.target_ms = 5;
+	o.nthreads = 1;
+	o.periods[0] = 64;
+	o.periods[1] = 4;
+	o.periods[2] = 1;
+	o.nperiods = 3;
+	CHECK(pb_experiment_cost.run(&o, "bp:w", &res, &err) == 0);
+	if (err.msg[0])
+		fprintf(stderr, "cost: %s\n", err.msg);
+	size_t at = 0;
+	json_t *fit;
+	unsigned fits = 0;
+	while ((fit = find(res.points, "cost", "kind", "fit", &at))) {
+		fits++;
+		json_t *m = json_object_get(fit, "metrics");
+		CHECK(json_is_number(json_object_get(m, "ns_per_sample")));
+		CHECK(json_is_number(json_object_get(m, "r2")));
+		CHECK(json_is_number(json_object_get(m, "ci95_ns")));
+		CHECK(json_is_number(json_object_get(m, "baseline_ns")));
+		CHECK_EQ_U64(json_integer_value(json_object_get(m, "points")), 3);
+	}
+	CHECK_EQ_U64(fits, 4); /* one per delivery mode */
+	at = 0;
+	json_t *p;
+	unsigned sweeps = 0;
+	while ((p = find(res.points, "cost", "kind", "sweep", &at))) {
+		sweeps++;
+		check_adds_up(p);
+	}
+	CHECK_EQ_U64(sweeps, 12);
+	at = 0;
+	unsigned predictions = 0;
+	while ((p = find(res.points, "cost", "kind", "prediction", &at))) {
+		predictions++;
+		json_t *run = json_array_get(json_object_get(p, "runs"), 0);
+		CHECK(json_is_number(json_object_get(run, "predicted_ns")));
+		CHECK(json_is_number(json_object_get(run, "error_pct")));
+		CHECK(json_is_number(json_object_get(json_object_get(json_object_get(p, "metrics"),
+								     "error_pct"), "median")));
+		check_adds_up(p);
+	}
+	CHECK_EQ_U64(predictions, 3); /* 3 periods, 1 thread count */
+
+	/* buffer: a baseline and 3 ring sizes x 4 reader settings; kept + lost add up. */
+	o.nperiods = 0;
+	CHECK(pb_experiment_buffer.run(&o, "bp:w", &res, &err) == 0);
+	at = 0;
+	CHECK(find(res.points, "buffer", "role", "baseline", &at) != NULL);
+	unsigned buffers = 0;
+	while ((p = find(res.points, "buffer", "role", "sampled", &at))) {
+		buffers++;
+		CHECK(json_object_get(p, "error") == NULL);
+		CHECK(json_is_integer(json_object_get(p, "ring_pages")));
+		json_t *m = json_object_get(p, "metrics");
+		CHECK(json_is_number(json_object_get(m, "time_overhead_pct")));
+		CHECK(json_is_number(json_object_get(m, "loss_pct")));
+		check_adds_up(p);
+	}
+	CHECK_EQ_U64(buffers, 12);
+	pb_results_close(&res);
+	char cmd[128];
+	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+	CHECK(system(cmd) == 0);
+}
+
+int main(void)
+{
+	test_fit();
+	test_predict();
+	test_plan();
+	test_smoke();
+	return pb_check_done("cost");
+}

@@ -1,0 +1,166 @@
+/* The overhead experiment's measuring child: its figures come back through the pipe, its
+ * failures are reported, and the peak RSS is the child's (a child touching 64 MiB reports at
+ * least that while this process stays smaller). Then a smoke run of the overhead experiment
+ * on an exact facility, whose samples and losses must add up. No timing is asserted. */
+#include "check.h"
+#include "experiments/child.h"
+#include "experiments/experiment.h"
+
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define BIG (64u << 20)
+
+static int touch_64m(void *ctx, double *figures, unsigned max, unsigned *n, struct pb_error *err)
+{
+	(void)ctx;
+	(void)err;
+	volatile char *p = malloc(BIG);
+	if (!p || max < 1)
+		return pb_fail(err, PB_EXIT_FAILURE, 0, "no memory");
+	for (size_t i = 0; i < BIG; i += 4096)
+		p[i] = 1;
+	figures[0] = (double)BIG;
+	*n = 1;
+	return 0;
+}
+
+static int counts(void *ctx, double *figures, unsigned max, unsigned *n, struct pb_error *err)
+{
+	(void)err;
+	unsigned want = *(unsigned *)ctx;
+	for (unsigned i = 0; i < want && i < max; i++)
+		figures[i] = i * 1.5;
+	*n = want;
+	return 0;
+}
+
+static int fails(void *ctx, double *figures, unsigned max, unsigned *n, struct pb_error *err)
+{
+	(void)ctx;
+	(void)figures;
+	(void)max;
+	(void)n;
+	return pb_fail(err, PB_EXIT_UNAVAILABLE, 0, "the child says no");
+}
+
+static int dies(void *ctx, double *figures, unsigned max, unsigned *n, struct pb_error *err)
+{
+	(void)ctx;
+	(void)figures;
+	(void)max;
+	(void)n;
+	(void)err;
+	raise(SIGKILL);
+	return 0;
+}
+
+static void test_child(void)
+{
+	struct pb_child_result r;
+	struct pb_error err = {0};
+	CHECK(pb_child_run(touch_64m, NULL, &r, &err) == 0);
+	CHECK_EQ_U64(r.nfigures, 1);
+	CHECK_EQ_U64((uint64_t)r.figures[0], BIG);
+	CHECK(r.maxrss_kib >= BIG / 1024);
+	uint64_t self = pb_self_maxrss_kib();
+	CHECK(self > 0);
+	CHECK(self < BIG / 1024);
+	printf("child peak RSS %llu KiB, this process %llu KiB\n",
+	       (unsigned long long)r.maxrss_kib, (unsigned long long)self);
+
+	unsigned want = 5;
+	CHECK(pb_child_run(counts, &want, &r, &err) == 0);
+	CHECK_EQ_U64(r.nfigures, 5);
+	CHECK(r.figures[4] == 6.0);
+	want = 1000; /* more than fit: truncated, not overflowed */
+	CHECK(pb_child_run(counts, &want, &r, &err) == 0);
+	CHECK_EQ_U64(r.nfigures, PB_CHILD_MAX_FIGURES);
+
+	CHECK(pb_child_run(fails, NULL, &r, &err) == -1);
+	CHECK_EQ_U64(err.code, PB_EXIT_UNAVAILABLE);
+	CHECK_STR_CONTAINS(err.msg, "the child says no");
+	CHECK(pb_child_run(dies, NULL, &r, &err) == -1);
+	CHECK_EQ_U64(err.code, PB_EXIT_FAILURE);
+	CHECK_STR_CONTAINS(err.msg, "killed by signal 9");
+}
+
+static bool available(const char *facility)
+{
+	struct pb_spec spec;
+	if (pb_spec_parse(facility, &spec, NULL))
+		return false;
+	struct pb_availability av;
+	spec.facility->availability(pb_machine_live(), &spec, &av);
+	return av.available;
+}
+
+static void test_smoke(void)
+{
+	if (!available("bp:w")) {
+		printf("bp:w not available here: overhead smoke run skipped\n");
+		return;
+	}
+	char dir[] = "/tmp/pb-test-overhead-XXXXXX";
+	CHECK(mkdtemp(dir) != NULL);
+	struct pb_results res;
+	struct pb_error err = {0};
+	char *argv[] = {"test_overhead", NULL};
+	CHECK(pb_results_open(&res, dir, 1, argv, &err) == 0);
+	struct pb_suite_options o;
+	pb_suite_options_defaults(&o);
+	o.runs = 1;
+	o.target_ms = 10;
+	o.nthreads = 0;
+	o.threads[o.nthreads++] = 1;
+	if (pb_machine_live()->ncpus > 1)
+		o.threads[o.nthreads++] = 2;
+	CHECK(pb_experiment_overhead.run(&o, "bp:w", &res, &err) == 0);
+	if (err.msg[0])
+		fprintf(stderr, "overhead: %s\n", err.msg);
+	CHECK_EQ_U64(json_array_size(res.points), 5 * o.nthreads);
+	static const char *const modes[] = {"-", "none", "signal", "sigtrap", "drain"};
+	for (size_t i = 0; i < json_array_size(res.points); i++) {
+		json_t *p = json_array_get(res.points, i);
+		unsigned c = (unsigned)(i % 5);
+		CHECK_STR_CONTAINS(json_string_value(json_object_get(p, "experiment")), "overhead");
+		CHECK(!strcmp(json_string_value(json_object_get(p, "delivery")), modes[c]));
+		CHECK(!strcmp(json_string_value(json_object_get(p, "role")),
+			      c ? "sampled" : "baseline"));
+		CHECK(json_object_get(p, "error") == NULL);
+		json_t *m = json_object_get(p, "metrics");
+		CHECK(json_is_number(json_object_get(json_object_get(m, "wall_ns"), "median")));
+		CHECK(json_number_value(json_object_get(json_object_get(m, "maxrss_kib"),
+							"median")) > 0);
+		CHECK(json_is_integer(json_object_get(m, "lost_total")));
+		json_t *run = json_array_get(json_object_get(p, "runs"), 0);
+		CHECK(json_integer_value(json_object_get(run, "maxrss_kib")) > 0);
+		if (!c)
+			continue;
+		CHECK(json_is_number(json_object_get(m, "time_overhead_pct")));
+		CHECK(json_is_number(json_object_get(m, "memory_overhead_pct")));
+		uint64_t observed = (uint64_t)json_integer_value(json_object_get(run, "observed"));
+		uint64_t lost = (uint64_t)json_integer_value(json_object_get(run, "lost"));
+		uint64_t expected = (uint64_t)json_number_value(json_object_get(run, "expected"));
+		CHECK(expected > 0);
+		CHECK_EQ_U64(observed + lost, expected);
+		uint64_t signals = (uint64_t)json_integer_value(json_object_get(run, "signals"));
+		if (!strcmp(modes[c], "sigtrap"))
+			CHECK_EQ_U64(signals, observed);
+		if (!strcmp(modes[c], "none") || !strcmp(modes[c], "drain"))
+			CHECK_EQ_U64(signals, 0);
+	}
+	pb_results_close(&res);
+	char cmd[128];
+	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+	CHECK(system(cmd) == 0);
+}
+
+int main(void)
+{
+	test_child();
+	test_smoke();
+	return pb_check_done("overhead");
+}
