@@ -6,7 +6,7 @@ JOBS       ?= $(shell nproc)
 FUZZ_SECONDS ?= 20
 OUT        ?= results
 
-.PHONY: all deps build build-asan run check test test-asan fuzz fuzz-smoke bench-engine bench-analysis clean
+.PHONY: all deps build build-asan run check test test-asan fuzz fuzz-smoke bench-engine bench-analysis bench-peer clean
 
 all: build
 
@@ -53,6 +53,10 @@ check: test test-asan fuzz-smoke
 
 bench-engine: build
 	@bash bench/engine.sh ./$(BUILD)/pesbench
+
+# pesbench's delivery modes vs perf record on one workload, facility and period (bench/peer.sh).
+bench-peer: build
+	@bash bench/peer.sh ./$(BUILD)/pesbench
 
 # perf.data reading speed and peak RSS: pesbench's per-IP histogram vs perf script and perf report.
 bench-analysis: build

@@ -78,5 +78,19 @@ assert d[\"period\"] == 100003 and d[\"period_method\"] == \"prime\"; \
 assert all(0 <= d[k][\"error_percent\"] <= 200 for k in (\"instruction\", \"basic_block\", \"function\")); \
 assert d[\"samples\"] > 0 and d[\"exact_instructions\"] > 0'" "JSON has the three levels"
 
+# A user's own recording: perf record of the same command, read through --perf-data.
+if command -v perf >/dev/null && perf record -q -e cpu-clock -c 100000 -o "$work/perf.data" -- \
+	gzip -c "$work/input.txt" >/dev/null 2>"$work/err"; then
+	expect_exit 0 "profile --perf-data" "$PB_BIN" profile --perf-data "$work/perf.data" -- \
+		gzip -c "$work/input.txt"
+	check "grep -q 'perf.data ([1-9][0-9]* user samples)' '$work/out'" "perf.data samples are read"
+	check "grep -Eq '^  function +[0-9.]+ %' '$work/out'" "perf.data: the function error is printed"
+	printf 'not a perf.data file at all, just text' >"$work/bad.data"
+	expect_exit 6 "corrupt perf.data" "$PB_BIN" profile --perf-data "$work/bad.data" -- \
+		gzip -c "$work/input.txt"
+else
+	echo "note: perf record cannot run here; --perf-data not exercised"
+fi
+
 echo "$checks checks, $failures failures"
 [ "$failures" = 0 ]

@@ -30,6 +30,7 @@ struct script {
 	uint64_t count;                /* what read() reports */
 	double count_per_sample;       /* if set: count = samples * this (count-basis events) */
 	bool ibs;
+	uint64_t counting_value;       /* what counting (period 0) events read */
 };
 
 static struct script script;
@@ -37,8 +38,11 @@ static struct script script;
 static void write_script(struct fake_event *ev, void *ctx)
 {
 	(void)ctx;
-	if (!ev->attr.sample_period)
+	if (!ev->attr.sample_period) {
+		ev->count = script.counting_value;
+		ev->time_enabled = ev->time_running = 1000000;
 		return;
+	}
 	uint8_t rec[512], raw[4 + 7 * 8];
 	unsigned round = 0;
 	for (unsigned i = 0; i < script.nips; i++)
@@ -196,6 +200,7 @@ static void accuracy_experiment_on_pebs(void)
 	memset(&script, 0, sizeof script);
 	script.samples = 900;
 	script.count_per_sample = 10007.0 / 0.9;
+	script.counting_value = 777;
 	script.ips[0] = 0x401000;
 	script.weights[0] = 1;
 	script.nips = 1;
@@ -218,7 +223,12 @@ static void accuracy_experiment_on_pebs(void)
 	size_t n = json_array_size(res.points);
 	CHECK(n >= 1);
 	for (size_t i = 0; i < n; i++) {
-		json_t *m = json_object_get(json_array_get(res.points, i), "metrics");
+		json_t *p = json_array_get(res.points, i);
+		json_t *m = json_object_get(p, "metrics");
+		/* the L1-miss assumption is checked with a counting event on a PMU machine */
+		json_t *l1 = json_object_get(p, "l1_miss_assumption");
+		CHECK(json_is_true(json_object_get(l1, "checked")));
+		CHECK_EQ_U64(json_integer_value(json_object_get(l1, "counted")), 777);
 		double mean = json_number_value(json_object_get(json_object_get(m, "accuracy"),
 								"mean"));
 		CHECK(fabs(mean - 90) < 0.01);

@@ -538,7 +538,8 @@ int pb_profile_compute(const struct pb_profile_input *in, struct pb_profile_repo
 		}
 	}
 	out->kernel_samples = in->kernel_samples;
-	out->samples = in->nips + in->kernel_samples;
+	/* Kernel samples stay out of the comparison: callgrind sees user code only. */
+	out->samples = in->nips;
 	size_t ninsn_units = 0, nblock_units = 0;
 	for (size_t o = 0; o < nobjs; o++) {
 		struct obj_state *os = &objs[o];
@@ -564,7 +565,7 @@ int pb_profile_compute(const struct pb_profile_input *in, struct pb_profile_repo
 		pb_fail(err, PB_EXIT_FAILURE, ENOMEM, "out of memory");
 		goto done;
 	}
-	double nowhere = (double)(out->unmapped_samples + out->kernel_samples);
+	double nowhere = (double)out->unmapped_samples;
 
 	/* Instruction level: merge the executed and sampled addresses. */
 	size_t u = 0;

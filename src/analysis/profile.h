@@ -103,7 +103,8 @@ struct pb_profile_input {
 	size_t nmaps;
 	const uint64_t *ips;         /* user-mode sample IPs */
 	size_t nips;
-	uint64_t kernel_samples;     /* samples with a kernel IP: no exact counterpart */
+	uint64_t kernel_samples;     /* kernel-mode samples: left out of the comparison, since
+				      * callgrind counts user code only */
 	const char *callgrind_file;
 };
 
@@ -122,10 +123,10 @@ struct pb_profile_object_summary {
 
 struct pb_profile_report {
 	uint64_t total_ir;
-	uint64_t samples;            /* all, kernel included */
+	uint64_t samples;            /* user-mode samples: the ones compared */
 	uint64_t unmapped_samples;   /* user IPs in no file mapping (vdso, JIT, anonymous) */
 	uint64_t unexecuted_samples; /* IPs at addresses callgrind never executed */
-	uint64_t kernel_samples;
+	uint64_t kernel_samples;     /* left out (see pb_profile_input) */
 	struct pb_share_error insn, block, func;
 	size_t ninsns, nblocks, nfuncs_total;
 	size_t undecodable;

@@ -207,6 +207,7 @@ int pb_cmd_plan(int argc, char **argv)
 			return pb_cli_report("plan", &err);
 	} else {
 		struct pb_fit fit;
+		fflush(stdout);
 		fprintf(stderr, "measuring the cost of one %s sample (short sweep)...\n", facility);
 		if (pb_cost_measure(facility, 2, 50, &fit, &err))
 			return pb_cli_report("plan", &err);
@@ -237,15 +238,34 @@ int pb_cmd_plan(int argc, char **argv)
 	if (!check)
 		return PB_EXIT_OK;
 
-	struct pb_program_figures sampled;
-	if (measure_median(cmd, &spec, plan.period, ring_pages, (unsigned)runs, &sampled, &err))
-		return pb_cli_report("plan", &err);
+	/* The check re-measures the baseline, interleaved with the sampled runs, so that a
+	 * machine that got busier or quieter since the plan moves both alike. */
+	double walls[64], bases[64], samples[64], lost[64];
+	for (unsigned i = 0; i < runs; i++) {
+		struct pb_program_figures b, f;
+		if (pb_program_measure(cmd, NULL, 0, 0, &b, &err) ||
+		    pb_program_measure(cmd, &spec, plan.period, ring_pages, &f, &err))
+			return pb_cli_report("plan", &err);
+		bases[i] = (double)b.wall_ns;
+		walls[i] = (double)f.wall_ns;
+		samples[i] = (double)f.samples;
+		lost[i] = (double)f.lost;
+	}
+	struct pb_program_figures sampled = {
+		.wall_ns = (uint64_t)pb_median(walls, runs),
+		.samples = (uint64_t)pb_median(samples, runs),
+		.lost = (uint64_t)pb_median(lost, runs),
+	};
+	model.baseline_ns = pb_median(bases, runs);
 	double predicted = pb_predict_time_ns(model.baseline_ns, model.ns_per_sample,
 					      (double)sampled.samples, 1);
 	double measured_pct = ((double)sampled.wall_ns - model.baseline_ns) / model.baseline_ns *
 			      100.0;
-	printf("check:              %llu samples, %llu lost\n",
-	       (unsigned long long)sampled.samples, (unsigned long long)sampled.lost);
+	printf("check:              %llu samples, %llu lost (medians of %llu runs)\n",
+	       (unsigned long long)sampled.samples, (unsigned long long)sampled.lost,
+	       (unsigned long long)runs);
+	printf("  baseline again    %.3f ms (interleaved with the sampled runs)\n",
+	       model.baseline_ns / 1e6);
 	printf("  predicted time    %.3f ms (baseline + cost x samples taken)\n", predicted / 1e6);
 	printf("  measured time     %.3f ms, overhead %.2f %% (%s the %.3g %% budget)\n",
 	       (double)sampled.wall_ns / 1e6, measured_pct,

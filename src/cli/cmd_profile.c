@@ -232,10 +232,10 @@ static void print_text(const struct options *opt, const char *spec, const struct
 		printf(" %s", *a);
 	printf("\n");
 	if (opt->perf_data)
-		printf("samples: %s (%llu samples)\n", opt->perf_data,
+		printf("samples: %s (%llu user samples)\n", opt->perf_data,
 		       (unsigned long long)r->samples);
 	else
-		printf("samples: %s, period %llu (%s%s), %llu samples, run %.3f s%s\n", spec,
+		printf("samples: %s, period %llu (%s%s), %llu user samples, run %.3f s%s\n", spec,
 		       (unsigned long long)plan->initial, pb_period_method_name(plan->method),
 		       plan->ioctl_each_sample ? ": new period in [P/2, 3P/2] after each sample"
 		       : plan->facility_random ? ": the facility's own randomisation"
@@ -246,8 +246,9 @@ static void print_text(const struct options *opt, const char *spec, const struct
 		printf("         period changes: %llu applied, %llu refused\n",
 		       (unsigned long long)res->period_changes,
 		       (unsigned long long)res->period_errors);
-	printf("         %llu kernel, %llu outside any file mapping, %llu at addresses callgrind "
-	       "never executed\n",
+	printf("         %llu kernel samples left out (callgrind counts user code only); of the "
+	       "rest\n         %llu outside any file mapping, %llu at addresses callgrind never "
+	       "executed\n",
 	       (unsigned long long)r->kernel_samples, (unsigned long long)r->unmapped_samples,
 	       (unsigned long long)r->unexecuted_samples);
 	printf("exact:   callgrind, %llu instructions in %zu objects, %zu executed instructions, "

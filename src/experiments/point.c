@@ -124,7 +124,8 @@ const char *pb_declared_events(const struct pb_spec *spec, const struct pb_truth
 		*events = truth->instructions * iterations + truth->once_instructions;
 		return "declared";
 	}
-	if (name_has(e, "L1_MISS") || name_has(e, "L1D_MISS")) {
+	if (name_has(e, "L1_MISS") || name_has(e, "L1D_MISS") ||
+	    (name_has(e, "CACHE_L1D") && name_has(e, "MISS"))) {
 		*events = truth->l1_misses * iterations;
 		return "declared";
 	}

@@ -251,7 +251,8 @@ static void emit_script(FILE *g, const struct pb_figure *f, const char *machine)
 	char title[640];
 	const char *runs_note = f->max_runs >= 2 ? "points: mean over runs; bars: lowest to highest run"
 						 : "one value per point (no repeated runs)";
-	pb_format(title, sizeof title, "%s\n%s; %s", f->title, machine, runs_note);
+	pb_format(title, sizeof title, "%s\n%s; %s", f->title, machine,
+		  f->runs_note[0] ? f->runs_note : runs_note);
 	fputs("set title ", g);
 	gp_string(g, title);
 	fputs("\nset xlabel ", g);
@@ -488,6 +489,12 @@ int pb_plots_make(json_t *results, const char *dir, bool write_files, struct pb_
 			static const char *const mode_metrics[] = {"accuracy", NULL};
 			pb_plot_mode(&c, pts, n);
 			pb_plot_generic(&c, e, pts, n, mode_metrics);
+		} else if (!strcmp(e, "shadow")) {
+			static const char *const drawn[] = {"!max_deviation", "!tolerance_pp",
+							    "!tv_distance", "!pooled_event_samples",
+							    NULL};
+			pb_plot_shadow(&c, pts, n);
+			pb_plot_generic(&c, e, pts, n, drawn);
 		} else {
 			pb_plot_generic(&c, e, pts, n, NULL);
 		}

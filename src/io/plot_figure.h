@@ -36,6 +36,7 @@ struct pb_figure {
 	bool fixed_y;           /* a quantity with known bounds: y from ylo to yhi */
 	double ylo, yhi;
 	unsigned max_runs;      /* the most runs behind one point, for the subtitle */
+	char runs_note[96];     /* what a point and a bar are, when not "mean; min-max" */
 	struct {
 		double x;
 		char text[128];
@@ -82,12 +83,14 @@ void pb_fig_finish(struct pb_plot_ctx *c, struct pb_figure *f);
 
 /* plot_plan.c: what to plot */
 bool pb_plot_plottable(json_t *p);
-/* every metric against the varying parameter; only: NULL-terminated metric names or NULL */
+/* every metric against the varying parameter; only: NULL for all, or a NULL-terminated list
+ * of the metric names to plot, or of names each prefixed with '!' to leave out */
 void pb_plot_generic(struct pb_plot_ctx *c, const char *experiment, json_t **pts, size_t n,
 		     const char *const *only);
 void pb_plot_bias_shares(struct pb_plot_ctx *c, json_t **pts, size_t n);
 void pb_plot_bias_deviation(struct pb_plot_ctx *c, json_t **pts, size_t n);
 void pb_plot_multi(struct pb_plot_ctx *c, json_t **pts, size_t n);
 void pb_plot_mode(struct pb_plot_ctx *c, json_t **pts, size_t n);
+void pb_plot_shadow(struct pb_plot_ctx *c, json_t **pts, size_t n);
 
 #endif

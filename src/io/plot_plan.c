@@ -79,7 +79,7 @@ static void humanize(const char *name, char *buf, size_t len)
 }
 
 /* The unit a figure's name implies, by the suffix convention of results.json. */
-static const char *unit_of(const char *name)
+static const char *unit_of(const char *name, const char **suffix)
 {
 	static const struct {
 		const char *suffix, *unit;
@@ -89,11 +89,15 @@ static const char *unit_of(const char *name)
 		{"_kb", "KB"},       {"_kib", "KiB"},     {"_mb", "MB"},     {"_mib", "MiB"},
 		{"_bytes", "bytes"}, {"_pages", "pages"}, {"_ratio", "ratio"}, {"ratio", "ratio"},
 		{"_cycles", "cycles"}, {"_insns", "instructions"}, {"_instructions", "instructions"},
-		{"_hz", "Hz"},       {"_per_s", "per second"},
+		{"_hz", "Hz"},       {"_per_s", "per second"}, {"_kib", "KiB"},
+		{"_nops", "nop instructions"}, {"samples", "count"}, {"signals", "count"},
 	};
 	for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
-		if (has_suffix(name, units[i].suffix))
+		if (has_suffix(name, units[i].suffix)) {
+			if (suffix)
+				*suffix = units[i].suffix;
 			return units[i].unit;
+		}
 	return NULL;
 }
 
@@ -120,8 +124,12 @@ static void metric_label(const char *name, char *buf, size_t len)
 			return;
 		}
 	char words[128];
+	const char *suffix = NULL;
+	const char *unit = unit_of(name, &suffix);
 	humanize(name, words, sizeof words);
-	const char *unit = unit_of(name);
+	/* "wall_ns" reads "wall (ns)", not "wall ns (ns)" */
+	if (suffix && strlen(name) > strlen(suffix) && suffix[0] == '_')
+		words[strlen(name) - strlen(suffix)] = '\0';
 	pb_format(buf, len, "%s (%s)", words, unit ? unit : "value");
 }
 
@@ -155,10 +163,14 @@ static void field_label(const char *field, const char *facility, char *buf, size
 		pb_format(buf, len, "sample delivery to user space (mode)");
 	} else if (!strcmp(field, "ring_pages")) {
 		pb_format(buf, len, "ring buffer size (pages)");
+	} else if (!strcmp(field, "padding") || !strcmp(field, "workload.gap")) {
+		pb_format(buf, len, "padding after each event (nop instructions)");
+	} else if (!strcmp(field, "kind")) {
+		pb_format(buf, len, "event kind (category)");
 	} else {
 		char words[96];
 		humanize(!strncmp(field, "workload.", 9) ? field + 9 : field, words, sizeof words);
-		const char *unit = unit_of(field);
+		const char *unit = unit_of(field, NULL);
 		pb_format(buf, len, "%s%s (%s)", !strncmp(field, "workload.", 9) ? "workload " : "",
 			  words, unit ? unit : "value");
 	}
@@ -478,7 +490,8 @@ static size_t plain_metrics(json_t **pts, size_t n, const char *const *only, cha
 		json_t *v;
 		json_object_foreach(json_object_get(pts[i], "metrics"), k, v) {
 			bool wanted = true;
-			if (only) {
+			bool leave_out = only && only[0] && only[0][0] == '!';
+			if (only && !leave_out) {
 				wanted = false;
 				for (const char *const *o = only; *o; o++)
 					wanted |= !strcmp(*o, k);
@@ -504,6 +517,8 @@ static size_t plain_metrics(json_t **pts, size_t n, const char *const *only, cha
 			} else {
 				wanted = false;
 			}
+			for (const char *const *o = leave_out ? only : NULL; o && *o; o++)
+				wanted &= strcmp(*o + 1, k) != 0;
 			for (size_t j = 0; j < count && wanted; j++)
 				wanted = strcmp(names[j], k);
 			if (wanted && count < max)
@@ -886,6 +901,123 @@ void pb_plot_multi(struct pb_plot_ctx *c, json_t **pts, size_t n)
 }
 
 /* Mode: share of the samples that fell on a privilege level that was excluded. */
+/* Shadow: per padding, where the samples of the adjacent events went, and how far that is
+ * from uniform against the experiment's own tolerance. */
+void pb_plot_shadow(struct pb_plot_ctx *c, json_t **pts, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		const char *fac = str(pts[i], "facility");
+		json_t *m0 = json_object_get(pts[i], "metrics");
+		bool first = pb_plot_plottable(pts[i]) && json_object_get(m0, "shares");
+		for (size_t j = 0; j < i && first; j++)
+			first = !(pb_plot_plottable(pts[j]) && !strcmp(str(pts[j], "facility"), fac));
+		if (!first)
+			continue;
+		bool before = !strcmp(str(m0, "attribution"), "before_ip");
+		const char *how = before ? "IP+1-corrected" : "at the IP";
+		char stem[160];
+		pb_format(stem, sizeof stem, "shadow-shares-%s", fac);
+		struct pb_figure *shares = pb_fig_new(c, "shadow", stem);
+		pb_format(stem, sizeof stem, "shadow-deviation-%s", fac);
+		struct pb_figure *dev = pb_fig_new(c, "shadow", stem);
+		if (!shares || !dev) {
+			pb_fig_finish(c, shares);
+			pb_fig_finish(c, dev);
+			return;
+		}
+		pb_format(shares->runs_note, sizeof shares->runs_note,
+			  "points: runs pooled; bars: lowest to highest run");
+		pb_format(dev->runs_note, sizeof dev->runs_note,
+			  "bars: lowest to highest run");
+		int per_run = pb_fig_series(dev, "largest deviation, each run");
+		int pooled = pb_fig_series(dev, "largest deviation of the runs pooled (the verdict)");
+		int tolerance = pb_fig_series(dev, "tolerance: uniform at or below");
+		double ideal = 0;
+		for (size_t j = i; j < n; j++) {
+			json_t *q = pts[j], *m = json_object_get(q, "metrics");
+			json_t *pad = json_object_get(q, "padding");
+			if (!pb_plot_plottable(q) || strcmp(str(q, "facility"), fac) ||
+			    !json_is_integer(pad))
+				continue;
+			double x = (double)json_integer_value(pad);
+			json_t *pooled_shares = json_object_get(m, "shares");
+			size_t nev = json_array_size(pooled_shares);
+			if (nev)
+				ideal = 100.0 / (double)nev;
+			for (size_t e = 0; e < nev && e < PB_PLOT_MAX_SERIES; e++) {
+				struct pb_spread v = {0};
+				size_t r;
+				json_t *run;
+				json_array_foreach(json_object_get(q, "runs"), r, run) {
+					json_t *a = json_object_get(run, "attribution");
+					json_t *arr = json_object_get(a, before ? "share_before_ip"
+										: "share_at_ip");
+					if (json_is_number(json_array_get(arr, e)))
+						pb_spread_add(&v, json_number_value(json_array_get(arr, e)));
+				}
+				char series[48];
+				snprintf(series, sizeof series, "event %zu", e + 1);
+				double y = json_number_value(json_object_get(
+					json_array_get(pooled_shares, e), before ? "share_before_ip"
+										 : "share_at_ip"));
+				pb_fig_add(shares, pb_fig_series(shares, series), x, y, v.n ? v.min : y,
+					   v.n ? v.max : y, v.n);
+			}
+			struct pb_spread v = {0};
+			size_t r;
+			json_t *run;
+			json_array_foreach(json_object_get(q, "runs"), r, run) {
+				json_t *a = json_object_get(run, "attribution");
+				json_t *d = json_object_get(a, before ? "max_deviation_before_ip"
+								      : "max_deviation_at_ip");
+				if (json_is_number(d))
+					pb_spread_add(&v, json_number_value(d));
+			}
+			if (v.n)
+				pb_fig_add(dev, per_run, x, v.mean, v.min, v.max, v.n);
+			json_t *md = json_object_get(m, "max_deviation");
+			if (json_is_number(md))
+				pb_fig_add(dev, pooled, x, json_number_value(md), 0, 0, 1);
+			json_t *tol = json_object_get(m, "tolerance_pp");
+			if (json_is_number(tol))
+				pb_fig_add(dev, tolerance, x, json_number_value(tol), 0, 0, 1);
+		}
+		const char *note = str(pts[i], "note");
+		if (ideal > 0) {
+			shares->has_ref = true;
+			shares->ref = ideal;
+			pb_format(shares->ref_title, sizeof shares->ref_title, "uniform (%.4g %%)",
+				  ideal);
+		}
+		pb_format(shares->title, sizeof shares->title,
+			  "shadow experiment (%s): share of samples on each adjacent event, %s", fac,
+			  how);
+		pb_format(shares->xlabel, sizeof shares->xlabel,
+			  "padding after each event (nop instructions)");
+		pb_format(shares->ylabel, sizeof shares->ylabel,
+			  "share of the samples on the events (%%)");
+		pb_format(shares->caption, sizeof shares->caption,
+			  "Identical adjacent events separated by a padding of nops; one series per "
+			  "event in program order, pooled over the runs (bars: lowest to highest run). "
+			  "A facility with a shadow piles samples on the event after the longest gap "
+			  "until the padding is longer than the shadow.%s%s",
+			  *note ? " Note: " : "", note);
+		pb_format(dev->title, sizeof dev->title,
+			  "shadow experiment (%s): distance from uniform by padding", fac);
+		pb_format(dev->xlabel, sizeof dev->xlabel,
+			  "padding after each event (nop instructions)");
+		pb_format(dev->ylabel, sizeof dev->ylabel,
+			  "largest |share - uniform share| (percentage points)");
+		pb_format(dev->caption, sizeof dev->caption,
+			  "A padding is uniform when the pooled deviation is at or below the tolerance; "
+			  "the shadow length is the smallest padding from which every larger one is "
+			  "uniform (see the table).%s%s",
+			  *note ? " Note: " : "", note);
+		pb_fig_finish(c, shares);
+		pb_fig_finish(c, dev);
+	}
+}
+
 void pb_plot_mode(struct pb_plot_ctx *c, json_t **pts, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {

@@ -86,7 +86,7 @@ static const char style[] =
 	"white-space:nowrap}.wide{overflow-x:auto}"
 	"tr.bad td{color:#8a1c1c}figure{margin:1em 0}"
 	"figure img{max-width:100%;border:1px solid #ddd}figcaption{font-size:.9em;color:#444}"
-	"nav a{margin-right:.8em}code{background:#f4f4f4}";
+	"nav a{margin-right:.8em}code{background:#f4f4f4}td.notes{min-width:22em}";
 
 static void machine_section(FILE *f, json_t *results)
 {
@@ -167,6 +167,21 @@ static void notes(FILE *f, json_t *p)
 		fprintf(f, "%s period ", json_string_value(v));
 	if (json_object_get(p, "variant"))
 		esc(f, str(p, "variant"));
+	if (*str(p, "note")) {
+		fputs(" (", f);
+		esc(f, str(p, "note"));
+		fputs(")", f);
+	}
+	/* an experiment's conclusion over its points (e.g. the shadow length) */
+	const char *k;
+	json_object_foreach(json_object_get(p, "summary"), k, v) {
+		if (json_is_object(v) || json_is_array(v) || !strcmp(k, "note"))
+			continue;
+		fputs("<br>", f);
+		esc(f, k);
+		fputs(": ", f);
+		scalar(f, v);
+	}
 }
 
 static void point_row(FILE *f, json_t *p)
@@ -184,6 +199,13 @@ static void point_row(FILE *f, json_t *p)
 		fputs("</td></tr>\n", f);
 		return;
 	}
+	if (!json_array_size(json_object_get(p, "runs"))) {
+		/* a point that concludes over the others: no figures of its own */
+		fputs("<td colspan=\"11\">", f);
+		notes(f, p);
+		fputs("</td></tr>\n", f);
+		return;
+	}
 	json_t *m = json_object_get(p, "metrics");
 	json_t *acc = json_object_get(m, "accuracy"), *ratio = json_object_get(m, "running_ratio");
 	fprintf(f, "<td class=\"n\">%lld</td><td class=\"n\">%lld</td><td class=\"n\">%zu</td>",
@@ -197,7 +219,7 @@ static void point_row(FILE *f, json_t *p)
 	else
 		fputs("<td>-</td><td>-</td><td>-</td>", f);
 	fprintf(f, "<td class=\"n\">%lld</td><td class=\"n\">%lld</td><td class=\"n\">%.3f</td>"
-		   "<td>%s</td><td>",
+		   "<td>%s</td><td class=\"notes\">",
 		(long long)json_integer_value(json_object_get(m, "lost_total")),
 		(long long)json_integer_value(json_object_get(m, "throttles_total")),
 		ratio ? num(ratio, "min") : 1.0,
