@@ -477,11 +477,12 @@ struct session_samples {
 
 static struct session_samples samples;
 
+static volatile uint64_t spin_sink;
+
 static __attribute__((noinline)) void spin_for_perfdata_test(void)
 {
-	volatile uint64_t x = 0;
 	for (uint64_t i = 0; i < 60000000ull; i++)
-		x += i * 3;
+		spin_sink += i * 3;
 }
 
 static void run_spin(void *ctx, unsigned thread)

@@ -214,7 +214,8 @@ int pb_cmd_run(int argc, char **argv)
 			pb_results_skip(&res, facilities[i], av.reason);
 	}
 	json_t *skipped = json_object_get(res.root, "skipped");
-	if (!quiet) {
+	/* with nothing to run, the reasons are the whole answer, --quiet or not */
+	if (!quiet || !nrunnable) {
 		size_t i;
 		json_t *s;
 		json_array_foreach(skipped, i, s)

@@ -71,7 +71,10 @@ int pb_options_next(struct pb_option_parser *op, const char **name, const char *
 		return 1;
 	}
 	if (op->i >= op->argc) {
-		pb_fail(&op->err, PB_EXIT_USAGE, 0, "option --%s needs a value", buf);
+		/* An unknown option at the end of the line lands here too: point at the list. */
+		pb_fail(&op->err, PB_EXIT_USAGE, 0,
+			"option --%s needs a value, or is not an option of this command "
+			"(`pesbench %s --help` lists them)", buf, op->argv[0]);
 		return -1;
 	}
 	*value = op->argv[op->i++];

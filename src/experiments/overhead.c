@@ -135,7 +135,8 @@ static int overhead_run(const struct pb_suite_options *o, const char *facility,
 	}
 	req[0].no_perf = true;
 	req[0].nevents = 0;
-	/* Half the suite's run time: every run here is a fork, and there are five per point. */
+	/* Half the suite's run time: every run here is a fork, five configurations per thread
+	 * count. */
 	uint64_t target = o->target_ms / 2 ? o->target_ms / 2 : 1;
 	uint64_t iterations = pb_calibrate_iterations(&req[1].workload, &req[1].events[0].spec,
 						      target, err);

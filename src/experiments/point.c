@@ -63,10 +63,14 @@ int pb_point_request_set(struct pb_point_request *req, const char *facility,
 				 : pb_natural_workload(req->no_perf ? NULL : &req->events[0].spec);
 	if (pb_workload_parse(w, &req->workload, err))
 		return -1;
-	/* The page-fault workload faults inside the kernel (uname writing to a dropped page):
-	 * only kernel-level counting sees those faults. */
+	/* A workload that faults inside the kernel (mode:kernel=fault: uname writing to a dropped
+	 * page) is seen only by kernel-level counting; mode:kernel=touch faults in user mode, so
+	 * an unprivileged user (perf_event_paranoid 2) can count it. */
+	struct pb_truth faults;
 	if (!req->no_perf && !strcmp(req->events[0].spec.facility->name, "sw") &&
-	    !strcmp(req->workload.workload->name, "mode"))
+	    !strcmp(req->workload.workload->name, "mode") &&
+	    (pb_workload_truth(&req->workload, 1, &faults, NULL) || !faults.page_faults ||
+	     faults.page_faults_user < faults.page_faults))
 		req->exclude_kernel = false;
 	if (label) {
 		if (strlen(label) >= sizeof req->label)

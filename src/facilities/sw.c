@@ -18,6 +18,32 @@ static const struct {
 	{"dummy", PERF_COUNT_SW_DUMMY},
 };
 
+/* Edit distance (insertions, deletions, substitutions), capped: names are short. */
+static size_t edit_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+	if (la > 63 || lb > 63)
+		return 64;
+	size_t row[64];
+	for (size_t j = 0; j <= lb; j++)
+		row[j] = j;
+	for (size_t i = 1; i <= la; i++) {
+		size_t diag = row[0];
+		row[0] = i;
+		for (size_t j = 1; j <= lb; j++) {
+			size_t up = row[j];
+			size_t best = diag + (a[i - 1] != b[j - 1]);
+			if (up + 1 < best)
+				best = up + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			row[j] = best;
+			diag = up;
+		}
+	}
+	return row[lb];
+}
+
 static int sw_parse(struct pb_spec *spec, const char *args, struct pb_error *err)
 {
 	const char *name = args ? args : "page-faults";
@@ -34,6 +60,17 @@ static int sw_parse(struct pb_spec *spec, const char *args, struct pb_error *err
 		strncat(known, sw_events[i].name, sizeof known - strlen(known) - 3);
 		strcat(known, i + 1 < sizeof sw_events / sizeof sw_events[0] ? ", " : "");
 	}
+	/* the closest name first: a typo is the usual cause */
+	size_t best = 0, best_d = 64;
+	for (size_t i = 0; i < sizeof sw_events / sizeof sw_events[0]; i++) {
+		size_t d = edit_distance(name, sw_events[i].name);
+		if (d < best_d)
+			best = i, best_d = d;
+	}
+	if (best_d <= 3)
+		return pb_fail(err, PB_EXIT_USAGE, 0, "sw facility '%s': unknown event '%s'; "
+			       "closest: %s; known: %s", spec->text, name, sw_events[best].name,
+			       known);
 	return pb_fail(err, PB_EXIT_USAGE, 0, "sw facility '%s': unknown event '%s'; known: %s",
 		       spec->text, name, known);
 }

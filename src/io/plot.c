@@ -227,7 +227,7 @@ static int write_text(struct pb_plot_ctx *c, const char *name, const char *ext, 
 
 static double x_of(const struct pb_figure *f, size_t s, const struct pb_plot_datum *d)
 {
-	if (!f->categorical || f->nseries < 2)
+	if (!(f->categorical || f->dodge) || f->nseries < 2)
 		return d->x;
 	/* side by side within a category, so the bars do not hide each other */
 	double step = 0.6 / (double)f->nseries;
@@ -432,6 +432,34 @@ out:
 	fig_free(f);
 }
 
+/* Experiments whose figures are more than "each metric against the varying parameter": their
+ * own plots first, then the generic ones for the metrics those leave out. Every other
+ * experiment, including any added later, gets the generic plots alone. */
+struct special {
+	const char *experiment;
+	void (*own[2])(struct pb_plot_ctx *c, json_t **pts, size_t n);
+	const char *const *generic;   /* as pb_plot_generic's `only` */
+	bool no_generic;
+};
+
+static const char *const accuracy_only[] = {"accuracy", NULL};
+static const char *const shadow_drawn[] = {"!max_deviation", "!tolerance_pp", "!tv_distance",
+					   "!pooled_event_samples", NULL};
+static const struct special specials[] = {
+	{"bias", {pb_plot_bias_shares, pb_plot_bias_deviation}, accuracy_only, false},
+	{"multi", {pb_plot_multi, NULL}, NULL, true},
+	{"mode", {pb_plot_mode, NULL}, accuracy_only, false},
+	{"shadow", {pb_plot_shadow, NULL}, shadow_drawn, false},
+};
+
+static const struct special *special_of(const char *experiment)
+{
+	for (size_t i = 0; i < sizeof specials / sizeof specials[0]; i++)
+		if (!strcmp(specials[i].experiment, experiment))
+			return &specials[i];
+	return NULL;
+}
+
 int pb_plots_make(json_t *results, const char *dir, bool write_files, struct pb_plot_set *set,
 		  struct pb_error *err)
 {
@@ -478,26 +506,11 @@ int pb_plots_make(json_t *results, const char *dir, bool write_files, struct pb_
 			any |= pb_plot_plottable(pts[j]);
 		if (!any)
 			continue;
-		if (!strcmp(e, "bias")) {
-			static const char *const bias_metrics[] = {"accuracy", NULL};
-			pb_plot_bias_shares(&c, pts, n);
-			pb_plot_bias_deviation(&c, pts, n);
-			pb_plot_generic(&c, e, pts, n, bias_metrics);
-		} else if (!strcmp(e, "multi")) {
-			pb_plot_multi(&c, pts, n);
-		} else if (!strcmp(e, "mode")) {
-			static const char *const mode_metrics[] = {"accuracy", NULL};
-			pb_plot_mode(&c, pts, n);
-			pb_plot_generic(&c, e, pts, n, mode_metrics);
-		} else if (!strcmp(e, "shadow")) {
-			static const char *const drawn[] = {"!max_deviation", "!tolerance_pp",
-							    "!tv_distance", "!pooled_event_samples",
-							    NULL};
-			pb_plot_shadow(&c, pts, n);
-			pb_plot_generic(&c, e, pts, n, drawn);
-		} else {
-			pb_plot_generic(&c, e, pts, n, NULL);
-		}
+		const struct special *sp = special_of(e);
+		for (size_t k = 0; sp && k < 2 && sp->own[k]; k++)
+			sp->own[k](&c, pts, n);
+		if (!sp || !sp->no_generic)
+			pb_plot_generic(&c, e, pts, n, sp ? sp->generic : NULL);
 	}
 	free(pts);
 	if (c.error)

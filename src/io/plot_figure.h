@@ -26,6 +26,7 @@ struct pb_plot_series {
 struct pb_figure {
 	char name[128], experiment[64], title[256], xlabel[160], ylabel[160], caption[512];
 	bool categorical, logx;
+	bool dodge;             /* numeric x in steps of 1: series side by side like categories */
 	char cats[PB_PLOT_MAX_CATS][96];
 	size_t ncats;
 	struct pb_plot_series series[PB_PLOT_MAX_SERIES];

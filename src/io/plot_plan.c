@@ -117,6 +117,8 @@ static void metric_label(const char *name, char *buf, size_t len)
 		{"observed", "samples observed (count)"},
 		{"expected", "samples expected (count)"},
 		{"samples_total", "samples (count)"},
+		{"wall_ns", "wall time (ns)"},
+		{"maxrss_kib", "peak resident memory (KiB)"},
 	};
 	for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
 		if (!strcmp(name, known[i].name)) {
@@ -528,6 +530,34 @@ static size_t plain_metrics(json_t **pts, size_t n, const char *const *only, cha
 	return count;
 }
 
+/* Nanoseconds in the millions read better as milliseconds. */
+static void rescale_time(struct pb_figure *f, const char *metric)
+{
+	const char *suffix = NULL;
+	const char *unit = unit_of(metric, &suffix);
+	char *at = strstr(f->ylabel, "(ns)");
+	if (!unit || strcmp(unit, "ns") || !at)
+		return;
+	double top = 0;
+	for (size_t s = 0; s < f->nseries; s++)
+		for (size_t i = 0; i < f->series[s].n; i++)
+			top = fmax(top, fabs(f->series[s].d[i].y));
+	double scale = top >= 1e6 ? 1e6 : top >= 1e4 ? 1e3 : 1;
+	if (scale == 1)
+		return;
+	for (size_t s = 0; s < f->nseries; s++)
+		for (size_t i = 0; i < f->series[s].n; i++) {
+			struct pb_plot_datum *d = &f->series[s].d[i];
+			d->y /= scale;
+			d->lo /= scale;
+			d->hi /= scale;
+		}
+	char rest[160];
+	pb_format(rest, sizeof rest, "%s", at + 4);
+	pb_format(at, sizeof f->ylabel - (size_t)(at - f->ylabel), "(%s)%s",
+		  scale == 1e6 ? "ms" : "µs", rest);
+}
+
 /* One metric against the varying parameter, for the points of one experiment (split per
  * facility when x is a period: periods of different facilities are different units). */
 void pb_plot_generic(struct pb_plot_ctx *c, const char *experiment, json_t **all, size_t nall,
@@ -631,6 +661,11 @@ void pb_plot_generic(struct pb_plot_ctx *c, const char *experiment, json_t **all
 				} else {
 					pb_format(xt, sizeof xt, "%s", fac);
 				}
+				if (f->categorical && (!*xt || !strcmp(xt, "-"))) {
+					/* no value: the point's role says what it is (a baseline) */
+					pb_format(xt, sizeof xt, "%s", *str(p, "role") ? str(p, "role")
+										       : "(none)");
+				}
 				if (f->categorical) {
 					int cat = pb_fig_cat(f, xt);
 					if (cat < 0)
@@ -644,6 +679,7 @@ void pb_plot_generic(struct pb_plot_ctx *c, const char *experiment, json_t **all
 				}
 				pb_fig_add(f, pb_fig_series(f, series), xv, v.mean, v.min, v.max, v.n);
 			}
+			rescale_time(f, metrics[m]);
 			if (f->categorical && x && !strcmp(x->name, "workload"))
 				shorten_workload_categories(f);
 			f->logx = !f->categorical && xmin > 0 && xmax / xmin >= 20;
@@ -673,6 +709,20 @@ void pb_plot_generic(struct pb_plot_ctx *c, const char *experiment, json_t **all
 		}
 	}
 	free(pts);
+}
+
+/* Shares from 0 to at least twice the ideal: a 0.3-point wobble around 25 % must not fill
+ * the plot and look like a bias. */
+static void share_range(struct pb_figure *f, double ideal)
+{
+	double top = 2 * ideal;
+	for (size_t s = 0; s < f->nseries; s++)
+		for (size_t i = 0; i < f->series[s].n; i++)
+			top = fmax(top, f->series[s].d[i].bars ? f->series[s].d[i].hi
+							       : f->series[s].d[i].y);
+	f->fixed_y = true;
+	f->ylo = 0;
+	f->yhi = ceil(top * 1.08 / 5) * 5;
 }
 
 static const char *load_name(const char *label)
@@ -757,6 +807,7 @@ void pb_plot_bias_shares(struct pb_plot_ctx *c, json_t **pts, size_t n)
 			f->has_ref = true;
 			f->ref = ideal;
 			pb_format(f->ref_title, sizeof f->ref_title, "ideal share (%.4g %%)", ideal);
+			share_range(f, ideal);
 		}
 		pb_format(f->title, sizeof f->title,
 			  "bias experiment (%s, period %lld): share of samples on each identical load", fac, period);
@@ -843,6 +894,7 @@ void pb_plot_multi(struct pb_plot_ctx *c, json_t **pts, size_t n)
 			struct pb_figure *f = pb_fig_new(c, "multi", stem);
 			if (!f)
 				return;
+			f->dodge = true;
 			for (size_t j = i; j < n; j++) {
 				json_t *q = pts[j];
 				if (!pb_plot_plottable(q) || strcmp(str(q, "facility"), fac))
@@ -988,6 +1040,7 @@ void pb_plot_shadow(struct pb_plot_ctx *c, json_t **pts, size_t n)
 			shares->ref = ideal;
 			pb_format(shares->ref_title, sizeof shares->ref_title, "uniform (%.4g %%)",
 				  ideal);
+			share_range(shares, ideal);
 		}
 		pb_format(shares->title, sizeof shares->title,
 			  "shadow experiment (%s): share of samples on each adjacent event, %s", fac,

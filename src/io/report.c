@@ -242,8 +242,8 @@ static void shares_table(FILE *f, json_t *points, const char *experiment)
 		if (!shares || strcmp(str(p, "experiment"), experiment))
 			continue;
 		if (!header) {
-			fputs("<h3>Mean share of samples per load</h3>\n<p>Ideal: an equal share on "
-			      "each load. &lsquo;At the IP&rsquo; counts a sample on the instruction "
+			fputs("<h3>Share of samples per event instruction</h3>\n<p>Ideal: an equal "
+			      "share on each. &lsquo;At the IP&rsquo; counts a sample on the instruction "
 			      "its IP names; &lsquo;IP+1-corrected&rsquo; on the one before it.</p>\n"
 			      "<table>\n<tr><th>facility</th><th>workload</th><th>period</th>"
 			      "<th>label</th><th>instruction</th><th>at the IP (%)</th>"

@@ -200,20 +200,22 @@ int pb_results_write(struct pb_results *r, bool complete, struct pb_error *err)
 	json_object_set_new(r->root, "finished", json_string(when));
 	json_object_set_new(r->root, "elapsed_s", json_real(now - r->started));
 
+	/* results.csv first: results.json is what says a run is whole, so when the disk fills
+	 * up between the two writes no results.json is left beside a missing table. */
 	char path[4200];
+	size_t len = 0;
+	char *csv = render_csv(r->points, &len);
+	snprintf(path, sizeof path, "%s/results.csv", r->dir);
+	int rc = pb_write_atomic(path, csv ? csv : "", csv ? len : 0, err);
+	free(csv);
+	if (rc)
+		return -1;
 	char *json = json_dumps(r->root, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
 	if (!json)
 		return pb_fail(err, PB_EXIT_FAILURE, ENOMEM, "cannot render results.json");
 	snprintf(path, sizeof path, "%s/results.json", r->dir);
-	int rc = pb_write_atomic(path, json, strlen(json), err);
+	rc = pb_write_atomic(path, json, strlen(json), err);
 	free(json);
-	if (rc)
-		return -1;
-	size_t len = 0;
-	char *csv = render_csv(r->points, &len);
-	snprintf(path, sizeof path, "%s/results.csv", r->dir);
-	rc = pb_write_atomic(path, csv ? csv : "", csv ? len : 0, err);
-	free(csv);
 	return rc;
 }
 
@@ -223,23 +225,20 @@ void pb_results_close(struct pb_results *r)
 	r->root = r->points = NULL;
 }
 
-int pb_results_load(const char *path, json_t **root, struct pb_error *err)
+/* The checks shared by the file and buffer loaders, on what json_load* returned. */
+static int check_loaded(const char *name, json_t **root, const json_error_t *je,
+			struct pb_error *err)
 {
-	json_error_t je;
-	*root = json_load_file(path, 0, &je);
-	if (!*root) {
-		if (errno == ENOENT && je.line == -1)
-			return pb_fail(err, PB_EXIT_BAD_FILE, ENOENT, "%s: %s", path, je.text);
+	if (!*root)
 		return pb_fail(err, PB_EXIT_BAD_FILE, 0,
 			       "%s is not valid JSON (line %d, column %d: %s); was it cut short?",
-			       path, je.line, je.column, je.text);
-	}
+			       name, je->line, je->column, je->text);
 	const char *schema = json_string_value(json_object_get(*root, "schema"));
 	if (!schema || strcmp(schema, PB_RESULTS_SCHEMA)) {
 		int rc = pb_fail(err, PB_EXIT_BAD_FILE, 0,
 				 "%s has schema '%s'; this pesbench reads '%s' (re-run the suite "
 				 "with this version, or use the pesbench that wrote it)",
-				 path, schema ? schema : "(none)", PB_RESULTS_SCHEMA);
+				 name, schema ? schema : "(none)", PB_RESULTS_SCHEMA);
 		json_decref(*root);
 		*root = NULL;
 		return rc;
@@ -247,7 +246,24 @@ int pb_results_load(const char *path, json_t **root, struct pb_error *err)
 	if (!json_is_array(json_object_get(*root, "points"))) {
 		json_decref(*root);
 		*root = NULL;
-		return pb_fail(err, PB_EXIT_BAD_FILE, 0, "%s has no 'points' array", path);
+		return pb_fail(err, PB_EXIT_BAD_FILE, 0, "%s has no 'points' array", name);
 	}
 	return 0;
+}
+
+int pb_results_load(const char *path, json_t **root, struct pb_error *err)
+{
+	json_error_t je;
+	*root = json_load_file(path, 0, &je);
+	if (!*root && errno == ENOENT && je.line == -1)
+		return pb_fail(err, PB_EXIT_BAD_FILE, ENOENT, "%s: %s", path, je.text);
+	return check_loaded(path, root, &je, err);
+}
+
+int pb_results_load_buffer(const char *data, size_t len, const char *name, json_t **root,
+			   struct pb_error *err)
+{
+	json_error_t je;
+	*root = json_loadb(data, len, 0, &je);
+	return check_loaded(name, root, &je, err);
 }

@@ -36,6 +36,9 @@ void pb_results_close(struct pb_results *r);
 /* Loads a results.json, checking its schema; a file of another schema version or a corrupt
  * file is PB_EXIT_BAD_FILE with a message saying which. */
 int pb_results_load(const char *path, json_t **root, struct pb_error *err);
+/* The same checks on len bytes in memory; name stands for the file in messages. */
+int pb_results_load_buffer(const char *data, size_t len, const char *name, json_t **root,
+			   struct pb_error *err);
 
 /* Writes text to path through a temporary file in the same folder and a rename. */
 int pb_write_atomic(const char *path, const char *text, size_t len, struct pb_error *err);

@@ -198,9 +198,27 @@ static void set_open_error(struct pb_event_result *er, int err_no, const struct 
 	case EINVAL: hint = " (the kernel rejected the attribute combination)"; break;
 	case EMFILE: hint = " (too many open files: raise `ulimit -n`)"; break;
 	}
-	snprintf(er->open_error, sizeof er->open_error,
-		 "perf_event_open(type %u, config 0x%llx): %s%s", a->type,
-		 (unsigned long long)a->config, strerror(err_no), hint);
+	/* A refusal says which rule refused: the two an unprivileged user meets are kernel-mode
+	 * counting at paranoid >= 2 and uprobes, which need CAP_SYS_ADMIN whatever paranoid says. */
+	char why[192];
+	if (err_no == EACCES || err_no == EPERM) {
+		const struct pb_machine *live = pb_machine_live();
+		const struct pb_pmu *uprobe = pb_machine_pmu(live, "uprobe");
+		if (uprobe && (uint32_t)uprobe->type == a->type) {
+			hint = " (uprobe events need CAP_SYS_ADMIN: run as root or grant the "
+			       "capability)";
+		} else if (!a->exclude_kernel && !pb_machine_may_sample_kernel(live)) {
+			snprintf(why, sizeof why,
+				 " (kernel-mode counting, exclude_kernel=0, needs perf_event_paranoid "
+				 "<= 1 (it is %d), CAP_PERFMON or CAP_SYS_ADMIN; or count user mode "
+				 "only)", live->paranoid);
+			hint = why;
+		}
+	}
+	snprintf(er->open_error, sizeof er->open_error, "perf_event_open(type %u, config 0x%llx): %s",
+		 a->type, (unsigned long long)a->config, strerror(err_no));
+	size_t used = strlen(er->open_error);
+	strncat(er->open_error, hint, sizeof er->open_error - used - 1);
 }
 
 int pb_event_attr(const struct pb_machine *m, const struct pb_event_config *ec,

@@ -231,8 +231,8 @@ int pb_verify_instance(struct pb_instance *in, const struct pb_verify_options *o
 		rc = check_count(in, "sw:page-faults", false, "page faults, user and kernel mode", 0,
 				 in->iterations * t->page_faults, counts, rep, err);
 		if (rc == CHECKED)
-			rc = check_count(in, "sw:page-faults", true, "page faults in user mode", 0, 0,
-					 counts, rep, err);
+			rc = check_count(in, "sw:page-faults", true, "page faults in user mode", 0,
+					 in->iterations * t->page_faults_user, counts, rep, err);
 	}
 	free(counts);
 	return rc < 0 ? -1 : 0;

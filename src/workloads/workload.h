@@ -59,7 +59,8 @@ struct pb_label_truth {
 struct pb_truth {
 	uint64_t instructions, loads, stores, branches, taken_branches, calls, returns, locked,
 		syscalls, l1_misses;
-	uint64_t page_faults;        /* caused in the kernel on the loop's behalf (mode) */
+	uint64_t page_faults;        /* page faults per iteration, user and kernel mode (mode) */
+	uint64_t page_faults_user;   /* of those, taken by user-mode instructions */
 	uint64_t once_instructions;  /* executed once per call of the loop function */
 	/* The watched data (pb_target.data_addr), totals for the whole run: what a write
 	 * breakpoint and a read/write breakpoint count. Both 0 when has_watch is false. */

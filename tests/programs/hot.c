@@ -3,8 +3,9 @@
  * shares equal instruction shares and a timer profile can be held to the exact one: a chain
  * of dependent divisions (few instructions per second, so callgrind stays quick) by a divisor
  * the compiler cannot see (argv), on operands that settle to one value (constant latency).
- * Each function runs in long stretches, so a periodic sampler's error per stretch is at most
- * one sample. Usage: hot [MILLIONS_OF_ITERATIONS] (default 8). */
+ * The four take turns in 200 rounds, so a slow spell of the machine (another process, the
+ * host) falls on all of them alike, and a periodic sampler's error of at most one sample per
+ * stretch averages out. Usage: hot [MILLIONS_OF_ITERATIONS] (default 8). */
 #include <stdio.h>
 #include <stdlib.h>
 

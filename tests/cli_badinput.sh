@@ -1,0 +1,361 @@
+#!/bin/bash
+# The bad-input table: every way a user can hand pesbench something wrong, run as a user would
+# run it, with the exit code and a distinctive part of the message checked. The same rows make
+# docs/bad-input.md: `tests/cli_badinput.sh --doc` (with PB_BIN set) prints the table with
+# the messages as printed; the test checks that the document lists every row it runs.
+#
+# Rows that depend on the machine (no hardware PMU, not an AMD CPU, mount allowed, perf.data
+# seeds present) are skipped with the reason where the condition does not hold.
+set -u
+: "${PB_BIN:?PB_BIN must name the pesbench binary}"
+source_dir=${PB_SOURCE_DIR:-$(cd "$(dirname "$0")/.." && pwd)}
+doc_mode=false
+[ "${1:-}" = "--doc" ] && doc_mode=true
+
+failures=0
+checks=0
+rows=0
+work=$(mktemp -d)
+mounts=()
+cleanup() {
+	for m in "${mounts[@]+"${mounts[@]}"}"; do umount "$m" 2>/dev/null; done
+	rm -rf "$work"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+fail() { echo "FAIL: $*" >&2; failures=$((failures + 1)); }
+doc_inputs=()
+doc_lines=()
+
+# How a command reads in the table: the binary as `pesbench`, the scratch folder as DIR.
+display() {
+	local out="" a
+	for a in "$@"; do
+		a=${a//$PB_BIN/pesbench}
+		a=${a//$work/DIR}
+		case $a in
+		*[[:space:]\$\']*) a="'$a'" ;;
+		esac
+		out+="${out:+ }$a"
+	done
+	printf '%s' "$out"
+}
+
+# row INPUT CODE PATTERN COMMAND...: runs COMMAND, checks the exit code and that PATTERN
+# (fixed text) is in the message. The message is stderr unless STREAM=stdout or
+# STREAM=FILE:path (a file the command writes, e.g. results.json). SHOW overrides the command
+# as the table prints it (for environment settings). POST, if set, is a further check
+# (a shell condition) with its description in POST_WHAT.
+row() {
+	local input=$1 want=$2 pattern=$3
+	shift 3
+	rows=$((rows + 1))
+	"$@" >"$work/stdout" 2>"$work/stderr" </dev/null
+	local got=$? source="$work/stderr"
+	case ${STREAM:-stderr} in
+	stdout) source="$work/stdout" ;;
+	FILE:*) source=${STREAM#FILE:} ;;
+	esac
+	checks=$((checks + 2))
+	[ "$got" = "$want" ] ||
+		fail "$input: exit $got, expected $want ($(head -c 300 "$work/stderr"))"
+	grep -qF -- "$pattern" "$source" 2>/dev/null ||
+		fail "$input: message lacks '$pattern' (got: $(head -c 300 "$source" 2>/dev/null))"
+	if [ -n "${POST:-}" ]; then
+		checks=$((checks + 1))
+		eval "$POST" || fail "$input: ${POST_WHAT:-post-condition}"
+	fi
+	local msg
+	msg=$(grep -F -m1 -- "$pattern" "$source" 2>/dev/null || head -n1 "$source")
+	msg=${msg#"${msg%%[![:space:]]*}"}
+	msg=${msg//$work/DIR}
+	msg=${msg//$PB_BIN/pesbench}
+	[ ${#msg} -gt 400 ] && msg="${msg:0:400}…"
+	local shown=${SHOW:-$(display "$@")}
+	doc_inputs+=("$input")
+	doc_lines+=("| $input | \`${shown//|/\\|}\` | ${msg//|/\\|} | $want |")
+}
+
+skip_row() {
+	echo "SKIP row '$1': $2"
+	doc_inputs+=("$1")
+	doc_lines+=("| $1 | (not run here: $2) | | |")
+}
+
+pb=$PB_BIN
+ncpus=$(nproc)
+too_many=$((ncpus + 1))
+has_pmu=false
+[ -e /sys/bus/event_source/devices/cpu ] || [ -e /sys/bus/event_source/devices/cpu_core ] &&
+	has_pmu=true
+is_amd=false
+grep -q AuthenticAMD /proc/cpuinfo && is_amd=true
+is_x86=false
+case $(uname -m) in x86_64 | i?86) is_x86=true ;; esac
+
+# --- the command line ---
+row "unknown subcommand" 2 "unknown command 'frob'" $pb frob
+row "unknown option" 2 "unknown option --frobnicate" $pb run --frobnicate 1
+row "unknown option at the end of the line" 2 "is not an option of this command" \
+	$pb measure --frobnicate
+row "option missing its value" 2 "option --runs needs a value" $pb run --runs
+row "value given to a flag" 2 "option --quiet takes no value" $pb run --quiet=yes
+row "stray argument" 2 "unexpected argument 'extra'" $pb measure extra --facility bp:w
+row "unknown experiment" 2 "unknown experiment 'frob'; known:" $pb run frob
+row "required option missing" 2 "--facility is required" $pb measure
+row "--runs 0" 2 "--runs '0' is too small (min 1)" $pb run --runs 0
+row "negative period" 2 "must not be negative" $pb measure --facility bp:w --period -5
+row "huge period" 2 "is too large (max 9223372036854775807)" \
+	$pb measure --facility bp:w --period 99999999999999999999999
+row "period not a number" 2 "unexpected 'e6' after the number" $pb run --period 1e6
+row "empty period list" 2 "--period: empty list" $pb run --period ,
+row "zero iterations" 2 "--iterations '0' is too small (min 1)" \
+	$pb measure --facility bp:w --iterations 0
+row "timer period below the kernel's floor" 2 "below timer's minimum of 10000" \
+	$pb measure --facility timer:cpu-clock --period 1
+row "more threads than CPUs (measure)" 2 "this machine has $ncpus CPUs" \
+	$pb measure --facility bp:w --threads $too_many
+row "more threads than CPUs (run)" 2 "use at most $ncpus" \
+	$pb run accuracy --facility bp:w --threads 1,$too_many
+row "bad delivery mode" 2 "unknown delivery mode 'smoke'; use none, signal, sigtrap or drain" \
+	$pb measure --facility bp:w --delivery smoke
+row "ring pages not a power of two" 2 "the kernel needs a power of two" \
+	$pb measure --facility bp:w --ring 3
+
+# --- facilities and events ---
+row "unknown facility" 2 "unknown facility 'frob'" $pb measure --facility frob
+row "unknown event (closest name first)" 2 "unknown event 'page-fault'; closest: page-faults" \
+	$pb measure --facility sw:page-fault
+row "unknown timer clock" 2 "unknown clock 'foo'; use timer:cpu-clock or timer:task-clock" \
+	$pb measure --facility timer:foo
+row "unknown breakpoint kind" 2 "unknown breakpoint kind 'z'; use bp:w, bp:rw or bp:x" \
+	$pb measure --facility bp:z
+if $has_pmu; then
+	skip_row "facility absent: no hardware PMU" "this machine has a hardware PMU"
+	skip_row "facility absent: PEBS" "this machine has a hardware PMU"
+	skip_row "suite asked only for absent facilities" "this machine has a hardware PMU"
+else
+	row "facility absent: no hardware PMU" 3 "no hardware PMU" \
+		$pb measure --facility hw:instructions
+	row "facility absent: PEBS" 3 "no hardware PMU" \
+		$pb measure --facility pebs:INST_RETIRED:PREC_DIST
+	row "suite asked only for absent facilities" 3 \
+		"none of the chosen facilities is available here" \
+		$pb run accuracy --facility hw:instructions --quiet --out "$work/absent"
+fi
+if $is_amd; then
+	skip_row "facility absent: IBS on a non-AMD CPU" "this is an AMD CPU"
+else
+	row "facility absent: IBS on a non-AMD CPU" 3 "IBS is an AMD facility" \
+		$pb measure --facility ibs-op --period 4096
+fi
+if $is_x86; then
+	row "facility absent: SPE on x86" 3 "SPE is an Arm facility" $pb measure --facility spe
+else
+	skip_row "facility absent: SPE on x86" "not an x86 machine"
+fi
+row "IBS period below the minimum" 2 "below ibs-op's minimum of 144" \
+	$pb measure --facility ibs-op --period 100
+row "precise level above the maximum" 2 "pp must be 1, 2 or 3" \
+	$pb measure --facility pebs:INST_RETIRED:PREC_DIST:pp=7
+STREAM=FILE:$work/multi/results.json \
+	row "a fifth breakpoint (recorded in results.json)" 0 \
+	"no free counter or debug-register slot" \
+	$pb run multi --facility bp:w --runs 1 --target-ms 10 --quiet --out "$work/multi"
+row "probe of a missing fixture tree" 2 "is not a directory" \
+	$pb probe --root "$work/no-such-tree"
+
+# --- workloads ---
+row "unknown workload" 2 "unknown workload 'nope'; the workloads are" \
+	$pb measure --facility bp:w --workload nope
+row "unknown workload parameter" 2 "accuracy has no parameter 'foo'; its parameters: ratio" \
+	$pb measure --facility bp:w --workload accuracy:foo=1
+row "workload parameter out of range" 2 "ratio=100000 is outside 5..1000" \
+	$pb measure --facility bp:w --workload accuracy:ratio=100000
+row "workload choice not among the variants" 2 "kernel='foo' is not one of: getppid, fault, touch" \
+	$pb measure --facility bp:w --workload mode:kernel=foo
+row "unknown label for a uprobe" 2 "no label 'nolabel' in this workload; labels:" \
+	$pb measure --facility uprobe --label nolabel
+row "unknown workload (verify)" 2 "unknown workload 'nope'" $pb verify nope
+
+# --- output folder ---
+echo "a file" >"$work/plainfile"
+row "output folder under a file" 4 "cannot create output folder" \
+	$pb run accuracy --facility bp:w --out "$work/plainfile/out"
+mkdir -p "$work/ro" "$work/full"
+if [ "$(id -u)" -eq 0 ] && mount -t tmpfs -o ro,size=64k tmpfs "$work/ro" 2>/dev/null; then
+	mounts+=("$work/ro")
+	row "unwritable output folder (read-only file system)" 4 "Read-only file system" \
+		$pb run accuracy --facility bp:w --out "$work/ro/out"
+else
+	skip_row "unwritable output folder (read-only file system)" "cannot mount a tmpfs"
+fi
+if [ "$(id -u)" -eq 0 ] && mount -t tmpfs -o size=64k tmpfs "$work/full" 2>/dev/null; then
+	mounts+=("$work/full")
+	# leave two pages: room to start writing, not to finish
+	dd if=/dev/zero of="$work/full/filler" bs=4k count=14 2>/dev/null
+	POST="[ ! -e '$work/full/out/results.json' ] && ! ls '$work/full/out' | grep -q tmp" \
+	POST_WHAT="no results.json (nor a temporary file) left in the full folder" \
+		row "full output folder" 4 "No space left on device (disk full?)" \
+		$pb run accuracy --facility bp:w --runs 1 --threads 1 --target-ms 10 --quiet \
+		--out "$work/full/out"
+else
+	skip_row "full output folder" "cannot mount a tmpfs (needs root)"
+fi
+
+# --- commands given to plan and profile ---
+printf '#!/bin/sh\necho hi\n' >"$work/script.sh"
+chmod +x "$work/script.sh"
+row "target command missing (plan)" 2 "cannot run '/nonexistent/prog': No such file" \
+	$pb plan --facility timer:cpu-clock --budget 5 -- /nonexistent/prog
+row "target command missing (profile)" 2 "cannot run '/nonexistent/prog': No such file" \
+	$pb profile -- /nonexistent/prog
+row "target command exits non-zero (plan)" 1 "exited with status 1" \
+	$pb plan --facility timer:cpu-clock --budget 5 -- /bin/false
+row "target command exits non-zero (profile)" 1 "exited with status 1" \
+	$pb profile -- /bin/false
+row "target command crashes (plan)" 1 "was killed by signal 11" \
+	$pb plan --facility timer:cpu-clock --budget 5 -- /bin/sh -c 'kill -SEGV $$'
+row "target command crashes (profile)" 1 "was killed by signal 11" \
+	$pb profile -- /bin/sh -c 'kill -SEGV $$'
+row "target command is killed (plan)" 1 "was killed by signal 9" \
+	$pb plan --facility timer:cpu-clock --budget 5 -- /bin/sh -c 'kill -KILL $$'
+row "non-ELF target for profile" 2 "is not an ELF executable (a script?)" \
+	$pb profile -- "$work/script.sh"
+row "plan without a command" 2 "no command to plan for" \
+	$pb plan --facility timer:cpu-clock --budget 5
+row "plan with a zero budget" 2 "give the allowed overhead as a percentage above 0" \
+	$pb plan --facility timer:cpu-clock --budget 0 -- /bin/true
+
+# --- input files ---
+seed="$source_dir/fuzz/corpus/perfdata/perf61_cpu_clock.data"
+if [ -f "$seed" ]; then
+	head -c 200 "$seed" >"$work/truncated.data"
+	row "truncated perf.data" 6 "the recording was cut short" $pb perfdata "$work/truncated.data"
+	python3 - "$seed" "$work/corrupt.data" <<'EOF'
+import struct, sys
+b = bytearray(open(sys.argv[1], 'rb').read())
+data_offset = struct.unpack_from('<Q', b, 40)[0]
+struct.pack_into('<H', b, data_offset + 6, 3)  # first record: size smaller than its header
+open(sys.argv[2], 'wb').write(b)
+EOF
+	row "corrupt perf.data record" 6 "less than its own header: the data section is corrupt" \
+		$pb perfdata "$work/corrupt.data"
+else
+	skip_row "truncated perf.data" "seed $seed missing"
+	skip_row "corrupt perf.data record" "seed $seed missing"
+fi
+head -c 4096 /dev/urandom >"$work/random.data"
+row "not a perf.data at all" 6 "no PERFILE2 magic: not a perf.data file" \
+	$pb perfdata "$work/random.data"
+row "perf.data missing" 2 "cannot open" $pb perfdata "$work/none.data"
+mkdir -p "$work/v2"
+printf '{"schema":"pesbench-results/2","points":[]}\n' >"$work/v2/results.json"
+row "results of another schema version (compare)" 6 \
+	"has schema 'pesbench-results/2'; this pesbench reads 'pesbench-results/1'" \
+	$pb compare "$work/v2/results.json" "$work/v2/results.json"
+row "results of another schema version (report)" 6 "has schema 'pesbench-results/2'" \
+	$pb report "$work/v2"
+mkdir -p "$work/cut"
+if [ -f "$work/multi/results.json" ]; then
+	head -c 300 "$work/multi/results.json" >"$work/cut/results.json"
+else
+	printf '{"schema": "pesbench-results/1", "poi' >"$work/cut/results.json"
+fi
+row "results file cut short" 6 "is not valid JSON" $pb compare "$work/cut" "$work/cut"
+row "compare with one file" 2 "compare needs two or more results" $pb compare "$work/cut"
+row "results folder missing (report)" 6 "$work/none" $pb report "$work/none"
+
+# --- tools missing ---
+mkdir -p "$work/bin"
+for tool in sh true false; do ln -sf "$(command -v $tool)" "$work/bin/$tool"; done
+SHOW="PATH=<without valgrind> pesbench verify busy --iterations 200" STREAM=stdout \
+	row "valgrind missing (verify: callgrind listed as not run)" 0 \
+	"callgrind: valgrind is not on PATH" env PATH="$work/bin" $pb verify busy --iterations 200
+SHOW="PATH=<without valgrind> pesbench profile -- /bin/true" \
+	row "valgrind missing (profile needs its exact reference)" 3 \
+	"the exact reference needs callgrind: valgrind is not on PATH" \
+	env PATH="$work/bin" $pb profile -- /bin/true
+if [ -f "$work/multi/results.json" ]; then
+	rm -f "$work/multi/report.html"
+	SHOW="PATH=<without gnuplot> pesbench report DIR/multi" \
+	POST="[ -s '$work/multi/report.html' ] && [ -s '$work/multi/results.csv' ] && grep -q 'multi' '$work/stdout'" \
+	POST_WHAT="report.html, results.csv and the summary table produced without gnuplot" \
+		row "gnuplot missing (report: tables still produced)" 0 "gnuplot not found" \
+		env PATH="$work/bin" $pb report "$work/multi"
+else
+	skip_row "gnuplot missing (report: tables still produced)" "the multi run wrote no results"
+fi
+
+# --- interruption ---
+rows=$((rows + 1))
+"$pb" run --facility bp:w --runs 1 --threads 1 --target-ms 20 --quiet --out "$work/int" \
+	>"$work/stdout" 2>"$work/stderr" &
+pid=$!
+for _ in $(seq 50); do
+	[ -e "$work/int" ] && break
+	sleep 0.1
+done
+sleep 1
+kill -INT "$pid"
+wait "$pid"
+got=$?
+checks=$((checks + 3))
+[ "$got" = 130 ] || fail "SIGINT during run: exit $got, expected 130"
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["complete"] is False' \
+	"$work/int/results.json" 2>/dev/null ||
+	fail "SIGINT during run: results.json missing or not marked incomplete"
+"$pb" compare "$work/int" "$work/int" >/dev/null 2>"$work/stderr" ||
+	fail "the partial results do not load: $(head -c 300 "$work/stderr")"
+doc_inputs+=("SIGINT during a suite")
+doc_lines+=("| SIGINT during a suite | \`pesbench run --out DIR\` then Ctrl-C | DIR/results.json written with \"complete\": false; \`compare\`/\`report\` load it | 130 |")
+
+if $doc_mode; then
+	cat <<EOF
+# Bad input: what pesbench says and how it exits
+
+Generated by \`PB_BIN=build/pesbench tests/cli_badinput.sh --doc\`; the test
+\`tests/cli_badinput.sh\` runs every row and checks the exit code and the message (CTest
+\`cli_badinput\`). Messages are quoted as printed on the machine that generated this file
+(a 2-CPU KVM guest without a hardware PMU); DIR is a scratch folder. Exit codes: 0 ok,
+1 run-time failure, 2 bad usage or input, 3 facility unavailable or not permitted,
+4 output folder unwritable or full, 5 verification mismatch, 6 bad input file,
+130 interrupted. The unprivileged rows (perf_event_paranoid 2, no capabilities) are in
+\`tests/cli_unprivileged.sh\`, summarised at the end.
+
+| input | command | message (as printed) | exit |
+|---|---|---|---|
+EOF
+	printf '%s\n' "${doc_lines[@]}"
+	cat <<'EOF'
+
+## As an unprivileged user (perf_event_paranoid 2)
+
+Checked by `tests/cli_unprivileged.sh` as the real user `pesbench-test`:
+
+| input | command | message (as printed) | exit |
+|---|---|---|---|
+| uprobe without CAP_SYS_ADMIN | `pesbench probe` | `uprobe … why: uprobe perf events need CAP_SYS_ADMIN since the 2025 revert (ba677dbe77af); run as root or grant CAP_SYS_ADMIN` (timer, sw, bp listed available) | 0 |
+| uprobe measured anyway | `pesbench measure --facility uprobe` | `pesbench measure: uprobe, thread 0: perf_event_open(type 8, config 0x0): Permission denied (uprobe events need CAP_SYS_ADMIN: run as root or grant the capability)` | 3 |
+| kernel-mode counting | `pesbench measure --facility sw:page-faults --workload mode:kernel=fault` | `pesbench measure: sw:page-faults, thread 0: perf_event_open(type 1, config 0x2): Permission denied (kernel-mode counting, exclude_kernel=0, needs perf_event_paranoid <= 1 (it is 2), CAP_PERFMON or CAP_SYS_ADMIN; or count user mode only)` | 3 |
+| only unavailable facilities asked for | `pesbench run accuracy --facility uprobe --quiet` | `skipping uprobe: uprobe perf events need CAP_SYS_ADMIN …` then `pesbench run: none of the chosen facilities is available here (reasons above; …)` | 3 |
+| user-mode page faults | `pesbench measure --facility sw:page-faults --workload mode:kernel=touch` | one fault per iteration, all user mode, accuracy 100 % | 0 |
+EOF
+	exit 0
+fi
+
+# The document lists every row this test runs.
+docfile="$source_dir/docs/bad-input.md"
+checks=$((checks + 1))
+if [ -f "$docfile" ]; then
+	for input in "${doc_inputs[@]}"; do
+		grep -qF -- "| $input |" "$docfile" ||
+			fail "docs/bad-input.md lacks the row '$input' (regenerate: tests/cli_badinput.sh --doc)"
+	done
+else
+	fail "docs/bad-input.md is missing (generate it: tests/cli_badinput.sh --doc)"
+fi
+
+echo "$rows rows, $checks checks, $failures failures"
+[ "$failures" -eq 0 ]
