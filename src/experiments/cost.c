@@ -31,7 +31,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#define MAX_SWEEP_RUNS 3
+#define MAX_SWEEP_RUNS 2
 #define MAX_XY 512
 
 static const enum pb_delivery modes[] = {PB_DELIVERY_NONE, PB_DELIVERY_SIGNAL,
@@ -93,8 +93,9 @@ static unsigned cost_plan(const struct pb_suite_options *o, const char *facility
 	unsigned n = r + NMODES * np * r;
 	if (predict_workload(&s))
 		n += 2 * (r + 3 * r);
+	unsigned rp = o->runs < 2 ? o->runs : 2; /* program runs, see program_runs */
 	if (is_timer(&s))
-		n += 2 * (r + 3 * r);
+		n += 2 * (rp + 3 * rp);
 	return n;
 }
 

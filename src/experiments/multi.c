@@ -39,6 +39,7 @@ static int multi_run(const struct pb_suite_options *o, const char *facility,
 	if (pb_plan_request(&req, facility, NULL, period, 1, o->delivery, err))
 		return -1;
 	req.machine = o->machine;
+	req.run_with_unopened = true;
 	req.iterations = pb_calibrate_for(&req, o->target_ms, err);
 	if (!req.iterations)
 		return -1;

@@ -100,7 +100,7 @@ static json_t *config_point(struct pb_results *res, const char *facility, const 
 	summary_into(m, "maxrss_kib", c, 1);
 	json_object_set_new(m, "lost_total", json_integer((json_int_t)lost));
 	json_object_set_new(m, "throttles_total", json_integer((json_int_t)throttles));
-	if (baseline)
+	if (baseline || !c->n)
 		return p;
 	summary_into(m, "samples", c, 2);
 	summary_into(m, "signals", c, 3);

@@ -252,8 +252,11 @@ static void sum_figures(const struct pb_point_request *req, struct pb_point *pt,
 		f->user_samples = t->user[e];
 		f->kernel_samples = t->kernel[e];
 		f->kernel_ip_samples = t->kernel_ip[e];
-		/* Counting only: the count against the declaration, when there is one. */
-		if (req->events[e].period)
+		/* Counting only: the count against the declaration, when there is one. An event
+		 * that did not open on every thread has no accuracy. */
+		if (!f->opened_all)
+			f->accuracy = NAN;
+		else if (req->events[e].period)
 			f->accuracy = pb_accuracy((double)f->observed, f->expected);
 		else if (!strcmp(f->basis, "declared"))
 			f->accuracy = pb_accuracy((double)f->count, (double)f->declared * sr->threads);
@@ -307,6 +310,7 @@ int pb_point_measure(const struct pb_point_request *req, struct pb_point *pt,
 		.delivery = req->delivery,
 		.machine = req->machine,
 		.ring_pages = req->ring_pages,
+		.run_with_unopened = req->run_with_unopened,
 	};
 	uint64_t most_expected = 0;
 	for (unsigned e = 0; e < req->nevents; e++) {

@@ -32,6 +32,7 @@ struct pb_point_request {
 	const struct pb_machine *machine;  /* NULL: this machine */
 	bool exclude_kernel, exclude_user;
 	bool attribute;              /* tally samples per instruction of the workload (event 0) */
+	bool run_with_unopened;      /* events the kernel refuses are reported, the rest run */
 };
 
 /* What the point knows about one event, summed over threads unless said otherwise. */

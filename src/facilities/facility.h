@@ -38,6 +38,7 @@ struct pb_spec {
 	uint32_t type;           /* PMU type, resolved by attr() where dynamic */
 	uint64_t config, config1, config2;   /* encoded event / facility options */
 	uint64_t options;        /* facility-private option bits */
+	uint32_t subset;         /* ibs-op :subset=...: enum pb_ibs_op_flag mask, 0 = every op */
 };
 
 struct pb_availability {
@@ -55,6 +56,7 @@ struct pb_facility {
 	bool exact;              /* every event is seen: counts are exact */
 	uint64_t default_period; /* events (or ns for timers) */
 	uint64_t min_period;
+	unsigned aux_pages;      /* AUX area pages (a power of two) the samples arrive in; 0: none */
 	/* args: what follows "name:" (NULL if nothing). Fills spec fields. */
 	int (*parse)(struct pb_spec *spec, const char *args, struct pb_error *err);
 	/* spec may be NULL: is the facility usable at all here. */

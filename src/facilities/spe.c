@@ -2,6 +2,7 @@
  * (PC, addresses, latencies, events) into an AUX buffer. This file builds the attr; the
  * config bits come from the PMU's own sysfs format/ files. */
 #include "facilities/facility.h"
+#include "facilities/spe_samples.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -218,6 +219,18 @@ static int spe_attr(const struct pb_machine *m, const struct pb_spec *spec,
 	return 0;
 }
 
+unsigned pb_spe_type_filters(const struct pb_spec *spec)
+{
+	unsigned f = 0;
+	if (spec->options & SPE_LOAD)
+		f |= PB_SPE_FILTER_LOAD;
+	if (spec->options & SPE_STORE)
+		f |= PB_SPE_FILTER_STORE;
+	if (spec->options & SPE_BRANCH)
+		f |= PB_SPE_FILTER_BRANCH;
+	return f;
+}
+
 const struct pb_facility pb_facility_spe = {
 	.name = "spe",
 	.usage = "spe[:load][:store][:branch][:jitter][:ts][:pa][:min_latency=N][:event_filter=HEX]",
@@ -228,6 +241,8 @@ const struct pb_facility pb_facility_spe = {
 	.exact = false,
 	.default_period = 65536,
 	.min_period = 256,
+	/* 512 KiB with 4 KiB pages: about 8000 records of 64 bytes between two drains. */
+	.aux_pages = 128,
 	.parse = spe_parse,
 	.availability = spe_availability,
 	.attr = spe_attr,

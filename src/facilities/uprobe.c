@@ -70,10 +70,9 @@ static int find_segment(struct dl_phdr_info *info, size_t size, void *data)
 		if (info->dlpi_name && info->dlpi_name[0]) {
 			snprintf(s->path, sizeof s->path, "%s", info->dlpi_name);
 		} else {
-			ssize_t n = readlink("/proc/self/exe", s->path, sizeof s->path - 1);
-			if (n <= 0)
-				return 0;
-			s->path[n] = '\0';
+			/* The kernel resolves this magic link to our own executable's inode, even
+			 * when the file was replaced (rebuilt) since we started. */
+			snprintf(s->path, sizeof s->path, "/proc/self/exe");
 		}
 		s->found = true;
 		return 1;

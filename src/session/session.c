@@ -3,6 +3,8 @@
 #include "session/session.h"
 
 #include "facilities/machine.h"
+#include "facilities/spe_samples.h"
+#include "ring/aux.h"
 #include "sys/sys.h"
 
 #include <errno.h>
@@ -57,7 +59,7 @@ int pb_delivery_parse(const char *text, enum pb_delivery *out, struct pb_error *
 uint64_t pb_event_lost(const struct pb_event_result *ev)
 {
 	uint64_t lost = ev->ring.lost > ev->lost_format ? ev->ring.lost : ev->lost_format;
-	return lost + ev->ring.lost_samples;
+	return lost + ev->ring.lost_samples + pb_aux_lost(&ev->ring);
 }
 
 bool pb_event_multiplexed(const struct pb_event_result *ev)
@@ -117,6 +119,7 @@ struct open_event {
 	struct pb_ring ring;
 	bool mapped;
 	struct pb_record_format format;
+	struct pb_aux aux;          /* facilities whose samples arrive in an AUX area (SPE) */
 };
 
 struct session;
@@ -197,6 +200,8 @@ static void set_open_error(struct pb_event_result *er, int err_no, const struct 
 	case EOPNOTSUPP: hint = " (the PMU does not support this sampling configuration)"; break;
 	case EINVAL: hint = " (the kernel rejected the attribute combination)"; break;
 	case EMFILE: hint = " (too many open files: raise `ulimit -n`)"; break;
+	case 524: hint = " (ENOTSUPP: the kernel cannot place this probe, e.g. x86 uprobes refuse "
+			 "lock-prefixed instructions)"; break;
 	}
 	/* A refusal says which rule refused: the two an unprivileged user meets are kernel-mode
 	 * counting at paranoid >= 2 and uprobes, which need CAP_SYS_ADMIN whatever paranoid says. */
@@ -341,6 +346,14 @@ static int open_one(struct worker *w, unsigned e, const struct pb_target *target
 		return -1;
 	}
 	oe->mapped = true;
+	unsigned aux_pages = ec->spec.facility->aux_pages;
+	/* About 64 bytes per SPE record; the event is still disabled, as the AUX area needs. */
+	if (aux_pages && pb_aux_open(&oe->aux, &oe->ring,
+				     pb_aux_pages_for(aux_pages, cfg->expected_samples * 64,
+						      cfg->max_ring_pages ? cfg->max_ring_pages
+									  : DEFAULT_MAX_RING_PAGES),
+				     &w->err))
+		return -1;
 
 	if (cfg->delivery == PB_DELIVERY_SIGNAL) {
 		if (fd >= SIGNAL_SLOTS)
@@ -370,6 +383,8 @@ struct drain_target {
 	const struct pb_session_config *cfg;
 	unsigned thread, event;
 	uint64_t samples;
+	struct pb_aux *aux;          /* set when the event's samples arrive in an AUX area */
+	struct pb_ring_stats *stats;
 };
 
 static void deliver_record(void *ctx, const struct pb_record *rec)
@@ -379,6 +394,9 @@ static void deliver_record(void *ctx, const struct pb_record *rec)
 		t->samples++;
 	if (t->cfg->on_record)
 		t->cfg->on_record(t->cfg->record_ctx, t->thread, t->event, rec);
+	/* Each SPE record of the chunk comes back here as a sample. */
+	if (rec->type == PERF_RECORD_AUX && t->aux)
+		pb_spe_aux_deliver(t->aux, rec, deliver_record, t, t->stats);
 }
 
 static void drain_event(struct session *s, struct worker *w, unsigned e)
@@ -387,7 +405,8 @@ static void drain_event(struct session *s, struct worker *w, unsigned e)
 	if (!oe->mapped)
 		return;
 	struct pb_event_result *er = &s->res->thread[w->index].events[e];
-	struct drain_target t = {.cfg = s->cfg, .thread = w->index, .event = e};
+	struct drain_target t = {.cfg = s->cfg, .thread = w->index, .event = e,
+				 .aux = oe->aux.ring ? &oe->aux : NULL, .stats = &er->ring};
 	pb_ring_drain(&oe->ring, &oe->format, deliver_record, &t, &er->ring);
 	er->samples += t.samples;
 }
@@ -400,6 +419,7 @@ static void read_counts(struct worker *w, unsigned e)
 static void close_events(struct worker *w, unsigned nevents)
 {
 	for (unsigned e = 0; e < nevents; e++) {
+		pb_aux_close(&w->ev[e].aux);
 		if (w->ev[e].mapped)
 			pb_ring_unmap(&w->ev[e].ring);
 		w->ev[e].mapped = false;
@@ -437,9 +457,14 @@ static void *worker_main(void *arg)
 			pb_fail(&w->err, PB_EXIT_FAILURE, 0, "workload preparation failed on thread %u",
 				w->index);
 	}
-	for (unsigned e = 0; !w->failed && e < cfg->nevents; e++)
-		if (open_one(w, e, &target))
-			w->failed = true;
+	for (unsigned e = 0; !w->failed && e < cfg->nevents; e++) {
+		if (!open_one(w, e, &target))
+			continue;
+		const struct pb_event_result *er = &s->res->thread[w->index].events[e];
+		if (cfg->run_with_unopened && er->open_errno && w->ev[e].fd < 0)
+			continue; /* recorded in er: the others run without it */
+		w->failed = true;
+	}
 	if (w->failed)
 		atomic_store(&s->abort, true);
 
@@ -452,19 +477,22 @@ static void *worker_main(void *arg)
 
 	const struct pb_sys *sys = pb_sys();
 	for (unsigned e = 0; e < cfg->nevents; e++)
-		sys->ioctl(w->ev[e].fd, PERF_EVENT_IOC_ENABLE, 0);
+		if (w->ev[e].fd >= 0)
+			sys->ioctl(w->ev[e].fd, PERF_EVENT_IOC_ENABLE, 0);
 	uint64_t start = now_ns();
 	cfg->run(cfg->ctx, w->index);
 	uint64_t end = now_ns();
 	for (unsigned e = 0; e < cfg->nevents; e++)
-		sys->ioctl(w->ev[e].fd, PERF_EVENT_IOC_DISABLE, 0);
+		if (w->ev[e].fd >= 0)
+			sys->ioctl(w->ev[e].fd, PERF_EVENT_IOC_DISABLE, 0);
 	tr->elapsed_ns = end - start;
 	uint64_t last = atomic_load(&s->last_end_ns);
 	while (end > last && !atomic_compare_exchange_weak(&s->last_end_ns, &last, end))
 		;
 
 	for (unsigned e = 0; e < cfg->nevents; e++)
-		read_counts(w, e);
+		if (w->ev[e].fd >= 0)
+			read_counts(w, e);
 	if (cfg->delivery != PB_DELIVERY_DRAIN)
 		for (unsigned e = 0; e < cfg->nevents; e++)
 			drain_event(s, w, e);

@@ -40,6 +40,10 @@ struct pb_session_config {
 	enum pb_delivery delivery;
 	const struct pb_machine *machine; /* NULL = this machine (pb_machine_live) */
 	unsigned threads;             /* >= 1 */
+	/* An event the kernel refuses to open (no free counter or debug register, not
+	 * schedulable) is recorded as not opened and the others still run; otherwise any
+	 * refusal ends the session. Errors building the attr always end it. */
+	bool run_with_unopened;
 	const int *cpus;              /* pin thread i to cpus[i]; NULL = i % ncpus */
 	unsigned ring_pages;          /* data pages per event; 0 = sized from expected_samples */
 	uint64_t expected_samples;    /* per thread per event, for ring sizing in mode none */

@@ -750,3 +750,46 @@ size_t fake_build_throttle(uint8_t *buf, bool unthrottle, uint64_t time, uint64_
 	put_u64(&w, id); /* stream_id: the event's own id unless inherited */
 	return finish(&w);
 }
+
+long fake_aux_write(struct fake_event *ev, const void *bytes, size_t len, uint64_t flags)
+{
+	if (!ev->map || !ev->aux_map || !ev->aux_size)
+		return -1;
+	struct perf_event_mmap_page *meta = (void *)ev->map;
+	uint64_t head = meta->aux_head;
+	uint64_t tail = __atomic_load_n(&meta->aux_tail, __ATOMIC_ACQUIRE);
+	uint64_t used = head - tail;
+	uint64_t room = used < ev->aux_size ? ev->aux_size - used : 0;
+	size_t n = len;
+	if (n > room) {
+		n = (size_t)room;
+		flags |= PERF_AUX_FLAG_TRUNCATED;
+	}
+	size_t off = (size_t)(head & (ev->aux_size - 1));
+	size_t first = ev->aux_size - off < n ? ev->aux_size - off : n;
+	memcpy(ev->aux_map + off, bytes, first);
+	memcpy(ev->aux_map, (const uint8_t *)bytes + first, n - first);
+
+	uint8_t rec[128];
+	struct writer w = {.buf = rec, .cap = sizeof(rec)};
+	put_header(&w, PERF_RECORD_AUX, 0);
+	put_u64(&w, head);
+	put_u64(&w, n);
+	put_u64(&w, flags);
+	put_sample_id(&w, ev);
+	size_t rec_len = finish(&w);
+	/* The kernel publishes the data before the record that announces it. */
+	__atomic_store_n(&meta->aux_head, head + n, __ATOMIC_RELEASE);
+	if (!rec_len || !fake_ring_write(ev, rec, rec_len))
+		return -1;
+	return (long)n;
+}
+
+void fake_aux_seek(struct fake_event *ev, uint64_t pos)
+{
+	if (!ev->map)
+		return;
+	struct perf_event_mmap_page *meta = (void *)ev->map;
+	meta->aux_head = pos;
+	__atomic_store_n(&meta->aux_tail, pos, __ATOMIC_RELEASE);
+}

@@ -54,6 +54,17 @@ size_t fake_build_sample(uint8_t *buf, size_t cap, const struct perf_event_attr 
 size_t fake_build_lost(uint8_t *buf, uint64_t id, uint64_t lost);
 size_t fake_build_throttle(uint8_t *buf, bool unthrottle, uint64_t time, uint64_t id);
 
+/* The AUX area as the kernel fills it: copies len bytes at aux_head (wrapping at the end of the
+ * area) and announces them with a PERF_RECORD_AUX {aux_offset = old aux_head, aux_size, flags}
+ * in the data ring, then advances aux_head. Like the kernel in its default mode, it never writes
+ * over bytes before aux_tail: what does not fit is dropped and the record is flagged
+ * PERF_AUX_FLAG_TRUNCATED. Returns the bytes written, or -1 when there is no AUX area or the
+ * data ring had no room for the record. */
+long fake_aux_write(struct fake_event *ev, const void *bytes, size_t len, uint64_t flags);
+/* Moves aux_head and aux_tail to pos (free-running): the state after a reader has consumed
+ * everything up to pos, e.g. to place the next chunk across the end of the area. */
+void fake_aux_seek(struct fake_event *ev, uint64_t pos);
+
 /* The system page size the fake rings are built with. */
 size_t fake_page_size(void);
 /* Bytes the kernel can keep unread in a data area of data_size: one byte less than the area
