@@ -6,12 +6,15 @@ JOBS       ?= $(shell nproc)
 FUZZ_SECONDS ?= 20
 OUT        ?= results
 
-.PHONY: all deps build build-asan run check test test-asan fuzz fuzz-smoke bench-engine bench-analysis bench-peer clean
+.PHONY: all deps test-deps build build-asan run check test test-asan fuzz fuzz-smoke bench-engine bench-analysis bench-peer clean
 
 all: build
 
 deps:
 	@bash scripts/install-deps.sh
+
+test-deps:
+	@bash scripts/install-deps.sh --test
 
 $(BUILD)/CMakeCache.txt:
 	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo
@@ -49,7 +52,7 @@ fuzz: deps $(FUZZ_BUILD)/CMakeCache.txt
 fuzz-smoke:
 	@$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=10
 
-check: test test-asan fuzz-smoke
+check: test-deps test test-asan fuzz-smoke
 
 bench-engine: build
 	@bash bench/engine.sh ./$(BUILD)/pesbench

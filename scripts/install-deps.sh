@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
 # Installs the Debian packages pesbench needs, only those missing. Idempotent.
+# `--test` adds what only the tests need (clang for the fuzzers, chromium for the report test).
 set -euo pipefail
-packages=(build-essential cmake pkg-config clang libclang-rt-14-dev
+packages=(build-essential cmake pkg-config
           libpfm4-dev libcapstone-dev libelf-dev libdw-dev libjansson-dev
-          gnuplot-nox valgrind linux-perf jq bzip2 xz-utils sqlite3 python3
-          chromium)  # chromium: only tests/cli_report_chromium.sh (~120 MB, ~30 s here)
+          gnuplot-nox valgrind linux-perf bzip2 xz-utils sqlite3 python3)
+if [ "${1:-}" = "--test" ]; then
+  # chromium: only tests/cli_report_chromium.sh (~120 MB download, ~30 s here)
+  packages+=(clang libclang-rt-14-dev jq chromium)
+fi
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
