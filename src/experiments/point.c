@@ -1,6 +1,8 @@
 #include "experiments/point.h"
 
 #include "analysis/stats.h"
+#include "facilities/ibs_raw.h"
+#include "facilities/spe_samples.h"
 
 #include <linux/hw_breakpoint.h>
 #include <math.h>
@@ -85,6 +87,51 @@ static bool name_has(const char *event, const char *word)
 	return strcasestr(event, word) != NULL;
 }
 
+/* The declared events of an IBS op subset (ibs-op:subset=...): the workload's count of the one
+ * kind of instruction the subset names. A subset is declared when its flags are those of one row
+ * below, the first flag required, the others optional (they hold for every event of the row):
+ *   l1-miss [+load]                  -> l1_misses (the workloads' L1 misses are loads)
+ *   locked [+load] [+store]          -> locked    (a locked op loads and stores)
+ *   return [+branch] [+taken]        -> returns   (a return is a taken branch)
+ *   taken [+branch]                  -> taken branches
+ *   branch                           -> branches
+ *   load                             -> loads
+ *   store                            -> stores
+ * Any other combination (l2-miss, dtlb misses, mispredicted, load+store...) has no declared
+ * count: the subset's basis is then "undeclared" and its accuracy is not computed. */
+static bool ibs_subset_declared(uint32_t subset, const struct pb_truth *t, uint64_t iterations,
+				uint64_t *events)
+{
+	static const struct {
+		uint32_t required, optional;
+		int field;
+	} rows[] = {
+		{PB_IBS_OP_L1_MISS, PB_IBS_OP_LOAD, 0},
+		{PB_IBS_OP_LOCKED, PB_IBS_OP_LOAD | PB_IBS_OP_STORE, 1},
+		{PB_IBS_OP_RETURN, PB_IBS_OP_BRANCH | PB_IBS_OP_TAKEN, 2},
+		{PB_IBS_OP_TAKEN, PB_IBS_OP_BRANCH, 3},
+		{PB_IBS_OP_BRANCH, 0, 4},
+		{PB_IBS_OP_LOAD, 0, 5},
+		{PB_IBS_OP_STORE, 0, 6},
+	};
+	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		if (!(subset & rows[i].required) ||
+		    (subset & ~(rows[i].required | rows[i].optional)))
+			continue;
+		switch (rows[i].field) {
+		case 0: *events = t->l1_misses * iterations; break;
+		case 1: *events = t->locked * iterations; break;
+		case 2: *events = t->returns * iterations; break;
+		case 3: *events = pb_truth_taken_total(t, iterations); break;
+		case 4: *events = t->branches * iterations; break;
+		case 5: *events = t->loads * iterations; break;
+		default: *events = t->stores * iterations; break;
+		}
+		return true;
+	}
+	return false;
+}
+
 const char *pb_declared_events(const struct pb_spec *spec, const struct pb_truth *truth,
 			       int label, uint64_t iterations, uint64_t *events)
 {
@@ -122,8 +169,23 @@ const char *pb_declared_events(const struct pb_spec *spec, const struct pb_truth
 	}
 	/* Hardware events, named as perf or libpfm4 name them. IBS op samples ops, counted as
 	 * instructions the way the main study did (an assumption stated in the README). */
+	if (!strcmp(f, "ibs-op") && spec->subset)
+		return ibs_subset_declared(spec->subset, truth, iterations, events) ? "declared"
+										     : "undeclared";
+	/* SPE selects one operation per period like IBS op; with type filters (spe:load...)
+	 * only operations of those types are counted towards the period. */
+	if (!strcmp(f, "spe") && pb_spe_type_filters(spec)) {
+		unsigned types = pb_spe_type_filters(spec);
+		if (types & PB_SPE_FILTER_LOAD)
+			*events += truth->loads * iterations;
+		if (types & PB_SPE_FILTER_STORE)
+			*events += truth->stores * iterations;
+		if (types & PB_SPE_FILTER_BRANCH)
+			*events += truth->branches * iterations;
+		return "declared";
+	}
 	const char *e = spec->event;
-	if (!strcmp(f, "ibs-op") || name_has(e, "INST_RETIRED") || !strcasecmp(e, "instructions") ||
+	if (!strcmp(f, "ibs-op") || !strcmp(f, "spe") || name_has(e, "INST_RETIRED") || !strcasecmp(e, "instructions") ||
 	    name_has(e, "RETIRED_INSTRUCTIONS")) {
 		*events = truth->instructions * iterations + truth->once_instructions;
 		return "declared";
@@ -155,7 +217,22 @@ struct tally {
 	struct pb_point *pt;
 	unsigned nevents;
 	uint64_t user[PB_MAX_EVENTS], kernel[PB_MAX_EVENTS], kernel_ip[PB_MAX_EVENTS];
+	uint32_t subset[PB_MAX_EVENTS];          /* ibs-op :subset mask, 0 = every sample */
+	uint64_t subset_samples[PB_MAX_EVENTS];  /* samples whose registers match it */
+	struct pb_ibs_cpu ibs_cpu;
 };
+
+/* Whether an IBS op sample belongs to the subset: its raw registers decoded for the request's
+ * machine and classified. Undecodable and invalid (!En || !Val) samples belong to none. */
+static bool in_ibs_subset(const struct tally *t, const struct pb_sample *s, uint32_t subset)
+{
+	struct pb_ibs_sample ibs;
+	struct pb_ibs_op_class cls;
+	if (!s->raw || pb_ibs_decode(s->raw, s->raw_size, PB_IBS_OP, &t->ibs_cpu, &ibs, NULL) ||
+	    !ibs.valid || pb_ibs_op_classify(&ibs, &cls, NULL))
+		return false;
+	return pb_ibs_op_matches(&cls, subset);
+}
 
 static void on_record(void *ctx, unsigned thread, unsigned event, const struct pb_record *rec)
 {
@@ -164,6 +241,11 @@ static void on_record(void *ctx, unsigned thread, unsigned event, const struct p
 	if (rec->type != PERF_RECORD_SAMPLE || event >= t->nevents)
 		return;
 	const struct pb_sample *s = &rec->u.sample;
+	if (t->subset[event]) {
+		if (!in_ibs_subset(t, s, t->subset[event]))
+			return;
+		t->subset_samples[event]++;
+	}
 	unsigned mode = rec->misc & PERF_RECORD_MISC_CPUMODE_MASK;
 	if (mode == PERF_RECORD_MISC_KERNEL || mode == PERF_RECORD_MISC_GUEST_KERNEL)
 		t->kernel[event]++;
@@ -225,6 +307,9 @@ static void sum_figures(const struct pb_point_request *req, struct pb_point *pt,
 				continue;
 			}
 			f->observed += er->samples;
+			f->ibs_ops_sampled += spec->subset ? er->samples : 0;
+			f->aux_truncated += er->ring.aux_truncated;
+			f->aux_collision += er->ring.aux_collision;
 			f->count += er->count;
 			f->lost += pb_event_lost(er);
 			f->lost_format += er->lost_format;
@@ -238,7 +323,7 @@ static void sum_figures(const struct pb_point_request *req, struct pb_point *pt,
 			f->signals_wrong_thread += er->signals_wrong_thread;
 			f->ring_pages = er->ring_pages;
 			uint64_t period = req->events[e].period;
-			if (!period)
+			if (!period || !strcmp(f->basis, "undeclared"))
 				continue;
 			if (!strcmp(f->basis, "declared"))
 				f->expected += spec->facility->exact
@@ -249,12 +334,16 @@ static void sum_figures(const struct pb_point_request *req, struct pb_point *pt,
 			else
 				f->expected += (double)er->count / (double)period;
 		}
+		/* A subset's samples are the op samples whose registers say they belong to it:
+		 * expected (declared subset events / period) is compared with those. */
+		if (spec->subset)
+			f->observed = t->subset_samples[e];
 		f->user_samples = t->user[e];
 		f->kernel_samples = t->kernel[e];
 		f->kernel_ip_samples = t->kernel_ip[e];
 		/* Counting only: the count against the declaration, when there is one. An event
 		 * that did not open on every thread has no accuracy. */
-		if (!f->opened_all)
+		if (!f->opened_all || !strcmp(f->basis, "undeclared"))
 			f->accuracy = NAN;
 		else if (req->events[e].period)
 			f->accuracy = pb_accuracy((double)f->observed, f->expected);
@@ -319,14 +408,19 @@ int pb_point_measure(const struct pb_point_request *req, struct pb_point *pt,
 		cfg.events[e].exclude_kernel = req->exclude_kernel;
 		cfg.events[e].exclude_user = req->exclude_user;
 		uint64_t declared;
-		pb_declared_events(&req->events[e].spec, &pt->instance.truth, label, req->iterations,
-				   &declared);
+		/* The ring holds every op sample, not only a subset's. */
+		struct pb_spec all_ops = req->events[e].spec;
+		all_ops.subset = 0;
+		pb_declared_events(&all_ops, &pt->instance.truth, label, req->iterations, &declared);
 		if (req->events[e].period && declared / req->events[e].period > most_expected)
 			most_expected = declared / req->events[e].period;
 	}
 	cfg.expected_samples = most_expected;
 	pb_instance_session(&pt->instance, &cfg);
 	struct tally tally = {.pt = pt, .nevents = req->nevents};
+	for (unsigned e = 0; e < req->nevents; e++)
+		tally.subset[e] = req->events[e].spec.subset;
+	pb_ibs_cpu_from_machine(req->machine ? req->machine : pb_machine_live(), &tally.ibs_cpu);
 	cfg.on_record = on_record;
 	cfg.record_ctx = &tally;
 
@@ -392,6 +486,12 @@ static json_t *figures_json(const struct pb_point_request *req, unsigned e,
 	json_object_set_new(o, "kernel_ip_samples",
 			    json_integer((json_int_t)f->kernel_ip_samples));
 	json_object_set_new(o, "ring_pages", json_integer(f->ring_pages));
+	if (req->events[e].spec.subset)
+		json_object_set_new(o, "ibs_ops_sampled", json_integer((json_int_t)f->ibs_ops_sampled));
+	if (req->events[e].spec.facility->aux_pages) {
+		json_object_set_new(o, "aux_truncated", json_integer((json_int_t)f->aux_truncated));
+		json_object_set_new(o, "aux_collision", json_integer((json_int_t)f->aux_collision));
+	}
 	json_object_set_new(o, "opened", json_boolean(f->opened_all));
 	if (!f->opened_all)
 		json_object_set_new(o, "open_error", json_string(f->open_error));
