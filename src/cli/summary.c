@@ -45,6 +45,19 @@ static void point_row(FILE *out, json_t *p)
 		pb_format(note, sizeof note, "%lld events, %lld scheduled",
 			  (long long)json_integer_value(v),
 			  (long long)json_integer_value(json_object_get(p, "events_scheduled")));
+	else if ((v = json_object_get(m, "ns_per_sample")) && json_object_get(m, "r2"))
+		pb_format(note, sizeof note, "fit: %.0f ns/sample +-%.0f, R2 %.3f (%s)",
+			  json_number_value(v), num(m, "ci95_ns"), num(m, "r2"),
+			  json_string_value(json_object_get(p, "delivery")));
+	else if ((v = json_object_get(m, "error_pct")))
+		pb_format(note, sizeof note, "predicted vs measured: %+.1f %%",
+			  json_is_object(v) ? num(v, "median") : json_number_value(v));
+	else if ((v = json_object_get(m, "time_overhead_pct")))
+		pb_format(note, sizeof note, "%s: time %+.1f %%, memory %+.1f %%%s",
+			  json_string_value(json_object_get(p, "delivery")),
+			  json_is_object(v) ? num(v, "median") : json_number_value(v),
+			  num(m, "memory_overhead_pct"),
+			  json_object_get(m, "loss_pct") ? " (buffer)" : "");
 	else if ((v = json_object_get(p, "period_kind")))
 		pb_format(note, sizeof note, "%s period", json_string_value(v));
 	if (json_object_get(p, "variant")) {
