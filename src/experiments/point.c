@@ -545,6 +545,9 @@ void pb_point_print(FILE *out, const struct pb_point_request *req, const struct 
 		fprintf(out, "%-18s count %llu", "", (unsigned long long)f->count);
 		if (!strcmp(f->basis, "declared"))
 			fprintf(out, " (declared %llu per thread)", (unsigned long long)f->declared);
+		if (req->events[e].spec.subset)
+			fprintf(out, "; observed: the subset's samples among %llu op samples",
+				(unsigned long long)f->ibs_ops_sampled);
 		fprintf(out, "\n");
 	}
 }
