@@ -2,6 +2,7 @@
  * accuracy, bias and mode figures must be the ones the constructed input implies. The
  * workloads really run; only the kernel's answers are constructed. */
 #include "check.h"
+#include "fixture.h"
 #include "experiments/experiment.h"
 #include "experiments/point.h"
 #include "facilities/machine.h"
@@ -15,10 +16,7 @@ static struct pb_machine machine;
 
 static void load_fixture(const char *name)
 {
-	char root[512];
-	const char *src = getenv("PB_SOURCE_DIR") ? getenv("PB_SOURCE_DIR") : PB_SOURCE_DIR;
-	snprintf(root, sizeof root, "%s/tests/fixtures/%s", src, name);
-	pb_machine_probe(&machine, root);
+	pb_test_fixture(&machine, name);
 }
 
 /* What the constructed kernel writes when the measured region ends. */

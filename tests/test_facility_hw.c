@@ -1,30 +1,13 @@
 /* hw:EVENT (classic overflow) against constructed machines: generic names, libpfm4 names per
  * CPU table, no precise_ip, and why it is unavailable where it is. */
 #include "check.h"
+#include "fixture.h"
 #include "facilities/facility.h"
 #include "facilities/pfm_encode.h"
 
 #include <errno.h>
 
 static struct pb_machine skl, spr, zen4, zen5, vm, neoverse;
-
-static void fixture(struct pb_machine *m, const char *name)
-{
-	char root[512];
-	snprintf(root, sizeof root, "%s/tests/fixtures/%s", PB_SOURCE_DIR, name);
-	pb_machine_probe(m, root);
-}
-
-static int build(const struct pb_machine *m, const char *text, uint64_t period,
-		 struct perf_event_attr *attr, struct pb_error *err)
-{
-	struct pb_spec spec;
-	pb_error_clear(err);
-	memset(attr, 0, sizeof *attr);
-	if (pb_spec_parse(text, &spec, err))
-		return -1;
-	return spec.facility->attr(m, &spec, NULL, period, attr, err);
-}
 
 static void test_generic(void)
 {
@@ -44,7 +27,7 @@ static void test_generic(void)
 	struct perf_event_attr a;
 	struct pb_error err;
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-		CHECK(build(&skl, cases[i].spec, 1000003, &a, &err) == 0);
+		CHECK(pb_test_build_attr(&skl, cases[i].spec, 1000003, &a, &err) == 0);
 		CHECK_EQ_U64(a.type, PERF_TYPE_HARDWARE);
 		CHECK_EQ_U64(a.config, cases[i].config);
 		CHECK_EQ_U64(a.precise_ip, 0);
@@ -52,10 +35,10 @@ static void test_generic(void)
 		CHECK(a.sample_type & PERF_SAMPLE_IP);
 	}
 	/* Generic names need no libpfm4 table: they work on Arm too. */
-	CHECK(build(&neoverse, "hw:instructions", 100000, &a, &err) == 0);
+	CHECK(pb_test_build_attr(&neoverse, "hw:instructions", 100000, &a, &err) == 0);
 	CHECK_EQ_U64(a.type, PERF_TYPE_HARDWARE);
 	/* Period 0 counts only. */
-	CHECK(build(&skl, "hw:cycles", 0, &a, &err) == 0);
+	CHECK(pb_test_build_attr(&skl, "hw:cycles", 0, &a, &err) == 0);
 	CHECK_EQ_U64(a.sample_period, 0);
 	CHECK(!(a.sample_type & PERF_SAMPLE_IP));
 }
@@ -64,29 +47,29 @@ static void test_libpfm_names(void)
 {
 	struct perf_event_attr a;
 	struct pb_error err;
-	CHECK(build(&skl, "hw:INST_RETIRED:ANY_P", 1000003, &a, &err) == 0);
+	CHECK(pb_test_build_attr(&skl, "hw:INST_RETIRED:ANY_P", 1000003, &a, &err) == 0);
 	CHECK_EQ_U64(a.type, PERF_TYPE_RAW);
 	CHECK_EQ_U64(a.config, 0xc0);
 	CHECK_EQ_U64(a.precise_ip, 0);
-	CHECK(build(&skl, "hw:MEM_LOAD_RETIRED:L1_MISS", 10007, &a, &err) == 0);
+	CHECK(pb_test_build_attr(&skl, "hw:MEM_LOAD_RETIRED:L1_MISS", 10007, &a, &err) == 0);
 	CHECK_EQ_U64(a.config, 0x8d1);
 	CHECK_EQ_U64(a.precise_ip, 0);
-	CHECK(build(&spr, "hw:BR_INST_RETIRED:NEAR_TAKEN", 10007, &a, &err) == 0);
+	CHECK(pb_test_build_attr(&spr, "hw:BR_INST_RETIRED:NEAR_TAKEN", 10007, &a, &err) == 0);
 	CHECK_EQ_U64(a.config, 0x20c4);
-	CHECK(build(&spr, "hw:INST_RETIRED:ANY", 10007, &a, &err) == 0);
+	CHECK(pb_test_build_attr(&spr, "hw:INST_RETIRED:ANY", 10007, &a, &err) == 0);
 	CHECK_EQ_U64(a.config, 0x100); /* libpfm4 4.13 says 0x1c0: corrected */
-	CHECK(build(&zen4, "hw:RETIRED_INSTRUCTIONS", 10007, &a, &err) == 0);
+	CHECK(pb_test_build_attr(&zen4, "hw:RETIRED_INSTRUCTIONS", 10007, &a, &err) == 0);
 	CHECK_EQ_U64(a.type, PERF_TYPE_RAW);
 	CHECK_EQ_U64(a.config, 0xc0);
-	CHECK(build(&zen4, "hw:RETIRED_OPS", 10007, &a, &err) == 0);
+	CHECK(pb_test_build_attr(&zen4, "hw:RETIRED_OPS", 10007, &a, &err) == 0);
 	CHECK_EQ_U64(a.config, 0xc1);
-	CHECK(build(&zen4, "hw:CYCLES_NOT_IN_HALT", 10007, &a, &err) == 0);
+	CHECK(pb_test_build_attr(&zen4, "hw:CYCLES_NOT_IN_HALT", 10007, &a, &err) == 0);
 	CHECK_EQ_U64(a.config, 0x76);
 	/* Zen 5 is newer than libpfm4 4.13: a Zen table is still chosen. */
 	const char *t = pb_pfm_pmu_for_machine(&zen5);
 	CHECK(t && (!strcmp(t, "amd64_fam1ah_zen5") || !strcmp(t, "amd64_fam19h_zen4")));
 	/* Qualified names ignore the CPU model. */
-	CHECK(build(&zen4, "hw:skl::INST_RETIRED:ANY_P", 10007, &a, &err) == 0);
+	CHECK(pb_test_build_attr(&zen4, "hw:skl::INST_RETIRED:ANY_P", 10007, &a, &err) == 0);
 	CHECK_EQ_U64(a.config, 0xc0);
 }
 
@@ -98,20 +81,20 @@ static void test_errors(void)
 	CHECK(pb_spec_parse("hw", &spec, &err) == -1);
 	CHECK_EQ_U64(err.code, PB_EXIT_USAGE);
 	CHECK_STR_CONTAINS(err.msg, "cycles");
-	CHECK(build(&skl, "hw:INST_RETIRED:ANY_Q", 1000, &a, &err) == -1);
+	CHECK(pb_test_build_attr(&skl, "hw:INST_RETIRED:ANY_Q", 1000, &a, &err) == -1);
 	CHECK_EQ_U64(err.code, PB_EXIT_USAGE);
 	CHECK_STR_CONTAINS(err.msg, "close names");
 	CHECK_STR_CONTAINS(err.msg, "INST_RETIRED:ANY_P");
-	CHECK(build(&skl, "hw:BR_MSIP_RETIRED", 1000, &a, &err) == -1);
+	CHECK(pb_test_build_attr(&skl, "hw:BR_MSIP_RETIRED", 1000, &a, &err) == -1);
 	CHECK_STR_CONTAINS(err.msg, "BR_MISP_RETIRED");
-	CHECK(build(&skl, "hw:cycle", 1000, &a, &err) == -1);
+	CHECK(pb_test_build_attr(&skl, "hw:cycle", 1000, &a, &err) == -1);
 	CHECK_STR_CONTAINS(err.msg, "generic events: cycles");
-	CHECK(build(&skl, "hw:INST_RETIRED:ANY_P:precise=2", 1000, &a, &err) == -1);
+	CHECK(pb_test_build_attr(&skl, "hw:INST_RETIRED:ANY_P:precise=2", 1000, &a, &err) == -1);
 	CHECK_STR_CONTAINS(err.msg, "pebs:");
-	CHECK(build(&neoverse, "hw:INST_RETIRED", 1000, &a, &err) == -1);
+	CHECK(pb_test_build_attr(&neoverse, "hw:INST_RETIRED", 1000, &a, &err) == -1);
 	CHECK_EQ_U64(err.code, PB_EXIT_UNAVAILABLE);
 	CHECK_STR_CONTAINS(err.msg, "no event table");
-	CHECK(build(&vm, "hw:cycles", 1000, &a, &err) == -1);
+	CHECK(pb_test_build_attr(&vm, "hw:cycles", 1000, &a, &err) == -1);
 	CHECK_EQ_U64(err.code, PB_EXIT_UNAVAILABLE);
 }
 
@@ -167,12 +150,12 @@ static void test_availability(void)
 
 int main(void)
 {
-	fixture(&skl, "sysfs-skl");
-	fixture(&spr, "sysfs-spr");
-	fixture(&zen4, "sysfs-zen4");
-	fixture(&zen5, "sysfs-zen5");
-	fixture(&vm, "sysfs-vm");
-	fixture(&neoverse, "sysfs-neoverse");
+	pb_test_fixture(&skl, "sysfs-skl");
+	pb_test_fixture(&spr, "sysfs-spr");
+	pb_test_fixture(&zen4, "sysfs-zen4");
+	pb_test_fixture(&zen5, "sysfs-zen5");
+	pb_test_fixture(&vm, "sysfs-vm");
+	pb_test_fixture(&neoverse, "sysfs-neoverse");
 	if (!pb_pfm_pmu_supported("skl") || !pb_pfm_pmu_supported("amd64_fam19h_zen4"))
 		pb_skip("this libpfm4 (%s) lacks the skl/zen4 tables", pb_pfm_version());
 	test_generic();

@@ -1,6 +1,7 @@
 /* ibs-op and ibs-fetch against constructed AMD machines: config bits, period rules, option
  * capabilities, privilege and availability reasons. */
 #include "check.h"
+#include "fixture.h"
 #include "facilities/facility.h"
 #include "facilities/ibs_common.h"
 
@@ -9,13 +10,6 @@
 #include <sys/stat.h>
 
 static struct pb_machine zen4, zen5, vm;
-
-static void fixture(struct pb_machine *m, const char *name)
-{
-	char root[512];
-	snprintf(root, sizeof root, "%s/tests/fixtures/%s", PB_SOURCE_DIR, name);
-	pb_machine_probe(m, root);
-}
 
 static void put(const char *root, const char *rel, const char *text)
 {
@@ -316,9 +310,9 @@ static void test_caps_names(void)
 
 int main(void)
 {
-	fixture(&zen4, "sysfs-zen4");
-	fixture(&zen5, "sysfs-zen5");
-	fixture(&vm, "sysfs-vm");
+	pb_test_fixture(&zen4, "sysfs-zen4");
+	pb_test_fixture(&zen5, "sysfs-zen5");
+	pb_test_fixture(&vm, "sysfs-vm");
 	test_zen4_op_bits();
 	test_parse_errors();
 	test_periods();

@@ -2,6 +2,7 @@
  * with libpfm4 4.13 and the Intel perfmon tables (reference/vm-facts.md section 8,
  * pmu-facts.md 3.2 and 4.5); libpfm4 encodes for absent PMUs here (LIBPFM_ENCODE_INACTIVE). */
 #include "check.h"
+#include "fixture.h"
 #include "facilities/facility.h"
 #include "facilities/pebs.h"
 #include "facilities/pfm_encode.h"
@@ -11,24 +12,6 @@
 #include <sys/stat.h>
 
 static struct pb_machine skl, spr, vm, zen4, neoverse;
-
-static void fixture(struct pb_machine *m, const char *name)
-{
-	char root[512];
-	snprintf(root, sizeof root, "%s/tests/fixtures/%s", PB_SOURCE_DIR, name);
-	pb_machine_probe(m, root);
-}
-
-static int build(const struct pb_machine *m, const char *text, uint64_t period,
-		 struct perf_event_attr *attr, struct pb_error *err)
-{
-	struct pb_spec spec;
-	pb_error_clear(err);
-	memset(attr, 0, sizeof *attr);
-	if (pb_spec_parse(text, &spec, err))
-		return -1;
-	return spec.facility->attr(m, &spec, NULL, period, attr, err);
-}
 
 static void avail(const struct pb_machine *m, const char *text, struct pb_availability *out)
 {
@@ -45,7 +28,7 @@ static void test_encodings(void)
 {
 	struct perf_event_attr a;
 	struct pb_error err;
-	CHECK(build(&skl, "pebs:INST_RETIRED:PREC_DIST", 100003, &a, &err) == 0);
+	CHECK(pb_test_build_attr(&skl, "pebs:INST_RETIRED:PREC_DIST", 100003, &a, &err) == 0);
 	CHECK_EQ_U64(a.type, PERF_TYPE_RAW);
 	CHECK_EQ_U64(a.config, 0x1c0);
 	CHECK_EQ_U64(a.precise_ip, 3); /* PREC_DIST defaults to precise distribution */
@@ -53,36 +36,36 @@ static void test_encodings(void)
 	CHECK(a.sample_type & PERF_SAMPLE_IP);
 	CHECK(!(a.sample_type & PERF_SAMPLE_ADDR));
 
-	CHECK(build(&spr, "pebs:INST_RETIRED:PREC_DIST", 100003, &a, &err) == 0);
+	CHECK(pb_test_build_attr(&spr, "pebs:INST_RETIRED:PREC_DIST", 100003, &a, &err) == 0);
 	CHECK_EQ_U64(a.config, 0x100);
 	CHECK_EQ_U64(a.precise_ip, 3);
 	/* An explicit table overrides the CPU model. */
-	CHECK(build(&skl, "pebs:INST_RETIRED:PREC_DIST:pmu=icl", 100003, &a, &err) == 0);
+	CHECK(pb_test_build_attr(&skl, "pebs:INST_RETIRED:PREC_DIST:pmu=icl", 100003, &a, &err) == 0);
 	CHECK_EQ_U64(a.config, 0x100);
-	CHECK(build(&skl, "pebs:icl::INST_RETIRED:PREC_DIST", 100003, &a, &err) == 0);
+	CHECK(pb_test_build_attr(&skl, "pebs:icl::INST_RETIRED:PREC_DIST", 100003, &a, &err) == 0);
 	CHECK_EQ_U64(a.config, 0x100);
 
-	CHECK(build(&skl, "pebs:MEM_LOAD_RETIRED:L1_MISS", 10007, &a, &err) == 0);
+	CHECK(pb_test_build_attr(&skl, "pebs:MEM_LOAD_RETIRED:L1_MISS", 10007, &a, &err) == 0);
 	CHECK_EQ_U64(a.config, 0x8d1);
 	CHECK_EQ_U64(a.precise_ip, 2); /* exact IP; precise distribution is for PREC_DIST */
 	CHECK(a.sample_type & PERF_SAMPLE_ADDR);
 	CHECK(a.sample_type & PERF_SAMPLE_WEIGHT_STRUCT); /* kernel 5.15 >= 5.12 */
 	CHECK(a.sample_type & PERF_SAMPLE_DATA_SRC);
-	CHECK(build(&spr, "pebs:MEM_LOAD_RETIRED:L1_MISS:pp=3", 10007, &a, &err) == 0);
+	CHECK(pb_test_build_attr(&spr, "pebs:MEM_LOAD_RETIRED:L1_MISS:pp=3", 10007, &a, &err) == 0);
 	CHECK_EQ_U64(a.config, 0x8d1);
 	CHECK_EQ_U64(a.precise_ip, 3);
-	CHECK(build(&skl, "pebs:MEM_LOAD_RETIRED:L1_MISS:precise=1", 10007, &a, &err) == 0);
+	CHECK(pb_test_build_attr(&skl, "pebs:MEM_LOAD_RETIRED:L1_MISS:precise=1", 10007, &a, &err) == 0);
 	CHECK_EQ_U64(a.precise_ip, 1);
-	CHECK(build(&skl, "pebs:MEM_INST_RETIRED:ALL_STORES", 10007, &a, &err) == 0);
+	CHECK(pb_test_build_attr(&skl, "pebs:MEM_INST_RETIRED:ALL_STORES", 10007, &a, &err) == 0);
 	CHECK_EQ_U64(a.config, 0x82d0);
 
 	/* Load latency: libpfm4 modifiers pass through. */
-	CHECK(build(&skl, "pebs:MEM_TRANS_RETIRED:LOAD_LATENCY:ldlat=32", 1009, &a, &err) == 0);
+	CHECK(pb_test_build_attr(&skl, "pebs:MEM_TRANS_RETIRED:LOAD_LATENCY:ldlat=32", 1009, &a, &err) == 0);
 	CHECK_EQ_U64(a.config, 0x1cd);
 	CHECK_EQ_U64(a.config1, 32);
 	CHECK(a.sample_type & PERF_SAMPLE_DATA_SRC);
 	/* SPR would need a mem-loads-aux group leader for DATA_SRC (ENODATA otherwise). */
-	CHECK(build(&spr, "pebs:MEM_TRANS_RETIRED:LOAD_LATENCY:ldlat=32", 1009, &a, &err) == 0);
+	CHECK(pb_test_build_attr(&spr, "pebs:MEM_TRANS_RETIRED:LOAD_LATENCY:ldlat=32", 1009, &a, &err) == 0);
 	CHECK(!(a.sample_type & PERF_SAMPLE_DATA_SRC));
 	CHECK(a.sample_type & PERF_SAMPLE_ADDR);
 }
@@ -109,12 +92,12 @@ static void test_libpfm_corrections(void)
 	CHECK(pb_pfm_encode("skl::UOPS_ISSUED:ANY", &enc, &err) == 0);
 	CHECK(!enc.precise_capable);
 
-	CHECK(build(&spr, "pebs:MEM_TRANS_RETIRED:STORE_SAMPLE", 1009, &a, &err) == 0);
+	CHECK(pb_test_build_attr(&spr, "pebs:MEM_TRANS_RETIRED:STORE_SAMPLE", 1009, &a, &err) == 0);
 	CHECK_EQ_U64(a.config, 0x2cd);
-	CHECK(build(&spr, "pebs:INST_RETIRED:ANY", 100003, &a, &err) == 0);
+	CHECK(pb_test_build_attr(&spr, "pebs:INST_RETIRED:ANY", 100003, &a, &err) == 0);
 	CHECK_EQ_U64(a.config, 0x100);
 	/* PEBS flag missing in 4.13's SPR table: allowed through the correction table. */
-	CHECK(build(&spr, "pebs:MEM_LOAD_L3_MISS_RETIRED:LOCAL_DRAM", 1009, &a, &err) == 0);
+	CHECK(pb_test_build_attr(&spr, "pebs:MEM_LOAD_L3_MISS_RETIRED:LOCAL_DRAM", 1009, &a, &err) == 0);
 	CHECK_EQ_U64(a.config, 0x1d3);
 	CHECK_EQ_U64(a.precise_ip, 2);
 }
@@ -140,26 +123,26 @@ static void test_errors(void)
 	CHECK_STR_CONTAINS(err.msg, "close names");
 	CHECK_STR_CONTAINS(err.msg, "INST_RETIRED:PREC_DIST");
 
-	CHECK(build(&skl, "pebs:INST_RETIRED:PREC_DSIT", 100003, &a, &err) == -1);
+	CHECK(pb_test_build_attr(&skl, "pebs:INST_RETIRED:PREC_DSIT", 100003, &a, &err) == -1);
 	CHECK_STR_CONTAINS(err.msg, "INST_RETIRED:PREC_DIST");
-	CHECK(build(&skl, "pebs:MEM_LOAD_RETIRED", 100003, &a, &err) == -1); /* no default umask */
-	CHECK(build(&skl, "pebs:UOPS_ISSUED:ANY", 100003, &a, &err) == -1);
+	CHECK(pb_test_build_attr(&skl, "pebs:MEM_LOAD_RETIRED", 100003, &a, &err) == -1); /* no default umask */
+	CHECK(pb_test_build_attr(&skl, "pebs:UOPS_ISSUED:ANY", 100003, &a, &err) == -1);
 	CHECK_STR_CONTAINS(err.msg, "not a PEBS event");
 	CHECK_STR_CONTAINS(err.msg, "hw:UOPS_ISSUED:ANY");
-	CHECK(build(&skl, "pebs:INST_RETIRED:PREC_DIST", 0, &a, &err) == -1);
+	CHECK(pb_test_build_attr(&skl, "pebs:INST_RETIRED:PREC_DIST", 0, &a, &err) == -1);
 	CHECK_STR_CONTAINS(err.msg, "give a period");
 	/* Golden Cove precise distribution needs period >= 128. */
-	CHECK(build(&spr, "pebs:MEM_LOAD_RETIRED:L1_MISS:pp=3", 127, &a, &err) == -1);
+	CHECK(pb_test_build_attr(&spr, "pebs:MEM_LOAD_RETIRED:L1_MISS:pp=3", 127, &a, &err) == -1);
 	CHECK_STR_CONTAINS(err.msg, "128");
-	CHECK(build(&spr, "pebs:MEM_LOAD_RETIRED:L1_MISS:pp=3", 128, &a, &err) == 0);
-	CHECK(build(&skl, "pebs:MEM_LOAD_RETIRED:L1_MISS:pp=3", 127, &a, &err) == 0);
+	CHECK(pb_test_build_attr(&spr, "pebs:MEM_LOAD_RETIRED:L1_MISS:pp=3", 128, &a, &err) == 0);
+	CHECK(pb_test_build_attr(&skl, "pebs:MEM_LOAD_RETIRED:L1_MISS:pp=3", 127, &a, &err) == 0);
 
 	/* A CPU whose kernel reports max_precise 2. */
 	struct pb_machine two = skl;
 	two.max_precise = 2;
-	CHECK(build(&two, "pebs:INST_RETIRED:PREC_DIST", 100003, &a, &err) == 0);
+	CHECK(pb_test_build_attr(&two, "pebs:INST_RETIRED:PREC_DIST", 100003, &a, &err) == 0);
 	CHECK_EQ_U64(a.precise_ip, 2);
-	CHECK(build(&two, "pebs:INST_RETIRED:PREC_DIST:pp=3", 100003, &a, &err) == -1);
+	CHECK(pb_test_build_attr(&two, "pebs:INST_RETIRED:PREC_DIST:pp=3", 100003, &a, &err) == -1);
 	CHECK_EQ_U64(err.code, PB_EXIT_UNAVAILABLE);
 	CHECK_EQ_U64(err.sys_errno, EOPNOTSUPP);
 	CHECK_STR_CONTAINS(err.msg, "maximum precise level 2");
@@ -286,11 +269,11 @@ static void test_large_pebs(void)
 
 int main(void)
 {
-	fixture(&skl, "sysfs-skl");
-	fixture(&spr, "sysfs-spr");
-	fixture(&vm, "sysfs-vm");
-	fixture(&zen4, "sysfs-zen4");
-	fixture(&neoverse, "sysfs-neoverse");
+	pb_test_fixture(&skl, "sysfs-skl");
+	pb_test_fixture(&spr, "sysfs-spr");
+	pb_test_fixture(&vm, "sysfs-vm");
+	pb_test_fixture(&zen4, "sysfs-zen4");
+	pb_test_fixture(&neoverse, "sysfs-neoverse");
 	if (!pb_pfm_pmu_supported("skl") || !pb_pfm_pmu_supported("spr"))
 		pb_skip("this libpfm4 (%s) has no skl/spr tables", pb_pfm_version());
 	test_encodings();

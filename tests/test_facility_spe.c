@@ -1,18 +1,12 @@
 /* spe against a constructed Neoverse machine: config bits taken from the PMU's format files,
  * period rules, privilege for physical addresses, availability reasons. */
 #include "check.h"
+#include "fixture.h"
 #include "facilities/facility.h"
 
 #include <errno.h>
 
 static struct pb_machine neoverse, vm, zen4;
-
-static void fixture(struct pb_machine *m, const char *name)
-{
-	char root[512];
-	snprintf(root, sizeof root, "%s/tests/fixtures/%s", PB_SOURCE_DIR, name);
-	pb_machine_probe(m, root);
-}
 
 static int build_keep(const struct pb_machine *m, const char *text, uint64_t period,
 		      struct perf_event_attr *attr, struct pb_error *err)
@@ -194,9 +188,9 @@ static void test_availability(void)
 
 int main(void)
 {
-	fixture(&neoverse, "sysfs-neoverse");
-	fixture(&vm, "sysfs-vm");
-	fixture(&zen4, "sysfs-zen4");
+	pb_test_fixture(&neoverse, "sysfs-neoverse");
+	pb_test_fixture(&vm, "sysfs-vm");
+	pb_test_fixture(&zen4, "sysfs-zen4");
 	test_bits();
 	test_format_files_decide();
 	test_period_and_errors();

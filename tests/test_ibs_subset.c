@@ -6,6 +6,7 @@
  * the same bits), and the accuracy must be the one that number implies, while the unfiltered
  * ibs-op accuracy of the same stream stays the one its total implies. */
 #include "check.h"
+#include "fixture.h"
 #include "experiments/point.h"
 #include "facilities/ibs_raw.h"
 #include "facilities/machine.h"
@@ -20,10 +21,7 @@ static struct pb_machine machine;
 
 static void load_fixture(const char *name)
 {
-	char root[512];
-	const char *src = getenv("PB_SOURCE_DIR") ? getenv("PB_SOURCE_DIR") : PB_SOURCE_DIR;
-	snprintf(root, sizeof root, "%s/tests/fixtures/%s", src, name);
-	pb_machine_probe(&machine, root);
+	pb_test_fixture(&machine, name);
 }
 
 #define OP_EN (1ull << 17)

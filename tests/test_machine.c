@@ -1,6 +1,7 @@
 /* Machine discovery against constructed sysfs/procfs trees (tests/fixtures/sysfs-*) and the
  * live system. */
 #include "check.h"
+#include "fixture.h"
 #include "facilities/machine.h"
 
 #include <linux/perf_event.h>
@@ -8,13 +9,6 @@
 #include <sys/stat.h>
 #include <sys/utsname.h>
 #include <unistd.h>
-
-static void fixture(struct pb_machine *m, const char *name)
-{
-	char root[512];
-	snprintf(root, sizeof root, "%s/tests/fixtures/%s", PB_SOURCE_DIR, name);
-	pb_machine_probe(m, root);
-}
 
 static void put(const char *root, const char *rel, const char *text)
 {
@@ -36,7 +30,7 @@ static void put(const char *root, const char *rel, const char *text)
 static void test_vm(void)
 {
 	struct pb_machine m;
-	fixture(&m, "sysfs-vm");
+	pb_test_fixture(&m, "sysfs-vm");
 	CHECK_STR_CONTAINS(m.cpu_vendor, "GenuineIntel");
 	CHECK_EQ_U64(m.cpu_family, 6);
 	CHECK_EQ_U64(m.cpu_model, 207);
@@ -75,7 +69,7 @@ static void test_vm(void)
 static void test_zen4(void)
 {
 	struct pb_machine m;
-	fixture(&m, "sysfs-zen4");
+	pb_test_fixture(&m, "sysfs-zen4");
 	CHECK_STR_CONTAINS(m.cpu_vendor, "AuthenticAMD");
 	CHECK_EQ_U64(m.cpu_family, 0x19);
 	CHECK_EQ_U64(m.cpu_model, 0x11);
@@ -102,7 +96,7 @@ static void test_zen4(void)
 static void test_zen5_caps_file_wins(void)
 {
 	struct pb_machine m;
-	fixture(&m, "sysfs-zen5");
+	pb_test_fixture(&m, "sysfs-zen5");
 	CHECK(m.ibs_caps_known);
 	CHECK_EQ_U64(m.ibs_caps, 0x81bff);
 	CHECK_EQ_U64(m.cpu_family, 0x1a);
@@ -112,7 +106,7 @@ static void test_zen5_caps_file_wins(void)
 static void test_skl(void)
 {
 	struct pb_machine m;
-	fixture(&m, "sysfs-skl");
+	pb_test_fixture(&m, "sysfs-skl");
 	CHECK_EQ_U64(m.cpu_model, 94);
 	CHECK_EQ_U64(m.max_precise, 3);
 	CHECK_EQ_U64(m.ncpus, 8);
@@ -134,7 +128,7 @@ static void test_skl(void)
 static void test_neoverse(void)
 {
 	struct pb_machine m;
-	fixture(&m, "sysfs-neoverse");
+	pb_test_fixture(&m, "sysfs-neoverse");
 	CHECK_STR_CONTAINS(m.cpu_vendor, "ARM");
 	CHECK_EQ_U64(m.cpu_model, 0xd0c);
 	CHECK_EQ_U64(m.cpu_family, 8);

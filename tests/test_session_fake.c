@@ -2,6 +2,7 @@
  * code as real ones, with the counts the constructed input implies; the attrs and fcntls the
  * session asks of the kernel follow each delivery mode's rules. */
 #include "check.h"
+#include "fixture.h"
 #include "facilities/ibs_raw.h"
 #include "facilities/machine.h"
 #include "fake_kernel.h"
@@ -16,10 +17,7 @@ static struct pb_machine machine;
 
 static void load_fixture(const char *name)
 {
-	char root[512];
-	const char *src = getenv("PB_SOURCE_DIR") ? getenv("PB_SOURCE_DIR") : PB_SOURCE_DIR;
-	snprintf(root, sizeof root, "%s/tests/fixtures/%s", src, name);
-	pb_machine_probe(&machine, root);
+	pb_test_fixture(&machine, name);
 }
 
 static void idle_run(void *ctx, unsigned thread)

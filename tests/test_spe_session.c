@@ -6,6 +6,7 @@
  * aux_tail past what it read. Then the point layer must give the accuracy the constructed
  * streams imply. */
 #include "check.h"
+#include "fixture.h"
 #include "experiments/point.h"
 #include "facilities/spe_samples.h"
 #include "facilities/machine.h"
@@ -22,10 +23,7 @@ static struct pb_machine machine;
 
 static void load_fixture(const char *name)
 {
-	char root[512];
-	const char *src = getenv("PB_SOURCE_DIR") ? getenv("PB_SOURCE_DIR") : PB_SOURCE_DIR;
-	snprintf(root, sizeof root, "%s/tests/fixtures/%s", src, name);
-	pb_machine_probe(&machine, root);
+	pb_test_fixture(&machine, name);
 }
 
 /* ---- SPE byte-stream construction (packet layouts: pmu-facts.md section 5.2) ---- */
