@@ -46,9 +46,10 @@ static void point_row(FILE *out, json_t *p)
 			  (long long)json_integer_value(v),
 			  (long long)json_integer_value(json_object_get(p, "events_scheduled")));
 	else if ((v = json_object_get(m, "ns_per_sample")) && json_object_get(m, "r2"))
-		pb_format(note, sizeof note, "fit: %.0f ns/sample +-%.0f, R2 %.3f (%s)",
+		pb_format(note, sizeof note, "fit: %.0f ns/sample +-%.0f, R2 %.3f (%s)%s",
 			  json_number_value(v), num(m, "ci95_ns"), num(m, "r2"),
-			  json_string_value(json_object_get(p, "delivery")));
+			  json_string_value(json_object_get(p, "delivery")),
+			  json_is_false(json_object_get(m, "resolved")) ? " NOT RESOLVED" : "");
 	else if ((v = json_object_get(m, "error_pct")))
 		pb_format(note, sizeof note, "predicted vs measured: %+.1f %%",
 			  json_is_object(v) ? num(v, "median") : json_number_value(v));

@@ -26,6 +26,7 @@
 
 #include <linux/hw_breakpoint.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -199,6 +200,16 @@ static json_t *fit_point(struct pb_results *res, const char *facility, const cha
 	json_object_set_new(m, "ci95_ns", json_real(fit.slope_ci95));
 	json_object_set_new(m, "r2", json_real(fit.r2));
 	json_object_set_new(m, "intercept_ns", json_real(fit.intercept));
+	/* A cost is only a cost when it stands clear of the noise: positive, with a 95 % CI
+	 * narrower than itself. Otherwise (per-sample costs of a few hundred ns under ~10 us
+	 * traps, drift between runs) the fit is reported but marked unresolved; R² alone can be
+	 * high on a drift. */
+	bool resolved = fit.slope > 0 && fit.slope_ci95 < fit.slope;
+	json_object_set_new(m, "resolved", json_boolean(resolved));
+	if (!resolved)
+		json_object_set_new(p, "note",
+				    json_string("per-sample cost not resolved above run-to-run noise: "
+						"use longer runs (--target-ms) or more --runs"));
 	return p;
 }
 
