@@ -3,6 +3,7 @@
 #include "cli/commands.h"
 #include "facilities/facility.h"
 #include "facilities/ibs_common.h"
+#include "io/probe_json.h"
 #include "util/error.h"
 
 #include <jansson.h>
@@ -37,75 +38,9 @@ static void usage(FILE *out)
 		"Exit status: 0, or 2 for a bad option or an unreadable --root.\n");
 }
 
-static json_t *int_or_null(long long v, bool known)
-{
-	return known ? json_integer(v) : json_null();
-}
-
-static json_t *machine_json(const struct pb_machine *m)
-{
-	json_t *j = json_object();
-	char names[200] = "";
-	if (m->ibs_caps_known)
-		pb_ibs_caps_names(m->ibs_caps, names, sizeof names);
-	json_object_set_new(j, "root", json_string(m->root));
-	json_object_set_new(j, "kernel", json_string(m->kernel_release));
-	json_object_set_new(j, "kernel_major", json_integer(m->kernel_major));
-	json_object_set_new(j, "kernel_minor", json_integer(m->kernel_minor));
-	json_object_set_new(j, "cpu_vendor", json_string(m->cpu_vendor));
-	json_object_set_new(j, "cpu_family", json_integer(m->cpu_family));
-	json_object_set_new(j, "cpu_model", json_integer(m->cpu_model));
-	json_object_set_new(j, "cpu_stepping", json_integer(m->cpu_stepping));
-	json_object_set_new(j, "cpu_model_name", json_string(m->cpu_model_name));
-	json_object_set_new(j, "hypervisor", json_boolean(m->hypervisor));
-	json_object_set_new(j, "ncpus", json_integer(m->ncpus));
-	json_object_set_new(j, "paranoid", int_or_null(m->paranoid, m->paranoid != -99));
-	json_object_set_new(j, "max_sample_rate",
-			    int_or_null(m->max_sample_rate, m->max_sample_rate >= 0));
-	json_object_set_new(j, "cap_perfmon", json_boolean(m->cap_perfmon));
-	json_object_set_new(j, "cap_sys_admin", json_boolean(m->cap_sys_admin));
-	json_object_set_new(j, "is_root", json_boolean(m->is_root));
-	json_object_set_new(j, "max_precise", int_or_null(m->max_precise, m->max_precise >= 0));
-	json_object_set_new(j, "ibs_caps", int_or_null(m->ibs_caps, m->ibs_caps_known));
-	json_object_set_new(j, "ibs_caps_names", json_string(names));
-	json_object_set_new(j, "bp_slots", json_integer(m->bp_slots));
-	json_object_set_new(j, "has_format_lost", json_boolean(m->has_format_lost));
-	json_object_set_new(j, "l1d_size", json_integer(m->l1d_size));
-	json_object_set_new(j, "l1d_line", json_integer(m->l1d_line));
-	json_t *pmus = json_array();
-	for (unsigned i = 0; i < m->npmus; i++) {
-		json_t *p = json_object();
-		json_object_set_new(p, "name", json_string(m->pmus[i].name));
-		json_object_set_new(p, "type", json_integer(m->pmus[i].type));
-		json_array_append_new(pmus, p);
-	}
-	json_object_set_new(j, "pmus", pmus);
-	json_object_set_new(j, "pmus_skipped", json_integer(m->pmus_skipped));
-	return j;
-}
-
 static int print_json(const struct pb_machine *m)
 {
-	json_t *root = json_object();
-	json_object_set_new(root, "schema", json_string("pesbench-probe/1"));
-	json_object_set_new(root, "machine", machine_json(m));
-	json_t *list = json_array();
-	for (const struct pb_facility *const *f = pb_facility_list(); *f; f++) {
-		struct pb_availability av;
-		(*f)->availability(m, NULL, &av);
-		json_t *j = json_object();
-		json_object_set_new(j, "name", json_string((*f)->name));
-		json_object_set_new(j, "usage", json_string((*f)->usage));
-		json_object_set_new(j, "summary", json_string((*f)->summary ? (*f)->summary : ""));
-		json_object_set_new(j, "needs", json_string((*f)->needs ? (*f)->needs : ""));
-		json_object_set_new(j, "available", json_boolean(av.available));
-		json_object_set_new(j, "reason", json_string(av.available ? "" : av.reason));
-		json_object_set_new(j, "detail", json_string(av.available ? av.detail : ""));
-		json_object_set_new(j, "exact", json_boolean((*f)->exact));
-		json_object_set_new(j, "ip", json_string(pb_ip_kind_name((*f)->ip_kind)));
-		json_array_append_new(list, j);
-	}
-	json_object_set_new(root, "facilities", list);
+	json_t *root = pb_probe_json(m);
 	int rc = json_dumpf(root, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 	fputc('\n', stdout);
 	json_decref(root);
@@ -191,7 +126,8 @@ int pb_cmd_probe(int argc, char **argv)
 			}
 		} else {
 			pb_fail(&err, PB_EXIT_USAGE, 0,
-				"unknown option '%s'; `pesbench probe --help` lists the options",
+				"%s '%s'; `pesbench probe --help` lists the options",
+				strncmp(argv[i], "--", 2) ? "unexpected argument" : "unknown option",
 				argv[i]);
 			return pb_cli_report("probe", &err);
 		}

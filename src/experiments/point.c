@@ -31,7 +31,7 @@ const char *pb_natural_workload(const struct pb_spec *spec)
 		return spec->bp_type == HW_BREAKPOINT_W ? "mix" : spec->bp_type == HW_BREAKPOINT_X
 			? "accuracy" : "bias";
 	if (!strcmp(f, "sw"))
-		return "mode:kernel=fault";
+		return "mode:kernel=touch"; /* user-mode faults: measurable without privileges */
 	if (!strcmp(f, "timer"))
 		return "accuracy";
 	return "accuracy";
