@@ -363,6 +363,12 @@ if [ -f "$docfile" ]; then
 else
 	fail "docs/bad-input.md is missing (generate it: tests/cli_badinput.sh --doc)"
 fi
+# ... and so does the README's copy of it.
+checks=$((checks + 1))
+for input in "${doc_inputs[@]}"; do
+	grep -qF -- "| $input |" "$source_dir/README.md" ||
+		fail "README.md's bad-input table lacks the row '$input' (copy it from docs/bad-input.md)"
+done
 
 echo "$rows rows, $checks checks, $failures failures"
 [ "$failures" -eq 0 ]
