@@ -57,13 +57,18 @@ int pb_plan_period(const struct pb_plan_model *m, double budget_pct, struct pb_p
 	else
 		/* c E / (P T0) <= b  <=>  P >= c E / (b T0) */
 		want = c * m->events / (b * m->baseline_ns);
-	uint64_t period = want >= 9.2e18 ? UINT64_MAX / 2 : (uint64_t)ceil(want);
+	/* Relative slack for rounding: the bound's float value (and the overhead computed back
+	 * from a period) can differ from the exact one in the last bits, and with FMA
+	 * contraction at -O2 they do; a period that meets the budget to 1e-9 meets it. */
+	const double slack = 1e-9;
+	uint64_t period = want >= 9.2e18 ? UINT64_MAX / 2 : (uint64_t)ceil(want * (1 - slack));
 	if (period < m->min_period)
 		period = m->min_period;
 	if (period < 1)
 		period = 1;
 	/* ceil() of a float can land one below the exact bound: step up until it holds. */
-	while (pb_plan_overhead_pct(m, period) > budget_pct || pb_plan_overhead_pct(m, period) < 0)
+	while (pb_plan_overhead_pct(m, period) > budget_pct * (1 + slack) ||
+	       pb_plan_overhead_pct(m, period) < 0)
 		period++;
 	out->period = period;
 	out->samples = pb_plan_samples(m, period);
