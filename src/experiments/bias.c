@@ -17,33 +17,6 @@
 static const char *const variants[] = {"plain", "lfence", "miss"};
 #define NVARIANTS 3
 
-/* The facility spec the bias loop can be measured with, or NULL with why. */
-static const char *bias_facility(const char *facility, char *buf, size_t len, const char **why)
-{
-	struct pb_spec spec;
-	if (pb_spec_parse(facility, &spec, NULL)) {
-		*why = "the facility spec does not parse";
-		return NULL;
-	}
-	const char *f = spec.facility->name;
-	if (!strcmp(f, "uprobe")) {
-		*why = "a uprobe samples exactly the instruction it sits on: there is no spread "
-		       "over instructions to measure";
-		return NULL;
-	}
-	if (!strcmp(f, "sw")) {
-		*why = "software events of the kernel do not occur in the four-load loop";
-		return NULL;
-	}
-	if (!strcmp(f, "bp")) {
-		/* The four loads read one word: a read/write watch sees each of them. */
-		snprintf(buf, len, "bp:rw");
-		return buf;
-	}
-	snprintf(buf, len, "%s", facility);
-	return buf;
-}
-
 static unsigned bias_periods(const struct pb_suite_options *o, const struct pb_spec *spec,
 			     uint64_t *periods)
 {
@@ -64,7 +37,7 @@ static unsigned bias_plan(const struct pb_suite_options *o, const char *facility
 {
 	char buf[64];
 	const char *why;
-	const char *spec_text = bias_facility(facility, buf, sizeof buf, &why);
+	const char *spec_text = pb_plan_spread_facility(facility, buf, sizeof buf, &why);
 	struct pb_spec spec;
 	if (!spec_text || pb_spec_parse(spec_text, &spec, NULL))
 		return 0;
@@ -172,7 +145,7 @@ static int bias_run(const struct pb_suite_options *o, const char *facility,
 {
 	char buf[64];
 	const char *why = NULL;
-	const char *spec_text = bias_facility(facility, buf, sizeof buf, &why);
+	const char *spec_text = pb_plan_spread_facility(facility, buf, sizeof buf, &why);
 	if (!spec_text) {
 		pb_not_applicable(res, "bias", facility, why);
 		return 0;

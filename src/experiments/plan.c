@@ -1,5 +1,6 @@
 #include "experiments/plan.h"
 
+#include <stdio.h>
 #include <string.h>
 
 int pb_plan_request(struct pb_point_request *req, const char *facility, const char *workload,
@@ -52,4 +53,26 @@ unsigned pb_plan_interval_periods(const struct pb_spec *spec, uint64_t *round, u
 		prime[i] = p[i];
 	}
 	return n;
+}
+
+const char *pb_plan_spread_facility(const char *facility, char *buf, size_t len,
+				    const char **why)
+{
+	struct pb_spec spec;
+	if (pb_spec_parse(facility, &spec, NULL)) {
+		*why = "the facility spec does not parse";
+		return NULL;
+	}
+	const char *f = spec.facility->name;
+	if (!strcmp(f, "uprobe")) {
+		*why = "a uprobe samples exactly the instruction it sits on: there is no spread "
+		       "over instructions (and no shadow) to measure";
+		return NULL;
+	}
+	if (!strcmp(f, "sw")) {
+		*why = "software events of the kernel do not occur in the load loops";
+		return NULL;
+	}
+	snprintf(buf, len, "%s", !strcmp(f, "bp") ? "bp:rw" : facility);
+	return buf;
 }

@@ -17,4 +17,10 @@ uint64_t pb_plan_accuracy_period(const struct pb_spec *spec);
 unsigned pb_plan_interval_periods(const struct pb_spec *spec, uint64_t *round, uint64_t *prime,
 				  unsigned max);
 
+/* The spec the load loops (bias, shadow) are sampled with: the facility itself, bp:rw for any
+ * breakpoint (the loads read one word), or NULL with why for facilities that cannot spread
+ * samples over instructions (uprobe, kernel software events). */
+const char *pb_plan_spread_facility(const char *facility, char *buf, size_t len,
+				    const char **why);
+
 #endif

@@ -33,31 +33,6 @@ static const unsigned gaps[] = {0, 1, 2, 4, 8, 16};
 /* Fewer samples on the four events than this leave a gap without a verdict. */
 #define MIN_EVENT_SAMPLES 100
 
-static const char *shadow_facility(const char *facility, char *buf, size_t len, const char **why)
-{
-	struct pb_spec spec;
-	if (pb_spec_parse(facility, &spec, NULL)) {
-		*why = "the facility spec does not parse";
-		return NULL;
-	}
-	const char *f = spec.facility->name;
-	if (!strcmp(f, "uprobe")) {
-		*why = "a uprobe samples exactly the instruction it sits on: it has no shadow";
-		return NULL;
-	}
-	if (!strcmp(f, "sw")) {
-		*why = "software events of the kernel do not occur in the shadow loop";
-		return NULL;
-	}
-	if (!strcmp(f, "bp")) {
-		/* The four loads read one word: a read/write watch sees each of them. */
-		snprintf(buf, len, "bp:rw");
-		return buf;
-	}
-	snprintf(buf, len, "%s", facility);
-	return buf;
-}
-
 /* The loop kind whose events the facility's event counts. */
 static const char *shadow_kind(const struct pb_spec *spec)
 {
@@ -80,7 +55,7 @@ static unsigned shadow_plan(const struct pb_suite_options *o, const char *facili
 {
 	char buf[64];
 	const char *why;
-	return shadow_facility(facility, buf, sizeof buf, &why) ? (unsigned)NGAPS * o->runs : 0;
+	return pb_plan_spread_facility(facility, buf, sizeof buf, &why) ? (unsigned)NGAPS * o->runs : 0;
 }
 
 /* Where the four events are in a run's attribution, and their samples. */
@@ -244,7 +219,7 @@ static int shadow_run(const struct pb_suite_options *o, const char *facility,
 {
 	char buf[64];
 	const char *why = NULL;
-	const char *spec_text = shadow_facility(facility, buf, sizeof buf, &why);
+	const char *spec_text = pb_plan_spread_facility(facility, buf, sizeof buf, &why);
 	if (!spec_text) {
 		pb_not_applicable(res, "shadow", facility, why);
 		return 0;
