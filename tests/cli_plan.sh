@@ -4,22 +4,7 @@
 # per timer sample) the recommended period is exactly what the model gives: for a 10 % budget
 # c (1 + b) / b = 110000 ns. The --check run is asserted for its output, never its timing.
 set -u
-: "${PB_BIN:?PB_BIN must name the pesbench binary}"
-failures=0
-checks=0
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-
-fail() { echo "FAIL: $*" >&2; failures=$((failures + 1)); }
-check() { checks=$((checks + 1)); if ! eval "$1"; then fail "$2"; fi; }
-expect_exit() {
-	local want=$1 what=$2
-	shift 2
-	"$@" >"$work/out" 2>"$work/err"
-	local got=$?
-	checks=$((checks + 1))
-	[ "$got" = "$want" ] || fail "$what: exit $got, expected $want ($(head -c 300 "$work/err"))"
-}
+. "$(dirname "$0")/lib/cli.sh"
 
 loop=(sh -c 'i=0; while [ $i -lt 30000 ]; do i=$((i+1)); done')
 T=timer:cpu-clock

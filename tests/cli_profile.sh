@@ -5,22 +5,7 @@
 # output must give the three levels and the period changes. Skips (77) when gzip or
 # valgrind is missing or sampling is not permitted.
 set -u
-: "${PB_BIN:?PB_BIN must name the pesbench binary}"
-failures=0
-checks=0
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-
-fail() { echo "FAIL: $*" >&2; failures=$((failures + 1)); }
-check() { checks=$((checks + 1)); if ! eval "$1"; then fail "$2"; fi; }
-expect_exit() {
-	local want=$1 what=$2
-	shift 2
-	"$@" >"$work/out" 2>"$work/err"
-	local got=$?
-	checks=$((checks + 1))
-	[ "$got" = "$want" ] || fail "$what: exit $got, expected $want ($(head -c 300 "$work/err"))"
-}
+. "$(dirname "$0")/lib/cli.sh"
 
 # --- usage errors (exit codes of util/error.h: 2 usage, 3 unavailable) ---
 expect_exit 2 "no command" "$PB_BIN" profile

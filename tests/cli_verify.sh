@@ -3,23 +3,7 @@
 # usage errors, and verify on small iteration counts for every workload with the uprobe,
 # breakpoint and callgrind oracles. Skips (77) only when uprobes or valgrind cannot run here.
 set -u
-: "${PB_BIN:?PB_BIN must name the pesbench binary}"
-failures=0
-checks=0
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-
-fail() { echo "FAIL: $*" >&2; failures=$((failures + 1)); }
-check() { checks=$((checks + 1)); if ! eval "$1"; then fail "$2"; fi; }
-# expect_exit CODE DESCRIPTION COMMAND...: runs it, output in $work/out and $work/err
-expect_exit() {
-	local want=$1 what=$2
-	shift 2
-	"$@" >"$work/out" 2>"$work/err"
-	local got=$?
-	checks=$((checks + 1))
-	[ "$got" = "$want" ] || fail "$what: exit $got, expected $want ($(head -c 300 "$work/err"))"
-}
+. "$(dirname "$0")/lib/cli.sh"
 
 # --- the listing ---
 expect_exit 0 "workloads" "$PB_BIN" workloads
