@@ -440,7 +440,11 @@ static int cost_run(const struct pb_suite_options *o, const char *facility,
 			return pb_fail(err, PB_EXIT_FAILURE, 0, "out of memory");
 		req.delivery = modes[m];
 		bool failed = false;
-		for (unsigned i = 0; i < np; i++) {
+		/* Periods alternate between the ends of the sweep (sparse, dense, next sparse, ...):
+		 * in a monotone order a machine that warms up or quiets down during the sweep
+		 * would read as a per-sample cost. */
+		for (unsigned k = 0; k < np; k++) {
+			unsigned i = k % 2 ? np - 1 - k / 2 : k / 2;
 			req.period = req.events[0].period = periods[i];
 			json_t *p = pb_measure_runs_with(&oc, "cost", &req, res, collect, xy, err);
 			if (!p) {
