@@ -249,13 +249,6 @@ static void test_lbr(void)
 	fake_kernel_uninstall();
 }
 
-/* The CLI's reporter lives in main.c, outside the library: the same words here. */
-int pb_cli_report(const char *command, const struct pb_error *err)
-{
-	fprintf(stderr, "pesbench %s: %s\n", command, err->msg);
-	return err->code;
-}
-
 /* Runs `pesbench profile --json ...` in this process with stdout in a file. */
 static json_t *profile_json(char **argv, int argc, int *rc)
 {

@@ -17,13 +17,6 @@
 #include <string.h>
 #include <unistd.h>
 
-/* The binary's main.c reports command errors; the commands are called directly here. */
-int pb_cli_report(const char *command, const struct pb_error *err)
-{
-	fprintf(stderr, "pesbench %s: %s\n", command, err->msg);
-	return err->code ? err->code : PB_EXIT_FAILURE;
-}
-
 static json_t *point(json_t *points, const char *experiment, const char *facility,
 		     const char *workload, long long period, int threads, double base, int nruns,
 		     long long lost, double running)

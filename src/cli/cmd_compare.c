@@ -182,9 +182,7 @@ int pb_cmd_compare(int argc, char **argv)
 		} else if (!strcmp(name, "json")) {
 			json = true;
 		} else {
-			pb_fail(&err, PB_EXIT_USAGE, 0,
-				"unknown option --%s; see `pesbench compare --help`", name);
-			return pb_cli_report("compare", &err);
+			return pb_cli_unknown_option("compare", name);
 		}
 	}
 	if (r < 0)

@@ -83,9 +83,7 @@ int pb_cmd_measure(int argc, char **argv)
 				return pb_cli_report("measure", &err);
 			req.ring_pages = (unsigned)pages;
 		} else {
-			pb_fail(&err, PB_EXIT_USAGE, 0, "unknown option --%s; see `pesbench measure "
-				"--help`", name);
-			return pb_cli_report("measure", &err);
+			return pb_cli_unknown_option("measure", name);
 		}
 	}
 	if (r < 0)

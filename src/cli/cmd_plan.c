@@ -145,9 +145,7 @@ int pb_cmd_plan(int argc, char **argv)
 			if (pb_parse_u64("--runs", value, 1, 64, &runs, &err))
 				return pb_cli_report("plan", &err);
 		} else {
-			pb_fail(&err, PB_EXIT_USAGE, 0, "unknown option --%s; see `pesbench plan "
-				"--help`", name);
-			return pb_cli_report("plan", &err);
+			return pb_cli_unknown_option("plan", name);
 		}
 	}
 	if (r < 0)

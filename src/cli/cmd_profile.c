@@ -368,8 +368,7 @@ int pb_cmd_profile(int argc, char **argv)
 			if (pb_parse_u64("--top", value, 1, 100000, &opt.top, &err))
 				return pb_cli_report("profile", &err);
 		} else {
-			pb_fail(&err, PB_EXIT_USAGE, 0, "unknown option --%s (see --help)", name);
-			return pb_cli_report("profile", &err);
+			return pb_cli_unknown_option("profile", name);
 		}
 	}
 	if (r < 0)

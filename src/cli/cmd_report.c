@@ -49,9 +49,7 @@ int pb_cmd_report(int argc, char **argv)
 		} else if (!strcmp(name, "quiet")) {
 			quiet = true;
 		} else {
-			pb_fail(&err, PB_EXIT_USAGE, 0,
-				"unknown option --%s; see `pesbench report --help`", name);
-			return pb_cli_report("report", &err);
+			return pb_cli_unknown_option("report", name);
 		}
 	}
 	if (r < 0)

@@ -167,9 +167,7 @@ int pb_cmd_run(int argc, char **argv)
 			if (pb_parse_u64("--target-ms", value, 1, 3600000, &o.target_ms, &err))
 				return pb_cli_report("run", &err);
 		} else {
-			pb_fail(&err, PB_EXIT_USAGE, 0, "unknown option --%s; see `pesbench run --help`",
-				name);
-			return pb_cli_report("run", &err);
+			return pb_cli_unknown_option("run", name);
 		}
 	}
 	if (r < 0)

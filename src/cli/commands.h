@@ -23,5 +23,7 @@ int pb_cmd_perfdata(int argc, char **argv);
 /* Reports an error on stderr as "pesbench NAME: message" and returns its exit code. */
 struct pb_error;
 int pb_cli_report(const char *command, const struct pb_error *err);
+/* Reports "unknown option --NAME; see `pesbench COMMAND --help`" and returns PB_EXIT_USAGE. */
+int pb_cli_unknown_option(const char *command, const char *name);
 
 #endif

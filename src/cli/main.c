@@ -48,9 +48,3 @@ int main(int argc, char **argv)
 		argv[1]);
 	return PB_EXIT_USAGE;
 }
-
-int pb_cli_report(const char *command, const struct pb_error *err)
-{
-	fprintf(stderr, "pesbench %s: %s\n", command, err->msg[0] ? err->msg : "failed");
-	return err->code ? err->code : PB_EXIT_FAILURE;
-}

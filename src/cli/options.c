@@ -1,10 +1,13 @@
 #include "cli/options.h"
 
+#include "cli/commands.h"
+
 #include "facilities/machine.h"
 
 #include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 
 void pb_options_begin(struct pb_option_parser *op, int argc, char **argv,
@@ -152,4 +155,18 @@ int pb_parse_threads(const char *what, const char *text, uint64_t *out, struct p
 			       "distort every figure (use at most %u)", what,
 			       (unsigned long long)*out, ncpus, ncpus);
 	return 0;
+}
+
+int pb_cli_report(const char *command, const struct pb_error *err)
+{
+	fprintf(stderr, "pesbench %s: %s\n", command, err->msg[0] ? err->msg : "failed");
+	return err->code ? err->code : PB_EXIT_FAILURE;
+}
+
+int pb_cli_unknown_option(const char *command, const char *name)
+{
+	struct pb_error err = {0};
+	pb_fail(&err, PB_EXIT_USAGE, 0, "unknown option --%s; see `pesbench %s --help`", name,
+		command);
+	return pb_cli_report(command, &err);
 }
