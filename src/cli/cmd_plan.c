@@ -177,7 +177,7 @@ int pb_cmd_plan(int argc, char **argv)
 		return pb_cli_report("plan", &err);
 	}
 	struct pb_availability av;
-	spec.facility->availability(pb_machine_live(), &spec, &av);
+	pb_facility_check(pb_machine_live(), &spec, NULL, &av, NULL);
 	if (!av.available) {
 		pb_fail(&err, PB_EXIT_UNAVAILABLE, 0, "%s is not available here: %s", facility,
 			av.reason);

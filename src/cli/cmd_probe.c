@@ -34,7 +34,15 @@ static void usage(FILE *out)
 		"               \"pmus\": [{\"name\", \"type\"}], \"pmus_skipped\"},\n"
 		"   \"facilities\": [{\"name\", \"usage\", \"summary\", \"needs\", \"available\",\n"
 		"                   \"reason\" (\"\" when available), \"detail\" (\"\" when not),\n"
-		"                   \"exact\", \"ip\" (\"exact\"|\"next-insn\"|\"skid\")}]}\n\n"
+		"                   \"exact\", \"ip\" (\"exact\"|\"next-insn\"|\"skid\"),\n"
+		"                   \"verdict\" (\"works\"|\"inert\"|\"inexact\"|\"refused\"|\"absent\"|\n"
+		"                   \"untested\" on a --root tree), \"self_test\" (null when nothing ran,\n"
+		"                   else {\"verdict\", \"expected\", \"counted\", \"samples\",\n"
+		"                   \"samples_inside\", \"ms\", \"errno\", \"text\"})}]}\n\n"
+		"Every available facility is self-tested first: a tiny known loop runs under it and\n"
+		"its count (or samples) is checked. The kernel accepting an event is no proof that it\n"
+		"works; a facility whose self-test did not pass is shown unavailable, and nothing\n"
+		"else in pesbench measures on it.\n\n"
 		"Exit status: 0, or 2 for a bad option or an unreadable --root.\n");
 }
 
@@ -89,14 +97,20 @@ static void print_text(const struct pb_machine *m)
 		printf(" and %u more", m->pmus_skipped);
 	printf("\n\n");
 
-	printf("%-10s %-9s %-6s %-9s %s\n", "facility", "available", "exact", "ip", "usage");
+	printf("%-10s %-9s %-8s %-6s %-9s %s\n", "facility", "available", "verdict", "exact", "ip",
+	       "usage");
 	for (const struct pb_facility *const *f = pb_facility_list(); *f; f++) {
 		struct pb_availability av;
-		(*f)->availability(m, NULL, &av);
-		printf("%-10s %-9s %-6s %-9s %s\n", (*f)->name, av.available ? "yes" : "no",
-		       (*f)->exact ? "yes" : "no", pb_ip_kind_name((*f)->ip_kind), (*f)->usage);
+		struct pb_self_test test;
+		pb_facility_check(m, NULL, *f, &av, &test);
+		printf("%-10s %-9s %-8s %-6s %-9s %s\n", (*f)->name, av.available ? "yes" : "no",
+		       pb_verdict_name(test.verdict), (*f)->exact ? "yes" : "no",
+		       pb_ip_kind_name((*f)->ip_kind), (*f)->usage);
+		if (test.verdict != PB_VERDICT_ABSENT)
+			printf("%-10s self-test (%.1f ms): %s\n", "", test.ms, test.text);
 		const char *why = av.available ? av.detail : av.reason;
-		if (why[0])
+		if (why[0] && test.verdict != PB_VERDICT_INERT && test.verdict != PB_VERDICT_INEXACT &&
+		    test.verdict != PB_VERDICT_REFUSED)
 			printf("%-10s %s%s\n", "", av.available ? "" : "why: ", why);
 	}
 }

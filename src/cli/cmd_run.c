@@ -205,7 +205,7 @@ int pb_cmd_run(int argc, char **argv)
 			pb_results_skip(&res, facilities[i], err.msg);
 			continue;
 		}
-		spec.facility->availability(m, &spec, &av);
+		pb_facility_check(m, &spec, NULL, &av, NULL);
 		if (av.available)
 			runnable[nrunnable++] = facilities[i];
 		else

@@ -55,6 +55,8 @@ int pb_point_request_set(struct pb_point_request *req, const char *facility,
 				       (unsigned long long)req->period, f->name,
 				       (unsigned long long)f->min_period);
 		req->events[0].period = req->period;
+		if (pb_point_refuse_untrusted(&req->events[0].spec, req->machine, err))
+			return -1;
 		/* IBS cannot filter privilege levels in hardware; without swfilt (config2 bit 0)
 		 * the kernel rejects any exclude bit, so IBS samples both levels. */
 		const struct pb_spec *s = &req->events[0].spec;
@@ -79,6 +81,22 @@ int pb_point_request_set(struct pb_point_request *req, const char *facility,
 			return pb_fail(err, PB_EXIT_USAGE, 0, "--label '%s' is too long", label);
 		strcpy(req->label, label);
 	}
+	return 0;
+}
+
+int pb_point_refuse_untrusted(const struct pb_spec *spec, const struct pb_machine *machine,
+			      struct pb_error *err)
+{
+	const struct pb_machine *m = machine ? machine : pb_machine_live();
+	struct pb_availability av;
+	struct pb_self_test test;
+	pb_facility_check(m, spec, NULL, &av, &test);
+	/* Absence is the facility's attr()'s to report (tests drive absent facilities through a
+	 * fake kernel); a facility that ran its self-test here and failed measures nothing. */
+	if (test.verdict == PB_VERDICT_INERT || test.verdict == PB_VERDICT_INEXACT ||
+	    test.verdict == PB_VERDICT_REFUSED)
+		return pb_fail(err, PB_EXIT_UNAVAILABLE, test.sys_errno, "%s: %s", spec->text,
+			       av.reason);
 	return 0;
 }
 

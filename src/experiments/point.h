@@ -79,6 +79,10 @@ void pb_point_request_defaults(struct pb_point_request *req);
 int pb_point_request_set(struct pb_point_request *req, const char *facility,
 			 const char *workload, const char *label, bool period_given,
 			 struct pb_error *err);
+/* Fails (exit 3, the verdict and its figures in the message) when the facility ran its
+ * self-test on this machine and did not pass it. */
+int pb_point_refuse_untrusted(const struct pb_spec *spec, const struct pb_machine *machine,
+			      struct pb_error *err);
 /* The workload a facility measures best when none is named: the one whose truth declares the
  * events it counts. */
 const char *pb_natural_workload(const struct pb_spec *spec);

@@ -1,6 +1,7 @@
 /* x86 debug-register breakpoints as perf events. Counts are exact; data breakpoints trap after
  * the access, so a sample's IP is the next instruction; execute breakpoints fault before it. */
 #include "facilities/facility.h"
+#include "facilities/selftest.h"
 
 #include <linux/hw_breakpoint.h>
 #include <stdio.h>
@@ -78,6 +79,88 @@ static int bp_attr(const struct pb_machine *m, const struct pb_spec *spec,
 	return 0;
 }
 
+/* The self-test's loops: N writes, N/2 writes and N/2 reads of one word, N calls. */
+#define BP_SELF_TEST_ACCESSES 16
+static volatile uint64_t self_test_word;
+
+static void write_word(void *arg, unsigned n)
+{
+	(void)arg;
+	for (unsigned i = 0; i < n; i++)
+		self_test_word = i;
+}
+
+static void write_and_read_word(void *arg, unsigned n)
+{
+	(void)arg;
+	uint64_t sink = 0;
+	for (unsigned i = 0; i < n / 2; i++) {
+		self_test_word = i;
+		sink += self_test_word;
+	}
+	__asm__ volatile("" : : "r"(sink));
+}
+
+__attribute__((noinline)) static void self_test_target(void)
+{
+	__asm__ volatile("");
+}
+
+static void call_target(void *arg, unsigned n)
+{
+	void (*volatile fn)(void) = arg;
+	for (unsigned i = 0; i < n; i++)
+		fn();
+}
+
+static void bp_self_test_kind(const struct pb_machine *m, unsigned bp_type,
+			      struct pb_self_test *out)
+{
+	struct pb_spec spec = {.facility = &pb_facility_bp, .bp_type = bp_type,
+			       .type = PERF_TYPE_BREAKPOINT};
+	snprintf(spec.text, sizeof spec.text, "bp");
+	struct pb_target target = {.data_addr = (uint64_t)(uintptr_t)&self_test_word,
+				   .data_len = sizeof self_test_word,
+				   .code_addr = (uint64_t)(uintptr_t)self_test_target};
+	struct pb_selftest_run run = {.target = &target, .n = BP_SELF_TEST_ACCESSES,
+				      .expected = BP_SELF_TEST_ACCESSES,
+				      .accepted = "breakpoints"};
+	if (bp_type == HW_BREAKPOINT_W) {
+		run.loop = write_word;
+		run.what = "writes";
+	} else if (bp_type == HW_BREAKPOINT_RW) {
+		run.loop = write_and_read_word;
+		run.what = "reads and writes";
+	} else {
+		run.loop = call_target;
+		run.arg = (void *)self_test_target;
+		run.what = "executions";
+	}
+	pb_selftest_count(m, &spec, &run, out);
+	/* In a KVM guest a data breakpoint loses about one trap in 50 000 (measured); a
+	 * miscount is believed only when it happens again. */
+	if (out->verdict == PB_VERDICT_INEXACT)
+		pb_selftest_count(m, &spec, &run, out);
+}
+
+static void bp_self_test(const struct pb_machine *m, const struct pb_spec *spec,
+			 struct pb_self_test *out)
+{
+	if (spec) {
+		bp_self_test_kind(m, spec->bp_type, out);
+		return;
+	}
+	static const struct {
+		unsigned type;
+		const char *name;
+	} kinds[] = {{HW_BREAKPOINT_W, "w"}, {HW_BREAKPOINT_RW, "rw"}, {HW_BREAKPOINT_X, "x"}};
+	for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
+		struct pb_self_test part;
+		bp_self_test_kind(m, kinds[i].type, &part);
+		pb_selftest_merge(out, &part, kinds[i].name, i == 0);
+	}
+}
+
 const struct pb_facility pb_facility_bp = {
 	.name = "bp",
 	.usage = "bp:w|rw|x",
@@ -90,4 +173,5 @@ const struct pb_facility pb_facility_bp = {
 	.parse = bp_parse,
 	.availability = bp_availability,
 	.attr = bp_attr,
+	.self_test = bp_self_test,
 };

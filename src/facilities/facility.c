@@ -1,5 +1,6 @@
 #include "facilities/facility.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -65,4 +66,86 @@ const char *pb_ip_kind_name(enum pb_ip_kind kind)
 	case PB_IP_SKID: return "skid";
 	}
 	return "?";
+}
+
+const char *pb_verdict_name(enum pb_verdict verdict)
+{
+	switch (verdict) {
+	case PB_VERDICT_WORKS: return "works";
+	case PB_VERDICT_INERT: return "inert";
+	case PB_VERDICT_INEXACT: return "inexact";
+	case PB_VERDICT_REFUSED: return "refused";
+	case PB_VERDICT_ABSENT: return "absent";
+	case PB_VERDICT_UNTESTED: return "untested";
+	}
+	return "?";
+}
+
+/* Self-tests run once per facility kind and process: a suite asks for the same facility at
+ * every point, and the answer does not change while the process lives. */
+#define SELF_TEST_CACHE 64
+static struct {
+	const struct pb_facility *facility;
+	char key[sizeof ((struct pb_spec *)0)->text];
+	struct pb_self_test test;
+} self_tests[SELF_TEST_CACHE];
+static unsigned self_tests_used;
+static pthread_mutex_t self_tests_lock = PTHREAD_MUTEX_INITIALIZER;
+
+void pb_facility_forget_self_tests(void)
+{
+	pthread_mutex_lock(&self_tests_lock);
+	self_tests_used = 0;
+	pthread_mutex_unlock(&self_tests_lock);
+}
+
+static void cached_self_test(const struct pb_machine *m, const struct pb_facility *f,
+			     const struct pb_spec *spec, struct pb_self_test *out)
+{
+	const char *key = spec ? spec->text : "";
+	pthread_mutex_lock(&self_tests_lock);
+	for (unsigned i = 0; i < self_tests_used; i++)
+		if (self_tests[i].facility == f && !strcmp(self_tests[i].key, key)) {
+			*out = self_tests[i].test;
+			pthread_mutex_unlock(&self_tests_lock);
+			return;
+		}
+	f->self_test(m, spec, out);
+	unsigned slot = self_tests_used < SELF_TEST_CACHE ? self_tests_used++ : SELF_TEST_CACHE - 1;
+	self_tests[slot].facility = f;
+	snprintf(self_tests[slot].key, sizeof self_tests[slot].key, "%s", key);
+	self_tests[slot].test = *out;
+	pthread_mutex_unlock(&self_tests_lock);
+}
+
+void pb_facility_check(const struct pb_machine *m, const struct pb_spec *spec,
+		       const struct pb_facility *f, struct pb_availability *av,
+		       struct pb_self_test *test)
+{
+	struct pb_self_test local;
+	if (!test)
+		test = &local;
+	memset(test, 0, sizeof *test);
+	if (spec)
+		f = spec->facility;
+	f->availability(m, spec, av);
+	if (!av->available) {
+		test->verdict = PB_VERDICT_ABSENT;
+		snprintf(test->text, sizeof test->text, "%.300s", av->reason);
+		return;
+	}
+	if (m->root[0] || !f->self_test) {
+		test->verdict = PB_VERDICT_UNTESTED;
+		snprintf(test->text, sizeof test->text,
+			 "not self-tested: %s", m->root[0] ? "a machine read from a saved tree "
+							     "(--root) runs nothing"
+							   : "the facility has no self-test");
+		return;
+	}
+	cached_self_test(m, f, spec, test);
+	if (test->verdict == PB_VERDICT_WORKS)
+		return;
+	av->available = false;
+	snprintf(av->reason, sizeof av->reason, "self-test %s: %s",
+		 pb_verdict_name(test->verdict), test->text);
 }

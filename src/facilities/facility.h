@@ -41,6 +41,29 @@ struct pb_spec {
 	uint32_t subset;         /* ibs-op :subset=...: enum pb_ibs_op_flag mask, 0 = every op */
 };
 
+/* A facility's self-test verdict: what a tiny known loop run under it produced. The kernel
+ * accepting an event is no proof that it works (on one of our VM kinds breakpoints open and
+ * never fire), so nothing is measured on a facility whose self-test did not pass. */
+enum pb_verdict {
+	PB_VERDICT_WORKS,     /* the loop's exact count (or samples at about the period) */
+	PB_VERDICT_INERT,     /* the kernel accepted the event and it produced nothing */
+	PB_VERDICT_INEXACT,   /* it produced a wrong count */
+	PB_VERDICT_REFUSED,   /* the kernel refused to open it */
+	PB_VERDICT_ABSENT,    /* the facility does not exist or is not permitted here */
+	PB_VERDICT_UNTESTED   /* a fixture tree (--root): nothing can run there */
+};
+
+struct pb_self_test {
+	enum pb_verdict verdict;
+	uint64_t expected;       /* events the loop produces (counting) or samples expected */
+	uint64_t counted;        /* what the kernel counted */
+	uint64_t samples;        /* samples read (sampling tests) */
+	uint64_t samples_inside; /* of those, with an IP inside the loop */
+	double ms;               /* how long the self-test took */
+	int sys_errno;           /* refused: the open's errno */
+	char text[320];          /* one line: "the kernel accepts breakpoints but none fired: ..." */
+};
+
 struct pb_availability {
 	bool available;
 	char reason[384];        /* when not: why, and what the user can do */
@@ -67,6 +90,10 @@ struct pb_facility {
 	int (*attr)(const struct pb_machine *m, const struct pb_spec *spec,
 		    const struct pb_target *target, uint64_t period, struct perf_event_attr *attr,
 		    struct pb_error *err);
+	/* Runs a tiny known loop under the facility on the live machine (spec NULL: the facility
+	 * as a whole, every kind it offers) and fills out; the helpers are in selftest.h. */
+	void (*self_test)(const struct pb_machine *m, const struct pb_spec *spec,
+			  struct pb_self_test *out);
 };
 
 /* NULL-terminated list of every facility. */
@@ -75,6 +102,16 @@ const struct pb_facility *pb_facility_find(const char *name);
 /* Parses "name[:args]". Unknown names get the list of valid ones in the message. */
 int pb_spec_parse(const char *text, struct pb_spec *spec, struct pb_error *err);
 const char *pb_ip_kind_name(enum pb_ip_kind kind);
+const char *pb_verdict_name(enum pb_verdict verdict);
+
+/* Availability and, on the live machine, the self-test (run once per facility kind and
+ * process): a facility that failed its self-test is not available, with the verdict and its
+ * figures as the reason. spec NULL: the facility as a whole. test may be NULL. */
+void pb_facility_check(const struct pb_machine *m, const struct pb_spec *spec,
+		       const struct pb_facility *f, struct pb_availability *av,
+		       struct pb_self_test *test);
+/* Forgets cached self-test verdicts (tests that swap the sys seam). */
+void pb_facility_forget_self_tests(void);
 
 /* Each facility file defines one of these. */
 extern const struct pb_facility pb_facility_timer, pb_facility_sw, pb_facility_bp,

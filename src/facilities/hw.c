@@ -1,6 +1,7 @@
 /* Classic counter-overflow sampling: a hardware counter interrupts after period events and the
  * kernel records wherever the CPU was by then (skid). No precise mechanism is asked for. */
 #include "facilities/facility.h"
+#include "facilities/selftest.h"
 #include "facilities/pfm_encode.h"
 
 #include <ctype.h>
@@ -166,6 +167,38 @@ static int hw_attr(const struct pb_machine *m, const struct pb_spec *spec,
 	return 0;
 }
 
+/* The self-test counts the instructions of a loop of known length (within 1 %, as
+ * perf_event_tests does) and checks that cycle-counter overflow samples arrive. It judges the
+ * PMU, not the user's event: an event that samples wrongly is a finding to measure, not a
+ * reason to refuse the facility. */
+static void hw_self_test(const struct pb_machine *m, const struct pb_spec *spec,
+			 struct pb_self_test *out)
+{
+	(void)spec;
+	struct pb_spec counted, sampled;
+	struct pb_error err = {0};
+	if (pb_spec_parse("hw:instructions", &counted, &err) ||
+	    pb_spec_parse("hw:cycles", &sampled, &err)) {
+		memset(out, 0, sizeof *out);
+		out->verdict = PB_VERDICT_REFUSED;
+		snprintf(out->text, sizeof out->text, "%.300s", err.msg);
+		return;
+	}
+	struct pb_selftest_run count_run = {
+		.loop = pb_selftest_spin_loop,
+		.n = 100,
+		.expected = pb_selftest_spin_instructions(100000),
+		.what = "instructions",
+		.accepted = "instruction counters",
+		.tolerance = 0.01,
+	};
+	struct pb_self_test part;
+	pb_selftest_count(m, &counted, &count_run, &part);
+	pb_selftest_merge(out, &part, "instructions", true);
+	pb_selftest_sampling_pmu(m, &sampled, NULL, "cycle counters", false, &part);
+	pb_selftest_merge(out, &part, "cycles sampled", false);
+}
+
 const struct pb_facility pb_facility_hw = {
 	.name = "hw",
 	.usage = "hw:EVENT",
@@ -179,4 +212,5 @@ const struct pb_facility pb_facility_hw = {
 	.parse = hw_parse,
 	.availability = hw_availability,
 	.attr = hw_attr,
+	.self_test = hw_self_test,
 };

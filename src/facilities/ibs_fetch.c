@@ -1,6 +1,7 @@
 /* AMD IBS fetch sampling: the hardware tags one instruction fetch every period fetches and
  * reports its linear address, latency and cache/TLB outcome, through the 'ibs_fetch' PMU. */
 #include "facilities/ibs_common.h"
+#include "facilities/selftest.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -45,6 +46,12 @@ static int fetch_attr(const struct pb_machine *m, const struct pb_spec *spec,
 	return 0;
 }
 
+static void fetch_self_test(const struct pb_machine *m, const struct pb_spec *spec,
+			    struct pb_self_test *out)
+{
+	pb_selftest_sampling_pmu(m, spec, "ibs-fetch", "IBS fetch events", true, out);
+}
+
 const struct pb_facility pb_facility_ibs_fetch = {
 	.name = "ibs-fetch",
 	.usage = "ibs-fetch[:rand][:l3missonly][:swfilt]",
@@ -59,4 +66,5 @@ const struct pb_facility pb_facility_ibs_fetch = {
 	.parse = fetch_parse,
 	.availability = fetch_availability,
 	.attr = fetch_attr,
+	.self_test = fetch_self_test,
 };

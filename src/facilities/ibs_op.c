@@ -1,6 +1,7 @@
 /* AMD IBS op sampling: the hardware tags one op every period cycles (or dispatched ops) and
  * reports its exact RIP and what happened to it, through the dynamic 'ibs_op' PMU. */
 #include "facilities/ibs_common.h"
+#include "facilities/selftest.h"
 #include "facilities/ibs_raw.h"
 
 #include <errno.h>
@@ -81,6 +82,13 @@ static int op_attr(const struct pb_machine *m, const struct pb_spec *spec,
 	return 0;
 }
 
+/* IBS cannot exclude the kernel without swfilt, so the self-test samples both levels. */
+static void op_self_test(const struct pb_machine *m, const struct pb_spec *spec,
+			 struct pb_self_test *out)
+{
+	pb_selftest_sampling_pmu(m, spec, "ibs-op", "IBS op events", true, out);
+}
+
 const struct pb_facility pb_facility_ibs_op = {
 	.name = "ibs-op",
 	.usage = "ibs-op[:ops|:cycles][:l3missonly][:swfilt][:ldlat=N][:subset=load+l1-miss]",
@@ -95,4 +103,5 @@ const struct pb_facility pb_facility_ibs_op = {
 	.parse = op_parse,
 	.availability = op_availability,
 	.attr = op_attr,
+	.self_test = op_self_test,
 };

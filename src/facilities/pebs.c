@@ -2,6 +2,7 @@
  * event itself, so precise_ip >= 2 gives the instruction that caused the event. Events are
  * named as libpfm4 names them and encoded for the PMU table matching the CPU model. */
 #include "facilities/pebs.h"
+#include "facilities/selftest.h"
 #include "facilities/facility.h"
 #include "facilities/pfm_encode.h"
 
@@ -327,6 +328,12 @@ bool pb_pebs_large_eligible(const struct perf_event_attr *attr, char *why, size_
 #undef NOT_LARGE
 }
 
+static void pebs_self_test(const struct pb_machine *m, const struct pb_spec *spec,
+			   struct pb_self_test *out)
+{
+	pb_selftest_sampling_pmu(m, spec, "pebs:INST_RETIRED:ANY_P", "PEBS events", false, out);
+}
+
 const struct pb_facility pb_facility_pebs = {
 	.name = "pebs",
 	.usage = "pebs:EVENT[:pp=N]",
@@ -340,4 +347,5 @@ const struct pb_facility pb_facility_pebs = {
 	.parse = pebs_parse,
 	.availability = pebs_availability,
 	.attr = pebs_attr,
+	.self_test = pebs_self_test,
 };

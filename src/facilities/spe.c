@@ -2,6 +2,7 @@
  * (PC, addresses, latencies, events) into an AUX buffer. This file builds the attr; the
  * config bits come from the PMU's own sysfs format/ files. */
 #include "facilities/facility.h"
+#include "facilities/selftest.h"
 #include "facilities/spe_samples.h"
 
 #include <errno.h>
@@ -231,6 +232,12 @@ unsigned pb_spe_type_filters(const struct pb_spec *spec)
 	return f;
 }
 
+static void spe_self_test(const struct pb_machine *m, const struct pb_spec *spec,
+			  struct pb_self_test *out)
+{
+	pb_selftest_sampling_pmu(m, spec, "spe", "SPE events", false, out);
+}
+
 const struct pb_facility pb_facility_spe = {
 	.name = "spe",
 	.usage = "spe[:load][:store][:branch][:jitter][:ts][:pa][:min_latency=N][:event_filter=HEX]",
@@ -246,4 +253,5 @@ const struct pb_facility pb_facility_spe = {
 	.parse = spe_parse,
 	.availability = spe_availability,
 	.attr = spe_attr,
+	.self_test = spe_self_test,
 };

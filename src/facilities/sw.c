@@ -1,7 +1,10 @@
 /* Exact software events counted by the kernel itself (page faults, context switches, ...). */
 #include "facilities/facility.h"
+#include "facilities/selftest.h"
 
 #include <stdio.h>
+#include <sys/mman.h>
+#include <unistd.h>
 #include <string.h>
 
 static const struct {
@@ -113,6 +116,38 @@ static int sw_attr(const struct pb_machine *m, const struct pb_spec *spec,
 	return 0;
 }
 
+/* The self-test touches N fresh anonymous pages: N page faults, whatever the spec asks for
+ * (the software PMU either delivers its events or not). */
+#define SW_SELF_TEST_PAGES 16
+
+static void touch_fresh_pages(void *arg, unsigned n)
+{
+	(void)arg;
+	long page = sysconf(_SC_PAGESIZE);
+	volatile char *p = mmap(NULL, (size_t)page * n, PROT_READ | PROT_WRITE,
+				MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		return;
+	madvise((void *)p, (size_t)page * n, MADV_NOHUGEPAGE);
+	for (unsigned i = 0; i < n; i++)
+		p[(size_t)i * (size_t)page] = 1;
+	munmap((void *)p, (size_t)page * n);
+}
+
+static void sw_self_test(const struct pb_machine *m, const struct pb_spec *spec,
+			 struct pb_self_test *out)
+{
+	(void)spec;
+	struct pb_spec faults = {.facility = &pb_facility_sw, .type = PERF_TYPE_SOFTWARE,
+				 .config = PERF_COUNT_SW_PAGE_FAULTS};
+	snprintf(faults.text, sizeof faults.text, "sw:page-faults");
+	snprintf(faults.event, sizeof faults.event, "page-faults");
+	struct pb_selftest_run run = {.loop = touch_fresh_pages, .n = SW_SELF_TEST_PAGES,
+				      .expected = SW_SELF_TEST_PAGES, .what = "pages touched",
+				      .accepted = "page-fault events"};
+	pb_selftest_count(m, &faults, &run, out);
+}
+
 const struct pb_facility pb_facility_sw = {
 	.name = "sw",
 	.usage = "sw:page-faults|minor-faults|major-faults|context-switches|cpu-migrations|...",
@@ -125,4 +160,5 @@ const struct pb_facility pb_facility_sw = {
 	.parse = sw_parse,
 	.availability = sw_availability,
 	.attr = sw_attr,
+	.self_test = sw_self_test,
 };

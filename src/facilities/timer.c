@@ -1,6 +1,7 @@
 /* Software timer sampling: an hrtimer fires every `period` ns of the task's (task-clock) or the
  * CPU's (cpu-clock) time. No PMU needed. The kernel clamps periods below 10 us up to 10 us. */
 #include "facilities/facility.h"
+#include "facilities/selftest.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -55,6 +56,27 @@ static int timer_attr(const struct pb_machine *m, const struct pb_spec *spec,
 	return 0;
 }
 
+/* The self-test samples a spin loop of about 20 ms every millisecond: samples must arrive at
+ * about the period, most of them inside the loop. */
+static void timer_self_test(const struct pb_machine *m, const struct pb_spec *spec,
+			    struct pb_self_test *out)
+{
+	struct pb_spec clock = {.facility = &pb_facility_timer, .type = PERF_TYPE_SOFTWARE,
+				.config = PERF_COUNT_SW_CPU_CLOCK};
+	snprintf(clock.text, sizeof clock.text, "timer:cpu-clock");
+	snprintf(clock.event, sizeof clock.event, "cpu-clock");
+	struct pb_selftest_run run = {
+		.loop = pb_selftest_spin_loop,
+		.n = 20000, /* 2e7 iterations: about 20 ms at a few GHz */
+		.what = "a spin loop",
+		.accepted = "timer events",
+		.period = 1000000,
+		.ip_lo = (uint64_t)(uintptr_t)pb_selftest_spin_begin,
+		.ip_hi = (uint64_t)(uintptr_t)pb_selftest_spin_end,
+	};
+	pb_selftest_sample(m, spec ? spec : &clock, &run, out);
+}
+
 const struct pb_facility pb_facility_timer = {
 	.name = "timer",
 	.usage = "timer:cpu-clock|task-clock",
@@ -67,4 +89,5 @@ const struct pb_facility pb_facility_timer = {
 	.parse = timer_parse,
 	.availability = timer_availability,
 	.attr = timer_attr,
+	.self_test = timer_self_test,
 };

@@ -2,6 +2,7 @@
  * kernel wants a path and a *file offset*, computed here from the ELF program headers of the
  * object that holds the runtime address. Counts and IPs are exact. */
 #include "facilities/facility.h"
+#include "facilities/selftest.h"
 #include "facilities/uprobe.h"
 
 #include <limits.h>
@@ -130,6 +131,37 @@ static int uprobe_attr(const struct pb_machine *m, const struct pb_spec *spec,
 	return 0;
 }
 
+/* The self-test probes a one-instruction function of this binary: N calls, N hits. */
+#if defined(__x86_64__) || defined(__aarch64__)
+__asm__(".text\n"
+	".globl pb_uprobe_self_test_site\n"
+	".type pb_uprobe_self_test_site, %function\n"
+	"pb_uprobe_self_test_site:\n"
+	"	nop\n"
+	"	ret\n"
+	".size pb_uprobe_self_test_site, . - pb_uprobe_self_test_site\n");
+#endif
+void pb_uprobe_self_test_site(void);
+
+static void call_site(void *arg, unsigned n)
+{
+	void (*volatile fn)(void) = arg;
+	for (unsigned i = 0; i < n; i++)
+		fn();
+}
+
+static void uprobe_self_test(const struct pb_machine *m, const struct pb_spec *spec,
+			     struct pb_self_test *out)
+{
+	struct pb_spec plain = {.facility = &pb_facility_uprobe};
+	snprintf(plain.text, sizeof plain.text, "uprobe");
+	struct pb_target target = {.code_addr = (uint64_t)(uintptr_t)pb_uprobe_self_test_site};
+	struct pb_selftest_run run = {.target = &target, .loop = call_site,
+				      .arg = (void *)pb_uprobe_self_test_site, .n = 16,
+				      .expected = 16, .what = "calls", .accepted = "uprobes"};
+	pb_selftest_count(m, spec ? spec : &plain, &run, out);
+}
+
 const struct pb_facility pb_facility_uprobe = {
 	.name = "uprobe",
 	.usage = "uprobe[:ret]",
@@ -142,4 +174,5 @@ const struct pb_facility pb_facility_uprobe = {
 	.parse = uprobe_parse,
 	.availability = uprobe_availability,
 	.attr = uprobe_attr,
+	.self_test = uprobe_self_test,
 };

@@ -50,6 +50,22 @@ static json_t *machine_json(const struct pb_machine *m)
 	return j;
 }
 
+json_t *pb_self_test_json(const struct pb_self_test *test)
+{
+	if (test->verdict == PB_VERDICT_ABSENT || test->verdict == PB_VERDICT_UNTESTED)
+		return json_null();
+	json_t *j = json_object();
+	json_object_set_new(j, "verdict", json_string(pb_verdict_name(test->verdict)));
+	json_object_set_new(j, "expected", json_integer((json_int_t)test->expected));
+	json_object_set_new(j, "counted", json_integer((json_int_t)test->counted));
+	json_object_set_new(j, "samples", json_integer((json_int_t)test->samples));
+	json_object_set_new(j, "samples_inside", json_integer((json_int_t)test->samples_inside));
+	json_object_set_new(j, "ms", json_real(test->ms));
+	json_object_set_new(j, "errno", json_integer(test->sys_errno));
+	json_object_set_new(j, "text", json_string(test->text));
+	return j;
+}
+
 json_t *pb_probe_json(const struct pb_machine *m)
 {
 	json_t *root = json_object();
@@ -58,7 +74,8 @@ json_t *pb_probe_json(const struct pb_machine *m)
 	json_t *list = json_array();
 	for (const struct pb_facility *const *f = pb_facility_list(); *f; f++) {
 		struct pb_availability av;
-		(*f)->availability(m, NULL, &av);
+		struct pb_self_test test;
+		pb_facility_check(m, NULL, *f, &av, &test);
 		json_t *j = json_object();
 		json_object_set_new(j, "name", json_string((*f)->name));
 		json_object_set_new(j, "usage", json_string((*f)->usage));
@@ -69,6 +86,8 @@ json_t *pb_probe_json(const struct pb_machine *m)
 		json_object_set_new(j, "detail", json_string(av.available ? av.detail : ""));
 		json_object_set_new(j, "exact", json_boolean((*f)->exact));
 		json_object_set_new(j, "ip", json_string(pb_ip_kind_name((*f)->ip_kind)));
+		json_object_set_new(j, "verdict", json_string(pb_verdict_name(test.verdict)));
+		json_object_set_new(j, "self_test", pb_self_test_json(&test));
 		json_array_append_new(list, j);
 	}
 	json_object_set_new(root, "facilities", list);

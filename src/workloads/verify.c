@@ -124,7 +124,7 @@ static int count_session(struct pb_instance *in, const char *spec_text, bool exc
 	if (pb_spec_parse(spec_text, &cfg.events[0].spec, err))
 		return -1;
 	struct pb_availability av;
-	cfg.events[0].spec.facility->availability(pb_machine_live(), &cfg.events[0].spec, &av);
+	pb_facility_check(pb_machine_live(), &cfg.events[0].spec, NULL, &av, NULL);
 	if (!av.available) {
 		note_skip(rep, spec_text, av.reason);
 		return 1;

@@ -1,0 +1,316 @@
+#include "facilities/selftest.h"
+
+#include "ring/ring.h"
+#include "sys/sys.h"
+
+#include <errno.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* The spin loop is assembly so that its instruction count is known, whatever the compiler. */
+#if defined(__x86_64__)
+__asm__(".text\n"
+	".globl pb_selftest_spin\n"
+	".type pb_selftest_spin, @function\n"
+	"pb_selftest_spin:\n"
+	".globl pb_selftest_spin_begin\n"
+	"pb_selftest_spin_begin:\n"
+	"1:	dec %rdi\n"
+	"	jnz 1b\n"
+	".globl pb_selftest_spin_end\n"
+	"pb_selftest_spin_end:\n"
+	"	ret\n"
+	".size pb_selftest_spin, . - pb_selftest_spin\n");
+#elif defined(__aarch64__)
+__asm__(".text\n"
+	".globl pb_selftest_spin\n"
+	".type pb_selftest_spin, %function\n"
+	"pb_selftest_spin:\n"
+	".globl pb_selftest_spin_begin\n"
+	"pb_selftest_spin_begin:\n"
+	"1:	subs x0, x0, #1\n"
+	"	b.ne 1b\n"
+	".globl pb_selftest_spin_end\n"
+	"pb_selftest_spin_end:\n"
+	"	ret\n"
+	".size pb_selftest_spin, . - pb_selftest_spin\n");
+#else
+#error "pb_selftest_spin has no loop for this architecture"
+#endif
+
+uint64_t pb_selftest_spin_instructions(uint64_t iterations)
+{
+	return 2 * iterations + 1;
+}
+
+void pb_selftest_spin_loop(void *arg, unsigned n)
+{
+	(void)arg;
+	pb_selftest_spin((uint64_t)n * 1000);
+}
+
+static double now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+/* The attr of one self-test event: the facility's own, plus what a bare event needs. */
+static int build_attr(const struct pb_machine *m, const struct pb_spec *spec,
+		      const struct pb_selftest_run *run, uint64_t period,
+		      struct perf_event_attr *attr, struct pb_self_test *out)
+{
+	memset(attr, 0, sizeof *attr);
+	attr->exclude_kernel = !run->all_levels;
+	attr->exclude_hv = !run->all_levels;
+	struct pb_error err = {0};
+	if (spec->facility->attr(m, spec, run->target, period, attr, &err)) {
+		out->verdict = PB_VERDICT_REFUSED;
+		snprintf(out->text, sizeof out->text, "%.300s", err.msg);
+		return -1;
+	}
+	attr->size = sizeof *attr;
+	attr->disabled = 1;
+	return 0;
+}
+
+static int open_event(struct perf_event_attr *attr, struct pb_self_test *out)
+{
+	int fd = pb_sys()->perf_event_open(attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	if (fd < 0) {
+		out->verdict = PB_VERDICT_REFUSED;
+		out->sys_errno = errno;
+		snprintf(out->text, sizeof out->text, "perf_event_open refused the event: %s",
+			 strerror(errno));
+	}
+	return fd;
+}
+
+static int run_enabled(int fd, const struct pb_selftest_run *run, uint64_t *count,
+		       struct pb_self_test *out)
+{
+	const struct pb_sys *sys = pb_sys();
+	if (sys->ioctl(fd, PERF_EVENT_IOC_RESET, 0) || sys->ioctl(fd, PERF_EVENT_IOC_ENABLE, 0)) {
+		out->verdict = PB_VERDICT_REFUSED;
+		out->sys_errno = errno;
+		snprintf(out->text, sizeof out->text, "enabling the event failed: %s",
+			 strerror(errno));
+		return -1;
+	}
+	run->loop(run->arg, run->n);
+	sys->ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+	*count = 0;
+	if (sys->read(fd, count, sizeof *count) != (ssize_t)sizeof *count) {
+		out->verdict = PB_VERDICT_REFUSED;
+		out->sys_errno = errno;
+		snprintf(out->text, sizeof out->text, "reading the event's count failed: %s",
+			 strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+void pb_selftest_count(const struct pb_machine *m, const struct pb_spec *spec,
+		       const struct pb_selftest_run *run, struct pb_self_test *out)
+{
+	memset(out, 0, sizeof *out);
+	double t0 = now_ms();
+	out->expected = run->expected;
+	struct perf_event_attr attr;
+	if (build_attr(m, spec, run, 0, &attr, out) == 0) {
+		int fd = open_event(&attr, out);
+		if (fd >= 0) {
+			if (run_enabled(fd, run, &out->counted, out) == 0) {
+				double error = run->expected ? fabs((double)out->counted -
+								    (double)run->expected) /
+								       (double)run->expected
+							     : 0;
+				if (!out->counted) {
+					out->verdict = PB_VERDICT_INERT;
+					snprintf(out->text, sizeof out->text,
+						 "the kernel accepts %s but none fired: %llu %s, 0 "
+						 "counted", run->accepted,
+						 (unsigned long long)run->expected, run->what);
+				} else if (error > run->tolerance) {
+					out->verdict = PB_VERDICT_INEXACT;
+					snprintf(out->text, sizeof out->text,
+						 "%s miscount: %llu %s, %llu counted", run->accepted,
+						 (unsigned long long)run->expected, run->what,
+						 (unsigned long long)out->counted);
+				} else {
+					out->verdict = PB_VERDICT_WORKS;
+					snprintf(out->text, sizeof out->text, "%llu %s, %llu counted",
+						 (unsigned long long)run->expected, run->what,
+						 (unsigned long long)out->counted);
+				}
+			}
+			pb_sys()->close(fd);
+		}
+	}
+	out->ms = now_ms() - t0;
+}
+
+struct sample_tally {
+	uint64_t samples, inside, lo, hi;
+};
+
+static void on_sample(void *ctx, const struct pb_record *rec)
+{
+	struct sample_tally *t = ctx;
+	if (rec->type != PERF_RECORD_SAMPLE)
+		return;
+	t->samples++;
+	if (rec->u.sample.ip >= t->lo && rec->u.sample.ip < t->hi)
+		t->inside++;
+}
+
+void pb_selftest_sample(const struct pb_machine *m, const struct pb_spec *spec,
+			const struct pb_selftest_run *run, struct pb_self_test *out)
+{
+	memset(out, 0, sizeof *out);
+	double t0 = now_ms();
+	struct perf_event_attr attr;
+	struct pb_ring *ring = calloc(1, sizeof *ring);
+	if (!ring) {
+		out->verdict = PB_VERDICT_REFUSED;
+		snprintf(out->text, sizeof out->text, "out of memory");
+		return;
+	}
+	if (build_attr(m, spec, run, run->period, &attr, out))
+		goto done;
+	attr.sample_type |= PERF_SAMPLE_IP;
+	int fd = open_event(&attr, out);
+	if (fd < 0)
+		goto done;
+	struct pb_error err = {0};
+	if (pb_ring_map(ring, fd, 8, &err) ||
+	    (run->aux_pages && pb_ring_map_aux(ring, run->aux_pages, &err))) {
+		out->verdict = PB_VERDICT_REFUSED;
+		snprintf(out->text, sizeof out->text, "mapping its ring failed: %.280s", err.msg);
+		pb_sys()->close(fd);
+		goto done;
+	}
+	if (run_enabled(fd, run, &out->counted, out) == 0) {
+		struct pb_record_format fmt;
+		pb_record_format_from_attr(&fmt, &attr);
+		struct pb_ring_stats stats = {0};
+		struct sample_tally tally = {.lo = run->ip_lo, .hi = run->ip_hi};
+		pb_ring_drain(ring, &fmt, on_sample, &tally, &stats);
+		uint64_t aux_bytes = run->aux_pages ? __atomic_load_n(&ring->meta->aux_head,
+								      __ATOMIC_ACQUIRE) : 0;
+		out->samples = run->aux_pages ? aux_bytes : tally.samples;
+		out->samples_inside = tally.inside;
+		out->expected = run->period ? out->counted / run->period : 0;
+		const char *unit = run->aux_pages ? "bytes of AUX data" : "samples";
+		if (!out->samples) {
+			out->verdict = PB_VERDICT_INERT;
+			snprintf(out->text, sizeof out->text,
+				 "the kernel accepts %s but none sampled: %.1f ms of %s, %llu counted, "
+				 "0 %s", run->accepted, now_ms() - t0, run->what,
+				 (unsigned long long)out->counted, unit);
+		} else if (!run->aux_pages && out->expected &&
+			   (double)out->samples < 0.5 * (double)out->expected) {
+			out->verdict = PB_VERDICT_INEXACT;
+			snprintf(out->text, sizeof out->text,
+				 "%s sample too rarely: %llu samples where %llu were due (count %llu, "
+				 "period %llu)", run->accepted, (unsigned long long)out->samples,
+				 (unsigned long long)out->expected, (unsigned long long)out->counted,
+				 (unsigned long long)run->period);
+		} else if (!run->aux_pages && run->ip_hi && tally.inside * 2 < tally.samples) {
+			out->verdict = PB_VERDICT_INEXACT;
+			snprintf(out->text, sizeof out->text,
+				 "%s sample outside the loop: %llu of %llu samples inside it",
+				 run->accepted, (unsigned long long)tally.inside,
+				 (unsigned long long)tally.samples);
+		} else {
+			out->verdict = PB_VERDICT_WORKS;
+			if (run->aux_pages)
+				snprintf(out->text, sizeof out->text,
+					 "%llu bytes of AUX data over %s (count %llu)",
+					 (unsigned long long)aux_bytes, run->what,
+					 (unsigned long long)out->counted);
+			else
+				snprintf(out->text, sizeof out->text,
+					 "%llu samples (%llu due), %llu inside the loop",
+					 (unsigned long long)out->samples,
+					 (unsigned long long)out->expected,
+					 (unsigned long long)tally.inside);
+		}
+	}
+	pb_ring_unmap(ring);
+	pb_sys()->close(fd);
+done:
+	free(ring);
+	out->ms = now_ms() - t0;
+}
+
+/* Worse verdicts first: the whole is as good as its weakest part. */
+static int severity(enum pb_verdict v)
+{
+	switch (v) {
+	case PB_VERDICT_WORKS: return 0;
+	case PB_VERDICT_UNTESTED: return 1;
+	case PB_VERDICT_INEXACT: return 2;
+	case PB_VERDICT_INERT: return 3;
+	case PB_VERDICT_REFUSED: return 4;
+	case PB_VERDICT_ABSENT: return 5;
+	}
+	return 5;
+}
+
+void pb_selftest_merge(struct pb_self_test *whole, const struct pb_self_test *part,
+		       const char *label, bool first)
+{
+	if (first) {
+		memset(whole, 0, sizeof *whole);
+		whole->verdict = part->verdict;
+	} else if (severity(part->verdict) > severity(whole->verdict)) {
+		whole->verdict = part->verdict;
+	}
+	whole->expected += part->expected;
+	whole->counted += part->counted;
+	whole->samples += part->samples;
+	whole->samples_inside += part->samples_inside;
+	whole->ms += part->ms;
+	if (!whole->sys_errno)
+		whole->sys_errno = part->sys_errno;
+	size_t used = strlen(whole->text);
+	snprintf(whole->text + used, sizeof whole->text - used, "%s%s: %s", first ? "" : "; ",
+		 label, part->text);
+}
+
+void pb_selftest_sampling_pmu(const struct pb_machine *m, const struct pb_spec *spec,
+			      const char *default_text, const char *accepted, bool all_levels,
+			      struct pb_self_test *out)
+{
+	struct pb_spec parsed;
+	struct pb_error err = {0};
+	if (!spec) {
+		if (pb_spec_parse(default_text, &parsed, &err)) {
+			memset(out, 0, sizeof *out);
+			out->verdict = PB_VERDICT_REFUSED;
+			snprintf(out->text, sizeof out->text, "%.300s", err.msg);
+			return;
+		}
+		spec = &parsed;
+	}
+	uint64_t period = spec->facility->default_period;
+	uint64_t thousands = period * 40 / 2 / 1000;
+	struct pb_selftest_run run = {
+		.loop = pb_selftest_spin_loop,
+		.n = (unsigned)(thousands ? thousands : 1),
+		.what = "a spin loop",
+		.accepted = accepted,
+		.period = period,
+		.ip_lo = (uint64_t)(uintptr_t)pb_selftest_spin_begin,
+		.ip_hi = (uint64_t)(uintptr_t)pb_selftest_spin_end,
+		.aux_pages = spec->facility->aux_pages,
+		.all_levels = all_levels,
+	};
+	pb_selftest_sample(m, spec, &run, out);
+}

@@ -1,0 +1,54 @@
+/* The machinery of the facilities' self-tests: run a tiny known loop under one event, counting
+ * or sampling, and judge what came back. Each facility file says which loop, which target and
+ * what the loop must produce; this file opens, runs, reads and words the verdict. */
+#ifndef PB_SELFTEST_H
+#define PB_SELFTEST_H
+
+#include "facilities/facility.h"
+
+#include <stdint.h>
+
+struct pb_selftest_run {
+	const struct pb_target *target; /* what the facility's attr() needs (may be NULL) */
+	void (*loop)(void *arg, unsigned n);
+	void *arg;
+	unsigned n;              /* passed to loop */
+	uint64_t expected;       /* counting: the events the loop produces, exactly */
+	const char *what;        /* the loop's events, plural: "writes", "calls", "pages touched" */
+	const char *accepted;    /* what the kernel accepted, plural: "breakpoints", "uprobes" */
+	uint64_t period;         /* sampling only */
+	uint64_t ip_lo, ip_hi;   /* sampling: the loop's code [lo, hi); 0, 0: not checked */
+	unsigned aux_pages;      /* sampling: samples arrive in an AUX area of this many pages */
+	double tolerance;        /* counting: relative error still exact enough (0: exact) */
+	bool all_levels;         /* the facility cannot exclude the kernel (IBS without swfilt) */
+};
+
+/* Counts run->loop under spec and compares with run->expected. */
+void pb_selftest_count(const struct pb_machine *m, const struct pb_spec *spec,
+		       const struct pb_selftest_run *run, struct pb_self_test *out);
+/* Samples run->loop under spec at run->period: samples must arrive, about count/period of
+ * them, and (when ip_lo/ip_hi are given) mostly with IPs inside the loop. */
+void pb_selftest_sample(const struct pb_machine *m, const struct pb_spec *spec,
+			const struct pb_selftest_run *run, struct pb_self_test *out);
+/* Folds one part of a facility's self-test (bp:w of bp) into its whole: the worst verdict
+ * wins and every part's text is kept, prefixed with label. */
+void pb_selftest_merge(struct pb_self_test *whole, const struct pb_self_test *part,
+		       const char *label, bool first);
+
+/* A loop of known instructions: iterations x (decrement, branch back) + return. Its code lies
+ * between pb_selftest_spin_begin and pb_selftest_spin_end. */
+void pb_selftest_spin(uint64_t iterations);
+extern const char pb_selftest_spin_begin[], pb_selftest_spin_end[];
+uint64_t pb_selftest_spin_instructions(uint64_t iterations);
+/* pb_selftest_run.loop for the spin loop: n x 1000 iterations. */
+void pb_selftest_spin_loop(void *arg, unsigned n);
+
+#endif
+
+/* The self-test of a sampling PMU facility (PEBS, IBS, SPE, classic overflow): spec (NULL: the
+ * facility parsed from default_text) samples the spin loop at the facility's default period for
+ * about 40 periods of instructions; samples must arrive with their IPs inside the loop (for an
+ * AUX facility: AUX data must arrive). */
+void pb_selftest_sampling_pmu(const struct pb_machine *m, const struct pb_spec *spec,
+			      const char *default_text, const char *accepted, bool all_levels,
+			      struct pb_self_test *out);
