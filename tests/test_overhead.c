@@ -87,22 +87,8 @@ static void test_child(void)
 	CHECK_STR_CONTAINS(err.msg, "killed by signal 9");
 }
 
-static bool available(const char *facility)
+static void test_smoke_on(const char *facility)
 {
-	struct pb_spec spec;
-	if (pb_spec_parse(facility, &spec, NULL))
-		return false;
-	struct pb_availability av;
-	spec.facility->availability(pb_machine_live(), &spec, &av);
-	return av.available;
-}
-
-static void test_smoke(void)
-{
-	if (!available("bp:w")) {
-		printf("bp:w not available here: overhead smoke run skipped\n");
-		return;
-	}
 	char dir[] = "/tmp/pb-test-overhead-XXXXXX";
 	CHECK(mkdtemp(dir) != NULL);
 	struct pb_results res;
@@ -117,7 +103,7 @@ static void test_smoke(void)
 	o.threads[o.nthreads++] = 1;
 	if (pb_machine_live()->ncpus > 1)
 		o.threads[o.nthreads++] = 2;
-	CHECK(pb_experiment_overhead.run(&o, "bp:w", &res, &err) == 0);
+	CHECK(pb_experiment_overhead.run(&o, facility, &res, &err) == 0);
 	if (err.msg[0])
 		fprintf(stderr, "overhead: %s\n", err.msg);
 	CHECK_EQ_U64(json_array_size(res.points), 5 * o.nthreads);
@@ -156,6 +142,11 @@ static void test_smoke(void)
 	char cmd[128];
 	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
 	CHECK(system(cmd) == 0);
+}
+
+static void test_smoke(void)
+{
+	pb_test_on_exact_facilities(test_smoke_on);
 }
 
 int main(void)

@@ -143,13 +143,22 @@ int main(void)
 {
 	struct perf_event_attr attr;
 
-	common_attr(&attr);
-	attr.type = PERF_TYPE_BREAKPOINT;
-	attr.bp_type = HW_BREAKPOINT_W;
-	attr.bp_addr = (uint64_t)(uintptr_t)&watched;
-	attr.bp_len = HW_BREAKPOINT_LEN_8;
-	run("breakpoint (write)", &attr, store_to_watched);
-	CHECK_EQ_U64(watched, EVENTS + 1);
+	/* Breakpoints accepted by the kernel may never fire (one of our VM kinds): then the ring
+	 * is exercised by the page faults alone. */
+	char why[512];
+	if (pb_test_facility_works("bp:w", why, sizeof why)) {
+		common_attr(&attr);
+		attr.type = PERF_TYPE_BREAKPOINT;
+		attr.bp_type = HW_BREAKPOINT_W;
+		attr.bp_addr = (uint64_t)(uintptr_t)&watched;
+		attr.bp_len = HW_BREAKPOINT_LEN_8;
+		unsigned before = pb_checks_passed + pb_checks_failed;
+		run("breakpoint (write)", &attr, store_to_watched);
+		CHECK_EQ_U64(watched, EVENTS + 1);
+		printf("breakpoint ring: %u checks\n", pb_checks_passed + pb_checks_failed - before);
+	} else {
+		pb_skip_checks(22, "%s", why);
+	}
 
 	/* Page faults: the count is whatever faulted while enabled (the reader's own first touches
 	 * included), and must still add up exactly. */

@@ -113,8 +113,21 @@ static int run(const char *spec, uint64_t period, enum pb_delivery mode, unsigne
 	return 0;
 }
 
+/* Breakpoints that the kernel accepts may never fire (one of our VM kinds): the checks that
+ * are about breakpoints themselves are skipped, counted, where bp failed its self-test. */
+static bool breakpoints_work(unsigned checks)
+{
+	char why[512];
+	if (pb_test_facility_works("bp:w", why, sizeof why))
+		return true;
+	pb_skip_checks(checks, "%s", why);
+	return false;
+}
+
 static void breakpoint_sampling_is_exact(void)
 {
+	if (!breakpoints_work(8))
+		return;
 	struct loop_ctx ctx = {.iterations = 10000};
 	struct ip_tally tl;
 	/* period 7: 10000 writes give floor(10000/7) = 1428 samples, each on the next insn */
@@ -138,6 +151,8 @@ static void tally_ip(void *ctx, unsigned thread, unsigned event, const struct pb
 
 static void breakpoint_ip_is_next_instruction(void)
 {
+	if (!breakpoints_work(4))
+		return;
 	struct loop_ctx ctx = {.iterations = 3000};
 	struct ip_tally *tl = &expected_ip_tally;
 	struct pb_session_config cfg = {
@@ -194,12 +209,12 @@ static void uprobe_sample_ip_is_the_probe(void)
 /* Rarely (seen twice in hundreds of runs, both with two threads and other tests running) this
  * VM's kernel misses one debug-register hit. The delivery checks below hold whatever the
  * count; the count itself must be exact in one of two runs, and a miss is printed. */
-static void signals_reach_the_sampled_thread(enum pb_delivery mode)
+static void signals_reach_the_sampled_thread(enum pb_delivery mode, const char *facility)
 {
-	struct loop_ctx ctx = {.iterations = 4000};
+	struct loop_ctx ctx = {.iterations = 4000, .probe = (uint64_t)(uintptr_t)pbt_nop_site};
 	struct ip_tally tl;
 	for (int attempt = 0; attempt < 2; attempt++) {
-		CHECK(run("bp:w", 10, mode, 2, &ctx, &tl, 0) == 0);
+		CHECK(run(facility, 10, mode, 2, &ctx, &tl, 0) == 0);
 		bool exact = true;
 		for (unsigned t = 0; t < 2; t++) {
 			const struct pb_event_result *ev = &result.thread[t].events[0];
@@ -211,36 +226,46 @@ static void signals_reach_the_sampled_thread(enum pb_delivery mode)
 			if (ev->count != 4000) {
 				exact = false;
 				printf("WARNING: %s mode, thread %u: the kernel counted %llu of 4000 "
-				       "breakpoint hits\n", pb_delivery_name(mode), t,
-				       (unsigned long long)ev->count);
+				       "%s hits\n", pb_delivery_name(mode), t,
+				       (unsigned long long)ev->count, facility);
 			}
 		}
 		CHECK(result.thread[0].tid != result.thread[1].tid);
 		if (exact)
 			return;
 	}
-	CHECK(!"breakpoint count inexact in two runs in a row");
+	CHECK(!"exact facility's count inexact in two runs in a row");
 }
 
-static void drain_mode_accounts_for_every_sample(void)
+static void signals_on(const char *facility)
 {
-	struct loop_ctx ctx = {.iterations = 20000};
+	signals_reach_the_sampled_thread(PB_DELIVERY_SIGNAL, facility);
+}
+
+static void sigtrap_on(const char *facility)
+{
+	signals_reach_the_sampled_thread(PB_DELIVERY_SIGTRAP, facility);
+}
+
+static void drain_mode_accounts_for_every_sample(const char *facility)
+{
+	struct loop_ctx ctx = {.iterations = 20000, .probe = (uint64_t)(uintptr_t)pbt_nop_site};
 	struct ip_tally tl;
 	/* a small ring: the collector must keep up or the loss must show */
-	CHECK(run("bp:w", 1, PB_DELIVERY_DRAIN, 1, &ctx, &tl, 4) == 0);
+	CHECK(run(facility, 1, PB_DELIVERY_DRAIN, 1, &ctx, &tl, 4) == 0);
 	const struct pb_event_result *ev = &result.thread[0].events[0];
 	CHECK_EQ_U64(ev->count, 20000);
 	CHECK_EQ_U64(ev->samples + ev->lost_format, 20000);
 	CHECK_EQ_U64(tl.samples[0], ev->samples);
-	printf("drain mode, 4-page ring, 20000 samples: %llu kept, %llu lost\n",
+	printf("drain mode, %s, 4-page ring, 20000 samples: %llu kept, %llu lost\n", facility,
 	       (unsigned long long)ev->samples, (unsigned long long)ev->lost_format);
 }
 
-static void none_mode_small_ring_reports_loss(void)
+static void none_mode_small_ring_reports_loss(const char *facility)
 {
-	struct loop_ctx ctx = {.iterations = 5000};
+	struct loop_ctx ctx = {.iterations = 5000, .probe = (uint64_t)(uintptr_t)pbt_nop_site};
 	struct ip_tally tl;
-	CHECK(run("bp:w", 1, PB_DELIVERY_NONE, 1, &ctx, &tl, 1) == 0);
+	CHECK(run(facility, 1, PB_DELIVERY_NONE, 1, &ctx, &tl, 1) == 0);
 	const struct pb_event_result *ev = &result.thread[0].events[0];
 	CHECK_EQ_U64(ev->count, 5000);
 	CHECK(ev->samples < 5000);
@@ -313,10 +338,10 @@ int main(void)
 	breakpoint_ip_is_next_instruction();
 	uprobe_counts_loop_iterations();
 	uprobe_sample_ip_is_the_probe();
-	signals_reach_the_sampled_thread(PB_DELIVERY_SIGNAL);
-	signals_reach_the_sampled_thread(PB_DELIVERY_SIGTRAP);
-	drain_mode_accounts_for_every_sample();
-	none_mode_small_ring_reports_loss();
+	pb_test_on_exact_facilities(signals_on);
+	pb_test_on_exact_facilities(sigtrap_on);
+	pb_test_on_exact_facilities(drain_mode_accounts_for_every_sample);
+	pb_test_on_exact_facilities(none_mode_small_ring_reports_loss);
 	page_faults_are_exact();
 	fifth_breakpoint_is_reported();
 	return pb_check_done("session_real");

@@ -44,7 +44,19 @@ extern unsigned pb_checks_passed, pb_checks_failed;
 		}                                                                          \
 	} while (0)
 
-/* Prints why and exits 77 (CTest: skipped). */
+/* Checks a test cannot make on this machine: printed as "SKIPPED <n> checks: <why>" (make
+ * check sums these lines per reason) and counted; they never turn a failure into a pass. */
+extern unsigned pb_checks_skipped;
+void pb_skip_checks(unsigned n, const char *why, ...) __attribute__((format(printf, 2, 3)));
+/* Whether a facility passed its self-test on the live machine (through the sys seam in force);
+ * when not, why (the verdict and its figures). */
+#include <stdbool.h>
+bool pb_test_facility_works(const char *spec, char *why, size_t len);
+/* Runs fn once per exact sampling facility ("bp:w", "uprobe") that works here; for each that
+ * does not, prints a skip line counting the checks one working run made (at least 1). */
+void pb_test_on_exact_facilities(void (*fn)(const char *facility));
+
+/* Prints why and exits 77 (CTest: skipped); exits 1 instead when a check already failed. */
 void pb_skip(const char *why, ...) __attribute__((noreturn, format(printf, 1, 2)));
 int pb_check_done(const char *suite);
 
