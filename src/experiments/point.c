@@ -55,8 +55,6 @@ int pb_point_request_set(struct pb_point_request *req, const char *facility,
 				       (unsigned long long)req->period, f->name,
 				       (unsigned long long)f->min_period);
 		req->events[0].period = req->period;
-		if (pb_point_refuse_untrusted(&req->events[0].spec, req->machine, err))
-			return -1;
 		/* IBS cannot filter privilege levels in hardware; without swfilt (config2 bit 0)
 		 * the kernel rejects any exclude bit, so IBS samples both levels. */
 		const struct pb_spec *s = &req->events[0].spec;
@@ -81,6 +79,11 @@ int pb_point_request_set(struct pb_point_request *req, const char *facility,
 			return pb_fail(err, PB_EXIT_USAGE, 0, "--label '%s' is too long", label);
 		strcpy(req->label, label);
 	}
+	if (pb_session_check_ring_pages(req->ring_pages, err))
+		return -1;
+	/* Last: a bad request is a usage error whatever the facility's state. */
+	if (!req->no_perf && pb_point_refuse_untrusted(&req->events[0].spec, req->machine, err))
+		return -1;
 	return 0;
 }
 

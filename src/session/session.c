@@ -559,10 +559,15 @@ static int validate(const struct pb_session_config *cfg, struct pb_error *err)
 	for (unsigned e = 0; e < cfg->nevents; e++)
 		if (!cfg->events[e].spec.facility)
 			return pb_fail(err, PB_EXIT_USAGE, 0, "event %u has no facility", e);
-	if (cfg->ring_pages && (cfg->ring_pages & (cfg->ring_pages - 1)))
+	return pb_session_check_ring_pages(cfg->ring_pages, err);
+}
+
+int pb_session_check_ring_pages(unsigned pages, struct pb_error *err)
+{
+	if (pages && (pages & (pages - 1)))
 		return pb_fail(err, PB_EXIT_USAGE, 0,
-			       "ring of %u pages: the kernel needs a power of two (e.g. %u)",
-			       cfg->ring_pages, 1u << (31 - __builtin_clz(cfg->ring_pages)));
+			       "ring of %u pages: the kernel needs a power of two (e.g. %u)", pages,
+			       1u << (31 - __builtin_clz(pages)));
 	return 0;
 }
 

@@ -114,4 +114,7 @@ uint64_t pb_event_lost(const struct pb_event_result *ev);
 /* True when the kernel multiplexed (time_running < time_enabled). */
 bool pb_event_multiplexed(const struct pb_event_result *ev);
 
+/* A ring size the kernel accepts (0: sized for the run, else a power of two). */
+int pb_session_check_ring_pages(unsigned pages, struct pb_error *err);
+
 #endif
