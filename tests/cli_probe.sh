@@ -56,7 +56,75 @@ for f in timer sw bp uprobe hw pebs ibs-op ibs-fetch spe; do
 done
 [ -d "$DEV/software" ] && expect_available "$live" timer
 [ -d "$DEV/software" ] && expect_available "$live" sw
-[ -d "$DEV/breakpoint" ] && expect_available "$live" bp
+# Breakpoints: the kernel may accept them and never fire them (one of our VM kinds, or the
+# test-only injection). The verdict must agree with an independent judge: a program of our own
+# that counts 1000 writes under a write breakpoint.
+if [ -d "$DEV/breakpoint" ]; then
+	cat >"$work/bpcount.c" <<'EOF'
+#include <linux/hw_breakpoint.h>
+#include <linux/perf_event.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+static volatile long word;
+int main(void)
+{
+	struct perf_event_attr a;
+	memset(&a, 0, sizeof a);
+	a.size = sizeof a;
+	a.type = PERF_TYPE_BREAKPOINT;
+	a.bp_type = HW_BREAKPOINT_W;
+	a.bp_addr = (uintptr_t)&word;
+	a.bp_len = HW_BREAKPOINT_LEN_8;
+	a.exclude_kernel = 1;
+	a.exclude_hv = 1;
+	int fd = (int)syscall(SYS_perf_event_open, &a, 0, -1, -1, 0);
+	if (fd < 0) {
+		printf("refused\n");
+		return 0;
+	}
+	for (int i = 0; i < 1000; i++)
+		word = i;
+	long long n = 0;
+	if (read(fd, &n, sizeof n) != sizeof n)
+		return 1;
+	printf("%lld\n", n);
+	return 0;
+}
+EOF
+	if cc -O1 -o "$work/bpcount" "$work/bpcount.c" 2>"$work/cc.err"; then
+		counted=$("$work/bpcount")
+		case $counted in
+		1000) want=works ;;
+		0) want=inert ;;
+		refused) want=refused ;;
+		*) want=inexact ;;
+		esac
+		echo "independent judge: a write breakpoint counted '$counted' of 1000 writes"
+		check "[ \"\$(query '$live' bp verdict)\" = $want ]" \
+			"bp verdict should be $want (the judge counted $counted of 1000)"
+		if [ $want = works ]; then
+			expect_available "$live" bp
+		else
+			expect_unavailable "$live" bp "self-test $want"
+		fi
+		if [ "${PB_INJECT:-}" = inert-breakpoints ]; then
+			check "[ $want = inert ]" "the preload makes breakpoints inert (judge: $counted)"
+		fi
+	else
+		fail "cannot compile the breakpoint judge: $(head -c 200 "$work/cc.err")"
+	fi
+fi
+# Every facility has a verdict; an available one works.
+for f in timer sw bp uprobe hw pebs ibs-op ibs-fetch spe; do
+	check "query '$live' '$f' verdict | grep -qE '^(works|inert|inexact|refused|absent)$'" \
+		"$f has a verdict"
+	if [ "$(query "$live" "$f" available)" = true ]; then
+		check "[ \"\$(query '$live' '$f' verdict)\" = works ]" "available $f works"
+	fi
+done
 if [ -d "$DEV/uprobe" ] && [ "$(id -u)" = 0 ]; then expect_available "$live" uprobe; fi
 if [ ! -d "$DEV/cpu" ] && [ ! -d "$DEV/cpu_core" ]; then
 	expect_unavailable "$live" hw "no hardware PMU"
@@ -72,7 +140,8 @@ check "[ \"\$(machine '$live' kernel)\" = \"$(uname -r)\" ]" "kernel matches una
 "$PB_BIN" probe >"$work/live.txt"
 check "[ $? -eq 0 ]" "probe exits 0"
 for f in timer sw bp uprobe hw pebs ibs-op ibs-fetch spe; do
-	check "grep -qE '^$f +(yes|no) ' '$work/live.txt'" "text table has a row for $f"
+	check "grep -qE '^$f +(yes|no) +(works|inert|inexact|refused|absent) ' '$work/live.txt'" \
+		"text table has a row for $f with its verdict"
 done
 check "grep -q 'kernel  *$(uname -r)' '$work/live.txt'" "text shows the kernel"
 
