@@ -1,0 +1,247 @@
+/* The facilities' self-tests: a facility the kernel accepts is trusted only when a tiny known
+ * loop under it gives what the loop must give. Checked here on the real kernel against an
+ * independent count, with breakpoints made inert through the sys seam (as on the VM kind whose
+ * hypervisor never delivers their traps), and through the fake kernel for the verdicts no
+ * machine of ours produces (miscounts, refusals, PMU samples inside and outside the loop). */
+#include "check.h"
+#include "fake_kernel.h"
+#include "fixture.h"
+
+#include "facilities/facility.h"
+#include "facilities/selftest.h"
+#include "sys/sys.h"
+
+#include <errno.h>
+#include <linux/hw_breakpoint.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+/* --- breakpoints made inert: the real kernel, a breakpoint opened as a dummy event --- */
+static int inert_open(struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd,
+		      unsigned long flags)
+{
+	if (attr->type != PERF_TYPE_BREAKPOINT)
+		return pb_sys_linux.perf_event_open(attr, pid, cpu, group_fd, flags);
+	struct perf_event_attr dummy = *attr;
+	dummy.type = PERF_TYPE_SOFTWARE;
+	dummy.config = PERF_COUNT_SW_DUMMY;
+	dummy.bp_type = 0;
+	dummy.bp_addr = 0;
+	dummy.bp_len = 0;
+	return pb_sys_linux.perf_event_open(&dummy, pid, cpu, group_fd, flags);
+}
+
+static struct pb_sys inert_breakpoints;
+
+static const struct pb_facility *facility(const char *name)
+{
+	const struct pb_facility *f = pb_facility_find(name);
+	CHECK(f != NULL);
+	return f;
+}
+
+static enum pb_verdict verdict_of(const char *name, struct pb_self_test *test)
+{
+	struct pb_availability av;
+	pb_facility_check(pb_machine_live(), NULL, facility(name), &av, test);
+	/* available exactly when the self-test passed (or nothing could run) */
+	CHECK(av.available == (test->verdict == PB_VERDICT_WORKS));
+	return test->verdict;
+}
+
+/* An independent judge: a write breakpoint of our own over 1000 writes, no pesbench code. */
+static volatile long judged_word;
+static long long judge_breakpoints(void)
+{
+	struct perf_event_attr a;
+	memset(&a, 0, sizeof a);
+	a.size = sizeof a;
+	a.type = PERF_TYPE_BREAKPOINT;
+	a.bp_type = HW_BREAKPOINT_W;
+	a.bp_addr = (uint64_t)(uintptr_t)&judged_word;
+	a.bp_len = HW_BREAKPOINT_LEN_8;
+	a.exclude_kernel = 1;
+	a.exclude_hv = 1;
+	int fd = (int)syscall(SYS_perf_event_open, &a, 0, -1, -1, 0);
+	if (fd < 0)
+		return -1;
+	for (int i = 0; i < 1000; i++)
+		judged_word = i;
+	long long n = -1;
+	if (read(fd, &n, sizeof n) != sizeof n)
+		n = -1;
+	close(fd);
+	return n;
+}
+
+static void real_kernel_verdicts_agree_with_the_judge(void)
+{
+	struct pb_self_test test;
+	long long judged = judge_breakpoints();
+	enum pb_verdict v = verdict_of("bp", &test);
+	printf("bp: judge counted %lld of 1000 writes; self-test %s: %s\n", judged,
+	       pb_verdict_name(v), test.text);
+	if (judged == 1000)
+		CHECK(v == PB_VERDICT_WORKS);
+	else if (judged == 0)
+		CHECK(v == PB_VERDICT_INERT);
+	else if (judged < 0)
+		CHECK(v == PB_VERDICT_REFUSED || v == PB_VERDICT_ABSENT);
+	else
+		CHECK(v == PB_VERDICT_INEXACT);
+	/* page faults and timers exist on every Linux with perf events: as root they work */
+	if (getuid() == 0) {
+		CHECK(verdict_of("sw", &test) == PB_VERDICT_WORKS);
+		CHECK_EQ_U64(test.counted, test.expected);
+		CHECK(verdict_of("timer", &test) == PB_VERDICT_WORKS);
+		CHECK(test.samples > 0);
+		CHECK(test.samples_inside * 2 >= test.samples);
+	} else {
+		pb_skip_checks(5, "not root: sw and timer verdicts depend on perf_event_paranoid");
+	}
+}
+
+static void injected_inert_breakpoints_are_found_out(void)
+{
+	inert_breakpoints = pb_sys_linux;
+	inert_breakpoints.perf_event_open = inert_open;
+	pb_sys_install(&inert_breakpoints);
+	pb_facility_forget_self_tests();
+	struct pb_self_test test;
+	CHECK(verdict_of("bp", &test) == PB_VERDICT_INERT);
+	CHECK_EQ_U64(test.counted, 0);
+	CHECK_STR_CONTAINS(test.text, "w: the kernel accepts breakpoints but none fired: 16 writes, "
+				      "0 counted");
+	CHECK_STR_CONTAINS(test.text, "rw: the kernel accepts breakpoints but none fired");
+	CHECK_STR_CONTAINS(test.text, "x: the kernel accepts breakpoints but none fired: 16 "
+				      "executions, 0 counted");
+	/* a spec is refused with the verdict as the reason */
+	struct pb_spec spec;
+	struct pb_error err = {0};
+	CHECK(pb_spec_parse("bp:w", &spec, &err) == 0);
+	struct pb_availability av;
+	pb_facility_check(pb_machine_live(), &spec, NULL, &av, &test);
+	CHECK(!av.available);
+	CHECK_STR_CONTAINS(av.reason, "self-test inert: the kernel accepts breakpoints but none "
+				      "fired: 16 writes, 0 counted");
+	/* the other facilities are untouched by the injection */
+	if (getuid() == 0)
+		CHECK(verdict_of("sw", &test) == PB_VERDICT_WORKS);
+	pb_sys_install(NULL);
+	pb_facility_forget_self_tests();
+}
+
+/* --- the fake kernel: what no machine of ours does --- */
+static uint64_t scripted_count;
+
+static void count_as_scripted(struct fake_event *ev, void *ctx)
+{
+	(void)ctx;
+	ev->count = scripted_count;
+}
+
+static void fake_counts_give_their_verdicts(void)
+{
+	struct pb_self_test test;
+	fake_kernel_install();
+	fake_kernel_on_disable(count_as_scripted, NULL);
+
+	scripted_count = 16;
+	pb_facility_forget_self_tests();
+	CHECK(verdict_of("bp", &test) == PB_VERDICT_WORKS);
+	CHECK_STR_CONTAINS(test.text, "16 writes, 16 counted");
+
+	scripted_count = 15; /* every run: a miscount believed because it happens again */
+	pb_facility_forget_self_tests();
+	CHECK(verdict_of("bp", &test) == PB_VERDICT_INEXACT);
+	CHECK_EQ_U64(test.counted, 3 * 15);
+	CHECK_EQ_U64(test.expected, 3 * 16);
+	CHECK_STR_CONTAINS(test.text, "breakpoints miscount: 16 writes, 15 counted");
+
+	scripted_count = 17;
+	pb_facility_forget_self_tests();
+	CHECK(verdict_of("uprobe", &test) == PB_VERDICT_INEXACT);
+	CHECK_STR_CONTAINS(test.text, "uprobes miscount: 16 calls, 17 counted");
+
+	pb_facility_forget_self_tests();
+	fake_kernel_fail_next_open(ENOSPC);
+	struct pb_spec spec;
+	struct pb_error err = {0};
+	CHECK(pb_spec_parse("bp:x", &spec, &err) == 0);
+	struct pb_availability av;
+	pb_facility_check(pb_machine_live(), &spec, NULL, &av, &test);
+	CHECK(test.verdict == PB_VERDICT_REFUSED);
+	CHECK_EQ_U64(test.sys_errno, ENOSPC);
+	CHECK_STR_CONTAINS(av.reason, "self-test refused: perf_event_open refused the event: No "
+				      "space left on device");
+	fake_kernel_uninstall();
+	pb_facility_forget_self_tests();
+}
+
+/* PMU facilities: samples of the spin loop must arrive, inside the loop. */
+static uint64_t sample_ip;
+static unsigned sample_count;
+
+static void write_samples(struct fake_event *ev, void *ctx)
+{
+	(void)ctx;
+	if (!ev->attr.sample_period) {
+		/* hw's counting part: the spin loop's instructions, as a PMU counts them */
+		ev->count = pb_selftest_spin_instructions(100000);
+		return;
+	}
+	uint8_t rec[512];
+	for (unsigned i = 0; i < sample_count; i++) {
+		struct pb_sample s = {0};
+		s.ip = sample_ip;
+		size_t len = fake_build_sample(rec, sizeof rec, &ev->attr, &s);
+		fake_ring_write(ev, rec, len);
+	}
+	ev->count = (uint64_t)sample_count * ev->attr.sample_period;
+}
+
+static enum pb_verdict pmu_verdict(const struct pb_machine *m, const char *name,
+				   struct pb_self_test *test)
+{
+	facility(name)->self_test(m, NULL, test);
+	return test->verdict;
+}
+
+static void pmu_samples_give_their_verdicts(void)
+{
+	static struct pb_machine zen4, spr;
+	pb_test_fixture(&zen4, "sysfs-zen4");
+	pb_test_fixture(&spr, "sysfs-spr");
+	struct pb_self_test test;
+	fake_kernel_install();
+	fake_kernel_on_disable(write_samples, NULL);
+	const char *names[] = {"ibs-op", "ibs-fetch", "pebs", "hw"};
+	const struct pb_machine *machines[] = {&zen4, &zen4, &spr, &spr};
+	for (int i = 0; i < 4; i++) {
+		sample_ip = (uint64_t)(uintptr_t)pb_selftest_spin_begin;
+		sample_count = 40;
+		CHECK(pmu_verdict(machines[i], names[i], &test) == PB_VERDICT_WORKS);
+		CHECK_EQ_U64(test.samples_inside, 40);
+		sample_ip = 0x1000; /* far from the loop */
+		CHECK(pmu_verdict(machines[i], names[i], &test) == PB_VERDICT_INEXACT);
+		CHECK_STR_CONTAINS(test.text, "outside the loop: 0 of 40");
+		sample_count = 0;
+		CHECK(pmu_verdict(machines[i], names[i], &test) == PB_VERDICT_INERT);
+		CHECK_STR_CONTAINS(test.text, "none sampled");
+	}
+	/* a saved tree runs nothing: untested, available as its files say */
+	struct pb_availability av;
+	pb_facility_check(&zen4, NULL, facility("ibs-op"), &av, &test);
+	CHECK(test.verdict == PB_VERDICT_UNTESTED);
+	fake_kernel_uninstall();
+}
+
+int main(void)
+{
+	real_kernel_verdicts_agree_with_the_judge();
+	injected_inert_breakpoints_are_found_out();
+	fake_counts_give_their_verdicts();
+	pmu_samples_give_their_verdicts();
+	return pb_check_done("test_selftest");
+}
