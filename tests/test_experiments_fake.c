@@ -10,6 +10,8 @@
 #include "workloads/workload.h"
 
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static struct pb_machine machine;
@@ -114,6 +116,48 @@ static void pebs_accuracy(void)
 	CHECK(fabs(pt.ev[0].accuracy - (100 - fabs(script.samples - expected) / expected * 100)) <
 	      1e-9);
 	CHECK(fabs(pt.ev[0].accuracy - 95) < 0.05);
+	pb_point_free(&pt);
+	fake_kernel_uninstall();
+}
+
+/* A facility that produced no sample where samples were due: no accuracy (never a plain 0 %),
+ * an explicit flag and note in the point, the run and the point's metrics. */
+static void no_samples_is_flagged(void)
+{
+	load_fixture("sysfs-skl");
+	struct pb_point_request req;
+	request(&req, "pebs:INST_RETIRED:PREC_DIST", "accuracy:ratio=20", 1009, 40000);
+	memset(&script, 0, sizeof script);
+	script.count = 0;
+	fake_kernel_install();
+	fake_kernel_on_disable(write_script, NULL);
+	struct pb_point pt;
+	struct pb_error err = {0};
+	CHECK(pb_point_measure(&req, &pt, &err) == 0);
+	CHECK(pt.ev[0].expected > 100);
+	CHECK_EQ_U64(pt.ev[0].observed, 0);
+	CHECK(pt.ev[0].no_samples);
+	CHECK(isnan(pt.ev[0].accuracy));
+	json_t *run = pb_point_json(&req, &pt);
+	json_t *ev = json_array_get(json_object_get(run, "events"), 0);
+	CHECK(json_is_true(json_object_get(ev, "no_samples")));
+	CHECK(json_is_null(json_object_get(ev, "accuracy")));
+	CHECK_STR_CONTAINS(json_string_value(json_object_get(ev, "note")), "none arrived");
+	/* the point's metrics count such runs and hold no accuracy made of them */
+	json_t *point = json_pack("{s:[O]}", "runs", run);
+	pb_point_metrics(point);
+	json_t *m = json_object_get(point, "metrics");
+	CHECK_EQ_U64(json_integer_value(json_object_get(m, "no_samples_runs")), 1);
+	CHECK(json_object_get(m, "accuracy") == NULL);
+	char *printed = NULL;
+	size_t size = 0;
+	FILE *mem = open_memstream(&printed, &size);
+	pb_point_print(mem, &req, &pt);
+	fclose(mem);
+	CHECK_STR_CONTAINS(printed, "NO SAMPLES");
+	free(printed);
+	json_decref(point);
+	json_decref(run);
 	pb_point_free(&pt);
 	fake_kernel_uninstall();
 }
@@ -238,6 +282,7 @@ static void accuracy_experiment_on_pebs(void)
 int main(void)
 {
 	pebs_accuracy();
+	no_samples_is_flagged();
 	ibs_bias();
 	pebs_mode();
 	accuracy_experiment_on_pebs();

@@ -30,37 +30,45 @@ static void point_row(FILE *out, json_t *p)
 	if (acc)
 		pb_format(accuracy, sizeof accuracy, "%8.3f %6.3f %8.3f-%-8.3f", num(acc, "mean"),
 			  num(acc, "stdev"), num(acc, "min"), num(acc, "max"));
-	char note[96] = "";
+	char note[128] = "";
 	json_t *v;
+	json_int_t empty = json_integer_value(json_object_get(m, "no_samples_runs"));
+	if (empty) {
+		if (!acc)
+			pb_format(accuracy, sizeof accuracy, "%-41s", "  NO SAMPLES");
+		pb_format(note, sizeof note, "NO SAMPLES in %lld of %zu runs; ", (long long)empty,
+			  json_array_size(json_object_get(p, "runs")));
+	}
+	size_t used = strlen(note);
 	if ((v = json_object_get(m, "max_deviation")))
-		pb_format(note, sizeof note, "max dev %.2f pp (%s)", json_number_value(v),
+		pb_format(note + used, sizeof note - used, "max dev %.2f pp (%s)", json_number_value(v),
 			  json_string_value(json_object_get(m, "attribution")));
 	else if ((v = json_object_get(m, "wrong_level_by_flag")))
-		pb_format(note, sizeof note, "%s: wrong level %lld flag / %lld ip of %lld",
+		pb_format(note + used, sizeof note - used, "%s: wrong level %lld flag / %lld ip of %lld",
 			  json_string_value(json_object_get(p, "levels")),
 			  (long long)json_integer_value(v),
 			  (long long)json_integer_value(json_object_get(m, "wrong_level_by_ip")),
 			  (long long)json_integer_value(json_object_get(m, "samples_total")));
 	else if ((v = json_object_get(p, "events_opened_together")))
-		pb_format(note, sizeof note, "%lld events, %lld scheduled",
+		pb_format(note + used, sizeof note - used, "%lld events, %lld scheduled",
 			  (long long)json_integer_value(v),
 			  (long long)json_integer_value(json_object_get(p, "events_scheduled")));
 	else if ((v = json_object_get(m, "ns_per_sample")) && json_object_get(m, "r2"))
-		pb_format(note, sizeof note, "fit: %.0f ns/sample +-%.0f, R2 %.3f (%s)%s",
+		pb_format(note + used, sizeof note - used, "fit: %.0f ns/sample +-%.0f, R2 %.3f (%s)%s",
 			  json_number_value(v), num(m, "ci95_ns"), num(m, "r2"),
 			  json_string_value(json_object_get(p, "delivery")),
 			  json_is_false(json_object_get(m, "resolved")) ? " NOT RESOLVED" : "");
 	else if ((v = json_object_get(m, "error_pct")))
-		pb_format(note, sizeof note, "predicted vs measured: %+.1f %%",
+		pb_format(note + used, sizeof note - used, "predicted vs measured: %+.1f %%",
 			  json_is_object(v) ? num(v, "median") : json_number_value(v));
 	else if ((v = json_object_get(m, "time_overhead_pct")))
-		pb_format(note, sizeof note, "%s: time %+.1f %%, memory %+.1f %%%s",
+		pb_format(note + used, sizeof note - used, "%s: time %+.1f %%, memory %+.1f %%%s",
 			  json_string_value(json_object_get(p, "delivery")),
 			  json_is_object(v) ? num(v, "median") : json_number_value(v),
 			  num(m, "memory_overhead_pct"),
 			  json_object_get(m, "loss_pct") ? " (buffer)" : "");
 	else if ((v = json_object_get(p, "period_kind")))
-		pb_format(note, sizeof note, "%s period", json_string_value(v));
+		pb_format(note + used, sizeof note - used, "%s period", json_string_value(v));
 	if (json_object_get(p, "variant")) {
 		size_t n = strlen(note);
 		pb_format(note + n, sizeof note - n, " %s",

@@ -364,7 +364,9 @@ static void sum_figures(const struct pb_point_request *req, struct pb_point *pt,
 		f->kernel_ip_samples = t->kernel_ip[e];
 		/* Counting only: the count against the declaration, when there is one. An event
 		 * that did not open on every thread has no accuracy. */
-		if (!f->opened_all || !strcmp(f->basis, "undeclared"))
+		f->no_samples = f->opened_all && req->events[e].period && f->expected >= 1 &&
+				!f->observed;
+		if (!f->opened_all || !strcmp(f->basis, "undeclared") || f->no_samples)
 			f->accuracy = NAN;
 		else if (req->events[e].period)
 			f->accuracy = pb_accuracy((double)f->observed, f->expected);
@@ -513,6 +515,13 @@ static json_t *figures_json(const struct pb_point_request *req, unsigned e,
 		json_object_set_new(o, "aux_truncated", json_integer((json_int_t)f->aux_truncated));
 		json_object_set_new(o, "aux_collision", json_integer((json_int_t)f->aux_collision));
 	}
+	json_object_set_new(o, "no_samples", json_boolean(f->no_samples));
+	if (f->no_samples) {
+		char note[160];
+		snprintf(note, sizeof note, "%.1f samples expected and none arrived: the facility "
+			 "produced nothing, so no accuracy is given", f->expected);
+		json_object_set_new(o, "note", json_string(note));
+	}
 	json_object_set_new(o, "opened", json_boolean(f->opened_all));
 	if (!f->opened_all)
 		json_object_set_new(o, "open_error", json_string(f->open_error));
@@ -557,9 +566,14 @@ void pb_point_print(FILE *out, const struct pb_point_request *req, const struct 
 		"run/en");
 	for (unsigned e = 0; e < req->nevents; e++) {
 		const struct pb_point_figures *f = &pt->ev[e];
-		fprintf(out, "%-18s %10llu %10s %12.1f %12llu %8.3f%% %8llu %8llu %8llu %7.3f\n",
+		char accuracy[16];
+		if (f->no_samples)
+			snprintf(accuracy, sizeof accuracy, "NO SAMPLES");
+		else
+			snprintf(accuracy, sizeof accuracy, "%8.3f%%", f->accuracy);
+		fprintf(out, "%-18s %10llu %10s %12.1f %12llu %9s %8llu %8llu %8llu %7.3f\n",
 			req->events[e].spec.text, (unsigned long long)req->events[e].period,
-			f->basis, f->expected, (unsigned long long)f->observed, f->accuracy,
+			f->basis, f->expected, (unsigned long long)f->observed, accuracy,
 			(unsigned long long)f->lost, (unsigned long long)f->throttles,
 			(unsigned long long)f->signals,
 			f->time_enabled ? (double)f->time_running / (double)f->time_enabled : 1.0);

@@ -54,6 +54,9 @@ struct pb_point_figures {
 				      * only those of the subset */
 	uint64_t aux_truncated, aux_collision;  /* AUX chunks flagged so (SPE), part of lost */
 	unsigned ring_pages;
+	bool no_samples;             /* samples were expected and none came: no accuracy is given,
+				      * the facility produced nothing (a plain 0 % would read as a
+				      * measured figure) */
 	bool opened_all;
 	char open_error[256];
 };
