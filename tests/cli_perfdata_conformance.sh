@@ -62,7 +62,7 @@ compare() { # name file fields
 
 # --- software: cpu-clock on a pesbench workload ---
 if perf record -q -e cpu-clock -c 100000 -o "$work/sw.data" -- \
-	"$PB_BIN" measure --facility none --workload bias --iterations 30000000 >/dev/null 2>"$work/sw.err"; then
+	"$PB_BIN" measure --facility none --workload bias --iterations 300000000 >/dev/null 2>"$work/sw.err"; then
 	compare software "$work/sw.data" ip
 else
 	fail "perf record -e cpu-clock failed: $(head -3 "$work/sw.err")"
