@@ -17,13 +17,13 @@ test-deps:
 	@bash scripts/install-deps.sh --test
 
 $(BUILD)/CMakeCache.txt:
-	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPB_WERROR=ON
 
 build: deps $(BUILD)/CMakeCache.txt
 	cmake --build $(BUILD) -j $(JOBS)
 
 $(ASAN_BUILD)/CMakeCache.txt:
-	cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DPB_SANITIZE=ON
+	cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DPB_SANITIZE=ON -DPB_WERROR=ON
 
 build-asan: deps $(ASAN_BUILD)/CMakeCache.txt
 	cmake --build $(ASAN_BUILD) -j $(JOBS)
@@ -42,7 +42,7 @@ test-asan: build-asan
 		ctest --output-on-failure -j $(JOBS)
 
 $(FUZZ_BUILD)/CMakeCache.txt:
-	CC=clang cmake -S . -B $(FUZZ_BUILD) -DCMAKE_BUILD_TYPE=Debug -DPB_FUZZ=ON
+	CC=clang cmake -S . -B $(FUZZ_BUILD) -DCMAKE_BUILD_TYPE=Debug -DPB_FUZZ=ON -DPB_WERROR=ON
 
 # Every fuzz target for FUZZ_SECONDS each, starting from its seed corpus in fuzz/corpus/.
 fuzz: deps $(FUZZ_BUILD)/CMakeCache.txt
@@ -57,7 +57,10 @@ fuzz-smoke:
 memcheck: build
 	@bash scripts/memcheck.sh $(BUILD)
 
-check: test-deps test test-asan memcheck fuzz-smoke
+# Every stage runs (build, tests, tests under ASan+UBSan, memcheck, fuzz, the Release and Debug
+# builds with gcc and clang); the last line sums up tests and skipped checks per reason.
+check: test-deps
+	@BUILD=$(BUILD) ASAN_BUILD=$(ASAN_BUILD) JOBS=$(JOBS) FUZZ_SECONDS=10 bash scripts/check.sh
 
 bench-engine: build
 	@bash bench/engine.sh ./$(BUILD)/pesbench

@@ -113,7 +113,10 @@ static void test_round_trip(const char *path, uint64_t expect_ips[2][RT_SAMPLES]
 	CHECK(pb_perfdata_writer_add_event(w, &a0, "cpu-clock", ids0, 2, &err) == 0);
 	CHECK(pb_perfdata_writer_add_event(w, &a1, "page-faults", ids1, 1, &err) == 1);
 	pb_perfdata_writer_set_cpuid(w, "AuthenticAMD,25,1,1");
-	pb_perfdata_writer_add_pmu(w, 11, "ibs_op");
+	CHECK(pb_perfdata_writer_add_pmu(w, 11, "ibs_op") == 0);
+	/* a name the pmu mappings could only hold cut short is refused */
+	CHECK(pb_perfdata_writer_add_pmu(w, 12, "a_pmu_name_much_longer_than_any_the_kernel_gives_"
+						 "and_longer_than_the_writer_keeps") == -1);
 	CHECK(pb_perfdata_writer_comm(w, 42, 42, "roundtrip", &err) == 0);
 	CHECK(pb_perfdata_writer_mmap2(w, 42, 42, 0x400000, 0x1000, 0, 5, 2, "/bin/roundtrip",
 				       &err) == 0);

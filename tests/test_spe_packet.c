@@ -494,8 +494,8 @@ static void test_truncated_every_length(void)
 		unsigned want_complete = (len >= end1) + (len >= end2);
 		bool cut = len != 0 && len != end1 && len != end2;
 		if (complete != want_complete || incomplete != (cut ? 1u : 0u) || covered != len) {
-			fprintf(stderr, "  len %zu: %u complete, %u incomplete, covered %zu\n", len,
-				complete, incomplete, covered);
+			fprintf(stderr, "  len %zu: %u complete, %u incomplete (%u truncated), "
+				"covered %zu\n", len, complete, incomplete, truncated, covered);
 			wrong++;
 		}
 		/* Packet level: every decode stays inside the stream. */

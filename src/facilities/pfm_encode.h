@@ -17,7 +17,7 @@ struct pb_pfm_encoding {
 	uint64_t config, config1;
 	bool precise_capable;     /* libpfm4's tables (or a correction) allow precise sampling */
 	char canonical[192];      /* "pmu::EVENT:UMASK" as libpfm4 resolved it, no modifiers */
-	char correction[256];     /* set when a known libpfm4 bug was corrected: what and source */
+	char correction[384];     /* set when a known libpfm4 bug was corrected: what and source */
 };
 
 /* The libpfm4 PMU whose tables describe m's CPU ("skl", "spr", "amd64_fam19h_zen4"), or NULL.

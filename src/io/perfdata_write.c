@@ -247,15 +247,18 @@ int pb_perfdata_writer_set_cpudesc(struct pb_perfdata_writer *w, const char *cpu
 
 int pb_perfdata_writer_add_pmu(struct pb_perfdata_writer *w, uint32_t type, const char *name)
 {
+	/* a PMU name perf would read cut short is refused, not written wrong */
+	if (strlen(name) >= sizeof w->pmus[0].name)
+		return -1;
 	for (size_t i = 0; i < w->npmus; i++)
 		if (w->pmus[i].type == type) {
-			snprintf(w->pmus[i].name, sizeof w->pmus[i].name, "%s", name);
+			memcpy(w->pmus[i].name, name, strlen(name) + 1);
 			return 0;
 		}
 	if (w->npmus == MAX_WRITER_PMUS)
 		return -1;
 	w->pmus[w->npmus].type = type;
-	snprintf(w->pmus[w->npmus].name, sizeof w->pmus[w->npmus].name, "%s", name);
+	memcpy(w->pmus[w->npmus].name, name, strlen(name) + 1);
 	w->npmus++;
 	return 0;
 }
