@@ -62,6 +62,7 @@ static void test_vm(void)
 	CHECK(!m.ibs_caps_known);
 	CHECK_EQ_U64(m.l1d_size, 48 * 1024);
 	CHECK_EQ_U64(m.l1d_line, 64);
+	CHECK(!strcmp(m.l1d_source, "sysfs"));
 	CHECK(pb_machine_is_x86(&m));
 	CHECK(pb_machine_may_sample_kernel(&m));
 }
@@ -156,7 +157,34 @@ static void test_missing_root(void)
 	CHECK(m.kernel_release[0] == '\0');
 	CHECK(!m.has_format_lost);
 	CHECK(!pb_machine_may_sample_kernel(&m));
+	/* a saved tree without a cache directory: unknown, never this machine's CPUID */
 	CHECK_EQ_U64(m.l1d_size, 0);
+	CHECK(!strcmp(m.l1d_source, ""));
+}
+
+/* The live machine's L1D from the best source: sysfs, else CPUID (judged against glibc, which
+ * asks CPUID too), else unknown. */
+static void test_live_l1d(void)
+{
+	const struct pb_machine *m = pb_machine_live();
+	struct stat st;
+	bool sysfs = stat("/sys/devices/system/cpu/cpu0/cache/index0", &st) == 0;
+	printf("live L1D: %u bytes, %u-byte lines, from '%s'\n", m->l1d_size, m->l1d_line,
+	       m->l1d_source);
+	if (sysfs) {
+		CHECK(!strcmp(m->l1d_source, "sysfs"));
+		CHECK(m->l1d_size > 0);
+	} else if (!strcmp(m->l1d_source, "cpuid")) {
+		long glibc = sysconf(_SC_LEVEL1_DCACHE_SIZE);
+		if (glibc > 0)
+			CHECK_EQ_U64(m->l1d_size, (uint64_t)glibc);
+		else
+			pb_skip_checks(1, "glibc does not report the L1D size to compare with");
+		CHECK(m->l1d_line >= 16 && m->l1d_line <= 256);
+	} else {
+		CHECK(!strcmp(m->l1d_source, ""));
+		CHECK_EQ_U64(m->l1d_size, 0);
+	}
 }
 
 static void test_many_pmus(void)
@@ -244,6 +272,7 @@ static void test_live(void)
 
 int main(void)
 {
+	test_live_l1d();
 	test_vm();
 	test_zen4();
 	test_zen5_caps_file_wins();

@@ -31,6 +31,7 @@ static void usage(FILE *out)
 		"               \"max_sample_rate\" (null), \"cap_perfmon\", \"cap_sys_admin\", \"is_root\",\n"
 		"               \"max_precise\" (null), \"ibs_caps\" (null or integer), \"ibs_caps_names\",\n"
 		"               \"bp_slots\", \"has_format_lost\", \"l1d_size\", \"l1d_line\",\n"
+		"               \"l1d_source\" (\"sysfs\"|\"cpuid\"|\"\" unknown),\n"
 		"               \"pmus\": [{\"name\", \"type\"}], \"pmus_skipped\"},\n"
 		"   \"facilities\": [{\"name\", \"usage\", \"summary\", \"needs\", \"available\",\n"
 		"                   \"reason\" (\"\" when available), \"detail\" (\"\" when not),\n"
@@ -80,9 +81,11 @@ static void print_text(const struct pb_machine *m)
 	else
 		printf("  max sample rate  unreadable\n");
 	if (m->l1d_size)
-		printf("  L1D              %u KiB, %u-byte lines\n", m->l1d_size / 1024, m->l1d_line);
+		printf("  L1D              %u KiB, %u-byte lines (from %s)\n", m->l1d_size / 1024,
+		       m->l1d_line, m->l1d_source);
 	else
-		printf("  L1D              unknown\n");
+		printf("  L1D              unknown (neither sysfs nor CPUID says; workloads assume "
+		       "32 KiB)\n");
 	if (m->max_precise >= 0)
 		printf("  max precise      %d\n", m->max_precise);
 	if (m->ibs_caps_known) {

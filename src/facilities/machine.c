@@ -366,8 +366,58 @@ static unsigned parse_size(const char *text)
 	return (unsigned)v;
 }
 
+#if defined(__x86_64__) || defined(__i386__)
+/* One deterministic cache-parameters subleaf (Intel leaf 4, AMD leaf 0x8000001D share the
+ * layout): the level-1 data cache's size and line, when this subleaf describes it. */
+static bool cpuid_l1d_subleaf(unsigned leaf, unsigned sub, unsigned *size, unsigned *line)
+{
+	unsigned a, b, c, d;
+	__cpuid_count(leaf, sub, a, b, c, d);
+	unsigned type = a & 0x1f, level = (a >> 5) & 0x7;
+	if (type != 1 || level != 1)
+		return false;
+	unsigned ways = (b >> 22) + 1, partitions = ((b >> 12) & 0x3ff) + 1,
+		 line_size = (b & 0xfff) + 1, sets = c + 1;
+	*size = ways * partitions * line_size * sets;
+	*line = line_size;
+	(void)d;
+	return true;
+}
+
+/* Where sysfs has no cache directory (some VMs), CPUID still describes the L1D the guest sees. */
+static bool cpuid_l1d(unsigned *size, unsigned *line)
+{
+	unsigned a, b, c, d;
+	unsigned max = __get_cpuid_max(0, NULL);
+	unsigned max_ext = __get_cpuid_max(0x80000000, NULL);
+	bool amd_topology = max_ext >= 0x80000001 && __get_cpuid(0x80000001, &a, &b, &c, &d) &&
+			    (c & (1u << 22));
+	unsigned leaf = max >= 4 ? 4 : 0;
+	if (amd_topology && max_ext >= 0x8000001D)
+		leaf = 0x8000001D;
+	for (unsigned sub = 0; leaf && sub < 8; sub++)
+		if (cpuid_l1d_subleaf(leaf, sub, size, line))
+			return true;
+	/* AMD's older leaf: ECX[31:24] KiB, ECX[7:0] line bytes */
+	if (max_ext >= 0x80000005 && __get_cpuid(0x80000005, &a, &b, &c, &d) && (c >> 24)) {
+		*size = (c >> 24) * 1024;
+		*line = c & 0xff;
+		return true;
+	}
+	return false;
+}
+#else
+static bool cpuid_l1d(unsigned *size, unsigned *line)
+{
+	(void)size;
+	(void)line;
+	return false;
+}
+#endif
+
 static void probe_l1d(struct pb_machine *m)
 {
+	m->l1d_source = "";
 	for (unsigned i = 0; i < 16; i++) {
 		char rel[160], buf[64];
 		long level;
@@ -378,8 +428,8 @@ static void probe_l1d(struct pb_machine *m)
 		if (level != 1 || read_rel(m, rel, buf, sizeof buf) <= 0 || strcmp(buf, "Data"))
 			continue;
 		snprintf(rel, sizeof rel, "/sys/devices/system/cpu/cpu0/cache/index%u/size", i);
-		if (read_rel(m, rel, buf, sizeof buf) > 0)
-			m->l1d_size = parse_size(buf);
+		if (read_rel(m, rel, buf, sizeof buf) > 0 && (m->l1d_size = parse_size(buf)))
+			m->l1d_source = "sysfs";
 		long line;
 		snprintf(rel, sizeof rel,
 			 "/sys/devices/system/cpu/cpu0/cache/index%u/coherency_line_size", i);
@@ -387,6 +437,9 @@ static void probe_l1d(struct pb_machine *m)
 			m->l1d_line = (unsigned)line;
 		return;
 	}
+	/* only this machine's CPU can be asked; a saved tree says what its files say */
+	if (!m->root[0] && cpuid_l1d(&m->l1d_size, &m->l1d_line))
+		m->l1d_source = "cpuid";
 }
 
 static bool pmu_has(const struct pb_pmu *p, const char *which, const char *name)

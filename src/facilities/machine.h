@@ -37,6 +37,7 @@ struct pb_machine {
 	bool has_format_lost;    /* PERF_FORMAT_LOST accepted (kernel >= 6.0) */
 	unsigned l1d_size;       /* bytes, 0 if unknown */
 	unsigned l1d_line;
+	const char *l1d_source;  /* where l1d_size came from: "sysfs", "cpuid", or "" (unknown) */
 };
 
 /* Fills m. root NULL or "" = the live system. Never fails: what it cannot read stays unknown. */

@@ -38,6 +38,7 @@ static json_t *machine_json(const struct pb_machine *m)
 	json_object_set_new(j, "has_format_lost", json_boolean(m->has_format_lost));
 	json_object_set_new(j, "l1d_size", json_integer(m->l1d_size));
 	json_object_set_new(j, "l1d_line", json_integer(m->l1d_line));
+	json_object_set_new(j, "l1d_source", json_string(m->l1d_source ? m->l1d_source : ""));
 	json_t *pmus = json_array();
 	for (unsigned i = 0; i < m->npmus; i++) {
 		json_t *p = json_object();

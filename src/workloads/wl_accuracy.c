@@ -4,6 +4,7 @@
 
 #include <emmintrin.h>
 #include <stdio.h>
+#include <string.h>
 #include <stdlib.h>
 
 extern const char pb_wl_accuracy_code_begin[], pb_wl_accuracy_code_end[], pb_wl_accuracy_jump[],
@@ -47,7 +48,10 @@ static void assumptions(const int64_t *p, char *buf, size_t len)
 		 "more lines than L1 holds evicts each line before it is reached again under LRU "
 		 "(pseudo-LRU may let a few hit). The ring spans %zu pages, %s. On hardware with a "
 		 "PMU the accuracy experiment checks this with an L1-miss counting event.",
-		 l1d / 1024, assumed ? "ASSUMED: the machine does not report it" : "from sysfs",
+		 l1d / 1024, assumed ? "ASSUMED: neither sysfs nor CPUID reports it"
+				     : !strcmp(pb_machine_live()->l1d_source, "cpuid")
+					       ? "from CPUID: sysfs has no cache directory here"
+					       : "from sysfs",
 		 (long long)p[P_FACTOR], nodes * NODE_STRIDE / 1024, nodes, NODE_STRIDE,
 		 (long long)p[P_FACTOR], pages,
 		 pages <= TYPICAL_L1_DTLB ? "within a typical 64-entry L1 DTLB"
