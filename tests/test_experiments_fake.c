@@ -202,8 +202,116 @@ static void ibs_bias(void)
 	CHECK_EQ_U64(pt.outside_samples, 0);
 	/* IBS op counts ops, declared as the loop's instructions (the main study's way) */
 	CHECK(!strcmp(pt.ev[0].basis, "declared"));
+	CHECK(pt.ev[0].expected > 0);
 	pb_point_free(&pt);
 	fake_kernel_uninstall();
+}
+
+/* ibs-op:cycles tags an op per period of cycles, which no workload declares: its basis is the
+ * kernel's count, never the workload's instructions. */
+static void ibs_cycles_basis(void)
+{
+	load_fixture("sysfs-zen4");
+	struct pb_point_request req;
+	request(&req, "ibs-op:cycles", "accuracy:ratio=20", 0x10000, 1000);
+	struct pb_truth truth;
+	struct pb_error err = {0};
+	CHECK(pb_workload_truth(&req.workload, 1000, &truth, &err) == 0);
+	uint64_t declared;
+	CHECK(!strcmp(pb_declared_events(&req.events[0].spec, &truth, -1, 1000, &declared),
+		      "count"));
+	request(&req, "ibs-op", "accuracy:ratio=20", 0x10000, 1000);
+	CHECK(!strcmp(pb_declared_events(&req.events[0].spec, &truth, -1, 1000, &declared),
+		      "declared"));
+	CHECK_EQ_U64(declared, truth.instructions * 1000 + truth.once_instructions);
+}
+
+/* IBS leaves out the kernel only with :swfilt: then the request keeps exclude_kernel, the attr
+ * carries swfilt (config2:0), and the samples the kernel drops for the excluded level, announced
+ * as PERF_RECORD_LOST_SAMPLES, are filtered, not lost. A malformed record is dropped and
+ * counted as such. */
+static unsigned lost_samples_records, malformed_records;
+
+static void write_filtered(struct fake_event *ev, void *ctx)
+{
+	write_script(ev, ctx);
+	uint8_t rec[128];
+	/* {header, u64 lost} and the sample_id block every record carries (sample_id_all) */
+	size_t trailer = ev->attr.sample_id_all ? pb_record_sample_id_size(ev->attr.sample_type)
+						: 0;
+	for (unsigned i = 0; i < lost_samples_records; i++) {
+		struct perf_event_header h = {.type = PERF_RECORD_LOST_SAMPLES,
+					      .size = (uint16_t)(16 + trailer)};
+		uint64_t lost = 5;
+		memset(rec, 0, sizeof rec);
+		memcpy(rec, &h, sizeof h);
+		memcpy(rec + 8, &lost, 8);
+		fake_ring_write(ev, rec, h.size);
+	}
+	for (unsigned i = 0; i < malformed_records; i++) {
+		/* a sample record too short for the sample_type it claims */
+		struct perf_event_header h = {.type = PERF_RECORD_SAMPLE, .size = 16};
+		memset(rec, 0, sizeof rec);
+		memcpy(rec, &h, sizeof h);
+		fake_ring_write(ev, rec, h.size);
+	}
+}
+
+static void ibs_swfilt_excludes_and_filters(void)
+{
+	load_fixture("sysfs-zen5");
+	struct pb_point_request req;
+	request(&req, "ibs-op:swfilt", "accuracy:ratio=20", 0x10000, 2000);
+	CHECK(req.exclude_kernel);
+	request(&req, "ibs-op", "accuracy:ratio=20", 0x10000, 2000);
+	CHECK(!req.exclude_kernel);
+
+	request(&req, "ibs-op:swfilt", "accuracy:ratio=20", 0x10000, 2000);
+	memset(&script, 0, sizeof script);
+	script.samples = 10;
+	script.ibs = true;
+	script.ips[0] = 0x401000;
+	script.weights[0] = 1;
+	script.nips = 1;
+	lost_samples_records = 3;
+	malformed_records = 2;
+	fake_kernel_install();
+	fake_kernel_on_disable(write_filtered, NULL);
+	struct pb_point pt;
+	struct pb_error err = {0};
+	CHECK(pb_point_measure(&req, &pt, &err) == 0);
+	const struct fake_event *ev = fake_kernel_event_at(0);
+	CHECK(ev && (ev->attr.config2 & 1));
+	CHECK(ev && ev->attr.exclude_kernel);
+	CHECK_EQ_U64(pt.ev[0].filtered, 15);
+	CHECK_EQ_U64(pt.ev[0].lost, 0);
+	CHECK_EQ_U64(pt.ev[0].dropped, 2);
+	CHECK_EQ_U64(pt.ev[0].observed, 10);
+	json_t *run = pb_point_json(&req, &pt);
+	json_t *j = json_array_get(json_object_get(run, "events"), 0);
+	CHECK_EQ_U64(json_integer_value(json_object_get(j, "filtered")), 15);
+	CHECK_EQ_U64(json_integer_value(json_object_get(j, "dropped")), 2);
+	json_decref(run);
+	pb_point_free(&pt);
+	fake_kernel_uninstall();
+
+	/* a facility that filters nothing: the same records are losses */
+	load_fixture("sysfs-skl");
+	request(&req, "pebs:INST_RETIRED:PREC_DIST", "accuracy:ratio=20", 1009, 2000);
+	memset(&script, 0, sizeof script);
+	script.samples = 10;
+	script.ips[0] = 0x401000;
+	script.weights[0] = 1;
+	script.nips = 1;
+	malformed_records = 0;
+	fake_kernel_install();
+	fake_kernel_on_disable(write_filtered, NULL);
+	CHECK(pb_point_measure(&req, &pt, &err) == 0);
+	CHECK_EQ_U64(pt.ev[0].filtered, 0);
+	CHECK_EQ_U64(pt.ev[0].lost, 15);
+	pb_point_free(&pt);
+	fake_kernel_uninstall();
+	lost_samples_records = 0;
 }
 
 /* PEBS sampled at user level only, with every 4th sample marked kernel-mode by the
@@ -284,6 +392,8 @@ int main(void)
 	pebs_accuracy();
 	no_samples_is_flagged();
 	ibs_bias();
+	ibs_cycles_basis();
+	ibs_swfilt_excludes_and_filters();
 	pebs_mode();
 	accuracy_experiment_on_pebs();
 	return pb_check_done("experiments_fake");

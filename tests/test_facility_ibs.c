@@ -60,7 +60,8 @@ static void test_zen4_op_bits(void)
 	CHECK(build(&zen4, "ibs-op", 0x10000, &a, false, &err) == 0);
 	CHECK_EQ_U64(a.type, 11); /* from sysfs ibs_op/type */
 	CHECK_EQ_U64(a.sample_period, 0x10000);
-	CHECK_EQ_U64(a.config, 0);
+	/* dispatched ops by default (cnt_ctl, config:19), as the main study counted them */
+	CHECK_EQ_U64(a.config, UINT64_C(1) << 19);
 	CHECK_EQ_U64(a.config2, 0);
 	CHECK((a.sample_type & (PERF_SAMPLE_RAW | PERF_SAMPLE_IP | PERF_SAMPLE_CPU)) ==
 	      (PERF_SAMPLE_RAW | PERF_SAMPLE_IP | PERF_SAMPLE_CPU));
@@ -71,6 +72,8 @@ static void test_zen4_op_bits(void)
 	CHECK(build(&zen4, "ibs-op:cycles", 4096, &a, false, &err) == 0);
 	CHECK_EQ_U64(a.config, 0);
 	CHECK(build(&zen4, "ibs-op:l3missonly", 4096, &a, false, &err) == 0);
+	CHECK_EQ_U64(a.config, (UINT64_C(1) << 16) | (UINT64_C(1) << 19));
+	CHECK(build(&zen4, "ibs-op:cycles:l3missonly", 4096, &a, false, &err) == 0);
 	CHECK_EQ_U64(a.config, UINT64_C(1) << 16);
 	CHECK(build(&zen4, "ibs-op:ops:l3missonly", 4096, &a, false, &err) == 0);
 	CHECK_EQ_U64(a.config, (UINT64_C(1) << 16) | (UINT64_C(1) << 19));

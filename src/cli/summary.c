@@ -39,6 +39,12 @@ static void point_row(FILE *out, json_t *p)
 		pb_format(note, sizeof note, "NO SAMPLES in %lld of %zu runs; ", (long long)empty,
 			  json_array_size(json_object_get(p, "runs")));
 	}
+	json_int_t dropped = json_integer_value(json_object_get(m, "dropped_total"));
+	if (dropped) {
+		size_t n = strlen(note);
+		pb_format(note + n, sizeof note - n, "DROPPED %lld unparseable records; ",
+			  (long long)dropped);
+	}
 	size_t used = strlen(note);
 	if ((v = json_object_get(m, "max_deviation")))
 		pb_format(note + used, sizeof note - used, "max dev %.2f pp (%s)", json_number_value(v),

@@ -55,10 +55,10 @@ int pb_point_request_set(struct pb_point_request *req, const char *facility,
 				       (unsigned long long)req->period, f->name,
 				       (unsigned long long)f->min_period);
 		req->events[0].period = req->period;
-		/* IBS cannot filter privilege levels in hardware; without swfilt (config2 bit 0)
-		 * the kernel rejects any exclude bit, so IBS samples both levels. */
+		/* A facility that cannot leave out a level here (IBS without :swfilt) samples
+		 * every level. */
 		const struct pb_spec *s = &req->events[0].spec;
-		if (!strncmp(f->name, "ibs", 3) && !(s->config2 & 1))
+		if (f->can_exclude && !f->can_exclude(s))
 			req->exclude_kernel = false;
 	}
 	const char *w = workload ? workload
@@ -190,6 +190,10 @@ const char *pb_declared_events(const struct pb_spec *spec, const struct pb_truth
 	}
 	/* Hardware events, named as perf or libpfm4 name them. IBS op samples ops, counted as
 	 * instructions the way the main study did (an assumption stated in the README). */
+	const char *override = spec->facility->basis_override
+				       ? spec->facility->basis_override(spec) : NULL;
+	if (override)
+		return override;
 	if (!strcmp(f, "ibs-op") && spec->subset)
 		return ibs_subset_declared(spec->subset, truth, iterations, events) ? "declared"
 										     : "undeclared";
@@ -332,7 +336,12 @@ static void sum_figures(const struct pb_point_request *req, struct pb_point *pt,
 			f->aux_truncated += er->ring.aux_truncated;
 			f->aux_collision += er->ring.aux_collision;
 			f->count += er->count;
-			f->lost += pb_event_lost(er);
+			uint64_t filtered = spec->facility->filters_in_software &&
+						    spec->facility->filters_in_software(spec)
+					    ? er->ring.lost_samples : 0;
+			f->filtered += filtered;
+			f->lost += pb_event_lost(er) - filtered;
+			f->dropped += er->ring.parse_errors;
 			f->lost_format += er->lost_format;
 			f->lost_records += er->ring.lost;
 			f->lost_samples += er->ring.lost_samples;
@@ -493,6 +502,8 @@ static json_t *figures_json(const struct pb_point_request *req, unsigned e,
 	json_object_set_new(o, "lost_format", json_integer((json_int_t)f->lost_format));
 	json_object_set_new(o, "lost_records", json_integer((json_int_t)f->lost_records));
 	json_object_set_new(o, "lost_samples", json_integer((json_int_t)f->lost_samples));
+	json_object_set_new(o, "filtered", json_integer((json_int_t)f->filtered));
+	json_object_set_new(o, "dropped", json_integer((json_int_t)f->dropped));
 	json_object_set_new(o, "throttles", json_integer((json_int_t)f->throttles));
 	json_object_set_new(o, "unthrottles", json_integer((json_int_t)f->unthrottles));
 	json_object_set_new(o, "time_enabled", json_integer((json_int_t)f->time_enabled));
@@ -583,6 +594,12 @@ void pb_point_print(FILE *out, const struct pb_point_request *req, const struct 
 		if (req->events[e].spec.subset)
 			fprintf(out, "; observed: the subset's samples among %llu op samples",
 				(unsigned long long)f->ibs_ops_sampled);
+		if (f->filtered)
+			fprintf(out, "; filtered %llu (the kernel left out an excluded level)",
+				(unsigned long long)f->filtered);
+		if (f->dropped)
+			fprintf(out, "; DROPPED %llu unparseable records (neither observed nor lost)",
+				(unsigned long long)f->dropped);
 		fprintf(out, "\n");
 	}
 }

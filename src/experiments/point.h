@@ -45,6 +45,10 @@ struct pb_point_figures {
 	uint64_t observed;           /* samples read from the rings, all threads */
 	uint64_t count;              /* the kernel's count, all threads */
 	uint64_t lost, lost_format, lost_records, lost_samples, throttles, unthrottles;
+	uint64_t filtered;           /* samples the kernel dropped on purpose (IBS :swfilt leaving
+				      * out an excluded level): not part of lost */
+	uint64_t dropped;            /* records pesbench could not parse (malformed, or an SPE
+				      * record cut short): neither observed nor lost by the kernel */
 	uint64_t time_enabled, time_running;
 	uint64_t signals, signals_wrong_thread;
 	uint64_t user_samples, kernel_samples;   /* by the record's cpumode */

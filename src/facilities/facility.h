@@ -94,6 +94,16 @@ struct pb_facility {
 	 * as a whole, every kind it offers) and fills out; the helpers are in selftest.h. */
 	void (*self_test)(const struct pb_machine *m, const struct pb_spec *spec,
 			  struct pb_self_test *out);
+	/* Whether this spec can leave out a privilege level (exclude_kernel/exclude_user); NULL:
+	 * always. IBS can only with :swfilt, so without it the experiments sample both levels. */
+	bool (*can_exclude)(const struct pb_spec *spec);
+	/* Whether the kernel drops this spec's samples of an excluded level in software and
+	 * announces them as PERF_RECORD_LOST_SAMPLES: those are filtered, not lost. NULL: never. */
+	bool (*filters_in_software)(const struct pb_spec *spec);
+	/* The basis of the expectation for this spec when the generic rules would declare it
+	 * from the workload's instructions but the spec counts something else (ibs-op:cycles);
+	 * NULL, or a NULL answer: the generic rules. */
+	const char *(*basis_override)(const struct pb_spec *spec);
 };
 
 /* NULL-terminated list of every facility. */

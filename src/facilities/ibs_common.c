@@ -218,6 +218,11 @@ void pb_ibs_availability(enum pb_ibs_kind kind, const struct pb_machine *m,
 		 privileged ? "" : "; unprivileged: user-space only, with :swfilt");
 }
 
+bool pb_ibs_can_exclude(const struct pb_spec *spec)
+{
+	return spec->options & PB_IBS_OPT_SWFILT;
+}
+
 int pb_ibs_set_format(const struct pb_machine *m, enum pb_ibs_kind kind, const char *name,
 		      const char *fallback, uint64_t value, struct perf_event_attr *attr,
 		      struct pb_error *err)

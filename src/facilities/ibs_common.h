@@ -27,7 +27,7 @@
 
 /* spec->options bits of the two IBS facilities. */
 #define PB_IBS_OPT_OPS (1u << 0)        /* ibs-op: count dispatched ops (cnt_ctl) */
-#define PB_IBS_OPT_CYCLES (1u << 1)     /* ibs-op: count cycles (the default, said explicitly) */
+#define PB_IBS_OPT_CYCLES (1u << 1)     /* ibs-op: count cycles (:cycles; ops is the default) */
 #define PB_IBS_OPT_L3MISSONLY (1u << 2)
 #define PB_IBS_OPT_SWFILT (1u << 3)
 #define PB_IBS_OPT_LDLAT (1u << 4)      /* ibs-op: threshold in spec->config1 */
@@ -64,5 +64,9 @@ int pb_ibs_attr_common(enum pb_ibs_kind kind, const struct pb_machine *m,
 int pb_ibs_set_format(const struct pb_machine *m, enum pb_ibs_kind kind, const char *name,
 		      const char *fallback, uint64_t value, struct perf_event_attr *attr,
 		      struct pb_error *err);
+
+/* The privilege-level model of both IBS PMUs: a level can be left out only with :swfilt, and
+ * the samples the kernel then drops arrive as PERF_RECORD_LOST_SAMPLES. */
+bool pb_ibs_can_exclude(const struct pb_spec *spec);
 
 #endif

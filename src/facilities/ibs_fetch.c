@@ -66,5 +66,7 @@ const struct pb_facility pb_facility_ibs_fetch = {
 	.parse = fetch_parse,
 	.availability = fetch_availability,
 	.attr = fetch_attr,
+	.can_exclude = pb_ibs_can_exclude,
+	.filters_in_software = pb_ibs_can_exclude,
 	.self_test = fetch_self_test,
 };

@@ -9,9 +9,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Dispatched ops by default, as the main study programmed it ("it generates predictable number
+ * of samples"): the declared instructions of a workload are then the events one period counts.
+ * :cycles samples one op per period of cycles, which nothing declares. */
 static int op_parse(struct pb_spec *spec, const char *args, struct pb_error *err)
 {
-	snprintf(spec->event, sizeof spec->event, "cycles");
+	snprintf(spec->event, sizeof spec->event, "ops");
 	char buf[192];
 	snprintf(buf, sizeof buf, "%s", args ? args : "");
 	char *save = NULL;
@@ -57,7 +60,14 @@ static int op_parse(struct pb_spec *spec, const char *args, struct pb_error *err
 				       spec->text, w);
 		}
 	}
+	if (!(spec->options & PB_IBS_OPT_CYCLES))
+		spec->options |= PB_IBS_OPT_OPS;
 	return 0;
+}
+
+static const char *op_basis_override(const struct pb_spec *spec)
+{
+	return spec->options & PB_IBS_OPT_CYCLES ? "count" : NULL;
 }
 
 static void op_availability(const struct pb_machine *m, const struct pb_spec *spec,
@@ -103,5 +113,8 @@ const struct pb_facility pb_facility_ibs_op = {
 	.parse = op_parse,
 	.availability = op_availability,
 	.attr = op_attr,
+	.can_exclude = pb_ibs_can_exclude,
+	.basis_override = op_basis_override,
+	.filters_in_software = pb_ibs_can_exclude,
 	.self_test = op_self_test,
 };
