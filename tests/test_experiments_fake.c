@@ -162,6 +162,43 @@ static void no_samples_is_flagged(void)
 	fake_kernel_uninstall();
 }
 
+/* pp=3 on a CPU whose kernel grants at most 2: opened at 2, and every result says so. */
+static void pebs_precise_lowered(void)
+{
+	load_fixture("sysfs-skl");
+	machine.max_precise = 2;
+	struct pb_point_request req;
+	request(&req, "pebs:INST_RETIRED:PREC_DIST:pp=3", "accuracy:ratio=20", 1009, 4000);
+	memset(&script, 0, sizeof script);
+	script.samples = 100;
+	script.ips[0] = 0x401000;
+	script.weights[0] = 1;
+	script.nips = 1;
+	fake_kernel_install();
+	fake_kernel_on_disable(write_script, NULL);
+	struct pb_point pt;
+	struct pb_error err = {0};
+	CHECK(pb_point_measure(&req, &pt, &err) == 0);
+	CHECK_EQ_U64(fake_kernel_event_at(0)->attr.precise_ip, 2);
+	CHECK_EQ_U64(pt.ev[0].precise_requested, 3);
+	CHECK_EQ_U64(pt.ev[0].precise_granted, 2);
+	json_t *run = pb_point_json(&req, &pt);
+	json_t *ev = json_array_get(json_object_get(run, "events"), 0);
+	CHECK(json_is_true(json_object_get(ev, "precise_lowered")));
+	CHECK_EQ_U64(json_integer_value(json_object_get(ev, "precise_requested")), 3);
+	CHECK_EQ_U64(json_integer_value(json_object_get(ev, "precise_granted")), 2);
+	char *printed = NULL;
+	size_t size = 0;
+	FILE *mem = open_memstream(&printed, &size);
+	pb_point_print(mem, &req, &pt);
+	fclose(mem);
+	CHECK_STR_CONTAINS(printed, "precise level LOWERED: requested 3, granted 2");
+	free(printed);
+	json_decref(run);
+	pb_point_free(&pt);
+	fake_kernel_uninstall();
+}
+
 /* IBS op on the four-load loop: samples placed 40/20/20/20 on the loads must come out as
  * those shares at the IP (IBS IPs are exact), with nothing unlabelled. */
 static void ibs_bias(void)
@@ -393,6 +430,7 @@ int main(void)
 	no_samples_is_flagged();
 	ibs_bias();
 	ibs_cycles_basis();
+	pebs_precise_lowered();
 	ibs_swfilt_excludes_and_filters();
 	pebs_mode();
 	accuracy_experiment_on_pebs();

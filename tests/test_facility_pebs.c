@@ -142,10 +142,15 @@ static void test_errors(void)
 	two.max_precise = 2;
 	CHECK(pb_test_build_attr(&two, "pebs:INST_RETIRED:PREC_DIST", 100003, &a, &err) == 0);
 	CHECK_EQ_U64(a.precise_ip, 2);
-	CHECK(pb_test_build_attr(&two, "pebs:INST_RETIRED:PREC_DIST:pp=3", 100003, &a, &err) == -1);
-	CHECK_EQ_U64(err.code, PB_EXIT_UNAVAILABLE);
-	CHECK_EQ_U64(err.sys_errno, EOPNOTSUPP);
-	CHECK_STR_CONTAINS(err.msg, "maximum precise level 2");
+	/* pp=3 asked where the maximum is 2: opened at 2, and said so (requested vs granted) */
+	CHECK(pb_test_build_attr(&two, "pebs:INST_RETIRED:PREC_DIST:pp=3", 100003, &a, &err) == 0);
+	CHECK_EQ_U64(a.precise_ip, 2);
+	CHECK(pb_spec_parse("pebs:INST_RETIRED:PREC_DIST:pp=3", &spec, &err) == 0);
+	CHECK_EQ_U64(pb_pebs_granted_precise(&two, &spec), 2);
+	CHECK(pb_spec_ip_kind(&two, &spec) == PB_IP_EXACT);
+	/* pp=1: constant skid, the IP is the next instruction */
+	CHECK(pb_spec_parse("pebs:INST_RETIRED:PREC_DIST:pp=1", &spec, &err) == 0);
+	CHECK(pb_spec_ip_kind(&two, &spec) == PB_IP_NEXT);
 }
 
 static void test_availability(void)

@@ -39,6 +39,14 @@ static void point_row(FILE *out, json_t *p)
 		pb_format(note, sizeof note, "NO SAMPLES in %lld of %zu runs; ", (long long)empty,
 			  json_array_size(json_object_get(p, "runs")));
 	}
+	if (json_integer_value(json_object_get(m, "precise_lowered_runs"))) {
+		json_t *ev = json_array_get(
+			json_object_get(json_array_get(json_object_get(p, "runs"), 0), "events"), 0);
+		size_t n = strlen(note);
+		pb_format(note + n, sizeof note - n, "pp LOWERED %lld->%lld; ",
+			  (long long)json_integer_value(json_object_get(ev, "precise_requested")),
+			  (long long)json_integer_value(json_object_get(ev, "precise_granted")));
+	}
 	json_int_t dropped = json_integer_value(json_object_get(m, "dropped_total"));
 	if (dropped) {
 		size_t n = strlen(note);

@@ -173,10 +173,10 @@ static int bias_run(const struct pb_suite_options *o, const char *facility,
 			if (!point)
 				return -1;
 			if (json_array_size(json_object_get(point, "runs")))
-				bias_metrics(point, spec.facility->ip_kind);
+				bias_metrics(point, pb_spec_ip_kind(o->machine, &spec));
 			json_object_set_new(point, "variant", json_string(variants[v]));
 			json_object_set_new(point, "ip_kind",
-					    json_string(pb_ip_kind_name(spec.facility->ip_kind)));
+					    json_string(pb_ip_kind_name(pb_spec_ip_kind(o->machine, &spec))));
 		}
 	}
 	return 0;

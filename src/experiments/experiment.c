@@ -163,11 +163,13 @@ void pb_point_metrics(json_t *point)
 			if (n)
 				summary_json(per_event, fields[f], values, n);
 		}
-		uint64_t lost = 0, throttles = 0, no_samples = 0, dropped = 0, filtered = 0;
+		uint64_t lost = 0, throttles = 0, no_samples = 0, dropped = 0, filtered = 0,
+			 lowered = 0;
 		bool multiplexed = false;
 		for (size_t r = 0; r < nruns; r++) {
 			json_t *ev = json_array_get(json_object_get(json_array_get(runs, r), "events"), e);
 			no_samples += json_is_true(json_object_get(ev, "no_samples"));
+			lowered += json_is_true(json_object_get(ev, "precise_lowered"));
 			dropped += (uint64_t)json_integer_value(json_object_get(ev, "dropped"));
 			filtered += (uint64_t)json_integer_value(json_object_get(ev, "filtered"));
 			lost += (uint64_t)json_integer_value(json_object_get(ev, "lost"));
@@ -180,6 +182,7 @@ void pb_point_metrics(json_t *point)
 		/* runs that expected samples and got none carry no accuracy: counted, never 0 % */
 		json_object_set_new(per_event, "no_samples_runs", json_integer((json_int_t)no_samples));
 		json_object_set_new(per_event, "dropped_total", json_integer((json_int_t)dropped));
+		json_object_set_new(per_event, "precise_lowered_runs", json_integer((json_int_t)lowered));
 		json_object_set_new(per_event, "filtered_total", json_integer((json_int_t)filtered));
 		json_object_set_new(per_event, "facility",
 				    json_copy(json_object_get(json_array_get(

@@ -324,8 +324,12 @@ static void sum_figures(const struct pb_point_request *req, struct pb_point *pt,
 		f->basis = pb_declared_events(spec, &pt->instance.truth, pt->label, req->iterations,
 					      &f->declared);
 		f->opened_all = true;
+		f->precise_requested = spec->precise;
+		f->precise_granted = -1;
 		for (unsigned th = 0; th < sr->threads; th++) {
 			const struct pb_event_result *er = &sr->thread[th].events[e];
+			if (er->opened && f->precise_granted < 0)
+				f->precise_granted = (int)er->attr.precise_ip;
 			if (!er->opened) {
 				f->opened_all = false;
 				snprintf(f->open_error, sizeof f->open_error, "%s", er->open_error);
@@ -526,6 +530,14 @@ static json_t *figures_json(const struct pb_point_request *req, unsigned e,
 		json_object_set_new(o, "aux_truncated", json_integer((json_int_t)f->aux_truncated));
 		json_object_set_new(o, "aux_collision", json_integer((json_int_t)f->aux_collision));
 	}
+	/* a precise level the machine could not give is never lowered silently */
+	if (f->precise_requested > 0 || f->precise_granted > 0) {
+		json_object_set_new(o, "precise_requested", f->precise_requested > 0
+					    ? json_integer(f->precise_requested) : json_null());
+		json_object_set_new(o, "precise_granted", json_integer(f->precise_granted));
+		json_object_set_new(o, "precise_lowered",
+				    json_boolean(f->precise_requested > f->precise_granted));
+	}
 	json_object_set_new(o, "no_samples", json_boolean(f->no_samples));
 	if (f->no_samples) {
 		char note[160];
@@ -594,6 +606,11 @@ void pb_point_print(FILE *out, const struct pb_point_request *req, const struct 
 		if (req->events[e].spec.subset)
 			fprintf(out, "; observed: the subset's samples among %llu op samples",
 				(unsigned long long)f->ibs_ops_sampled);
+		if (f->precise_requested > f->precise_granted)
+			fprintf(out, "; precise level LOWERED: requested %d, granted %d",
+				f->precise_requested, f->precise_granted);
+		else if (f->precise_granted > 0)
+			fprintf(out, "; precise level %d", f->precise_granted);
 		if (f->filtered)
 			fprintf(out, "; filtered %llu (the kernel left out an excluded level)",
 				(unsigned long long)f->filtered);

@@ -58,6 +58,8 @@ struct pb_point_figures {
 				      * only those of the subset */
 	uint64_t aux_truncated, aux_collision;  /* AUX chunks flagged so (SPE), part of lost */
 	unsigned ring_pages;
+	int precise_requested;       /* precise_ip the spec asked for, -1: the facility's default */
+	int precise_granted;         /* precise_ip the event was opened with (-1: none opened) */
 	bool no_samples;             /* samples were expected and none came: no accuracy is given,
 				      * the facility produced nothing (a plain 0 % would read as a
 				      * measured figure) */

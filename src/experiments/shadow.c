@@ -231,7 +231,7 @@ static int shadow_run(const struct pb_suite_options *o, const char *facility,
 	const char *kind = shadow_kind(&spec);
 	uint64_t period = shadow_period(o, &spec);
 	/* The attribution that is the facility's own (as in the bias experiment). */
-	bool use_before = spec.facility->ip_kind == PB_IP_NEXT;
+	bool use_before = pb_spec_ip_kind(o->machine, &spec) == PB_IP_NEXT;
 	double max_dev[NGAPS], tv[NGAPS], tol[NGAPS], tsc[NGAPS], ns[NGAPS];
 	bool uniform[NGAPS], measured[NGAPS];
 	for (size_t g = 0; g < NGAPS; g++) {
@@ -290,7 +290,7 @@ static int shadow_run(const struct pb_suite_options *o, const char *facility,
 		json_object_set_new(point, "padding", json_integer(gaps[g]));
 		json_object_set_new(point, "kind", json_string(kind));
 		json_object_set_new(point, "ip_kind",
-				    json_string(pb_ip_kind_name(spec.facility->ip_kind)));
+				    json_string(pb_ip_kind_name(pb_spec_ip_kind(o->machine, &spec))));
 		if (timer)
 			json_object_set_new(point, "note",
 					    json_string("timer sampling: measures interrupt "

@@ -68,6 +68,13 @@ const char *pb_ip_kind_name(enum pb_ip_kind kind)
 	return "?";
 }
 
+enum pb_ip_kind pb_spec_ip_kind(const struct pb_machine *m, const struct pb_spec *spec)
+{
+	if (!spec->facility->ip_kind_of)
+		return spec->facility->ip_kind;
+	return spec->facility->ip_kind_of(m ? m : pb_machine_live(), spec);
+}
+
 const char *pb_verdict_name(enum pb_verdict verdict)
 {
 	switch (verdict) {

@@ -94,6 +94,9 @@ struct pb_facility {
 	 * as a whole, every kind it offers) and fills out; the helpers are in selftest.h. */
 	void (*self_test)(const struct pb_machine *m, const struct pb_spec *spec,
 			  struct pb_self_test *out);
+	/* Where this spec's sample IPs land on machine m, when it depends on the spec (PEBS: the
+	 * granted precise level); NULL: ip_kind. Ask pb_spec_ip_kind(). */
+	enum pb_ip_kind (*ip_kind_of)(const struct pb_machine *m, const struct pb_spec *spec);
 	/* Whether this spec can leave out a privilege level (exclude_kernel/exclude_user); NULL:
 	 * always. IBS can only with :swfilt, so without it the experiments sample both levels. */
 	bool (*can_exclude)(const struct pb_spec *spec);
@@ -113,6 +116,8 @@ const struct pb_facility *pb_facility_find(const char *name);
 int pb_spec_parse(const char *text, struct pb_spec *spec, struct pb_error *err);
 const char *pb_ip_kind_name(enum pb_ip_kind kind);
 const char *pb_verdict_name(enum pb_verdict verdict);
+/* The IP relation of one spec on machine m (NULL: this machine). */
+enum pb_ip_kind pb_spec_ip_kind(const struct pb_machine *m, const struct pb_spec *spec);
 
 /* Availability and, on the live machine, the self-test (run once per facility kind and
  * process): a facility that failed its self-test is not available, with the verdict and its

@@ -23,6 +23,21 @@ int pb_pebs_default_precise(const char *canonical_event, int max_precise)
 	return want < 1 ? 1 : want;
 }
 
+int pb_pebs_granted_precise(const struct pb_machine *m, const struct pb_spec *spec)
+{
+	if (spec->precise <= 0)
+		return pb_pebs_default_precise(spec->event, m->max_precise);
+	int granted = spec->precise > m->max_precise ? m->max_precise : spec->precise;
+	return granted < 1 ? 1 : granted;
+}
+
+/* pp=1 is PEBS with constant skid: the record's IP is the instruction after the one that
+ * caused the event; pp >= 2 corrects it to the exact instruction. */
+static enum pb_ip_kind pebs_ip_kind(const struct pb_machine *m, const struct pb_spec *spec)
+{
+	return pb_pebs_granted_precise(m, spec) >= 2 ? PB_IP_EXACT : PB_IP_NEXT;
+}
+
 static bool parse_small_uint(const char *text, unsigned max, unsigned *out)
 {
 	char *end;
@@ -170,12 +185,8 @@ static void pebs_availability(const struct pb_machine *m, const struct pb_spec *
 			 "kernel.perf_event_paranoid=2`", m->paranoid);
 		return;
 	}
-	if (spec && spec->precise > m->max_precise) {
-		snprintf(out->reason, sizeof out->reason,
-			 "pp=%d is above this CPU's maximum precise level %d (%s/caps/max_precise)",
-			 spec->precise, m->max_precise, cpu->name);
-		return;
-	}
+	/* A pp above the CPU's maximum is lowered to it, as perf does, and the results say
+	 * "requested N, granted M" (pb_pebs_granted_precise). */
 	const char *table = table_for(m, spec);
 	if (!table && !(spec && strstr(spec->event, "::"))) {
 		snprintf(out->reason, sizeof out->reason,
@@ -227,7 +238,7 @@ static int pebs_attr(const struct pb_machine *m, const struct pb_spec *spec,
 			       "accept precise_ip on it, but the hardware writes no meaningful PEBS "
 			       "record); use hw:%s for classic sampling", spec->text, enc.canonical,
 			       spec->event);
-	int precise = spec->precise > 0 ? spec->precise
+	int precise = spec->precise > 0 ? pb_pebs_granted_precise(m, spec)
 					 : pb_pebs_default_precise(enc.canonical, m->max_precise);
 	const char *sep = strstr(enc.canonical, "::");
 	char pmu[48] = "";
@@ -347,5 +358,6 @@ const struct pb_facility pb_facility_pebs = {
 	.parse = pebs_parse,
 	.availability = pebs_availability,
 	.attr = pebs_attr,
+	.ip_kind_of = pebs_ip_kind,
 	.self_test = pebs_self_test,
 };

@@ -16,4 +16,10 @@ bool pb_pebs_large_eligible(const struct perf_event_attr *attr, char *why, size_
  * PREC_DIST events, else 2 (exact IP), never above max_precise. */
 int pb_pebs_default_precise(const char *canonical_event, int max_precise);
 
+/* The precise level pesbench opens a spec with on machine m: the user's pp lowered to the CPU's
+ * maximum, or the default for the event. */
+struct pb_spec;
+struct pb_machine;
+int pb_pebs_granted_precise(const struct pb_machine *m, const struct pb_spec *spec);
+
 #endif
