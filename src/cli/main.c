@@ -15,6 +15,7 @@ static const struct pb_command commands[] = {
 	{"compare", pb_cmd_compare, "set two or more results files side by side"},
 	{"plan", pb_cmd_plan, "recommend a period and ring for an overhead budget on a command"},
 	{"profile", pb_cmd_profile, "how far a sampled profile of a program is from callgrind's exact one"},
+	{"attr", pb_cmd_attr, "the perf_event_attr and measurement model pesbench uses for a spec"},
 	{"perfdata", pb_cmd_perfdata, "read a perf.data: samples, losses, per-IP histogram, IBS decode"},
 };
 

@@ -1,0 +1,201 @@
+/* `pesbench attr SPEC`: the perf_event_attr pesbench would open for a facility spec, field by
+ * field under the kernel header's names (as `perf record -vv` prints them), on this machine or
+ * on a saved tree, with the facility's model for the workload: the basis of the expectation,
+ * the declared events per iteration, the IP relation. The same attr the session builds. */
+#include "cli/commands.h"
+#include "cli/options.h"
+#include "experiments/point.h"
+#include "facilities/facility.h"
+#include "session/session.h"
+#include "workloads/runner.h"
+
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"usage: pesbench attr SPEC [--root DIR] [--workload W] [--period P] [--json]\n\n"
+		"Prints the perf_event_attr pesbench opens for a facility spec (field names as in\n"
+		"<linux/perf_event.h> and `perf record -vv`), and the facility's model for the\n"
+		"workload: the basis of expected samples, the declared events per iteration, and\n"
+		"where a sample's IP lands. Nothing is opened.\n\n"
+		"options:\n"
+		"  --root DIR    a saved or constructed sysfs/procfs tree (tests/fixtures/sysfs-zen5)\n"
+		"                instead of this machine\n"
+		"  --workload W  the workload (default: the facility's natural one)\n"
+		"  --period P    events (ns for timers) per sample (default: the facility's)\n"
+		"  --json        machine-readable output\n"
+		"  --help        this text\n\n"
+		"Exit status: 0; 2 bad usage; 3 the facility is not available on that machine (or\n"
+		"failed its self-test here).\n");
+}
+
+struct field {
+	const char *name;
+	uint64_t value;
+	bool hex;
+};
+
+static unsigned attr_fields(const struct perf_event_attr *a, struct field *f)
+{
+	unsigned n = 0;
+#define ADD(name_, value_, hex_) f[n++] = (struct field){name_, (uint64_t)(value_), hex_}
+	ADD("type", a->type, false);
+	ADD("size", a->size, false);
+	ADD("config", a->config, true);
+	ADD("config1", a->config1, true);
+	ADD("config2", a->config2, true);
+	ADD("sample_period", a->sample_period, false);
+	ADD("sample_type", a->sample_type, true);
+	ADD("read_format", a->read_format, true);
+	ADD("disabled", a->disabled, false);
+	ADD("inherit", a->inherit, false);
+	ADD("exclude_user", a->exclude_user, false);
+	ADD("exclude_kernel", a->exclude_kernel, false);
+	ADD("exclude_hv", a->exclude_hv, false);
+	ADD("exclude_idle", a->exclude_idle, false);
+	ADD("mmap", a->mmap, false);
+	ADD("comm", a->comm, false);
+	ADD("freq", a->freq, false);
+	ADD("precise_ip", a->precise_ip, false);
+	ADD("mmap2", a->mmap2, false);
+	ADD("sample_id_all", a->sample_id_all, false);
+	ADD("exclude_guest", a->exclude_guest, false);
+	ADD("sigtrap", a->sigtrap, false);
+	ADD("wakeup_events", a->wakeup_events, false);
+	/* bp_addr and bp_len share their words with config1 and config2 */
+	if (a->type == PERF_TYPE_BREAKPOINT) {
+		ADD("bp_type", a->bp_type, false);
+		ADD("bp_addr", a->bp_addr, true);
+		ADD("bp_len", a->bp_len, false);
+	}
+#undef ADD
+	return n;
+}
+
+int pb_cmd_attr(int argc, char **argv)
+{
+	static const char *const flags[] = {"json", "help", NULL};
+	struct pb_option_parser op;
+	pb_options_begin(&op, argc, argv, flags);
+	const char *name, *value, *spec_text = NULL, *root = NULL, *workload = NULL;
+	bool json = false, period_given = false;
+	uint64_t period = 0;
+	struct pb_error err = {0};
+	int r;
+	while ((r = pb_options_next(&op, &name, &value)) == 1) {
+		if (!name[0]) {
+			if (spec_text) {
+				pb_fail(&err, PB_EXIT_USAGE, 0, "unexpected argument '%s'; give one spec",
+					value);
+				return pb_cli_report("attr", &err);
+			}
+			spec_text = value;
+		} else if (!strcmp(name, "help")) {
+			usage(stdout);
+			return PB_EXIT_OK;
+		} else if (!strcmp(name, "json")) {
+			json = true;
+		} else if (!strcmp(name, "root")) {
+			root = value;
+		} else if (!strcmp(name, "workload")) {
+			workload = value;
+		} else if (!strcmp(name, "period")) {
+			if (pb_parse_u64("--period", value, 1, INT64_MAX, &period, &err))
+				return pb_cli_report("attr", &err);
+			period_given = true;
+		} else {
+			return pb_cli_unknown_option("attr", name);
+		}
+	}
+	if (r < 0)
+		return pb_cli_report("attr", &op.err);
+	if (!spec_text) {
+		pb_fail(&err, PB_EXIT_USAGE, 0, "give a facility spec, e.g. pesbench attr ibs-op; "
+			"`pesbench probe` lists them");
+		return pb_cli_report("attr", &err);
+	}
+	static struct pb_machine fixture;
+	const struct pb_machine *m = pb_machine_live();
+	if (root) {
+		struct stat st;
+		if (stat(root, &st) || !S_ISDIR(st.st_mode)) {
+			pb_fail(&err, PB_EXIT_USAGE, 0, "--root %s is not a directory", root);
+			return pb_cli_report("attr", &err);
+		}
+		pb_machine_probe(&fixture, root);
+		m = &fixture;
+	}
+
+	struct pb_point_request req;
+	pb_point_request_defaults(&req);
+	req.machine = m;
+	req.period = period;
+	if (pb_point_request_set(&req, spec_text, workload, NULL, period_given, &err))
+		return pb_cli_report("attr", &err);
+	const struct pb_spec *spec = &req.events[0].spec;
+	struct pb_instance in;
+	if (pb_instance_init(&in, &req.workload, 1000, 1, &err))
+		return pb_cli_report("attr", &err);
+	struct pb_target target = {0};
+	in.code_label = -1;
+	for (unsigned i = 0; i < in.truth.nlabels && in.code_label < 0; i++)
+		if (in.truth.labels[i].kinds && in.truth.labels[i].per_iteration)
+			in.code_label = (int)i;
+	int rc = pb_instance_prepare(&in, 0, &target);
+	struct pb_event_config ec = {.spec = *spec, .period = req.events[0].period,
+				     .exclude_kernel = req.exclude_kernel,
+				     .exclude_user = req.exclude_user};
+	struct perf_event_attr attr;
+	if (rc || pb_event_attr(m, &ec, &target, &attr, &err)) {
+		pb_instance_free(&in);
+		if (!err.msg[0])
+			pb_fail(&err, PB_EXIT_FAILURE, 0, "the workload could not be prepared");
+		return pb_cli_report("attr", &err);
+	}
+	uint64_t declared = 0;
+	const char *basis = pb_declared_events(spec, &in.truth, in.code_label, 1000, &declared);
+	const char *ip = pb_ip_kind_name(pb_spec_ip_kind(m, spec));
+	char params[256];
+	pb_workload_params_text(&req.workload, params, sizeof params);
+
+	struct field fields[40];
+	unsigned n = attr_fields(&attr, fields);
+	if (json) {
+		json_t *o = json_object();
+		json_object_set_new(o, "spec", json_string(spec->text));
+		json_object_set_new(o, "machine", json_string(root ? root : "live"));
+		json_t *a = json_object();
+		for (unsigned i = 0; i < n; i++)
+			json_object_set_new(a, fields[i].name, json_integer((json_int_t)fields[i].value));
+		json_object_set_new(o, "attr", a);
+		json_object_set_new(o, "workload", json_string(req.workload.workload->name));
+		json_object_set_new(o, "params", json_string(params));
+		json_object_set_new(o, "basis", json_string(basis));
+		json_object_set_new(o, "declared_per_1000_iterations",
+				    json_integer((json_int_t)declared));
+		json_object_set_new(o, "ip", json_string(ip));
+		json_object_set_new(o, "exclude_kernel", json_boolean(req.exclude_kernel));
+		json_dumpf(o, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+		fputc('\n', stdout);
+		json_decref(o);
+	} else {
+		printf("perf_event_attr for %s (%s):\n", spec->text, root ? root : "this machine");
+		for (unsigned i = 0; i < n; i++)
+			if (fields[i].value || i < 8)
+				printf(fields[i].hex ? "  %-24s 0x%llx\n" : "  %-24s %llu\n",
+				       fields[i].name, (unsigned long long)fields[i].value);
+		printf("model on %s:%s\n", req.workload.workload->name, params);
+		printf("  basis                    %s\n", basis);
+		if (!strcmp(basis, "declared"))
+			printf("  declared events          %llu per 1000 iterations\n",
+			       (unsigned long long)declared);
+		printf("  ip                       %s\n", ip);
+	}
+	pb_instance_free(&in);
+	return PB_EXIT_OK;
+}
