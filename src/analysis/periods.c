@@ -126,16 +126,9 @@ int pb_period_plan(enum pb_period_method m, uint64_t base, struct pb_spec *spec,
 	plan->initial = m == PB_PERIOD_PRIME ? pb_next_prime(base) : base;
 	if (m != PB_PERIOD_RANDOM)
 		return 0;
-	if (spec && !strcmp(spec->facility->name, "ibs-fetch")) {
-		/* IBS fetch randomises the low bits of its own period in hardware (rand_en): the
-		 * paper's "built-in randomisation", and no ioctl round trip per sample. */
-		if (!strstr(spec->text, "rand")) {
-			char text[sizeof spec->text];
-			if ((size_t)snprintf(text, sizeof text, "%s:rand", spec->text) >= sizeof text)
-				return pb_fail(err, PB_EXIT_USAGE, 0, "facility spec too long");
-			if (pb_spec_parse(text, spec, err))
-				return -1;
-		}
+	if (spec && spec->facility->randomise_in_hardware) {
+		if (spec->facility->randomise_in_hardware(spec, err))
+			return -1;
 		plan->facility_random = true;
 		return 0;
 	}

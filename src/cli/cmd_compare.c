@@ -5,6 +5,7 @@
  * with whichever precise facility the other machine has, every other facility with the same
  * spec. A setting one file lacks is shown as '-'. */
 #include "cli/commands.h"
+#include "facilities/facility.h"
 #include "cli/options.h"
 #include "io/plot.h"
 #include "io/report.h"
@@ -53,14 +54,8 @@ static void usage(FILE *out)
 /* The facility a row matches on: precise facilities of different vendors are one kind. */
 static void facility_kind(const char *facility, char *buf, size_t len)
 {
-	static const char *const precise[] = {"pebs", "ibs-op", "ibs-fetch", "spe"};
-	size_t n = strcspn(facility, ":");
-	for (size_t i = 0; i < sizeof precise / sizeof precise[0]; i++)
-		if (n == strlen(precise[i]) && !strncmp(facility, precise[i], n)) {
-			pb_format(buf, len, "precise");
-			return;
-		}
-	pb_format(buf, len, "%s", facility);
+	const struct pb_facility *f = pb_facility_of(facility);
+	pb_format(buf, len, "%s", f && f->precise_family ? "precise" : facility);
 }
 
 /* The parameters an experiment varies besides the common ones, as "levels=user". */

@@ -10,6 +10,7 @@
 #include "experiments/predict.h"
 #include "facilities/facility.h"
 #include "io/results.h"
+#include "util/text.h"
 
 #include <errno.h>
 #include <math.h>
@@ -170,10 +171,15 @@ int pb_cmd_plan(int argc, char **argv)
 	struct pb_spec spec;
 	if (pb_spec_parse(facility, &spec, &err))
 		return pb_cli_report("plan", &err);
-	if (!strcmp(spec.facility->name, "bp") || !strcmp(spec.facility->name, "uprobe")) {
+	if (spec.facility->needs_address) {
+		char whole[160] = "";
+		for (const struct pb_facility *const *f = pb_facility_list(); *f; f++)
+			if (!(*f)->needs_address)
+				pb_append(whole, sizeof whole, "%s%s", whole[0] ? ", " : "",
+					  (*f)->name);
 		pb_fail(&err, PB_EXIT_USAGE, 0, "%s needs an address inside the command, which plan "
-			"cannot choose; plan a facility that samples a whole program (timer, sw, hw, "
-			"pebs, ibs-op, spe)", facility);
+			"cannot choose; plan a facility that samples a whole program (%s)", facility,
+			whole);
 		return pb_cli_report("plan", &err);
 	}
 	struct pb_availability av;
@@ -190,7 +196,7 @@ int pb_cmd_plan(int argc, char **argv)
 		return pb_cli_report("plan", &err);
 	struct pb_plan_model model = {
 		.baseline_ns = (double)base.wall_ns,
-		.time_based = !strcmp(spec.facility->name, "timer"),
+		.time_based = spec.facility->time_based,
 		.min_period = spec.facility->min_period,
 		.record_bytes = 48, /* header, identifier, ip, pid/tid, time */
 	};

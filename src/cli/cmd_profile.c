@@ -254,7 +254,8 @@ static void print_text(const struct options *opt, const char *spec, const struct
 	printf("exact:   callgrind, %llu instructions in %zu objects, %zu executed instructions, "
 	       "%zu basic blocks\n",
 	       (unsigned long long)r->total_ir, r->nobjects, r->ninsns, r->nblocks);
-	if (strncmp(spec, "timer", 5) == 0 || opt->perf_data)
+	const struct pb_facility *facility = pb_facility_of(spec);
+	if ((facility && facility->time_based) || opt->perf_data)
 		printf("note:    compared are shares: a unit's share of the samples against its "
 		       "share of the\n         instructions executed. Timer samples weigh code by "
 		       "time, not instructions.\n");

@@ -19,12 +19,6 @@
 #include <time.h>
 #include <unistd.h>
 
-/* What the default suite samples with, where the machine has it. */
-static const char *const default_facilities[] = {
-	"timer:cpu-clock", "sw:page-faults", "bp:w", "uprobe", "hw:instructions",
-	"pebs:INST_RETIRED:PREC_DIST", "ibs-op", "ibs-fetch", "spe",
-};
-
 static volatile sig_atomic_t interrupted;
 
 static void on_interrupt(int sig)
@@ -196,8 +190,11 @@ int pb_cmd_run(int argc, char **argv)
 	unsigned nrunnable = 0;
 	bool explicit = nfacilities > 0;
 	if (!explicit)
-		for (size_t i = 0; i < sizeof default_facilities / sizeof default_facilities[0]; i++)
-			facilities[nfacilities++] = default_facilities[i];
+		/* What the default suite samples with, where the machine has it: each
+		 * facility's own suite spec. */
+		for (const struct pb_facility *const *f = pb_facility_list(); *f; f++)
+			if ((*f)->suite_spec)
+				facilities[nfacilities++] = (*f)->suite_spec;
 	for (unsigned i = 0; i < nfacilities; i++) {
 		struct pb_spec spec;
 		struct pb_availability av;

@@ -52,9 +52,7 @@ static uint64_t buffer_period(const struct pb_suite_options *o, const struct pb_
 {
 	if (o->nperiods)
 		return o->periods[0];
-	if (!strcmp(s->facility->name, "timer"))
-		return 100000;
-	return s->facility->exact ? 2 : 10000;
+	return s->facility->periods->buffer;
 }
 
 struct figures {

@@ -41,39 +41,28 @@ static const enum pb_delivery modes[] = {PB_DELIVERY_NONE, PB_DELIVERY_SIGNAL,
 
 static bool is_timer(const struct pb_spec *s)
 {
-	return !strcmp(s->facility->name, "timer");
+	return s->facility->time_based;
 }
 
 static const char *cost_workload(const struct pb_spec *s)
 {
-	const char *f = s->facility->name;
-	if (!strcmp(f, "bp") || !strcmp(f, "sw"))
-		return pb_natural_workload(s);
-	return "busy";
+	return pb_spec_workload(s, PB_ROLE_COST, NULL);
 }
 
 /* Another workload for the prediction; NULL when only the cost workload has the events. */
 static const char *predict_workload(const struct pb_spec *s)
 {
-	const char *f = s->facility->name;
-	if (!strcmp(f, "sw"))
-		return NULL;
-	if (!strcmp(f, "bp") && s->bp_type == HW_BREAKPOINT_W)
-		return "call-chain";
-	return strcmp(cost_workload(s), "accuracy") ? "accuracy:ratio=20" : "busy";
+	return pb_spec_workload(s, PB_ROLE_PREDICT, NULL);
 }
 
 static unsigned cost_periods(const struct pb_suite_options *o, const struct pb_spec *s,
 			     uint64_t *p)
 {
-	static const uint64_t timer[] = {1000000, 500000, 200000, 100000, 50000};
-	static const uint64_t exact[] = {1000, 64, 16, 8, 4};
-	static const uint64_t hw[] = {10000000, 1000000, 200000, 100000, 50000};
 	if (o->nperiods) {
 		memcpy(p, o->periods, o->nperiods * sizeof *p);
 		return o->nperiods;
 	}
-	const uint64_t *src = is_timer(s) ? timer : s->facility->exact ? exact : hw;
+	const uint64_t *src = s->facility->periods->cost;
 	for (unsigned i = 0; i < 5; i++)
 		p[i] = src[i];
 	return 5;

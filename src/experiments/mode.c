@@ -25,14 +25,7 @@ static const char *mode_workload(const char *facility, const char **why)
 		*why = "the facility spec does not parse";
 		return NULL;
 	}
-	if (!strcmp(spec.facility->name, "bp")) {
-		*why = "the mode workload's user code touches no data by design, so a watchpoint "
-		       "has nothing to watch";
-		return NULL;
-	}
-	if (!strcmp(spec.facility->name, "sw"))
-		return "mode:kernel=fault";
-	return "mode:kernel=getppid";
+	return pb_spec_workload(&spec, PB_ROLE_LEVELS, why);
 }
 
 static unsigned mode_plan(const struct pb_suite_options *o, const char *facility)

@@ -13,13 +13,7 @@ static unsigned max_events(const char *facility)
 	struct pb_spec spec;
 	if (pb_spec_parse(facility, &spec, NULL))
 		return 0;
-	/* one more than the debug registers, to show the one that does not fit */
-	if (!strcmp(spec.facility->name, "bp"))
-		return 5;
-	/* hardware PMUs: more than the usual 4-8 counters, to force multiplexing */
-	if (!spec.facility->exact && strcmp(spec.facility->name, "timer"))
-		return 8;
-	return 4;
+	return spec.facility->multi_events ? spec.facility->multi_events : 4;
 }
 
 static unsigned multi_plan(const struct pb_suite_options *o, const char *facility)

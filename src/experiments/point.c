@@ -2,13 +2,10 @@
 
 #include "analysis/stats.h"
 #include "facilities/ibs_raw.h"
-#include "facilities/spe_samples.h"
 
-#include <linux/hw_breakpoint.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 /* x86-64 and arm64 kernels live in the upper half of the address space. */
 #define KERNEL_HALF 0x8000000000000000ull
@@ -24,17 +21,7 @@ void pb_point_request_defaults(struct pb_point_request *req)
 
 const char *pb_natural_workload(const struct pb_spec *spec)
 {
-	if (!spec || !spec->facility)
-		return "accuracy";
-	const char *f = spec->facility->name;
-	if (!strcmp(f, "bp"))
-		return spec->bp_type == HW_BREAKPOINT_W ? "mix" : spec->bp_type == HW_BREAKPOINT_X
-			? "accuracy" : "bias";
-	if (!strcmp(f, "sw"))
-		return "mode:kernel=touch"; /* user-mode faults: measurable without privileges */
-	if (!strcmp(f, "timer"))
-		return "accuracy";
-	return "accuracy";
+	return pb_spec_workload(spec, PB_ROLE_NATURAL, NULL);
 }
 
 int pb_point_request_set(struct pb_point_request *req, const char *facility,
@@ -65,14 +52,11 @@ int pb_point_request_set(struct pb_point_request *req, const char *facility,
 				 : pb_natural_workload(req->no_perf ? NULL : &req->events[0].spec);
 	if (pb_workload_parse(w, &req->workload, err))
 		return -1;
-	/* A workload that faults inside the kernel (mode:kernel=fault: uname writing to a dropped
-	 * page) is seen only by kernel-level counting; mode:kernel=touch faults in user mode, so
-	 * an unprivileged user (perf_event_paranoid 2) can count it. */
-	struct pb_truth faults;
-	if (!req->no_perf && !strcmp(req->events[0].spec.facility->name, "sw") &&
-	    !strcmp(req->workload.workload->name, "mode") &&
-	    (pb_workload_truth(&req->workload, 1, &faults, NULL) || !faults.page_faults ||
-	     faults.page_faults_user < faults.page_faults))
+	/* Some events of a workload happen only in kernel mode (faults taken inside a system
+	 * call): the facility says whether its spec must sample that level to see them. */
+	struct pb_truth truth;
+	if (!req->no_perf && !pb_workload_truth(&req->workload, 1, &truth, NULL) &&
+	    pb_spec_needs_kernel_level(&req->events[0].spec, &truth))
 		req->exclude_kernel = false;
 	if (label) {
 		if (strlen(label) >= sizeof req->label)
@@ -103,138 +87,10 @@ int pb_point_refuse_untrusted(const struct pb_spec *spec, const struct pb_machin
 	return 0;
 }
 
-static bool name_has(const char *event, const char *word)
-{
-	return strcasestr(event, word) != NULL;
-}
-
-/* The declared events of an IBS op subset (ibs-op:subset=...): the workload's count of the one
- * kind of instruction the subset names. A subset is declared when its flags are those of one row
- * below, the first flag required, the others optional (they hold for every event of the row):
- *   l1-miss [+load]                  -> l1_misses (the workloads' L1 misses are loads)
- *   locked [+load] [+store]          -> locked    (a locked op loads and stores)
- *   return [+branch] [+taken]        -> returns   (a return is a taken branch)
- *   taken [+branch]                  -> taken branches
- *   branch                           -> branches
- *   load                             -> loads
- *   store                            -> stores
- * Any other combination (l2-miss, dtlb misses, mispredicted, load+store...) has no declared
- * count: the subset's basis is then "undeclared" and its accuracy is not computed. */
-static bool ibs_subset_declared(uint32_t subset, const struct pb_truth *t, uint64_t iterations,
-				uint64_t *events)
-{
-	static const struct {
-		uint32_t required, optional;
-		int field;
-	} rows[] = {
-		{PB_IBS_OP_L1_MISS, PB_IBS_OP_LOAD, 0},
-		{PB_IBS_OP_LOCKED, PB_IBS_OP_LOAD | PB_IBS_OP_STORE, 1},
-		{PB_IBS_OP_RETURN, PB_IBS_OP_BRANCH | PB_IBS_OP_TAKEN, 2},
-		{PB_IBS_OP_TAKEN, PB_IBS_OP_BRANCH, 3},
-		{PB_IBS_OP_BRANCH, 0, 4},
-		{PB_IBS_OP_LOAD, 0, 5},
-		{PB_IBS_OP_STORE, 0, 6},
-	};
-	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
-		if (!(subset & rows[i].required) ||
-		    (subset & ~(rows[i].required | rows[i].optional)))
-			continue;
-		switch (rows[i].field) {
-		case 0: *events = t->l1_misses * iterations; break;
-		case 1: *events = t->locked * iterations; break;
-		case 2: *events = t->returns * iterations; break;
-		case 3: *events = pb_truth_taken_total(t, iterations); break;
-		case 4: *events = t->branches * iterations; break;
-		case 5: *events = t->loads * iterations; break;
-		default: *events = t->stores * iterations; break;
-		}
-		return true;
-	}
-	return false;
-}
-
 const char *pb_declared_events(const struct pb_spec *spec, const struct pb_truth *truth,
 			       int label, uint64_t iterations, uint64_t *events)
 {
-	*events = 0;
-	const char *f = spec->facility->name;
-	const struct pb_label_truth *lt = label >= 0 ? &truth->labels[label] : NULL;
-	if (!strcmp(f, "timer"))
-		return "time";
-	if (!strcmp(f, "bp")) {
-		if (spec->bp_type == HW_BREAKPOINT_X) {
-			if (!lt)
-				return "count";
-			*events = lt->per_iteration * iterations + lt->once;
-			return "declared";
-		}
-		if (!truth->has_watch)
-			return "count";
-		*events = spec->bp_type == HW_BREAKPOINT_W ? truth->watch_writes
-							   : truth->watch_accesses;
-		return "declared";
-	}
-	if (!strcmp(f, "uprobe")) {
-		if (!lt || spec->options)
-			return "count";
-		*events = lt->per_iteration * iterations + lt->once;
-		return "declared";
-	}
-	if (!strcmp(f, "sw")) {
-		if ((spec->config == PERF_COUNT_SW_PAGE_FAULTS ||
-		     spec->config == PERF_COUNT_SW_PAGE_FAULTS_MIN) && truth->page_faults) {
-			*events = truth->page_faults * iterations;
-			return "declared";
-		}
-		return "count";
-	}
-	/* Hardware events, named as perf or libpfm4 name them. IBS op samples ops, counted as
-	 * instructions the way the main study did (an assumption stated in the README). */
-	const char *override = spec->facility->basis_override
-				       ? spec->facility->basis_override(spec) : NULL;
-	if (override)
-		return override;
-	if (!strcmp(f, "ibs-op") && spec->subset)
-		return ibs_subset_declared(spec->subset, truth, iterations, events) ? "declared"
-										     : "undeclared";
-	/* SPE selects one operation per period like IBS op; with type filters (spe:load...)
-	 * only operations of those types are counted towards the period. */
-	if (!strcmp(f, "spe") && pb_spe_type_filters(spec)) {
-		unsigned types = pb_spe_type_filters(spec);
-		if (types & PB_SPE_FILTER_LOAD)
-			*events += truth->loads * iterations;
-		if (types & PB_SPE_FILTER_STORE)
-			*events += truth->stores * iterations;
-		if (types & PB_SPE_FILTER_BRANCH)
-			*events += truth->branches * iterations;
-		return "declared";
-	}
-	const char *e = spec->event;
-	if (!strcmp(f, "ibs-op") || !strcmp(f, "spe") || name_has(e, "INST_RETIRED") || !strcasecmp(e, "instructions") ||
-	    name_has(e, "RETIRED_INSTRUCTIONS")) {
-		*events = truth->instructions * iterations + truth->once_instructions;
-		return "declared";
-	}
-	if (name_has(e, "L1_MISS") || name_has(e, "L1D_MISS") ||
-	    (name_has(e, "CACHE_L1D") && name_has(e, "MISS"))) {
-		*events = truth->l1_misses * iterations;
-		return "declared";
-	}
-	if (name_has(e, "ALL_LOADS") || !strcasecmp(e, "loads")) {
-		*events = truth->loads * iterations;
-		return "declared";
-	}
-	if (name_has(e, "ALL_STORES") || !strcasecmp(e, "stores")) {
-		*events = truth->stores * iterations;
-		return "declared";
-	}
-	if (name_has(e, "BR_INST_RETIRED") || !strcasecmp(e, "branches") ||
-	    name_has(e, "RETIRED_BRANCH")) {
-		*events = name_has(e, "TAKEN") ? pb_truth_taken_total(truth, iterations)
-					       : truth->branches * iterations;
-		return "declared";
-	}
-	return "count";
+	return pb_spec_declare(spec, truth, label, iterations, events);
 }
 
 /* Sample tallies, per event for privilege levels and per instruction for attribution. */
@@ -401,8 +257,7 @@ int pb_point_measure(const struct pb_point_request *req, struct pb_point *pt,
 	bool needs_label = req->label[0] != 0;
 	for (unsigned e = 0; e < req->nevents; e++) {
 		const struct pb_spec *s = &req->events[e].spec;
-		needs_label |= !strcmp(s->facility->name, "uprobe") ||
-			       (!strcmp(s->facility->name, "bp") && s->bp_type == HW_BREAKPOINT_X);
+		needs_label |= pb_spec_sits_on_instruction(s);
 	}
 	int label = needs_label ? find_label(&pt->instance.truth, req->label, err) : -1;
 	if (label == -2)

@@ -227,7 +227,7 @@ static int shadow_run(const struct pb_suite_options *o, const char *facility,
 	struct pb_spec spec;
 	if (pb_spec_parse(spec_text, &spec, err))
 		return -1;
-	bool timer = !strcmp(spec.facility->name, "timer");
+	bool timer = spec.facility->time_based;
 	const char *kind = shadow_kind(&spec);
 	uint64_t period = shadow_period(o, &spec);
 	/* The attribution that is the facility's own (as in the bias experiment). */

@@ -2,6 +2,7 @@
  * the access, so a sample's IP is the next instruction; execute breakpoints fault before it. */
 #include "facilities/facility.h"
 #include "facilities/selftest.h"
+#include "workloads/workload.h"
 
 #include <linux/hw_breakpoint.h>
 #include <stdio.h>
@@ -161,6 +162,63 @@ static void bp_self_test(const struct pb_machine *m, const struct pb_spec *spec,
 	}
 }
 
+/* A data breakpoint counts the workload's accesses to the watched datum; an instruction
+ * breakpoint the executions of the label it sits on. */
+static const char *bp_declare(const struct pb_spec *spec, const struct pb_truth *truth,
+			      const struct pb_label_truth *label, uint64_t iterations,
+			      uint64_t *events)
+{
+	if (spec->bp_type == HW_BREAKPOINT_X) {
+		if (!label)
+			return "count";
+		*events = label->per_iteration * iterations + label->once;
+		return "declared";
+	}
+	if (!truth->has_watch)
+		return "count";
+	*events = spec->bp_type == HW_BREAKPOINT_W ? truth->watch_writes : truth->watch_accesses;
+	return "declared";
+}
+
+static const char *bp_natural(const struct pb_spec *spec)
+{
+	return spec->bp_type == HW_BREAKPOINT_W ? "mix"
+	       : spec->bp_type == HW_BREAKPOINT_X ? "accuracy" : "bias";
+}
+
+static const char *bp_workload(const struct pb_spec *spec, enum pb_workload_role role,
+			       const char **why)
+{
+	switch (role) {
+	case PB_ROLE_NATURAL:
+	case PB_ROLE_COST:
+		return bp_natural(spec);
+	case PB_ROLE_PREDICT:
+		/* a pointer chase writes its watched node at a rate unlike mix's */
+		return spec->bp_type == HW_BREAKPOINT_W ? "call-chain"
+		       : spec->bp_type == HW_BREAKPOINT_X ? "busy" : "accuracy:ratio=20";
+	case PB_ROLE_LEVELS:
+		*why = "the mode workload's user code touches no data by design, so a watchpoint "
+		       "has nothing to watch";
+		return NULL;
+	}
+	return NULL;
+}
+
+static bool bp_sits_on_instruction(const struct pb_spec *spec)
+{
+	return spec->bp_type == HW_BREAKPOINT_X;
+}
+
+/* Reads and writes both land in the load loops the spread studies run. */
+static const char *bp_spread(const struct pb_spec *spec, char *buf, size_t len,
+			     const char **why)
+{
+	(void)spec, (void)why;
+	snprintf(buf, len, "bp:rw");
+	return buf;
+}
+
 const struct pb_facility pb_facility_bp = {
 	.name = "bp",
 	.usage = "bp:w|rw|x",
@@ -174,4 +232,14 @@ const struct pb_facility pb_facility_bp = {
 	.availability = bp_availability,
 	.attr = bp_attr,
 	.self_test = bp_self_test,
+	.suite_spec = "bp:w",
+	.traps_every_event = true,
+	.needs_address = true,
+	/* one more than the debug registers, to show the one that does not fit */
+	.multi_events = 5,
+	.periods = &pb_exact_periods,
+	.declare = bp_declare,
+	.workload = bp_workload,
+	.sits_on_instruction = bp_sits_on_instruction,
+	.spread_spec = bp_spread,
 };

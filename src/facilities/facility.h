@@ -9,6 +9,7 @@
 
 #include <linux/perf_event.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 /* Where a sample's IP lands relative to the instruction that caused the event. */
@@ -28,6 +29,29 @@ struct pb_target {
 };
 
 struct pb_facility;
+struct pb_truth;
+struct pb_label_truth;
+struct pb_aux;
+struct pb_record;
+struct pb_ring_stats;
+
+/* What a workload is chosen for: each facility names the one that exercises it for each. */
+enum pb_workload_role {
+	PB_ROLE_NATURAL,   /* accuracy, interval, multi, buffer: produces the facility's events */
+	PB_ROLE_COST,      /* the per-sample cost sweep: events at a steady rate */
+	PB_ROLE_PREDICT,   /* a second workload the cost prediction is checked on */
+	PB_ROLE_LEVELS     /* the privilege-level study: events in user and in kernel mode */
+};
+
+/* The periods the experiments use, legal for the facility (IBS: multiples of 16). "Prime" is
+ * a period sharing no factor with a loop's length, so it cannot lock onto the loop. */
+struct pb_period_sets {
+	uint64_t accuracy;       /* accuracy, bias, multi: often enough, yet never throttled */
+	uint64_t round[4];       /* interval: round periods, longest first */
+	uint64_t prime[4];       /* interval: prime-like periods near them */
+	uint64_t cost[5];        /* the cost sweep, longest first */
+	uint64_t buffer;         /* the buffer study: short, so the ring fills */
+};
 
 struct pb_spec {
 	const struct pb_facility *facility;
@@ -80,6 +104,11 @@ struct pb_facility {
 	uint64_t default_period; /* events (or ns for timers) */
 	uint64_t min_period;
 	unsigned aux_pages;      /* AUX area pages (a power of two) the samples arrive in; 0: none */
+	/* With aux_pages: consumes the AUX chunk one PERF_RECORD_AUX announces and hands each
+	 * sample in it to fn as a PERF_RECORD_SAMPLE. Returns the samples delivered. */
+	uint64_t (*aux_deliver)(struct pb_aux *aux, const struct pb_record *aux_rec,
+				void (*fn)(void *ctx, const struct pb_record *rec), void *ctx,
+				struct pb_ring_stats *stats);
 	/* args: what follows "name:" (NULL if nothing). Fills spec fields. */
 	int (*parse)(struct pb_spec *spec, const char *args, struct pb_error *err);
 	/* spec may be NULL: is the facility usable at all here. */
@@ -103,10 +132,48 @@ struct pb_facility {
 	/* Whether the kernel drops this spec's samples of an excluded level in software and
 	 * announces them as PERF_RECORD_LOST_SAMPLES: those are filtered, not lost. NULL: never. */
 	bool (*filters_in_software)(const struct pb_spec *spec);
-	/* The basis of the expectation for this spec when the generic rules would declare it
-	 * from the workload's instructions but the spec counts something else (ibs-op:cycles);
-	 * NULL, or a NULL answer: the generic rules. */
-	const char *(*basis_override)(const struct pb_spec *spec);
+
+	/* --- What the experiments need to know; ask through the pb_spec_* functions below. --- */
+	/* The spec the default suite runs ("timer:cpu-clock"). */
+	const char *suite_spec;
+	/* Periods are nanoseconds of the thread's clock and the basis of expectations is time. */
+	bool time_based;
+	/* It traps on every event and samples some of them: its cost is per event as well as
+	 * per sample (breakpoints, uprobes). */
+	bool traps_every_event;
+	/* It watches an address inside the program (a datum or an instruction), which only a
+	 * workload that declares one can give. */
+	bool needs_address;
+	/* A precise facility (PEBS, IBS, SPE): compared with one another across vendors. */
+	bool precise_family;
+	/* The multi-event study opens this many copies: one more than fit, to show the one that
+	 * does not (debug registers), or more than a PMU's counters, to force multiplexing. */
+	unsigned multi_events;
+	const struct pb_period_sets *periods;
+	/* The basis of the expectation for a workload's truth: "declared" with *events set,
+	 * "count" (the kernel's count), "time" or "undeclared" (no declared count exists).
+	 * label: the label the facility sits on, NULL when none. */
+	const char *(*declare)(const struct pb_spec *spec, const struct pb_truth *truth,
+			       const struct pb_label_truth *label, uint64_t iterations,
+			       uint64_t *events);
+	/* The workload for a role (NULL hook: "accuracy"; "busy" for cost). A NULL answer: the
+	 * role does not apply, *why says why. */
+	const char *(*workload)(const struct pb_spec *spec, enum pb_workload_role role,
+				const char **why);
+	/* Whether the spec sits on one instruction (a label of the workload). NULL: never. */
+	bool (*sits_on_instruction)(const struct pb_spec *spec);
+	/* Whether the spec must sample the kernel level to see the workload's events (faults a
+	 * workload takes in kernel mode). NULL: never. */
+	bool (*needs_kernel_level)(const struct pb_spec *spec, const struct pb_truth *truth);
+	/* The spec whose spread over instructions the bias and shadow studies measure, written to
+	 * buf; NULL with *why when the facility has no spread. NULL hook: the spec itself. */
+	const char *(*spread_spec)(const struct pb_spec *spec, char *buf, size_t len,
+				   const char **why);
+	/* Randomises its own period in hardware: rewrites spec to ask for it (ibs-fetch:rand).
+	 * NULL: period randomisation is pesbench's, by ioctl. */
+	int (*randomise_in_hardware)(struct pb_spec *spec, struct pb_error *err);
+	/* The name pesbench verify gives its oracle row; NULL: the spec text. */
+	const char *oracle_name;
 };
 
 /* NULL-terminated list of every facility. */
@@ -118,6 +185,33 @@ const char *pb_ip_kind_name(enum pb_ip_kind kind);
 const char *pb_verdict_name(enum pb_verdict verdict);
 /* The IP relation of one spec on machine m (NULL: this machine). */
 enum pb_ip_kind pb_spec_ip_kind(const struct pb_machine *m, const struct pb_spec *spec);
+
+/* The descriptor's model, with the defaults of facilities that leave a hook out. */
+const char *pb_spec_declare(const struct pb_spec *spec, const struct pb_truth *truth, int label,
+			    uint64_t iterations, uint64_t *events);
+const char *pb_spec_workload(const struct pb_spec *spec, enum pb_workload_role role,
+			     const char **why);
+bool pb_spec_sits_on_instruction(const struct pb_spec *spec);
+bool pb_spec_needs_kernel_level(const struct pb_spec *spec, const struct pb_truth *truth);
+const char *pb_spec_spread(const struct pb_spec *spec, char *buf, size_t len, const char **why);
+/* The spec's facility, from a spec text ("timer:cpu-clock" -> timer); NULL if none. */
+const struct pb_facility *pb_facility_of(const char *spec_text);
+
+/* The hardware-event basis shared by hw and pebs: an event name (perf's generic names or
+ * libpfm4's) mapped to the truth field that counts it, from one table. */
+struct pb_declared_event {
+	const char *event;       /* as perf or libpfm4 name it, without a PMU prefix */
+	const char *umasks;      /* "READ:MISS": exactly these umasks; "": none written */
+	bool perf_generic;       /* perf's generic name (hw:instructions), not libpfm4's */
+	int counts;              /* the truth field (model.c) */
+};
+extern const struct pb_declared_event pb_declared_event_table[];
+/* The period sets exact facilities and counter-overflow facilities share. */
+extern const struct pb_period_sets pb_exact_periods, pb_counter_periods; /* ends with event NULL */
+/* The row declaring an event name ("skl::MEM_INST_RETIRED:ALL_LOADS"); NULL: none. */
+const struct pb_declared_event *pb_declared_event_find(const char *event);
+const char *pb_declare_event_name(const char *event, const struct pb_truth *truth,
+				  uint64_t iterations, uint64_t *events);
 
 /* Availability and, on the live machine, the self-test (run once per facility kind and
  * process): a facility that failed its self-test is not available, with the verdict and its

@@ -3,6 +3,7 @@
 #include "facilities/facility.h"
 #include "facilities/selftest.h"
 #include "facilities/pfm_encode.h"
+#include "workloads/workload.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -199,6 +200,14 @@ static void hw_self_test(const struct pb_machine *m, const struct pb_spec *spec,
 	pb_selftest_merge(out, &part, "cycles sampled", false);
 }
 
+static const char *hw_declare(const struct pb_spec *spec, const struct pb_truth *truth,
+			      const struct pb_label_truth *label, uint64_t iterations,
+			      uint64_t *events)
+{
+	(void)label;
+	return pb_declare_event_name(spec->event, truth, iterations, events);
+}
+
 const struct pb_facility pb_facility_hw = {
 	.name = "hw",
 	.usage = "hw:EVENT",
@@ -213,4 +222,9 @@ const struct pb_facility pb_facility_hw = {
 	.availability = hw_availability,
 	.attr = hw_attr,
 	.self_test = hw_self_test,
+	.suite_spec = "hw:instructions",
+	/* more than the usual 4-8 counters, to force multiplexing */
+	.multi_events = 8,
+	.periods = &pb_counter_periods,
+	.declare = hw_declare,
 };

@@ -218,6 +218,16 @@ void pb_ibs_availability(enum pb_ibs_kind kind, const struct pb_machine *m,
 		 privileged ? "" : "; unprivileged: user-space only, with :swfilt");
 }
 
+/* IBS periods are multiples of 16 (the low 4 bits of MaxCnt are not stored): "prime-like"
+ * is 16 times an odd prime, so it shares no factor but 16 with a loop's length. */
+const struct pb_period_sets pb_ibs_periods = {
+	.accuracy = 100000 & ~(uint64_t)15,
+	.round = {1000000, 100000, 10000, 1024},
+	.prime = {16 * 62501ull, 16 * 6247ull, 16 * 619ull, 16 * 61ull},
+	.cost = {10000000, 1000000, 200000, 100000, 50000},
+	.buffer = 10000,
+};
+
 bool pb_ibs_can_exclude(const struct pb_spec *spec)
 {
 	return spec->options & PB_IBS_OPT_SWFILT;

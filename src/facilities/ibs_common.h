@@ -68,5 +68,6 @@ int pb_ibs_set_format(const struct pb_machine *m, enum pb_ibs_kind kind, const c
 /* The privilege-level model of both IBS PMUs: a level can be left out only with :swfilt, and
  * the samples the kernel then drops arrive as PERF_RECORD_LOST_SAMPLES. */
 bool pb_ibs_can_exclude(const struct pb_spec *spec);
+extern const struct pb_period_sets pb_ibs_periods;
 
 #endif

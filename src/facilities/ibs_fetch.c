@@ -52,6 +52,18 @@ static void fetch_self_test(const struct pb_machine *m, const struct pb_spec *sp
 	pb_selftest_sampling_pmu(m, spec, "ibs-fetch", "IBS fetch events", true, out);
 }
 
+/* IBS fetch randomises the low bits of its own period in hardware (rand_en): the paper's
+ * "built-in randomisation", and no ioctl round trip per sample. */
+static int fetch_randomise(struct pb_spec *spec, struct pb_error *err)
+{
+	if (spec->options & PB_IBS_OPT_RAND)
+		return 0;
+	char text[sizeof spec->text];
+	if ((size_t)snprintf(text, sizeof text, "%s:rand", spec->text) >= sizeof text)
+		return pb_fail(err, PB_EXIT_USAGE, 0, "facility spec too long");
+	return pb_spec_parse(text, spec, err);
+}
+
 const struct pb_facility pb_facility_ibs_fetch = {
 	.name = "ibs-fetch",
 	.usage = "ibs-fetch[:rand][:l3missonly][:swfilt]",
@@ -69,4 +81,9 @@ const struct pb_facility pb_facility_ibs_fetch = {
 	.can_exclude = pb_ibs_can_exclude,
 	.filters_in_software = pb_ibs_can_exclude,
 	.self_test = fetch_self_test,
+	.suite_spec = "ibs-fetch",
+	.precise_family = true,
+	.multi_events = 8,
+	.periods = &pb_ibs_periods,
+	.randomise_in_hardware = fetch_randomise,
 };

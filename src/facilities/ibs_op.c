@@ -3,6 +3,7 @@
 #include "facilities/ibs_common.h"
 #include "facilities/selftest.h"
 #include "facilities/ibs_raw.h"
+#include "workloads/workload.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -65,9 +66,65 @@ static int op_parse(struct pb_spec *spec, const char *args, struct pb_error *err
 	return 0;
 }
 
-static const char *op_basis_override(const struct pb_spec *spec)
+/* The declared events of an IBS op subset (ibs-op:subset=...): the workload's count of the one
+ * kind of instruction the subset names. A subset is declared when its flags are those of one row
+ * below, the first flag required, the others optional (they hold for every event of the row):
+ *   l1-miss [+load]                  -> l1_misses (the workloads' L1 misses are loads)
+ *   locked [+load] [+store]          -> locked    (a locked op loads and stores)
+ *   return [+branch] [+taken]        -> returns   (a return is a taken branch)
+ *   taken [+branch]                  -> taken branches
+ *   branch                           -> branches
+ *   load                             -> loads
+ *   store                            -> stores
+ * Any other combination (l2-miss, dtlb misses, mispredicted, load+store...) has no declared
+ * count: the subset's basis is then "undeclared" and its accuracy is not computed. */
+static bool ibs_subset_declared(uint32_t subset, const struct pb_truth *t, uint64_t iterations,
+				uint64_t *events)
 {
-	return spec->options & PB_IBS_OPT_CYCLES ? "count" : NULL;
+	static const struct {
+		uint32_t required, optional;
+		int field;
+	} rows[] = {
+		{PB_IBS_OP_L1_MISS, PB_IBS_OP_LOAD, 0},
+		{PB_IBS_OP_LOCKED, PB_IBS_OP_LOAD | PB_IBS_OP_STORE, 1},
+		{PB_IBS_OP_RETURN, PB_IBS_OP_BRANCH | PB_IBS_OP_TAKEN, 2},
+		{PB_IBS_OP_TAKEN, PB_IBS_OP_BRANCH, 3},
+		{PB_IBS_OP_BRANCH, 0, 4},
+		{PB_IBS_OP_LOAD, 0, 5},
+		{PB_IBS_OP_STORE, 0, 6},
+	};
+	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		if (!(subset & rows[i].required) ||
+		    (subset & ~(rows[i].required | rows[i].optional)))
+			continue;
+		switch (rows[i].field) {
+		case 0: *events = t->l1_misses * iterations; break;
+		case 1: *events = t->locked * iterations; break;
+		case 2: *events = t->returns * iterations; break;
+		case 3: *events = pb_truth_taken_total(t, iterations); break;
+		case 4: *events = t->branches * iterations; break;
+		case 5: *events = t->loads * iterations; break;
+		default: *events = t->stores * iterations; break;
+		}
+		return true;
+	}
+	return false;
+}
+
+/* Ops are counted as the workload's instructions, the way the main study did (an assumption
+ * the README states); a subset counts the one kind of instruction it names. */
+static const char *op_declare(const struct pb_spec *spec, const struct pb_truth *truth,
+			      const struct pb_label_truth *label, uint64_t iterations,
+			      uint64_t *events)
+{
+	(void)label;
+	if (spec->options & PB_IBS_OPT_CYCLES)
+		return "count";
+	if (spec->subset)
+		return ibs_subset_declared(spec->subset, truth, iterations, events) ? "declared"
+										     : "undeclared";
+	*events = truth->instructions * iterations + truth->once_instructions;
+	return "declared";
 }
 
 static void op_availability(const struct pb_machine *m, const struct pb_spec *spec,
@@ -114,7 +171,11 @@ const struct pb_facility pb_facility_ibs_op = {
 	.availability = op_availability,
 	.attr = op_attr,
 	.can_exclude = pb_ibs_can_exclude,
-	.basis_override = op_basis_override,
+	.declare = op_declare,
+	.suite_spec = "ibs-op",
+	.precise_family = true,
+	.multi_events = 8,
+	.periods = &pb_ibs_periods,
 	.filters_in_software = pb_ibs_can_exclude,
 	.self_test = op_self_test,
 };

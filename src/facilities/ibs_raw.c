@@ -570,3 +570,14 @@ int pb_ibs_op_classify(const struct pb_ibs_sample *s, struct pb_ibs_op_class *ou
 	out->flags = f;
 	return 0;
 }
+
+bool pb_ibs_kind_of_pmu(const char *pmu, enum pb_ibs_kind *kind)
+{
+	if (!strncmp(pmu, "ibs_op", 6))
+		*kind = PB_IBS_OP;
+	else if (!strncmp(pmu, "ibs_fetch", 9))
+		*kind = PB_IBS_FETCH;
+	else
+		return false;
+	return true;
+}

@@ -215,4 +215,7 @@ int pb_ibs_op_filter_parse(const char *text, uint32_t *mask, struct pb_error *er
 /* True when the class has every flag of mask. */
 bool pb_ibs_op_matches(const struct pb_ibs_op_class *c, uint32_t mask);
 
+/* The IBS kind of a kernel PMU name as perf.data files record it ("ibs_op", "ibs_fetch"). */
+bool pb_ibs_kind_of_pmu(const char *pmu, enum pb_ibs_kind *kind);
+
 #endif

@@ -5,6 +5,7 @@
 #include "facilities/selftest.h"
 #include "facilities/facility.h"
 #include "facilities/pfm_encode.h"
+#include "workloads/workload.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -345,6 +346,14 @@ static void pebs_self_test(const struct pb_machine *m, const struct pb_spec *spe
 	pb_selftest_sampling_pmu(m, spec, "pebs:INST_RETIRED:ANY_P", "PEBS events", false, out);
 }
 
+static const char *pebs_declare(const struct pb_spec *spec, const struct pb_truth *truth,
+				const struct pb_label_truth *label, uint64_t iterations,
+				uint64_t *events)
+{
+	(void)label;
+	return pb_declare_event_name(spec->event, truth, iterations, events);
+}
+
 const struct pb_facility pb_facility_pebs = {
 	.name = "pebs",
 	.usage = "pebs:EVENT[:pp=N]",
@@ -360,4 +369,9 @@ const struct pb_facility pb_facility_pebs = {
 	.attr = pebs_attr,
 	.ip_kind_of = pebs_ip_kind,
 	.self_test = pebs_self_test,
+	.suite_spec = "pebs:INST_RETIRED:PREC_DIST",
+	.precise_family = true,
+	.multi_events = 8,
+	.periods = &pb_counter_periods,
+	.declare = pebs_declare,
 };

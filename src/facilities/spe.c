@@ -4,6 +4,7 @@
 #include "facilities/facility.h"
 #include "facilities/selftest.h"
 #include "facilities/spe_samples.h"
+#include "workloads/workload.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -238,6 +239,27 @@ static void spe_self_test(const struct pb_machine *m, const struct pb_spec *spec
 	pb_selftest_sampling_pmu(m, spec, "spe", "SPE events", false, out);
 }
 
+/* SPE selects one operation per period like IBS op; with type filters (spe:load...) only
+ * operations of those types are counted towards the period. */
+static const char *spe_declare(const struct pb_spec *spec, const struct pb_truth *truth,
+			       const struct pb_label_truth *label, uint64_t iterations,
+			       uint64_t *events)
+{
+	(void)label;
+	unsigned types = pb_spe_type_filters(spec);
+	if (!types) {
+		*events = truth->instructions * iterations + truth->once_instructions;
+		return "declared";
+	}
+	if (types & PB_SPE_FILTER_LOAD)
+		*events += truth->loads * iterations;
+	if (types & PB_SPE_FILTER_STORE)
+		*events += truth->stores * iterations;
+	if (types & PB_SPE_FILTER_BRANCH)
+		*events += truth->branches * iterations;
+	return "declared";
+}
+
 const struct pb_facility pb_facility_spe = {
 	.name = "spe",
 	.usage = "spe[:load][:store][:branch][:jitter][:ts][:pa][:min_latency=N][:event_filter=HEX]",
@@ -254,4 +276,10 @@ const struct pb_facility pb_facility_spe = {
 	.availability = spe_availability,
 	.attr = spe_attr,
 	.self_test = spe_self_test,
+	.aux_deliver = pb_spe_aux_deliver,
+	.suite_spec = "spe",
+	.precise_family = true,
+	.multi_events = 8,
+	.periods = &pb_counter_periods,
+	.declare = spe_declare,
 };

@@ -1,6 +1,7 @@
 /* Exact software events counted by the kernel itself (page faults, context switches, ...). */
 #include "facilities/facility.h"
 #include "facilities/selftest.h"
+#include "workloads/workload.h"
 
 #include <stdio.h>
 #include <sys/mman.h>
@@ -149,6 +150,55 @@ static void sw_self_test(const struct pb_machine *m, const struct pb_spec *spec,
 	pb_selftest_count(m, &faults, &run, out);
 }
 
+/* Page faults are declared by the workloads that take them; other software events have the
+ * kernel's own count as basis. */
+static const char *sw_declare(const struct pb_spec *spec, const struct pb_truth *truth,
+			      const struct pb_label_truth *label, uint64_t iterations,
+			      uint64_t *events)
+{
+	(void)label;
+	if ((spec->config == PERF_COUNT_SW_PAGE_FAULTS ||
+	     spec->config == PERF_COUNT_SW_PAGE_FAULTS_MIN) && truth->page_faults) {
+		*events = truth->page_faults * iterations;
+		return "declared";
+	}
+	return "count";
+}
+
+/* A workload that faults inside the kernel (mode:kernel=fault: uname writing to a dropped
+ * page) is seen only by kernel-level counting; mode:kernel=touch faults in user mode, so an
+ * unprivileged user (perf_event_paranoid 2) can count it. */
+static bool sw_needs_kernel_level(const struct pb_spec *spec, const struct pb_truth *truth)
+{
+	(void)spec;
+	return truth->page_faults_user < truth->page_faults;
+}
+
+static const char *sw_workload(const struct pb_spec *spec, enum pb_workload_role role,
+			       const char **why)
+{
+	(void)spec;
+	switch (role) {
+	case PB_ROLE_NATURAL:
+	case PB_ROLE_COST:
+		return "mode:kernel=touch"; /* user-mode faults: measurable without privileges */
+	case PB_ROLE_PREDICT:
+		*why = "only the cost workload takes page faults at a known rate";
+		return NULL;
+	case PB_ROLE_LEVELS:
+		return "mode:kernel=fault";
+	}
+	return NULL;
+}
+
+static const char *sw_spread(const struct pb_spec *spec, char *buf, size_t len,
+			     const char **why)
+{
+	(void)spec, (void)buf, (void)len;
+	*why = "software events of the kernel do not occur in the load loops";
+	return NULL;
+}
+
 const struct pb_facility pb_facility_sw = {
 	.name = "sw",
 	.usage = "sw:page-faults|minor-faults|major-faults|context-switches|cpu-migrations|...",
@@ -162,4 +212,12 @@ const struct pb_facility pb_facility_sw = {
 	.availability = sw_availability,
 	.attr = sw_attr,
 	.self_test = sw_self_test,
+	.suite_spec = "sw:page-faults",
+	.multi_events = 4,
+	.periods = &pb_exact_periods,
+	.declare = sw_declare,
+	.workload = sw_workload,
+	.needs_kernel_level = sw_needs_kernel_level,
+	.spread_spec = sw_spread,
+	.oracle_name = "faults",
 };

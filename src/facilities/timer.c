@@ -77,6 +77,16 @@ static void timer_self_test(const struct pb_machine *m, const struct pb_spec *sp
 	pb_selftest_sample(m, spec ? spec : &clock, &run, out);
 }
 
+/* Periods in ns: the kernel raises anything below 10 us, and the prime-like ones cannot lock
+ * onto a loop's length. */
+static const struct pb_period_sets timer_periods = {
+	.accuracy = 100000,
+	.round = {1000000, 100000, 50000, 20000},
+	.prime = {999983, 99991, 49999, 19997},
+	.cost = {1000000, 500000, 200000, 100000, 50000},
+	.buffer = 100000,
+};
+
 const struct pb_facility pb_facility_timer = {
 	.name = "timer",
 	.usage = "timer:cpu-clock|task-clock",
@@ -90,4 +100,8 @@ const struct pb_facility pb_facility_timer = {
 	.availability = timer_availability,
 	.attr = timer_attr,
 	.self_test = timer_self_test,
+	.suite_spec = "timer:cpu-clock",
+	.time_based = true,
+	.multi_events = 4,
+	.periods = &timer_periods,
 };

@@ -4,6 +4,7 @@
 #include "facilities/facility.h"
 #include "facilities/selftest.h"
 #include "facilities/uprobe.h"
+#include "workloads/workload.h"
 
 #include <limits.h>
 #include <link.h>
@@ -162,6 +163,34 @@ static void uprobe_self_test(const struct pb_machine *m, const struct pb_spec *s
 	pb_selftest_count(m, spec ? spec : &plain, &run, out);
 }
 
+/* A uprobe counts the executions of the label it sits on; a return probe (spec options) the
+ * returns of its function, which the labels do not declare. */
+static const char *uprobe_declare(const struct pb_spec *spec, const struct pb_truth *truth,
+				  const struct pb_label_truth *label, uint64_t iterations,
+				  uint64_t *events)
+{
+	(void)truth;
+	if (!label || spec->options)
+		return "count";
+	*events = label->per_iteration * iterations + label->once;
+	return "declared";
+}
+
+static bool uprobe_sits_on_instruction(const struct pb_spec *spec)
+{
+	(void)spec;
+	return true;
+}
+
+static const char *uprobe_spread(const struct pb_spec *spec, char *buf, size_t len,
+				 const char **why)
+{
+	(void)spec, (void)buf, (void)len;
+	*why = "a uprobe samples exactly the instruction it sits on: there is no spread over "
+	       "instructions (and no shadow) to measure";
+	return NULL;
+}
+
 const struct pb_facility pb_facility_uprobe = {
 	.name = "uprobe",
 	.usage = "uprobe[:ret]",
@@ -175,4 +204,12 @@ const struct pb_facility pb_facility_uprobe = {
 	.availability = uprobe_availability,
 	.attr = uprobe_attr,
 	.self_test = uprobe_self_test,
+	.suite_spec = "uprobe",
+	.traps_every_event = true,
+	.needs_address = true,
+	.multi_events = 4,
+	.periods = &pb_exact_periods,
+	.declare = uprobe_declare,
+	.sits_on_instruction = uprobe_sits_on_instruction,
+	.spread_spec = uprobe_spread,
 };

@@ -783,11 +783,7 @@ bool pb_perfdata_ibs_event(const struct pb_perfdata *pd, size_t index, enum pb_i
 	const char *pmu = pb_perfdata_pmu_name(pd, pd->events[index].attr.type);
 	if (!pmu)
 		return false;
-	if (!strncmp(pmu, "ibs_op", 6))
-		*kind = PB_IBS_OP;
-	else if (!strncmp(pmu, "ibs_fetch", 9))
-		*kind = PB_IBS_FETCH;
-	else
+	if (!pb_ibs_kind_of_pmu(pmu, kind))
 		return false;
 	memset(cpu, 0, sizeof(*cpu));
 	unsigned fam = 0, model = 0;

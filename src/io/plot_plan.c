@@ -137,7 +137,8 @@ static void metric_label(const char *name, char *buf, size_t len)
 
 static bool facility_is_timer(const char *facility)
 {
-	return !strncmp(facility, "timer", 5);
+	const struct pb_facility *f = pb_facility_of(facility);
+	return f && f->time_based;
 }
 
 static void field_label(const char *field, const char *facility, char *buf, size_t len)

@@ -3,7 +3,6 @@
 #include "session/session.h"
 
 #include "facilities/machine.h"
-#include "facilities/spe_samples.h"
 #include "ring/aux.h"
 #include "sys/sys.h"
 
@@ -384,6 +383,7 @@ struct drain_target {
 	unsigned thread, event;
 	uint64_t samples;
 	struct pb_aux *aux;          /* set when the event's samples arrive in an AUX area */
+	const struct pb_facility *facility;
 	struct pb_ring_stats *stats;
 };
 
@@ -395,8 +395,8 @@ static void deliver_record(void *ctx, const struct pb_record *rec)
 	if (t->cfg->on_record)
 		t->cfg->on_record(t->cfg->record_ctx, t->thread, t->event, rec);
 	/* Each SPE record of the chunk comes back here as a sample. */
-	if (rec->type == PERF_RECORD_AUX && t->aux)
-		pb_spe_aux_deliver(t->aux, rec, deliver_record, t, t->stats);
+	if (rec->type == PERF_RECORD_AUX && t->aux && t->facility->aux_deliver)
+		t->facility->aux_deliver(t->aux, rec, deliver_record, t, t->stats);
 }
 
 static void drain_event(struct session *s, struct worker *w, unsigned e)
@@ -406,7 +406,8 @@ static void drain_event(struct session *s, struct worker *w, unsigned e)
 		return;
 	struct pb_event_result *er = &s->res->thread[w->index].events[e];
 	struct drain_target t = {.cfg = s->cfg, .thread = w->index, .event = e,
-				 .aux = oe->aux.ring ? &oe->aux : NULL, .stats = &er->ring};
+				 .aux = oe->aux.ring ? &oe->aux : NULL, .stats = &er->ring,
+				 .facility = s->cfg->events[e].spec.facility};
 	pb_ring_drain(&oe->ring, &oe->format, deliver_record, &t, &er->ring);
 	er->samples += t.samples;
 }

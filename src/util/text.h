@@ -6,4 +6,7 @@
 /* snprintf for display text where cutting a long value short is the intended behaviour. */
 void pb_format(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
+/* Appends to the text already in buf, cut short where it would not fit. */
+void pb_append(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
 #endif

@@ -154,17 +154,20 @@ static int count_session(struct pb_instance *in, const char *spec_text, bool exc
 
 enum { CHECKED = 0, UNAVAILABLE = 1, REFUSED = 2 };
 
-static int check_count(struct pb_instance *in, const char *spec, bool exclude_kernel,
+/* may_refuse: the kernel may refuse to place this oracle on some instructions (ENOTSUPP). */
+static int check_count(struct pb_instance *in, const char *spec, bool may_refuse,
+		       bool exclude_kernel,
 		       const char *what, uint64_t addr, uint64_t declared, uint64_t *counts,
 		       struct pb_verify_report *rep, struct pb_error *err)
 {
-	const char *oracle = !strcmp(spec, "sw:page-faults") ? "faults" : spec;
+	const struct pb_facility *facility = pb_facility_of(spec);
+	const char *oracle = facility && facility->oracle_name ? facility->oracle_name : spec;
 	uint64_t first = 0;
 	unsigned attempt = 0, t = 0;
 	bool exact = false;
 	while (!exact && attempt < ATTEMPTS) {
 		int rc = count_session(in, spec, exclude_kernel, counts, rep, err);
-		if (rc < 0 && err->sys_errno == KERNEL_ENOTSUPP && !strcmp(spec, "uprobe"))
+		if (rc < 0 && err->sys_errno == KERNEL_ENOTSUPP && may_refuse)
 			return REFUSED;
 		if (rc)
 			return rc;
@@ -202,7 +205,7 @@ int pb_verify_instance(struct pb_instance *in, const struct pb_verify_options *o
 		const struct pb_label_truth *l = &t->labels[i];
 		uint64_t declared = in->iterations * l->per_iteration + l->once;
 		in->code_label = (int)i;
-		rc = check_count(in, "uprobe", true, l->name, l->addr, declared, counts, rep, err);
+		rc = check_count(in, "uprobe", true, true, l->name, l->addr, declared, counts, rep, err);
 		if (rc == REFUSED) {
 			/* x86 uprobes refuse some instructions (lock-prefixed ones among them);
 			 * callgrind still checks this label. */
@@ -221,17 +224,17 @@ int pb_verify_instance(struct pb_instance *in, const struct pb_verify_options *o
 	}
 	in->code_label = -1;
 	if (o->bp && rc >= 0 && t->has_watch) {
-		rc = check_count(in, "bp:w", true, t->watch_what, 0, t->watch_writes, counts, rep,
+		rc = check_count(in, "bp:w", false, true, t->watch_what, 0, t->watch_writes, counts, rep,
 				 err);
 		if (rc == CHECKED)
-			rc = check_count(in, "bp:rw", true, t->watch_what, 0, t->watch_accesses,
+			rc = check_count(in, "bp:rw", false, true, t->watch_what, 0, t->watch_accesses,
 					 counts, rep, err);
 	}
 	if (o->faults && rc >= 0 && t->page_faults) {
-		rc = check_count(in, "sw:page-faults", false, "page faults, user and kernel mode", 0,
+		rc = check_count(in, "sw:page-faults", false, false, "page faults, user and kernel mode", 0,
 				 in->iterations * t->page_faults, counts, rep, err);
 		if (rc == CHECKED)
-			rc = check_count(in, "sw:page-faults", true, "page faults in user mode", 0,
+			rc = check_count(in, "sw:page-faults", false, true, "page faults in user mode", 0,
 					 in->iterations * t->page_faults_user, counts, rep, err);
 	}
 	free(counts);
