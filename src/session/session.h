@@ -114,6 +114,10 @@ uint64_t pb_event_lost(const struct pb_event_result *ev);
 /* True when the kernel multiplexed (time_running < time_enabled). */
 bool pb_event_multiplexed(const struct pb_event_result *ev);
 
+/* Bytes of ring for samples records of sample_bytes each in mode none: a quarter more, plus
+ * room for side-band records; UINT64_MAX when that does not fit in 64 bits. */
+uint64_t pb_ring_bytes_for_samples(uint64_t samples, uint64_t sample_bytes);
+
 /* A ring size the kernel accepts (0: sized for the run, else a power of two). */
 int pb_session_check_ring_pages(unsigned pages, struct pb_error *err);
 
