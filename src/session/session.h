@@ -51,7 +51,7 @@ struct pb_session_config {
 	unsigned wakeup_events;       /* signal mode: samples per wakeup (default 1) */
 	uint32_t wakeup_watermark;    /* bytes; when set, used instead of wakeup_events */
 	unsigned drain_interval_us;   /* drain mode poll timeout (default 1000) */
-	int signal_number;            /* signal mode: default SIGRTMIN+1 */
+	int signal_number;            /* signal mode: default SIGRTMIN+2 */
 	/* Workload: prepare fills the thread's target (before its events are opened, outside the
 	 * measured region), run is the measured region. Both run on the thread itself. */
 	int (*prepare)(void *ctx, unsigned thread, struct pb_target *target);
