@@ -74,6 +74,8 @@ json_t *pb_measure_runs_with(const struct pb_suite_options *o, const char *exper
 /* The last point's per-run accuracy summary into metrics (also used by tests). */
 void pb_point_metrics(json_t *point);
 
+/* multi: events of one run's "events" array that opened and ran (time_running > 0). */
+unsigned pb_multi_scheduled(const json_t *events);
 /* Records that an experiment does not apply to a facility, and why. */
 void pb_not_applicable(struct pb_results *res, const char *experiment, const char *facility,
 		       const char *why);
