@@ -6,6 +6,7 @@
 #include "facilities/ibs_raw.h"
 #include "facilities/machine.h"
 #include "fake_kernel.h"
+#include "ring/ring.h"
 #include "session/session.h"
 
 #include <errno.h>
@@ -258,6 +259,37 @@ static void open_failure_is_reported(void)
 	fake_kernel_uninstall();
 }
 
+/* --iterations goes up to 2^56: the expected samples times the record size must saturate to
+ * the largest ring, not wrap around to a tiny one that loses nearly everything. */
+static void ring_sizing_saturates(void)
+{
+	CHECK_EQ_U64(pb_ring_bytes_for_samples(1ull << 62, 48), UINT64_MAX);
+	CHECK_EQ_U64(pb_ring_bytes_for_samples(1ull << 61, 8), UINT64_MAX); /* only +25 % wraps */
+	CHECK_EQ_U64(pb_ring_bytes_for_samples(UINT64_MAX / 2, 2), UINT64_MAX);
+	CHECK_EQ_U64(pb_ring_bytes_for_samples(1000, 40), 50000 + 65536);
+	CHECK_EQ_U64(pb_ring_bytes_for_samples(0, 40), 65536);
+	CHECK_EQ_U64(pb_ring_pages_for(pb_ring_bytes_for_samples(1ull << 62, 48), 16384), 16384);
+
+	/* through the session: the default cap of 16384 pages (64 MiB) */
+	load_fixture("sysfs-vm");
+	struct stream st = {.n = 1, .period = 100000, .ips = {1, 2, 3, 4}};
+	struct seen seen = {0};
+	struct pb_session_config cfg = {
+		.nevents = 1, .delivery = PB_DELIVERY_NONE, .threads = 1, .machine = &machine,
+		.expected_samples = 1ull << 62, .run = idle_run, .on_record = on_record,
+		.record_ctx = &seen,
+	};
+	struct pb_error err = {0};
+	CHECK(pb_spec_parse("timer:cpu-clock", &cfg.events[0].spec, &err) == 0);
+	cfg.events[0].period = 100000;
+	fake_kernel_install();
+	fake_kernel_on_disable(write_stream, &st);
+	CHECK(pb_session_run(&cfg, &result, &err) == 0);
+	CHECK_EQ_U64(result.thread[0].events[0].ring_pages, 16384);
+	CHECK_EQ_U64(result.thread[0].events[0].samples, 1);
+	fake_kernel_uninstall();
+}
+
 int main(void)
 {
 	pebs_stream();
@@ -266,5 +298,6 @@ int main(void)
 	multiplexed_stream();
 	delivery_modes_configure_the_kernel();
 	open_failure_is_reported();
+	ring_sizing_saturates();
 	return pb_check_done("session_fake");
 }

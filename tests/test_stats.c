@@ -2,6 +2,7 @@
 #include "check.h"
 
 #include <math.h>
+#include <stdint.h>
 
 static int near(double a, double b, double tol)
 {
@@ -47,6 +48,18 @@ int main(void)
 	CHECK(near(pb_accuracy(200081, 200040), 100 - 41.0 / 200040 * 100, 1e-9));
 	CHECK(near(pb_accuracy(215689, 200040), 92.177, 1e-3)); /* the main study's IBS op figure */
 	CHECK(pb_accuracy(0, 0) == 100 && pb_accuracy(5, 0) == 0);
-	CHECK(near(pb_t95(4), 2.776, 0) && near(pb_t95(1000), 1.96, 0));
+	CHECK(near(pb_t95(4), 2.776, 0) && near(pb_t95(30), 2.042, 0));
+	/* beyond 30: interpolated in 1/df between the printed anchors, not stepped */
+	CHECK(pb_t95(35) > 2.021 && pb_t95(35) < 2.042);
+	CHECK(pb_t95(50) > 2.000 && pb_t95(50) < 2.021);
+	CHECK(near(pb_t95(40), 2.021, 1e-12) && near(pb_t95(60), 2.000, 1e-12));
+	CHECK(near(pb_t95(120), 1.980, 1e-12));
+	CHECK(near(pb_t95(1000), 1.962, 0.003) && pb_t95(1000) > 1.96);
+	CHECK(near(pb_t95(80), 1.990, 0.001)); /* the exact value is 1.9901 */
+	CHECK(pb_t95(SIZE_MAX) >= 1.96 && pb_t95(SIZE_MAX) < 1.9601);
+	unsigned increases = 0;
+	for (size_t df = 1; df < 2000; df++)
+		increases += pb_t95(df + 1) > pb_t95(df);
+	CHECK_EQ_U64(increases, 0);
 	return pb_check_done("stats");
 }

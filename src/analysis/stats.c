@@ -33,15 +33,23 @@ double pb_t95(size_t df)
 		2.201, 2.179,  2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086,
 		2.080, 2.074,  2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042,
 	};
+	/* Beyond the table, the usual printed anchors (the last is df = infinity): t is nearly
+	 * linear in 1/df there, so interpolating in 1/df stays within 0.001 of the exact value. */
+	static const struct { double df, t; } anchors[] = {
+		{30, 2.042}, {40, 2.021}, {60, 2.000}, {120, 1.980}, {INFINITY, 1.960},
+	};
 	if (df == 0)
 		return INFINITY;
 	if (df < sizeof table / sizeof table[0])
 		return table[df];
-	if (df < 60)
-		return 2.000;
-	if (df < 120)
-		return 1.980;
-	return 1.960;
+	double x = 1.0 / (double)df;
+	for (size_t i = 1; i < sizeof anchors / sizeof anchors[0]; i++) {
+		if ((double)df > anchors[i].df)
+			continue;
+		double x0 = 1.0 / anchors[i - 1].df, x1 = 1.0 / anchors[i].df;
+		return anchors[i].t + (anchors[i - 1].t - anchors[i].t) * (x - x1) / (x0 - x1);
+	}
+	return anchors[0].t; /* not reached: the last anchor is infinity */
 }
 
 void pb_summarize(const double *values, size_t n, struct pb_summary *out)

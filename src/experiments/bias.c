@@ -81,6 +81,7 @@ static void attribute_run(void *ctx, const struct pb_point *pt, json_t *run)
 					  "share_before_ip", share_fixed));
 	}
 	json_t *a = json_object();
+	json_object_set_new(a, "samples", json_integer((json_int_t)total));
 	json_object_set_new(a, "ideal_share", json_real(ideal));
 	json_object_set_new(a, "loads", labels);
 	json_object_set_new(a, "unlabelled_at_ip", json_integer((json_int_t)(total - labelled_raw)));
@@ -95,21 +96,52 @@ static void attribute_run(void *ctx, const struct pb_point *pt, json_t *run)
 	json_object_set_new(run, "max_deviation_before_ip", json_real(total ? max_dev_fixed : 0));
 }
 
-/* Mean share per load over the runs, both attributions, into the point's metrics. */
-static void bias_metrics(json_t *point, enum pb_ip_kind kind)
+/* A run whose session failed has no attribution, and one that got no samples has shares of 0
+ * that were never measured: either would pull the mean towards 0 %. */
+static bool run_has_shares(json_t *run)
+{
+	json_t *a = json_object_get(run, "attribution");
+	return a && json_integer_value(json_object_get(a, "samples")) > 0;
+}
+
+void pb_bias_metrics(json_t *point, enum pb_ip_kind kind)
 {
 	json_t *runs = json_object_get(point, "runs");
 	json_t *metrics = json_object_get(point, "metrics");
-	json_t *first = json_object_get(json_object_get(json_array_get(runs, 0), "attribution"),
-					"loads");
+	if (!metrics) {
+		metrics = json_object();
+		json_object_set_new(point, "metrics", metrics);
+	}
+	size_t nruns = json_array_size(runs), with = 0;
+	json_t *first = NULL;
+	for (size_t r = 0; r < nruns; r++) {
+		json_t *run = json_array_get(runs, r);
+		if (!run_has_shares(run))
+			continue;
+		if (!with++)
+			first = json_object_get(json_object_get(run, "attribution"), "loads");
+	}
+	json_object_set_new(point, "runs_with_shares", json_integer((json_int_t)with));
+	json_object_set_new(point, "runs_without_shares", json_integer((json_int_t)(nruns - with)));
+	/* Which attribution is the facility's own: exact IPs at the IP, next-instruction IPs
+	 * before it; skid has no right answer and the table shows both. */
+	json_object_set_new(metrics, "attribution",
+			    json_string(kind == PB_IP_EXACT ? "at_ip"
+					: kind == PB_IP_NEXT ? "before_ip" : "both (skid)"));
+	if (!with) {
+		json_object_set_new(point, "note",
+				    json_string("no run had samples: no shares are given"));
+		return;
+	}
 	json_t *shares = json_array();
-	size_t nruns = json_array_size(runs);
-	double dev_raw = 0, dev_fixed = 0;
 	for (size_t l = 0; l < json_array_size(first); l++) {
 		double at = 0, before = 0;
 		for (size_t r = 0; r < nruns; r++) {
-			json_t *lab = json_array_get(json_object_get(json_object_get(
-				json_array_get(runs, r), "attribution"), "loads"), l);
+			json_t *run = json_array_get(runs, r);
+			if (!run_has_shares(run))
+				continue;
+			json_t *lab = json_array_get(json_object_get(json_object_get(run, "attribution"),
+								     "loads"), l);
 			at += json_number_value(json_object_get(lab, "share_at_ip"));
 			before += json_number_value(json_object_get(lab, "share_before_ip"));
 		}
@@ -118,26 +150,25 @@ static void bias_metrics(json_t *point, enum pb_ip_kind kind)
 				      json_pack("{s:O, s:O, s:f, s:f}", "label",
 						json_object_get(lab0, "label"), "insn",
 						json_object_get(lab0, "insn"), "share_at_ip",
-						at / (double)nruns, "share_before_ip",
-						before / (double)nruns));
+						at / (double)with, "share_before_ip",
+						before / (double)with));
 	}
+	double dev_raw = 0, dev_fixed = 0;
 	for (size_t r = 0; r < nruns; r++) {
-		json_t *a = json_object_get(json_array_get(runs, r), "attribution");
+		json_t *run = json_array_get(runs, r);
+		if (!run_has_shares(run))
+			continue;
+		json_t *a = json_object_get(run, "attribution");
 		dev_raw += json_number_value(json_object_get(a, "max_deviation_at_ip"));
 		dev_fixed += json_number_value(json_object_get(a, "max_deviation_before_ip"));
 	}
+	dev_raw /= (double)with;
+	dev_fixed /= (double)with;
 	json_object_set_new(metrics, "shares", shares);
-	json_object_set_new(metrics, "max_deviation_at_ip", json_real(dev_raw / (double)nruns));
-	json_object_set_new(metrics, "max_deviation_before_ip",
-			    json_real(dev_fixed / (double)nruns));
-	/* Which attribution is the facility's own: exact IPs at the IP, next-instruction IPs
-	 * before it; skid has no right answer and the table shows both. */
-	json_object_set_new(metrics, "attribution",
-			    json_string(kind == PB_IP_EXACT ? "at_ip"
-					: kind == PB_IP_NEXT ? "before_ip" : "both (skid)"));
+	json_object_set_new(metrics, "max_deviation_at_ip", json_real(dev_raw));
+	json_object_set_new(metrics, "max_deviation_before_ip", json_real(dev_fixed));
 	json_object_set_new(metrics, "max_deviation",
-			    json_real(kind == PB_IP_NEXT ? dev_fixed / (double)nruns
-							 : dev_raw / (double)nruns));
+			    json_real(kind == PB_IP_NEXT ? dev_fixed : dev_raw));
 }
 
 static int bias_run(const struct pb_suite_options *o, const char *facility,
@@ -173,7 +204,7 @@ static int bias_run(const struct pb_suite_options *o, const char *facility,
 			if (!point)
 				return -1;
 			if (json_array_size(json_object_get(point, "runs")))
-				bias_metrics(point, pb_spec_ip_kind(o->machine, &spec));
+				pb_bias_metrics(point, pb_spec_ip_kind(o->machine, &spec));
 			json_object_set_new(point, "variant", json_string(variants[v]));
 			json_object_set_new(point, "ip_kind",
 					    json_string(pb_ip_kind_name(pb_spec_ip_kind(o->machine, &spec))));

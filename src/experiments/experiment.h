@@ -74,6 +74,13 @@ json_t *pb_measure_runs_with(const struct pb_suite_options *o, const char *exper
 /* The last point's per-run accuracy summary into metrics (also used by tests). */
 void pb_point_metrics(json_t *point);
 
+/* multi: events of one run's "events" array that opened and ran (time_running > 0). */
+unsigned pb_multi_scheduled(const json_t *events);
+/* bias: the mean share per load and mean largest deviation into the point's metrics, over the
+ * runs whose attribution has samples (runs_with_shares / runs_without_shares say how many);
+ * when none has, a note and no shares. kind picks the facility's own attribution. */
+void pb_bias_metrics(json_t *point, enum pb_ip_kind kind);
+
 /* Records that an experiment does not apply to a facility, and why. */
 void pb_not_applicable(struct pb_results *res, const char *experiment, const char *facility,
 		       const char *why);

@@ -172,6 +172,20 @@ static uint64_t estimate_sample_bytes(const struct perf_event_attr *attr)
 	return bytes;
 }
 
+uint64_t pb_ring_bytes_for_samples(uint64_t samples, uint64_t sample_bytes)
+{
+	/* Saturates: --iterations goes up to 2^56, and a product that wrapped would size a tiny
+	 * ring for the largest runs; the ring cap bounds the result anyway. */
+	uint64_t bytes;
+	if (__builtin_mul_overflow(samples, sample_bytes, &bytes))
+		return UINT64_MAX;
+	/* a quarter more than expected, and room for side-band records */
+	if (__builtin_add_overflow(bytes, bytes / 4, &bytes) ||
+	    __builtin_add_overflow(bytes, (uint64_t)65536, &bytes))
+		return UINT64_MAX;
+	return bytes;
+}
+
 static unsigned ring_pages_for(const struct pb_session_config *cfg,
 			       const struct perf_event_attr *attr)
 {
@@ -181,8 +195,8 @@ static unsigned ring_pages_for(const struct pb_session_config *cfg,
 	if (cfg->delivery == PB_DELIVERY_DRAIN)
 		return cap < 64 ? cap : 64;
 	uint64_t expected = cfg->expected_samples ? cfg->expected_samples : 100000;
-	/* a quarter more than expected, and room for side-band records */
-	return pb_ring_pages_for(expected * estimate_sample_bytes(attr) * 5 / 4 + 65536, cap);
+	return pb_ring_pages_for(pb_ring_bytes_for_samples(expected, estimate_sample_bytes(attr)),
+				 cap);
 }
 
 static void set_open_error(struct pb_event_result *er, int err_no, const struct perf_event_attr *a)

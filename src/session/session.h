@@ -51,7 +51,7 @@ struct pb_session_config {
 	unsigned wakeup_events;       /* signal mode: samples per wakeup (default 1) */
 	uint32_t wakeup_watermark;    /* bytes; when set, used instead of wakeup_events */
 	unsigned drain_interval_us;   /* drain mode poll timeout (default 1000) */
-	int signal_number;            /* signal mode: default SIGRTMIN+1 */
+	int signal_number;            /* signal mode: default SIGRTMIN+2 */
 	/* Workload: prepare fills the thread's target (before its events are opened, outside the
 	 * measured region), run is the measured region. Both run on the thread itself. */
 	int (*prepare)(void *ctx, unsigned thread, struct pb_target *target);
@@ -113,6 +113,10 @@ void pb_event_read(int fd, struct pb_event_result *er);
 uint64_t pb_event_lost(const struct pb_event_result *ev);
 /* True when the kernel multiplexed (time_running < time_enabled). */
 bool pb_event_multiplexed(const struct pb_event_result *ev);
+
+/* Bytes of ring for samples records of sample_bytes each in mode none: a quarter more, plus
+ * room for side-band records; UINT64_MAX when that does not fit in 64 bits. */
+uint64_t pb_ring_bytes_for_samples(uint64_t samples, uint64_t sample_bytes);
 
 /* A ring size the kernel accepts (0: sized for the run, else a power of two). */
 int pb_session_check_ring_pages(unsigned pages, struct pb_error *err);

@@ -9,7 +9,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#define FAKE_MAX_EVENTS 64
+#define FAKE_MAX_EVENTS 1024
 #define FAKE_FD_BASE 1000
 
 struct fake_event {
