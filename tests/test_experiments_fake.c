@@ -9,6 +9,7 @@
 #include "fake_kernel.h"
 #include "workloads/workload.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -194,6 +195,55 @@ static void pebs_precise_lowered(void)
 	fclose(mem);
 	CHECK_STR_CONTAINS(printed, "precise level LOWERED: requested 3, granted 2");
 	free(printed);
+	json_decref(run);
+	pb_point_free(&pt);
+	fake_kernel_uninstall();
+}
+
+/* A thread the system would not pin (a cgroup forbidding its CPU) still measures; the run says
+ * how many ran unpinned, with perf and without. */
+static void unpinned_threads_are_reported(void)
+{
+	load_fixture("sysfs-skl");
+	struct pb_point_request req;
+	request(&req, "pebs:INST_RETIRED:PREC_DIST", "accuracy:ratio=20", 1009, 4000);
+	memset(&script, 0, sizeof script);
+	script.samples = 3;
+	script.ips[0] = 0x401000;
+	script.weights[0] = 1;
+	script.nips = 1;
+	struct pb_error err = {0};
+	struct pb_point pt;
+	for (int refuse = 0; refuse < 2; refuse++) {
+		fake_kernel_install();
+		fake_kernel_on_disable(write_script, NULL);
+		if (refuse)
+			fake_kernel_refuse_cpu(0, EINVAL);
+		CHECK(pb_point_measure(&req, &pt, &err) == 0);
+		CHECK_EQ_U64(pt.unpinned_threads, (unsigned)refuse);
+		CHECK_EQ_U64(pt.ev[0].observed, 3);
+		json_t *run = pb_point_json(&req, &pt);
+		CHECK(json_is_integer(json_object_get(run, "unpinned_threads")));
+		CHECK_EQ_U64(json_integer_value(json_object_get(run, "unpinned_threads")), refuse);
+		char *printed = NULL;
+		size_t size = 0;
+		FILE *mem = open_memstream(&printed, &size);
+		pb_point_print(mem, &req, &pt);
+		fclose(mem);
+		CHECK(!strstr(printed, "UNPINNED") == !refuse);
+		free(printed);
+		json_decref(run);
+		pb_point_free(&pt);
+		fake_kernel_uninstall();
+	}
+
+	request(&req, "none", "accuracy:ratio=20", 0, 4000);
+	fake_kernel_install();
+	fake_kernel_refuse_cpu(0, EINVAL);
+	CHECK(pb_point_measure(&req, &pt, &err) == 0);
+	CHECK_EQ_U64(pt.unpinned_threads, 1);
+	json_t *run = pb_point_json(&req, &pt);
+	CHECK_EQ_U64(json_integer_value(json_object_get(run, "unpinned_threads")), 1);
 	json_decref(run);
 	pb_point_free(&pt);
 	fake_kernel_uninstall();
@@ -431,6 +481,7 @@ int main(void)
 	ibs_bias();
 	ibs_cycles_basis();
 	pebs_precise_lowered();
+	unpinned_threads_are_reported();
 	ibs_swfilt_excludes_and_filters();
 	pebs_mode();
 	accuracy_experiment_on_pebs();

@@ -9,10 +9,26 @@
 #include "ring/ring.h"
 #include "session/session.h"
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <string.h>
+
+/* pthread_barrier_init cannot fail for the counts a session asks, so the test stands in for
+ * it (the executable's definition wins over libc's) to make it fail on demand. */
+static int barrier_init_errno;
+
+int pthread_barrier_init(pthread_barrier_t *restrict b, const pthread_barrierattr_t *restrict a,
+			 unsigned count)
+{
+	if (barrier_init_errno)
+		return barrier_init_errno;
+	int (*real)(pthread_barrier_t *, const pthread_barrierattr_t *, unsigned);
+	*(void **)&real = dlsym(RTLD_NEXT, "pthread_barrier_init");
+	return real(b, a, count);
+}
 
 static struct pb_machine machine;
 
@@ -290,6 +306,165 @@ static void ring_sizing_saturates(void)
 	fake_kernel_uninstall();
 }
 
+/* A config of one counting or sampling timer event per thread, the fake kernel installed. */
+static struct pb_session_config fault_config(unsigned nevents, uint64_t period, struct stream *st,
+					     struct seen *seen)
+{
+	load_fixture("sysfs-vm");
+	struct pb_session_config cfg = {
+		.nevents = nevents, .threads = 1, .machine = &machine, .run = idle_run,
+		.on_record = on_record, .record_ctx = seen, .expected_samples = st->n,
+	};
+	struct pb_error err = {0};
+	for (unsigned e = 0; e < nevents; e++) {
+		CHECK(pb_spec_parse("timer:cpu-clock", &cfg.events[e].spec, &err) == 0);
+		cfg.events[e].period = period;
+	}
+	fake_kernel_install();
+	fake_kernel_on_disable(write_stream, st);
+	return cfg;
+}
+
+/* A refused ENABLE fails the run, naming the event and the errno; the region is not run with
+ * the event off, and the events enabled before it are disabled again. */
+static unsigned runs;
+
+static void counting_run(void *ctx, unsigned thread)
+{
+	(void)ctx;
+	(void)thread;
+	runs++;
+}
+
+static void enable_failure_fails_the_run(void)
+{
+	struct stream st = {.n = 10, .period = 100000};
+	struct seen seen = {0};
+	struct pb_session_config cfg = fault_config(1, 100000, &st, &seen);
+	cfg.run = counting_run;
+	runs = 0;
+	struct pb_error err = {0};
+	fake_kernel_fail_next_ioctl(EBUSY);
+	CHECK(pb_session_run(&cfg, &result, &err) != 0);
+	CHECK_EQ_U64(err.code, PB_EXIT_FAILURE);
+	CHECK_EQ_U64(err.sys_errno, EBUSY);
+	CHECK_STR_CONTAINS(err.msg, "enable");
+	CHECK_STR_CONTAINS(err.msg, "timer:cpu-clock");
+	CHECK_STR_CONTAINS(err.msg, strerror(EBUSY));
+	CHECK_EQ_U64(runs, 0);
+	struct fake_event *fe = fake_kernel_event_at(0);
+	CHECK_EQ_U64(fe->enables, 0);
+	CHECK(fe->closed);
+	fake_kernel_uninstall();
+
+	/* the second of two events refused: the first, enabled, is disabled again */
+	cfg = fault_config(2, 0, &st, &seen);
+	cfg.run = counting_run;
+	runs = 0;
+	fake_kernel_fail_ioctl(FAKE_FD_BASE + 1, PERF_EVENT_IOC_ENABLE, EINVAL);
+	CHECK(pb_session_run(&cfg, &result, &err) != 0);
+	CHECK_STR_CONTAINS(err.msg, "enable");
+	CHECK_EQ_U64(err.sys_errno, EINVAL);
+	CHECK_EQ_U64(runs, 0);
+	CHECK_EQ_U64(fake_kernel_event_at(0)->enables, 1);
+	CHECK_EQ_U64(fake_kernel_event_at(0)->disables, 1);
+	CHECK(!fake_kernel_event_at(0)->enabled);
+	CHECK_EQ_U64(fake_kernel_event_at(1)->enables, 0);
+	fake_kernel_uninstall();
+}
+
+static void disable_failure_fails_the_run(void)
+{
+	struct stream st = {.n = 10, .period = 100000};
+	struct seen seen = {0};
+	struct pb_session_config cfg = fault_config(1, 100000, &st, &seen);
+	struct pb_error err = {0};
+	fake_kernel_fail_ioctl(-1, PERF_EVENT_IOC_DISABLE, EIO);
+	CHECK(pb_session_run(&cfg, &result, &err) != 0);
+	CHECK_STR_CONTAINS(err.msg, "disable");
+	CHECK_STR_CONTAINS(err.msg, "timer:cpu-clock, thread 0");
+	CHECK_EQ_U64(err.sys_errno, EIO);
+	fake_kernel_uninstall();
+}
+
+/* A read shorter than the read_format (here without its PERF_FORMAT_LOST word) fails the run
+ * and leaves the counts untouched, never half filled. */
+static void short_read_fails_the_run(void)
+{
+	struct stream st = {.n = 10, .period = 100000};
+	struct seen seen = {0};
+	struct pb_session_config cfg = fault_config(1, 0, &st, &seen);
+	struct pb_error err = {0};
+	CHECK(pb_session_run(&cfg, &result, &err) == 0);
+	CHECK_EQ_U64(result.thread[0].events[0].count, 10 * 100000);
+	fake_kernel_uninstall();
+
+	cfg = fault_config(1, 0, &st, &seen);
+	fake_kernel_short_read_next();
+	CHECK(pb_session_run(&cfg, &result, &err) != 0);
+	CHECK_EQ_U64(err.code, PB_EXIT_FAILURE);
+	CHECK_STR_CONTAINS(err.msg, "short read");
+	CHECK_STR_CONTAINS(err.msg, "timer:cpu-clock, thread 0");
+	CHECK(result.thread[0].events[0].has_lost_format);
+	CHECK_EQ_U64(result.thread[0].events[0].count, 0);
+	CHECK_EQ_U64(result.thread[0].events[0].time_enabled, 0);
+	fake_kernel_uninstall();
+}
+
+/* A CPU the system refuses (a cgroup's cpuset) leaves the thread unpinned: said, not fatal. */
+static void unpinned_thread_is_reported(void)
+{
+	struct stream st = {.n = 10, .period = 100000};
+	struct seen seen = {0};
+	struct pb_session_config cfg = fault_config(1, 100000, &st, &seen);
+	static const int cpus[2] = {0, 1};
+	cfg.threads = 2;
+	cfg.cpus = cpus;
+	fake_kernel_refuse_cpu(1, EINVAL);
+	struct pb_error err = {0};
+	CHECK(pb_session_run(&cfg, &result, &err) == 0);
+	CHECK(result.thread[0].pinned);
+	CHECK(!result.thread[1].pinned);
+	CHECK_EQ_U64(result.thread[1].cpu, 1);
+	CHECK_EQ_U64(result.thread[1].events[0].samples, 10);
+	fake_kernel_uninstall();
+}
+
+/* Handlers that cannot be installed, or barriers that cannot be made, fail the run before any
+ * thread starts, and leave the process's handlers as they were. */
+static void setup_failures_fail_the_run(void)
+{
+	struct stream st = {.n = 10, .period = 100000};
+	struct seen seen = {0};
+	struct pb_session_config cfg = fault_config(1, 100000, &st, &seen);
+	cfg.delivery = PB_DELIVERY_SIGNAL;
+	cfg.signal_number = SIGKILL;
+	struct sigaction before, after;
+	sigaction(SIGTRAP, NULL, &before);
+	struct pb_error err = {0};
+	CHECK(pb_session_run(&cfg, &result, &err) != 0);
+	CHECK_EQ_U64(err.code, PB_EXIT_USAGE);
+	CHECK_STR_CONTAINS(err.msg, "sigaction");
+	CHECK_STR_CONTAINS(err.msg, "signal 9");
+	CHECK_EQ_U64(fake_kernel_nevents(), 0);
+	sigaction(SIGTRAP, NULL, &after);
+	CHECK(after.sa_handler == before.sa_handler);
+	fake_kernel_uninstall();
+
+	cfg = fault_config(1, 100000, &st, &seen);
+	barrier_init_errno = EAGAIN;
+	CHECK(pb_session_run(&cfg, &result, &err) != 0);
+	barrier_init_errno = 0;
+	CHECK_EQ_U64(err.sys_errno, EAGAIN);
+	CHECK_STR_CONTAINS(err.msg, "barrier");
+	CHECK_EQ_U64(fake_kernel_nevents(), 0);
+	fake_kernel_uninstall();
+	/* and the session works again */
+	cfg = fault_config(1, 100000, &st, &seen);
+	CHECK(pb_session_run(&cfg, &result, &err) == 0);
+	fake_kernel_uninstall();
+}
+
 int main(void)
 {
 	pebs_stream();
@@ -299,5 +474,10 @@ int main(void)
 	delivery_modes_configure_the_kernel();
 	open_failure_is_reported();
 	ring_sizing_saturates();
+	enable_failure_fails_the_run();
+	disable_failure_fails_the_run();
+	short_read_fails_the_run();
+	unpinned_thread_is_reported();
+	setup_failures_fail_the_run();
 	return pb_check_done("session_fake");
 }

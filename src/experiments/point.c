@@ -270,6 +270,8 @@ int pb_point_measure(const struct pb_point_request *req, struct pb_point *pt,
 			goto fail;
 		pt->wall_ns = pt->runner.wall_ns;
 		memcpy(pt->elapsed_ns, pt->runner.elapsed_ns, sizeof pt->elapsed_ns);
+		for (unsigned th = 0; th < pt->runner.threads; th++)
+			pt->unpinned_threads += !pt->runner.pinned[th];
 		return 0;
 	}
 
@@ -326,8 +328,10 @@ int pb_point_measure(const struct pb_point_request *req, struct pb_point *pt,
 	/* Figures are summed even on failure: which events opened is part of the answer. */
 	sum_figures(req, pt, &tally);
 	pt->wall_ns = pt->session->wall_ns;
-	for (unsigned th = 0; th < pt->session->threads; th++)
+	for (unsigned th = 0; th < pt->session->threads; th++) {
 		pt->elapsed_ns[th] = pt->session->thread[th].elapsed_ns;
+		pt->unpinned_threads += !pt->session->thread[th].pinned;
+	}
 	if (rc)
 		goto fail;
 	return 0;
@@ -418,6 +422,9 @@ json_t *pb_point_json(const struct pb_point_request *req, const struct pb_point 
 	for (unsigned t = 0; t < req->threads; t++)
 		json_array_append_new(elapsed, json_integer((json_int_t)pt->elapsed_ns[t]));
 	json_object_set_new(o, "elapsed_ns", elapsed);
+	/* Threads that ran where the scheduler put them: their timings and any per-CPU figure
+	 * are not those of the CPUs asked for. */
+	json_object_set_new(o, "unpinned_threads", json_integer(pt->unpinned_threads));
 	if (pt->label >= 0)
 		json_object_set_new(o, "label",
 				    json_string(pt->instance.truth.labels[pt->label].name));
@@ -437,6 +444,9 @@ void pb_point_print(FILE *out, const struct pb_point_request *req, const struct 
 		req->threads, pb_delivery_name(req->delivery), (double)pt->wall_ns / 1e6);
 	if (pt->label >= 0)
 		fprintf(out, "probe site: %s\n", pt->instance.truth.labels[pt->label].name);
+	if (pt->unpinned_threads)
+		fprintf(out, "UNPINNED: %u of %u thread(s) could not be pinned to their CPU\n",
+			pt->unpinned_threads, req->threads);
 	if (req->no_perf)
 		return;
 	fprintf(out, "%-18s %10s %10s %12s %12s %9s %8s %8s %8s %7s\n", "facility", "period",

@@ -73,6 +73,7 @@ struct pb_point {
 	struct pb_runner_result runner;
 	uint64_t wall_ns;
 	uint64_t elapsed_ns[PB_MAX_THREADS];
+	unsigned unpinned_threads;           /* threads sched_setaffinity refused their CPU */
 	struct pb_point_figures ev[PB_MAX_EVENTS];
 	int label;                           /* index of the probed label, -1 if none */
 	/* attribution of event 0 */

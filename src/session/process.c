@@ -221,7 +221,14 @@ int pb_process_run(const struct pb_process_config *cfg, struct pb_process_result
 	for (unsigned i = 0; i < nslots; i++) {
 		struct pb_event_result one = {.has_lost_format =
 						      res->events[slots[i].event].has_lost_format};
-		pb_event_read(slots[i].fd, &one);
+		char what[256];
+		snprintf(what, sizeof what, "%.200s on %s", cfg->events[slots[i].event].spec.text,
+			 cfg->argv[0]);
+		/* A sum with one CPU's counts missing would look like a smaller count: fail. */
+		if (pb_event_read(slots[i].fd, what, &one, rc ? NULL : err)) {
+			rc = -1;
+			continue;
+		}
 		struct pb_event_result *er = &res->events[slots[i].event];
 		er->count += one.count;
 		er->time_enabled += one.time_enabled;

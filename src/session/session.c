@@ -291,18 +291,27 @@ int pb_event_open(struct perf_event_attr *attr, pid_t pid, int cpu, const char *
 	return fd;
 }
 
-void pb_event_read(int fd, struct pb_event_result *er)
+int pb_event_read(int fd, const char *what, struct pb_event_result *er, struct pb_error *err)
 {
 	uint64_t buf[8] = {0};
-	ssize_t n = pb_sys()->read(fd, buf, sizeof buf);
-	if (n < (ssize_t)(4 * sizeof(uint64_t)))
-		return;
 	/* value, time_enabled, time_running, id[, lost] */
+	size_t want = (er->has_lost_format ? 5 : 4) * sizeof(uint64_t);
+	ssize_t n = pb_sys()->read(fd, buf, sizeof buf);
+	if (n < 0) {
+		int saved = errno;
+		return pb_fail(err, PB_EXIT_FAILURE, saved, "%s: cannot read the counts: %s", what,
+			       strerror(saved));
+	}
+	/* The kernel returns the whole read_format or nothing: anything shorter is not a count. */
+	if ((size_t)n < want)
+		return pb_fail(err, PB_EXIT_FAILURE, 0,
+			       "%s: short read of the counts (%zd of %zu bytes)", what, n, want);
 	er->count = buf[0];
 	er->time_enabled = buf[1];
 	er->time_running = buf[2];
-	if (er->has_lost_format && n >= (ssize_t)(5 * sizeof(uint64_t)))
+	if (er->has_lost_format)
 		er->lost_format = buf[4];
+	return 0;
 }
 
 static int open_one(struct worker *w, unsigned e, const struct pb_target *target)
@@ -426,9 +435,37 @@ static void drain_event(struct session *s, struct worker *w, unsigned e)
 	er->samples += t.samples;
 }
 
+/* Records the thread's first failure; later ones would only hide its cause. */
+static void worker_failed(struct worker *w, const struct pb_error *err)
+{
+	if (!w->failed)
+		w->err = *err;
+	w->failed = true;
+}
+
 static void read_counts(struct worker *w, unsigned e)
 {
-	pb_event_read(w->ev[e].fd, &w->s->res->thread[w->index].events[e]);
+	char what[256];
+	struct pb_error err = {0};
+	snprintf(what, sizeof what, "%.200s, thread %u", w->s->cfg->events[e].spec.text, w->index);
+	if (pb_event_read(w->ev[e].fd, what, &w->s->res->thread[w->index].events[e], &err))
+		worker_failed(w, &err);
+}
+
+/* ENABLE or DISABLE one event; a refusal fails the run, as its counts would not be the
+ * measured region's. */
+static int toggle(struct worker *w, unsigned e, bool enable)
+{
+	unsigned long request = enable ? PERF_EVENT_IOC_ENABLE : PERF_EVENT_IOC_DISABLE;
+	if (!pb_sys()->ioctl(w->ev[e].fd, request, 0))
+		return 0;
+	int saved = errno;
+	struct pb_error err = {0};
+	pb_fail(&err, PB_EXIT_FAILURE, saved, "%s, thread %u: cannot %s the event: %s",
+		w->s->cfg->events[e].spec.text, w->index, enable ? "enable" : "disable",
+		strerror(saved));
+	worker_failed(w, &err);
+	return -1;
 }
 
 static void close_events(struct worker *w, unsigned nevents)
@@ -444,13 +481,13 @@ static void close_events(struct worker *w, unsigned nevents)
 	}
 }
 
-static void pin(struct worker *w)
+static bool pin(struct worker *w)
 {
 	cpu_set_t set;
 	CPU_ZERO(&set);
 	CPU_SET(w->cpu, &set);
-	/* A failed pin is not fatal: the result records the CPU actually asked for. */
-	sched_setaffinity(0, sizeof set, &set);
+	/* A failed pin is not fatal (a cgroup may forbid the CPU): the result says so. */
+	return pb_sys()->sched_setaffinity(0, sizeof set, &set) == 0;
 }
 
 static void *worker_main(void *arg)
@@ -463,7 +500,7 @@ static void *worker_main(void *arg)
 	tr->tid = current_tid();
 	for (unsigned e = 0; e < cfg->nevents; e++)
 		w->ev[e].fd = -1;
-	pin(w);
+	tr->pinned = pin(w);
 
 	struct pb_target target = {0};
 	if (cfg->prepare && cfg->prepare(cfg->ctx, w->index, &target)) {
@@ -490,16 +527,22 @@ static void *worker_main(void *arg)
 		return NULL;
 	}
 
-	const struct pb_sys *sys = pb_sys();
-	for (unsigned e = 0; e < cfg->nevents; e++)
-		if (w->ev[e].fd >= 0)
-			sys->ioctl(w->ev[e].fd, PERF_EVENT_IOC_ENABLE, 0);
+	for (unsigned e = 0; e < cfg->nevents; e++) {
+		if (w->ev[e].fd < 0 || !toggle(w, e, true))
+			continue;
+		/* Without all its events the region would be measured in part: stop the ones
+		 * enabled so far and skip it; closing the events is the session's. */
+		while (e-- > 0)
+			if (w->ev[e].fd >= 0)
+				pb_sys()->ioctl(w->ev[e].fd, PERF_EVENT_IOC_DISABLE, 0);
+		return NULL;
+	}
 	uint64_t start = now_ns();
 	cfg->run(cfg->ctx, w->index);
 	uint64_t end = now_ns();
 	for (unsigned e = 0; e < cfg->nevents; e++)
 		if (w->ev[e].fd >= 0)
-			sys->ioctl(w->ev[e].fd, PERF_EVENT_IOC_DISABLE, 0);
+			toggle(w, e, false);
 	tr->elapsed_ns = end - start;
 	uint64_t last = atomic_load(&s->last_end_ns);
 	while (end > last && !atomic_compare_exchange_weak(&s->last_end_ns, &last, end))
@@ -601,16 +644,49 @@ int pb_session_run(const struct pb_session_config *cfg, struct pb_session_result
 		return pb_fail(err, PB_EXIT_FAILURE, ENOMEM, "out of memory");
 	unsigned ncpus = s.machine->ncpus ? s.machine->ncpus : 1;
 
+	/* pthread functions return the error instead of setting errno. */
+	int perr = pthread_barrier_init(&s.opened, NULL, cfg->threads + 1);
+	if (perr) {
+		free(s.workers);
+		return pb_fail(err, PB_EXIT_FAILURE, perr,
+			       "cannot create the session's barrier for %u threads: %s",
+			       cfg->threads, strerror(perr));
+	}
+	perr = pthread_barrier_init(&s.release, NULL, cfg->threads + 1);
+	if (perr) {
+		pthread_barrier_destroy(&s.opened);
+		free(s.workers);
+		return pb_fail(err, PB_EXIT_FAILURE, perr,
+			       "cannot create the session's barrier for %u threads: %s",
+			       cfg->threads, strerror(perr));
+	}
+
+	/* Without the handlers a sample's signal would take the default action, which for both
+	 * is to kill the process. */
 	struct sigaction old_async, old_trap, sa = {.sa_flags = SA_SIGINFO | SA_RESTART};
 	sigemptyset(&sa.sa_mask);
 	int signo = cfg->signal_number ? cfg->signal_number : SIGRTMIN + 2;
 	sa.sa_sigaction = on_async_signal;
-	sigaction(signo, &sa, &old_async);
+	int bad_signo = sigaction(signo, &sa, &old_async) ? signo : 0;
 	sa.sa_sigaction = on_sigtrap;
-	sigaction(SIGTRAP, &sa, &old_trap);
+	if (!bad_signo && sigaction(SIGTRAP, &sa, &old_trap)) {
+		bad_signo = SIGTRAP;
+		int saved = errno;
+		sigaction(signo, &old_async, NULL);
+		errno = saved;
+	}
+	if (bad_signo) {
+		int saved = errno;
+		pthread_barrier_destroy(&s.opened);
+		pthread_barrier_destroy(&s.release);
+		free(s.workers);
+		/* a signal_number of the caller's is a bad input; the default failing is not */
+		int code = bad_signo == cfg->signal_number ? PB_EXIT_USAGE : PB_EXIT_FAILURE;
+		return pb_fail(err, code, saved,
+			       "sigaction: cannot install the handler of signal %d (%s): %s",
+			       bad_signo, strsignal(bad_signo), strerror(saved));
+	}
 
-	pthread_barrier_init(&s.opened, NULL, cfg->threads + 1);
-	pthread_barrier_init(&s.release, NULL, cfg->threads + 1);
 	unsigned started = 0;
 	for (unsigned t = 0; t < cfg->threads; t++) {
 		struct worker *w = &s.workers[t];

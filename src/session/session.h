@@ -80,7 +80,9 @@ struct pb_event_result {
 };
 
 struct pb_thread_result {
-	int cpu;
+	int cpu;                      /* the CPU the thread was to be pinned to */
+	bool pinned;                  /* false: sched_setaffinity refused cpu (e.g. a cgroup's
+				       * cpuset), the thread ran wherever the scheduler put it */
 	pid_t tid;
 	uint64_t elapsed_ns;          /* CLOCK_MONOTONIC across the measured region */
 	struct pb_event_result events[PB_MAX_EVENTS];
@@ -92,8 +94,9 @@ struct pb_session_result {
 	uint64_t wall_ns;             /* from barrier release to the last thread's end */
 };
 
-/* Runs the session. Fails (returns -1 with err) if any thread could not open or map an event;
- * per-event open failures are also recorded in the results. */
+/* Runs the session. Fails (returns -1 with err) if any thread could not open or map an event,
+ * enable or disable it, or read its counts in full; per-event open failures are also recorded
+ * in the results. A thread that could not be pinned is not a failure (see pinned). */
 int pb_session_run(const struct pb_session_config *cfg, struct pb_session_result *res,
 		   struct pb_error *err);
 
@@ -106,7 +109,9 @@ int pb_event_attr(const struct pb_machine *m, const struct pb_event_config *ec,
 		  struct pb_error *err);
 int pb_event_open(struct perf_event_attr *attr, pid_t pid, int cpu, const char *what,
 		  struct pb_event_result *er, struct pb_error *err);
-void pb_event_read(int fd, struct pb_event_result *er);
+/* Fails (-1, err naming `what`) on a read error or a short read: er's counts are then left
+ * as they were, never filled from a partial buffer. */
+int pb_event_read(int fd, const char *what, struct pb_event_result *er, struct pb_error *err);
 
 /* Losses of one event, all sources: the larger of the kernel's PERF_FORMAT_LOST and the
  * LOST records seen, plus LOST_SAMPLES. */

@@ -22,6 +22,11 @@ static int linux_fcntl(int fd, int cmd, unsigned long arg)
 	return fcntl(fd, cmd, arg);
 }
 
+static int linux_sched_setaffinity(pid_t pid, size_t size, const cpu_set_t *set)
+{
+	return sched_setaffinity(pid, size, set);
+}
+
 const struct pb_sys pb_sys_linux = {
 	.perf_event_open = linux_perf_event_open,
 	.ioctl = linux_ioctl,
@@ -30,6 +35,7 @@ const struct pb_sys pb_sys_linux = {
 	.read = read,
 	.close = close,
 	.fcntl = linux_fcntl,
+	.sched_setaffinity = linux_sched_setaffinity,
 };
 
 static const struct pb_sys *installed = &pb_sys_linux;

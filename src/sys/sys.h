@@ -1,9 +1,11 @@
-/* The seam: the only code that talks to the perf_event kernel interface.
+/* The seam: the only code that talks to the perf_event kernel interface (and pins threads, so
+ * that a test can refuse a CPU as a cgroup would).
  * Tests install a fake kernel with pb_sys_install(); everything else calls pb_sys(). */
 #ifndef PB_SYS_H
 #define PB_SYS_H
 
 #include <linux/perf_event.h>
+#include <sched.h>
 #include <stddef.h>
 #include <sys/types.h>
 
@@ -16,6 +18,7 @@ struct pb_sys {
 	ssize_t (*read)(int fd, void *buf, size_t count);
 	int (*close)(int fd);
 	int (*fcntl)(int fd, int cmd, unsigned long arg);
+	int (*sched_setaffinity)(pid_t pid, size_t size, const cpu_set_t *set);
 };
 
 /* The table in force (the real kernel unless a test installed another). */

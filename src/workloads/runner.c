@@ -1,6 +1,8 @@
 /* Workload instances and the perf-free runner. */
 #include "workloads/runner.h"
 
+#include "sys/sys.h"
+
 #include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
@@ -129,8 +131,8 @@ static void *runner_main(void *arg)
 	cpu_set_t set;
 	CPU_ZERO(&set);
 	CPU_SET(cpu, &set);
-	/* An unpinned run is still a run; the result says which CPU was asked for. */
-	sched_setaffinity(0, sizeof set, &set);
+	/* An unpinned run is still a run (a cgroup may forbid the CPU); the result says so. */
+	r->res->pinned[t->index] = pb_sys()->sched_setaffinity(0, sizeof set, &set) == 0;
 	r->res->cpu[t->index] = cpu;
 	struct pb_target target;
 	if (pb_instance_prepare(r->in, t->index, &target))

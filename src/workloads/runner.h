@@ -35,7 +35,8 @@ struct pb_runner_result {
 	unsigned threads;
 	uint64_t wall_ns;            /* from barrier release to the last thread's end */
 	uint64_t elapsed_ns[PB_MAX_THREADS];
-	int cpu[PB_MAX_THREADS];
+	int cpu[PB_MAX_THREADS];      /* asked for */
+	bool pinned[PB_MAX_THREADS];  /* false: sched_setaffinity refused cpu */
 };
 
 /* Runs the instance without perf: thread i pinned to i % ncpus, all released together. */

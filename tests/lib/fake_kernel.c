@@ -18,6 +18,12 @@ static struct fake_event events[FAKE_MAX_EVENTS];
 static unsigned nevents;
 static pthread_mutex_t table_lock = PTHREAD_MUTEX_INITIALIZER;
 static int fail_next_errno;
+/* Scripted failures, consumed by whichever worker thread gets there first. */
+static int fail_ioctl_errno;
+static int fail_ioctl_fd = -1;             /* -1: any event */
+static unsigned long fail_ioctl_request;   /* 0: any request */
+static bool short_read_next;
+static int refused_cpu = -1, refused_cpu_errno;
 static void (*disable_script)(struct fake_event *ev, void *ctx);
 static void *disable_ctx;
 static uint64_t next_id = 1000;
@@ -84,6 +90,58 @@ struct fake_event *fake_kernel_event_at(unsigned index)
 void fake_kernel_fail_next_open(int err)
 {
 	fail_next_errno = err;
+}
+
+void fake_kernel_fail_next_ioctl(int err)
+{
+	fake_kernel_fail_ioctl(-1, 0, err);
+}
+
+void fake_kernel_fail_ioctl(int fd, unsigned long request, int err)
+{
+	pthread_mutex_lock(&table_lock);
+	fail_ioctl_fd = fd;
+	fail_ioctl_request = request;
+	fail_ioctl_errno = err;
+	pthread_mutex_unlock(&table_lock);
+}
+
+void fake_kernel_short_read_next(void)
+{
+	pthread_mutex_lock(&table_lock);
+	short_read_next = true;
+	pthread_mutex_unlock(&table_lock);
+}
+
+void fake_kernel_refuse_cpu(int cpu, int err)
+{
+	pthread_mutex_lock(&table_lock);
+	refused_cpu = cpu;
+	refused_cpu_errno = err;
+	pthread_mutex_unlock(&table_lock);
+}
+
+/* True (once) when a scripted failure applies to this call; errno is then set. */
+static bool ioctl_fails(int fd, unsigned long request)
+{
+	pthread_mutex_lock(&table_lock);
+	bool fail = fail_ioctl_errno && (fail_ioctl_fd < 0 || fail_ioctl_fd == fd) &&
+		    (!fail_ioctl_request || fail_ioctl_request == request);
+	if (fail) {
+		errno = fail_ioctl_errno;
+		fail_ioctl_errno = 0;
+	}
+	pthread_mutex_unlock(&table_lock);
+	return fail;
+}
+
+static bool take_short_read(void)
+{
+	pthread_mutex_lock(&table_lock);
+	bool take = short_read_next;
+	short_read_next = false;
+	pthread_mutex_unlock(&table_lock);
+	return take;
 }
 
 void fake_kernel_on_disable(void (*fn)(struct fake_event *ev, void *ctx), void *ctx)
@@ -189,7 +247,7 @@ static int fake_ioctl(int fd, unsigned long request, unsigned long arg)
 	if (!is_fake_fd(fd))
 		return pb_sys_linux.ioctl(fd, request, arg);
 	struct fake_event *ev = live(fd);
-	if (!ev)
+	if (!ev || ioctl_fails(fd, request))
 		return -1;
 	switch (request) {
 	case PERF_EVENT_IOC_ENABLE:
@@ -446,8 +504,9 @@ static ssize_t fake_read(int fd, void *buf, size_t count)
 		errno = ENOSPC;
 		return -1;
 	}
-	memcpy(buf, tmp, w.pos);
-	return (ssize_t)w.pos;
+	size_t n = take_short_read() ? w.pos - 8 : w.pos;
+	memcpy(buf, tmp, n);
+	return (ssize_t)n;
 }
 
 static int fake_close(int fd)
@@ -511,6 +570,19 @@ static int fake_fcntl(int fd, int cmd, unsigned long arg)
 	}
 }
 
+static int fake_sched_setaffinity(pid_t pid, size_t size, const cpu_set_t *set)
+{
+	(void)pid;
+	pthread_mutex_lock(&table_lock);
+	int cpu = refused_cpu, err = refused_cpu_errno;
+	pthread_mutex_unlock(&table_lock);
+	if (cpu >= 0 && CPU_ISSET_S((size_t)cpu, size, set)) {
+		errno = err;
+		return -1;
+	}
+	return 0;
+}
+
 static const struct pb_sys fake_table = {
 	.perf_event_open = fake_open,
 	.ioctl = fake_ioctl,
@@ -519,6 +591,7 @@ static const struct pb_sys fake_table = {
 	.read = fake_read,
 	.close = fake_close,
 	.fcntl = fake_fcntl,
+	.sched_setaffinity = fake_sched_setaffinity,
 };
 
 static void reset(void)
@@ -532,6 +605,12 @@ static void reset(void)
 	}
 	__atomic_store_n(&nevents, 0, __ATOMIC_RELEASE);
 	fail_next_errno = 0;
+	fail_ioctl_errno = 0;
+	fail_ioctl_fd = -1;
+	fail_ioctl_request = 0;
+	short_read_next = false;
+	refused_cpu = -1;
+	refused_cpu_errno = 0;
 	disable_script = NULL;
 	disable_ctx = NULL;
 	pthread_mutex_unlock(&table_lock);

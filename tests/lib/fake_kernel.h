@@ -38,6 +38,16 @@ void fake_kernel_install(void);
 void fake_kernel_uninstall(void);
 /* The next perf_event_open fails with this errno (once). */
 void fake_kernel_fail_next_open(int err);
+/* The next ioctl on a fake event returns -1 with this errno (once), without acting. */
+void fake_kernel_fail_next_ioctl(int err);
+/* The same for the next ioctl on fd (-1: any) with request (0: any, else e.g.
+ * PERF_EVENT_IOC_DISABLE). */
+void fake_kernel_fail_ioctl(int fd, unsigned long request, int err);
+/* The next read of a fake event returns its read_format layout less its last u64 (once). */
+void fake_kernel_short_read_next(void);
+/* sched_setaffinity does not touch the real threads: it succeeds, unless the set holds this
+ * CPU, which fails with err (as a cgroup's cpuset refuses a CPU); cpu -1 refuses none. */
+void fake_kernel_refuse_cpu(int cpu, int err);
 struct fake_event *fake_kernel_event(int fd);
 unsigned fake_kernel_nevents(void);
 struct fake_event *fake_kernel_event_at(unsigned index);
