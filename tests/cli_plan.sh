@@ -37,11 +37,55 @@ cat >"$work/costs.json" <<JSON
  {"experiment": "cost", "facility": "$T", "kind": "fit", "delivery": "none",
   "metrics": {"ns_per_sample": 10000}}]}
 JSON
+# A fit the cost experiment marked unresolved (bp:w's kind of figures): plan refuses it.
+cat >"$work/unresolved.json" <<JSON
+{"schema": "pesbench-results/1", "points": [
+ {"experiment": "cost", "facility": "$T", "kind": "fit", "delivery": "none",
+  "metrics": {"ns_per_sample": -16247, "ci95_ns": 178006, "r2": 0.027, "resolved": false}}]}
+JSON
+# Marked resolved by an older, looser rule (CI < slope) but 60 % wide: refused as well.
+cat >"$work/loose.json" <<JSON
+{"schema": "pesbench-results/1", "points": [
+ {"experiment": "cost", "facility": "$T", "kind": "fit", "delivery": "none",
+  "metrics": {"ns_per_sample": 10000, "ci95_ns": 6000, "r2": 0.95, "resolved": true}}]}
+JSON
 echo '{"schema": "pesbench-results/1", "points": []}' >"$work/empty.json"
 echo '{"schema": "pesbench-res' >"$work/cut.json"
 expect_exit 6 "no fit in costs file" "$PB_BIN" plan --facility $T --budget 5 --costs "$work/empty.json" -- true
 check "grep -q 'no cost fit' '$work/err'" "missing fit explained"
 expect_exit 6 "corrupt costs file" "$PB_BIN" plan --facility $T --budget 5 --costs "$work/cut.json" -- true
+
+expect_exit 1 "unresolved fit in costs file" "$PB_BIN" plan --facility $T --budget 5 --costs "$work/unresolved.json" -- true
+check "grep -q 'did not resolve (-16247.0 ± 178006.0 ns per sample, R² 0.027)' '$work/err'" "unresolved fit refused with its figures"
+check "grep -q 'not measured precisely enough' '$work/err'" "unresolved fit: says it is not precise enough"
+check "[ ! -s '$work/out' ]" "no plan printed from an unresolved fit"
+expect_exit 1 "fit wider than 25 % in costs file" "$PB_BIN" plan --facility $T --budget 5 --costs "$work/loose.json" -- true
+check "grep -q 'did not resolve (10000.0 ± 6000.0 ns per sample, R² 0.950)' '$work/err'" "a 60 % CI is refused"
+
+# --- the cost measured on the spot: either it resolves and there is a plan, or plan says it
+# could not measure it precisely enough, with the figures. The machine decides which.
+"$PB_BIN" plan --facility $T --budget 10 --runs 1 -- "${loop[@]}" >"$work/out" 2>"$work/err"
+rc=$?
+checks=$((checks + 1))
+case $rc in
+0)
+	grep -q 'cost of a sample: *[0-9.]* ns (from a sweep just now)' "$work/out" ||
+		fail "sweep resolved but the plan does not give its cost"
+	grep -q '^period: *[0-9]* ns' "$work/out" || fail "sweep resolved but no period"
+	;;
+1)
+	echo "cli_plan: the sweep did not resolve here ($(tail -n 1 "$work/err" | head -c 200))"
+	grep -q 'could not be measured precisely enough on this machine' "$work/err" ||
+		fail "unresolved sweep: message missing ($(head -c 300 "$work/err"))"
+	grep -Eq -- '-?[0-9.]+ ± [0-9.]+ ns per sample \(95 % CI\), R² -?[0-9.]+' "$work/err" ||
+		fail "unresolved sweep: figures missing ($(head -c 300 "$work/err"))"
+	grep -q 'longer sweep' "$work/err" || fail "unresolved sweep was not retried longer"
+	[ -s "$work/out" ] && fail "unresolved sweep printed a plan"
+	;;
+*)
+	fail "plan with a sweep: exit $rc, expected 0 or 1 ($(head -c 300 "$work/err"))"
+	;;
+esac
 
 expect_exit 0 "plan" "$PB_BIN" plan --facility $T --budget 10 --runs 1 --costs "$work/costs.json" -- "${loop[@]}"
 check "grep -q '^period: *110000 ns' '$work/out'" "period = c (1+b)/b = 110000 ns ($(grep period "$work/out"))"

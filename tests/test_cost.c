@@ -35,6 +35,82 @@ static void test_fit(void)
 	CHECK(pb_linear_fit(same, y, 3, &f) == -1);
 }
 
+static void test_fit_resolved(void)
+{
+	/* A clean line: 250 ns per sample, +-1 us of noise over 2 ms runs. */
+	double x[10], y[10];
+	for (int i = 0; i < 10; i++) {
+		x[i] = 1000.0 * (i / 2 + 1);
+		y[i] = 2e6 + 250.0 * x[i] + (i % 2 ? 1000.0 : -1000.0);
+	}
+	struct pb_fit f;
+	CHECK(pb_linear_fit(x, y, 10, &f) == 0);
+	CHECK(pb_fit_resolved(&f));
+	/* The same slope under noise of 400 us, alternating with the period: R² and the CI
+	 * both fail. */
+	for (int i = 0; i < 10; i++)
+		y[i] = 2e6 + 250.0 * x[i] + ((i / 2) % 2 ? 4e5 : -4e5);
+	CHECK(pb_linear_fit(x, y, 10, &f) == 0);
+	CHECK(f.slope_ci95 > 0.25 * f.slope);
+	CHECK(!pb_fit_resolved(&f));
+	/* The rule's edges, on constructed fits: each condition alone refuses. */
+	struct pb_fit ok = {.n = 5, .slope = 1000, .slope_ci95 = 250, .r2 = 0.9};
+	CHECK(pb_fit_resolved(&ok));
+	struct pb_fit wide = ok;
+	wide.slope_ci95 = 251; /* CI just over 25 % of the slope, R² high */
+	wide.r2 = 0.99;
+	CHECK(!pb_fit_resolved(&wide));
+	struct pb_fit low_r2 = ok;
+	low_r2.r2 = 0.89;
+	CHECK(!pb_fit_resolved(&low_r2));
+	struct pb_fit negative = ok;
+	negative.slope = -1000; /* bp:w's -16247 +- 178006 is of this kind */
+	negative.slope_ci95 = 10;
+	negative.r2 = 0.99;
+	CHECK(!pb_fit_resolved(&negative));
+	struct pb_fit zero = {0};
+	CHECK(!pb_fit_resolved(&zero));
+	struct pb_fit nan_fit = ok;
+	nan_fit.slope_ci95 = NAN;
+	CHECK(!pb_fit_resolved(&nan_fit));
+}
+
+/* Runs of three periods in no order, as interleaved rounds or a retry leave them: the fastest
+ * run of each period is kept, whatever its position. */
+static void test_fastest_per_period(void)
+{
+	const struct pb_xy runs[] = {
+		{.x = 10, .y = 500, .period = 64},  {.x = 40, .y = 900, .period = 4},
+		{.x = 10, .y = 450, .period = 64},  {.x = 20, .y = 700, .period = 16},
+		{.x = 41, .y = 800, .period = 4},   {.x = 20, .y = 750, .period = 16},
+		{.x = 40, .y = 1000, .period = 4},  {.x = 21, .y = 650, .period = 16},
+		{.x = 11, .y = 470, .period = 64},
+	};
+	struct pb_xy out[9];
+	size_t n = pb_fastest_per_period(runs, 9, out);
+	CHECK_EQ_U64(n, 3);
+	bool seen[3] = {false};
+	for (size_t i = 0; i < n; i++) {
+		if (out[i].period == 64) {
+			seen[0] = true;
+			CHECK(out[i].y == 450 && out[i].x == 10);
+		} else if (out[i].period == 16) {
+			seen[1] = true;
+			CHECK(out[i].y == 650 && out[i].x == 21);
+		} else if (out[i].period == 4) {
+			seen[2] = true;
+			CHECK(out[i].y == 800 && out[i].x == 41);
+		} else {
+			CHECK(!"a period that was not in the runs");
+		}
+	}
+	CHECK(seen[0] && seen[1] && seen[2]);
+	CHECK_EQ_U64(pb_fastest_per_period(runs, 0, out), 0);
+	/* One period only: one point, its fastest run. */
+	CHECK_EQ_U64(pb_fastest_per_period(runs + 1, 1, out), 1);
+	CHECK(out[0].period == 4 && out[0].y == 900);
+}
+
 static void test_predict(void)
 {
 	/* 1 s baseline, 10 us per sample, 20000 samples on 2 threads: 1.1 s */
@@ -162,9 +238,30 @@ static void test_smoke_on(const char *facility)
 		check_adds_up(p);
 	}
 	CHECK_EQ_U64(sweeps, 12);
+	/* Mode none's fit decides: resolved, 3 predictions; unresolved (a per-sample cost below
+	 * the noise, as bp:w's usually is), one refused prediction carrying the fit's figures. */
 	at = 0;
-	unsigned predictions = 0;
+	json_t *none_fit = NULL;
+	while ((fit = find(res.points, "cost", "kind", "fit", &at)))
+		if (!strcmp(json_string_value(json_object_get(fit, "delivery")), "none"))
+			none_fit = fit;
+	CHECK(none_fit != NULL);
+	json_t *resolved = json_object_get(json_object_get(none_fit, "metrics"), "resolved");
+	CHECK(json_is_boolean(resolved));
+	at = 0;
+	unsigned predictions = 0, refused = 0;
 	while ((p = find(res.points, "cost", "kind", "prediction", &at))) {
+		if (json_object_get(p, "not_applicable")) {
+			refused++;
+			const char *note = json_string_value(json_object_get(p, "note"));
+			CHECK(note != NULL);
+			CHECK_STR_CONTAINS(note ? note : "", "not predicted: the per-sample cost fit "
+							     "(mode none) did not resolve (R²");
+			CHECK(json_is_string(json_object_get(p, "not_applicable")));
+			CHECK_EQ_U64(json_array_size(json_object_get(p, "runs")), 0);
+			CHECK(json_object_get(p, "ns_per_sample") == NULL);
+			continue;
+		}
 		predictions++;
 		json_t *run = json_array_get(json_object_get(p, "runs"), 0);
 		CHECK(json_is_number(json_object_get(run, "predicted_ns")));
@@ -173,7 +270,15 @@ static void test_smoke_on(const char *facility)
 								     "error_pct"), "median")));
 		check_adds_up(p);
 	}
-	CHECK_EQ_U64(predictions, 3); /* 3 periods, 1 thread count */
+	if (json_is_true(resolved)) {
+		CHECK_EQ_U64(predictions, 3); /* 3 periods, 1 thread count */
+		CHECK_EQ_U64(refused, 0);
+	} else {
+		fprintf(stderr, "cost %s: mode none did not resolve, the prediction is refused\n",
+			facility);
+		CHECK_EQ_U64(predictions, 0);
+		CHECK_EQ_U64(refused, 1);
+	}
 
 	/* buffer: a baseline and 3 ring sizes x 4 reader settings; kept + lost add up. */
 	o.nperiods = 0;
@@ -205,6 +310,8 @@ static void test_smoke(void)
 int main(void)
 {
 	test_fit();
+	test_fit_resolved();
+	test_fastest_per_period();
 	test_predict();
 	test_plan();
 	test_smoke();

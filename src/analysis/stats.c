@@ -111,6 +111,28 @@ int pb_linear_fit(const double *x, const double *y, size_t n, struct pb_fit *out
 	return 0;
 }
 
+bool pb_fit_resolved(const struct pb_fit *fit)
+{
+	/* Written so that a NaN anywhere fails. */
+	return fit->slope > 0 && fit->r2 >= PB_FIT_MIN_R2 &&
+	       fit->slope_ci95 <= PB_FIT_MAX_REL_CI * fit->slope;
+}
+
+size_t pb_fastest_per_period(const struct pb_xy *xy, size_t n, struct pb_xy *out)
+{
+	size_t nout = 0;
+	for (size_t i = 0; i < n; i++) {
+		size_t j = 0;
+		while (j < nout && out[j].period != xy[i].period)
+			j++;
+		if (j == nout)
+			out[nout++] = xy[i];
+		else if (xy[i].y < out[j].y)
+			out[j] = xy[i];
+	}
+	return nout;
+}
+
 double pb_accuracy(double observed, double expected)
 {
 	if (expected == 0)

@@ -3,7 +3,9 @@
 #ifndef PB_STATS_H
 #define PB_STATS_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 struct pb_summary {
 	size_t n;
@@ -30,6 +32,23 @@ struct pb_fit {
 /* Least squares y = intercept + slope * x. Needs n >= 3 and x not all equal; returns -1
  * otherwise. */
 int pb_linear_fit(const double *x, const double *y, size_t n, struct pb_fit *out);
+
+/* A fitted per-sample cost is only a cost when it stands clear of the noise: slope > 0,
+ * R² >= PB_FIT_MIN_R2 and the 95 % CI half-width within PB_FIT_MAX_REL_CI of the slope. A
+ * cost fit that fails this is reported but never used to predict or plan. */
+#define PB_FIT_MIN_R2 0.9
+#define PB_FIT_MAX_REL_CI 0.25
+bool pb_fit_resolved(const struct pb_fit *fit);
+
+/* One run of a sweep: x samples taken, y elapsed ns, at period. */
+struct pb_xy {
+	double x, y;
+	uint64_t period;
+};
+
+/* The fastest run (smallest y) of each distinct period among n runs in any order, into out
+ * (room for n), in the order the periods first appear; returns how many. */
+size_t pb_fastest_per_period(const struct pb_xy *xy, size_t n, struct pb_xy *out);
 
 /* The main study's accuracy: 100 - |observed - expected| / expected * 100 (may be negative when
  * observed is over twice expected). expected 0: 100 if observed is 0, else 0. */

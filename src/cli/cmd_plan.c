@@ -32,7 +32,8 @@ static void usage(FILE *out)
 		"  --ring PAGES     data pages per ring for the check run (default: recommended)\n"
 		"  --costs FILE     take the cost of one sample from a results.json written by\n"
 		"                   `pesbench run cost` (its delivery-none fit for this facility)\n"
-		"                   instead of measuring it now (a ~2 s sweep)\n"
+		"                   instead of measuring it now (a ~2 s sweep, longer when the\n"
+		"                   machine is noisy; plan fails when the cost does not resolve)\n"
 		"  --runs N         runs of CMD per measurement, median taken (default 3)\n"
 		"  --check          run CMD at the recommended period; print predicted vs measured\n\n"
 		"CMD runs as given with its output discarded; it must exit 0. Only its main thread\n"
@@ -91,17 +92,66 @@ static int cost_from_file(const char *path, const char *facility, double *cost,
 		const char *fac = json_string_value(json_object_get(p, "facility"));
 		const char *kind = json_string_value(json_object_get(p, "kind"));
 		const char *del = json_string_value(json_object_get(p, "delivery"));
-		json_t *v = json_object_get(json_object_get(p, "metrics"), "ns_per_sample");
+		json_t *m = json_object_get(p, "metrics");
+		json_t *v = json_object_get(m, "ns_per_sample");
 		if (exp && fac && kind && del && !strcmp(exp, "cost") && !strcmp(fac, facility) &&
 		    !strcmp(kind, "fit") && !strcmp(del, "none") && json_is_number(v)) {
 			*cost = json_number_value(v);
 			pb_error_clear(err);
 			rc = 0;
+			/* The file's verdict, and the rule again where its figures are there (a
+			 * file written under an older, looser rule); a bare cost is taken as is. */
+			json_t *ci = json_object_get(m, "ci95_ns"), *r2 = json_object_get(m, "r2");
+			struct pb_fit fit = {.slope = *cost,
+					     .slope_ci95 = json_number_value(ci),
+					     .r2 = json_number_value(r2)};
+			if (json_is_false(json_object_get(m, "resolved")) ||
+			    (json_is_number(ci) && json_is_number(r2) && !pb_fit_resolved(&fit)))
+				rc = pb_fail(err, PB_EXIT_FAILURE, 0,
+					     "%s: the cost of one %s sample there did not resolve "
+					     "(%.1f ± %.1f ns per sample, R² %.3f): it was not measured "
+					     "precisely enough to plan with; measure it again (`pesbench "
+					     "run cost` with more --runs or --target-ms) or leave --costs "
+					     "out", path, facility, *cost,
+					     json_is_number(ci) ? json_number_value(ci) : NAN,
+					     json_is_number(r2) ? json_number_value(r2) : NAN);
 			break;
 		}
 	}
 	json_decref(root);
 	return rc;
+}
+
+/* The cost of one sample from a sweep on the spot, used only when its fit resolves: a short
+ * sweep, then once a longer one (more runs, longer runs) when the machine is too noisy for it.
+ * A cost that still does not resolve fails rather than plan on noise. */
+static int measure_cost(const char *facility, double *cost, struct pb_error *err)
+{
+	static const struct {
+		unsigned runs;
+		uint64_t target_ms;
+	} tries[] = {{2, 50}, {3, 200}};
+	struct pb_fit fit;
+	for (size_t t = 0; t < sizeof tries / sizeof tries[0]; t++) {
+		fflush(stdout);
+		fprintf(stderr, "measuring the cost of one %s sample (%s sweep: %u runs of %llu ms "
+			"per period)...\n", facility, t ? "longer" : "short", tries[t].runs,
+			(unsigned long long)tries[t].target_ms);
+		if (pb_cost_measure(facility, tries[t].runs, tries[t].target_ms, &fit, err))
+			return -1;
+		if (pb_fit_resolved(&fit)) {
+			*cost = fit.slope;
+			return 0;
+		}
+		fprintf(stderr, "the cost did not resolve: %.1f ± %.1f ns per sample, R² %.3f\n",
+			fit.slope, fit.slope_ci95, fit.r2);
+	}
+	return pb_fail(err, PB_EXIT_FAILURE, 0,
+		       "the cost of one %s sample could not be measured precisely enough on this "
+		       "machine: %.1f ± %.1f ns per sample (95 %% CI), R² %.3f; a plan needs slope "
+		       "> 0, R² >= %.2g and a CI within %.0f %% of the slope. Measure it on a quieter "
+		       "machine or with `pesbench run cost` and pass --costs", facility, fit.slope,
+		       fit.slope_ci95, fit.r2, PB_FIT_MIN_R2, PB_FIT_MAX_REL_CI * 100);
 }
 
 int pb_cmd_plan(int argc, char **argv)
@@ -210,12 +260,8 @@ int pb_cmd_plan(int argc, char **argv)
 		if (cost_from_file(costs, facility, &model.ns_per_sample, &err))
 			return pb_cli_report("plan", &err);
 	} else {
-		struct pb_fit fit;
-		fflush(stdout);
-		fprintf(stderr, "measuring the cost of one %s sample (short sweep)...\n", facility);
-		if (pb_cost_measure(facility, 2, 50, &fit, &err))
+		if (measure_cost(facility, &model.ns_per_sample, &err))
 			return pb_cli_report("plan", &err);
-		model.ns_per_sample = fit.slope;
 		cost_source = "a sweep just now";
 	}
 	struct pb_plan_result plan;

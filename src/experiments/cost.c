@@ -89,37 +89,38 @@ static unsigned cost_plan(const struct pb_suite_options *o, const char *facility
 	return n;
 }
 
-struct xy {
-	double x[MAX_XY], y[MAX_XY];
+/* The runs of one sweep, each tagged with its period (collect tags with period, the one being
+ * measured), since rounds and retries need not keep the runs of a period together. */
+struct sweep {
+	struct pb_xy pt[MAX_XY];
 	size_t n;
+	uint64_t period;
 };
-
-/* The fit takes the fastest run of each period: on a shared machine contention only ever adds
- * time, so the fastest run is the one closest to the facility's own cost. runs_per_period
- * consecutive entries of all belong to one period. */
-static void fastest_per_period(const struct xy *all, size_t runs_per_period, struct xy *out)
-{
-	out->n = 0;
-	for (size_t i = 0; i < all->n; i += runs_per_period) {
-		size_t best = i;
-		for (size_t j = i; j < i + runs_per_period && j < all->n; j++)
-			if (all->y[j] < all->y[best])
-				best = j;
-		out->x[out->n] = all->x[best];
-		out->y[out->n] = all->y[best];
-		out->n++;
-	}
-}
 
 static void collect(void *ctx, const struct pb_point *pt, json_t *run)
 {
 	(void)run;
-	struct xy *xy = ctx;
-	if (xy->n < MAX_XY) {
-		xy->x[xy->n] = (double)pt->ev[0].observed;
-		xy->y[xy->n] = (double)pt->wall_ns;
-		xy->n++;
+	struct sweep *sw = ctx;
+	if (sw->n < MAX_XY)
+		sw->pt[sw->n++] = (struct pb_xy){.x = (double)pt->ev[0].observed,
+						 .y = (double)pt->wall_ns,
+						 .period = sw->period};
+}
+
+/* The fit takes the fastest run of each period: on a shared machine contention only ever adds
+ * time, so the fastest run is the one closest to the facility's own cost. *points is the number
+ * of periods fitted; -1 (fit cleared) when they give no fit. */
+static int fit_sweep(const struct sweep *sw, struct pb_fit *fit, size_t *points)
+{
+	struct pb_xy fast[MAX_XY];
+	double x[MAX_XY], y[MAX_XY];
+	size_t n = pb_fastest_per_period(sw->pt, sw->n, fast);
+	for (size_t i = 0; i < n; i++) {
+		x[i] = fast[i].x;
+		y[i] = fast[i].y;
 	}
+	*points = n;
+	return pb_linear_fit(x, y, n, fit);
 }
 
 static double median_wall(json_t *point)
@@ -167,39 +168,61 @@ static void error_metrics(json_t *point, const double *e, size_t n)
 	json_object_set_new(m, "abs_error_max_pct", json_real(abs_max));
 }
 
+/* The fit point of one delivery mode; *fitted says whether fit holds a fit. */
 static json_t *fit_point(struct pb_results *res, const char *facility, const char *workload,
-			 enum pb_delivery mode, const struct xy *xy, double baseline_ns)
+			 enum pb_delivery mode, const struct sweep *sw, double baseline_ns,
+			 struct pb_fit *fit, bool *fitted)
 {
 	json_t *p = pb_results_point(res, "cost", facility, workload);
 	json_object_set_new(p, "kind", json_string("fit"));
 	json_object_set_new(p, "delivery", json_string(pb_delivery_name(mode)));
 	json_object_set_new(p, "threads", json_integer(1));
 	json_object_set_new(p, "fit_on", json_string("the fastest run of each period"));
-	struct pb_fit fit;
 	json_t *m = json_object_get(p, "metrics");
 	json_object_set_new(m, "baseline_ns", json_real(baseline_ns));
-	json_object_set_new(m, "points", json_integer((json_int_t)xy->n));
-	if (pb_linear_fit(xy->x, xy->y, xy->n, &fit)) {
+	size_t points;
+	*fitted = !fit_sweep(sw, fit, &points);
+	json_object_set_new(m, "points", json_integer((json_int_t)points));
+	if (!*fitted) {
 		json_object_set_new(p, "error",
 				    json_string("no fit: fewer than 3 runs or the same number of "
 						"samples in every run"));
 		return p;
 	}
-	json_object_set_new(m, "ns_per_sample", json_real(fit.slope));
-	json_object_set_new(m, "ci95_ns", json_real(fit.slope_ci95));
-	json_object_set_new(m, "r2", json_real(fit.r2));
-	json_object_set_new(m, "intercept_ns", json_real(fit.intercept));
-	/* A cost is only a cost when it stands clear of the noise: positive, with a 95 % CI
-	 * narrower than itself. Otherwise (per-sample costs of a few hundred ns under ~10 us
-	 * traps, drift between runs) the fit is reported but marked unresolved; R² alone can be
-	 * high on a drift. */
-	bool resolved = fit.slope > 0 && fit.slope_ci95 < fit.slope;
+	json_object_set_new(m, "ns_per_sample", json_real(fit->slope));
+	json_object_set_new(m, "ci95_ns", json_real(fit->slope_ci95));
+	json_object_set_new(m, "r2", json_real(fit->r2));
+	json_object_set_new(m, "intercept_ns", json_real(fit->intercept));
+	/* Per-sample costs of a few hundred ns under ~10 us traps, or drift between runs, give a
+	 * slope that is noise; R² alone can be high on a drift, hence the CI too. Such a fit is
+	 * reported but marked unresolved, and nothing is predicted from it. */
+	bool resolved = pb_fit_resolved(fit);
 	json_object_set_new(m, "resolved", json_boolean(resolved));
-	if (!resolved)
-		json_object_set_new(p, "note",
-				    json_string("per-sample cost not resolved above run-to-run noise: "
-						"use longer runs (--target-ms) or more --runs"));
+	if (!resolved) {
+		char note[320];
+		pb_format(note, sizeof note,
+			  "per-sample cost not resolved above run-to-run noise (needs slope > 0, "
+			  "R² >= %.2g and a 95 %% CI within %.0f %% of the slope): use longer runs "
+			  "(--target-ms) or more --runs", PB_FIT_MIN_R2, PB_FIT_MAX_REL_CI * 100);
+		json_object_set_new(p, "note", json_string(note));
+	}
 	return p;
+}
+
+/* The prediction that an unresolved cost of mode none cannot make: a point saying so, with the
+ * fit's figures, instead of predicted times that would only restate the noise. */
+static void refuse_prediction(struct pb_results *res, const char *facility, const char *workload,
+			      const struct pb_fit *fit)
+{
+	char note[320];
+	pb_format(note, sizeof note,
+		  "not predicted: the per-sample cost fit (mode none) did not resolve (R² %.3f, "
+		  "slope %.0f ± %.0f ns)", fit->r2, fit->slope, fit->slope_ci95);
+	json_t *p = pb_results_point(res, "cost", facility, workload);
+	json_object_set_new(p, "kind", json_string("prediction"));
+	/* A string, as every not-applicable point carries its reason there. */
+	json_object_set_new(p, "not_applicable", json_string(note));
+	json_object_set_new(p, "note", json_string(note));
 }
 
 /* Baseline (counting) and sampled runs of another workload, predicted from ns_per_sample. */
@@ -360,6 +383,9 @@ static int program_runs(const struct pb_suite_options *o, const char *facility,
 	return 0;
 }
 
+static const char *const program_names[] = {"program:xz -4 -T1 (256 KiB text)",
+					     "program:python3 loop 3e5"};
+
 static int real_programs(const struct pb_suite_options *o, const char *facility,
 			 const struct pb_spec *spec, double ns_per_sample, struct pb_results *res,
 			 struct pb_error *err)
@@ -374,8 +400,7 @@ static int real_programs(const struct pb_suite_options *o, const char *facility,
 	struct {
 		char **argv;
 		const char *name;
-	} progs[] = {{xz, "program:xz -4 -T1 (256 KiB text)"},
-		     {py, "program:python3 loop 3e5"}};
+	} progs[] = {{xz, program_names[0]}, {py, program_names[1]}};
 	int rc = 0;
 	for (size_t i = 0; i < 2 && !rc; i++) {
 		if (!in_path(progs[i].argv[0])) {
@@ -422,10 +447,11 @@ static int cost_run(const struct pb_suite_options *o, const char *facility,
 	char wl[320];
 	pb_format(wl, sizeof wl, "%s", wname ? wname : workload);
 
-	double none_cost = NAN;
+	struct pb_fit none_fit;
+	bool none_fitted = false;
 	for (unsigned m = 0; m < NMODES; m++) {
-		struct xy *xy = calloc(1, sizeof *xy);
-		if (!xy)
+		struct sweep *sw = calloc(1, sizeof *sw);
+		if (!sw)
 			return pb_fail(err, PB_EXIT_FAILURE, 0, "out of memory");
 		req.delivery = modes[m];
 		bool failed = false;
@@ -435,10 +461,11 @@ static int cost_run(const struct pb_suite_options *o, const char *facility,
 		for (unsigned k = 0; k < np; k++) {
 			unsigned i = k % 2 ? np - 1 - k / 2 : k / 2;
 			req.period = req.events[0].period = periods[i];
-			json_t *p = pb_measure_runs_with(&oc, "cost", &req, res, collect, xy, err);
+			sw->period = periods[i];
+			json_t *p = pb_measure_runs_with(&oc, "cost", &req, res, collect, sw, err);
 			if (!p) {
 				if (err && err->code == PB_EXIT_INTERRUPTED) {
-					free(xy);
+					free(sw);
 					return -1;
 				}
 				failed = true;
@@ -446,27 +473,31 @@ static int cost_run(const struct pb_suite_options *o, const char *facility,
 			}
 			json_object_set_new(p, "kind", json_string("sweep"));
 		}
-		struct xy *fast = calloc(1, sizeof *fast);
-		if (!fast) {
-			free(xy);
-			return pb_fail(err, PB_EXIT_FAILURE, 0, "out of memory");
-		}
-		fastest_per_period(xy, oc.runs, fast);
-		json_t *fp = fit_point(res, facility, wl, modes[m], fast, baseline_ns);
-		free(fast);
+		struct pb_fit fit;
+		bool fitted;
+		json_t *fp = fit_point(res, facility, wl, modes[m], sw, baseline_ns, &fit, &fitted);
+		free(sw);
 		if (failed)
 			json_object_set_new(fp, "error", json_string(err && err->msg[0]
 								      ? err->msg : "a run failed"));
-		json_t *slope = json_object_get(json_object_get(fp, "metrics"), "ns_per_sample");
-		if (m == 0 && slope && !failed)
-			none_cost = json_number_value(slope);
-		free(xy);
+		if (m == 0 && fitted && !failed) {
+			none_fit = fit;
+			none_fitted = true;
+		}
 	}
-	if (isnan(none_cost))
+	if (!none_fitted)
 		return 0;
 
 	/* Prediction with the cost of mode none (samples read after the run, as in the fit). */
 	const char *other = predict_workload(&spec);
+	if (!pb_fit_resolved(&none_fit)) {
+		if (other)
+			refuse_prediction(res, facility, other, &none_fit);
+		for (size_t i = 0; is_timer(&spec) && i < 2; i++)
+			refuse_prediction(res, facility, program_names[i], &none_fit);
+		return 0;
+	}
+	double none_cost = none_fit.slope;
 	uint64_t pp[3] = {periods[0], periods[np / 2], periods[np - 1]};
 	unsigned npp = np >= 3 ? 3 : np;
 	if (np < 3)
@@ -502,33 +533,32 @@ int pb_cost_measure(const char *facility, unsigned runs, uint64_t target_ms, str
 						 err);
 	if (!req.iterations)
 		return -1;
-	struct xy *xy = calloc(1, sizeof *xy);
-	if (!xy)
+	struct sweep *sw = calloc(1, sizeof *sw);
+	if (!sw)
 		return pb_fail(err, PB_EXIT_FAILURE, 0, "out of memory");
 	int rc = 0;
-	for (unsigned i = 0; i < np && !rc; i++) {
-		req.period = req.events[0].period = periods[i];
-		for (unsigned r = 0; r < o.runs && !rc; r++) {
+	/* Rounds over the whole sweep, periods alternating between its ends, rather than all runs
+	 * of one period in a row: drift on the machine then spreads over every period instead of
+	 * reading as a per-sample cost. */
+	for (unsigned r = 0; r < o.runs && !rc; r++) {
+		for (unsigned k = 0; k < np; k++) {
+			unsigned i = k % 2 ? np - 1 - k / 2 : k / 2;
+			req.period = req.events[0].period = sw->period = periods[i];
 			struct pb_point pt;
 			if (pb_point_measure(&req, &pt, err)) {
 				rc = -1;
 				break;
 			}
-			collect(xy, &pt, NULL);
+			collect(sw, &pt, NULL);
 			pb_point_free(&pt);
 		}
 	}
-	struct xy *fast = rc ? NULL : calloc(1, sizeof *fast);
-	if (fast)
-		fastest_per_period(xy, o.runs, fast);
-	if (!rc && !fast)
-		rc = pb_fail(err, PB_EXIT_FAILURE, 0, "out of memory");
-	if (!rc && pb_linear_fit(fast->x, fast->y, fast->n, fit))
+	size_t points;
+	if (!rc && fit_sweep(sw, fit, &points))
 		rc = pb_fail(err, PB_EXIT_FAILURE, 0,
 			     "the cost sweep of %s gave no fit (the same samples in every run)",
 			     facility);
-	free(fast);
-	free(xy);
+	free(sw);
 	return rc;
 }
 
