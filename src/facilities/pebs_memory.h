@@ -1,7 +1,8 @@
 /* The data source of a memory sample (PERF_SAMPLE_DATA_SRC, the kernel's union
  * perf_mem_data_src as PEBS load-latency / store events, AMD IBS through perf, Arm SPE and POWER
- * fill it): decoded into named fields and printed the way `perf script -F data_src` (perf 6.1,
- * tools/perf/util/mem-events.c) prints it:
+ * fill it): decoded into named fields and printed the way `perf script -F data_src` (perf 6.1.x,
+ * tools/perf/util/mem-events.c, with the names the 6.1 stable series took on: "LFB/MAB", "CXL",
+ * "I/O", "Peer"; checked against perf 6.1.187) prints it:
  *
  *   |OP LOAD|LVL L1 hit|SNP None|TLB L1 or L2 hit|LCK No|BLK  N/A
  *
