@@ -4,6 +4,7 @@
 #   bp        a write breakpoint (mem:ADDR:w, period 1) on a global of a small non-PIE program
 #             compiled here, whose address nm gives
 #   faults    page-faults at period 1 with the data address (-d)
+#   memory    page-faults with -d -W: the data source and weight the kernel fills in
 # For each, pesbench's per-sample dump must hold the same samples as `perf script`: the same
 # count, the same IPs (as a multiset) and, where recorded, the same data addresses; and the
 # per-event count must match `perf report --stats`. The same for a pipe-mode recording
@@ -101,6 +102,49 @@ if perf record -q -e page-faults -c 1 -d -o "$work/pf.data" -- \
 	compare page-faults "$work/pf.data" ip,addr
 else
 	fail "perf record -e page-faults failed: $(head -3 "$work/pf.err")"
+fi
+
+# --- memory fields: with -d -W this perf samples DATA_SRC and WEIGHT_STRUCT, which the kernel
+# fills for page faults (data_src PERF_MEM_NA in every field, weight 0): the weight and the
+# decoded data source of every sample must read the same in both (ip addr weight data_src text,
+# tab-separated, hex without 0x or leading zeros). Constructed PEBS values: test_pebs_memory.
+if perf record -q -e page-faults -c 1 -d -W -o "$work/mem.data" -- \
+	"$PB_BIN" measure --facility none --workload bias --iterations 1000 >/dev/null 2>"$work/mem.err"; then
+	# perf 6.1: addr "%16lx", data_src "%16lx" right after it, " ", the text padded, weight, ip
+	perf script -i "$work/mem.data" -F ip,addr,weight,data_src 2>/dev/null | awk '
+		function hex(s) { gsub(/ /, "", s); s = tolower(s); sub(/^0+/, "", s); return s == "" ? "0" : s }
+		{
+			addr = substr($0, 1, 16); ds = substr($0, 17, 16); text = substr($0, 34)
+			n = split(text, f, " "); ip = f[n]; w = f[n - 1]
+			sub(/ +[^ ]+ +[^ ]+ *$/, "", text)
+			printf "%s\t%s\t%s\t%s\t%s\n", hex(ip), hex(addr), w, hex(ds), text
+		}' | sort >"$work/mem.perf"
+	"$PB_BIN" perfdata "$work/mem.data" --dump | awk '
+		function hex(s) { sub(/^0x/, "", s); sub(/^0+/, "", s); return s == "" ? "0" : s }
+		/^sample / {
+			ip = ""; addr = ""; w = ""; ds = ""
+			for (i = 2; i <= NF; i++) {
+				if ($i ~ /^ip=/) ip = substr($i, 4)
+				if ($i ~ /^addr=/) addr = substr($i, 6)
+				if ($i ~ /^weight=/) w = substr($i, 8)
+				if ($i ~ /^data_src=/) { ds = substr($i, 10); break }
+			}
+			text = $0; sub(/^.* data_src=0x[0-9a-f]+ /, "", text)
+			printf "%s\t%s\t%s\t%s\t%s\n", hex(ip), hex(addr), w, hex(ds), text
+		}' | sort >"$work/mem.pb"
+	np=$(wc -l <"$work/mem.perf")
+	nb=$(wc -l <"$work/mem.pb")
+	echo "memory fields: perf script $np samples, pesbench dump $nb; first: $(head -1 "$work/mem.pb")"
+	[ "$np" -gt 0 ] || fail "memory fields: perf script shows no samples"
+	grep -q '|OP N/A|LVL ' "$work/mem.pb" || fail "memory fields: pesbench prints no decoded data source"
+	if ! cmp -s "$work/mem.perf" "$work/mem.pb"; then
+		fail "memory fields: ip, addr, weight or data source differ, first differences:"
+		diff "$work/mem.perf" "$work/mem.pb" | head -10
+	fi
+	"$PB_BIN" perfdata "$work/mem.data" | grep -q "samples per data source, event 0 (page-faults): $nb samples" ||
+		fail "memory fields: the summary has no data source table of $nb samples"
+else
+	fail "perf record -e page-faults -d -W failed: $(head -3 "$work/mem.err")"
 fi
 
 # --- histogram agrees with perf script | sort | uniq -c on the software file ---

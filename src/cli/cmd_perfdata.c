@@ -1,10 +1,14 @@
 /* `pesbench perfdata FILE`: reads a user's perf.data (any facility perf records) and accounts for
  * it the way pesbench accounts for its own sessions: per event the samples, losses and
  * throttles; with --histogram the samples per IP (memory grows with distinct IPs only); with
- * --dump every sample, IBS raw payloads decoded as `perf report -D` prints them. */
+ * --dump every sample, IBS raw payloads decoded as `perf report -D` prints them, the weight and
+ * data source of memory samples as `perf script -F weight,data_src` prints them. Samples that
+ * carry a data source (PEBS load latency / stores, IBS through perf, SPE) are also counted per
+ * memory level with their mean weight. */
 #include "analysis/profile.h"
 #include "cli/commands.h"
 #include "cli/options.h"
+#include "facilities/pebs_memory.h"
 #include "io/perfdata.h"
 #include "util/error.h"
 
@@ -26,10 +30,13 @@ static void usage(FILE *out)
 		"machine (CPUID, CPUs, PMU mappings).\n"
 		"  --histogram  samples per instruction address, the N most sampled (--top, default\n"
 		"               %d) with their share; memory grows with distinct addresses only\n"
-		"  --dump       one line per sample (ip, pid/tid, time, addr, cpu, period); AMD IBS\n"
+		"  --dump       one line per sample (ip, pid/tid, time, addr, cpu, period, weight,\n"
+		"               data source decoded as `perf script -F data_src` prints it); AMD IBS\n"
 		"               raw payloads are decoded as `perf report -D` prints them when the\n"
 		"               file's PMU mappings name ibs_op / ibs_fetch\n"
 		"  --json       the summary (and histogram) as JSON on stdout\n"
+		"Samples with a data source (PERF_SAMPLE_DATA_SRC: PEBS memory events, IBS, SPE)\n"
+		"are counted per operation and memory level, with their mean weight.\n"
 		"Pipe-mode recordings (perf record -o -) are read too. Exit 6 when the file is\n"
 		"truncated, corrupt or of an unsupported kind (other byte order, compressed records).\n",
 		DEFAULT_TOP);
@@ -88,6 +95,156 @@ static int hist_add(struct histogram *h, int event, uint64_t ip, uint32_t pid)
 	}
 	s->count++;
 	return 0;
+}
+
+/* (event, data source reduced to what names the operation and the level) -> samples and the
+ * sum of their weights; grows with distinct data sources only. */
+#define MEM_KEY_MASK                                                                      \
+	((0x1full << PERF_MEM_OP_SHIFT) | (0x3fffull << PERF_MEM_LVL_SHIFT) |               \
+	 (0xfull << PERF_MEM_LVLNUM_SHIFT) | (1ull << PERF_MEM_REMOTE_SHIFT) |               \
+	 (0x7ull << 43 /* PERF_MEM_HOPS_SHIFT */))
+
+struct mem_slot {
+	uint64_t key;
+	uint64_t count;   /* 0 = empty */
+	uint64_t weighted, weight_sum;
+	int event;
+};
+
+struct mem_table {
+	struct mem_slot *slots;
+	size_t cap, used;
+	uint64_t samples;
+};
+
+static struct mem_slot *mem_slot_for(struct mem_slot *slots, size_t cap, int event, uint64_t key)
+{
+	size_t i = (size_t)mix(key ^ ((uint64_t)(unsigned)event << 50)) & (cap - 1);
+	while (slots[i].count && (slots[i].key != key || slots[i].event != event))
+		i = (i + 1) & (cap - 1);
+	return &slots[i];
+}
+
+/* weight as perf reads it: the whole u64, or var1_dw of WEIGHT_STRUCT */
+static uint64_t sample_weight(const struct pb_sample *s)
+{
+	return (s->sample_type & PERF_SAMPLE_WEIGHT_STRUCT) ? s->weight_var1 : s->weight;
+}
+
+static int mem_add(struct mem_table *t, int event, const struct pb_sample *s)
+{
+	if ((t->used + 1) * 2 > t->cap) {
+		size_t cap = t->cap ? t->cap * 2 : 64;
+		struct mem_slot *slots = calloc(cap, sizeof(*slots));
+		if (!slots)
+			return -1;
+		for (size_t i = 0; i < t->cap; i++)
+			if (t->slots[i].count)
+				*mem_slot_for(slots, cap, t->slots[i].event, t->slots[i].key) =
+					t->slots[i];
+		free(t->slots);
+		t->slots = slots;
+		t->cap = cap;
+	}
+	uint64_t key = s->data_src & MEM_KEY_MASK;
+	struct mem_slot *m = mem_slot_for(t->slots, t->cap, event, key);
+	if (!m->count) {
+		m->key = key;
+		m->event = event;
+		t->used++;
+	}
+	m->count++;
+	t->samples++;
+	if (s->sample_type & (PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT)) {
+		m->weighted++;
+		m->weight_sum += sample_weight(s);
+	}
+	return 0;
+}
+
+/* A row of the table: data sources that print the same operation and level are one row. */
+struct mem_row {
+	int event;
+	char op[16];
+	char *lvl;
+	uint64_t count, weighted, weight_sum;
+};
+
+static int cmp_mem_row_names(const struct mem_row *x, const struct mem_row *y)
+{
+	if (x->event != y->event)
+		return x->event < y->event ? -1 : 1;
+	int c = strcmp(x->op, y->op);
+	return c ? c : strcmp(x->lvl, y->lvl);
+}
+
+static int cmp_mem_row_name(const void *a, const void *b)
+{
+	return cmp_mem_row_names(a, b);
+}
+
+static int cmp_mem_row_count(const void *a, const void *b)
+{
+	const struct mem_row *x = a, *y = b;
+	if (x->event != y->event)
+		return x->event < y->event ? -1 : 1;
+	if (x->count != y->count)
+		return x->count > y->count ? -1 : 1;
+	return cmp_mem_row_names(x, y);
+}
+
+/* Rows by event, then samples descending; NULL (and *n = 0) when out of memory. */
+static struct mem_row *mem_rows(const struct mem_table *t, size_t *n)
+{
+	struct mem_row *rows = calloc(t->used ? t->used : 1, sizeof(*rows));
+	size_t k = 0;
+	*n = 0;
+	if (!rows)
+		return NULL;
+	for (size_t i = 0; i < t->cap; i++) {
+		const struct mem_slot *m = &t->slots[i];
+		if (!m->count)
+			continue;
+		struct pb_mem_src src;
+		char lvl[PB_MEM_SRC_TEXT_MAX];
+		pb_mem_data_src_decode(m->key, &src);
+		pb_mem_op_format(&src, rows[k].op, sizeof rows[k].op);
+		pb_mem_lvl_format(&src, lvl, sizeof lvl);
+		rows[k].lvl = strdup(lvl);
+		if (!rows[k].lvl) {
+			for (size_t j = 0; j < k; j++)
+				free(rows[j].lvl);
+			free(rows);
+			return NULL;
+		}
+		rows[k].event = m->event;
+		rows[k].count = m->count;
+		rows[k].weighted = m->weighted;
+		rows[k].weight_sum = m->weight_sum;
+		k++;
+	}
+	qsort(rows, k, sizeof(*rows), cmp_mem_row_name);
+	size_t out = 0;
+	for (size_t i = 0; i < k; i++) {
+		if (out && !cmp_mem_row_names(&rows[out - 1], &rows[i])) {
+			rows[out - 1].count += rows[i].count;
+			rows[out - 1].weighted += rows[i].weighted;
+			rows[out - 1].weight_sum += rows[i].weight_sum;
+			free(rows[i].lvl);
+			continue;
+		}
+		rows[out++] = rows[i];
+	}
+	qsort(rows, out, sizeof(*rows), cmp_mem_row_count);
+	*n = out;
+	return rows;
+}
+
+static void mem_rows_free(struct mem_row *rows, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(rows[i].lvl);
+	free(rows);
 }
 
 /* The file's MMAP/MMAP2 records (memory grows with mappings, not samples) and the ELF objects
@@ -195,6 +352,7 @@ struct walk {
 	struct symbolizer sym;
 	bool histogram, dump, json;
 	struct histogram hist;
+	struct mem_table mem;
 	size_t nev_known;        /* events known at open; a pipe file may add more while walking */
 	bool *is_ibs;
 	enum pb_ibs_kind *ibs_kind;
@@ -220,6 +378,16 @@ static void dump_sample(struct walk *wk, int event, const struct pb_sample *s)
 		printf(" period=%" PRIu64, s->period);
 	if (st & PERF_SAMPLE_RAW)
 		printf(" raw=%u", s->raw_size);
+	if (st & (PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT))
+		printf(" weight=%" PRIu64, sample_weight(s));
+	if (st & PERF_SAMPLE_WEIGHT_STRUCT)
+		printf(" ins_lat=%u retire_lat=%u", s->weight_var2, s->weight_var3);
+	if (st & PERF_SAMPLE_DATA_SRC) {
+		/* last on the line: the decoded text has spaces in it */
+		char text[PB_MEM_SRC_TEXT_MAX];
+		pb_mem_data_src_format(s->data_src, text, sizeof text);
+		printf(" data_src=0x%" PRIx64 " %s", s->data_src, text);
+	}
 	printf("\n");
 	if (!(st & PERF_SAMPLE_RAW) || (size_t)event >= wk->nev_known || !wk->is_ibs[event] ||
 	    !s->raw)
@@ -251,6 +419,8 @@ static int on_record(void *ctx, int event, const struct pb_record *rec, const ui
 	if (wk->histogram && (s->sample_type & PERF_SAMPLE_IP) &&
 	    hist_add(&wk->hist, event, s->ip, s->pid))
 		return pb_fail(err, PB_EXIT_FAILURE, ENOMEM, "out of memory for the histogram");
+	if ((s->sample_type & PERF_SAMPLE_DATA_SRC) && mem_add(&wk->mem, event, s))
+		return pb_fail(err, PB_EXIT_FAILURE, ENOMEM, "out of memory for the data sources");
 	if (wk->dump)
 		dump_sample(wk, event, s);
 	return 0;
@@ -298,6 +468,43 @@ static const char *pmu_label(struct pb_perfdata *pd, uint32_t type)
 {
 	const char *n = pb_perfdata_pmu_name(pd, type);
 	return n ? n : "?";
+}
+
+static void print_histogram(struct walk *wk, uint64_t top);
+
+static void print_mem_table(struct walk *wk)
+{
+	struct pb_perfdata *pd = wk->pd;
+	size_t n;
+	struct mem_row *rows = mem_rows(&wk->mem, &n);
+	if (!rows) {
+		printf("\n  (no memory for the data source table)\n");
+		return;
+	}
+	for (size_t i = 0; i < pb_perfdata_nevents(pd); i++) {
+		const struct pb_perfdata_event *ev = pb_perfdata_event(pd, i);
+		uint64_t total = 0;
+		for (size_t k = 0; k < n; k++)
+			total += rows[k].event == (int)i ? rows[k].count : 0;
+		if (!total)
+			continue;
+		printf("\n  samples per data source, event %zu (%s): %" PRIu64
+		       " samples with a data source\n", i, ev->name, total);
+		printf("  %12s %8s %12s  %-6s  %s\n", "samples", "share", "mean weight", "op",
+		       "level");
+		for (size_t k = 0; k < n; k++) {
+			const struct mem_row *r = &rows[k];
+			if (r->event != (int)i)
+				continue;
+			char mean[32] = "-";
+			if (r->weighted)
+				snprintf(mean, sizeof mean, "%.1f",
+					 (double)r->weight_sum / (double)r->weighted);
+			printf("  %12" PRIu64 " %7.3f%% %12s  %-6s  %s\n", r->count,
+			       100.0 * (double)r->count / (double)total, mean, r->op, r->lvl);
+		}
+	}
+	mem_rows_free(rows, n);
 }
 
 static void print_text(struct walk *wk, const char *path, const struct pb_perfdata_stats *st,
@@ -348,8 +555,15 @@ static void print_text(struct walk *wk, const char *path, const struct pb_perfda
 	if (wk->dump && wk->ibs_decoded + wk->ibs_bad)
 		printf("\n  IBS payloads: %" PRIu64 " decoded, %" PRIu64 " not decodable\n",
 		       wk->ibs_decoded, wk->ibs_bad);
-	if (!wk->histogram)
-		return;
+	if (wk->histogram)
+		print_histogram(wk, top);
+	if (wk->mem.samples)
+		print_mem_table(wk);
+}
+
+static void print_histogram(struct walk *wk, uint64_t top)
+{
+	struct pb_perfdata *pd = wk->pd;
 	size_t n = hist_sorted(&wk->hist);
 	for (size_t i = 0; i < pb_perfdata_nevents(pd); i++) {
 		const struct pb_perfdata_event *ev = pb_perfdata_event(pd, i);
@@ -397,6 +611,15 @@ static int print_json(struct walk *wk, const struct pb_perfdata_stats *st, uint6
 	json_object_set_new(root, "user_records_skipped", json_integer((json_int_t)st->user_records));
 	json_object_set_new(root, "unknown_records_skipped", json_integer((json_int_t)st->unknown));
 	size_t n = wk->histogram ? hist_sorted(&wk->hist) : 0;
+	size_t nmem = 0;
+	struct mem_row *mem = wk->mem.samples ? mem_rows(&wk->mem, &nmem) : NULL;
+	if (wk->mem.samples && !mem) {
+		json_decref(root);
+		json_decref(events);
+		json_decref(pmus);
+		fprintf(stderr, "pesbench perfdata: out of memory for the data source table\n");
+		return PB_EXIT_FAILURE;
+	}
 	for (size_t i = 0; i < pb_perfdata_nevents(pd); i++) {
 		const struct pb_perfdata_event *ev = pb_perfdata_event(pd, i);
 		json_t *e = json_object();
@@ -435,8 +658,35 @@ static int print_json(struct walk *wk, const struct pb_perfdata_stats *st, uint6
 			json_object_set_new(e, "distinct_ips", json_integer((json_int_t)distinct));
 			json_object_set_new(e, "top_ips", h);
 		}
+		uint64_t mem_samples = 0;
+		json_t *sources = json_array();
+		for (size_t k = 0; k < nmem; k++) {
+			const struct mem_row *r = &mem[k];
+			if (r->event != (int)i)
+				continue;
+			mem_samples += r->count;
+			json_t *row = json_object();
+			json_object_set_new(row, "op", json_string(r->op));
+			json_object_set_new(row, "level", json_string(r->lvl));
+			json_object_set_new(row, "samples", json_integer((json_int_t)r->count));
+			json_object_set_new(row, "weighted_samples",
+					    json_integer((json_int_t)r->weighted));
+			if (r->weighted)
+				json_object_set_new(row, "mean_weight",
+						    json_real((double)r->weight_sum /
+							      (double)r->weighted));
+			json_array_append_new(sources, row);
+		}
+		if (mem_samples) {
+			json_object_set_new(e, "data_source_samples",
+					    json_integer((json_int_t)mem_samples));
+			json_object_set_new(e, "data_sources", sources);
+		} else {
+			json_decref(sources);
+		}
 		json_array_append_new(events, e);
 	}
+	mem_rows_free(mem, nmem);
 	json_object_set_new(root, "events", events);
 	int rc = json_dumpf(root, stdout, JSON_INDENT(2));
 	printf("\n");
@@ -517,6 +767,7 @@ int pb_cmd_perfdata(int argc, char **argv)
 		print_text(&wk, path, &st, top);
 out:
 	free(wk.hist.slots);
+	free(wk.mem.slots);
 	symbolizer_free(&wk.sym);
 	free(wk.is_ibs);
 	free(wk.ibs_kind);
