@@ -6,7 +6,7 @@ JOBS       ?= $(shell nproc)
 FUZZ_SECONDS ?= 20
 OUT        ?= results
 
-.PHONY: all deps test-deps build build-asan run check test test-asan memcheck fuzz fuzz-smoke bench-engine bench-analysis bench-peer clean
+.PHONY: all deps test-deps build build-asan run docs check test test-asan memcheck fuzz fuzz-smoke bench-engine bench-analysis bench-peer clean
 
 all: build
 
@@ -40,6 +40,11 @@ test: build
 test-asan: build-asan
 	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 		ctest --output-on-failure -j $(JOBS)
+
+# The documentation blocks generated from the code (the facility tables in README.md and
+# docs/facilities.md); a test fails when they are stale.
+docs: build
+	@bash scripts/gen-docs.sh ./$(BUILD)/pesbench
 
 $(FUZZ_BUILD)/CMakeCache.txt:
 	CC=clang cmake -S . -B $(FUZZ_BUILD) -DCMAKE_BUILD_TYPE=Debug -DPB_FUZZ=ON -DPB_WERROR=ON

@@ -20,6 +20,7 @@ int pb_cmd_compare(int argc, char **argv);
 int pb_cmd_plan(int argc, char **argv);
 int pb_cmd_perfdata(int argc, char **argv);
 int pb_cmd_attr(int argc, char **argv);
+int pb_cmd_facilities(int argc, char **argv);
 
 /* Reports an error on stderr as "pesbench NAME: message" and returns its exit code. */
 struct pb_error;

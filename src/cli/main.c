@@ -16,6 +16,7 @@ static const struct pb_command commands[] = {
 	{"plan", pb_cmd_plan, "recommend a period and ring for an overhead budget on a command"},
 	{"profile", pb_cmd_profile, "how far a sampled profile of a program is from callgrind's exact one"},
 	{"attr", pb_cmd_attr, "the perf_event_attr and measurement model pesbench uses for a spec"},
+	{"facilities", pb_cmd_facilities, "every facility's measurement model: basis, IP relation, periods, levels"},
 	{"perfdata", pb_cmd_perfdata, "read a perf.data: samples, losses, per-IP histogram, IBS decode"},
 };
 

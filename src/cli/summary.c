@@ -47,6 +47,11 @@ static void point_row(FILE *out, json_t *p)
 			  (long long)json_integer_value(json_object_get(ev, "precise_requested")),
 			  (long long)json_integer_value(json_object_get(ev, "precise_granted")));
 	}
+	json_int_t missed = json_integer_value(json_object_get(m, "missed_ticks_total"));
+	if (missed) {
+		size_t n = strlen(note);
+		pb_format(note + n, sizeof note - n, "missed %lld ticks; ", (long long)missed);
+	}
 	json_int_t dropped = json_integer_value(json_object_get(m, "dropped_total"));
 	if (dropped) {
 		size_t n = strlen(note);

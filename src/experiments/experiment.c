@@ -164,7 +164,8 @@ void pb_point_metrics(json_t *point)
 				summary_json(per_event, fields[f], values, n);
 		}
 		uint64_t lost = 0, throttles = 0, no_samples = 0, dropped = 0, filtered = 0,
-			 lowered = 0;
+			 lowered = 0, missed = 0;
+		bool time_based = false;
 		bool multiplexed = false;
 		for (size_t r = 0; r < nruns; r++) {
 			json_t *ev = json_array_get(json_object_get(json_array_get(runs, r), "events"), e);
@@ -172,6 +173,9 @@ void pb_point_metrics(json_t *point)
 			lowered += json_is_true(json_object_get(ev, "precise_lowered"));
 			dropped += (uint64_t)json_integer_value(json_object_get(ev, "dropped"));
 			filtered += (uint64_t)json_integer_value(json_object_get(ev, "filtered"));
+			json_t *m = json_object_get(ev, "missed_ticks");
+			time_based |= m != NULL;
+			missed += (uint64_t)json_integer_value(m);
 			lost += (uint64_t)json_integer_value(json_object_get(ev, "lost"));
 			throttles += (uint64_t)json_integer_value(json_object_get(ev, "throttles"));
 			multiplexed |= json_is_true(json_object_get(ev, "multiplexed"));
@@ -184,6 +188,9 @@ void pb_point_metrics(json_t *point)
 		json_object_set_new(per_event, "dropped_total", json_integer((json_int_t)dropped));
 		json_object_set_new(per_event, "precise_lowered_runs", json_integer((json_int_t)lowered));
 		json_object_set_new(per_event, "filtered_total", json_integer((json_int_t)filtered));
+		if (time_based)
+			json_object_set_new(per_event, "missed_ticks_total",
+					    json_integer((json_int_t)missed));
 		json_object_set_new(per_event, "facility",
 				    json_copy(json_object_get(json_array_get(
 					    json_object_get(first, "events"), e), "facility")));

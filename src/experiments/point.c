@@ -47,6 +47,9 @@ int pb_point_request_set(struct pb_point_request *req, const char *facility,
 		const struct pb_spec *s = &req->events[0].spec;
 		if (f->can_exclude && !f->can_exclude(s))
 			req->exclude_kernel = false;
+		if (f->samples_every_level &&
+		    pb_machine_may_sample_kernel(req->machine ? req->machine : pb_machine_live()))
+			req->exclude_kernel = false;
 	}
 	const char *w = workload ? workload
 				 : pb_natural_workload(req->no_perf ? NULL : &req->events[0].spec);
@@ -228,6 +231,8 @@ static void sum_figures(const struct pb_point_request *req, struct pb_point *pt,
 		 * expected (declared subset events / period) is compared with those. */
 		if (spec->subset)
 			f->observed = t->subset_samples[e];
+		if (spec->facility->time_based && f->expected > (double)(f->observed + f->lost))
+			f->missed = (uint64_t)llround(f->expected - (double)(f->observed + f->lost));
 		f->user_samples = t->user[e];
 		f->kernel_samples = t->kernel[e];
 		f->kernel_ip_samples = t->kernel_ip[e];
@@ -367,6 +372,8 @@ static json_t *figures_json(const struct pb_point_request *req, unsigned e,
 	json_object_set_new(o, "lost_samples", json_integer((json_int_t)f->lost_samples));
 	json_object_set_new(o, "filtered", json_integer((json_int_t)f->filtered));
 	json_object_set_new(o, "dropped", json_integer((json_int_t)f->dropped));
+	if (req->events[e].spec.facility->time_based)
+		json_object_set_new(o, "missed_ticks", json_integer((json_int_t)f->missed));
 	json_object_set_new(o, "throttles", json_integer((json_int_t)f->throttles));
 	json_object_set_new(o, "unthrottles", json_integer((json_int_t)f->unthrottles));
 	json_object_set_new(o, "time_enabled", json_integer((json_int_t)f->time_enabled));
@@ -479,6 +486,9 @@ void pb_point_print(FILE *out, const struct pb_point_request *req, const struct 
 		if (f->filtered)
 			fprintf(out, "; filtered %llu (the kernel left out an excluded level)",
 				(unsigned long long)f->filtered);
+		if (f->missed)
+			fprintf(out, "; missed %llu ticks (due, neither sampled nor lost)",
+				(unsigned long long)f->missed);
 		if (f->dropped)
 			fprintf(out, "; DROPPED %llu unparseable records (neither observed nor lost)",
 				(unsigned long long)f->dropped);

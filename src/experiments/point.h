@@ -47,6 +47,9 @@ struct pb_point_figures {
 	uint64_t lost, lost_format, lost_records, lost_samples, throttles, unthrottles;
 	uint64_t filtered;           /* samples the kernel dropped on purpose (IBS :swfilt leaving
 				      * out an excluded level): not part of lost */
+	uint64_t missed;             /* time-based: ticks due that neither arrived nor were lost
+				      * (the kernel skips an overrun hrtimer tick, and drops one
+				      * landing in an excluded level, without a LOST record) */
 	uint64_t dropped;            /* records pesbench could not parse (malformed, or an SPE
 				      * record cut short): neither observed nor lost by the kernel */
 	uint64_t time_enabled, time_running;

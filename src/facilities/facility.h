@@ -103,6 +103,7 @@ struct pb_facility {
 	bool exact;              /* every event is seen: counts are exact */
 	uint64_t default_period; /* events (or ns for timers) */
 	uint64_t min_period;
+	uint64_t period_multiple; /* legal periods are multiples of this (IBS: 16); 0: any */
 	unsigned aux_pages;      /* AUX area pages (a power of two) the samples arrive in; 0: none */
 	/* With aux_pages: consumes the AUX chunk one PERF_RECORD_AUX announces and hands each
 	 * sample in it to fn as a PERF_RECORD_SAMPLE. Returns the samples delivered. */
@@ -138,6 +139,10 @@ struct pb_facility {
 	const char *suite_spec;
 	/* Periods are nanoseconds of the thread's clock and the basis of expectations is time. */
 	bool time_based;
+	/* Its basis covers every privilege level (a timer's clock runs in the kernel too, and the
+	 * kernel drops the ticks that land in an excluded level without a LOST record): the
+	 * experiments sample every level where the user may, so the expectation is sound. */
+	bool samples_every_level;
 	/* It traps on every event and samples some of them: its cost is per event as well as
 	 * per sample (breakpoints, uprobes). */
 	bool traps_every_event;

@@ -224,7 +224,8 @@ const struct pb_period_sets pb_ibs_periods = {
 	.accuracy = 100000 & ~(uint64_t)15,
 	.round = {1000000, 100000, 10000, 1024},
 	.prime = {16 * 62501ull, 16 * 6247ull, 16 * 619ull, 16 * 61ull},
-	.cost = {10000000, 1000000, 200000, 100000, 50000},
+	/* the hardware's longest period first: beyond it the kernel re-arms in software */
+	.cost = {PB_IBS_MAX_PERIOD, 500000, 200000, 100000, 50000},
 	.buffer = 10000,
 };
 

@@ -166,6 +166,7 @@ const struct pb_facility pb_facility_ibs_op = {
 	.ip_kind = PB_IP_EXACT,
 	.exact = false,
 	.default_period = 0x10000,
+	.period_multiple = 16,
 	.min_period = PB_IBS_OP_MIN_PERIOD,
 	.parse = op_parse,
 	.availability = op_availability,

@@ -29,8 +29,13 @@ const char *pb_spec_workload(const struct pb_spec *spec, enum pb_workload_role r
 	*why = NULL;
 	if (spec && spec->facility->workload)
 		return spec->facility->workload(spec, role, why);
-	return role == PB_ROLE_COST ? "busy" : role == PB_ROLE_LEVELS ? "mode:kernel=getppid"
-									: "accuracy";
+	switch (role) {
+	case PB_ROLE_COST: return "busy";
+	case PB_ROLE_PREDICT: return "accuracy:ratio=20";
+	case PB_ROLE_LEVELS: return "mode:kernel=getppid";
+	case PB_ROLE_NATURAL: break;
+	}
+	return "accuracy";
 }
 
 bool pb_spec_sits_on_instruction(const struct pb_spec *spec)
@@ -70,7 +75,7 @@ const struct pb_facility *pb_facility_of(const char *spec_text)
 /* Exact facilities see every event: short periods, and primes near them. */
 const struct pb_period_sets pb_exact_periods = {
 	.accuracy = 7,
-	.round = {1000, 100, 10, 2},
+	.round = {1000, 100, 10, 4},
 	.prime = {997, 101, 11, 3},
 	.cost = {1000, 64, 16, 8, 4},
 	.buffer = 2,

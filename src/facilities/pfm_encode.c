@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 static pthread_once_t init_once = PTHREAD_ONCE_INIT;
 static int init_status = PFM_ERR_NOINIT;
@@ -395,4 +396,49 @@ unsigned pb_pfm_suggest(const char *pmu, const char *event, char *out, size_t le
 		w += (size_t)k;
 	}
 	return best.n;
+}
+
+/* Whether the event of PMU index range [first..] named event has every umask of the list. */
+static bool event_has_umasks(int idx, int nattrs, const char *umasks)
+{
+	for (const char *u = umasks; *u;) {
+		size_t len = strcspn(u, ":");
+		bool found = false;
+		for (int a = 0; a < nattrs && !found; a++) {
+			pfm_event_attr_info_t ainfo;
+			memset(&ainfo, 0, sizeof ainfo);
+			ainfo.size = sizeof ainfo;
+			found = pfm_get_event_attr_info(idx, a, PFM_OS_NONE, &ainfo) == PFM_SUCCESS &&
+				ainfo.type == PFM_ATTR_UMASK && ainfo.name &&
+				strlen(ainfo.name) == len && !strncasecmp(ainfo.name, u, len);
+		}
+		if (!found)
+			return false;
+		u += len + (u[len] == ':');
+	}
+	return true;
+}
+
+const char *pb_pfm_event_known(const char *event, const char *umasks)
+{
+	if (ensure_init(NULL))
+		return NULL;
+	pfm_pmu_t p;
+	pfm_for_all_pmus(p) {
+		pfm_pmu_info_t pinfo;
+		memset(&pinfo, 0, sizeof pinfo);
+		pinfo.size = sizeof pinfo;
+		if (pfm_get_pmu_info(p, &pinfo) != PFM_SUCCESS || !pinfo.name)
+			continue;
+		for (int idx = pinfo.first_event; idx != -1; idx = pfm_get_event_next(idx)) {
+			pfm_event_info_t einfo;
+			memset(&einfo, 0, sizeof einfo);
+			einfo.size = sizeof einfo;
+			if (pfm_get_event_info(idx, PFM_OS_NONE, &einfo) == PFM_SUCCESS && einfo.name &&
+			    !strcasecmp(einfo.name, event) &&
+			    event_has_umasks(idx, einfo.nattrs, umasks))
+				return pinfo.name;
+		}
+	}
+	return NULL;
 }

@@ -31,6 +31,9 @@ int pb_pfm_encode(const char *event, struct pb_pfm_encoding *out, struct pb_erro
 /* Up to max names close to event ("EVENT" or "EVENT:UMASK", pmu:: prefix allowed) from pmu's
  * tables (pmu NULL: every PMU present here), comma-separated into out; returns how many. */
 unsigned pb_pfm_suggest(const char *pmu, const char *event, char *out, size_t len, unsigned max);
+/* The first PMU, present here or not, whose libpfm4 tables have event with every umask of the
+ * colon-separated list umasks ("" for none), or NULL: how the declared-event table is checked. */
+const char *pb_pfm_event_known(const char *event, const char *umasks);
 /* The library's API version as pfm_get_version() reports it ("4.0"), not the package. */
 const char *pb_pfm_version(void);
 

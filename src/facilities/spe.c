@@ -260,6 +260,16 @@ static const char *spe_declare(const struct pb_spec *spec, const struct pb_truth
 	return "declared";
 }
 
+/* Neoverse cores refuse intervals below 1024 (caps/min_interval), so the shortest interval
+ * periods are 4096 and a prime near it. */
+static const struct pb_period_sets spe_periods = {
+	.accuracy = 100000,
+	.round = {1000000, 100000, 10000, 4096},
+	.prime = {999983, 100003, 10007, 4099},
+	.cost = {10000000, 1000000, 200000, 100000, 50000},
+	.buffer = 10000,
+};
+
 const struct pb_facility pb_facility_spe = {
 	.name = "spe",
 	.usage = "spe[:load][:store][:branch][:jitter][:ts][:pa][:min_latency=N][:event_filter=HEX]",
@@ -280,6 +290,6 @@ const struct pb_facility pb_facility_spe = {
 	.suite_spec = "spe",
 	.precise_family = true,
 	.multi_events = 8,
-	.periods = &pb_counter_periods,
+	.periods = &spe_periods,
 	.declare = spe_declare,
 };

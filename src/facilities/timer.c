@@ -102,6 +102,7 @@ const struct pb_facility pb_facility_timer = {
 	.self_test = timer_self_test,
 	.suite_spec = "timer:cpu-clock",
 	.time_based = true,
+	.samples_every_level = true,
 	.multi_events = 4,
 	.periods = &timer_periods,
 };

@@ -85,3 +85,19 @@ int pb_check_done(const char *suite)
 	}
 	return pb_checks_failed ? 1 : 0;
 }
+
+bool pb_check_msg(bool ok, const char *file, int line, const char *fmt, ...)
+{
+	if (ok) {
+		pb_checks_passed++;
+		return true;
+	}
+	pb_checks_failed++;
+	fprintf(stderr, "%s:%d: CHECK failed: ", file, line);
+	va_list ap;
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return false;
+}

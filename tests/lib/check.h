@@ -4,6 +4,7 @@
 #define PB_CHECK_H
 
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,6 +44,12 @@ extern unsigned pb_checks_passed, pb_checks_failed;
 				__FILE__, __LINE__, h_ ? h_ : "(null)", n_);               \
 		}                                                                          \
 	} while (0)
+
+/* A check that says what failed in its own words, and is the condition's value, so that a
+ * test can stop early: if (!CHECK_MSG(ok, "%s refused", name)) return; */
+bool pb_check_msg(bool ok, const char *file, int line, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+#define CHECK_MSG(cond, ...) pb_check_msg((cond), __FILE__, __LINE__, __VA_ARGS__)
 
 /* Checks a test cannot make on this machine: printed as "SKIPPED <n> checks: <why>" (make
  * check sums these lines per reason) and counted; they never turn a failure into a pass. */

@@ -1,0 +1,193 @@
+/* `pesbench facilities`: every facility's measurement model as its descriptor holds it — the
+ * basis of its expectations on its natural workload, its IP relation, its periods and how it
+ * excludes a privilege level. The README's and docs/facilities.md's tables are this command's
+ * --markdown output (scripts/gen-docs.sh), so the documentation cannot drift from the code. */
+#include "cli/commands.h"
+#include "cli/options.h"
+#include "facilities/facility.h"
+#include "util/error.h"
+#include "util/text.h"
+#include "workloads/workload.h"
+
+#include <jansson.h>
+#include <stdio.h>
+#include <string.h>
+
+#define SHOWN_ITERATIONS 1000
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"usage: pesbench facilities [--markdown | --json]\n\n"
+		"Prints each facility's measurement model as pesbench uses it: the spec the default\n"
+		"suite runs, its natural workload and the basis of its expected samples there\n"
+		"(declared: the workload's declared events; count: the kernel's own count; time:\n"
+		"the timer's running time), where a sample's IP lands (exact, next instruction,\n"
+		"skid), the period unit and legal periods, and whether it can leave out a\n"
+		"privilege level. Nothing is opened: the model is the same on every machine.\n\n"
+		"  --markdown  a Markdown table (the one in README.md and docs/facilities.md)\n"
+		"  --json      the same as JSON\n\n"
+		"Exit 0 on success, 2 for bad usage.\n");
+}
+
+struct model_row {
+	const struct pb_facility *f;
+	char natural[64], basis[16], per_iteration[32], ip[16], periods[96], exclusion[96],
+		cost[64], roles[160];
+};
+
+static int label_of(const struct pb_truth *t)
+{
+	for (unsigned i = 0; i < t->nlabels; i++)
+		if (t->labels[i].kinds && t->labels[i].per_iteration)
+			return (int)i;
+	return t->nlabels ? 0 : -1;
+}
+
+static void role_text(const struct pb_spec *spec, enum pb_workload_role role, const char *name,
+		      char *buf, size_t len)
+{
+	const char *why = NULL;
+	const char *w = pb_spec_workload(spec, role, &why);
+	pb_append(buf, len, "%s%s: %s", buf[0] ? "; " : "", name, w ? w : "n/a");
+}
+
+static int fill_row(const struct pb_facility *f, struct model_row *r, struct pb_error *err)
+{
+	memset(r, 0, sizeof *r);
+	r->f = f;
+	struct pb_spec spec;
+	if (pb_spec_parse(f->suite_spec, &spec, err))
+		return -1;
+	const char *natural = pb_spec_workload(&spec, PB_ROLE_NATURAL, NULL);
+	struct pb_workload_choice choice;
+	struct pb_truth truth;
+	if (pb_workload_parse(natural, &choice, err) ||
+	    pb_workload_truth(&choice, SHOWN_ITERATIONS, &truth, err))
+		return -1;
+	pb_format(r->natural, sizeof r->natural, "%s", natural);
+	uint64_t events = 0;
+	int label = pb_spec_sits_on_instruction(&spec) ? label_of(&truth) : -1;
+	pb_format(r->basis, sizeof r->basis, "%s",
+		  pb_spec_declare(&spec, &truth, label, SHOWN_ITERATIONS, &events));
+	if (!strcmp(r->basis, "declared"))
+		pb_format(r->per_iteration, sizeof r->per_iteration, "%.3g",
+			  (double)events / SHOWN_ITERATIONS);
+	else
+		pb_format(r->per_iteration, sizeof r->per_iteration, "-");
+	pb_format(r->ip, sizeof r->ip, "%s%s", pb_ip_kind_name(f->ip_kind),
+		  f->ip_kind_of ? " (by spec)" : "");
+	const char *unit = f->time_based ? "ns" : "events";
+	if (f->period_multiple > 1)
+		pb_format(r->periods, sizeof r->periods, "%s, >= %llu, multiples of %llu", unit,
+			  (unsigned long long)f->min_period,
+			  (unsigned long long)f->period_multiple);
+	else
+		pb_format(r->periods, sizeof r->periods, "%s, >= %llu", unit,
+			  (unsigned long long)f->min_period);
+	bool excludes = !f->can_exclude || f->can_exclude(&spec);
+	pb_format(r->exclusion, sizeof r->exclusion, "%s%s",
+		  !excludes ? "not this spec: both levels sampled"
+		  : f->samples_every_level ? "yes; samples both where permitted" : "yes",
+		  f->filters_in_software ? "; where an option lets it, in software (filtered)"
+					 : "");
+	pb_format(r->cost, sizeof r->cost, "%s", f->traps_every_event ? "per event and per sample"
+								   : "per sample");
+	role_text(&spec, PB_ROLE_COST, "cost", r->roles, sizeof r->roles);
+	role_text(&spec, PB_ROLE_PREDICT, "prediction", r->roles, sizeof r->roles);
+	role_text(&spec, PB_ROLE_LEVELS, "levels", r->roles, sizeof r->roles);
+	return 0;
+}
+
+static void print_markdown(const struct model_row *rows, unsigned n)
+{
+	printf("| facility | suite spec | natural workload | basis | events/iteration | IP | "
+	       "periods | leaves out a level | cost | other workloads |\n");
+	printf("|---|---|---|---|---|---|---|---|---|---|\n");
+	for (unsigned i = 0; i < n; i++) {
+		const struct model_row *r = &rows[i];
+		printf("| `%s` | `%s` | `%s` | %s | %s | %s | %s | %s | %s | %s |\n", r->f->name,
+		       r->f->suite_spec, r->natural, r->basis, r->per_iteration, r->ip, r->periods,
+		       r->exclusion, r->cost, r->roles);
+	}
+}
+
+static void print_text(const struct model_row *rows, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++) {
+		const struct model_row *r = &rows[i];
+		printf("%-10s %s\n", r->f->name, r->f->summary);
+		printf("  suite spec %s on %s: basis %s, %s events per iteration\n",
+		       r->f->suite_spec, r->natural, r->basis, r->per_iteration);
+		printf("  IP %s; periods in %s; leaves out a level: %s; cost %s\n", r->ip,
+		       r->periods, r->exclusion, r->cost);
+		printf("  workloads: %s\n", r->roles);
+	}
+}
+
+static int print_json(const struct model_row *rows, unsigned n)
+{
+	json_t *all = json_array();
+	for (unsigned i = 0; i < n; i++) {
+		const struct model_row *r = &rows[i];
+		json_array_append_new(
+			all, json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:b, s:b, s:I, "
+				       "s:I, s:s}",
+				       "facility", r->f->name, "suite_spec", r->f->suite_spec,
+				       "natural_workload", r->natural, "basis", r->basis,
+				       "events_per_iteration", r->per_iteration, "ip", r->ip,
+				       "periods", r->periods, "leaves_out_a_level", r->exclusion,
+				       "cost", r->cost, "time_based", r->f->time_based, "exact",
+				       r->f->exact, "min_period", (json_int_t)r->f->min_period,
+				       "default_period", (json_int_t)r->f->default_period,
+				       "workloads", r->roles));
+	}
+	int rc = json_dumpf(all, stdout, JSON_INDENT(2));
+	printf("\n");
+	json_decref(all);
+	return rc ? PB_EXIT_FAILURE : PB_EXIT_OK;
+}
+
+int pb_cmd_facilities(int argc, char **argv)
+{
+	static const char *const flags[] = {"markdown", "json", "help", NULL};
+	struct pb_option_parser op;
+	pb_options_begin(&op, argc, argv, flags);
+	const char *name, *value;
+	bool markdown = false, json = false;
+	int rc;
+	while ((rc = pb_options_next(&op, &name, &value)) == 1) {
+		if (!strcmp(name, "help")) {
+			usage(stdout);
+			return PB_EXIT_OK;
+		} else if (!strcmp(name, "markdown")) {
+			markdown = true;
+		} else if (!strcmp(name, "json")) {
+			json = true;
+		} else if (!name[0]) {
+			pb_fail(&op.err, PB_EXIT_USAGE, 0, "unexpected argument '%s'", value);
+			return pb_cli_report("facilities", &op.err);
+		} else {
+			return pb_cli_unknown_option("facilities", name);
+		}
+	}
+	if (rc < 0)
+		return pb_cli_report("facilities", &op.err);
+	if (markdown && json) {
+		pb_fail(&op.err, PB_EXIT_USAGE, 0, "--markdown and --json exclude each other");
+		return pb_cli_report("facilities", &op.err);
+	}
+	struct model_row rows[16];
+	unsigned n = 0;
+	struct pb_error err = {0};
+	for (const struct pb_facility *const *f = pb_facility_list(); *f && n < 16; f++)
+		if (fill_row(*f, &rows[n++], &err))
+			return pb_cli_report("facilities", &err);
+	if (json)
+		return print_json(rows, n);
+	if (markdown)
+		print_markdown(rows, n);
+	else
+		print_text(rows, n);
+	return PB_EXIT_OK;
+}
