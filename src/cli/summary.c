@@ -93,6 +93,10 @@ static void point_row(FILE *out, json_t *p)
 		pb_format(note + n, sizeof note - n, " %s",
 			  json_string_value(json_object_get(p, "variant")));
 	}
+	/* the flags above end in "; " for what follows; nothing may follow */
+	size_t end = strlen(note);
+	while (end && (note[end - 1] == ' ' || note[end - 1] == ';'))
+		note[--end] = '\0';
 	fprintf(out, "%-9s %-16s %-28s %9lld %3lld %s %8lld %5.3f %s\n", exp, fac, workload,
 		(long long)json_integer_value(json_object_get(p, "period")),
 		(long long)json_integer_value(json_object_get(p, "threads")), accuracy,
