@@ -1,7 +1,6 @@
 #include "experiments/point.h"
 
 #include "analysis/stats.h"
-#include "facilities/ibs_raw.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -101,22 +100,10 @@ struct tally {
 	struct pb_point *pt;
 	unsigned nevents;
 	uint64_t user[PB_MAX_EVENTS], kernel[PB_MAX_EVENTS], kernel_ip[PB_MAX_EVENTS];
-	uint32_t subset[PB_MAX_EVENTS];          /* ibs-op :subset mask, 0 = every sample */
-	uint64_t subset_samples[PB_MAX_EVENTS];  /* samples whose registers match it */
-	struct pb_ibs_cpu ibs_cpu;
+	const struct pb_spec *spec[PB_MAX_EVENTS];
+	const struct pb_machine *machine;
+	uint64_t subset_samples[PB_MAX_EVENTS];  /* samples of the spec's subset, if it names one */
 };
-
-/* Whether an IBS op sample belongs to the subset: its raw registers decoded for the request's
- * machine and classified. Undecodable and invalid (!En || !Val) samples belong to none. */
-static bool in_ibs_subset(const struct tally *t, const struct pb_sample *s, uint32_t subset)
-{
-	struct pb_ibs_sample ibs;
-	struct pb_ibs_op_class cls;
-	if (!s->raw || pb_ibs_decode(s->raw, s->raw_size, PB_IBS_OP, &t->ibs_cpu, &ibs, NULL) ||
-	    !ibs.valid || pb_ibs_op_classify(&ibs, &cls, NULL))
-		return false;
-	return pb_ibs_op_matches(&cls, subset);
-}
 
 static void on_record(void *ctx, unsigned thread, unsigned event, const struct pb_record *rec)
 {
@@ -125,8 +112,9 @@ static void on_record(void *ctx, unsigned thread, unsigned event, const struct p
 	if (rec->type != PERF_RECORD_SAMPLE || event >= t->nevents)
 		return;
 	const struct pb_sample *s = &rec->u.sample;
-	if (t->subset[event]) {
-		if (!in_ibs_subset(t, s, t->subset[event]))
+	const struct pb_spec *spec = t->spec[event];
+	if (spec->subset && spec->facility->sample_in_subset) {
+		if (!spec->facility->sample_in_subset(t->machine, spec, s))
 			return;
 		t->subset_samples[event]++;
 	}
@@ -218,11 +206,15 @@ static void sum_figures(const struct pb_point_request *req, struct pb_point *pt,
 			uint64_t period = req->events[e].period;
 			if (!period || !strcmp(f->basis, "undeclared"))
 				continue;
-			if (!strcmp(f->basis, "declared"))
-				f->expected += spec->facility->exact
-						       ? (double)(f->declared / period)
-						       : (double)f->declared / (double)period;
-			else if (spec->facility->exact)
+			/* A counter that overflows every period events takes floor(N / period)
+			 * samples of N events, exact facility or not; a clock's ticks over a
+			 * running time are not aligned to its start, so time is not floored; nor is
+			 * a subset's share of the samples of every op (a mean, not a count). */
+			if (!strcmp(f->basis, "declared") && spec->subset)
+				f->expected += (double)f->declared / (double)period;
+			else if (!strcmp(f->basis, "declared"))
+				f->expected += (double)(f->declared / period);
+			else if (!strcmp(f->basis, "count"))
 				f->expected += (double)(er->count / period);
 			else
 				f->expected += (double)er->count / (double)period;
@@ -317,8 +309,8 @@ int pb_point_measure(const struct pb_point_request *req, struct pb_point *pt,
 	pb_instance_session(&pt->instance, &cfg);
 	struct tally tally = {.pt = pt, .nevents = req->nevents};
 	for (unsigned e = 0; e < req->nevents; e++)
-		tally.subset[e] = req->events[e].spec.subset;
-	pb_ibs_cpu_from_machine(req->machine ? req->machine : pb_machine_live(), &tally.ibs_cpu);
+		tally.spec[e] = &req->events[e].spec;
+	tally.machine = req->machine ? req->machine : pb_machine_live();
 	cfg.on_record = on_record;
 	cfg.record_ctx = &tally;
 

@@ -34,6 +34,7 @@ struct pb_label_truth;
 struct pb_aux;
 struct pb_record;
 struct pb_ring_stats;
+struct pb_sample;
 
 /* What a workload is chosen for: each facility names the one that exercises it for each. */
 enum pb_workload_role {
@@ -177,6 +178,10 @@ struct pb_facility {
 	/* Randomises its own period in hardware: rewrites spec to ask for it (ibs-fetch:rand).
 	 * NULL: period randomisation is pesbench's, by ioctl. */
 	int (*randomise_in_hardware)(struct pb_spec *spec, struct pb_error *err);
+	/* With spec->subset: whether a sample belongs to the subset the spec names (ibs-op
+	 * :subset=...: its raw registers decoded for machine m and classified). */
+	bool (*sample_in_subset)(const struct pb_machine *m, const struct pb_spec *spec,
+				 const struct pb_sample *sample);
 	/* The name pesbench verify gives its oracle row; NULL: the spec text. */
 	const char *oracle_name;
 };

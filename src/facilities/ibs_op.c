@@ -3,6 +3,7 @@
 #include "facilities/ibs_common.h"
 #include "facilities/selftest.h"
 #include "facilities/ibs_raw.h"
+#include "ring/record.h"
 #include "workloads/workload.h"
 
 #include <errno.h>
@@ -111,6 +112,21 @@ static bool ibs_subset_declared(uint32_t subset, const struct pb_truth *t, uint6
 	return false;
 }
 
+/* Whether an op sample belongs to the subset: its raw registers decoded for the machine and
+ * classified. Undecodable and invalid (!En || !Val) samples belong to none. */
+static bool op_sample_in_subset(const struct pb_machine *m, const struct pb_spec *spec,
+				const struct pb_sample *s)
+{
+	struct pb_ibs_cpu cpu;
+	struct pb_ibs_sample ibs;
+	struct pb_ibs_op_class cls;
+	pb_ibs_cpu_from_machine(m, &cpu);
+	if (!s->raw || pb_ibs_decode(s->raw, s->raw_size, PB_IBS_OP, &cpu, &ibs, NULL) ||
+	    !ibs.valid || pb_ibs_op_classify(&ibs, &cls, NULL))
+		return false;
+	return pb_ibs_op_matches(&cls, spec->subset);
+}
+
 /* Ops are counted as the workload's instructions, the way the main study did (an assumption
  * the README states); a subset counts the one kind of instruction it names. */
 static const char *op_declare(const struct pb_spec *spec, const struct pb_truth *truth,
@@ -173,6 +189,7 @@ const struct pb_facility pb_facility_ibs_op = {
 	.attr = op_attr,
 	.can_exclude = pb_ibs_can_exclude,
 	.declare = op_declare,
+	.sample_in_subset = op_sample_in_subset,
 	.suite_spec = "ibs-op",
 	.precise_family = true,
 	.multi_events = 8,
