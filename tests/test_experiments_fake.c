@@ -121,6 +121,46 @@ static void pebs_accuracy(void)
 	fake_kernel_uninstall();
 }
 
+/* A check beside the measured event (the accuracy experiment's L1D-miss count) that cannot
+ * open does not take the point down: the measured event runs and carries its accuracy, the
+ * check carries the kernel's reason. A run that fails carries no accuracy at all. */
+static void optional_check_and_failed_run(void)
+{
+	load_fixture("sysfs-skl");
+	struct pb_point_request req;
+	request(&req, "pebs:INST_RETIRED:PREC_DIST", "accuracy:ratio=20", 1009, 400000);
+	struct pb_error err = {0};
+	CHECK(pb_spec_parse("hw:instructions", &req.events[1].spec, &err) == 0);
+	req.events[1].period = 0;
+	req.events[1].optional = true;
+	req.nevents = 2;
+	struct pb_truth truth;
+	CHECK(pb_workload_truth(&req.workload, req.iterations, &truth, &err) == 0);
+	uint64_t instructions = truth.instructions * req.iterations + truth.once_instructions;
+	memset(&script, 0, sizeof script);
+	script.samples = instructions / 1009;
+	script.ips[0] = truth.labels[0].addr;
+	script.weights[0] = 1;
+	script.nips = 1;
+	script.count = instructions;
+	fake_kernel_install();
+	fake_kernel_on_disable(write_script, NULL);
+	fake_kernel_fail_open_after(1, ENOENT);
+	struct pb_point pt;
+	CHECK(pb_point_measure(&req, &pt, &err) == 0);
+	CHECK(pt.ev[0].opened_all && !pt.ev[1].opened_all);
+	CHECK(fabs(pt.ev[0].accuracy - 100) < 1e-9);
+	CHECK(isnan(pt.ev[1].accuracy));
+	pb_point_free(&pt);
+
+	/* not optional: the open failure fails the run, and nothing of it is an accuracy */
+	req.events[1].optional = false;
+	fake_kernel_fail_open_after(1, ENOENT);
+	CHECK(pb_point_measure(&req, &pt, &err) != 0);
+	CHECK(pt.ev[0].basis != NULL && isnan(pt.ev[0].accuracy));
+	fake_kernel_uninstall();
+}
+
 /* A facility that produced no sample where samples were due: no accuracy (never a plain 0 %),
  * an explicit flag and note in the point, the run and the point's metrics. */
 static void no_samples_is_flagged(void)
@@ -478,6 +518,7 @@ int main(void)
 {
 	pebs_accuracy();
 	no_samples_is_flagged();
+	optional_check_and_failed_run();
 	ibs_bias();
 	ibs_cycles_basis();
 	pebs_precise_lowered();

@@ -44,6 +44,7 @@ static void add_l1_check(const struct pb_suite_options *o, struct pb_point_reque
 	}
 	req->events[req->nevents].spec = spec;
 	req->events[req->nevents].period = 0;
+	req->events[req->nevents].optional = true;
 	req->nevents++;
 }
 

@@ -161,8 +161,10 @@ static int find_label(const struct pb_truth *truth, const char *name, struct pb_
 	return truth->nlabels ? 0 : -1;
 }
 
+/* run_failed: the session did not run the measured region to its end, so no figure of it is
+ * an accuracy, whatever the counts say. */
 static void sum_figures(const struct pb_point_request *req, struct pb_point *pt,
-			const struct tally *t)
+			const struct tally *t, bool run_failed)
 {
 	const struct pb_session_result *sr = pt->session;
 	for (unsigned e = 0; e < req->nevents; e++) {
@@ -232,7 +234,9 @@ static void sum_figures(const struct pb_point_request *req, struct pb_point *pt,
 		 * that did not open on every thread has no accuracy. */
 		f->no_samples = f->opened_all && req->events[e].period && f->expected >= 1 &&
 				!f->observed;
-		if (!f->opened_all || !strcmp(f->basis, "undeclared") || f->no_samples)
+		/* Nothing expected (a count of 0, a period longer than the run) is not 100 %. */
+		if (run_failed || !f->opened_all || !strcmp(f->basis, "undeclared") ||
+		    f->no_samples || (req->events[e].period && f->expected <= 0))
 			f->accuracy = NAN;
 		else if (req->events[e].period)
 			f->accuracy = pb_accuracy((double)f->observed, f->expected);
@@ -297,6 +301,7 @@ int pb_point_measure(const struct pb_point_request *req, struct pb_point *pt,
 		cfg.events[e].period = req->events[e].period;
 		cfg.events[e].exclude_kernel = req->exclude_kernel;
 		cfg.events[e].exclude_user = req->exclude_user;
+		cfg.events[e].optional = req->events[e].optional;
 		uint64_t declared;
 		/* The ring holds every op sample, not only a subset's. */
 		struct pb_spec all_ops = req->events[e].spec;
@@ -323,7 +328,7 @@ int pb_point_measure(const struct pb_point_request *req, struct pb_point *pt,
 	if (rc && pt->instance.thread_err.msg[0] && err)
 		*err = pt->instance.thread_err;
 	/* Figures are summed even on failure: which events opened is part of the answer. */
-	sum_figures(req, pt, &tally);
+	sum_figures(req, pt, &tally, rc != 0);
 	pt->wall_ns = pt->session->wall_ns;
 	for (unsigned th = 0; th < pt->session->threads; th++) {
 		pt->elapsed_ns[th] = pt->session->thread[th].elapsed_ns;

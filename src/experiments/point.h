@@ -16,6 +16,8 @@
 struct pb_point_event {
 	struct pb_spec spec;
 	uint64_t period;             /* 0: count only */
+	bool optional;               /* a check beside the measured event: when it cannot open,
+				      * the others run without it and it carries the reason */
 };
 
 struct pb_point_request {

@@ -513,7 +513,8 @@ static void *worker_main(void *arg)
 		if (!open_one(w, e, &target))
 			continue;
 		const struct pb_event_result *er = &s->res->thread[w->index].events[e];
-		if (cfg->run_with_unopened && er->open_errno && w->ev[e].fd < 0)
+		if ((cfg->run_with_unopened || cfg->events[e].optional) && er->open_errno &&
+		    w->ev[e].fd < 0)
 			continue; /* recorded in er: the others run without it */
 		w->failed = true;
 	}

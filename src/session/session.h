@@ -32,6 +32,8 @@ struct pb_event_config {
 	bool exclude_kernel;      /* applied unless the facility cannot filter */
 	bool exclude_user;
 	bool track_maps;          /* attr.mmap/mmap2/comm: MMAP2 and COMM records, for symbols */
+	bool optional;            /* when it cannot open, the others run without it (as
+				   * run_with_unopened, for this event alone) */
 };
 
 struct pb_session_config {

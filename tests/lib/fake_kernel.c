@@ -18,6 +18,7 @@ static struct fake_event events[FAKE_MAX_EVENTS];
 static unsigned nevents;
 static pthread_mutex_t table_lock = PTHREAD_MUTEX_INITIALIZER;
 static int fail_next_errno;
+static unsigned fail_open_skip;            /* opens to let through before fail_next_errno */
 /* Scripted failures, consumed by whichever worker thread gets there first. */
 static int fail_ioctl_errno;
 static int fail_ioctl_fd = -1;             /* -1: any event */
@@ -89,6 +90,12 @@ struct fake_event *fake_kernel_event_at(unsigned index)
 
 void fake_kernel_fail_next_open(int err)
 {
+	fake_kernel_fail_open_after(0, err);
+}
+
+void fake_kernel_fail_open_after(unsigned opens, int err)
+{
+	fail_open_skip = opens;
 	fail_next_errno = err;
 }
 
@@ -154,7 +161,9 @@ static int fake_open(struct perf_event_attr *attr, pid_t pid, int cpu, int group
 		     unsigned long flags)
 {
 	(void)flags;
-	if (fail_next_errno) {
+	if (fail_next_errno && fail_open_skip) {
+		fail_open_skip--;
+	} else if (fail_next_errno) {
 		errno = fail_next_errno;
 		fail_next_errno = 0;
 		return -1;
@@ -605,6 +614,7 @@ static void reset(void)
 	}
 	__atomic_store_n(&nevents, 0, __ATOMIC_RELEASE);
 	fail_next_errno = 0;
+	fail_open_skip = 0;
 	fail_ioctl_errno = 0;
 	fail_ioctl_fd = -1;
 	fail_ioctl_request = 0;

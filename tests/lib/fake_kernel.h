@@ -38,6 +38,8 @@ void fake_kernel_install(void);
 void fake_kernel_uninstall(void);
 /* The next perf_event_open fails with this errno (once). */
 void fake_kernel_fail_next_open(int err);
+/* The same after this many opens succeed. */
+void fake_kernel_fail_open_after(unsigned opens, int err);
 /* The next ioctl on a fake event returns -1 with this errno (once), without acting. */
 void fake_kernel_fail_next_ioctl(int err);
 /* The same for the next ioctl on fd (-1: any) with request (0: any, else e.g.
