@@ -6,7 +6,7 @@ JOBS       ?= $(shell nproc)
 FUZZ_SECONDS ?= 20
 OUT        ?= results
 
-.PHONY: all deps test-deps build build-asan run docs check test test-asan memcheck fuzz fuzz-smoke bench-engine bench-analysis bench-peer clean
+.PHONY: all deps test-deps build build-asan run docs check test test-asan memcheck fuzz fuzz-smoke bench-engine bench-analysis bench-peer cross-arm64 clean
 
 all: build
 
@@ -66,6 +66,12 @@ memcheck: build
 # builds with gcc and clang); the last line sums up tests and skipped checks per reason.
 check: test-deps
 	@BUILD=$(BUILD) ASAN_BUILD=$(ASAN_BUILD) JOBS=$(JOBS) FUZZ_SECONDS=10 bash scripts/check.sh
+
+# An aarch64 pesbench, statically linked, cross-built here: build-arm64/pesbench (installs
+# gcc-aarch64-linux-gnu and the arm64 -dev packages it needs; cmake/aarch64-linux-gnu.cmake).
+ARM64_BUILD ?= build-arm64
+cross-arm64:
+	@JOBS=$(JOBS) bash scripts/cross-arm64.sh $(ARM64_BUILD)
 
 bench-engine: build
 	@bash bench/engine.sh ./$(BUILD)/pesbench

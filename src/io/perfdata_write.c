@@ -123,7 +123,7 @@ static void read_line_value(const char *file, const char *key, char *dst, size_t
 	fclose(f);
 }
 
-/* perf's x86 cpuid string: "vendor,family,model,stepping" in decimal. */
+/* perf's cpuid string: on x86 "vendor,family,model,stepping" in decimal. */
 static void machine_cpuid(char *dst, size_t len)
 {
 	char vendor[64] = "", family[16] = "", model[16] = "", stepping[16] = "";
@@ -131,8 +131,21 @@ static void machine_cpuid(char *dst, size_t len)
 	read_line_value("/proc/cpuinfo", "cpu family", family, sizeof family);
 	read_line_value("/proc/cpuinfo", "model", model, sizeof model);
 	read_line_value("/proc/cpuinfo", "stepping", stepping, sizeof stepping);
-	if (vendor[0])
+	if (vendor[0]) {
 		snprintf(dst, len, "%s,%s,%s,%s", vendor, family, model, stepping);
+		return;
+	}
+	/* arm64 perf writes cpu0's MIDR_EL1, "0x%016lx" as sysfs spells it
+	 * (tools/perf/arch/arm64/util/header.c) */
+	FILE *f = fopen("/sys/devices/system/cpu/cpu0/regs/identification/midr_el1", "r");
+	char midr[32] = "";
+	if (!f)
+		return;
+	if (fgets(midr, sizeof midr, f) && !strncmp(midr, "0x", 2)) {
+		midr[strcspn(midr, "\n")] = '\0';
+		snprintf(dst, len, "%s", midr);
+	}
+	fclose(f);
 }
 
 static void machine_pmus(struct pb_perfdata_writer *w)
