@@ -13,8 +13,17 @@
 #include <unistd.h>
 
 #define MAX_CHOICES 128
-/* The kernel's internal ENOTSUPP, which perf_event_open passes on for an unprobeable insn. */
-#define KERNEL_ENOTSUPP 524
+/* What perf_event_open answers for an instruction the kernel will not uprobe: x86's
+ * arch_uprobe_analyze_insn gives the kernel's internal ENOTSUPP (lock-prefixed instructions
+ * among others); arm64's gives EINVAL for what it can neither step out of line nor simulate
+ * (svc, exclusive loads and stores). */
+#if defined(__aarch64__)
+#define UPROBE_REFUSED EINVAL
+#define UPROBE_REFUSED_NAME "EINVAL"
+#else
+#define UPROBE_REFUSED 524
+#define UPROBE_REFUSED_NAME "ENOTSUPP"
+#endif
 
 static void add_choice(struct pb_workload_choice *out, size_t max, size_t *n,
 		       const struct pb_workload_choice *c)
@@ -154,7 +163,7 @@ static int count_session(struct pb_instance *in, const char *spec_text, bool exc
 
 enum { CHECKED = 0, UNAVAILABLE = 1, REFUSED = 2 };
 
-/* may_refuse: the kernel may refuse to place this oracle on some instructions (ENOTSUPP). */
+/* may_refuse: the kernel may refuse to place this oracle on some instructions. */
 static int check_count(struct pb_instance *in, const char *spec, bool may_refuse,
 		       bool exclude_kernel,
 		       const char *what, uint64_t addr, uint64_t declared, uint64_t *counts,
@@ -167,7 +176,7 @@ static int check_count(struct pb_instance *in, const char *spec, bool may_refuse
 	bool exact = false;
 	while (!exact && attempt < ATTEMPTS) {
 		int rc = count_session(in, spec, exclude_kernel, counts, rep, err);
-		if (rc < 0 && err->sys_errno == KERNEL_ENOTSUPP && may_refuse)
+		if (rc < 0 && err->sys_errno == UPROBE_REFUSED && may_refuse)
 			return REFUSED;
 		if (rc)
 			return rc;
@@ -207,8 +216,9 @@ int pb_verify_instance(struct pb_instance *in, const struct pb_verify_options *o
 		in->code_label = (int)i;
 		rc = check_count(in, "uprobe", true, true, l->name, l->addr, declared, counts, rep, err);
 		if (rc == REFUSED) {
-			/* x86 uprobes refuse some instructions (lock-prefixed ones among them);
-			 * callgrind still checks this label. */
+			/* uprobes refuse some instructions (x86 lock-prefixed ones, arm64 svc
+			 * and exclusives); callgrind (and on arm64 under icount, hw:instructions)
+			 * still checks this label. */
 			struct pb_verify_row *r = new_row(rep, &in->choice, "uprobe", l->name,
 							  l->addr, err);
 			if (!r) {
@@ -218,7 +228,8 @@ int pb_verify_instance(struct pb_instance *in, const struct pb_verify_options *o
 			r->declared = declared;
 			r->ok = true;
 			r->refused = true;
-			snprintf(r->note, sizeof r->note, "the kernel refuses a uprobe here (ENOTSUPP)");
+			snprintf(r->note, sizeof r->note,
+				 "the kernel refuses a uprobe here (" UPROBE_REFUSED_NAME ")");
 			pb_error_clear(err);
 		}
 	}
