@@ -25,6 +25,18 @@ run() {
 	fi
 }
 
+# row NAME WANT PATTERN CMD...: a bad input, as in tests/cli_badinput.sh: the exit status and
+# a distinctive part of the message (fixed text, stderr)
+row() {
+	rname=$1 rwant=$2 pattern=$3
+	shift 3
+	run "$rname" "$rwant" "$@"
+	if ! grep -qF -- "$pattern" "$out/$rname.err"; then
+		echo "guest: FAIL $rname: message lacks '$pattern': $(head -c 300 "$out/$rname.err")"
+		failed=$((failed + 1))
+	fi
+}
+
 uname -a >"$out/uname.txt"
 cat /proc/cpuinfo >"$out/cpuinfo.txt"
 dmesg >"$out/dmesg.txt"
@@ -52,6 +64,17 @@ run sigtrap 0 ./pesbench measure --facility hw:cycles --period 100003 --delivery
 # the emulator's defect on general-purpose counters, reported as a measurement
 run instructions 0 ./pesbench measure --facility hw:instructions --period 100003 --json
 run verify 0 ./pesbench verify --no-callgrind
+
+# the bad-input rows that make sense on arm64
+row bad_pebs 3 "PEBS" ./pesbench measure --facility pebs:cycles
+row bad_ibs 3 "ibs" ./pesbench measure --facility ibs-op
+row bad_spe 3 "no arm_spe" ./pesbench measure --facility spe
+row bad_event 2 "no_such_event" ./pesbench measure --facility hw:no_such_event
+row bad_precise 2 "precise" ./pesbench measure --facility hw:cycles:precise=2
+row bad_period 2 "must not be negative" ./pesbench measure --facility hw:cycles --period -5
+row bad_workload 2 "unknown workload" ./pesbench measure --facility hw:cycles --workload nosuch
+row bad_experiment 2 "unknown experiment" ./pesbench run nosuchexp
+row bad_root 2 "is not a directory" ./pesbench probe --root /nonexistent
 
 dmesg >"$out/dmesg-after.txt"
 echo "guest: $failed commands failed"

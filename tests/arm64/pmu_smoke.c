@@ -47,8 +47,10 @@ int main(void)
 	// two instructions per iteration
 	__asm__ volatile("1: subs %0, %0, #1\n\tb.ne 1b" : "+r"(n) : : "cc");
 #else
-	while (n)
-		__asm__ volatile("" : "+r"(n)), n--;
+	while (n) {
+		__asm__ volatile("" : "+r"(n));
+		n--;
+	}
 #endif
 	ioctl(cfd, PERF_EVENT_IOC_DISABLE, PERF_IOC_FLAG_GROUP);
 	if (read(cfd, &cycles, sizeof(cycles)) != sizeof(cycles) ||
