@@ -51,6 +51,11 @@ sudo=""
 apt_opts=(-o DPkg::Lock::Timeout=300 -o APT::Get::Assume-Yes=true -qq)
 export DEBIAN_FRONTEND=noninteractive
 updated=0
+# Package lists younger than a day that know arm64 are used as they are (another installer,
+# e.g. scripts/cross-arm64.sh, has just updated them); a failure with them updates and retries.
+lists_fresh() {
+	[ -n "$(find /var/lib/apt/lists -maxdepth 1 -name '*binary-arm64_Packages*' -mmin -1440 2>/dev/null | head -1)" ]
+}
 apt_update() {
 	[ $updated = 1 ] && return
 	local i
@@ -60,6 +65,13 @@ apt_update() {
 		sleep 10
 	done
 	return 1
+}
+apt_install() {
+	lists_fresh || apt_update
+	$sudo apt-get "${apt_opts[@]}" install --no-install-recommends "$@" >/dev/null && return
+	[ $updated = 1 ] && return 1
+	apt_update
+	$sudo apt-get "${apt_opts[@]}" install --no-install-recommends "$@" >/dev/null
 }
 
 install_host() {
@@ -73,8 +85,7 @@ install_host() {
 	}
 	if [ ${#missing[@]} -gt 0 ]; then
 		log "installing ${missing[*]}"
-		apt_update
-		$sudo apt-get "${apt_opts[@]}" install --no-install-recommends "${missing[@]}" >/dev/null
+		apt_install "${missing[@]}"
 	fi
 }
 
@@ -85,7 +96,7 @@ fetch_guest() {
 	local kpkg
 	kpkg=$(apt-cache depends linux-image-cloud-arm64:arm64 2>/dev/null |
 		sed -n 's/.*Depends: \(linux-image-[^ ]*\)/\1/p' | head -1)
-	if [ -z "$kpkg" ]; then
+	if [ -z "$kpkg" ] || ! lists_fresh; then
 		apt_update
 		kpkg=$(apt-cache depends linux-image-cloud-arm64:arm64 |
 			sed -n 's/.*Depends: \(linux-image-[^ ]*\)/\1/p' | head -1)

@@ -25,17 +25,20 @@ verdict() {
 	exit 1
 }
 
-echo "=== check-arm64: QEMU, the arm64 kernel and busybox"
-bash scripts/arm64-guest.sh --install || { fail "cannot install QEMU or the guest kernel"; verdict; }
-
 echo "=== check-arm64: make cross-arm64"
+built=0
 if ! make -n cross-arm64 >/dev/null 2>&1; then
 	fail "the Makefile has no cross-arm64 target (it comes from branch a64build): no arm64 pesbench to test"
 elif ! make --no-print-directory cross-arm64; then
 	fail "make cross-arm64 failed"
 elif [ ! -x "$build/pesbench" ]; then
 	fail "make cross-arm64 left no $build/pesbench"
+else
+	built=1
 fi
+
+echo "=== check-arm64: QEMU, the arm64 kernel and busybox"
+bash scripts/arm64-guest.sh --install || { fail "cannot install QEMU or the guest kernel"; verdict; }
 
 # the guest's files: the test script, a tiny PMU check run before pesbench, pesbench itself
 stage=$cache/stage
@@ -77,7 +80,8 @@ ship_shared_objects() { # ELF
 	done
 	echo "check-arm64: pesbench is dynamically linked; shipped: $seen"
 }
-if [ -x "$build/pesbench" ]; then
+# a stale pesbench from an earlier build is never tested in place of a failed one
+if [ $built = 1 ]; then
 	cp "$build/pesbench" "$stage/"
 	ship_shared_objects "$build/pesbench" || fail "cannot ship pesbench's shared objects"
 fi
