@@ -6,7 +6,7 @@ JOBS       ?= $(shell nproc)
 FUZZ_SECONDS ?= 20
 OUT        ?= results
 
-.PHONY: all deps test-deps build build-asan run docs check test test-asan memcheck fuzz fuzz-smoke check-arm64 bench-engine bench-analysis bench-peer clean
+.PHONY: all deps test-deps build build-asan run docs check test test-asan memcheck fuzz fuzz-smoke check-arm64 bench-engine bench-analysis bench-peer cross-arm64 clean
 
 all: build
 
@@ -67,10 +67,16 @@ memcheck: build
 check: test-deps
 	@BUILD=$(BUILD) ASAN_BUILD=$(ASAN_BUILD) JOBS=$(JOBS) FUZZ_SECONDS=10 bash scripts/check.sh
 
+# An aarch64 pesbench, statically linked, cross-built here: build-arm64/pesbench (installs
+# gcc-aarch64-linux-gnu and the arm64 -dev packages it needs; cmake/aarch64-linux-gnu.cmake).
+ARM64_BUILD ?= build-arm64
+cross-arm64:
+	@JOBS=$(JOBS) bash scripts/cross-arm64.sh $(ARM64_BUILD)
+
 # The cross-built pesbench on a real PMU driver: an arm64 kernel under QEMU (-icount shift=0,
 # cycles == instructions), its results checked on the host; under 4 minutes with installation.
 check-arm64:
-	@bash scripts/check-arm64.sh
+	@ARM64_BUILD=$(ARM64_BUILD) JOBS=$(JOBS) bash scripts/check-arm64.sh
 
 bench-engine: build
 	@bash bench/engine.sh ./$(BUILD)/pesbench

@@ -14,7 +14,7 @@
 #include <string.h>
 
 static const char *const fixtures[] = {"sysfs-vm", "sysfs-skl", "sysfs-spr", "sysfs-zen4",
-				       "sysfs-zen5", "sysfs-neoverse"};
+				       "sysfs-zen5", "sysfs-neoverse", "sysfs-qemu-a57"};
 #define NFIXTURES (sizeof fixtures / sizeof fixtures[0])
 
 static volatile uint64_t watched;

@@ -146,6 +146,101 @@ static void test_neoverse(void)
 	CHECK(!m.ibs_caps_known);
 }
 
+/* The arm64 guest of make check-arm64 (qemu-system-aarch64 -cpu cortex-a57) as it shows
+ * itself: MIDR 0x411fd070, armv8_pmuv3 at dynamic type 8, counters and debug registers only in
+ * the kernel log. */
+static void test_qemu_a57(void)
+{
+	struct pb_machine m;
+	pb_test_fixture(&m, "sysfs-qemu-a57");
+	CHECK(pb_machine_is_arm(&m));
+	CHECK(!pb_machine_is_x86(&m));
+	CHECK_EQ_U64(m.midr, 0x411fd070);
+	CHECK_EQ_U64(m.arm_implementer, 0x41);
+	CHECK(!strcmp(m.cpu_vendor, "ARM"));
+	CHECK_EQ_U64(m.cpu_model, 0xd07);
+	CHECK_EQ_U64(m.cpu_family, 8);
+	CHECK_EQ_U64(m.cpu_stepping, 0x10); /* r1p0 */
+	CHECK(!strcmp(m.cpu_model_name, "Cortex-A57"));
+	CHECK_EQ_U64(m.ncpus, 1);
+	const struct pb_pmu *core = pb_machine_core_pmu(&m);
+	CHECK(core && !strcmp(core->name, "armv8_pmuv3"));
+	CHECK(core && core->type == 8);
+	char buf[64];
+	CHECK(core && !strcmp(pb_pmu_format(core, "event", buf, sizeof buf), "config:0-15"));
+	CHECK_EQ_U64(m.pmu_counters, 7);
+	CHECK(m.pmu_counters_source && !strcmp(m.pmu_counters_source, "kernel log"));
+	CHECK_EQ_U64(m.bp_slots, 4);      /* watchpoints */
+	CHECK_EQ_U64(m.bp_exec_slots, 6); /* breakpoints */
+	CHECK_EQ_U64(m.paranoid, (uint64_t)-1);
+	CHECK(pb_machine_pmu(&m, "arm_spe_0") == NULL);
+	CHECK(!m.ibs_caps_known);
+	CHECK_EQ_U64(m.max_precise, (uint64_t)-1);
+}
+
+/* MIDR_EL1 alone (no /proc/cpuinfo) identifies an Arm CPU; an implementer without a name
+ * keeps its number, a part without a name is spelled out. */
+static void test_midr_only(void)
+{
+	char root[] = "/tmp/pesbench-midr-XXXXXX";
+	if (!mkdtemp(root))
+		pb_skip("cannot create a temporary directory");
+	put(root, "sys/devices/system/cpu/cpu0/regs/identification/midr_el1", "0x00000000c00fac31\n");
+	put(root, "sys/bus/event_source/devices/armv8_pmuv3_0/type", "10\n");
+	put(root, "sys/bus/event_source/devices/breakpoint/type", "5\n");
+	struct pb_machine m;
+	pb_machine_probe(&m, root);
+	CHECK(pb_machine_is_arm(&m));
+	CHECK(!strcmp(m.cpu_vendor, "Ampere"));
+	CHECK_EQ_U64(m.arm_implementer, 0xc0);
+	CHECK_EQ_U64(m.cpu_model, 0xac3);
+	CHECK_EQ_U64(m.cpu_stepping, 0x01);
+	CHECK_EQ_U64(m.cpu_family, 8);
+	CHECK_STR_CONTAINS(m.cpu_model_name, "part 0xac3 r0p1");
+	const struct pb_pmu *core = pb_machine_core_pmu(&m);
+	CHECK(core && core->type == 10);
+	/* no kernel log: unknown, never a guessed 4 */
+	CHECK_EQ_U64(m.pmu_counters, 0);
+	CHECK_EQ_U64(m.bp_slots, 0);
+	put(root, "sys/devices/system/cpu/cpu0/regs/identification/midr_el1", "0x00000000dead\n");
+	pb_machine_probe(&m, root);
+	CHECK_STR_CONTAINS(m.cpu_vendor, "arm64-0x00");
+	char cmd[128];
+	snprintf(cmd, sizeof cmd, "rm -rf %s", root);
+	CHECK(system(cmd) == 0);
+}
+
+static void test_kernel_log(void)
+{
+	struct pb_machine m;
+	memset(&m, 0, sizeof m);
+	/* 6.5+ adds the counter mask; the first core PMU of a big.LITTLE system counts */
+	pb_machine_parse_kernel_log(&m,
+		"[ 0.1] hw perfevents: enabled with armv8_cortex_a53 PMU driver, 7 (0,8000003f) "
+		"counters available\n"
+		"[ 0.2] hw perfevents: enabled with armv8_cortex_a72 PMU driver, 7 (0,8000003f) "
+		"counters available\n"
+		"[ 0.3] hw-breakpoint: found 6 breakpoint and 4 watchpoint registers.\n");
+	CHECK_EQ_U64(m.pmu_counters, 7);
+	CHECK_EQ_U64(m.bp_exec_slots, 6);
+	CHECK_EQ_U64(m.bp_slots, 4);
+	memset(&m, 0, sizeof m);
+	pb_machine_parse_kernel_log(&m,
+		"Performance Events: PEBS fmt3+, Skylake events, 32-deep LBR, full-width counters, "
+		"Intel PMU driver.\n"
+		"... version:                4\n"
+		"... generic registers:      4\n"
+		"... fixed-purpose events:   3\n"
+		"... generic registers:      8\n");
+	CHECK_EQ_U64(m.pmu_counters, 7);
+	memset(&m, 0, sizeof m);
+	pb_machine_parse_kernel_log(&m, "hw perfevents: no interrupt-affinity property, guessing.\n"
+					"hw perfevents: enabled with armv8_pmuv3 PMU driver, "
+					"counters available\n");
+	CHECK_EQ_U64(m.pmu_counters, 0);
+	CHECK(m.pmu_counters_source == NULL);
+}
+
 static void test_missing_root(void)
 {
 	struct pb_machine m;
@@ -278,6 +373,9 @@ int main(void)
 	test_zen5_caps_file_wins();
 	test_skl();
 	test_neoverse();
+	test_qemu_a57();
+	test_midr_only();
+	test_kernel_log();
 	test_missing_root();
 	test_many_pmus();
 	test_formats();

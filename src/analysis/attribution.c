@@ -7,6 +7,35 @@
 #include <stdlib.h>
 #include <string.h>
 
+#if defined(__x86_64__)
+#define PB_CS_ARCH CS_ARCH_X86
+#define PB_CS_MODE CS_MODE_64
+#define PB_CS_NAME "x86-64"
+#define PB_CS_RESYNC 1
+#elif defined(__aarch64__)
+#define PB_CS_ARCH CS_ARCH_ARM64
+#define PB_CS_MODE CS_MODE_ARM
+#define PB_CS_NAME "A64"
+#define PB_CS_RESYNC 4
+#else
+#error "attribution: no capstone decoder for this architecture"
+#endif
+
+int pb_capstone_open(size_t *handle, struct pb_error *err)
+{
+	csh h;
+	if (cs_open(PB_CS_ARCH, PB_CS_MODE, &h) != CS_ERR_OK)
+		return pb_fail(err, PB_EXIT_FAILURE, 0, "capstone cannot open an %s decoder",
+			       PB_CS_NAME);
+	*handle = h;
+	return 0;
+}
+
+unsigned pb_capstone_resync(void)
+{
+	return PB_CS_RESYNC;
+}
+
 int pb_code_map_decode(struct pb_code_map *map, const uint8_t *code, size_t len, uint64_t begin,
 		       struct pb_error *err)
 {
@@ -14,8 +43,8 @@ int pb_code_map_decode(struct pb_code_map *map, const uint8_t *code, size_t len,
 	map->begin = begin;
 	map->end = begin + len;
 	csh handle;
-	if (cs_open(CS_ARCH_X86, CS_MODE_64, &handle) != CS_ERR_OK)
-		return pb_fail(err, PB_EXIT_FAILURE, 0, "capstone cannot open an x86-64 decoder");
+	if (pb_capstone_open(&handle, err))
+		return -1;
 	size_t cap = len / 2 + 16;
 	map->insns = calloc(cap, sizeof *map->insns);
 	if (!map->insns) {
@@ -45,12 +74,14 @@ int pb_code_map_decode(struct pb_code_map *map, const uint8_t *code, size_t len,
 				     insn->op_str) < 0)
 				out->text[0] = '\0';
 		} else {
-			/* Not an instruction (padding or data): one byte, and resync after it. */
-			out->len = 1;
+			/* Not an instruction (padding or data): one byte (x86) or word (A64),
+			 * and resync after it. */
+			size_t skip = left < PB_CS_RESYNC ? left : PB_CS_RESYNC;
+			out->len = (uint8_t)skip;
 			snprintf(out->text, sizeof out->text, "(byte 0x%02x)", *p);
-			p++;
-			left--;
-			addr++;
+			p += skip;
+			left -= skip;
+			addr += skip;
 		}
 		map->n++;
 	}

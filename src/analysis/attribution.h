@@ -32,6 +32,11 @@ int pb_code_map_build(struct pb_code_map *map, uint64_t begin, uint64_t end,
 int pb_code_map_decode(struct pb_code_map *map, const uint8_t *code, size_t len, uint64_t begin,
 		       struct pb_error *err);
 void pb_code_map_free(struct pb_code_map *map);
+/* Opens capstone for the instruction set this build runs (x86-64 or A64): pesbench decodes its
+ * own workloads and the programs it samples on this machine. handle is a csh. */
+int pb_capstone_open(size_t *handle, struct pb_error *err);
+/* Bytes to step over an undecodable spot: 1 on x86 (resync), one instruction word on A64. */
+unsigned pb_capstone_resync(void);
 /* Index of the instruction starting at ip, or -1. */
 long pb_code_map_at(const struct pb_code_map *map, uint64_t ip);
 /* Index of the instruction that ends at ip (the previous one), or -1. */

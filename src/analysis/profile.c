@@ -2,6 +2,7 @@
  * capstone), ELF objects through elfutils, and the pipeline that maps sample IPs to objects'
  * link-time addresses — the addresses callgrind reports — and compares at three levels. */
 #include "analysis/profile.h"
+#include "analysis/attribution.h"
 
 #include <capstone/capstone.h>
 #include <elfutils/libdwfl.h>
@@ -46,16 +47,10 @@ struct decoded {
 	uint64_t target;
 };
 
-static void decode_one(csh cs, cs_insn *insn, const uint8_t *bytes, size_t n, uint64_t addr,
-		       struct decoded *d)
+/* Whether an instruction ends a basic block, and its direct target; per instruction set. */
+#if defined(__x86_64__)
+static void classify(csh cs, const cs_insn *insn, struct decoded *d)
 {
-	memset(d, 0, sizeof *d);
-	const uint8_t *code = bytes;
-	size_t size = n;
-	uint64_t at = addr;
-	if (!n || !cs_disasm_iter(cs, &code, &size, &at, insn))
-		return;
-	d->len = (uint8_t)insn->size;
 	bool jump = cs_insn_group(cs, insn, CS_GRP_JUMP);
 	bool call = cs_insn_group(cs, insn, CS_GRP_CALL);
 	d->ends_block = jump || call || cs_insn_group(cs, insn, CS_GRP_RET) ||
@@ -67,6 +62,52 @@ static void decode_one(csh cs, cs_insn *insn, const uint8_t *bytes, size_t n, ui
 		d->has_target = true;
 		d->target = (uint64_t)insn->detail->x86.operands[0].imm;
 	}
+}
+#elif defined(__aarch64__)
+/* capstone 4 does not put every A64 branch in CS_GRP_JUMP/CALL: the ids decide. A direct
+ * branch's target is its last operand (b/bl/b.cond: the only one; cbz: after the register;
+ * tbz: after the register and the bit). */
+static void classify(csh cs, const cs_insn *insn, struct decoded *d)
+{
+	bool direct = false;
+	switch (insn->id) {
+	case ARM64_INS_B: case ARM64_INS_BL: case ARM64_INS_CBZ: case ARM64_INS_CBNZ:
+	case ARM64_INS_TBZ: case ARM64_INS_TBNZ:
+		direct = true;
+		/* fall through */
+	case ARM64_INS_BR: case ARM64_INS_BLR: case ARM64_INS_RET: case ARM64_INS_ERET:
+	case ARM64_INS_SVC: case ARM64_INS_BRK: case ARM64_INS_HLT: case ARM64_INS_HVC:
+	case ARM64_INS_SMC:
+		d->ends_block = true;
+		break;
+	default:
+		d->ends_block = cs_insn_group(cs, insn, CS_GRP_JUMP) ||
+				cs_insn_group(cs, insn, CS_GRP_CALL) ||
+				cs_insn_group(cs, insn, CS_GRP_RET);
+	}
+	if (direct && insn->detail && insn->detail->arm64.op_count > 0) {
+		const cs_arm64_op *op = &insn->detail->arm64.operands[insn->detail->arm64.op_count - 1];
+		if (op->type == ARM64_OP_IMM) {
+			d->has_target = true;
+			d->target = (uint64_t)op->imm;
+		}
+	}
+}
+#else
+#error "profile: no basic-block rules for this architecture"
+#endif
+
+static void decode_one(csh cs, cs_insn *insn, const uint8_t *bytes, size_t n, uint64_t addr,
+		       struct decoded *d)
+{
+	memset(d, 0, sizeof *d);
+	const uint8_t *code = bytes;
+	size_t size = n;
+	uint64_t at = addr;
+	if (!n || !cs_disasm_iter(cs, &code, &size, &at, insn))
+		return;
+	d->len = (uint8_t)insn->size;
+	classify(cs, insn, d);
 }
 
 static int cmp_u64(const void *a, const void *b)
@@ -87,8 +128,8 @@ int pb_bb_build(const struct pb_cg_profile *exact, pb_code_read_fn read, void *c
 	if (!exact->n)
 		return 0;
 	csh cs;
-	if (cs_open(CS_ARCH_X86, CS_MODE_64, &cs) != CS_ERR_OK)
-		return pb_fail(err, PB_EXIT_FAILURE, 0, "capstone: cannot open an x86-64 decoder");
+	if (pb_capstone_open(&cs, err))
+		return -1;
 	cs_option(cs, CS_OPT_DETAIL, CS_OPT_ON);
 	cs_insn *insn = cs_malloc(cs);
 	struct decoded *dec = calloc(exact->n, sizeof *dec);

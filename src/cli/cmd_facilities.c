@@ -32,7 +32,7 @@ static void usage(FILE *out)
 
 struct model_row {
 	const struct pb_facility *f;
-	char natural[64], basis[16], per_iteration[32], ip[16], periods[96], exclusion[96],
+	char natural[64], basis[16], per_iteration[32], ip[32], periods[96], exclusion[96],
 		cost[64], roles[160];
 };
 

@@ -30,8 +30,13 @@ static void usage(FILE *out)
 		"               \"hypervisor\", \"ncpus\", \"paranoid\" (null: unreadable),\n"
 		"               \"max_sample_rate\" (null), \"cap_perfmon\", \"cap_sys_admin\", \"is_root\",\n"
 		"               \"max_precise\" (null), \"ibs_caps\" (null or integer), \"ibs_caps_names\",\n"
-		"               \"bp_slots\", \"has_format_lost\", \"l1d_size\", \"l1d_line\",\n"
+		"               \"bp_slots\" (watchpoints), \"bp_exec_slots\", \"has_format_lost\",\n"
+		"               \"l1d_size\", \"l1d_line\",\n"
 		"               \"l1d_source\" (\"sysfs\"|\"cpuid\"|\"\" unknown),\n"
+		"               \"arm\", \"midr\" (null unless arm64 exports it), \"core_pmu\"\n"
+		"               (\"\" none: cpu, cpu_core, armv8_pmuv3...), \"core_pmu_type\" (null),\n"
+		"               \"pmu_counters\" (null: unknown), \"pmu_counters_source\"\n"
+		"               (\"kernel log\"|\"\"),\n"
 		"               \"pmus\": [{\"name\", \"type\"}], \"pmus_skipped\"},\n"
 		"   \"facilities\": [{\"name\", \"usage\", \"summary\", \"needs\", \"available\",\n"
 		"                   \"reason\" (\"\" when available), \"detail\" (\"\" when not),\n"
@@ -86,6 +91,16 @@ static void print_text(const struct pb_machine *m)
 	else
 		printf("  L1D              unknown (neither sysfs nor CPUID says; workloads assume "
 		       "32 KiB)\n");
+	if (m->midr)
+		printf("  MIDR_EL1         0x%016llx\n", (unsigned long long)m->midr);
+	const struct pb_pmu *core = pb_machine_core_pmu(m);
+	if (core && m->pmu_counters)
+		printf("  core PMU         %s (type %d), %u counters (from the %s)\n", core->name,
+		       core->type, m->pmu_counters, m->pmu_counters_source);
+	else if (core)
+		printf("  core PMU         %s (type %d), counters unknown\n", core->name, core->type);
+	else
+		printf("  core PMU         none\n");
 	if (m->max_precise >= 0)
 		printf("  max precise      %d\n", m->max_precise);
 	if (m->ibs_caps_known) {

@@ -1,5 +1,7 @@
-/* x86 debug-register breakpoints as perf events. Counts are exact; data breakpoints trap after
- * the access, so a sample's IP is the next instruction; execute breakpoints fault before it. */
+/* Hardware breakpoints as perf events: x86 debug registers, arm64 breakpoint/watchpoint
+ * registers. Counts are exact. x86 data breakpoints trap after the access, so a sample's IP is
+ * the next instruction; arm64 watchpoints fault before it and the kernel reports the accessing
+ * instruction, then steps over it; execute breakpoints fault before the instruction on both. */
 #include "facilities/facility.h"
 #include "facilities/selftest.h"
 #include "workloads/workload.h"
@@ -18,9 +20,7 @@ static int bp_parse(struct pb_spec *spec, const char *args, struct pb_error *err
 	else if (!strcmp(kind, "x"))
 		spec->bp_type = HW_BREAKPOINT_X;
 	else if (!strcmp(kind, "r"))
-		return pb_fail(err, PB_EXIT_USAGE, 0,
-			       "%s: x86 debug registers cannot trap reads alone; use bp:rw (reads "
-			       "and writes)", spec->text);
+		spec->bp_type = HW_BREAKPOINT_R; /* arm64 only: refused for x86 in bp_attr */
 	else
 		return pb_fail(err, PB_EXIT_USAGE, 0, "%s: unknown breakpoint kind '%s'; use bp:w, "
 			       "bp:rw or bp:x", spec->text, kind);
@@ -40,6 +40,16 @@ static void bp_availability(const struct pb_machine *m, const struct pb_spec *sp
 		return;
 	}
 	out->available = true;
+	if (pb_machine_is_arm(m)) {
+		char slots[96] = "breakpoint and watchpoint counts unknown (not in the kernel log)";
+		if (m->bp_slots || m->bp_exec_slots)
+			snprintf(slots, sizeof slots, "%u watchpoints and %u breakpoints per task",
+				 m->bp_slots, m->bp_exec_slots);
+		snprintf(out->detail, sizeof out->detail,
+			 "%s (shared with debuggers); a watchpoint reports the accessing "
+			 "instruction and the watched address", slots);
+		return;
+	}
 	snprintf(out->detail, sizeof out->detail,
 		 "%u debug-register slots per task (shared with debuggers); a data breakpoint "
 		 "reports the next instruction and the watched address", m->bp_slots);
@@ -49,7 +59,10 @@ static int bp_attr(const struct pb_machine *m, const struct pb_spec *spec,
 		   const struct pb_target *target, uint64_t period, struct perf_event_attr *attr,
 		   struct pb_error *err)
 {
-	(void)m;
+	if (spec->bp_type == HW_BREAKPOINT_R && !pb_machine_is_arm(m))
+		return pb_fail(err, PB_EXIT_USAGE, 0,
+			       "%s: x86 debug registers cannot trap reads alone; use bp:rw (reads "
+			       "and writes)", spec->text);
 	attr->type = PERF_TYPE_BREAKPOINT;
 	attr->bp_type = spec->bp_type;
 	attr->sample_period = period;
@@ -59,7 +72,8 @@ static int bp_attr(const struct pb_machine *m, const struct pb_spec *spec,
 				       "%s needs an instruction address; the workload declares none",
 				       spec->text);
 		attr->bp_addr = target->code_addr;
-		attr->bp_len = sizeof(long);
+		/* x86 wants sizeof(long) for an execute breakpoint, arm64 one A64 instruction */
+		attr->bp_len = pb_machine_is_arm(m) ? HW_BREAKPOINT_LEN_4 : sizeof(long);
 		return 0;
 	}
 	if (!target || !target->data_addr)
@@ -176,7 +190,11 @@ static const char *bp_declare(const struct pb_spec *spec, const struct pb_truth 
 	}
 	if (!truth->has_watch)
 		return "count";
-	*events = spec->bp_type == HW_BREAKPOINT_W ? truth->watch_writes : truth->watch_accesses;
+	if (spec->bp_type == HW_BREAKPOINT_R)
+		*events = truth->watch_accesses - truth->watch_writes;
+	else
+		*events = spec->bp_type == HW_BREAKPOINT_W ? truth->watch_writes
+							   : truth->watch_accesses;
 	return "declared";
 }
 
@@ -205,6 +223,14 @@ static const char *bp_workload(const struct pb_spec *spec, enum pb_workload_role
 	return NULL;
 }
 
+/* arm64 reports a watchpoint at the accessing instruction and an execute breakpoint at its
+ * own: the IP is exact there. x86 keeps the facility's next-instruction relation. */
+static enum pb_ip_kind bp_ip_kind_of(const struct pb_machine *m, const struct pb_spec *spec)
+{
+	(void)spec;
+	return pb_machine_is_arm(m) ? PB_IP_EXACT : PB_IP_NEXT;
+}
+
 static bool bp_sits_on_instruction(const struct pb_spec *spec)
 {
 	return spec->bp_type == HW_BREAKPOINT_X;
@@ -221,10 +247,11 @@ static const char *bp_spread(const struct pb_spec *spec, char *buf, size_t len,
 
 const struct pb_facility pb_facility_bp = {
 	.name = "bp",
-	.usage = "bp:w|rw|x",
-	.summary = "x86 debug-register watch/breakpoints (4 slots)",
+	.usage = "bp:w|rw|r|x",
+	.summary = "hardware watch/breakpoints (x86: 4 debug registers; arm64: the kernel's count)",
 	.needs = "a breakpoint PMU (x86, arm64); own threads at perf_event_paranoid <= 2",
 	.ip_kind = PB_IP_NEXT,
+	.ip_kind_of = bp_ip_kind_of,
 	.exact = true,
 	.default_period = 1,
 	.min_period = 1,

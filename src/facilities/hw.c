@@ -41,19 +41,6 @@ static int generic_index(const char *name)
 	return -1;
 }
 
-/* The PMU that carries the core counters: "cpu" (x86), "cpu_core" (hybrid Intel) or
- * "armv8_pmuv3_0"-like names on arm64. */
-static const struct pb_pmu *core_pmu(const struct pb_machine *m)
-{
-	const struct pb_pmu *p = pb_machine_pmu(m, "cpu");
-	if (!p)
-		p = pb_machine_pmu(m, "cpu_core");
-	for (unsigned i = 0; !p && i < m->npmus; i++)
-		if (!strncmp(m->pmus[i].name, "armv8_", 6) || !strncmp(m->pmus[i].name, "armv9_", 6))
-			p = &m->pmus[i];
-	return p;
-}
-
 static int hw_parse(struct pb_spec *spec, const char *args, struct pb_error *err)
 {
 	if (!args || !*args) {
@@ -82,7 +69,7 @@ static void hw_availability(const struct pb_machine *m, const struct pb_spec *sp
 {
 	(void)spec;
 	memset(out, 0, sizeof *out);
-	const struct pb_pmu *p = core_pmu(m);
+	const struct pb_pmu *p = pb_machine_core_pmu(m);
 	if (!p) {
 		if (m->hypervisor)
 			snprintf(out->reason, sizeof out->reason,
@@ -106,8 +93,11 @@ static void hw_availability(const struct pb_machine *m, const struct pb_spec *sp
 	}
 	out->available = true;
 	const char *table = pb_pfm_pmu_for_machine(m);
-	snprintf(out->detail, sizeof out->detail, "%s PMU type %d; libpfm4 table: %s%s", p->name,
-		 p->type, table ? table : "none (generic names only)",
+	char counters[48] = "";
+	if (m->pmu_counters)
+		snprintf(counters, sizeof counters, ", %u counters", m->pmu_counters);
+	snprintf(out->detail, sizeof out->detail, "%s PMU type %d%s; libpfm4 table: %s%s", p->name,
+		 p->type, counters, table ? table : "none (generic names only)",
 		 pb_machine_may_sample_kernel(m)
 			 ? "" : "; user-space only (perf_event_paranoid 2 without CAP_PERFMON)");
 }

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/klog.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
 #include <unistd.h>
@@ -150,6 +151,11 @@ static const char *arm_part_name(unsigned implementer, unsigned part)
 	if (implementer != 0x41)
 		return NULL;
 	switch (part) {
+	case 0xd03: return "Cortex-A53";
+	case 0xd05: return "Cortex-A55";
+	case 0xd07: return "Cortex-A57";
+	case 0xd08: return "Cortex-A72";
+	case 0xd0b: return "Cortex-A76";
 	case 0xd0c: return "Neoverse N1";
 	case 0xd40: return "Neoverse V1";
 	case 0xd49: return "Neoverse N2";
@@ -158,6 +164,29 @@ static const char *arm_part_name(unsigned implementer, unsigned part)
 	case 0xd84: return "Neoverse V3";
 	}
 	return NULL;
+}
+
+static void set_arm_cpu(struct pb_machine *m, unsigned implementer, unsigned arch, unsigned part,
+			unsigned variant, unsigned revision)
+{
+	m->arm = true;
+	m->arm_implementer = implementer;
+	const char *vendor = arm_implementer_name(implementer);
+	if (vendor)
+		copy_str(m->cpu_vendor, sizeof m->cpu_vendor, vendor);
+	else
+		snprintf(m->cpu_vendor, sizeof m->cpu_vendor, "arm64-0x%02x", implementer);
+	m->cpu_family = arch;
+	m->cpu_model = part;
+	m->cpu_stepping = variant << 4 | revision;
+	const char *name = arm_part_name(implementer, part);
+	if (m->cpu_model_name[0])
+		return; /* arm64 cpuinfo has no model name; 32-bit kernels' wins */
+	if (name)
+		copy_str(m->cpu_model_name, sizeof m->cpu_model_name, name);
+	else
+		snprintf(m->cpu_model_name, sizeof m->cpu_model_name, "%s part 0x%03x r%up%u",
+			 m->cpu_vendor, part, variant, revision);
 }
 
 static void probe_cpuinfo(struct pb_machine *m, unsigned *processors)
@@ -211,24 +240,29 @@ static void probe_cpuinfo(struct pb_machine *m, unsigned *processors)
 			revision = (unsigned)strtoul(v, NULL, 0);
 	}
 	fclose(f);
-	if (arm) {
-		const char *vendor = arm_implementer_name(implementer);
-		if (vendor)
-			copy_str(m->cpu_vendor, sizeof m->cpu_vendor, vendor);
-		else
-			snprintf(m->cpu_vendor, sizeof m->cpu_vendor, "arm64-0x%02x", implementer);
-		m->cpu_family = arch;
-		m->cpu_model = part;
-		m->cpu_stepping = variant << 4 | revision;
-		const char *name = arm_part_name(implementer, part);
-		if (!m->cpu_model_name[0]) {
-			if (name)
-				copy_str(m->cpu_model_name, sizeof m->cpu_model_name, name);
-			else
-				snprintf(m->cpu_model_name, sizeof m->cpu_model_name,
-					 "%s part 0x%03x r%up%u", m->cpu_vendor, part, variant, revision);
-		}
-	}
+	if (arm)
+		set_arm_cpu(m, implementer, arch, part, variant, revision);
+}
+
+/* cpu0's MIDR_EL1 as the kernel exports it (arm64 since 4.11): the same identity as
+ * /proc/cpuinfo's CPU lines, and present where cpuinfo is not (a minimal guest, a saved tree);
+ * where both exist they agree, and the register wins. */
+static void probe_midr(struct pb_machine *m)
+{
+	char buf[64];
+	if (read_rel(m, "/sys/devices/system/cpu/cpu0/regs/identification/midr_el1", buf,
+		     sizeof buf) <= 0)
+		return;
+	char *end;
+	errno = 0;
+	unsigned long long midr = strtoull(buf, &end, 0);
+	if (errno || end == buf || !midr)
+		return;
+	m->midr = midr;
+	unsigned implementer = (unsigned)(midr >> 24) & 0xff, variant = (unsigned)(midr >> 20) & 0xf,
+		 part = (unsigned)(midr >> 4) & 0xfff, revision = (unsigned)midr & 0xf;
+	/* MIDR's architecture field is 0xf ("see the ID registers") on every AArch64 CPU */
+	set_arm_cpu(m, implementer, m->cpu_family ? m->cpu_family : 8, part, variant, revision);
 }
 
 static void probe_caps_live(struct pb_machine *m)
@@ -503,6 +537,108 @@ static void probe_ibs_caps(struct pb_machine *m)
 	m->ibs_caps_known = true;
 }
 
+/* The number after prefix in line, if line holds prefix. */
+static bool number_after(const char *line, const char *prefix, unsigned *out)
+{
+	const char *p = strstr(line, prefix);
+	if (!p)
+		return false;
+	p += strlen(prefix);
+	while (*p == ' ' || *p == '\t')
+		p++;
+	if (!isdigit((unsigned char)*p))
+		return false;
+	*out = (unsigned)strtoul(p, NULL, 10);
+	return true;
+}
+
+void pb_machine_parse_kernel_log(struct pb_machine *m, const char *log)
+{
+	unsigned generic = 0, fixed = 0, n, brps, wrps;
+	bool have_generic = false, have_fixed = false;
+	for (const char *line = log; line && *line;) {
+		const char *eol = strchr(line, '\n');
+		size_t len = eol ? (size_t)(eol - line) : strlen(line);
+		char text[512];
+		snprintf(text, sizeof text, "%.*s", (int)(len < sizeof text ? len : sizeof text - 1), line);
+		line = eol ? eol + 1 : NULL;
+		/* arm64: "... PMU driver, 7 counters available" (6.1) or
+		 * "... PMU driver, 7 (0,8000003f) counters available" (6.5+); the first core PMU */
+		if (!m->pmu_counters && strstr(text, "hw perfevents: enabled with ") &&
+		    strstr(text, "counters available") && number_after(text, "PMU driver,", &n) && n) {
+			m->pmu_counters = n;
+			m->pmu_counters_source = "kernel log";
+		}
+		const char *bp = strstr(text, "hw-breakpoint: found ");
+		if (bp && sscanf(bp, "hw-breakpoint: found %u breakpoint and %u watchpoint", &brps,
+				 &wrps) == 2) {
+			m->bp_exec_slots = brps;
+			m->bp_slots = wrps;
+		}
+		/* x86: the first PMU's lines (a hybrid CPU prints one block per core type) */
+		if (!have_generic && number_after(text, "... generic registers:", &generic))
+			have_generic = true;
+		if (!have_fixed && number_after(text, "... fixed-purpose events:", &fixed))
+			have_fixed = true;
+	}
+	if (!m->pmu_counters && have_generic && generic) {
+		m->pmu_counters = generic + (have_fixed ? fixed : 0);
+		m->pmu_counters_source = "kernel log";
+	}
+}
+
+/* The kernel log: the live one when this user may read it (root, CAP_SYSLOG or
+ * dmesg_restrict=0; the boot lines may also have rotated out on a long-running machine); a
+ * saved tree's <root>/pesbench-dmesg. */
+static void probe_kernel_log(struct pb_machine *m)
+{
+	char *log = NULL;
+	if (is_live(m)) {
+		int size = klogctl(10 /* SYSLOG_ACTION_SIZE_BUFFER */, NULL, 0);
+		if (size <= 0 || !(log = malloc((size_t)size + 1)))
+			return;
+		int n = klogctl(3 /* SYSLOG_ACTION_READ_ALL */, log, size);
+		if (n < 0) {
+			free(log);
+			return;
+		}
+		log[n] = '\0';
+	} else {
+		char path[512];
+		path_of(m, path, sizeof path, "/pesbench-dmesg");
+		FILE *f = fopen(path, "r");
+		if (!f)
+			return;
+		size_t cap = 1 << 20, used = 0;
+		log = malloc(cap);
+		if (log)
+			used = fread(log, 1, cap - 1, f);
+		fclose(f);
+		if (!log)
+			return;
+		log[used] = '\0';
+	}
+	unsigned slots = m->bp_slots, exec_slots = m->bp_exec_slots;
+	pb_machine_parse_kernel_log(m, log);
+	if (!m->arm) {
+		/* x86's four debug registers are architectural: the log cannot change them */
+		m->bp_slots = slots;
+		m->bp_exec_slots = exec_slots;
+	}
+	free(log);
+}
+
+const struct pb_pmu *pb_machine_core_pmu(const struct pb_machine *m)
+{
+	const struct pb_pmu *p = pb_machine_pmu(m, "cpu");
+	if (!p)
+		p = pb_machine_pmu(m, "cpu_core");
+	for (unsigned i = 0; !p && i < m->npmus; i++)
+		if (!strncmp(m->pmus[i].name, "armv8_", 6) || !strncmp(m->pmus[i].name, "armv9_", 6))
+			p = &m->pmus[i];
+	return p;
+}
+
 void pb_machine_probe(struct pb_machine *m, const char *root)
 {
 	memset(m, 0, sizeof *m);
@@ -514,6 +650,7 @@ void pb_machine_probe(struct pb_machine *m, const char *root)
 	probe_kernel(m);
 	unsigned processors = 0;
 	probe_cpuinfo(m, &processors);
+	probe_midr(m);
 	long v;
 	if (read_rel_long(m, "/proc/sys/kernel/perf_event_paranoid", &v))
 		m->paranoid = (int)v;
@@ -537,7 +674,10 @@ void pb_machine_probe(struct pb_machine *m, const char *root)
 		m->max_precise = atoi(buf);
 	probe_ibs_caps(m);
 	if (pb_machine_pmu(m, "breakpoint") && pb_machine_is_x86(m))
-		m->bp_slots = 4; /* DR0-DR3 */
+		m->bp_slots = m->bp_exec_slots = 4; /* DR0-DR3 */
+	probe_kernel_log(m);
+	if (!pb_machine_pmu(m, "breakpoint"))
+		m->bp_slots = m->bp_exec_slots = 0;
 	m->has_format_lost = pb_machine_kernel_at_least(m, 6, 0);
 	probe_l1d(m);
 }
@@ -590,6 +730,11 @@ bool pb_machine_is_x86(const struct pb_machine *m)
 {
 	return !strcmp(m->cpu_vendor, "GenuineIntel") || !strcmp(m->cpu_vendor, "AuthenticAMD") ||
 	       !strcmp(m->cpu_vendor, "HygonGenuine");
+}
+
+bool pb_machine_is_arm(const struct pb_machine *m)
+{
+	return m->arm;
 }
 
 bool pb_machine_may_sample_kernel(const struct pb_machine *m)

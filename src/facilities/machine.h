@@ -33,7 +33,14 @@ struct pb_machine {
 	int max_precise;         /* cpu/caps/max_precise (x86), -1 if unknown */
 	uint32_t ibs_caps;       /* CPUID 8000_001B EAX on live AMD; built from sysfs caps on fixtures */
 	bool ibs_caps_known;
-	unsigned bp_slots;       /* debug registers per task (4 on x86), 0 if no breakpoint PMU */
+	unsigned bp_slots;       /* data breakpoints (watchpoints) per task: 4 debug registers on
+				  * x86, the kernel's count on arm64; 0 if unknown or no breakpoint PMU */
+	unsigned bp_exec_slots;  /* instruction breakpoints per task, same sources */
+	bool arm;                /* an Arm CPU: MIDR_EL1 or /proc/cpuinfo's "CPU implementer" */
+	uint64_t midr;           /* cpu0's MIDR_EL1 from sysfs, 0 if unknown */
+	unsigned arm_implementer;/* MIDR implementer (0x41 Arm Ltd); cpu_model is the part number */
+	unsigned pmu_counters;   /* the core PMU's counters as its driver announced them, 0 unknown */
+	const char *pmu_counters_source; /* "kernel log" or "" (unknown) */
 	bool has_format_lost;    /* PERF_FORMAT_LOST accepted (kernel >= 6.0) */
 	unsigned l1d_size;       /* bytes, 0 if unknown */
 	unsigned l1d_line;
@@ -49,6 +56,17 @@ const char *pb_pmu_format(const struct pb_pmu *p, const char *name, char *buf, u
 bool pb_machine_kernel_at_least(const struct pb_machine *m, int major, int minor);
 /* True on x86 CPUs (GenuineIntel, AuthenticAMD, HygonGenuine), whatever the build arch. */
 bool pb_machine_is_x86(const struct pb_machine *m);
+/* True on Arm CPUs (any implementer), whatever the build arch. */
+bool pb_machine_is_arm(const struct pb_machine *m);
+/* The PMU that carries the core counters: "cpu" (x86), "cpu_core" (hybrid Intel) or an
+ * armv8_* / armv9_* PMU (armv8_pmuv3, armv8_pmuv3_0, armv8_cortex_a57...) on arm64; NULL if
+ * none. Its perf type is dynamic on arm64: read from sysfs, never assumed. */
+const struct pb_pmu *pb_machine_core_pmu(const struct pb_machine *m);
+/* What the kernel log says about the PMU and the debug registers, parsed (exposed for tests):
+ * "hw perfevents: enabled with armv8_pmuv3 PMU driver, 7 counters available",
+ * "hw-breakpoint: found 6 breakpoint and 4 watchpoint registers." (arm64), and x86's
+ * "... generic registers: 4" + "... fixed-purpose events: 3". Fields it does not find are left. */
+void pb_machine_parse_kernel_log(struct pb_machine *m, const char *log);
 /* May this user sample kernel code: CAP_PERFMON, CAP_SYS_ADMIN or paranoid <= 1. */
 bool pb_machine_may_sample_kernel(const struct pb_machine *m);
 

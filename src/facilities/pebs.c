@@ -147,7 +147,7 @@ static void pebs_availability(const struct pb_machine *m, const struct pb_spec *
 	memset(out, 0, sizeof *out);
 	if (strcmp(m->cpu_vendor, "GenuineIntel")) {
 		const char *instead = !strcmp(m->cpu_vendor, "AuthenticAMD") ? " (use ibs-op on AMD)"
-				      : !strcmp(m->cpu_vendor, "ARM") ? " (use spe on Arm)" : "";
+				      : pb_machine_is_arm(m) ? " (use spe on Arm)" : "";
 		snprintf(out->reason, sizeof out->reason,
 			 "PEBS is an Intel facility and this CPU is %s%s",
 			 m->cpu_vendor[0] ? m->cpu_vendor : "of unknown vendor", instead);

@@ -61,7 +61,7 @@ bool pb_pfm_pmu_supported(const char *pmu)
 
 static const char *first_supported(const char *a, const char *b)
 {
-	if (pb_pfm_pmu_supported(a))
+	if (a && pb_pfm_pmu_supported(a))
 		return a;
 	return b && pb_pfm_pmu_supported(b) ? b : NULL;
 }
@@ -101,8 +101,29 @@ static const char *amd_pmu(unsigned family, unsigned model)
 	return NULL;
 }
 
+/* libpfm4's armv8 tables, by MIDR implementer and part as libpfm4's own detection reads them
+ * (lib/pfmlib_arm_armv8.c). libpfm4 compiles them only into its arm64 builds. */
+const char *pb_pfm_arm_table(unsigned implementer, unsigned part)
+{
+	switch (implementer << 12 | part) {
+	case 0x41d03: return "arm_ac53";
+	case 0x41d07: return "arm_ac57";
+	case 0x41d0c: return "arm_n1";
+	case 0x41d40: return "arm_v1";
+	case 0x41d49: return "arm_n2";
+	case 0x41d4f: return "arm_v2";
+	case 0x42516: case 0x430af: return "arm_thunderx2";
+	case 0x46001: return "arm_a64fx";
+	case 0x48d01: return "arm_kunpeng";
+	case 0x50000: return "arm_xgene";
+	}
+	return NULL;
+}
+
 const char *pb_pfm_pmu_for_machine(const struct pb_machine *m)
 {
+	if (pb_machine_is_arm(m))
+		return first_supported(pb_pfm_arm_table(m->arm_implementer, m->cpu_model), NULL);
 	if (!strcmp(m->cpu_vendor, "GenuineIntel") && m->cpu_family == 6)
 		return intel_pmu(m->cpu_model, m->cpu_stepping);
 	if (!strcmp(m->cpu_vendor, "AuthenticAMD"))

@@ -23,6 +23,9 @@ struct pb_pfm_encoding {
 /* The libpfm4 PMU whose tables describe m's CPU ("skl", "spr", "amd64_fam19h_zen4"), or NULL.
  * A model newer than this libpfm4 falls back to its closest older table (EMR → spr). */
 const char *pb_pfm_pmu_for_machine(const struct pb_machine *m);
+/* The libpfm4 table named for an Arm CPU (MIDR implementer, part), whether or not this libpfm4
+ * has it ("arm_ac57" for a Cortex-A57, "arm_n1"), or NULL. */
+const char *pb_pfm_arm_table(unsigned implementer, unsigned part);
 /* Whether this libpfm4 build has tables for pmu. */
 bool pb_pfm_pmu_supported(const char *pmu);
 /* Encodes event (libpfm4 syntax, modifiers allowed; no privilege modifiers applied by default).

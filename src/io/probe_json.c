@@ -35,10 +35,19 @@ static json_t *machine_json(const struct pb_machine *m)
 	json_object_set_new(j, "ibs_caps", int_or_null(m->ibs_caps, m->ibs_caps_known));
 	json_object_set_new(j, "ibs_caps_names", json_string(names));
 	json_object_set_new(j, "bp_slots", json_integer(m->bp_slots));
+	json_object_set_new(j, "bp_exec_slots", json_integer(m->bp_exec_slots));
 	json_object_set_new(j, "has_format_lost", json_boolean(m->has_format_lost));
 	json_object_set_new(j, "l1d_size", json_integer(m->l1d_size));
 	json_object_set_new(j, "l1d_line", json_integer(m->l1d_line));
 	json_object_set_new(j, "l1d_source", json_string(m->l1d_source ? m->l1d_source : ""));
+	json_object_set_new(j, "arm", json_boolean(m->arm));
+	json_object_set_new(j, "midr", int_or_null((long long)m->midr, m->midr != 0));
+	const struct pb_pmu *core = pb_machine_core_pmu(m);
+	json_object_set_new(j, "core_pmu", json_string(core ? core->name : ""));
+	json_object_set_new(j, "core_pmu_type", int_or_null(core ? core->type : 0, core != NULL));
+	json_object_set_new(j, "pmu_counters", int_or_null(m->pmu_counters, m->pmu_counters != 0));
+	json_object_set_new(j, "pmu_counters_source",
+			    json_string(m->pmu_counters_source ? m->pmu_counters_source : ""));
 	json_t *pmus = json_array();
 	for (unsigned i = 0; i < m->npmus; i++) {
 		json_t *p = json_object();

@@ -1,9 +1,16 @@
 /* Conventions shared by the workload loops (wl_*.S, included by the preprocessor).
  *
- * Every loop is a function with the SysV calling convention that touches only caller-saved
- * registers (rax, rcx, rdx, rsi, rdi, r8-r11) and no memory but its arguments' and its own
- * stack: the ABI is its complete clobber list, so no caller can be surprised by a register it
- * did not declare (the reference study clobbered %r8 behind the compiler's back).
+ * Every loop is a function of the platform's C calling convention that touches only
+ * caller-saved registers and no memory but its arguments' and its own stack: the ABI is its
+ * complete clobber list, so no caller can be surprised by a register it did not declare (the
+ * reference study clobbered %r8 behind the compiler's back).
+ *   x86-64 (SysV): rax, rcx, rdx, rsi, rdi, r8-r11.
+ *   AArch64 (AAPCS64): x0-x17 and x30 (a loop that calls saves x30 itself, in a register or a
+ *   frame record). x16/x17 are free too: the loops branch only to labels of their own file,
+ *   so no linker veneer can clobber them.
+ * Each .S file holds one loop per architecture, selected by #if defined(__x86_64__) /
+ * #elif defined(__aarch64__), with the same exported labels; the declared truth of each
+ * architecture's code is in the workload's .c file, under the same #if.
  *
  * Labels are exported so that C takes their runtime addresses (&label; the binary is PIE)
  * and tools name them. Alignment padding is only ever placed before a function's entry,
@@ -11,10 +18,15 @@
 #ifndef PB_WL_ASM_H
 #define PB_WL_ASM_H
 
-#define PB_FUNC(name) .globl name; .type name, @function; .p2align 4; name:
-#define PB_LABEL(name) .globl name; .type name, @function; name:
+/* ELF symbol types: `@` starts a comment in Arm assembly, `%` works on both. */
+#define PB_FUNC(name) .globl name; .type name, %function; .p2align 4; name:
+#define PB_LABEL(name) .globl name; .type name, %function; name:
 #define PB_CODE_BEGIN(wl) .text; .globl pb_wl_##wl##_code_begin; pb_wl_##wl##_code_begin:
 #define PB_CODE_END(wl) .globl pb_wl_##wl##_code_end; pb_wl_##wl##_code_end: \
-	.section .note.GNU-stack, "", @progbits
+	.section .note.GNU-stack, "", %progbits
+
+#if !defined(__x86_64__) && !defined(__aarch64__)
+#error "pesbench's workloads exist for x86-64 and AArch64 only"
+#endif
 
 #endif

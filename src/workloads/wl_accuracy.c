@@ -2,7 +2,6 @@
  * to a load:instruction ratio of 1/ratio. */
 #include "workloads/workload.h"
 
-#include <emmintrin.h>
 #include <stdio.h>
 #include <string.h>
 #include <stdlib.h>
@@ -18,6 +17,13 @@ void pb_wl_accuracy_loop(void **node, uint64_t iterations, uint64_t pad);
 #define TYPICAL_L1_DTLB 64
 
 enum { P_RATIO, P_FACTOR, P_SEED };
+
+/* How setup evicts the ring (pb_wl_flush_line), for the assumption's wording. */
+#if defined(__x86_64__)
+#define FLUSHED "clflushed"
+#elif defined(__aarch64__)
+#define FLUSHED "cleaned and invalidated (dc civac)"
+#endif
 
 static const struct pb_param_def params[] = {
 	{"ratio", "instructions per chasing load (the load:instruction ratio is 1/ratio)", 20, 5,
@@ -43,8 +49,8 @@ static void assumptions(const int64_t *p, char *buf, size_t len)
 		 "per %d bytes, so each node has a cache line of its own and the line next to it "
 		 "(which adjacent-line prefetchers fetch) is never used; the order is a random "
 		 "single cycle (Sattolo shuffle), so stride prefetchers see no pattern and each "
-		 "load's address comes from the previous load; every node's line is clflushed "
-		 "before the run, so the first lap misses too; after that, a cyclic walk over %lldx "
+		 "load's address comes from the previous load; every node's line is " FLUSHED
+		 " before the run, so the first lap misses too; after that, a cyclic walk over %lldx "
 		 "more lines than L1 holds evicts each line before it is reached again under LRU "
 		 "(pseudo-LRU may let a few hit). The ring spans %zu pages, %s. On hardware with a "
 		 "PMU the accuracy experiment checks this with an L1-miss counting event.",
@@ -72,7 +78,7 @@ static int truth(const int64_t *p, uint64_t iterations, struct pb_truth *t, stru
 	pb_truth_add_ret(t, "pb_wl_accuracy_ret", pb_wl_accuracy_ret);
 	pb_truth_count_labels(t);
 	t->instructions = (uint64_t)p[P_RATIO];
-	t->once_instructions = 4; /* lea, shl, sub, ret */
+	t->once_instructions = 4; /* x86 lea, shl, sub, ret; AArch64 adr, lsl, sub, ret */
 	/* The chase starts at node 0 and visits every node once per lap. */
 	t->has_watch = true;
 	t->watch_what = "the ring node the chase starts from (read once per lap)";
@@ -114,8 +120,8 @@ static int setup(void *state, const int64_t *p, struct pb_target *target, struct
 		*(void **)(base + order[i] * NODE_STRIDE) = base + order[(i + 1) % nodes] * NODE_STRIDE;
 	free(order);
 	for (size_t i = 0; i < nodes; i++)
-		_mm_clflush(base + i * NODE_STRIDE);
-	_mm_mfence();
+		pb_wl_flush_line(base + i * NODE_STRIDE);
+	pb_wl_flush_wait();
 	/* The chase starts at node 0, wherever it sits in the cycle. */
 	pb_wl_watch(target, base, 8);
 	return 0;

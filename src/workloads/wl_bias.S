@@ -2,16 +2,21 @@
  *
  * void pb_wl_bias_VARIANT(const uint32_t *data, uint64_t iterations)
  *
- * The three variants differ only in what precedes the loads (nothing, an lfence, or a
- * clflush+mfence that makes the first load a likely miss). Any run-time switch would put an
- * extra instruction, itself a branch, right before the loads whose sampling bias is studied,
- * so one macro body is assembled per variant instead; pb_wl_bias_table gives C the addresses
- * of each variant: entry, prefix, load1..load4, closing branch, ret. */
+ * The three variants differ only in what precedes the loads: nothing; a fence that lets no
+ * later instruction start before the earlier ones are done (x86 lfence; AArch64 dsb ld, which
+ * waits for the earlier loads and holds back every later instruction, then isb, which
+ * refetches everything after it); or a flush of the loads' line and a full barrier that makes
+ * the first load a likely miss (x86 clflush + mfence; AArch64 dc civac + dsb sy). Any
+ * run-time switch would put an extra instruction, itself a branch, right before the loads
+ * whose sampling bias is studied, so one macro body is assembled per variant instead;
+ * pb_wl_bias_table gives C the addresses of each variant: entry, prefix, load1..load4,
+ * closing branch, ret. */
 #include "workloads/asm.h"
 
 	.macro	BIAS_LOOP variant, prefix
 PB_FUNC(pb_wl_bias_\variant)
 1:
+#if defined(__x86_64__)
 	.if	\prefix == 1
 PB_LABEL(pb_wl_bias_\variant\()_fence)
 	lfence
@@ -31,6 +36,28 @@ PB_LABEL(pb_wl_bias_\variant\()_load4)
 	dec	%rsi
 PB_LABEL(pb_wl_bias_\variant\()_back)
 	jnz	1b
+#elif defined(__aarch64__)
+	.if	\prefix == 1
+PB_LABEL(pb_wl_bias_\variant\()_fence)
+	dsb	ld
+	isb
+	.elseif	\prefix == 2
+PB_LABEL(pb_wl_bias_\variant\()_flush)
+	dc	civac, x0
+	dsb	sy
+	.endif
+PB_LABEL(pb_wl_bias_\variant\()_load1)
+	ldr	w9, [x0]
+PB_LABEL(pb_wl_bias_\variant\()_load2)
+	ldr	w9, [x0]
+PB_LABEL(pb_wl_bias_\variant\()_load3)
+	ldr	w9, [x0]
+PB_LABEL(pb_wl_bias_\variant\()_load4)
+	ldr	w9, [x0]
+	subs	x1, x1, #1
+PB_LABEL(pb_wl_bias_\variant\()_back)
+	b.ne	1b
+#endif
 PB_LABEL(pb_wl_bias_\variant\()_ret)
 	ret
 	.size	pb_wl_bias_\variant, . - pb_wl_bias_\variant

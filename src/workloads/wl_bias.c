@@ -4,6 +4,22 @@
 
 #include <stdio.h>
 
+/* The variants' prefixes (wl_bias.S), in instructions; and whether a read/write data
+ * breakpoint fires on the flush: an x86 one does on clflush (seen with bp:rw: 5 accesses per
+ * iteration in the miss variant); an Arm watchpoint ignores dc civac, a cache maintenance
+ * operation by VA that is not a write (only dc zva and, optionally, dc ivac are watched). */
+#if defined(__x86_64__)
+#define FENCE_INSNS 1   /* lfence */
+#define FLUSH_INSNS 2   /* clflush, mfence */
+#define FLUSH_WATCHED 1
+#define FLUSH_TEXT "clflushed and an mfence orders the flush before it"
+#elif defined(__aarch64__)
+#define FENCE_INSNS 2   /* dsb ld, isb */
+#define FLUSH_INSNS 2   /* dc civac, dsb sy */
+#define FLUSH_WATCHED 0
+#define FLUSH_TEXT "cleaned and invalidated (dc civac) and a dsb sy completes that before it"
+#endif
+
 enum { V_PLAIN, V_LFENCE, V_MISS, V_COUNT };
 enum { R_ENTRY, R_PREFIX, R_LOAD1, R_BACK = R_LOAD1 + 4, R_RET, R_SIZE };
 
@@ -13,17 +29,18 @@ extern const uintptr_t pb_wl_bias_table[V_COUNT][R_SIZE];
 
 static const char *const variants[] = {"plain", "lfence", "miss", NULL};
 static const struct pb_param_def params[] = {
-	{"variant", "what precedes the four loads: nothing, an lfence, or a clflush+mfence of "
-		    "their line (the first load then misses)", V_PLAIN, 0, V_COUNT - 1, variants},
+	{"variant", "what precedes the four loads: nothing, an lfence (AArch64: dsb ld+isb), or "
+		    "a clflush+mfence (AArch64: dc civac+dsb sy) of their line (the first load then "
+		    "misses)", V_PLAIN, 0, V_COUNT - 1, variants},
 };
 
 static void assumptions(const int64_t *p, char *buf, size_t len)
 {
 	if (p[0] == V_MISS)
 		snprintf(buf, len,
-			 "the first load misses L1: its line is clflushed and an mfence orders the "
-			 "flush before it, and the four loads read one line; so only the first of "
-			 "the four can miss. Not measurable without a PMU.");
+			 "the first load misses L1: its line is " FLUSH_TEXT ", and the four loads "
+			 "read one line; so only the first of the four can miss. Not measurable "
+			 "without a PMU.");
 	else
 		snprintf(buf, len, "the four loads hit L1 (one line, read every iteration).");
 }
@@ -51,15 +68,14 @@ static int truth(const int64_t *p, uint64_t iterations, struct pb_truth *t, stru
 	snprintf(name, sizeof name, "pb_wl_bias_%s_ret", v);
 	pb_truth_add_ret(t, name, (const void *)rec[R_RET]);
 	pb_truth_count_labels(t);
-	/* loads, dec, jnz; lfence; or clflush and mfence. */
-	t->instructions = 6 + (p[0] == V_LFENCE ? 1 : 0) + (p[0] == V_MISS ? 2 : 0);
+	/* four loads, count down, closing branch; and the variant's prefix. */
+	t->instructions = 6 + (p[0] == V_LFENCE ? FENCE_INSNS : 0) +
+			  (p[0] == V_MISS ? FLUSH_INSNS : 0);
 	t->once_instructions = 1;
 	t->has_watch = true;
 	t->watch_what = "the word the four loads read";
 	t->watch_writes = 0;
-	/* An x86 read/write data breakpoint also fires on a clflush of the watched line (seen
-	 * with bp:rw: 5 accesses per iteration in the miss variant). */
-	t->watch_accesses = (p[0] == V_MISS ? 5 : 4) * iterations;
+	t->watch_accesses = (p[0] == V_MISS ? 4 + FLUSH_WATCHED : 4) * iterations;
 	pb_truth_set_code(t, pb_wl_bias_code_begin, pb_wl_bias_code_end);
 	return 0;
 }

@@ -3,13 +3,15 @@
  *
  * void pb_wl_busy_loop(uint64_t iterations)
  *
- * One iteration: 8 independent adds over 4 registers, dec, jnz = 10 instructions. */
+ * One iteration: 8 independent adds over 4 registers, the count down, the closing branch =
+ * 10 instructions, on both architectures. */
 #include "workloads/asm.h"
 
 	PB_CODE_BEGIN(busy)
 PB_FUNC(pb_wl_busy_loop)
 1:
 PB_LABEL(pb_wl_busy_add)
+#if defined(__x86_64__)
 	add	$1, %rax
 	add	$1, %rdx
 	add	$1, %r8
@@ -21,6 +23,19 @@ PB_LABEL(pb_wl_busy_add)
 	dec	%rdi
 PB_LABEL(pb_wl_busy_back)
 	jnz	1b
+#elif defined(__aarch64__)
+	add	x9, x9, #1
+	add	x10, x10, #1
+	add	x11, x11, #1
+	add	x12, x12, #1
+	add	x9, x9, #1
+	add	x10, x10, #1
+	add	x11, x11, #1
+	add	x12, x12, #1
+	subs	x0, x0, #1
+PB_LABEL(pb_wl_busy_back)
+	b.ne	1b
+#endif
 PB_LABEL(pb_wl_busy_ret)
 	ret
 	.size	pb_wl_busy_loop, . - pb_wl_busy_loop

@@ -3,10 +3,18 @@
  *
  * void pb_wl_callchain_loop(uint64_t slots[10], uint64_t iterations)
  *
- * One iteration: call level 1 ... level 10, each: add, add, store, call next (levels 1-9),
- * ret; then dec, jnz: 1 + 9*5 + 4 + 2 = 52 instructions. The levels are distinct functions
- * (one macro, assembled per level by .irp) so that each level has its own addresses.
- * pb_wl_callchain_table holds per level: store, call (0 on level 10), ret. */
+ * x86-64: one iteration: call level 1 ... level 10, each: add, add, store, call next (levels
+ * 1-9), ret; then dec, jnz: 1 + 9*5 + 4 + 2 = 52 instructions. Once: xor, xor, ret.
+ *
+ * AArch64: bl leaves the return address in x30, so every level (the leaf too, for equal work
+ * and so that a frame-pointer unwinder finds every level) builds an AAPCS64 frame record:
+ * stp x29, x30 (a store), mov x29, sp; then add, add, store, bl next (levels 1-9), ldp x29,
+ * x30 (a load), ret. One iteration: bl, 9*8 + 7, subs, b.ne = 82 instructions. Once: the
+ * loop function's own frame record (stp, mov), two movs, ldp, ret = 6.
+ *
+ * The levels are distinct functions (one macro, assembled per level by .irp) so that each
+ * level has its own addresses. pb_wl_callchain_table holds per level: store, call (0 on level
+ * 10), ret, frame save, frame restore (both 0 on x86, whose call and ret do that). */
 #include "workloads/asm.h"
 
 #define PB_CALLCHAIN_DEPTH 10
@@ -15,6 +23,21 @@
 	 * the local label 9 at the (aligned) end of level n, where level n+1 begins. */
 	.macro	LEVEL n
 PB_FUNC(pb_wl_callchain_l\n)
+#if defined(__aarch64__)
+PB_LABEL(pb_wl_callchain_l\n\()_save)
+	stp	x29, x30, [sp, #-16]!
+	mov	x29, sp
+	add	x9, x9, #1
+	add	x10, x10, #1
+PB_LABEL(pb_wl_callchain_l\n\()_store)
+	str	x9, [x0, #8*(\n-1)]
+	.if	\n < PB_CALLCHAIN_DEPTH
+PB_LABEL(pb_wl_callchain_l\n\()_call)
+	bl	9f
+	.endif
+PB_LABEL(pb_wl_callchain_l\n\()_restore)
+	ldp	x29, x30, [sp], #16
+#else
 	add	$1, %rax
 	add	$1, %rdx
 PB_LABEL(pb_wl_callchain_l\n\()_store)
@@ -23,6 +46,7 @@ PB_LABEL(pb_wl_callchain_l\n\()_store)
 PB_LABEL(pb_wl_callchain_l\n\()_call)
 	call	9f
 	.endif
+#endif
 PB_LABEL(pb_wl_callchain_l\n\()_ret)
 	ret
 	.size	pb_wl_callchain_l\n, . - pb_wl_callchain_l\n
@@ -35,6 +59,11 @@ PB_LABEL(pb_wl_callchain_l\n\()_ret)
 	.quad	0
 	.endif
 	.quad	pb_wl_callchain_l\n\()_ret
+#if defined(__aarch64__)
+	.quad	pb_wl_callchain_l\n\()_save, pb_wl_callchain_l\n\()_restore
+#else
+	.quad	0, 0
+#endif
 	.popsection
 	.p2align 4
 9:
@@ -48,6 +77,7 @@ pb_wl_callchain_table:
 
 	PB_CODE_BEGIN(callchain)
 PB_FUNC(pb_wl_callchain_loop)
+#if defined(__x86_64__)
 	xor	%eax, %eax
 	xor	%edx, %edx
 1:
@@ -56,6 +86,19 @@ PB_LABEL(pb_wl_callchain_call)
 	dec	%rsi
 PB_LABEL(pb_wl_callchain_back)
 	jnz	1b
+#elif defined(__aarch64__)
+	stp	x29, x30, [sp, #-16]!
+	mov	x29, sp
+	mov	x9, #0
+	mov	x10, #0
+1:
+PB_LABEL(pb_wl_callchain_call)
+	bl	pb_wl_callchain_l1
+	subs	x1, x1, #1
+PB_LABEL(pb_wl_callchain_back)
+	b.ne	1b
+	ldp	x29, x30, [sp], #16
+#endif
 PB_LABEL(pb_wl_callchain_ret)
 	ret
 	.size	pb_wl_callchain_loop, . - pb_wl_callchain_loop

@@ -4,7 +4,19 @@
 #include <stdio.h>
 
 #define DEPTH 10
-enum { R_STORE, R_CALL, R_RET, R_SIZE };
+enum { R_STORE, R_CALL, R_RET, R_SAVE, R_RESTORE, R_SIZE };
+
+/* wl_callchain.S: per iteration, the loop's call, count down and closing branch, then the
+ * levels; once per call, the loop function's own set-up and ret. */
+#if defined(__x86_64__)
+/* add, add, store, call, ret; the leaf has no call. */
+#define LEVEL_INSNS 5
+#define ONCE_INSNS 3 /* xor, xor, ret */
+#elif defined(__aarch64__)
+/* stp (frame record), mov x29, add, add, store, bl, ldp, ret; the leaf has no bl. */
+#define LEVEL_INSNS 8
+#define ONCE_INSNS 6 /* stp, mov x29, mov, mov, ldp, ret */
+#endif
 
 extern const char pb_wl_callchain_code_begin[], pb_wl_callchain_code_end[],
 	pb_wl_callchain_call[], pb_wl_callchain_back[], pb_wl_callchain_ret[];
@@ -18,26 +30,31 @@ static int truth(const int64_t *p, uint64_t iterations, struct pb_truth *t, stru
 	(void)err;
 	const unsigned taken = PB_EV_BRANCH | PB_EV_TAKEN;
 	char name[64];
-	pb_truth_add_label(t, "pb_wl_callchain_call", pb_wl_callchain_call,
-			   PB_EV_STORE | taken | PB_EV_CALL, 1);
+	pb_truth_add_label(t, "pb_wl_callchain_call", pb_wl_callchain_call, PB_EV_CALL_INSN, 1);
 	for (int level = 1; level <= DEPTH; level++) {
 		const uintptr_t *rec = pb_wl_callchain_table[level - 1];
+		if (rec[R_SAVE]) {
+			snprintf(name, sizeof name, "pb_wl_callchain_l%d_save", level);
+			pb_truth_add_label(t, name, (const void *)rec[R_SAVE], PB_EV_STORE, 1);
+		}
 		snprintf(name, sizeof name, "pb_wl_callchain_l%d_store", level);
 		pb_truth_add_label(t, name, (const void *)rec[R_STORE], PB_EV_STORE, 1);
 		if (rec[R_CALL]) {
 			snprintf(name, sizeof name, "pb_wl_callchain_l%d_call", level);
-			pb_truth_add_label(t, name, (const void *)rec[R_CALL],
-					   PB_EV_STORE | taken | PB_EV_CALL, 1);
+			pb_truth_add_label(t, name, (const void *)rec[R_CALL], PB_EV_CALL_INSN, 1);
+		}
+		if (rec[R_RESTORE]) {
+			snprintf(name, sizeof name, "pb_wl_callchain_l%d_restore", level);
+			pb_truth_add_label(t, name, (const void *)rec[R_RESTORE], PB_EV_LOAD, 1);
 		}
 		snprintf(name, sizeof name, "pb_wl_callchain_l%d_ret", level);
-		pb_truth_add_label(t, name, (const void *)rec[R_RET],
-				   PB_EV_LOAD | taken | PB_EV_RETURN, 1);
+		pb_truth_add_label(t, name, (const void *)rec[R_RET], PB_EV_RET_INSN, 1);
 	}
 	pb_truth_add_label(t, "pb_wl_callchain_back", pb_wl_callchain_back, taken, 1);
 	pb_truth_add_ret(t, "pb_wl_callchain_ret", pb_wl_callchain_ret);
 	pb_truth_count_labels(t);
-	t->instructions = 1 + (DEPTH - 1) * 5 + 4 + 2;
-	t->once_instructions = 3; /* xor, xor, ret */
+	t->instructions = 1 + DEPTH * LEVEL_INSNS - 1 + 2;
+	t->once_instructions = ONCE_INSNS;
 	t->has_watch = true;
 	t->watch_what = "the deepest level's slot (stored once per iteration)";
 	t->watch_writes = iterations;

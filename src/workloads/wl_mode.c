@@ -15,6 +15,17 @@ extern const char pb_wl_mode_code_begin[], pb_wl_mode_code_end[], pb_wl_mode_sys
 void pb_wl_mode_loop(void *page, uint64_t iterations, uint64_t nr1, uint64_t nr2);
 void pb_wl_mode_touch_loop(void *page, uint64_t iterations, uint64_t nr_madvise);
 
+/* wl_mode.S: what each loop executes once per call. */
+#if defined(__x86_64__)
+#define ONCE_INSNS 7       /* push, 4 movs, pop, ret */
+#define TOUCH_ONCE_INSNS 4 /* 3 movs, ret */
+#define SYSCALL_AS_BRANCH "syscall instruction as a far branch"
+#elif defined(__aarch64__)
+#define ONCE_INSNS 5       /* 4 movs, ret */
+#define TOUCH_ONCE_INSNS 5 /* 4 movs, ret */
+#define SYSCALL_AS_BRANCH "svc instruction as a branch (an exception)"
+#endif
+
 static const char *const variants[] = {"getppid", "fault", "touch", NULL};
 static const struct pb_param_def params[] = {
 	{"kernel", "what the kernel does: getppid twice (kernel loads and stores only), "
@@ -35,13 +46,13 @@ static void assumptions(const int64_t *p, char *buf, size_t len)
 			 "the loop's one memory access is its store to the page madvise just dropped, "
 			 "so the page fault of each iteration is taken in user mode; the kernel's "
 			 "madvise path loads and stores in kernel mode. A PMU may also count the "
-			 "syscall instruction as a far branch; it is declared as a syscall only.");
+			 SYSCALL_AS_BRANCH "; it is declared as a syscall only.");
 		return;
 	}
 	snprintf(buf, len,
 		 "the user-mode instructions of the loop only move registers (wl_mode.S), so every "
 		 "load and store%s of an iteration happens in the kernel. A PMU may also count the "
-		 "syscall instruction as a far branch; it is declared as a syscall only.",
+		 SYSCALL_AS_BRANCH "; it is declared as a syscall only.",
 		 p[0] == V_FAULT ? " and the page fault" : "");
 }
 
@@ -58,7 +69,7 @@ static int truth(const int64_t *p, uint64_t iterations, struct pb_truth *t, stru
 		pb_truth_add_ret(t, "pb_wl_mode_touch_ret", pb_wl_mode_touch_ret);
 		pb_truth_count_labels(t);
 		t->instructions = 8;
-		t->once_instructions = 4; /* 3 movs, ret */
+		t->once_instructions = TOUCH_ONCE_INSNS;
 		t->page_faults = 1;
 		t->page_faults_user = 1;
 		t->has_watch = true;
@@ -74,7 +85,7 @@ static int truth(const int64_t *p, uint64_t iterations, struct pb_truth *t, stru
 	pb_truth_add_ret(t, "pb_wl_mode_ret", pb_wl_mode_ret);
 	pb_truth_count_labels(t);
 	t->instructions = 10;
-	t->once_instructions = 7; /* push, 4 movs, pop, ret */
+	t->once_instructions = ONCE_INSNS;
 	t->page_faults = p[0] == V_FAULT ? 1 : 0;
 	t->has_watch = false;
 	t->watch_what = "none: the user code touches no memory by design";

@@ -1,7 +1,11 @@
 /* shadow: four adjacent events separated by `gap` nops, in three kinds:
  *   loads     four loads of one word;
  *   branches  four unconditional jumps, each to the instruction after it;
- *   misses    four lines clflushed, an mfence, then one load from each line.
+ *   misses    four lines flushed (x86 clflush; AArch64 dc civac), a full barrier (mfence;
+ *             dsb sy), then one load from each line.
+ * One iteration, on both architectures: 4 x (event + gap nops), count down, closing branch,
+ * and for misses the 4 flushes and the barrier. Once per call: ret; on AArch64 the misses
+ * kind also computes three line addresses (dc takes no offset).
  *
  * void pb_wl_shadow_KIND_gGAP(uint64_t *data, uint64_t iterations)
  *
@@ -21,10 +25,18 @@
 	.macro	SHADOW_EVENT kind, gap, n
 PB_LABEL(pb_wl_shadow_\kind\()_g\gap\()_ev\n)
 	.ifc	\kind, branches
+#if defined(__x86_64__)
 	jmp	1f
+#elif defined(__aarch64__)
+	b	1f
+#endif
 1:
 	.else
+#if defined(__x86_64__)
 	mov	64*(\n-1)*MISSES(%rdi), %rax
+#elif defined(__aarch64__)
+	ldr	x9, [x0, #64*(\n-1)*MISSES]
+#endif
 	.endif
 	.rept	\gap
 	nop
@@ -38,7 +50,17 @@ PB_LABEL(pb_wl_shadow_\kind\()_g\gap\()_ev\n)
 	MISSES = 0
 	.endif
 PB_FUNC(pb_wl_shadow_\kind\()_g\gap)
+#if defined(__aarch64__)
+	/* dc takes no offset: the lines' addresses are computed once per call, outside the
+	 * loop, so an iteration executes exactly what the x86 one does. */
+	.if	MISSES
+	add	x10, x0, #64
+	add	x11, x0, #128
+	add	x12, x0, #192
+	.endif
+#endif
 2:
+#if defined(__x86_64__)
 	.if	MISSES
 	clflush	(%rdi)
 	clflush	64(%rdi)
@@ -53,6 +75,22 @@ PB_FUNC(pb_wl_shadow_\kind\()_g\gap)
 	dec	%rsi
 PB_LABEL(pb_wl_shadow_\kind\()_g\gap\()_back)
 	jnz	2b
+#elif defined(__aarch64__)
+	.if	MISSES
+	dc	civac, x0
+	dc	civac, x10
+	dc	civac, x11
+	dc	civac, x12
+	dsb	sy
+	.endif
+	SHADOW_EVENT \kind, \gap, 1
+	SHADOW_EVENT \kind, \gap, 2
+	SHADOW_EVENT \kind, \gap, 3
+	SHADOW_EVENT \kind, \gap, 4
+	subs	x1, x1, #1
+PB_LABEL(pb_wl_shadow_\kind\()_g\gap\()_back)
+	b.ne	2b
+#endif
 PB_LABEL(pb_wl_shadow_\kind\()_g\gap\()_ret)
 	ret
 	.size	pb_wl_shadow_\kind\()_g\gap, . - pb_wl_shadow_\kind\()_g\gap

@@ -9,6 +9,21 @@ enum { K_LOADS, K_BRANCHES, K_MISSES, K_COUNT };
 enum { R_ENTRY, R_EV1, R_BACK = R_EV1 + 4, R_RET, R_SIZE };
 enum { P_KIND, P_GAP };
 
+/* wl_shadow.S: the misses kind's flushes, and whether a read/write data breakpoint fires on
+ * the flush of the watched line: an x86 one does on clflush; an Arm watchpoint ignores
+ * dc civac (a cache maintenance operation by VA that is not a write). AArch64's dc takes no
+ * offset, so the misses loop computes the three other lines' addresses once per call. */
+#if defined(__x86_64__)
+#define FLUSH_TEXT "clflushed every iteration and the mfence after the flushes orders them"
+#define FLUSH_WATCHED 1
+#define MISSES_ONCE_INSNS 1 /* ret */
+#elif defined(__aarch64__)
+#define FLUSH_TEXT "cleaned and invalidated (dc civac) every iteration and the dsb sy after " \
+	"the flushes completes them"
+#define FLUSH_WATCHED 0
+#define MISSES_ONCE_INSNS 4 /* 3 adds, ret */
+#endif
+
 extern const char pb_wl_shadow_code_begin[], pb_wl_shadow_code_end[];
 /* Kind-major, gap-minor: see wl_shadow.S. */
 extern const uintptr_t pb_wl_shadow_table[K_COUNT][MAX_GAP + 1][R_SIZE];
@@ -16,7 +31,8 @@ extern const uintptr_t pb_wl_shadow_table[K_COUNT][MAX_GAP + 1][R_SIZE];
 static const char *const kinds[] = {"loads", "branches", "misses", NULL};
 static const struct pb_param_def params[] = {
 	{"kind", "the four adjacent events: loads of one word, jumps to the next instruction, "
-		 "or loads of four lines clflushed (after an mfence)", K_LOADS, 0, K_COUNT - 1, kinds},
+		 "or loads of four lines clflushed (after an mfence; AArch64: dc civac, dsb sy)",
+	 K_LOADS, 0, K_COUNT - 1, kinds},
 	{"gap", "nops after each of the four events", 0, 0, MAX_GAP, NULL},
 };
 
@@ -24,9 +40,8 @@ static void assumptions(const int64_t *p, char *buf, size_t len)
 {
 	if (p[P_KIND] == K_MISSES)
 		snprintf(buf, len,
-			 "each of the four loads misses L1: its line is clflushed every iteration "
-			 "and the mfence after the flushes orders them before the loads. Not "
-			 "measurable without a PMU.");
+			 "each of the four loads misses L1: its line is " FLUSH_TEXT " before the "
+			 "loads. Not measurable without a PMU.");
 	else
 		buf[0] = '\0';
 }
@@ -51,15 +66,14 @@ static int truth(const int64_t *p, uint64_t iterations, struct pb_truth *t, stru
 	pb_truth_count_labels(t);
 	/* four events with their gaps, dec, jnz; misses add four clflushes and an mfence. */
 	t->instructions = 4 * (1 + (uint64_t)p[P_GAP]) + 2 + (p[P_KIND] == K_MISSES ? 5 : 0);
-	t->once_instructions = 1;
+	t->once_instructions = p[P_KIND] == K_MISSES ? MISSES_ONCE_INSNS : 1;
 	t->has_watch = p[P_KIND] != K_BRANCHES;
 	if (p[P_KIND] == K_LOADS) {
 		t->watch_what = "the word the four loads read";
 		t->watch_accesses = 4 * iterations;
 	} else if (p[P_KIND] == K_MISSES) {
 		t->watch_what = "the first of the four lines";
-		/* The load and the clflush: an x86 read/write data breakpoint fires on both. */
-		t->watch_accesses = 2 * iterations;
+		t->watch_accesses = (1 + FLUSH_WATCHED) * iterations;
 	} else {
 		t->watch_what = "none: the branch kind touches no data";
 	}

@@ -17,7 +17,8 @@
 #include <stdint.h>
 
 #define PB_WL_MAX_PARAMS 4
-#define PB_WL_MAX_LABELS 40
+/* call-chain on AArch64: 10 levels x (frame save, store, call, frame restore, ret) + 3. */
+#define PB_WL_MAX_LABELS 64
 
 /* Event kinds an instruction produces (bits). An instruction may produce several: a locked
  * add is a load, a store and a locked op. 0 = labelled for attribution only (div, fences). */
@@ -33,6 +34,17 @@ enum pb_event_kind {
 	PB_EV_L1_MISS = 1u << 8, /* a load that misses L1 by construction (an assumption) */
 	PB_EV_KINDS = 9
 };
+
+/* What a call and a return instruction are, on this architecture: x86's call pushes the
+ * return address and ret pops it; AArch64's bl and ret keep it in x30 and touch no memory
+ * (a function that calls saves x30 with an instruction of its own, declared on its own). */
+#if defined(__x86_64__)
+#define PB_EV_CALL_INSN (PB_EV_STORE | PB_EV_BRANCH | PB_EV_TAKEN | PB_EV_CALL)
+#define PB_EV_RET_INSN (PB_EV_LOAD | PB_EV_BRANCH | PB_EV_TAKEN | PB_EV_RETURN)
+#else
+#define PB_EV_CALL_INSN (PB_EV_BRANCH | PB_EV_TAKEN | PB_EV_CALL)
+#define PB_EV_RET_INSN (PB_EV_BRANCH | PB_EV_TAKEN | PB_EV_RETURN)
+#endif
 
 /* "load", "store", ... for bit i of enum pb_event_kind. */
 const char *pb_event_kind_name(unsigned bit_index);
@@ -125,7 +137,7 @@ void pb_truth_add_once(struct pb_truth *t, const char *name, const void *addr, u
  * so the two cannot disagree. instructions and once_instructions stay the caller's. */
 void pb_truth_count_labels(struct pb_truth *t);
 
-/* The loop function's closing ret, executed once per run: a load, a taken branch, a return. */
+/* The loop function's closing ret, executed once per run: PB_EV_RET_INSN. */
 void pb_truth_add_ret(struct pb_truth *t, const char *name, const void *addr);
 /* Records the workload's code range [begin, end) for callgrind. */
 void pb_truth_set_code(struct pb_truth *t, const void *begin, const void *end);
@@ -141,6 +153,10 @@ void pb_wl_buffer_teardown(void *state);
 /* Table-entry shorthands: a parameter array, and a state that is one pb_wl_buffer. */
 #define PB_WL_PARAMS(array) .params = (array), .nparams = sizeof(array) / sizeof((array)[0])
 #define PB_WL_BUFFERED .state_size = sizeof(struct pb_wl_buffer), .teardown = pb_wl_buffer_teardown
+/* Evicts the cache line holding addr from every cache level (x86 clflush, AArch64 dc civac;
+ * EL0 may issue it because Linux sets SCTLR_EL1.UCI), then waits until every flush is done. */
+void pb_wl_flush_line(const void *addr);
+void pb_wl_flush_wait(void);
 /* Makes addr (len bytes) the data a breakpoint watches. */
 void pb_wl_watch(struct pb_target *target, const void *addr, unsigned len);
 

@@ -9,6 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#if defined(__x86_64__)
+#include <emmintrin.h>
+#endif
+
 static const struct pb_workload *const workloads[] = {
 	&pb_workload_accuracy, &pb_workload_bias,      &pb_workload_mix,
 	&pb_workload_mode,     &pb_workload_shadow,    &pb_workload_latency,
@@ -246,7 +250,7 @@ unsigned pb_workload_l1d_size(bool *assumed)
 
 void pb_truth_add_ret(struct pb_truth *t, const char *name, const void *addr)
 {
-	pb_truth_add_once(t, name, addr, PB_EV_LOAD | PB_EV_BRANCH | PB_EV_TAKEN | PB_EV_RETURN);
+	pb_truth_add_once(t, name, addr, PB_EV_RET_INSN);
 }
 
 void pb_truth_set_code(struct pb_truth *t, const void *begin, const void *end)
@@ -275,6 +279,28 @@ void pb_wl_buffer_teardown(void *state)
 	free(b->data);
 	b->data = NULL;
 }
+
+#if defined(__x86_64__)
+void pb_wl_flush_line(const void *addr)
+{
+	_mm_clflush(addr);
+}
+
+void pb_wl_flush_wait(void)
+{
+	_mm_mfence();
+}
+#elif defined(__aarch64__)
+void pb_wl_flush_line(const void *addr)
+{
+	__asm__ volatile("dc civac, %0" : : "r"(addr) : "memory");
+}
+
+void pb_wl_flush_wait(void)
+{
+	__asm__ volatile("dsb sy" : : : "memory");
+}
+#endif
 
 void pb_wl_watch(struct pb_target *target, const void *addr, unsigned len)
 {
