@@ -110,8 +110,15 @@ if cycles:
         if point.get("facility") != "hw:cycles":
             continue
         for run, e, ev in events(point):
+            if ev.get("facility") != "hw:cycles":
+                continue  # a companion counting event (the accuracy experiment's L1 misses)
             p = ev["period"]
             tag = f"{point['experiment']} P={p} {run.get('workload')}"
+            check(f"cycles {tag}: the cycles event counted and sampled",
+                  ev.get("count", 0) > 0 and ev.get("observed", 0) >= 1 and ev.get("opened"),
+                  f"count {ev.get('count')}, samples {ev.get('observed')}, time_enabled "
+                  f"{ev.get('time_enabled')}; other events of the run: "
+                  f"{[(o.get('facility'), o.get('opened')) for o in run['events'] if o is not ev]}")
             want = ev["count"] // p if p else 0
             exact = ev["observed"] == want and ev["lost"] == 0
             check(f"cycles {tag}: samples == floor(count/period)", exact,

@@ -54,9 +54,9 @@ run workloads 0 ./pesbench workloads --json
 # accuracy and interval on the cycle counter at three periods: under icount samples are
 # floor(count / period) exactly
 run cycles 0 ./pesbench run accuracy interval --facility hw:cycles --period 20011,100003,1000003 \
-	--runs 1 --threads 1 --out "$out/cycles" --quiet
+	--runs 1 --threads 1 --target-ms 20 --out "$out/cycles" --quiet
 # more events than the PMU's 7 counters: multiplexed
-run multi 0 ./pesbench run multi --facility hw:cycles --runs 1 --threads 1 --out "$out/multi" --quiet
+run multi 0 ./pesbench run multi --facility hw:cycles --runs 1 --threads 1 --target-ms 20 --out "$out/multi" --quiet
 # a short period: the kernel's sample-rate limit throttles
 run throttle 0 ./pesbench measure --facility hw:cycles --period 3001 --iterations 2000000 --json
 run signal 0 ./pesbench measure --facility hw:cycles --period 100003 --delivery signal --json
