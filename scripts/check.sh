@@ -36,6 +36,7 @@ ctest_stage tests-asan "$asan" ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_s
 stage memcheck bash scripts/memcheck.sh "$build"
 stage fuzz make --no-print-directory fuzz FUZZ_SECONDS="${FUZZ_SECONDS:-10}"
 stage release-builds bash scripts/release-builds.sh
+stage check-arm64 bash scripts/check-arm64.sh
 
 python3 - "$logs" "$(( $(date +%s) - started ))" "${failed_stages[@]+"${failed_stages[@]}"}" <<'PY'
 import collections, glob, os, re, sys
