@@ -62,11 +62,20 @@ check("pmu_smoke: cycles == instructions on the guest PMU (icount)",
       open(smoke).read().strip() if os.path.exists(smoke) else "did not run")
 
 # The declared truth on arm64, as the cross-built pesbench states it.
-workloads = {w["name"]: w for w in (load("workloads") or [])}
+def workload_key(w):
+    """The workload as results name it: "accuracy:ratio=20,factor=4,seed=1"."""
+    params = ",".join(f"{p['name']}={p['value']}" for p in w.get("params", []))
+    return f"{w['name']}:{params}" if params else w["name"]
+
+
+workloads = {}
+for w in (load("workloads") or []) + (load("workloads_accuracy") or []):
+    workloads[workload_key(w)] = w
 
 
 def declared_instructions(run):
-    w = workloads.get(run.get("workload"))
+    name = run.get("workload", "")
+    w = workloads.get(f"{name}:{run['params']}" if run.get("params") else name)
     if not w:
         return None
     return (run["iterations"] * w["per_iteration"]["instructions"] + w.get("once_instructions", 0)) \

@@ -51,12 +51,16 @@ export PB_BIN=/guest/pesbench
 
 run probe 0 ./pesbench probe --json
 run workloads 0 ./pesbench workloads --json
+# the accuracy experiment's load:instruction ratios, each with its own declared truth
+run workloads_accuracy 0 ./pesbench workloads accuracy:ratio=20 accuracy:ratio=40 \
+	accuracy:ratio=60 accuracy:ratio=80 accuracy:ratio=100 --json
 # accuracy and interval on the cycle counter at three periods: under icount samples are
 # floor(count / period) exactly
 run cycles 0 ./pesbench run accuracy interval --facility hw:cycles --period 20011,100003,1000003 \
 	--runs 1 --threads 1 --target-ms 20 --out "$out/cycles" --quiet
 # more events than the PMU's 7 counters: multiplexed
-run multi 0 ./pesbench run multi --facility hw:cycles --runs 1 --threads 1 --target-ms 20 --out "$out/multi" --quiet
+# 100 ms: the kernel rotates the events every 4 ms tick, so each of 8 is off for some of them
+run multi 0 ./pesbench run multi --facility hw:cycles --runs 1 --threads 1 --target-ms 100 --out "$out/multi" --quiet
 # a short period: the kernel's sample-rate limit throttles
 run throttle 0 ./pesbench measure --facility hw:cycles --period 3001 --iterations 2000000 --json
 run signal 0 ./pesbench measure --facility hw:cycles --period 100003 --delivery signal --json
