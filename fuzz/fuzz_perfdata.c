@@ -3,6 +3,7 @@
  * callback (record bytes, sample raw payload, file names) is read in full so AddressSanitizer
  * sees any that reach outside the input; IBS payloads of events the file maps to ibs_op /
  * ibs_fetch go through the decoder as `pesbench perfdata --dump` sends them. */
+#include "facilities/ibs_raw.h"
 #include "io/perfdata.h"
 
 #include <stdint.h>

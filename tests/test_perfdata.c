@@ -13,6 +13,7 @@
  *    perf must resolve them to this program's symbols (skipped without perf or permission). */
 #include "check.h"
 #include "facilities/facility.h"
+#include "facilities/ibs_raw.h"
 #include "io/perfdata.h"
 #include "session/session.h"
 

@@ -8,6 +8,7 @@
 #include "analysis/profile.h"
 #include "cli/commands.h"
 #include "cli/options.h"
+#include "facilities/ibs_raw.h"
 #include "facilities/pebs_memory.h"
 #include "io/perfdata.h"
 #include "util/error.h"

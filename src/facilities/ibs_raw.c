@@ -2,6 +2,8 @@
  * kernel's asm/amd/ibs.h; print format: perf 6.1 tools/perf/util/amd-sample-raw.c. */
 #include "facilities/ibs_raw.h"
 
+#include "io/perfdata.h"
+
 #include <string.h>
 
 static uint64_t bits(uint64_t v, unsigned lo, unsigned width)
@@ -579,5 +581,40 @@ bool pb_ibs_kind_of_pmu(const char *pmu, enum pb_ibs_kind *kind)
 		*kind = PB_IBS_FETCH;
 	else
 		return false;
+	return true;
+}
+
+/* ---- IBS events of a perf.data file ---- */
+
+static bool cap_on(const struct pb_perfdata *pd, const char *name)
+{
+	const char *v = pb_perfdata_pmu_cap(pd, "ibs_op", name);
+	return v && strcmp(v, "0") != 0;
+}
+
+bool pb_perfdata_ibs_event(const struct pb_perfdata *pd, size_t index, enum pb_ibs_kind *kind,
+			   struct pb_ibs_cpu *cpu)
+{
+	const char *cpuid = pb_perfdata_cpuid(pd), *arch = pb_perfdata_arch(pd);
+	if (index >= pb_perfdata_nevents(pd) || strncmp(cpuid, "AuthenticAMD", 12) != 0)
+		return false;
+	if (arch[0] && strcmp(arch, "x86_64") && strcmp(arch, "i386") && strcmp(arch, "i686"))
+		return false;
+	/* the reader hands out events for writing; this only reads the attr */
+	uint32_t type = pb_perfdata_event((struct pb_perfdata *)pd, index)->attr.type;
+	const char *pmu = pb_perfdata_pmu_name(pd, type);
+	if (!pmu)
+		return false;
+	if (!pb_ibs_kind_of_pmu(pmu, kind))
+		return false;
+	memset(cpu, 0, sizeof(*cpu));
+	unsigned fam = 0, model = 0;
+	if (sscanf(cpuid, "%*[^,],%u,%u", &fam, &model) == 2) {
+		cpu->family = fam;
+		cpu->model = model;
+	}
+	cpu->zen4_ibs_extensions = cap_on(pd, "zen4_ibs_extensions");
+	cpu->ldlat = cap_on(pd, "ldlat");
+	cpu->dtlb_pgsize = cap_on(pd, "dtlb_pgsize");
 	return true;
 }

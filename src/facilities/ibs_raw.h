@@ -218,4 +218,13 @@ bool pb_ibs_op_matches(const struct pb_ibs_op_class *c, uint32_t mask);
 /* The IBS kind of a kernel PMU name as perf.data files record it ("ibs_op", "ibs_fetch"). */
 bool pb_ibs_kind_of_pmu(const char *pmu, enum pb_ibs_kind *kind);
 
+struct pb_perfdata;
+/* Whether event index of a perf.data file is an IBS event (its type maps to a PMU named
+ * ibs_op* / ibs_fetch*), as perf decides it; *kind says which. The CPU for the decoder comes
+ * from HEADER_CPUID ("AuthenticAMD,family,model,stepping", decimal) and the ibs_op PMU caps.
+ * False for other events or when the file does not come from an AMD CPU. It lives here, not in
+ * the perf.data reader, so that the reader knows no facility. */
+bool pb_perfdata_ibs_event(const struct pb_perfdata *pd, size_t index, enum pb_ibs_kind *kind,
+			   struct pb_ibs_cpu *cpu);
+
 #endif

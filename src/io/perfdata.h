@@ -13,7 +13,6 @@
 #ifndef PB_PERFDATA_H
 #define PB_PERFDATA_H
 
-#include "facilities/ibs_raw.h"
 #include "ring/record.h"
 #include "util/error.h"
 
@@ -121,13 +120,6 @@ const struct pb_perfdata_pmu *pb_perfdata_pmu(const struct pb_perfdata *pd, size
 const char *pb_perfdata_pmu_name(const struct pb_perfdata *pd, uint32_t type);
 /* The HEADER_PMU_CAPS value of pmu's capability name, NULL when absent. */
 const char *pb_perfdata_pmu_cap(const struct pb_perfdata *pd, const char *pmu, const char *name);
-
-/* Whether event index is an IBS event (its type maps to a PMU named ibs_op* / ibs_fetch*), as
- * perf decides it; *kind says which. The CPU for the decoder comes from HEADER_CPUID
- * ("AuthenticAMD,family,model,stepping", decimal) and the ibs_op PMU caps. False for other
- * events or when the file does not come from an AMD CPU. */
-bool pb_perfdata_ibs_event(const struct pb_perfdata *pd, size_t index, enum pb_ibs_kind *kind,
-			   struct pb_ibs_cpu *cpu);
 
 /* Called for every record of the data section in file order. event is the index of the attr
  * the record belongs to (by PERF_SAMPLE_IDENTIFIER or the id position, as perf decides; the

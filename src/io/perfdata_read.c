@@ -766,37 +766,6 @@ const char *pb_perfdata_pmu_cap(const struct pb_perfdata *pd, const char *pmu, c
 	return NULL;
 }
 
-static bool cap_on(const struct pb_perfdata *pd, const char *name)
-{
-	const char *v = pb_perfdata_pmu_cap(pd, "ibs_op", name);
-	return v && strcmp(v, "0") != 0;
-}
-
-bool pb_perfdata_ibs_event(const struct pb_perfdata *pd, size_t index, enum pb_ibs_kind *kind,
-			   struct pb_ibs_cpu *cpu)
-{
-	if (index >= pd->nevents || strncmp(pd->cpuid, "AuthenticAMD", 12) != 0)
-		return false;
-	if (pd->arch[0] && strcmp(pd->arch, "x86_64") && strcmp(pd->arch, "i386") &&
-	    strcmp(pd->arch, "i686"))
-		return false;
-	const char *pmu = pb_perfdata_pmu_name(pd, pd->events[index].attr.type);
-	if (!pmu)
-		return false;
-	if (!pb_ibs_kind_of_pmu(pmu, kind))
-		return false;
-	memset(cpu, 0, sizeof(*cpu));
-	unsigned fam = 0, model = 0;
-	if (sscanf(pd->cpuid, "%*[^,],%u,%u", &fam, &model) == 2) {
-		cpu->family = fam;
-		cpu->model = model;
-	}
-	cpu->zen4_ibs_extensions = cap_on(pd, "zen4_ibs_extensions");
-	cpu->ldlat = cap_on(pd, "ldlat");
-	cpu->dtlb_pgsize = cap_on(pd, "dtlb_pgsize");
-	return true;
-}
-
 /* ---- the data section ---- */
 
 /* The event a record belongs to, as perf decides: the only one, or by the id at id_pos /
