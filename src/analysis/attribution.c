@@ -1,7 +1,5 @@
 #include "analysis/attribution.h"
 
-#include "workloads/workload.h"
-
 #include <capstone/capstone.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -91,19 +89,21 @@ int pb_code_map_decode(struct pb_code_map *map, const uint8_t *code, size_t len,
 }
 
 int pb_code_map_build(struct pb_code_map *map, uint64_t begin, uint64_t end,
-		      const struct pb_truth *truth, struct pb_error *err)
+		      struct pb_error *err)
 {
 	if (end <= begin)
 		return pb_fail(err, PB_EXIT_FAILURE, 0, "empty code range 0x%llx..0x%llx",
 			       (unsigned long long)begin, (unsigned long long)end);
 	if (pb_code_map_decode(map, (const uint8_t *)(uintptr_t)begin, end - begin, begin, err))
 		return -1;
-	for (unsigned l = 0; truth && l < truth->nlabels; l++) {
-		long i = pb_code_map_at(map, truth->labels[l].addr);
-		if (i >= 0)
-			map->insns[i].label = (int)l;
-	}
 	return 0;
+}
+
+void pb_code_map_label(struct pb_code_map *map, uint64_t addr, int label)
+{
+	long i = pb_code_map_at(map, addr);
+	if (i >= 0)
+		map->insns[i].label = label;
 }
 
 void pb_code_map_free(struct pb_code_map *map)

@@ -23,11 +23,12 @@ struct pb_code_map {
 	struct pb_insn *insns;
 };
 
-struct pb_truth;
-
-/* Decodes [begin, end) of this process's memory and marks the truth's labels. */
+/* Decodes [begin, end) of this process's memory. The caller marks the labels it knows with
+ * pb_code_map_label: attribution knows instructions, not workloads. */
 int pb_code_map_build(struct pb_code_map *map, uint64_t begin, uint64_t end,
-		      const struct pb_truth *truth, struct pb_error *err);
+		      struct pb_error *err);
+/* Marks the instruction starting at addr with label; no instruction starts there: nothing. */
+void pb_code_map_label(struct pb_code_map *map, uint64_t addr, int label);
 /* Decodes a byte buffer whose first byte is at address `begin` (for tests and perf.data). */
 int pb_code_map_decode(struct pb_code_map *map, const uint8_t *code, size_t len, uint64_t begin,
 		       struct pb_error *err);

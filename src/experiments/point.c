@@ -278,8 +278,10 @@ int pb_point_measure(const struct pb_point_request *req, struct pb_point *pt,
 
 	if (req->attribute) {
 		const struct pb_truth *tr = &pt->instance.truth;
-		if (pb_code_map_build(&pt->code, tr->code_begin, tr->code_end, tr, err))
+		if (pb_code_map_build(&pt->code, tr->code_begin, tr->code_end, err))
 			goto fail;
+		for (unsigned l = 0; l < tr->nlabels; l++)
+			pb_code_map_label(&pt->code, tr->labels[l].addr, (int)l);
 		pt->insn_samples = calloc(pt->code.n, sizeof *pt->insn_samples);
 		pt->insn_samples_before = calloc(pt->code.n, sizeof *pt->insn_samples_before);
 		if (!pt->insn_samples || !pt->insn_samples_before) {
