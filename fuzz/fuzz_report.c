@@ -1,8 +1,8 @@
 /* Fuzzes what `pesbench report` does with a results.json it did not write: any JSON with a
  * points array (the schema check is left out to reach further) is planned into plots and
  * rendered as the HTML page. Nothing is written to disk. The page must be whole. */
-#include "io/plot.h"
-#include "io/report.h"
+#include "present/plot.h"
+#include "present/report.h"
 
 #include <jansson.h>
 #include <stdint.h>

@@ -4,7 +4,7 @@
  * still written and the caller gets one warning. */
 #include "check.h"
 #include "experiments/experiment.h"
-#include "io/plot.h"
+#include "present/plot.h"
 
 #include <jansson.h>
 #include <stdbool.h>

@@ -6,8 +6,8 @@
 #include "check.h"
 #include "cli/commands.h"
 #include "experiments/experiment.h"
-#include "io/plot.h"
-#include "io/report.h"
+#include "present/plot.h"
+#include "present/report.h"
 #include "io/results.h"
 
 #include <fcntl.h>

@@ -7,8 +7,8 @@
 #include "cli/commands.h"
 #include "facilities/facility.h"
 #include "cli/options.h"
-#include "io/plot.h"
-#include "io/report.h"
+#include "present/plot.h"
+#include "present/report.h"
 #include "io/results.h"
 #include "util/text.h"
 

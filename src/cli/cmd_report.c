@@ -3,8 +3,8 @@
  * plotting; prints the same summary table as the end of `pesbench run`. */
 #include "cli/commands.h"
 #include "cli/options.h"
-#include "cli/summary.h"
-#include "io/report.h"
+#include "present/summary.h"
+#include "present/report.h"
 #include "io/results.h"
 
 #include <stdio.h>

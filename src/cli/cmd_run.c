@@ -4,12 +4,12 @@
  * and writes what was measured, marked incomplete. */
 #include "cli/commands.h"
 #include "cli/options.h"
-#include "cli/summary.h"
+#include "present/summary.h"
 #include "experiments/experiment.h"
 #include "facilities/facility.h"
 #include "facilities/machine.h"
 #include "io/probe_json.h"
-#include "io/report.h"
+#include "present/report.h"
 #include "io/results.h"
 
 #include <signal.h>

@@ -2,9 +2,9 @@
  * highest run) and NAME.gp (a gnuplot script that draws NAME.png with pngcairo, or png where
  * cairo is missing, and NAME.svg), and gnuplot is run on it in DIR/plots. What is plotted is
  * decided in plot_plan.c. */
-#include "io/plot.h"
+#include "present/plot.h"
 
-#include "io/plot_figure.h"
+#include "present/plot_figure.h"
 #include "io/results.h"
 #include "util/text.h"
 

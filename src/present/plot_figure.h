@@ -3,7 +3,7 @@
 #ifndef PB_PLOT_FIGURE_H
 #define PB_PLOT_FIGURE_H
 
-#include "io/plot.h"
+#include "present/plot.h"
 
 #include <jansson.h>
 #include <stdbool.h>

@@ -5,7 +5,7 @@
  * gets plots without a change here. Experiments whose figures are not "a metric against a
  * parameter" (bias shares per load, multi per event, mode per privilege level) have their
  * own plots as well. */
-#include "io/plot_figure.h"
+#include "present/plot_figure.h"
 
 #include "experiments/experiment.h"
 #include "util/text.h"

@@ -1,7 +1,7 @@
 /* The report holds no figure the results do not: it is results.json laid out for a reader,
  * with the same rows as the terminal summary, so the two never disagree. It is one file with
  * its style inline; the images sit next to it in plots/. */
-#include "io/report.h"
+#include "present/report.h"
 
 #include "experiments/experiment.h"
 #include "io/results.h"

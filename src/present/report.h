@@ -4,7 +4,7 @@
 #ifndef PB_REPORT_H
 #define PB_REPORT_H
 
-#include "io/plot.h"
+#include "present/plot.h"
 #include "util/error.h"
 
 #include <jansson.h>

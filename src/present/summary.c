@@ -1,4 +1,4 @@
-#include "cli/summary.h"
+#include "present/summary.h"
 
 #include "util/text.h"
 
