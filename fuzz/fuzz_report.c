@@ -1,6 +1,7 @@
 /* Fuzzes what `pesbench report` does with a results.json it did not write: any JSON with a
  * points array (the schema check is left out to reach further) is planned into plots and
  * rendered as the HTML page. Nothing is written to disk. The page must be whole. */
+#include "experiments/experiment.h"
 #include "present/plot.h"
 #include "present/report.h"
 
@@ -19,9 +20,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	}
 	struct pb_plot_set set;
-	if (pb_plots_make(root, "/nonexistent/pesbench-fuzz", false, &set, NULL) == 0) {
+	if (pb_plots_make(root, "/nonexistent/pesbench-fuzz", false, pb_experiment_summary, &set,
+			  NULL) == 0) {
 		size_t len = 0;
-		char *html = pb_report_html(root, &set, &len);
+		char *html = pb_report_html(root, &set, pb_experiment_summary, &len);
 		if (html && (len < 16 || !strstr(html, "</html>")))
 			abort();
 		free(html);

@@ -245,7 +245,7 @@ int main(void)
 	CHECK(mkdtemp(dir) != NULL);
 	struct pb_plot_set set;
 	struct pb_error err = {0};
-	CHECK(pb_plots_make(results, dir, true, &set, &err) == 0);
+	CHECK(pb_plots_make(results, dir, true, pb_experiment_summary, &set, &err) == 0);
 
 	/* one plot per kind of figure, found by the data */
 	static const char *const expected[] = {
@@ -332,7 +332,7 @@ int main(void)
 	pb_plot_set_free(&set);
 
 	/* planning only: nothing written, images already there are reported as drawn */
-	CHECK(pb_plots_make(results, dir, false, &set, &err) == 0);
+	CHECK(pb_plots_make(results, dir, false, pb_experiment_summary, &set, &err) == 0);
 	CHECK_EQ_U64(set.n, planned);
 	for (size_t i = 0; i < set.n; i++)
 		CHECK(set.plots[i].rendered == have_gnuplot);
@@ -342,7 +342,7 @@ int main(void)
 	char bare[] = "/tmp/pb-test-plot-XXXXXX";
 	CHECK(mkdtemp(bare) != NULL);
 	setenv("PB_GNUPLOT", "/nonexistent/gnuplot", 1);
-	CHECK(pb_plots_make(results, bare, true, &set, &err) == 0);
+	CHECK(pb_plots_make(results, bare, true, pb_experiment_summary, &set, &err) == 0);
 	CHECK(set.gnuplot_missing);
 	CHECK_STR_CONTAINS(set.warning, "gnuplot not found");
 	CHECK_STR_CONTAINS(set.warning, "gnuplot-nox");
@@ -356,7 +356,7 @@ int main(void)
 
 	/* a gnuplot that fails: said once, with the plot and its log */
 	setenv("PB_GNUPLOT", "/bin/false", 1);
-	CHECK(pb_plots_make(results, bare, true, &set, &err) == 0);
+	CHECK(pb_plots_make(results, bare, true, pb_experiment_summary, &set, &err) == 0);
 	CHECK(!set.gnuplot_missing);
 	CHECK_STR_CONTAINS(set.warning, "failed to draw");
 	CHECK_STR_CONTAINS(set.warning, ".log");
@@ -366,7 +366,8 @@ int main(void)
 	unsetenv("PB_GNUPLOT");
 
 	/* an unwritable folder is an output error */
-	CHECK(pb_plots_make(results, "/proc/self/nonexistent-dir", true, &set, &err) == -1);
+	CHECK(pb_plots_make(results, "/proc/self/nonexistent-dir", true, pb_experiment_summary, &set,
+			    &err) == -1);
 	CHECK_EQ_U64(err.code, PB_EXIT_OUTPUT);
 	pb_plot_set_free(&set);
 

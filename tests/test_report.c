@@ -6,9 +6,9 @@
 #include "check.h"
 #include "cli/commands.h"
 #include "experiments/experiment.h"
+#include "io/results.h"
 #include "present/plot.h"
 #include "present/report.h"
-#include "io/results.h"
 
 #include <fcntl.h>
 #include <jansson.h>
@@ -138,14 +138,15 @@ static void check_report(void)
 	write_results(results, dir);
 	struct pb_error err = {0};
 	size_t nplots = 0;
-	CHECK(pb_report_folder(results, dir, false, NULL, &nplots, &err) == 0);
+	CHECK(pb_report_folder(results, dir, false, pb_experiment_summary, NULL, &nplots, &err) ==
+	      0);
 	char path[4200];
 	snprintf(path, sizeof path, "%s/report.html", dir);
 	char *html = read_all(path);
 	CHECK(html != NULL);
 
 	struct pb_plot_set set;
-	CHECK(pb_plots_make(results, dir, false, &set, &err) == 0);
+	CHECK(pb_plots_make(results, dir, false, pb_experiment_summary, &set, &err) == 0);
 	CHECK_EQ_U64(set.n, nplots);
 	CHECK(set.n >= 4);
 	for (size_t i = 0; i < set.n; i++) {
@@ -176,12 +177,24 @@ static void check_report(void)
 	/* the bias shares table */
 	CHECK_STR_CONTAINS(html, "pb_wl_bias_plain_load4");
 	CHECK_STR_CONTAINS(html, "<td class=\"n\">24.50</td>");
+	/* the experiments' summaries come from the catalogue the caller passes, and a report
+	 * without one still says everything the results hold */
+	char about[300];
+	snprintf(about, sizeof about, "<p>%s.</p>", pb_experiment_summary("accuracy"));
+	CHECK_STR_CONTAINS(html, about);
+	free(html);
+	size_t len = 0;
+	html = pb_report_html(results, NULL, NULL, &len);
+	CHECK(html && !strstr(html, about));
+	CHECK_STR_CONTAINS(html, "id=\"exp-accuracy\"");
+	CHECK_STR_CONTAINS(html, "<td class=\"n\">98.000</td>");
 	free(html);
 
 	/* --no-plots on a folder without images: still a report, nothing pretends to be drawn */
 	char bare[] = "/tmp/pb-test-report-XXXXXX";
 	CHECK(mkdtemp(bare) != NULL);
-	CHECK(pb_report_folder(results, bare, true, NULL, &nplots, &err) == 0);
+	CHECK(pb_report_folder(results, bare, true, pb_experiment_summary, NULL, &nplots, &err) ==
+	      0);
 	snprintf(path, sizeof path, "%s/report.html", bare);
 	html = read_all(path);
 	CHECK(html && !strstr(html, "<img"));

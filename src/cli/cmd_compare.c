@@ -7,9 +7,9 @@
 #include "cli/commands.h"
 #include "facilities/facility.h"
 #include "cli/options.h"
+#include "io/results.h"
 #include "present/plot.h"
 #include "present/report.h"
-#include "io/results.h"
 #include "util/text.h"
 
 #include <stdio.h>

@@ -3,9 +3,10 @@
  * plotting; prints the same summary table as the end of `pesbench run`. */
 #include "cli/commands.h"
 #include "cli/options.h"
-#include "present/summary.h"
-#include "present/report.h"
+#include "experiments/experiment.h"
 #include "io/results.h"
+#include "present/report.h"
+#include "present/summary.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -64,7 +65,8 @@ int pb_cmd_report(int argc, char **argv)
 	if (pb_results_load(json_path, &results, &err))
 		return pb_cli_report("report", &err);
 	size_t nplots = 0;
-	int rc = pb_report_folder(results, dir, no_plots, stderr, &nplots, &err);
+	int rc = pb_report_folder(results, dir, no_plots, pb_experiment_summary, stderr, &nplots,
+				  &err);
 	if (!rc && !quiet)
 		pb_summary_print(stdout, results);
 	json_decref(results);

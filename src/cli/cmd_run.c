@@ -4,13 +4,13 @@
  * and writes what was measured, marked incomplete. */
 #include "cli/commands.h"
 #include "cli/options.h"
-#include "present/summary.h"
 #include "experiments/experiment.h"
 #include "facilities/facility.h"
 #include "facilities/machine.h"
 #include "io/probe_json.h"
-#include "present/report.h"
 #include "io/results.h"
+#include "present/report.h"
+#include "present/summary.h"
 
 #include <signal.h>
 #include <stdio.h>
@@ -275,7 +275,8 @@ int pb_cmd_run(int argc, char **argv)
 		return pb_cli_report("run", &err);
 	}
 	/* plots and report.html; the results are written, so a failure here is only a warning */
-	if (pb_report_folder(res.root, out_dir, false, quiet ? NULL : stderr, NULL, &err))
+	if (pb_report_folder(res.root, out_dir, false, pb_experiment_summary,
+			     quiet ? NULL : stderr, NULL, &err))
 		fprintf(stderr, "pesbench run: warning: no report: %s\n", err.msg);
 	if (json) {
 		char *text = json_dumps(res.root, JSON_INDENT(1) | JSON_PRESERVE_ORDER);

@@ -28,6 +28,12 @@ const struct pb_experiment *pb_experiment_find(const char *name)
 	return NULL;
 }
 
+const char *pb_experiment_summary(const char *name)
+{
+	const struct pb_experiment *e = pb_experiment_find(name);
+	return e ? e->summary : NULL;
+}
+
 void pb_suite_options_defaults(struct pb_suite_options *o)
 {
 	memset(o, 0, sizeof *o);

@@ -40,6 +40,8 @@ struct pb_experiment {
 /* NULL-terminated, in suite order. */
 const struct pb_experiment *const *pb_experiment_list(void);
 const struct pb_experiment *pb_experiment_find(const char *name);
+/* An experiment's summary by name, NULL when unknown: what plots and the report print. */
+const char *pb_experiment_summary(const char *name);
 void pb_suite_options_defaults(struct pb_suite_options *o);
 
 extern const struct pb_experiment pb_experiment_accuracy, pb_experiment_interval,

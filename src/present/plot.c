@@ -1,11 +1,12 @@
-/* The plotting driver: a figure becomes NAME.dat (one block per series: x, mean, lowest and
- * highest run) and NAME.gp (a gnuplot script that draws NAME.png with pngcairo, or png where
- * cairo is missing, and NAME.svg), and gnuplot is run on it in DIR/plots. What is plotted is
- * decided in plot_plan.c. */
+/* Drawing: a figure becomes NAME.dat (one block per series: x, mean, lowest and highest run)
+ * and NAME.gp (a gnuplot script that draws NAME.png with pngcairo, or png where cairo is
+ * missing, and NAME.svg), and gnuplot is run on it in DIR/plots. What is plotted, and the
+ * driver over a results document, are in plot_plan.c, which calls this file and never the
+ * other way round. */
 #include "present/plot.h"
 
-#include "present/plot_figure.h"
 #include "io/results.h"
+#include "present/plot_figure.h"
 #include "util/text.h"
 
 #include <ctype.h>
@@ -142,7 +143,7 @@ void pb_spread_add(struct pb_spread *s, double v)
  * (runs[].NAME) give the spread. */
 /* ---------- writing and drawing ---------- */
 
-static const char *find_gnuplot(char *buf, size_t len)
+const char *pb_gnuplot_find(char *buf, size_t len)
 {
 	const char *want = getenv("PB_GNUPLOT");
 	if (!want || !*want)
@@ -430,96 +431,6 @@ void pb_fig_finish(struct pb_plot_ctx *c, struct pb_figure *f)
 		plot->rendered = run_gnuplot(c, f->name);
 out:
 	fig_free(f);
-}
-
-/* Experiments whose figures are more than "each metric against the varying parameter": their
- * own plots first, then the generic ones for the metrics those leave out. Every other
- * experiment, including any added later, gets the generic plots alone. */
-struct special {
-	const char *experiment;
-	void (*own[2])(struct pb_plot_ctx *c, json_t **pts, size_t n);
-	const char *const *generic;   /* as pb_plot_generic's `only` */
-	bool no_generic;
-};
-
-static const char *const accuracy_only[] = {"accuracy", NULL};
-static const char *const shadow_drawn[] = {"!max_deviation", "!tolerance_pp", "!tv_distance",
-					   "!pooled_event_samples", NULL};
-static const struct special specials[] = {
-	{"bias", {pb_plot_bias_shares, pb_plot_bias_deviation}, accuracy_only, false},
-	{"multi", {pb_plot_multi, NULL}, NULL, true},
-	{"mode", {pb_plot_mode, NULL}, accuracy_only, false},
-	{"shadow", {pb_plot_shadow, NULL}, shadow_drawn, false},
-};
-
-static const struct special *special_of(const char *experiment)
-{
-	for (size_t i = 0; i < sizeof specials / sizeof specials[0]; i++)
-		if (!strcmp(specials[i].experiment, experiment))
-			return &specials[i];
-	return NULL;
-}
-
-int pb_plots_make(json_t *results, const char *dir, bool write_files, struct pb_plot_set *set,
-		  struct pb_error *err)
-{
-	memset(set, 0, sizeof *set);
-	struct pb_plot_ctx c = {.results = results, .write_files = write_files, .set = set,
-			     .err = err};
-	snprintf(c.plots_dir, sizeof c.plots_dir, "%s/plots", dir);
-	pb_results_machine_label(results, c.machine, sizeof c.machine);
-	if (write_files && mkdir(c.plots_dir, 0755) && errno != EEXIST)
-		return pb_fail(err, PB_EXIT_OUTPUT, errno, "cannot create %s: %s", c.plots_dir,
-			       strerror(errno));
-	char gnuplot_path[4200];
-	c.gnuplot = find_gnuplot(gnuplot_path, sizeof gnuplot_path);
-	if (write_files && !c.gnuplot) {
-		set->gnuplot_missing = true;
-		pb_format(set->warning, sizeof set->warning,
-			  "gnuplot not found (%s): plot data and scripts are in %s but no images "
-			  "were drawn; install gnuplot-nox (scripts/install-deps.sh) and run "
-			  "`pesbench report %s`",
-			  getenv("PB_GNUPLOT") && *getenv("PB_GNUPLOT") ? getenv("PB_GNUPLOT")
-									: "not on PATH",
-			  c.plots_dir, dir);
-	}
-
-	json_t *points = json_object_get(results, "points");
-	size_t npoints = json_array_size(points);
-	json_t **pts = calloc(npoints ? npoints : 1, sizeof *pts);
-	if (!pts)
-		return pb_fail(err, PB_EXIT_FAILURE, ENOMEM, "out of memory planning plots");
-	/* experiments in the order they ran */
-	for (size_t i = 0; i < npoints && !c.error; i++) {
-		const char *e = str(json_array_get(points, i), "experiment");
-		bool seen = false;
-		for (size_t j = 0; j < i && !seen; j++)
-			seen = !strcmp(str(json_array_get(points, j), "experiment"), e);
-		if (seen || !*e)
-			continue;
-		size_t n = 0;
-		for (size_t j = i; j < npoints; j++)
-			if (!strcmp(str(json_array_get(points, j), "experiment"), e))
-				pts[n++] = json_array_get(points, j);
-		bool any = false;
-		for (size_t j = 0; j < n; j++)
-			any |= pb_plot_plottable(pts[j]);
-		if (!any)
-			continue;
-		const struct special *sp = special_of(e);
-		for (size_t k = 0; sp && k < 2 && sp->own[k]; k++)
-			sp->own[k](&c, pts, n);
-		if (!sp || !sp->no_generic)
-			pb_plot_generic(&c, e, pts, n, sp ? sp->generic : NULL);
-	}
-	free(pts);
-	if (c.error)
-		return -1;
-	if (c.failed && !set->gnuplot_missing)
-		pb_format(set->warning, sizeof set->warning,
-			  "gnuplot failed to draw %u of %zu plots; first: %s", c.failed, set->n,
-			  c.first_failure);
-	return 0;
 }
 
 void pb_plot_set_free(struct pb_plot_set *set)

@@ -14,6 +14,11 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+/* An experiment's one-line summary by its name in the results, NULL when unknown. The caller
+ * passes its catalogue (pb_experiment_summary): presentation reads the results document and
+ * nothing of the experiments that wrote it. NULL: no summaries. */
+typedef const char *pb_summary_fn(const char *experiment);
+
 struct pb_plot {
 	char name[128];        /* file stem in DIR/plots: NAME.dat, NAME.gp, NAME.png, NAME.svg */
 	char experiment[64];
@@ -34,8 +39,8 @@ struct pb_plot_set {
  * report made without redrawing). gnuplot is looked up as $PB_GNUPLOT, else "gnuplot" on
  * PATH. Returns 0 (a missing or failing gnuplot is a warning in set), -1 with err when
  * DIR/plots cannot be written. */
-int pb_plots_make(json_t *results, const char *dir, bool write_files, struct pb_plot_set *set,
-		  struct pb_error *err);
+int pb_plots_make(json_t *results, const char *dir, bool write_files, pb_summary_fn *summary,
+		  struct pb_plot_set *set, struct pb_error *err);
 void pb_plot_set_free(struct pb_plot_set *set);
 
 /* "GenuineIntel Intel(R) Xeon(R) ... , kernel 6.18.4" from results.machine, for titles. */

@@ -51,6 +51,7 @@ struct pb_plot_ctx {
 	bool write_files;
 	const char *gnuplot;    /* NULL: not found */
 	char machine[256];
+	pb_summary_fn *summary; /* NULL: no experiment summaries in the captions */
 	struct pb_plot_set *set;
 	unsigned failed;
 	char first_failure[256];
@@ -81,8 +82,10 @@ void pb_fig_add(struct pb_figure *f, int s, double x, double y, double lo, doubl
 void pb_spread_add(struct pb_spread *s, double v);
 /* writes NAME.dat and NAME.gp, runs gnuplot, records the plot in the set; frees f */
 void pb_fig_finish(struct pb_plot_ctx *c, struct pb_figure *f);
+/* $PB_GNUPLOT, else "gnuplot" on PATH (the path built in buf); NULL when not found */
+const char *pb_gnuplot_find(char *buf, size_t len);
 
-/* plot_plan.c: what to plot */
+/* plot_plan.c: what to plot (and pb_plots_make, the driver over a results document) */
 bool pb_plot_plottable(json_t *p);
 /* every metric against the varying parameter; only: NULL for all, or a NULL-terminated list
  * of the metric names to plot, or of names each prefixed with '!' to leave out */

@@ -3,7 +3,6 @@
  * its style inline; the images sit next to it in plots/. */
 #include "present/report.h"
 
-#include "experiments/experiment.h"
 #include "io/results.h"
 
 #include <errno.h>
@@ -321,7 +320,8 @@ static size_t experiments_of(json_t *points, const char **names, size_t max)
 	return n;
 }
 
-char *pb_report_html(json_t *results, const struct pb_plot_set *plots, size_t *len)
+char *pb_report_html(json_t *results, const struct pb_plot_set *plots, pb_summary_fn *summary,
+		     size_t *len)
 {
 	char *text = NULL;
 	*len = 0;
@@ -388,10 +388,10 @@ char *pb_report_html(json_t *results, const struct pb_plot_set *plots, size_t *l
 		fputs("\">", f);
 		esc(f, names[e]);
 		fputs("</h2>\n", f);
-		const struct pb_experiment *x = pb_experiment_find(names[e]);
-		if (x) {
+		const char *about = summary ? summary(names[e]) : NULL;
+		if (about) {
 			fputs("<p>", f);
-			esc(f, x->summary);
+			esc(f, about);
 			fputs(".</p>\n", f);
 		}
 		fputs("<div class=\"wide\"><table>\n<tr><th>facility</th><th>workload</th>"
@@ -415,10 +415,10 @@ char *pb_report_html(json_t *results, const struct pb_plot_set *plots, size_t *l
 }
 
 int pb_report_write(json_t *results, const char *dir, const struct pb_plot_set *plots,
-		    struct pb_error *err)
+		    pb_summary_fn *summary, struct pb_error *err)
 {
 	size_t len;
-	char *text = pb_report_html(results, plots, &len);
+	char *text = pb_report_html(results, plots, summary, &len);
 	if (!text)
 		return pb_fail(err, PB_EXIT_FAILURE, ENOMEM, "cannot build the report: out of memory");
 	char path[4200];
@@ -428,15 +428,15 @@ int pb_report_write(json_t *results, const char *dir, const struct pb_plot_set *
 	return rc;
 }
 
-int pb_report_folder(json_t *results, const char *dir, bool no_plots, FILE *warn,
-		     size_t *nplots, struct pb_error *err)
+int pb_report_folder(json_t *results, const char *dir, bool no_plots, pb_summary_fn *summary,
+		     FILE *warn, size_t *nplots, struct pb_error *err)
 {
 	struct pb_plot_set set;
-	if (pb_plots_make(results, dir, !no_plots, &set, err))
+	if (pb_plots_make(results, dir, !no_plots, summary, &set, err))
 		return -1;
 	if (set.warning[0] && warn)
 		fprintf(warn, "pesbench: warning: %s\n", set.warning);
-	int rc = pb_report_write(results, dir, &set, err);
+	int rc = pb_report_write(results, dir, &set, summary, err);
 	if (nplots)
 		*nplots = set.n;
 	pb_plot_set_free(&set);
