@@ -46,13 +46,11 @@ src=${1:-$(cd "$(dirname "$0")/.." && pwd)/src}
 [ -d "$src" ] || { echo "check-layers: no such directory: $src" >&2; exit 2; }
 
 # file<TAB>line<TAB>included path, for every quoted include of every source file
-edges=$(cd "$src" && find . -type f \( -name '*.c' -o -name '*.h' -o -name '*.S' \) |
-	sed 's|^\./||' | LC_ALL=C sort | while read -r f; do
-		grep -nE '^[[:space:]]*#[[:space:]]*include[[:space:]]*"[^"]+"' "$f" |
-			sed -E "s|^([0-9]+):.*\"([^\"]+)\".*|$f\t\1\t\2|"
-	done)
 files=$(cd "$src" && find . -type f \( -name '*.c' -o -name '*.h' -o -name '*.S' \) |
 	sed 's|^\./||' | LC_ALL=C sort)
+edges=$(cd "$src" && [ -n "$files" ] && tr '\n' '\0' <<<"$files" |
+	xargs -0 grep -nHE '^[[:space:]]*#[[:space:]]*include[[:space:]]*"[^"]+"' |
+	sed -E 's|^([^:]+):([0-9]+):[^"]*"([^"]+)".*|\1\t\2\t\3|')
 
 awk -F'\t' -v layers="$LAYERS" -v exceptions="$EXCEPTIONS" -v files="$files" -v src="$src" '
 function layer_of(f,    i, best, bl) {
