@@ -5,8 +5,9 @@ FUZZ_BUILD ?= build-fuzz
 JOBS       ?= $(shell nproc)
 FUZZ_SECONDS ?= 20
 OUT        ?= results
+PREFIX     ?= /usr/local
 
-.PHONY: all deps test-deps build build-asan run docs check test test-asan memcheck fuzz fuzz-smoke check-arm64 bench-engine bench-analysis bench-peer cross-arm64 clean
+.PHONY: all deps test-deps build build-asan install run docs check test test-asan memcheck fuzz fuzz-smoke check-arm64 bench-engine bench-analysis bench-peer cross-arm64 clean
 
 all: build
 
@@ -21,6 +22,11 @@ $(BUILD)/CMakeCache.txt:
 
 build: deps $(BUILD)/CMakeCache.txt
 	cmake --build $(BUILD) -j $(JOBS)
+
+# pesbench, libpesbench (.a and .so), include/pesbench/, pesbench.pc and pesbench(1) under PREFIX
+# (default /usr/local); then `pkg-config --cflags --libs pesbench` builds a program on the library.
+install: build
+	cmake --install $(BUILD) --prefix $(PREFIX)
 
 $(ASAN_BUILD)/CMakeCache.txt:
 	cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DPB_SANITIZE=ON -DPB_WERROR=ON
