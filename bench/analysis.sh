@@ -1,19 +1,27 @@
 #!/usr/bin/env bash
 # Benchmark (not a test): how fast and how lean pesbench reads a large perf.data compared with
-# perf's own tools, from one run of each.
+# perf's own tools and with the read floor.
 #   1. Records a page-fault loop with `perf record -e page-faults -c 1` (every fault is a sample)
 #      until the file holds at least PB_BENCH_SAMPLES samples (default 5 M). The loop faults from
 #      PB_BENCH_SITES different instructions, so the histogram has that many distinct IPs.
-#   2. Times, with /usr/bin/time -v (wall clock and peak RSS):
+#      PB_BENCH_FILE=path reuses a recording instead (it is not deleted).
+#   2. Warms the page cache with the file, then runs PB_BENCH_ROUNDS interleaved rounds (default
+#      5) of, each timed by wall clock (bash EPOCHREALTIME around /usr/bin/time, which also gives
+#      the peak RSS):
+#        floor: read(2) of the whole file into one 1 MiB buffer (bench/readfloor.c), nothing else
 #        pesbench perfdata FILE --histogram
 #        perf script -F ip | sort | uniq -c
 #        perf report --stdio --sort sym
-#      and prints each figure and the ratios against pesbench.
+#      and prints min-median-max of each tool's seconds, and of the per-round ratios: pesbench's
+#      time as a multiple of the floor, each perf tool's time as a multiple of pesbench's. Ratios
+#      are paired within a round, so a slow moment of the machine moves both sides.
 # Usage: bench/analysis.sh PESBENCH_BINARY   (or `make bench-analysis`)
 set -euo pipefail
 pb=${1:?usage: bench/analysis.sh PESBENCH_BINARY}
 samples=${PB_BENCH_SAMPLES:-5000000}
 sites=${PB_BENCH_SITES:-64}
+rounds=${PB_BENCH_ROUNDS:-5}
+here=$(cd "$(dirname "$0")" && pwd)
 command -v perf >/dev/null || { echo "bench-analysis needs perf (linux-perf)"; exit 3; }
 [ -x /usr/bin/time ] || { echo "bench-analysis needs /usr/bin/time (package time)"; exit 3; }
 work=$(mktemp -d /tmp/pb_bench_analysis.XXXXXX)
@@ -42,43 +50,72 @@ trap 'rm -rf "$work"' EXIT
 	echo '}'
 } >"$work/faults.c"
 cc -O1 -o "$work/faults" "$work/faults.c"
+cc -O2 -o "$work/readfloor" "$here/readfloor.c"
 
-echo "recording $samples page faults (perf record -e page-faults -c 1) ..."
-# 2 % more faults than samples wanted: a few faults of the loop are not sampled (about 0.04 %
-# were missing from a 5 M run here).
-perf record -q -e page-faults -c 1 -o "$work/big.data" -- "$work/faults" $((samples * 51 / 50)) 2>"$work/record.err" ||
-	{ cat "$work/record.err"; exit 1; }
-got=$(perf report --stats -i "$work/big.data" 2>/dev/null | awk '/SAMPLE events:/ {print $3; exit}')
-echo "perf.data: $(du -h "$work/big.data" | cut -f1), $got samples"
+if [ -n "${PB_BENCH_FILE:-}" ]; then
+	data=$PB_BENCH_FILE
+else
+	data=$work/big.data
+	echo "recording $samples page faults (perf record -e page-faults -c 1) ..."
+	# 2 % more faults than samples wanted: a few faults of the loop are not sampled (about 0.04 %
+	# were missing from a 5 M run here).
+	perf record -q -e page-faults -c 1 -o "$data" -- "$work/faults" $((samples * 51 / 50)) 2>"$work/record.err" ||
+		{ cat "$work/record.err"; exit 1; }
+fi
+got=$(perf report --stats -i "$data" 2>/dev/null | awk '/SAMPLE events:/ {print $3; exit}')
+echo "perf.data: $(du -h "$data" | cut -f1), $got samples"
 
-# Runs "$@" under /usr/bin/time -v; prints "seconds peak_kb".
+# Runs "$@" under /usr/bin/time; prints "seconds peak_kb". The wall clock is bash's
+# EPOCHREALTIME (microseconds; GNU time's own wall clock has 10 ms steps, a third of the floor).
 measure() {
 	local name=$1
 	shift
-	/usr/bin/time -v -o "$work/$name.time" "$@" >"$work/$name.out" 2>"$work/$name.err" ||
-		{ echo "$name failed:"; tail -5 "$work/$name.err"; exit 1; }
-	local wall rss
-	wall=$(awk -F': ' '/Elapsed \(wall clock\)/ {print $2}' "$work/$name.time" |
-		awk -F: '{ if (NF == 3) print $1 * 3600 + $2 * 60 + $3; else print $1 * 60 + $2 }')
-	rss=$(awk -F': ' '/Maximum resident set size/ {print $2}' "$work/$name.time")
-	echo "$wall $rss"
+	local t0 t1
+	t0=$EPOCHREALTIME
+	/usr/bin/time -f '%M' -o "$work/$name.time" "$@" >"$work/$name.out" 2>"$work/$name.err" ||
+		{ echo "$name failed:" >&2; tail -5 "$work/$name.err" >&2; exit 1; }
+	t1=$EPOCHREALTIME
+	awk -v a="$t0" -v b="$t1" -v k="$(tail -1 "$work/$name.time")" 'BEGIN { printf "%.4f %d\n", b - a, k }'
 }
 
-read -r pb_s pb_kb < <(measure pesbench "$pb" perfdata "$work/big.data" --histogram)
-read -r ps_s ps_kb < <(measure perf_script bash -c \
-	"perf script -i '$work/big.data' -F ip 2>/dev/null | sort | uniq -c")
-read -r pr_s pr_kb < <(measure perf_report perf report --stdio --sort sym -i "$work/big.data")
+cat "$data" >/dev/null # the page cache holds the file for every round, the first too
+: >"$work/rounds"
+for ((r = 1; r <= rounds; r++)); do
+	read -r fl_s fl_kb < <(measure floor "$work/readfloor" "$data")
+	read -r pb_s pb_kb < <(measure pesbench "$pb" perfdata "$data" --histogram)
+	read -r ps_s ps_kb < <(measure perf_script bash -c \
+		"perf script -i '$data' -F ip 2>/dev/null | sort | uniq -c")
+	read -r pr_s pr_kb < <(measure perf_report perf report --stdio --sort sym -i "$data")
+	echo "$fl_s $fl_kb $pb_s $pb_kb $ps_s $ps_kb $pr_s $pr_kb" >>"$work/rounds"
+	echo "round $r: floor $fl_s s, pesbench $pb_s s, perf script $ps_s s, perf report $pr_s s"
+done
 
 pb_samples=$(awk '/^ +[0-9]+ +[a-z-]+ +[a-z]+ +[0-9]+/ {print $4; exit}' "$work/pesbench.out")
 distinct=$(awk '/distinct IPs/ {print $(NF-2); exit}' "$work/pesbench.out")
 uniq_rows=$(wc -l <"$work/perf_script.out")
 echo "pesbench counted $pb_samples samples over $distinct distinct IPs; perf script | uniq -c: $uniq_rows rows"
+echo "floor: bench/readfloor.c, read(2) into one 1 MiB buffer; $(nproc) CPUs," \
+	"$(awk -F': ' '/model name/ {print $2; exit}' /proc/cpuinfo)"
 # perf script's peak RSS is that of its own process: GNU time measures the bash pipeline's
 # largest child (perf script or sort, whichever peaked higher).
-printf '\n%-40s %10s %12s %12s %12s\n' "tool" "seconds" "peak RSS MB" "time ratio" "RSS ratio"
-row() { awk -v n="$1" -v s="$2" -v k="$3" -v bs="$pb_s" -v bk="$pb_kb" \
-	'BEGIN { printf "%-40s %10.2f %12.1f %11.1fx %11.1fx\n", n, s, k / 1024, s / (bs > 0 ? bs : 0.01), k / bk }'; }
-row "pesbench perfdata --histogram" "$pb_s" "$pb_kb"
-row "perf script -F ip | sort | uniq -c" "$ps_s" "$ps_kb"
-row "perf report --stdio --sort sym" "$pr_s" "$pr_kb"
-echo "(ratios: the tool's figure divided by pesbench's; one run each)"
+# stats COLUMN: "min median max" of a column of the rounds file (or of an awk expression).
+stats() {
+	awk "{ print $1 }" "$work/rounds" | sort -g |
+		awk '{ v[NR] = $1 } END { m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2;
+			printf "%.3f %.3f %.3f\n", v[1], m, v[NR] }'
+}
+printf '\n%-36s %-23s %9s  %-22s\n' "tool" "seconds min-med-max" "peak RSS" "ratio min-med-max"
+row() { # name seconds_col kb_col ratio_expr ratio_label
+	read -r a b c < <(stats "$2")
+	read -r x y z < <(stats "$4")
+	local kb
+	kb=$(awk "{ print $3 }" "$work/rounds" | sort -n | tail -1)
+	printf '%-36s %6.3f %6.3f %6.3f   %6.1f MB  %5.1f %5.1f %5.1fx %s\n' "$1" "$a" "$b" "$c" \
+		"$(awk -v k="$kb" 'BEGIN { print k / 1024 }')" "$x" "$y" "$z" "$5"
+}
+row "floor (read, 1 MiB buffer)" '$1' '$2' '$1 / $1' ""
+row "pesbench perfdata --histogram" '$3' '$4' '$3 / $1' "of the floor"
+row "perf script -F ip | sort | uniq -c" '$5' '$6' '$5 / $3' "of pesbench"
+row "perf report --stdio --sort sym" '$7' '$8' '$7 / $3' "of pesbench"
+echo "($rounds interleaved rounds; ratios paired within a round. Targets (issue 15): pesbench" \
+	"<= 3x the floor, perf script >= 20x and perf report >= 10x pesbench)"

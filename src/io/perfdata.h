@@ -131,12 +131,16 @@ typedef int (*pb_perfdata_record_fn)(void *ctx, int event, const struct pb_recor
 				     const uint8_t *bytes, size_t len, struct pb_error *err);
 
 /* Streams the data section through fn with a bounded buffer (memory does not grow with the
- * file), counting per event samples, lost, throttles, and per type in stats (may be NULL).
+ * file; no allocation or copy per record), counting per event samples, lost, throttles, and per type in stats (may be NULL).
  * The per-event counters are reset first, so it may be called again. A record that does not
  * parse (size not a multiple of 8, fields past its end, past the data section) fails with
  * PB_EXIT_BAD_FILE naming its offset. */
 int pb_perfdata_for_each(struct pb_perfdata *pd, pb_perfdata_record_fn fn, void *ctx,
 			 struct pb_perfdata_stats *stats, struct pb_error *err);
+
+/* The size of each read(2) of the data section (default 1 MiB; 0 restores it). For tests: a
+ * small one makes records straddle reads. */
+void pb_perfdata_set_read_chunk(struct pb_perfdata *pd, size_t bytes);
 
 /* ---- writer ---- */
 

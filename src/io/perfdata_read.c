@@ -1,6 +1,8 @@
 /* Reading perf.data: every offset and size in the file is checked against the file's length
  * before it is used, and the data section is streamed through a fixed buffer so a file of
- * millions of samples costs the memory of one window, not of the file. */
+ * millions of samples costs the memory of one window, not of the file. Records are decoded
+ * where read(2) put them: the only bytes copied twice are those of a record that straddles
+ * the end of a read. */
 #include "io/perfdata.h"
 
 #include <errno.h>
@@ -22,7 +24,7 @@
 #define MAX_ATTR_ENTRY 4096u
 #define MAX_FEATURE_BYTES (64u << 20)
 #define MAX_PMU_CAPS 1024
-#define WINDOW_BYTES (1u << 20)
+#define READ_CHUNK_BYTES (1u << 20)
 #define MAX_RECORD_BYTES 65536u     /* perf_event_header.size is a u16 */
 
 struct section {
@@ -61,7 +63,12 @@ struct pb_perfdata {
 	size_t npmus;
 	struct pmu_cap *caps;
 	size_t ncaps;
-	uint8_t *window;              /* data-section buffer (file sources only) */
+	/* Data-section buffer (file sources only): file bytes [win_off, win_off + win_len) sit
+	 * at window[0..win_len); each read(2) asks for chunk bytes, and the buffer holds a chunk
+	 * after the unread part of a straddling record. */
+	uint8_t *window;
+	size_t chunk, win_cap;
+	uint64_t win_off, win_len;
 };
 
 static int bad(struct pb_error *err, const char *what, ...) __attribute__((format(printf, 2, 3)));
@@ -685,6 +692,7 @@ int pb_perfdata_open(const char *path, struct pb_perfdata **out, struct pb_error
 	}
 	pd->fd = fd;
 	pd->file_size = (uint64_t)st.st_size;
+	pd->chunk = READ_CHUNK_BYTES;
 	if (open_common(pd, err)) {
 		if (err) {
 			char msg[sizeof err->msg];
@@ -712,6 +720,13 @@ void pb_perfdata_close(struct pb_perfdata *pd)
 	free(pd->caps);
 	free(pd->window);
 	free(pd);
+}
+
+void pb_perfdata_set_read_chunk(struct pb_perfdata *pd, size_t bytes)
+{
+	free(pd->window);
+	pd->window = NULL;
+	pd->chunk = bytes ? bytes : READ_CHUNK_BYTES;
 }
 
 size_t pb_perfdata_nevents(const struct pb_perfdata *pd) { return pd->nevents; }
@@ -851,6 +866,38 @@ static int trailing_bytes(uint32_t type, const uint8_t *rec, size_t size, uint64
 	return 0;
 }
 
+/* Makes file bytes [pos, pos + need) readable at window + (pos - win_off), need <= 64 KiB,
+ * pos + need inside the data section ending at end. Bytes of the window from pos on (the
+ * start of a record that straddles the last read) move to the front; then whole chunks are
+ * read after them until need bytes are there. */
+static int window_fill(struct pb_perfdata *pd, uint64_t pos, uint64_t need, uint64_t end,
+		       struct pb_error *err)
+{
+	if (!pd->window) {
+		pd->win_cap = pd->chunk + MAX_RECORD_BYTES;
+		pd->window = malloc(pd->win_cap);
+		if (!pd->window)
+			return pb_fail(err, PB_EXIT_FAILURE, ENOMEM, "perf.data: out of memory");
+		pd->win_len = 0;
+	}
+	uint64_t keep = 0;
+	if (pos >= pd->win_off && pos < pd->win_off + pd->win_len) {
+		keep = pd->win_off + pd->win_len - pos;
+		memmove(pd->window, pd->window + (pos - pd->win_off), (size_t)keep);
+	}
+	pd->win_off = pos;
+	pd->win_len = keep;
+	while (pd->win_len < need) {
+		uint64_t at = pos + pd->win_len, n = end - at;
+		if (n > pd->chunk)
+			n = pd->chunk;
+		if (read_at(pd, at, pd->window + pd->win_len, (size_t)n, "the data section", err))
+			return -1;
+		pd->win_len += n;
+	}
+	return 0;
+}
+
 int pb_perfdata_for_each(struct pb_perfdata *pd, pb_perfdata_record_fn fn, void *ctx,
 			 struct pb_perfdata_stats *stats, struct pb_error *err)
 {
@@ -862,14 +909,9 @@ int pb_perfdata_for_each(struct pb_perfdata *pd, pb_perfdata_record_fn fn, void 
 		struct pb_perfdata_event *ev = &pd->events[i];
 		ev->samples = ev->lost = ev->lost_samples = ev->throttles = ev->unthrottles = 0;
 	}
-	if (!pd->mem && !pd->window) {
-		pd->window = malloc(WINDOW_BYTES);
-		if (!pd->window)
-			return pb_fail(err, PB_EXIT_FAILURE, ENOMEM, "perf.data: out of memory");
-	}
+	pd->win_off = pd->win_len = 0; /* a walk after a walk reads from the start again */
 	const uint64_t end = pd->data.offset + pd->data.size;
 	uint64_t pos = pd->data.offset;
-	uint64_t win_off = 0, win_len = 0;  /* file bytes [win_off, win_off + win_len) buffered */
 	struct pb_record rec;
 
 	while (pos < end) {
@@ -877,19 +919,16 @@ int pb_perfdata_for_each(struct pb_perfdata *pd, pb_perfdata_record_fn fn, void 
 			return bad(err, "%" PRIu64 " stray bytes at the end of the data section "
 				   "(offset %" PRIu64 "): the recording was cut short", end - pos, pos);
 		const uint8_t *p;
-		uint64_t avail = end - pos;
+		const uint64_t avail = end - pos;
 		if (pd->mem) {
 			p = pd->mem + pos;
 		} else {
-			uint64_t want = avail < MAX_RECORD_BYTES ? avail : MAX_RECORD_BYTES;
-			if (pos < win_off || pos + want > win_off + win_len) {
-				uint64_t n = end - pos < WINDOW_BYTES ? end - pos : WINDOW_BYTES;
-				if (read_at(pd, pos, pd->window, (size_t)n, "the data section", err))
+			if (pos < pd->win_off || pos + sizeof(struct perf_event_header) >
+			    pd->win_off + pd->win_len) {
+				if (window_fill(pd, pos, sizeof(struct perf_event_header), end, err))
 					return -1;
-				win_off = pos;
-				win_len = n;
 			}
-			p = pd->window + (pos - win_off);
+			p = pd->window + (pos - pd->win_off);
 		}
 		struct perf_event_header h;
 		memcpy(&h, p, sizeof h);
@@ -900,6 +939,11 @@ int pb_perfdata_for_each(struct pb_perfdata *pd, pb_perfdata_record_fn fn, void 
 			return bad(err, "record at offset %" PRIu64 " (type %u, %u bytes) runs past the "
 				   "end of the data section: the recording was cut short", pos, h.type,
 				   h.size);
+		if (!pd->mem && pos + h.size > pd->win_off + pd->win_len) {
+			if (window_fill(pd, pos, h.size, end, err))
+				return -1;
+			p = pd->window;
+		}
 		stats->records++;
 		stats->by_type[h.type < PB_PERF_RECORD_USER_TYPE_MAX ? h.type
 								     : PB_PERF_RECORD_USER_TYPE_MAX - 1]++;

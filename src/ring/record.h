@@ -38,13 +38,13 @@ struct pb_read {
 	uint64_t nr;              /* values held (1 unless PERF_FORMAT_GROUP) */
 	uint64_t time_enabled;
 	uint64_t time_running;
-	struct pb_read_value values[PB_MAX_READ_VALUES];
+	struct pb_read_value values[PB_MAX_READ_VALUES]; /* values[nr..] undefined */
 };
 
 struct pb_regs {
 	uint64_t abi;             /* PERF_SAMPLE_REGS_ABI_*; 0 = none recorded */
 	uint32_t nr;
-	uint64_t regs[PB_MAX_REGS];
+	uint64_t regs[PB_MAX_REGS]; /* regs[nr..] undefined */
 };
 
 /* A decoded PERF_RECORD_SAMPLE. Pointers (raw, branches, callchain) point into the
