@@ -24,6 +24,7 @@ LAYERS='
 9  runner       workloads/runner workloads/verify
 10 experiments  experiments/
 10 present      present/
+10 api          api/
 11 cli          cli/
 '
 # Notes on the order, read from the code:
@@ -35,6 +36,8 @@ LAYERS='
 #  formats   the results document and probe JSON; probe JSON writes what facilities report.
 #  runner    running a workload instance under a session, and checking a workload's declared
 #            truth under callgrind (analysis).
+#  api       the public library's wrappers (include/pesbench/) over the reusable layers below;
+#            nothing inside pesbench includes them.
 #  present   plots and the HTML report read the results document only, never the experiments
 #            that wrote it: a results.json from another build or machine must do.
 
