@@ -182,6 +182,7 @@ static void fake_counts_give_their_verdicts(void)
 /* PMU facilities: samples of the spin loop must arrive, inside the loop. */
 static uint64_t sample_ip;
 static unsigned sample_count;
+static unsigned far_attempts; /* sampling runs still to land far from the loop */
 
 static void write_samples(struct fake_event *ev, void *ctx)
 {
@@ -192,9 +193,11 @@ static void write_samples(struct fake_event *ev, void *ctx)
 		return;
 	}
 	uint8_t rec[512];
+	bool far = far_attempts > 0;
+	far_attempts -= far;
 	for (unsigned i = 0; i < sample_count; i++) {
 		struct pb_sample s = {0};
-		s.ip = sample_ip;
+		s.ip = far ? 0x1000 : sample_ip;
 		size_t len = fake_build_sample(rec, sizeof rec, &ev->attr, &s);
 		fake_ring_write(ev, rec, len);
 	}
@@ -226,6 +229,13 @@ static void pmu_samples_give_their_verdicts(void)
 		sample_ip = 0x1000; /* far from the loop */
 		CHECK(pmu_verdict(machines[i], names[i], &test) == PB_VERDICT_INEXACT);
 		CHECK_STR_CONTAINS(test.text, "outside the loop: 0 of 40");
+		CHECK_STR_CONTAINS(test.text, "attempt 3 of 3");
+		/* a busy machine once: measured again, and the text says it */
+		sample_ip = (uint64_t)(uintptr_t)pb_selftest_spin_begin;
+		far_attempts = 1;
+		CHECK(pmu_verdict(machines[i], names[i], &test) == PB_VERDICT_WORKS);
+		CHECK_STR_CONTAINS(test.text, "attempt 2 of 3");
+		CHECK_EQ_U64(far_attempts, 0);
 		sample_count = 0;
 		CHECK(pmu_verdict(machines[i], names[i], &test) == PB_VERDICT_INERT);
 		CHECK_STR_CONTAINS(test.text, "none sampled");

@@ -1,6 +1,7 @@
 /* The perf.data reader of the public API (include/pesbench/perfdata.h, the IBS part of ibs.h)
  * over io/perfdata_read.c. */
 #include "api/api.h"
+#include "facilities/ibs_raw.h"
 #include "io/perfdata.h"
 
 #include <pesbench/ibs.h>
