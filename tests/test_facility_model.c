@@ -102,14 +102,6 @@ static bool machine_with(const struct pb_spec *spec, struct pb_machine *m, const
 	return false;
 }
 
-static int label_of(const struct pb_truth *t)
-{
-	for (unsigned i = 0; i < t->nlabels; i++)
-		if (t->labels[i].kinds && t->labels[i].per_iteration)
-			return (int)i;
-	return t->nlabels ? 0 : -1;
-}
-
 static void suite_spec_resolves(const struct pb_facility *f)
 {
 	if (!f->suite_spec)
@@ -153,7 +145,7 @@ static void suite_spec_resolves(const struct pb_facility *f)
 			       pb_workload_truth(&natural, 1000, &truth, &err) == 0,
 		       "%s: natural workload: %s", f->name, err.msg))
 		return;
-	int label = pb_spec_sits_on_instruction(&spec) ? label_of(&truth) : -1;
+	int label = pb_spec_sits_on_instruction(&spec) ? pb_truth_default_label(&truth) : -1;
 	uint64_t events = 0;
 	const char *basis = pb_spec_declare(&spec, &truth, label, 1000, &events);
 	CHECK_MSG(!strcmp(basis, "declared") || !strcmp(basis, "count") ||

@@ -36,14 +36,6 @@ struct model_row {
 		cost[64], roles[160];
 };
 
-static int label_of(const struct pb_truth *t)
-{
-	for (unsigned i = 0; i < t->nlabels; i++)
-		if (t->labels[i].kinds && t->labels[i].per_iteration)
-			return (int)i;
-	return t->nlabels ? 0 : -1;
-}
-
 static void role_text(const struct pb_spec *spec, enum pb_workload_role role, const char *name,
 		      char *buf, size_t len)
 {
@@ -67,7 +59,7 @@ static int fill_row(const struct pb_facility *f, struct model_row *r, struct pb_
 		return -1;
 	pb_format(r->natural, sizeof r->natural, "%s", natural);
 	uint64_t events = 0;
-	int label = pb_spec_sits_on_instruction(&spec) ? label_of(&truth) : -1;
+	int label = pb_spec_sits_on_instruction(&spec) ? pb_truth_default_label(&truth) : -1;
 	pb_format(r->basis, sizeof r->basis, "%s",
 		  pb_spec_declare(&spec, &truth, label, SHOWN_ITERATIONS, &events));
 	if (!strcmp(r->basis, "declared"))

@@ -60,14 +60,6 @@ struct figures {
 	bool ok;
 };
 
-static int find_code_label(const struct pb_truth *t)
-{
-	for (unsigned i = 0; i < t->nlabels; i++)
-		if (t->labels[i].kinds && t->labels[i].per_iteration)
-			return (int)i;
-	return t->nlabels ? 0 : -1;
-}
-
 /* One session with the ring and wakeup settings the point request cannot express. */
 static int measure(const struct pb_point_request *req, unsigned pages, const struct knob *k,
 		   struct figures *out, struct pb_error *err)
@@ -76,7 +68,7 @@ static int measure(const struct pb_point_request *req, unsigned pages, const str
 	struct pb_instance in;
 	if (pb_instance_init(&in, &req->workload, req->iterations, 1, err))
 		return -1;
-	in.code_label = find_code_label(&in.truth);
+	in.code_label = pb_truth_default_label(&in.truth);
 	struct pb_session_config cfg = {
 		.nevents = 1,
 		.delivery = k->mode,
@@ -164,7 +156,7 @@ static int buffer_run(const struct pb_suite_options *o, const char *facility,
 	uint64_t declared = 0;
 	struct pb_instance in;
 	if (!pb_instance_init(&in, &req.workload, req.iterations, 1, NULL)) {
-		const char *basis = pb_declared_events(&spec, &in.truth, find_code_label(&in.truth),
+		const char *basis = pb_declared_events(&spec, &in.truth, pb_truth_default_label(&in.truth),
 						       req.iterations, &declared);
 		if (strcmp(basis, "declared"))
 			declared = 0;

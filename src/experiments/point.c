@@ -155,10 +155,7 @@ static int find_label(const struct pb_truth *truth, const char *name, struct pb_
 		}
 		return l;
 	}
-	for (unsigned i = 0; i < truth->nlabels; i++)
-		if (truth->labels[i].kinds && truth->labels[i].per_iteration)
-			return (int)i;
-	return truth->nlabels ? 0 : -1;
+	return pb_truth_default_label(truth);
 }
 
 /* run_failed: the session did not run the measured region to its end, so no figure of it is

@@ -125,6 +125,9 @@ int pb_workload_truth(const struct pb_workload_choice *c, uint64_t iterations,
 uint64_t pb_truth_taken_total(const struct pb_truth *t, uint64_t iterations);
 /* Index of a label by name, -1 if none. */
 int pb_truth_label(const struct pb_truth *t, const char *name);
+/* The label a facility that sits on an instruction uses when none is named: the first that
+ * marks an event every iteration, else the first; -1 when the workload has none. */
+int pb_truth_default_label(const struct pb_truth *t);
 
 /* Helpers for workload files. */
 void pb_truth_add_label(struct pb_truth *t, const char *name, const void *addr, unsigned kinds,

@@ -189,6 +189,14 @@ uint64_t pb_truth_taken_total(const struct pb_truth *t, uint64_t iterations)
 	return t->taken_branches * iterations - (t->taken_branches ? 1 : 0);
 }
 
+int pb_truth_default_label(const struct pb_truth *t)
+{
+	for (unsigned i = 0; i < t->nlabels; i++)
+		if (t->labels[i].kinds && t->labels[i].per_iteration)
+			return (int)i;
+	return t->nlabels ? 0 : -1;
+}
+
 int pb_truth_label(const struct pb_truth *t, const char *name)
 {
 	for (unsigned i = 0; i < t->nlabels; i++)
