@@ -19,6 +19,7 @@
 # busybox under $PB_GUEST_CACHE (default build-arm64-guest/ in the repository).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
+. "$root/scripts/lib/debian-packages.sh"
 cache=${PB_GUEST_CACHE:-$root/build-arm64-guest}
 results="" overlay="" timeout_s=180 cpu=cortex-a57 install_only=0
 while [ $# -gt 0 ]; do
@@ -75,10 +76,8 @@ apt_install() {
 }
 
 install_host() {
-	local missing=() p
-	for p in qemu-system-arm cpio; do
-		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-	done
+	local missing=()
+	mapfile -t missing < <(pb_missing_packages qemu-system-arm cpio)
 	dpkg --print-foreign-architectures | grep -qx arm64 || {
 		$sudo dpkg --add-architecture arm64
 		updated=0

@@ -11,10 +11,8 @@ out=${1:-build-arm64}
 packages=(cmake pkg-config make gcc-aarch64-linux-gnu libc6-dev-arm64-cross
           libjansson-dev:arm64 libcapstone-dev:arm64 libelf-dev:arm64 libdw-dev:arm64
           libpfm4-dev:arm64 zlib1g-dev:arm64 liblzma-dev:arm64 libbz2-dev:arm64)
-missing=()
-for p in "${packages[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
+. scripts/lib/debian-packages.sh
+mapfile -t missing < <(pb_missing_packages "${packages[@]}")
 if [ ${#missing[@]} -gt 0 ]; then
   echo "pesbench: installing missing Debian packages: ${missing[*]}"
   sudo=""

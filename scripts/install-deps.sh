@@ -9,10 +9,8 @@ if [ "${1:-}" = "--test" ]; then
   # chromium: only tests/cli_report_chromium.sh (~120 MB download, ~30 s here)
   packages+=(clang libclang-rt-14-dev jq chromium)
 fi
-missing=()
-for p in "${packages[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
+. "$(dirname "$0")/lib/debian-packages.sh"
+mapfile -t missing < <(pb_missing_packages "${packages[@]}")
 if [ ${#missing[@]} -eq 0 ]; then
   exit 0
 fi
