@@ -1,5 +1,6 @@
 /* `pesbench verify`: checks workload declarations against exact oracles (uprobes,
- * breakpoints, page-fault counts, callgrind) and prints one row per comparison. */
+ * breakpoints, page-fault counts, the PMU's instruction count, callgrind) and prints one row
+ * per comparison. */
 #include "cli/commands.h"
 #include "util/error.h"
 #include "workloads/verify.h"
@@ -17,13 +18,18 @@ static void usage(FILE *out)
 {
 	fprintf(out,
 		"usage: pesbench verify [WORKLOAD[:key=value,...]...] [--iterations N] [--threads N]\n"
-		"                       [--no-callgrind] [--no-uprobe] [--no-bp]\n\n"
+		"                       [--no-callgrind] [--no-uprobe] [--no-bp] [--no-hw]\n\n"
 		"Runs each workload (default: every workload at its defaults and with each\n"
 		"parameter varied alone) under exact oracles and compares what they count with\n"
 		"the declared truth:\n"
 		"  uprobe     a uprobe on every labelled instruction counts its executions\n"
 		"  bp:w/rw    a data breakpoint counts writes / accesses of the watched data\n"
 		"  faults     sw:page-faults, for workloads that declare page faults\n"
+		"  hw:instructions\n"
+		"             the PMU's user-mode instruction count where the hw facility passes\n"
+		"             its self-test: a run of 2N iterations less a run of N, against N x\n"
+		"             the declared instructions per iteration (exact under QEMU -icount;\n"
+		"             --no-hw where the PMU's count is not exact)\n"
 		"  callgrind  valgrind's per-instruction counts: every label and the whole loop\n"
 		"Oracles that cannot run here are listed with the reason. Iterations default to\n"
 		"%d (each uprobe or breakpoint hit traps: ~10 us in a VM). Exit 5 on a mismatch,\n"
@@ -48,7 +54,8 @@ static int parse_count(const char *opt, const char *value, uint64_t max, uint64_
 int pb_cmd_verify(int argc, char **argv)
 {
 	struct pb_verify_options o = {.iterations = DEFAULT_ITERATIONS, .threads = 1,
-				      .uprobe = true, .bp = true, .faults = true, .callgrind = true};
+				      .uprobe = true, .bp = true, .faults = true, .callgrind = true,
+				      .hw = true};
 	static struct pb_workload_choice choices[MAX_NAMED];
 	size_t n = 0;
 	bool run_once = false;
@@ -73,6 +80,8 @@ int pb_cmd_verify(int argc, char **argv)
 			o.uprobe = false;
 		} else if (!strcmp(a, "--no-bp")) {
 			o.bp = false;
+		} else if (!strcmp(a, "--no-hw")) {
+			o.hw = false;
 		} else if (!strcmp(a, "--run-once")) {
 			run_once = true; /* hidden: what callgrind runs */
 		} else if (a[0] == '-') {
