@@ -95,8 +95,18 @@ const char *pb_declared_events(const struct pb_spec *spec, const struct pb_truth
 	return pb_spec_declare(spec, truth, label, iterations, events);
 }
 
+/* One thread's skid figures: each worker drains its own ring, so each writes only its own. */
+struct skid_log {
+	uint64_t *values;
+	size_t n, cap;
+	uint64_t ordinal;            /* samples of this thread so far */
+	uint64_t out_of_step;
+};
+
 /* Sample tallies, per event for privilege levels and per instruction for attribution. */
 struct tally {
+	uint64_t skid_period;                    /* event 0's period when its skid is measured */
+	struct skid_log *skid;                   /* [threads] */
 	struct pb_point *pt;
 	unsigned nevents;
 	uint64_t user[PB_MAX_EVENTS], kernel[PB_MAX_EVENTS], kernel_ip[PB_MAX_EVENTS];
@@ -105,9 +115,61 @@ struct tally {
 	uint64_t subset_samples[PB_MAX_EVENTS];  /* samples of the spec's subset, if it names one */
 };
 
+static void log_skid(struct skid_log *l, uint64_t count, uint64_t period)
+{
+	l->ordinal++;
+	if (count / period != l->ordinal)
+		l->out_of_step++;
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? 2 * l->cap : 1024;
+		uint64_t *v = realloc(l->values, cap * sizeof *v);
+		if (!v)
+			return; /* the figures then cover fewer samples, and say how many */
+		l->values = v;
+		l->cap = cap;
+	}
+	l->values[l->n++] = count % period;
+}
+
+static int compare_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* Median (the lower one of an even count: a figure some sample really had) and max. */
+static void sum_skid(const struct tally *t, unsigned threads, struct pb_skid *out)
+{
+	memset(out, 0, sizeof *out);
+	if (!t->skid)
+		return;
+	out->measured = true;
+	size_t n = 0;
+	for (unsigned th = 0; th < threads; th++) {
+		n += t->skid[th].n;
+		out->out_of_step += t->skid[th].out_of_step;
+	}
+	out->samples = n;
+	if (!n)
+		return;
+	uint64_t *all = malloc(n * sizeof *all);
+	if (!all) {
+		out->measured = false;
+		return;
+	}
+	size_t k = 0;
+	for (unsigned th = 0; th < threads; th++) {
+		memcpy(all + k, t->skid[th].values, t->skid[th].n * sizeof *all);
+		k += t->skid[th].n;
+	}
+	qsort(all, n, sizeof *all, compare_u64);
+	out->median = all[(n - 1) / 2];
+	out->max = all[n - 1];
+	free(all);
+}
+
 static void on_record(void *ctx, unsigned thread, unsigned event, const struct pb_record *rec)
 {
-	(void)thread;
 	struct tally *t = ctx;
 	if (rec->type != PERF_RECORD_SAMPLE || event >= t->nevents)
 		return;
@@ -118,6 +180,8 @@ static void on_record(void *ctx, unsigned thread, unsigned event, const struct p
 			return;
 		t->subset_samples[event]++;
 	}
+	if (event == 0 && t->skid && (s->sample_type & PERF_SAMPLE_READ) && s->read.nr >= 1)
+		log_skid(&t->skid[thread], s->read.values[0].value, t->skid_period);
 	unsigned mode = rec->misc & PERF_RECORD_MISC_CPUMODE_MASK;
 	if (mode == PERF_RECORD_MISC_KERNEL || mode == PERF_RECORD_MISC_GUEST_KERNEL)
 		t->kernel[event]++;
@@ -224,6 +288,8 @@ static void sum_figures(const struct pb_point_request *req, struct pb_point *pt,
 			f->observed = t->subset_samples[e];
 		if (spec->facility->time_based && f->expected > (double)(f->observed + f->lost))
 			f->missed = (uint64_t)llround(f->expected - (double)(f->observed + f->lost));
+		if (e == 0)
+			sum_skid(t, sr->threads, &f->skid);
 		f->user_samples = t->user[e];
 		f->kernel_samples = t->kernel[e];
 		f->kernel_ip_samples = t->kernel_ip[e];
@@ -242,6 +308,14 @@ static void sum_figures(const struct pb_point_request *req, struct pb_point *pt,
 		else
 			f->accuracy = NAN;
 	}
+}
+
+static void free_skid(struct tally *t, unsigned threads)
+{
+	for (unsigned th = 0; t->skid && th < threads; th++)
+		free(t->skid[th].values);
+	free(t->skid);
+	t->skid = NULL;
 }
 
 int pb_point_measure(const struct pb_point_request *req, struct pb_point *pt,
@@ -312,6 +386,16 @@ int pb_point_measure(const struct pb_point_request *req, struct pb_point *pt,
 	cfg.expected_samples = most_expected;
 	pb_instance_session(&pt->instance, &cfg);
 	struct tally tally = {.pt = pt, .nevents = req->nevents};
+	if (req->measure_skid && req->nevents && req->events[0].period &&
+	    req->events[0].spec.facility->skid_in_sample_count) {
+		tally.skid = calloc(req->threads, sizeof *tally.skid);
+		if (!tally.skid) {
+			pb_fail(err, PB_EXIT_FAILURE, 0, "out of memory");
+			goto fail;
+		}
+		tally.skid_period = req->events[0].period;
+		cfg.events[0].extra_sample_type |= PERF_SAMPLE_READ;
+	}
 	for (unsigned e = 0; e < req->nevents; e++)
 		tally.spec[e] = &req->events[e].spec;
 	tally.machine = req->machine ? req->machine : pb_machine_live();
@@ -320,6 +404,7 @@ int pb_point_measure(const struct pb_point_request *req, struct pb_point *pt,
 
 	pt->session = calloc(1, sizeof *pt->session);
 	if (!pt->session) {
+		free_skid(&tally, req->threads);
 		pb_fail(err, PB_EXIT_FAILURE, 0, "out of memory");
 		goto fail;
 	}
@@ -328,6 +413,7 @@ int pb_point_measure(const struct pb_point_request *req, struct pb_point *pt,
 		*err = pt->instance.thread_err;
 	/* Figures are summed even on failure: which events opened is part of the answer. */
 	sum_figures(req, pt, &tally, rc != 0);
+	free_skid(&tally, req->threads);
 	pt->wall_ns = pt->session->wall_ns;
 	for (unsigned th = 0; th < pt->session->threads; th++) {
 		pt->elapsed_ns[th] = pt->session->thread[th].elapsed_ns;
@@ -407,6 +493,15 @@ static json_t *figures_json(const struct pb_point_request *req, unsigned e,
 			 "produced nothing, so no accuracy is given", f->expected);
 		json_object_set_new(o, "note", json_string(note));
 	}
+	if (f->skid.measured)
+		json_object_set_new(o, "skid", json_pack(
+			"{s:s, s:I, s:I, s:I, s:I, s:s}", "unit", "events", "samples",
+			(json_int_t)f->skid.samples, "median", (json_int_t)f->skid.median, "max",
+			(json_int_t)f->skid.max, "out_of_step", (json_int_t)f->skid.out_of_step,
+			"means", "events counted between the counter's overflow and the sample: the "
+			"count the sample carries (PERF_SAMPLE_READ) less k x period for the k-th "
+			"overflow; out_of_step samples (a loss before them, or a skid of a period or "
+			"more) are taken modulo the period"));
 	json_object_set_new(o, "opened", json_boolean(f->opened_all));
 	if (!f->opened_all)
 		json_object_set_new(o, "open_error", json_string(f->open_error));
@@ -488,6 +583,11 @@ void pb_point_print(FILE *out, const struct pb_point_request *req, const struct 
 		if (f->dropped)
 			fprintf(out, "; DROPPED %llu unparseable records (neither observed nor lost)",
 				(unsigned long long)f->dropped);
+		if (f->skid.measured && f->skid.samples)
+			fprintf(out, "; skid median %llu, max %llu events after the overflow (%llu "
+				"samples%s)", (unsigned long long)f->skid.median,
+				(unsigned long long)f->skid.max, (unsigned long long)f->skid.samples,
+				f->skid.out_of_step ? ", some OUT OF STEP with the period" : "");
 		fprintf(out, "\n");
 	}
 }
