@@ -141,6 +141,9 @@ struct session {
 	atomic_bool abort;
 	atomic_bool stop_collector;
 	struct worker *workers;
+	/* Each worker drains its own rings as its region ends, while others may be draining
+	 * theirs: held around delivery, so on_record is never called on two threads at once. */
+	pthread_mutex_t deliver_lock;
 	uint64_t release_ns;
 	_Atomic uint64_t last_end_ns;
 };
@@ -431,7 +434,9 @@ static void drain_event(struct session *s, struct worker *w, unsigned e)
 	struct drain_target t = {.cfg = s->cfg, .thread = w->index, .event = e,
 				 .aux = oe->aux.ring ? &oe->aux : NULL, .stats = &er->ring,
 				 .facility = s->cfg->events[e].spec.facility};
+	pthread_mutex_lock(&s->deliver_lock);
 	pb_ring_drain(&oe->ring, &oe->format, deliver_record, &t, &er->ring);
+	pthread_mutex_unlock(&s->deliver_lock);
 	er->samples += t.samples;
 }
 
@@ -639,7 +644,8 @@ int pb_session_run(const struct pb_session_config *cfg, struct pb_session_result
 	res->threads = cfg->threads;
 	res->nevents = cfg->nevents;
 
-	struct session s = {.cfg = cfg, .res = res, .machine = cfg->machine ? cfg->machine : pb_machine_live()};
+	struct session s = {.cfg = cfg, .res = res, .machine = cfg->machine ? cfg->machine : pb_machine_live(),
+			    .deliver_lock = PTHREAD_MUTEX_INITIALIZER};
 	s.workers = calloc(cfg->threads, sizeof *s.workers);
 	if (!s.workers)
 		return pb_fail(err, PB_EXIT_FAILURE, ENOMEM, "out of memory");

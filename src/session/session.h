@@ -59,8 +59,8 @@ struct pb_session_config {
 	int (*prepare)(void *ctx, unsigned thread, struct pb_target *target);
 	void (*run)(void *ctx, unsigned thread);
 	void *ctx;
-	/* Consumer: one call per record, from a single thread per ring (the workload thread after
-	 * its run, or the collector). May be NULL. */
+	/* Consumer: one call per record, from the workload thread after its run or from the
+	 * collector, never from two threads at once (the session serialises them). May be NULL. */
 	void (*on_record)(void *ctx, unsigned thread, unsigned event, const struct pb_record *rec);
 	void *record_ctx;
 };
