@@ -414,7 +414,7 @@ void pb_options_list(const struct pb_cmd_spec *spec, FILE *out)
 		fprintf(out, "%s\t--%s\t%s\t%s\t%s%s%s\t%s\n", spec->name, o->name,
 			o->arg ? o->arg : "-", o->kind == PB_OPT_FLAG ? "-" : shown ? shown : "?",
 			o->hidden ? "hidden" : "", o->hidden && o->required ? "," : "",
-			o->required ? "required" : "", o->help ? o->help : "");
+			o->required ? "required" : !o->hidden ? "-" : "", o->help ? o->help : "");
 		if (o == &help_option)
 			break;
 	}

@@ -86,7 +86,7 @@ void pb_options_help(const struct pb_cmd_spec *spec, FILE *out);
 /* The command's section of pesbench(1), in roff. */
 void pb_options_man(const struct pb_cmd_spec *spec, FILE *out);
 /* One line per option, --help included: "NAME\t--option\tARG\tEXAMPLE\tFLAGS\tHELP" (ARG and
- * EXAMPLE "-" for a flag; FLAGS: "hidden", "required" or empty). */
+ * EXAMPLE "-" for a flag; FLAGS: "hidden", "required" or "-"). */
 void pb_options_list(const struct pb_cmd_spec *spec, FILE *out);
 /* Text as roff: blank lines are paragraphs, indented lines kept as they are. */
 void pb_roff_text(FILE *out, const char *text);
