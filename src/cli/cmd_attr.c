@@ -56,6 +56,7 @@ const struct pb_cmd_spec pb_cmd_attr_spec = {
 		"workload: the basis of expected samples, the declared events per iteration, and\n"
 		"where a sample's IP lands. Nothing is opened.\n",
 	.options = attr_options,
+	.args_size = sizeof(struct attr_args),
 	.positional = set_spec,
 	.epilogue =
 		"Exit status: 0; 2 bad usage; 3 the facility is not available on that machine (or\n"

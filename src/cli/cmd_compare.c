@@ -69,6 +69,7 @@ const struct pb_cmd_spec pb_cmd_compare_spec = {
 		"the runs and the samples lost. PEBS, IBS and SPE are matched with each other as\n"
 		"'precise'; other facilities by their spec. '-' marks a setting a file lacks.\n",
 	.options = compare_options,
+	.args_size = sizeof(struct compare_args),
 	.positional = add_file,
 	.epilogue =
 		"Exit 0 on success, 2 for bad usage, 6 when a file is missing, corrupt or of\n"

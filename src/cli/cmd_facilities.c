@@ -148,6 +148,7 @@ const struct pb_cmd_spec pb_cmd_facilities_spec = {
 		"skid), the period unit and legal periods, and whether it can leave out a\n"
 		"privilege level. Nothing is opened: the model is the same on every machine.\n",
 	.options = facilities_options,
+	.args_size = sizeof(struct facilities_args),
 	.epilogue = "--markdown and --json exclude each other. Exit 0 on success, 2 for bad usage.\n",
 };
 

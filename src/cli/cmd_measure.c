@@ -62,6 +62,7 @@ const struct pb_cmd_spec pb_cmd_measure_spec = {
 		"Runs one workload under one facility and prints what the kernel counted and\n"
 		"sampled, what was lost, and the samples expected from the workload's declared truth.\n",
 	.options = measure_options,
+	.args_size = sizeof(struct measure_args),
 };
 
 int pb_cmd_measure(int argc, char **argv)

@@ -719,6 +719,7 @@ const struct pb_cmd_spec pb_cmd_perfdata_spec = {
 		"event, the samples, lost samples and throttles it holds, and the recording's\n"
 		"machine (CPUID, CPUs, PMU mappings).\n",
 	.options = perfdata_options,
+	.args_size = sizeof(struct perfdata_args),
 	.positional = set_path,
 	.epilogue =
 		"Samples with a data source (PERF_SAMPLE_DATA_SRC: PEBS memory events, IBS, SPE)\n"

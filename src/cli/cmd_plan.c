@@ -99,6 +99,7 @@ const struct pb_cmd_spec pb_cmd_plan_spec = {
 		"time overhead of sampling CMD under PCT percent, from CMD's run time, its event\n"
 		"rate (a counting run) and the measured cost of one sample.\n",
 	.options = plan_options,
+	.args_size = sizeof(struct plan_args),
 	.positional = no_operand,
 	.takes_command = true,
 	.epilogue =

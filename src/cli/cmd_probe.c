@@ -123,6 +123,7 @@ const struct pb_cmd_spec pb_cmd_probe_spec = {
 		"sampling facility: whether it is available here, whether its counts are exact, where\n"
 		"its sample IP lands (exact, next-insn, skid), and the reason when it is not available.\n",
 	.options = probe_options,
+	.args_size = sizeof(struct probe_args),
 	.epilogue =
 		"JSON schema \"pesbench-probe/1\":\n"
 		"  {\"schema\": \"pesbench-probe/1\",\n"

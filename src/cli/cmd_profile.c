@@ -78,6 +78,7 @@ const struct pb_cmd_spec pb_cmd_profile_spec = {
 		"instruction, basic-block and function level (Nowak et al.'s metric: the sum over\n"
 		"units of |sampled share - exact share|), with the top functions side by side.\n",
 	.options = profile_options,
+	.args_size = sizeof(struct options),
 	.positional = no_operand,
 	.takes_command = true,
 	.epilogue =

@@ -44,6 +44,7 @@ const struct pb_cmd_spec pb_cmd_report_spec = {
 		"Writes plots (PNG and SVG, with their data and gnuplot scripts) into\n"
 		"RESULTS_DIR/plots/ and a one-page RESULTS_DIR/report.html, from results.json.\n",
 	.options = report_options,
+	.args_size = sizeof(struct report_args),
 	.positional = set_target,
 	.epilogue =
 		"Without gnuplot the report is written anyway, with a warning. Exit 0 on success,\n"

@@ -140,6 +140,7 @@ const struct pb_cmd_spec pb_cmd_run_spec = {
 		"machine has; the others are listed as skipped, with the reason).\n",
 	.extra = list_experiments,
 	.options = run_options,
+	.args_size = sizeof(struct run_args),
 	.positional = add_experiment,
 	.epilogue =
 		"Writes DIR/results.json and DIR/results.csv (schema in README). Exit 0 when every\n"

@@ -66,6 +66,7 @@ const struct pb_cmd_spec pb_cmd_verify_spec = {
 		"  callgrind  valgrind's per-instruction counts: every label and the whole loop\n"
 		"Oracles that cannot run here are listed with the reason.\n",
 	.options = verify_options,
+	.args_size = sizeof(struct verify_args),
 	.positional = add_workload,
 	.epilogue = "Exit 5 on a mismatch, naming the instruction and both numbers.\n",
 };

@@ -183,6 +183,7 @@ const struct pb_cmd_spec pb_cmd_workloads_spec = {
 		"breakpoint watches, and the assumptions that cannot be measured here.\n"
 		"`pesbench verify` checks the declarations against exact oracles.\n",
 	.options = workloads_options,
+	.args_size = sizeof(struct workloads_args),
 	.positional = add_workload,
 };
 

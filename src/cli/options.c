@@ -45,8 +45,34 @@ static int unknown_option(const struct pb_cmd_spec *spec, const char *shown, siz
 		       "--help` lists them)", (int)len, shown, spec->name);
 }
 
-static int apply(const struct pb_opt *o, void *args, const char *value, struct pb_error *err)
+/* Bytes an option's value takes at o->at. */
+static size_t value_size(const struct pb_opt *o)
 {
+	switch (o->kind) {
+	case PB_OPT_FLAG:
+		return sizeof(bool);
+	case PB_OPT_STRING:
+		return sizeof(const char *);
+	case PB_OPT_U64:
+	case PB_OPT_THREADS:
+		return sizeof(uint64_t);
+	case PB_OPT_U64_LIST:
+		return o->max_n * sizeof(uint64_t);
+	case PB_OPT_CALL:
+		break;
+	}
+	return 0;
+}
+
+static int apply(const struct pb_cmd_spec *spec, const struct pb_opt *o, void *args,
+		 const char *value, struct pb_error *err)
+{
+	/* A table pointing outside its command's arguments is a bug in the table, never
+	 * something to write through. */
+	if (o->at + value_size(o) > spec->args_size || o->given_at > spec->args_size ||
+	    (o->kind == PB_OPT_U64_LIST && o->count_at + sizeof(unsigned) > spec->args_size))
+		return pb_fail(err, PB_EXIT_FAILURE, 0, "option table of %s: --%s lies outside its "
+			       "arguments", spec->name, o->name);
 	char what[72];
 	snprintf(what, sizeof what, "--%s", o->name);
 	char *base = args;
@@ -144,11 +170,9 @@ enum pb_parse_result pb_options_parse(const struct pb_cmd_spec *spec, int argc, 
 				o->name, o->arg);
 			return PB_PARSE_ERROR;
 		}
-		if (o == &help_option) {
-			pb_options_help(spec, stdout);
+		if (o == &help_option)
 			return PB_PARSED_HELP;
-		}
-		if (apply(o, args, value, err))
+		if (apply(spec, o, args, value, err))
 			return PB_PARSE_ERROR;
 	}
 	/* Required options in table order: the first missing one is named. */
@@ -174,6 +198,7 @@ int pb_options_run(const struct pb_cmd_spec *spec, int argc, char **argv, void *
 	case PB_PARSED:
 		return -1;
 	case PB_PARSED_HELP:
+		pb_options_help(spec, stdout);
 		return fflush(stdout) ? PB_EXIT_OUTPUT : PB_EXIT_OK;
 	case PB_PARSE_ERROR:
 		break;

@@ -59,6 +59,7 @@ struct pb_cmd_spec {
 	/* Further text printed before the options (run's experiment list), or NULL. */
 	void (*extra)(FILE *out);
 	const struct pb_opt *options; /* ends with {0} */
+	size_t args_size;        /* sizeof the argument struct the options fill */
 	const char *epilogue;    /* after the options: exit codes, schemas */
 	/* A positional argument; NULL: "unexpected argument 'X'". */
 	int (*positional)(void *args, const char *value, struct pb_error *err);
@@ -69,16 +70,16 @@ struct pb_cmd_spec {
 /* What parsing ended with. */
 enum pb_parse_result {
 	PB_PARSED,      /* go on; *rest is the index after "--" (argc if none) */
-	PB_PARSED_HELP, /* --help was given: the help is printed, exit 0 */
+	PB_PARSED_HELP, /* --help was given: print the help, exit 0 */
 	PB_PARSE_ERROR, /* err holds the message and exit code */
 };
 
-/* argv[0] is the command name. Fills args through the table; on --help prints the help on
- * stdout (options before it are parsed and checked first). */
+/* argv[0] is the command name. Fills args through the table; stops at --help (options before
+ * it are parsed and checked first). Prints nothing. */
 enum pb_parse_result pb_options_parse(const struct pb_cmd_spec *spec, int argc, char **argv,
 				      void *args, int *rest, struct pb_error *err);
-/* pb_options_parse, reporting an error as "pesbench NAME: message". Returns -1 to go on, or
- * the exit code the command returns. */
+/* pb_options_parse, printing the help on --help and reporting an error as "pesbench NAME:
+ * message". Returns -1 to go on, or the exit code the command returns. */
 int pb_options_run(const struct pb_cmd_spec *spec, int argc, char **argv, void *args, int *rest);
 
 /* `pesbench NAME --help`, generated from the table. */
