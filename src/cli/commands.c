@@ -40,8 +40,9 @@ static void usage(FILE *out)
 	fprintf(out, "usage: pesbench COMMAND [OPTIONS]\n\n%s\n\ncommands:\n", tagline);
 	for (const struct pb_command *c = commands; c->spec; c++)
 		fprintf(out, "  %-10s %s\n", c->spec->name, c->spec->summary);
-	fprintf(out, "\n`pesbench COMMAND --help` describes a command; `pesbench help --man` prints "
-		     "the manual page.\n%s", exit_codes);
+	fprintf(out, "\n`pesbench COMMAND --help` describes a command, `pesbench help --man` prints "
+		     "the manual\npage, `pesbench help --options` every command's options, one a "
+		     "line.\n%s", exit_codes);
 }
 
 void pb_cli_man(FILE *out)
