@@ -82,6 +82,8 @@ int pb_cmd_measure(int argc, char **argv)
 	struct pb_error err = {0};
 	if (pb_point_request_set(&req, facility, workload, label, period_given, &err))
 		return pb_cli_report("measure", &err);
+	/* only where the facility's samples carry the overflow's count (its model says) */
+	req.measure_skid = true;
 
 	struct pb_point point;
 	if (pb_point_measure(&req, &point, &err))
