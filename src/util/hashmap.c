@@ -15,7 +15,7 @@ static uint64_t mix(uint64_t x)
 
 static size_t home(uint64_t k0, uint64_t k1, size_t cap)
 {
-	return (size_t)mix(k0 ^ mix(k1)) & (cap - 1);
+	return (size_t)mix(k0 ^ (k1 * UINT64_C(0x9e3779b97f4a7c15))) & (cap - 1);
 }
 
 static struct pb_hashmap_slot *probe(struct pb_hashmap_slot *slots, size_t cap, uint64_t k0,
