@@ -415,28 +415,14 @@ static const char *base_name(const char *path)
 
 /* ---- the histogram ---- */
 
-int pb_histogram_add(struct pb_histogram *h, uint64_t group, uint64_t addr, uint32_t pid)
+int pb_histogram_grow_(struct pb_histogram *h)
 {
-	if (h->sorted)
+	size_t cap = h->cap ? 2 * h->cap : 1024;
+	struct pb_hist_row *rows = realloc(h->rows, cap * sizeof *rows);
+	if (!rows)
 		return -1;
-	/* Room for a new row first, so that a key in the index always has its row. */
-	if (h->n == h->cap) {
-		size_t cap = h->cap ? 2 * h->cap : 1024;
-		struct pb_hist_row *rows = realloc(h->rows, cap * sizeof *rows);
-		if (!rows)
-			return -1;
-		h->rows = rows;
-		h->cap = cap;
-	}
-	bool added;
-	uint64_t *row = pb_hashmap_upsert(&h->index, group, addr, &added);
-	if (!row)
-		return -1;
-	if (added) {
-		h->rows[h->n] = (struct pb_hist_row){.group = group, .addr = addr, .pid = pid};
-		*row = h->n++;
-	}
-	h->rows[*row].count++;
+	h->rows = rows;
+	h->cap = cap;
 	return 0;
 }
 

@@ -102,8 +102,28 @@ struct pb_histogram {
 	bool sorted;
 };
 
-/* Counts one sample; -1 when out of memory or after pb_histogram_sort. */
-int pb_histogram_add(struct pb_histogram *h, uint64_t group, uint64_t addr, uint32_t pid);
+/* Makes room for one more row; -1 when out of memory. */
+int pb_histogram_grow_(struct pb_histogram *h);
+
+/* Counts one sample; -1 when out of memory or after pb_histogram_sort. Inline: it runs once per
+ * sample of a perf.data file. */
+static inline int pb_histogram_add(struct pb_histogram *h, uint64_t group, uint64_t addr,
+				   uint32_t pid)
+{
+	/* Room for a new row first, so that a key in the index always has its row. */
+	if (h->sorted || (h->n == h->cap && pb_histogram_grow_(h)))
+		return -1;
+	bool added;
+	uint64_t *row = pb_hashmap_upsert(&h->index, group, addr, &added);
+	if (!row)
+		return -1;
+	if (added) {
+		h->rows[h->n] = (struct pb_hist_row){.group = group, .addr = addr, .pid = pid};
+		*row = h->n++;
+	}
+	h->rows[*row].count++;
+	return 0;
+}
 /* Orders the rows by group, then samples descending, then address; adding ends here. */
 void pb_histogram_sort(struct pb_histogram *h);
 void pb_histogram_free(struct pb_histogram *h);
