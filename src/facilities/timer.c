@@ -8,11 +8,11 @@
 
 static const struct pb_spec_option clocks[] = {
 	{.word = "cpu-clock", .kind = PB_SPEC_CHOICE, .field = PB_SPEC_FIELD(config),
-	 .value = PERF_COUNT_SW_CPU_CLOCK, .help = "the thread's time on a CPU, by an hrtimer "
-						   "(the default)"},
+	 .value = PERF_COUNT_SW_CPU_CLOCK, .help = "the CPU clock while the thread runs, "
+						   "sampled by an hrtimer (the default)"},
 	{.word = "task-clock", .kind = PB_SPEC_CHOICE, .field = PB_SPEC_FIELD(config),
-	 .value = PERF_COUNT_SW_TASK_CLOCK, .help = "the task's clock, read at context switches "
-						    "and by an hrtimer"},
+	 .value = PERF_COUNT_SW_TASK_CLOCK, .help = "the task clock while the thread runs, "
+						    "sampled by an hrtimer"},
 };
 
 static const struct pb_spec_options clock_options =
