@@ -3,6 +3,7 @@
 #include "cli/commands.h"
 #include "cli/options.h"
 #include "util/error.h"
+#include "util/kit.h"
 #include "workloads/workload.h"
 
 #include <inttypes.h>
@@ -29,7 +30,7 @@ static unsigned truth_counts(const struct pb_truth *t, struct counted *out)
 		{"page_faults", t->page_faults},
 	};
 	memcpy(out, all, sizeof all);
-	return sizeof all / sizeof all[0];
+	return PB_ARRAY_SIZE(all);
 }
 
 static void param_range(const struct pb_param_def *d, char *buf, size_t len)
@@ -162,7 +163,7 @@ struct workloads_args {
 static int add_workload(void *args, const char *value, struct pb_error *err)
 {
 	struct workloads_args *a = args;
-	if (a->n == sizeof a->choices / sizeof a->choices[0])
+	if (a->n == PB_ARRAY_SIZE(a->choices))
 		return pb_fail(err, PB_EXIT_USAGE, 0, "too many workloads named");
 	return pb_workload_parse(value, &a->choices[a->n++], err);
 }

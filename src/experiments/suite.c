@@ -3,10 +3,10 @@
 #include "facilities/facility.h"
 #include "facilities/machine.h"
 #include "io/results.h"
+#include "util/kit.h"
 #include "util/text.h"
 
 #include <string.h>
-#include <time.h>
 
 static void skip(struct pb_suite *s, struct pb_results *res, const char *facility,
 		 const char *reason)
@@ -63,8 +63,7 @@ int pb_suite_run(const struct pb_suite *s, const struct pb_suite_options *o,
 		 struct pb_results *res, pb_suite_failure_fn on_failure, void *ctx,
 		 double *seconds)
 {
-	struct timespec t0, t1;
-	clock_gettime(CLOCK_MONOTONIC, &t0);
+	uint64_t started = pb_now_ns();
 	int rc = PB_EXIT_OK;
 	struct pb_error err = {0};
 	for (unsigned f = 0; f < s->nrunnable && rc == PB_EXIT_OK; f++) {
@@ -84,8 +83,7 @@ int pb_suite_run(const struct pb_suite *s, const struct pb_suite_options *o,
 			pb_error_clear(&err);
 		}
 	}
-	clock_gettime(CLOCK_MONOTONIC, &t1);
-	double elapsed = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+	double elapsed = (double)(pb_now_ns() - started) / 1e9;
 	json_object_set_new(res->root, "suite_seconds", json_real(elapsed));
 	if (seconds)
 		*seconds = elapsed;
