@@ -45,7 +45,7 @@ static int add_experiment(void *args, const char *value, struct pb_error *err)
 	if (!e) {
 		char known[256] = "";
 		for (const struct pb_experiment *const *x = pb_experiment_list(); *x; x++)
-			pb_append(known, sizeof known, "%s ", (*x)->name);
+			pb_list_add(known, sizeof known, (*x)->name);
 		return pb_fail(err, PB_EXIT_USAGE, 0, "unknown experiment '%s'; known: %s", value,
 			       known);
 	}
