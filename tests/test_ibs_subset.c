@@ -11,6 +11,7 @@
 #include "facilities/ibs_raw.h"
 #include "facilities/machine.h"
 #include "fake_kernel.h"
+#include "util/kit.h"
 #include "workloads/workload.h"
 
 #include <math.h>
@@ -219,7 +220,7 @@ static void declared_mapping(void)
 		{"ibs-op:subset=branch+mispredicted", "undeclared", 0},
 		{"ibs-op", "declared", 100},
 	};
-	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+	for (size_t i = 0; i < PB_ARRAY_SIZE(rows); i++) {
 		struct pb_spec spec;
 		struct pb_error err = {0};
 		CHECK(pb_spec_parse(rows[i].spec, &spec, &err) == 0);

@@ -5,6 +5,7 @@
 #include "check.h"
 #include "experiments/experiment.h"
 #include "present/plot.h"
+#include "util/kit.h"
 
 #include <jansson.h>
 #include <stdbool.h>
@@ -253,7 +254,7 @@ int main(void)
 		"bias-deviation", "bias-accuracy", "multi-accuracy-bp_w", "multi-running-bp_w",
 		"mode-wrong-level-timer_cpu-clock", "mode-accuracy", "overheadx-time_overhead_pct",
 	};
-	for (size_t i = 0; i < sizeof expected / sizeof expected[0]; i++) {
+	for (size_t i = 0; i < PB_ARRAY_SIZE(expected); i++) {
 		if (!find_plot(&set, expected[i]))
 			fprintf(stderr, "missing plot %s\n", expected[i]);
 		CHECK(find_plot(&set, expected[i]) != NULL);

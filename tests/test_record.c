@@ -4,6 +4,7 @@
 #include "check.h"
 #include "fake_kernel.h"
 #include "ring/record.h"
+#include "util/kit.h"
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -786,7 +787,7 @@ static void test_headers(void)
 	CHECK_EQ_U64(r.type, 200);
 
 	uint16_t bad_sizes[] = {0, 4, 7, 12, 20};
-	for (unsigned i = 0; i < sizeof(bad_sizes) / sizeof(bad_sizes[0]); i++) {
+	for (unsigned i = 0; i < PB_ARRAY_SIZE(bad_sizes); i++) {
 		h.type = PERF_RECORD_SAMPLE;
 		h.size = bad_sizes[i];
 		memcpy(buf, &h, 8);

@@ -4,6 +4,7 @@
 #include "check.h"
 #include "fake_kernel.h"
 #include "ring/ring.h"
+#include "util/kit.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -451,7 +452,7 @@ static void test_malformed(void)
 	/* Header sizes 0, 4, 12 and "larger than what is there": the reader delivers what came
 	 * before, counts one error, gives up the rest up to head, and leaves no loop behind. */
 	uint16_t bad[] = {0, 4, 12, 2048};
-	for (unsigned i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+	for (unsigned i = 0; i < PB_ARRAY_SIZE(bad); i++) {
 		memset(&stats, 0, sizeof(stats));
 		memset(&seen, 0, sizeof(seen));
 		write_ip_sample(ev, &attr, 0x1000 + i);

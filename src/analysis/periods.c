@@ -1,4 +1,5 @@
 #include "analysis/periods.h"
+#include "util/kit.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -17,7 +18,7 @@ int pb_period_method_parse(const char *text, enum pb_period_method *out, struct 
 {
 	static const enum pb_period_method all[] = {PB_PERIOD_ROUND, PB_PERIOD_PRIME,
 						    PB_PERIOD_RANDOM};
-	for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
+	for (size_t i = 0; i < PB_ARRAY_SIZE(all); i++)
 		if (text && !strcmp(text, pb_period_method_name(all[i]))) {
 			*out = all[i];
 			return 0;
@@ -50,7 +51,7 @@ bool pb_is_prime(uint64_t n)
 	static const uint64_t bases[] = {2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37};
 	if (n < 2)
 		return false;
-	for (size_t i = 0; i < sizeof bases / sizeof bases[0]; i++) {
+	for (size_t i = 0; i < PB_ARRAY_SIZE(bases); i++) {
 		if (n == bases[i])
 			return true;
 		if (n % bases[i] == 0)
@@ -62,7 +63,7 @@ bool pb_is_prime(uint64_t n)
 		d >>= 1;
 		s++;
 	}
-	for (size_t i = 0; i < sizeof bases / sizeof bases[0]; i++) {
+	for (size_t i = 0; i < PB_ARRAY_SIZE(bases); i++) {
 		uint64_t x = powmod(bases[i], d, n);
 		if (x == 1 || x == n - 1)
 			continue;

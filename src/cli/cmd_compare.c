@@ -10,6 +10,7 @@
 #include "io/results.h"
 #include "present/plot.h"
 #include "present/report.h"
+#include "util/kit.h"
 #include "util/text.h"
 
 #include <stdio.h>
@@ -64,7 +65,7 @@ static void own_params(json_t *p, char *buf, size_t len)
 	static const char *const fields[] = {"levels", "events_opened_together", "delivery",
 					      "ring_pages", "padding"};
 	buf[0] = '\0';
-	for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
+	for (size_t i = 0; i < PB_ARRAY_SIZE(fields); i++) {
 		json_t *v = json_object_get(p, fields[i]);
 		if (!v || (!strcmp(fields[i], "delivery") && !strcmp(str(p, "delivery"), "none")))
 			continue;

@@ -12,6 +12,7 @@
 #include "facilities/pebs_memory.h"
 #include "io/perfdata.h"
 #include "util/error.h"
+#include "util/kit.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -458,7 +459,7 @@ static const char *user_record_name(unsigned type)
 		"TIME_CONV", "HEADER_FEATURE", "COMPRESSED", "FINISHED_INIT"};
 	static char other[24];
 	unsigned i = type - PB_PERF_RECORD_USER_TYPE_START;
-	if (type >= PB_PERF_RECORD_USER_TYPE_START && i < sizeof names / sizeof names[0])
+	if (type >= PB_PERF_RECORD_USER_TYPE_START && i < PB_ARRAY_SIZE(names))
 		return names[i];
 	snprintf(other, sizeof other, "type%u%s", type,
 		 type == PB_PERF_RECORD_USER_TYPE_MAX - 1 ? "+" : "");

@@ -10,6 +10,7 @@
 #include "experiments/predict.h"
 #include "facilities/facility.h"
 #include "io/results.h"
+#include "util/kit.h"
 #include "util/text.h"
 
 #include <errno.h>
@@ -132,7 +133,7 @@ static int measure_cost(const char *facility, double *cost, struct pb_error *err
 		uint64_t target_ms;
 	} tries[] = {{2, 50}, {3, 200}};
 	struct pb_fit fit;
-	for (size_t t = 0; t < sizeof tries / sizeof tries[0]; t++) {
+	for (size_t t = 0; t < PB_ARRAY_SIZE(tries); t++) {
 		fflush(stdout);
 		fprintf(stderr, "measuring the cost of one %s sample (%s sweep: %u runs of %llu ms "
 			"per period)...\n", facility, t ? "longer" : "short", tries[t].runs,

@@ -2,6 +2,7 @@
  * labelled instructions and the assumptions that cannot be measured here. */
 #include "cli/commands.h"
 #include "util/error.h"
+#include "util/kit.h"
 #include "workloads/workload.h"
 
 #include <inttypes.h>
@@ -28,7 +29,7 @@ static unsigned truth_counts(const struct pb_truth *t, struct counted *out)
 		{"page_faults", t->page_faults},
 	};
 	memcpy(out, all, sizeof all);
-	return sizeof all / sizeof all[0];
+	return PB_ARRAY_SIZE(all);
 }
 
 static void param_range(const struct pb_param_def *d, char *buf, size_t len)
@@ -178,7 +179,7 @@ int pb_cmd_workloads(int argc, char **argv)
 			fprintf(stderr, "pesbench workloads: unknown option '%s'\n", argv[i]);
 			usage(stderr);
 			return PB_EXIT_USAGE;
-		} else if (n == sizeof choices / sizeof choices[0]) {
+		} else if (n == PB_ARRAY_SIZE(choices)) {
 			fprintf(stderr, "pesbench workloads: too many workloads named\n");
 			return PB_EXIT_USAGE;
 		} else if (pb_workload_parse(argv[i], &choices[n++], &err)) {

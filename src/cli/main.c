@@ -1,5 +1,6 @@
 #include "cli/commands.h"
 #include "util/error.h"
+#include "util/kit.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -25,7 +26,7 @@ static void usage(FILE *out)
 	fprintf(out, "usage: pesbench COMMAND [OPTIONS]\n\n"
 		     "Measures how far this machine's event sampling can be trusted, and what it costs.\n\n"
 		     "commands:\n");
-	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+	for (size_t i = 0; i < PB_ARRAY_SIZE(commands); i++)
 		fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
 	fprintf(out, "\n`pesbench COMMAND --help` describes a command. Exit codes: 0 ok, 1 run-time "
 		     "failure,\n2 bad usage or input, 3 facility unavailable, 4 output error, 5 "
@@ -43,7 +44,7 @@ int main(int argc, char **argv)
 		printf("pesbench %s\n", PB_VERSION);
 		return PB_EXIT_OK;
 	}
-	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+	for (size_t i = 0; i < PB_ARRAY_SIZE(commands); i++)
 		if (!strcmp(argv[1], commands[i].name))
 			return commands[i].fn(argc - 1, argv + 1);
 	fprintf(stderr, "pesbench: unknown command '%s'; `pesbench --help` lists the commands\n",

@@ -6,6 +6,7 @@
 #include "experiments/experiment.h"
 #include "experiments/plan.h"
 #include "facilities/machine.h"
+#include "util/kit.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -72,7 +73,7 @@ static void record_l1_check(json_t *point, json_t *why)
 	}
 	json_object_set_new(point, "l1_miss_assumption", check);
 }
-#define NRATIOS (sizeof ratios / sizeof ratios[0])
+#define NRATIOS (PB_ARRAY_SIZE(ratios))
 
 static unsigned workloads_for(const char *facility, char names[][48])
 {

@@ -15,13 +15,14 @@
 #include "experiments/plan.h"
 
 #include "analysis/stats.h"
+#include "util/kit.h"
 #include "util/text.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 static const unsigned ring_sizes[] = {1, 8, 64};
-#define NSIZES (sizeof ring_sizes / sizeof ring_sizes[0])
+#define NSIZES (PB_ARRAY_SIZE(ring_sizes))
 
 struct knob {
 	enum pb_delivery mode;
@@ -35,7 +36,7 @@ static const struct knob knobs[] = {
 	{PB_DELIVERY_DRAIN, "poll_us", 1000},
 	{PB_DELIVERY_DRAIN, "poll_us", 10000},
 };
-#define NKNOBS (sizeof knobs / sizeof knobs[0])
+#define NKNOBS (PB_ARRAY_SIZE(knobs))
 
 static unsigned buffer_runs(const struct pb_suite_options *o)
 {

@@ -22,6 +22,7 @@
 #include "experiments/predict.h"
 
 #include "analysis/stats.h"
+#include "util/kit.h"
 #include "util/text.h"
 
 #include <linux/hw_breakpoint.h>
@@ -37,7 +38,7 @@
 
 static const enum pb_delivery modes[] = {PB_DELIVERY_NONE, PB_DELIVERY_SIGNAL,
 					 PB_DELIVERY_SIGTRAP, PB_DELIVERY_DRAIN};
-#define NMODES (sizeof modes / sizeof modes[0])
+#define NMODES (PB_ARRAY_SIZE(modes))
 
 static bool is_timer(const struct pb_spec *s)
 {

@@ -2,6 +2,7 @@
 
 #include "analysis/stats.h"
 #include "facilities/machine.h"
+#include "util/kit.h"
 #include "util/text.h"
 
 #include <math.h>
@@ -157,7 +158,7 @@ void pb_point_metrics(json_t *point)
 	for (size_t e = 0; e < nevents; e++) {
 		json_t *per_event = json_object();
 		const char *fields[] = {"accuracy", "observed", "expected", "running_ratio"};
-		for (size_t f = 0; f < sizeof fields / sizeof fields[0]; f++) {
+		for (size_t f = 0; f < PB_ARRAY_SIZE(fields); f++) {
 			size_t n = 0;
 			for (size_t r = 0; r < nruns && n < 256; r++) {
 				json_t *ev = json_array_get(
@@ -216,7 +217,7 @@ static void flatten_event0(json_t *run)
 	const char *keys[] = {"expected", "observed", "count", "accuracy", "lost", "lost_format",
 			      "lost_records", "throttles", "time_enabled", "time_running",
 			      "multiplexed", "signals", "user_samples", "kernel_samples"};
-	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+	for (size_t i = 0; i < PB_ARRAY_SIZE(keys); i++) {
 		json_t *v = json_object_get(ev, keys[i]);
 		if (v)
 			json_object_set(run, keys[i], v);

@@ -5,6 +5,7 @@
  * half of the address space. A sample of an excluded level is a misattribution. */
 #include "experiments/experiment.h"
 #include "experiments/plan.h"
+#include "util/kit.h"
 
 #include <string.h>
 
@@ -16,7 +17,7 @@ static const struct {
 	{"kernel", false, true},
 	{"both", false, false},
 };
-#define NLEVELS (sizeof levels / sizeof levels[0])
+#define NLEVELS (PB_ARRAY_SIZE(levels))
 
 static const char *mode_workload(const char *facility, const char **why)
 {

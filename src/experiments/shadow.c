@@ -18,19 +18,19 @@
  * results say so. */
 #include "experiments/experiment.h"
 #include "experiments/plan.h"
+#include "util/kit.h"
 #include "workloads/workload.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #if defined(__x86_64__)
 #include <x86intrin.h>
 #endif
 
 static const unsigned gaps[] = {0, 1, 2, 4, 8, 16};
-#define NGAPS (sizeof gaps / sizeof gaps[0])
+#define NGAPS (PB_ARRAY_SIZE(gaps))
 #define BASE_TOLERANCE_PP 2.0
 /* Fewer samples on the four events than this leave a gap without a verdict. */
 #define MIN_EVENT_SAMPLES 100
@@ -212,13 +212,11 @@ static int loop_cost(const char *workload, double *tsc, double *ns, struct pb_er
 	uint64_t iterations = 100000;
 	*tsc = *ns = INFINITY;
 	for (int r = 0; r < 16; r++) {
-		struct timespec a, b;
-		clock_gettime(CLOCK_MONOTONIC, &a);
+		uint64_t a = pb_now_ns();
 		uint64_t t0 = timestamp();
 		w->run(state, ch.params, iterations);
 		uint64_t t1 = timestamp();
-		clock_gettime(CLOCK_MONOTONIC, &b);
-		double elapsed = (double)(b.tv_sec - a.tv_sec) * 1e9 + (double)(b.tv_nsec - a.tv_nsec);
+		double elapsed = (double)(pb_now_ns() - a);
 		if (r == 0) {
 			/* a warm-up that also sizes the measured runs */
 			double per = elapsed / (double)iterations;

@@ -4,6 +4,7 @@
  * instruction, then steps over it; execute breakpoints fault before the instruction on both. */
 #include "facilities/facility.h"
 #include "facilities/selftest.h"
+#include "util/kit.h"
 #include "workloads/workload.h"
 
 #include <linux/hw_breakpoint.h>
@@ -169,7 +170,7 @@ static void bp_self_test(const struct pb_machine *m, const struct pb_spec *spec,
 		unsigned type;
 		const char *name;
 	} kinds[] = {{HW_BREAKPOINT_W, "w"}, {HW_BREAKPOINT_RW, "rw"}, {HW_BREAKPOINT_X, "x"}};
-	for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
+	for (size_t i = 0; i < PB_ARRAY_SIZE(kinds); i++) {
 		struct pb_self_test part;
 		bp_self_test_kind(m, kinds[i].type, &part);
 		pb_selftest_merge(out, &part, kinds[i].name, i == 0);

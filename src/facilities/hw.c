@@ -3,6 +3,7 @@
 #include "facilities/facility.h"
 #include "facilities/selftest.h"
 #include "facilities/pfm_encode.h"
+#include "util/kit.h"
 #include "workloads/workload.h"
 
 #include <ctype.h>
@@ -31,7 +32,7 @@ static const struct {
 	{"ref-cycles", PERF_COUNT_HW_REF_CPU_CYCLES},
 };
 
-#define NGENERIC (sizeof generic_events / sizeof generic_events[0])
+#define NGENERIC (PB_ARRAY_SIZE(generic_events))
 
 static int generic_index(const char *name)
 {

@@ -3,6 +3,7 @@
  * the strictest portable rules itself and says why, instead of letting a kernel silently
  * sample at a different period than the one asked for. */
 #include "facilities/ibs_common.h"
+#include "util/kit.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -93,7 +94,7 @@ const char *pb_ibs_caps_names(uint32_t caps, char *buf, size_t len)
 	size_t used = 0;
 	if (len)
 		buf[0] = '\0';
-	for (size_t i = 0; i < sizeof cap_names / sizeof cap_names[0]; i++) {
+	for (size_t i = 0; i < PB_ARRAY_SIZE(cap_names); i++) {
 		if (!(caps & cap_names[i].bit))
 			continue;
 		int w = snprintf(buf + used, len - used, "%s%s", used ? " " : "", cap_names[i].name);

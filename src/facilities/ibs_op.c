@@ -4,6 +4,7 @@
 #include "facilities/selftest.h"
 #include "facilities/ibs_raw.h"
 #include "ring/record.h"
+#include "util/kit.h"
 #include "workloads/workload.h"
 
 #include <errno.h>
@@ -94,7 +95,7 @@ static bool ibs_subset_declared(uint32_t subset, const struct pb_truth *t, uint6
 		{PB_IBS_OP_LOAD, 0, 5},
 		{PB_IBS_OP_STORE, 0, 6},
 	};
-	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+	for (size_t i = 0; i < PB_ARRAY_SIZE(rows); i++) {
 		if (!(subset & rows[i].required) ||
 		    (subset & ~(rows[i].required | rows[i].optional)))
 			continue;

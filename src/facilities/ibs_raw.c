@@ -3,6 +3,7 @@
 #include "facilities/ibs_raw.h"
 
 #include "io/perfdata.h"
+#include "util/kit.h"
 
 #include <string.h>
 
@@ -14,15 +15,6 @@ static uint64_t bits(uint64_t v, unsigned lo, unsigned width)
 static bool bit(uint64_t v, unsigned n)
 {
 	return (v >> n) & 1u;
-}
-
-/* Payloads come from files written on any machine: assemble little-endian bytes explicitly. */
-static uint64_t load_le(const unsigned char *p, unsigned n)
-{
-	uint64_t v = 0;
-	for (unsigned i = 0; i < n; i++)
-		v |= (uint64_t)p[i] << (8 * i);
-	return v;
 }
 
 /* Family 0x19 models 0x00-0x0F (Zen 3 "Milan"/"Vermeer" steppings) carry errata #1238, #1293
@@ -242,7 +234,7 @@ int pb_ibs_decode(const void *raw, size_t len, enum pb_ibs_kind kind,
 			       "%s raw sample of %zu bytes has no caps word (needs at least 4 bytes); "
 			       "the record is truncated or was not recorded with PERF_SAMPLE_RAW",
 			       pmu, len);
-	out->caps = (uint32_t)load_le(p, 4);
+	out->caps = (uint32_t)pb_load_le(p, 4);
 
 	unsigned want = pb_ibs_expected_regs(kind, out->caps);
 	size_t want_len = 4 + 8 * (size_t)want;
@@ -266,7 +258,7 @@ int pb_ibs_decode(const void *raw, size_t len, enum pb_ibs_kind kind,
 	}
 	out->nregs = want;
 	for (unsigned i = 0; i < want; i++)
-		out->regs[i] = load_le(p + 4 + 8 * (size_t)i, 8);
+		out->regs[i] = pb_load_le(p + 4 + 8 * (size_t)i, 8);
 
 	/* The PMU caps from sysfs / perf.data say which layout applies; the payload's own caps
 	 * word says the same when present, so a file without PMU caps still decodes right. */

@@ -5,6 +5,7 @@
 #include "facilities/selftest.h"
 #include "facilities/facility.h"
 #include "facilities/pfm_encode.h"
+#include "util/kit.h"
 #include "workloads/workload.h"
 
 #include <errno.h>
@@ -319,7 +320,7 @@ bool pb_pebs_large_eligible(const struct perf_event_attr *attr, char *why, size_
 			  attr->wakeup_events);
 	if (attr->aux_sample_size)
 		NOT_LARGE("aux_sample_size asks for AUX data with each sample");
-	for (size_t i = 0; i < sizeof single_record_fields / sizeof single_record_fields[0]; i++)
+	for (size_t i = 0; i < PB_ARRAY_SIZE(single_record_fields); i++)
 		if (attr->sample_type & single_record_fields[i].bit)
 			NOT_LARGE("PERF_SAMPLE_%s is not in the PEBS record",
 				  single_record_fields[i].name);

@@ -4,6 +4,7 @@
 #include "facilities/facility.h"
 #include "facilities/selftest.h"
 #include "facilities/spe_samples.h"
+#include "util/kit.h"
 #include "workloads/workload.h"
 
 #include <errno.h>
@@ -38,7 +39,7 @@ static const struct {
 	{SPE_STORE, "store", "store_filter", "config:34"},
 };
 
-#define NOPTIONS (sizeof spe_options / sizeof spe_options[0])
+#define NOPTIONS (PB_ARRAY_SIZE(spe_options))
 
 /* arm_spe_0, or the first arm_spe_* (heterogeneous systems have one per core type). */
 static const struct pb_pmu *spe_pmu(const struct pb_machine *m)

@@ -1,6 +1,7 @@
 /* Exact software events counted by the kernel itself (page faults, context switches, ...). */
 #include "facilities/facility.h"
 #include "facilities/selftest.h"
+#include "util/kit.h"
 #include "workloads/workload.h"
 
 #include <stdio.h>
@@ -51,7 +52,7 @@ static size_t edit_distance(const char *a, const char *b)
 static int sw_parse(struct pb_spec *spec, const char *args, struct pb_error *err)
 {
 	const char *name = args ? args : "page-faults";
-	for (size_t i = 0; i < sizeof sw_events / sizeof sw_events[0]; i++) {
+	for (size_t i = 0; i < PB_ARRAY_SIZE(sw_events); i++) {
 		if (!strcmp(name, sw_events[i].name)) {
 			spec->type = PERF_TYPE_SOFTWARE;
 			spec->config = sw_events[i].config;
@@ -60,13 +61,13 @@ static int sw_parse(struct pb_spec *spec, const char *args, struct pb_error *err
 		}
 	}
 	char known[256] = "";
-	for (size_t i = 0; i < sizeof sw_events / sizeof sw_events[0]; i++) {
+	for (size_t i = 0; i < PB_ARRAY_SIZE(sw_events); i++) {
 		strncat(known, sw_events[i].name, sizeof known - strlen(known) - 3);
-		strcat(known, i + 1 < sizeof sw_events / sizeof sw_events[0] ? ", " : "");
+		strcat(known, i + 1 < PB_ARRAY_SIZE(sw_events)? ", " : "");
 	}
 	/* the closest name first: a typo is the usual cause */
 	size_t best = 0, best_d = 64;
-	for (size_t i = 0; i < sizeof sw_events / sizeof sw_events[0]; i++) {
+	for (size_t i = 0; i < PB_ARRAY_SIZE(sw_events); i++) {
 		size_t d = edit_distance(name, sw_events[i].name);
 		if (d < best_d)
 			best = i, best_d = d;

@@ -7,6 +7,7 @@
 
 #include "io/results.h"
 #include "present/plot_figure.h"
+#include "util/kit.h"
 #include "util/text.h"
 
 #include <ctype.h>
@@ -341,7 +342,7 @@ ranged:
 		fprintf(g, "%s'%s.dat' index %zu using 1:2%s with %s pointtype %d pointsize 1.2 "
 			   "title ",
 			sep, f->name, s, bars ? ":3:4" : "", style,
-			marks[s % (sizeof marks / sizeof marks[0])]);
+			marks[s % (PB_ARRAY_SIZE(marks))]);
 		gp_string(g, f->series[s].title);
 		sep = ", \\\n     ";
 	}

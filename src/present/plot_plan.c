@@ -8,6 +8,7 @@
 #include "present/plot_figure.h"
 
 #include "facilities/facility.h"
+#include "util/kit.h"
 #include "util/text.h"
 
 #include <ctype.h>
@@ -94,7 +95,7 @@ static const char *unit_of(const char *name, const char **suffix)
 		{"_hz", "Hz"},       {"_per_s", "per second"}, {"_kib", "KiB"},
 		{"_nops", "nop instructions"}, {"samples", "count"}, {"signals", "count"},
 	};
-	for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
+	for (size_t i = 0; i < PB_ARRAY_SIZE(units); i++)
 		if (has_suffix(name, units[i].suffix)) {
 			if (suffix)
 				*suffix = units[i].suffix;
@@ -122,7 +123,7 @@ static void metric_label(const char *name, char *buf, size_t len)
 		{"wall_ns", "wall time (ns)"},
 		{"maxrss_kib", "peak resident memory (KiB)"},
 	};
-	for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
+	for (size_t i = 0; i < PB_ARRAY_SIZE(known); i++)
 		if (!strcmp(name, known[i].name)) {
 			pb_format(buf, len, "%s", known[i].label);
 			return;
@@ -227,7 +228,7 @@ static bool excluded_field(const char *k)
 	static const char *const not_parameters[] = {
 		"experiment", "facility", "iterations", "not_applicable", "error", "ip_kind",
 	};
-	for (size_t i = 0; i < sizeof not_parameters / sizeof not_parameters[0]; i++)
+	for (size_t i = 0; i < PB_ARRAY_SIZE(not_parameters); i++)
 		if (!strcmp(k, not_parameters[i]))
 			return true;
 	return false;
@@ -1155,7 +1156,7 @@ static const struct special specials[] = {
 
 static const struct special *special_of(const char *experiment)
 {
-	for (size_t i = 0; i < sizeof specials / sizeof specials[0]; i++)
+	for (size_t i = 0; i < PB_ARRAY_SIZE(specials); i++)
 		if (!strcmp(specials[i].experiment, experiment))
 			return &specials[i];
 	return NULL;

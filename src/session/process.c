@@ -2,6 +2,7 @@
 
 #include "facilities/machine.h"
 #include "sys/sys.h"
+#include "util/kit.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -11,7 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 struct ring_slot {
@@ -61,13 +61,6 @@ static void drain_all(const struct pb_process_config *cfg, struct ring_slot *slo
 			      &res->events[slots[i].event].ring);
 		res->events[slots[i].event].samples += d.samples;
 	}
-}
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
 /* The child: wait for the go byte, exec, or report errno through the CLOEXEC pipe. */
@@ -183,7 +176,7 @@ int pb_process_run(const struct pb_process_config *cfg, struct pb_process_result
 	if (cfg->on_start)
 		cfg->on_start(cfg->record_ctx, pid);
 
-	uint64_t start = now_ns();
+	uint64_t start = pb_now_ns();
 	if (write(go[1], "g", 1) != 1) {
 		rc = pb_fail(err, PB_EXIT_FAILURE, errno, "cannot start the command: %s",
 			     strerror(errno));
@@ -216,7 +209,7 @@ int pb_process_run(const struct pb_process_config *cfg, struct pb_process_result
 		else
 			usleep(2000);
 	}
-	res->wall_ns = now_ns() - start;
+	res->wall_ns = pb_now_ns() - start;
 	free(pfds);
 	for (unsigned i = 0; i < nslots; i++) {
 		struct pb_event_result one = {.has_lost_format =

@@ -5,6 +5,7 @@
 #include "facilities/machine.h"
 #include "ring/aux.h"
 #include "sys/sys.h"
+#include "util/kit.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -17,7 +18,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
-#include <time.h>
 #include <unistd.h>
 
 #ifndef TRAP_PERF
@@ -44,7 +44,7 @@ int pb_delivery_parse(const char *text, enum pb_delivery *out, struct pb_error *
 {
 	static const enum pb_delivery all[] = {PB_DELIVERY_NONE, PB_DELIVERY_SIGNAL,
 					       PB_DELIVERY_SIGTRAP, PB_DELIVERY_DRAIN};
-	for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
+	for (size_t i = 0; i < PB_ARRAY_SIZE(all); i++) {
 		if (text && !strcmp(text, pb_delivery_name(all[i]))) {
 			*out = all[i];
 			return 0;
@@ -144,13 +144,6 @@ struct session {
 	uint64_t release_ns;
 	_Atomic uint64_t last_end_ns;
 };
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
 
 /* A generous size estimate of one sample record, for ring sizing in mode none. */
 static uint64_t estimate_sample_bytes(const struct perf_event_attr *attr)
@@ -538,9 +531,9 @@ static void *worker_main(void *arg)
 				pb_sys()->ioctl(w->ev[e].fd, PERF_EVENT_IOC_DISABLE, 0);
 		return NULL;
 	}
-	uint64_t start = now_ns();
+	uint64_t start = pb_now_ns();
 	cfg->run(cfg->ctx, w->index);
-	uint64_t end = now_ns();
+	uint64_t end = pb_now_ns();
 	for (unsigned e = 0; e < cfg->nevents; e++)
 		if (w->ev[e].fd >= 0)
 			toggle(w, e, false);
@@ -711,7 +704,7 @@ int pb_session_run(const struct pb_session_config *cfg, struct pb_session_result
 	bool collecting = false;
 	if (!atomic_load(&s.abort) && cfg->delivery == PB_DELIVERY_DRAIN)
 		collecting = !pthread_create(&collector, NULL, collector_main, &s);
-	s.release_ns = now_ns();
+	s.release_ns = pb_now_ns();
 	pthread_barrier_wait(&s.release);
 	for (unsigned t = 0; t < cfg->threads; t++)
 		pthread_join(s.workers[t].thread, NULL);

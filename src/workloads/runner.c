@@ -1,4 +1,5 @@
 /* Workload instances and the perf-free runner. */
+#include "util/kit.h"
 #include "workloads/runner.h"
 
 #include "sys/sys.h"
@@ -8,7 +9,6 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 int pb_instance_init(struct pb_instance *in, const struct pb_workload_choice *choice,
@@ -115,13 +115,6 @@ struct runner_thread {
 	pthread_t id;
 };
 
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 static void *runner_main(void *arg)
 {
 	struct runner_thread *t = arg;
@@ -145,11 +138,11 @@ static void *runner_main(void *arg)
 	pthread_mutex_unlock(&r->lock);
 	if (atomic_load(&r->failed))
 		return NULL;
-	uint64_t start = now_ns();
+	uint64_t start = pb_now_ns();
 	uint64_t expected = 0;
 	atomic_compare_exchange_strong(&r->release_ns, &expected, start);
 	pb_instance_run(r->in, t->index);
-	uint64_t end = now_ns();
+	uint64_t end = pb_now_ns();
 	r->res->elapsed_ns[t->index] = end - start;
 	uint64_t last = atomic_load(&r->last_end_ns);
 	while (end > last && !atomic_compare_exchange_weak(&r->last_end_ns, &last, end))
