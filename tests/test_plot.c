@@ -3,6 +3,7 @@
  * draws a PNG and an SVG of each; without gnuplot, or with one that fails, the scripts are
  * still written and the caller gets one warning. */
 #include "check.h"
+#include "results_json.h"
 #include "experiments/experiment.h"
 #include "present/plot.h"
 #include "util/kit.h"
@@ -36,7 +37,7 @@ static json_t *point(json_t *points, const char *experiment, const char *facilit
 		json_array_append_new(json_object_get(p, "runs"),
 				      json_pack("{s:i, s:[o]}", "run", r, "events",
 						event(facility, base + r, 1000, true)));
-	pb_point_metrics(p);
+	pb_test_point_metrics(p);
 	json_array_append_new(points, p);
 	return p;
 }
@@ -112,7 +113,7 @@ static json_t *constructed(void)
 			for (int e = 1; e < k; e++)
 				json_array_append_new(json_object_get(run, "events"),
 						      event("bp:w", 94 + r, 100, e < 2));
-		pb_point_metrics(p);
+		pb_test_point_metrics(p);
 		json_object_set_new(p, "events_opened_together", json_integer(k));
 	}
 	const char *levels[] = {"user", "kernel", "both"};
@@ -241,7 +242,10 @@ static bool exists(const char *dir, const char *name, const char *ext)
 
 int main(void)
 {
-	json_t *results = constructed();
+	json_t *constructed_json = constructed();
+	struct pb_results doc;
+	pb_test_results_of_json(&doc, constructed_json);
+	const struct pb_results *results = &doc;
 	char dir[] = "/tmp/pb-test-plot-XXXXXX";
 	CHECK(mkdtemp(dir) != NULL);
 	struct pb_plot_set set;
@@ -372,7 +376,8 @@ int main(void)
 	CHECK_EQ_U64(err.code, PB_EXIT_OUTPUT);
 	pb_plot_set_free(&set);
 
-	json_decref(results);
+	pb_results_free(&doc);
+	json_decref(constructed_json);
 	char cmd[200];
 	snprintf(cmd, sizeof cmd, "rm -rf %s %s", dir, bare);
 	if (system(cmd))

@@ -80,46 +80,45 @@ static int measure_median(char *const *argv, const struct pb_spec *spec, uint64_
 static int cost_from_file(const char *path, const char *facility, double *cost,
 			  struct pb_error *err)
 {
-	json_t *root;
-	if (pb_results_load(path, &root, err))
+	struct pb_results doc;
+	if (pb_results_load(path, &doc, err))
 		return -1;
-	json_t *points = json_object_get(root, "points"), *p;
-	size_t i;
 	int rc = pb_fail(err, PB_EXIT_BAD_FILE, 0,
 			 "%s has no cost fit for %s in delivery mode none: run `pesbench run cost "
 			 "--facility %s` first", path, facility, facility);
-	json_array_foreach(points, i, p) {
-		const char *exp = json_string_value(json_object_get(p, "experiment"));
-		const char *fac = json_string_value(json_object_get(p, "facility"));
-		const char *kind = json_string_value(json_object_get(p, "kind"));
-		const char *del = json_string_value(json_object_get(p, "delivery"));
-		json_t *m = json_object_get(p, "metrics");
-		json_t *v = json_object_get(m, "ns_per_sample");
-		if (exp && fac && kind && del && !strcmp(exp, "cost") && !strcmp(fac, facility) &&
-		    !strcmp(kind, "fit") && !strcmp(del, "none") && json_is_number(v)) {
-			*cost = json_number_value(v);
+	for (size_t i = 0; i < doc.npoints; i++) {
+		const struct pb_result_point *p = doc.points[i];
+		const char *kind = pb_rset_get_text(&p->params, "kind");
+		const char *del = pb_rset_get_text(&p->params, "delivery");
+		const struct pb_rset *m = &p->metrics;
+		bool is_cost;
+		double slope = pb_rset_get_number(m, "ns_per_sample", &is_cost);
+		if (kind && del && !strcmp(p->experiment, "cost") && !strcmp(p->facility, facility) &&
+		    !strcmp(kind, "fit") && !strcmp(del, "none") && is_cost) {
+			*cost = slope;
 			pb_error_clear(err);
 			rc = 0;
 			/* The file's verdict, and the rule again where its figures are there (a
 			 * file written under an older, looser rule); a bare cost is taken as is. */
-			json_t *ci = json_object_get(m, "ci95_ns"), *r2 = json_object_get(m, "r2");
-			struct pb_fit fit = {.slope = *cost,
-					     .slope_ci95 = json_number_value(ci),
-					     .r2 = json_number_value(r2)};
-			if (json_is_false(json_object_get(m, "resolved")) ||
-			    (json_is_number(ci) && json_is_number(r2) && !pb_fit_resolved(&fit)))
+			bool has_ci, has_r2;
+			double ci = pb_rset_get_number(m, "ci95_ns", &has_ci);
+			double r2 = pb_rset_get_number(m, "r2", &has_r2);
+			struct pb_fit fit = {.slope = *cost, .slope_ci95 = ci, .r2 = r2};
+			const struct pb_rvalue *resolved = pb_rset_get(m, "resolved");
+			bool said_unresolved = resolved && resolved->kind == PB_RV_BOOL &&
+					       !resolved->as.b;
+			if (said_unresolved || (has_ci && has_r2 && !pb_fit_resolved(&fit)))
 				rc = pb_fail(err, PB_EXIT_FAILURE, 0,
 					     "%s: the cost of one %s sample there did not resolve "
 					     "(%.1f ± %.1f ns per sample, R² %.3f): it was not measured "
 					     "precisely enough to plan with; measure it again (`pesbench "
 					     "run cost` with more --runs or --target-ms) or leave --costs "
-					     "out", path, facility, *cost,
-					     json_is_number(ci) ? json_number_value(ci) : NAN,
-					     json_is_number(r2) ? json_number_value(r2) : NAN);
+					     "out", path, facility, *cost, has_ci ? ci : NAN,
+					     has_r2 ? r2 : NAN);
 			break;
 		}
 	}
-	json_decref(root);
+	pb_results_free(&doc);
 	return rc;
 }
 

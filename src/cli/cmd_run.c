@@ -183,7 +183,9 @@ int pb_cmd_run(int argc, char **argv)
 	if (pb_results_open(&res, out_dir, argc, argv, &err))
 		return pb_cli_report("run", &err);
 	const struct pb_machine *m = pb_machine_live();
-	pb_results_set_machine(&res, pb_probe_json(m));
+	json_t *probe = pb_probe_json(m);
+	pb_results_set_machine(&res, probe);
+	json_decref(probe);
 
 	/* Which facilities run: the asked ones must be available; by default, those that are. */
 	const char *runnable[PB_MAX_LIST];
@@ -208,16 +210,13 @@ int pb_cmd_run(int argc, char **argv)
 		else
 			pb_results_skip(&res, facilities[i], av.reason);
 	}
-	json_t *skipped = json_object_get(res.root, "skipped");
 	/* with nothing to run, the reasons are the whole answer, --quiet or not */
-	if (!quiet || !nrunnable) {
-		size_t i;
-		json_t *s;
-		json_array_foreach(skipped, i, s)
-			fprintf(stderr, "skipping %s: %s\n",
-				json_string_value(json_object_get(s, "facility")),
-				json_string_value(json_object_get(s, "reason")));
-	}
+	if (!quiet || !nrunnable)
+		for (size_t i = 0; i < pb_rlist_size(&res.skipped); i++) {
+			const struct pb_rset *s = pb_rlist_set_at(&res.skipped, i);
+			fprintf(stderr, "skipping %s: %s\n", pb_rset_get_text(s, "facility"),
+				pb_rset_get_text(s, "reason"));
+		}
 	if (!nrunnable) {
 		pb_results_write(&res, true, NULL);
 		pb_results_close(&res);
@@ -252,8 +251,9 @@ int pb_cmd_run(int argc, char **argv)
 					break;
 				}
 				/* One facility failing one experiment is a result, not the end. */
-				json_t *p = pb_results_point(&res, chosen[e]->name, runnable[f], NULL);
-				json_object_set_new(p, "error", json_string(err.msg));
+				struct pb_result_point *p =
+					pb_results_point(&res, chosen[e]->name, runnable[f], NULL);
+				pb_rset_text(&p->params, "error", err.msg);
 				if (!quiet) {
 					end_progress(&progress);
 					fprintf(stderr, "pesbench run: %s on %s failed: %s\n",
@@ -269,21 +269,23 @@ int pb_cmd_run(int argc, char **argv)
 	sigaction(SIGTERM, &old_term, NULL);
 
 	double seconds = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
-	json_object_set_new(res.root, "suite_seconds", json_real(seconds));
+	pb_rset_real(&res.tail, "suite_seconds", PB_UNIT_S, seconds);
 	if (pb_results_write(&res, rc == PB_EXIT_OK, &err)) {
 		pb_results_close(&res);
 		return pb_cli_report("run", &err);
 	}
 	/* plots and report.html; the results are written, so a failure here is only a warning */
-	if (pb_report_folder(res.root, out_dir, false, pb_experiment_summary,
+	if (pb_report_folder(&res, out_dir, false, pb_experiment_summary,
 			     quiet ? NULL : stderr, NULL, &err))
 		fprintf(stderr, "pesbench run: warning: no report: %s\n", err.msg);
 	if (json) {
-		char *text = json_dumps(res.root, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
+		json_t *doc = pb_results_json(&res);
+		char *text = json_dumps(doc, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
+		json_decref(doc);
 		puts(text);
 		free(text);
 	} else if (!quiet) {
-		pb_summary_print(stdout, res.root);
+		pb_summary_print(stdout, &res);
 	}
 	if (!quiet)
 		fprintf(stderr, "%s in %.1f s; results in %s/results.json and results.csv\n",

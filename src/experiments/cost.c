@@ -98,7 +98,7 @@ struct sweep {
 	uint64_t period;
 };
 
-static void collect(void *ctx, const struct pb_point *pt, json_t *run)
+static void collect(void *ctx, const struct pb_point *pt, struct pb_rset *run)
 {
 	(void)run;
 	struct sweep *sw = ctx;
@@ -124,14 +124,12 @@ static int fit_sweep(const struct sweep *sw, struct pb_fit *fit, size_t *points)
 	return pb_linear_fit(x, y, n, fit);
 }
 
-static double median_wall(json_t *point)
+static double median_wall(const struct pb_result_point *point)
 {
-	json_t *runs = json_object_get(point, "runs");
 	double v[256];
 	size_t n = 0;
-	for (size_t i = 0; i < json_array_size(runs) && n < 256; i++)
-		v[n++] = (double)json_integer_value(json_object_get(json_array_get(runs, i),
-								    "wall_ns"));
+	for (size_t i = 0; i < pb_rlist_size(&point->runs) && n < 256; i++)
+		v[n++] = (double)pb_rset_get_int(pb_rlist_set_at(&point->runs, i), "wall_ns");
 	return pb_median(v, n);
 }
 
@@ -142,70 +140,64 @@ struct predict_ctx {
 	size_t n;
 };
 
-static void predict_hook(void *ctx, const struct pb_point *pt, json_t *run)
+static void predict_hook(void *ctx, const struct pb_point *pt, struct pb_rset *run)
 {
 	struct predict_ctx *pc = ctx;
 	double predicted = pb_predict_time_ns(pc->baseline_ns, pc->ns_per_sample,
 					      (double)pt->ev[0].observed, pc->threads);
 	double e = pb_prediction_error_pct((double)pt->wall_ns, predicted);
-	json_object_set_new(run, "predicted_ns", json_real(predicted));
-	json_object_set_new(run, "error_pct", json_real(e));
+	pb_rset_real(run, "predicted_ns", PB_UNIT_NS, predicted);
+	pb_rset_real(run, "error_pct", PB_UNIT_PERCENT, e);
 	if (pc->n < 256)
 		pc->errors[pc->n++] = e;
 }
 
-static void error_metrics(json_t *point, const double *e, size_t n)
+static void error_metrics(struct pb_result_point *point, const double *e, size_t n)
 {
-	struct pb_summary s;
-	pb_summarize(e, n, &s);
 	double abs_max = 0;
 	for (size_t i = 0; i < n; i++)
 		abs_max = fmax(abs_max, fabs(e[i]));
-	json_t *m = json_object_get(point, "metrics");
-	json_object_set_new(m, "error_pct",
-			    json_pack("{s:i, s:f, s:f, s:f, s:f, s:f}", "n", (int)s.n, "mean",
-				      s.mean, "stdev", s.stdev, "min", s.min, "max", s.max, "median",
-				      s.median));
-	json_object_set_new(m, "abs_error_max_pct", json_real(abs_max));
+	pb_rset_summarize(&point->metrics, "error_pct", PB_UNIT_PERCENT, e, n);
+	pb_rset_real(&point->metrics, "abs_error_max_pct", PB_UNIT_PERCENT, abs_max);
 }
 
 /* The fit point of one delivery mode; *fitted says whether fit holds a fit. */
-static json_t *fit_point(struct pb_results *res, const char *facility, const char *workload,
-			 enum pb_delivery mode, const struct sweep *sw, double baseline_ns,
-			 struct pb_fit *fit, bool *fitted)
+static struct pb_result_point *fit_point(struct pb_results *res, const char *facility,
+					 const char *workload, enum pb_delivery mode,
+					 const struct sweep *sw, double baseline_ns,
+					 struct pb_fit *fit, bool *fitted)
 {
-	json_t *p = pb_results_point(res, "cost", facility, workload);
-	json_object_set_new(p, "kind", json_string("fit"));
-	json_object_set_new(p, "delivery", json_string(pb_delivery_name(mode)));
-	json_object_set_new(p, "threads", json_integer(1));
-	json_object_set_new(p, "fit_on", json_string("the fastest run of each period"));
-	json_t *m = json_object_get(p, "metrics");
-	json_object_set_new(m, "baseline_ns", json_real(baseline_ns));
+	struct pb_result_point *p = pb_results_point(res, "cost", facility, workload);
+	pb_rset_text(&p->params, "kind", "fit");
+	pb_rset_text(&p->params, "delivery", pb_delivery_name(mode));
+	pb_rset_int(&p->params, "threads", PB_UNIT_THREADS, 1);
+	pb_rset_text(&p->params, "fit_on", "the fastest run of each period");
+	struct pb_rset *m = &p->metrics;
+	pb_rset_real(m, "baseline_ns", PB_UNIT_NS, baseline_ns);
 	size_t points;
 	*fitted = !fit_sweep(sw, fit, &points);
-	json_object_set_new(m, "points", json_integer((json_int_t)points));
+	pb_rset_int(m, "points", PB_UNIT_COUNT, (int64_t)points);
 	if (!*fitted) {
-		json_object_set_new(p, "error",
-				    json_string("no fit: fewer than 3 runs or the same number of "
-						"samples in every run"));
+		pb_rset_text(&p->params, "error",
+			     "no fit: fewer than 3 runs or the same number of samples in every run");
 		return p;
 	}
-	json_object_set_new(m, "ns_per_sample", json_real(fit->slope));
-	json_object_set_new(m, "ci95_ns", json_real(fit->slope_ci95));
-	json_object_set_new(m, "r2", json_real(fit->r2));
-	json_object_set_new(m, "intercept_ns", json_real(fit->intercept));
+	pb_rset_real(m, "ns_per_sample", PB_UNIT_NS_PER_SAMPLE, fit->slope);
+	pb_rset_real(m, "ci95_ns", PB_UNIT_NS_PER_SAMPLE, fit->slope_ci95);
+	pb_rset_real(m, "r2", PB_UNIT_NONE, fit->r2);
+	pb_rset_real(m, "intercept_ns", PB_UNIT_NS, fit->intercept);
 	/* Per-sample costs of a few hundred ns under ~10 us traps, or drift between runs, give a
 	 * slope that is noise; R² alone can be high on a drift, hence the CI too. Such a fit is
 	 * reported but marked unresolved, and nothing is predicted from it. */
 	bool resolved = pb_fit_resolved(fit);
-	json_object_set_new(m, "resolved", json_boolean(resolved));
+	pb_rset_bool(m, "resolved", resolved);
 	if (!resolved) {
 		char note[320];
 		pb_format(note, sizeof note,
 			  "per-sample cost not resolved above run-to-run noise (needs slope > 0, "
 			  "R² >= %.2g and a 95 %% CI within %.0f %% of the slope): use longer runs "
 			  "(--target-ms) or more --runs", PB_FIT_MIN_R2, PB_FIT_MAX_REL_CI * 100);
-		json_object_set_new(p, "note", json_string(note));
+		pb_rset_text(&p->params, "note", note);
 	}
 	return p;
 }
@@ -219,11 +211,11 @@ static void refuse_prediction(struct pb_results *res, const char *facility, cons
 	pb_format(note, sizeof note,
 		  "not predicted: the per-sample cost fit (mode none) did not resolve (R² %.3f, "
 		  "slope %.0f ± %.0f ns)", fit->r2, fit->slope, fit->slope_ci95);
-	json_t *p = pb_results_point(res, "cost", facility, workload);
-	json_object_set_new(p, "kind", json_string("prediction"));
+	struct pb_result_point *p = pb_results_point(res, "cost", facility, workload);
+	pb_rset_text(&p->params, "kind", "prediction");
 	/* A string, as every not-applicable point carries its reason there. */
-	json_object_set_new(p, "not_applicable", json_string(note));
-	json_object_set_new(p, "note", json_string(note));
+	pb_rset_text(&p->params, "not_applicable", note);
+	pb_rset_text(&p->params, "note", note);
 }
 
 /* Baseline (counting) and sampled runs of another workload, predicted from ns_per_sample. */
@@ -240,21 +232,22 @@ static int predict_workload_runs(const struct pb_suite_options *o, const char *f
 						 err);
 	if (!req.iterations)
 		return -1;
-	json_t *base = pb_measure_runs(o, "cost", &req, res, err);
+	struct pb_result_point *base = pb_measure_runs(o, "cost", &req, res, err);
 	if (!base)
 		return -1;
-	json_object_set_new(base, "kind", json_string("prediction-baseline"));
+	pb_rset_text(&base->params, "kind", "prediction-baseline");
 	struct predict_ctx pc = {.baseline_ns = median_wall(base), .ns_per_sample = ns_per_sample,
 				 .threads = threads};
 	for (unsigned i = 0; i < nperiods; i++) {
 		req.period = req.events[0].period = periods[i];
 		pc.n = 0;
-		json_t *p = pb_measure_runs_with(o, "cost", &req, res, predict_hook, &pc, err);
+		struct pb_result_point *p =
+			pb_measure_runs_with(o, "cost", &req, res, predict_hook, &pc, err);
 		if (!p)
 			return -1;
-		json_object_set_new(p, "kind", json_string("prediction"));
-		json_object_set_new(p, "baseline_ns", json_real(pc.baseline_ns));
-		json_object_set_new(p, "ns_per_sample", json_real(ns_per_sample));
+		pb_rset_text(&p->params, "kind", "prediction");
+		pb_rset_real(&p->params, "baseline_ns", PB_UNIT_NS, pc.baseline_ns);
+		pb_rset_real(&p->params, "ns_per_sample", PB_UNIT_NS_PER_SAMPLE, ns_per_sample);
 		error_metrics(p, pc.errors, pc.n);
 	}
 	return 0;
@@ -311,10 +304,10 @@ static int program_runs(const struct pb_suite_options *o, const char *facility,
 	/* Programs run for hundreds of ms each: two runs per period in the suite. */
 	unsigned nruns = o->runs < 2 ? o->runs : 2;
 	double base[256];
-	json_t *bp = pb_results_point(res, "cost", facility, name);
-	json_object_set_new(bp, "kind", json_string("prediction-baseline"));
-	json_object_set_new(bp, "period", json_integer(0));
-	json_object_set_new(bp, "threads", json_integer(1));
+	struct pb_result_point *bp = pb_results_point(res, "cost", facility, name);
+	pb_rset_text(&bp->params, "kind", "prediction-baseline");
+	pb_rset_int(&bp->params, "period", PB_UNIT_NONE, 0);
+	pb_rset_int(&bp->params, "threads", PB_UNIT_THREADS, 1);
 	for (unsigned r = 0; r < nruns; r++) {
 		if (pb_suite_interrupted(o, err))
 			return -1;
@@ -327,24 +320,24 @@ static int program_runs(const struct pb_suite_options *o, const char *facility,
 		struct pb_program_figures f;
 		struct pb_error run_err = {0};
 		if (pb_program_measure(argv, NULL, 0, 0, &f, &run_err)) {
-			json_object_set_new(bp, "error", json_string(run_err.msg));
+			pb_rset_text(&bp->params, "error", run_err.msg);
 			return 0;
 		}
 		base[r] = (double)f.wall_ns;
-		json_array_append_new(json_object_get(bp, "runs"),
-				      json_pack("{s:i, s:I, s:I}", "run", (int)r, "wall_ns",
-						(json_int_t)f.wall_ns, "maxrss_kib",
-						(json_int_t)f.maxrss_kib));
+		struct pb_rset *run = pb_rlist_set(&bp->runs);
+		pb_rset_int(run, "run", PB_UNIT_NONE, r);
+		pb_rset_int(run, "wall_ns", PB_UNIT_NS, (int64_t)f.wall_ns);
+		pb_rset_int(run, "maxrss_kib", PB_UNIT_KIB, (int64_t)f.maxrss_kib);
 	}
 	double baseline = pb_median(base, nruns);
-	json_object_set_new(json_object_get(bp, "metrics"), "wall_ns_median", json_real(baseline));
+	pb_rset_real(&bp->metrics, "wall_ns_median", PB_UNIT_NS, baseline);
 	for (unsigned i = 0; i < nperiods; i++) {
-		json_t *p = pb_results_point(res, "cost", facility, name);
-		json_object_set_new(p, "kind", json_string("prediction"));
-		json_object_set_new(p, "period", json_integer((json_int_t)periods[i]));
-		json_object_set_new(p, "threads", json_integer(1));
-		json_object_set_new(p, "baseline_ns", json_real(baseline));
-		json_object_set_new(p, "ns_per_sample", json_real(ns_per_sample));
+		struct pb_result_point *p = pb_results_point(res, "cost", facility, name);
+		pb_rset_text(&p->params, "kind", "prediction");
+		pb_rset_int(&p->params, "period", PB_UNIT_NONE, (int64_t)periods[i]);
+		pb_rset_int(&p->params, "threads", PB_UNIT_THREADS, 1);
+		pb_rset_real(&p->params, "baseline_ns", PB_UNIT_NS, baseline);
+		pb_rset_real(&p->params, "ns_per_sample", PB_UNIT_NS_PER_SAMPLE, ns_per_sample);
 		double errors[256];
 		size_t ne = 0;
 		uint64_t lost = 0;
@@ -361,7 +354,7 @@ static int program_runs(const struct pb_suite_options *o, const char *facility,
 			struct pb_program_figures f;
 			struct pb_error run_err = {0};
 			if (pb_program_measure(argv, spec, periods[i], 0, &f, &run_err)) {
-				json_object_set_new(p, "error", json_string(run_err.msg));
+				pb_rset_text(&p->params, "error", run_err.msg);
 				break;
 			}
 			double predicted = pb_predict_time_ns(baseline, ns_per_sample,
@@ -369,16 +362,20 @@ static int program_runs(const struct pb_suite_options *o, const char *facility,
 			double e = pb_prediction_error_pct((double)f.wall_ns, predicted);
 			errors[ne++] = e;
 			lost += f.lost;
-			json_array_append_new(
-				json_object_get(p, "runs"),
-				json_pack("{s:i, s:I, s:I, s:I, s:I, s:I, s:f, s:f}", "run", (int)r,
-					  "wall_ns", (json_int_t)f.wall_ns, "observed",
-					  (json_int_t)f.samples, "lost", (json_int_t)f.lost, "count",
-					  (json_int_t)f.count, "maxrss_kib", (json_int_t)f.maxrss_kib,
-					  "predicted_ns", predicted, "error_pct", e));
+			/* a run whose prediction is no number has no row (as /1 had it) */
+			if (!isfinite(predicted) || !isfinite(e))
+				continue;
+			struct pb_rset *run = pb_rlist_set(&p->runs);
+			pb_rset_int(run, "run", PB_UNIT_NONE, r);
+			pb_rset_int(run, "wall_ns", PB_UNIT_NS, (int64_t)f.wall_ns);
+			pb_rset_int(run, "observed", PB_UNIT_SAMPLES, (int64_t)f.samples);
+			pb_rset_int(run, "lost", PB_UNIT_SAMPLES, (int64_t)f.lost);
+			pb_rset_int(run, "count", PB_UNIT_EVENTS, (int64_t)f.count);
+			pb_rset_int(run, "maxrss_kib", PB_UNIT_KIB, (int64_t)f.maxrss_kib);
+			pb_rset_real(run, "predicted_ns", PB_UNIT_NS, predicted);
+			pb_rset_real(run, "error_pct", PB_UNIT_PERCENT, e);
 		}
-		json_object_set_new(json_object_get(p, "metrics"), "lost_total",
-				    json_integer((json_int_t)lost));
+		pb_rset_int(&p->metrics, "lost_total", PB_UNIT_SAMPLES, (int64_t)lost);
 		error_metrics(p, errors, ne);
 	}
 	return 0;
@@ -439,12 +436,12 @@ static int cost_run(const struct pb_suite_options *o, const char *facility,
 						 o->target_ms / 2 ? o->target_ms / 2 : 1, err);
 	if (!req.iterations)
 		return -1;
-	json_t *base = pb_measure_runs(&oc, "cost", &req, res, err);
+	struct pb_result_point *base = pb_measure_runs(&oc, "cost", &req, res, err);
 	if (!base)
 		return -1;
-	json_object_set_new(base, "kind", json_string("baseline"));
+	pb_rset_text(&base->params, "kind", "baseline");
 	double baseline_ns = median_wall(base);
-	const char *wname = json_string_value(json_object_get(base, "workload"));
+	const char *wname = base->workload;
 	char wl[320];
 	pb_format(wl, sizeof wl, "%s", wname ? wname : workload);
 
@@ -463,7 +460,8 @@ static int cost_run(const struct pb_suite_options *o, const char *facility,
 			unsigned i = k % 2 ? np - 1 - k / 2 : k / 2;
 			req.period = req.events[0].period = periods[i];
 			sw->period = periods[i];
-			json_t *p = pb_measure_runs_with(&oc, "cost", &req, res, collect, sw, err);
+			struct pb_result_point *p =
+				pb_measure_runs_with(&oc, "cost", &req, res, collect, sw, err);
 			if (!p) {
 				if (err && err->code == PB_EXIT_INTERRUPTED) {
 					free(sw);
@@ -472,15 +470,16 @@ static int cost_run(const struct pb_suite_options *o, const char *facility,
 				failed = true;
 				break;
 			}
-			json_object_set_new(p, "kind", json_string("sweep"));
+			pb_rset_text(&p->params, "kind", "sweep");
 		}
 		struct pb_fit fit;
 		bool fitted;
-		json_t *fp = fit_point(res, facility, wl, modes[m], sw, baseline_ns, &fit, &fitted);
+		struct pb_result_point *fp =
+			fit_point(res, facility, wl, modes[m], sw, baseline_ns, &fit, &fitted);
 		free(sw);
 		if (failed)
-			json_object_set_new(fp, "error", json_string(err && err->msg[0]
-								      ? err->msg : "a run failed"));
+			pb_rset_text(&fp->params, "error",
+				     err && err->msg[0] ? err->msg : "a run failed");
 		if (m == 0 && fitted && !failed) {
 			none_fit = fit;
 			none_fitted = true;

@@ -8,6 +8,7 @@
 #include "present/plot_figure.h"
 
 #include "facilities/facility.h"
+#include "io/results.h"
 #include "util/kit.h"
 #include "util/text.h"
 
@@ -1162,17 +1163,20 @@ static const struct special *special_of(const char *experiment)
 	return NULL;
 }
 
-int pb_plots_make(json_t *results, const char *dir, bool write_files, pb_summary_fn *summary,
-		  struct pb_plot_set *set, struct pb_error *err)
+int pb_plots_make(const struct pb_results *doc, const char *dir, bool write_files,
+		  pb_summary_fn *summary, struct pb_plot_set *set, struct pb_error *err)
 {
 	memset(set, 0, sizeof *set);
+	json_t *results = pb_results_json(doc);
 	struct pb_plot_ctx c = {.results = results, .write_files = write_files,
 			     .summary = summary, .set = set, .err = err};
 	snprintf(c.plots_dir, sizeof c.plots_dir, "%s/plots", dir);
-	pb_results_machine_label(results, c.machine, sizeof c.machine);
-	if (write_files && mkdir(c.plots_dir, 0755) && errno != EEXIST)
+	pb_results_machine_label(doc, c.machine, sizeof c.machine);
+	if (write_files && mkdir(c.plots_dir, 0755) && errno != EEXIST) {
+		json_decref(results);
 		return pb_fail(err, PB_EXIT_OUTPUT, errno, "cannot create %s: %s", c.plots_dir,
 			       strerror(errno));
+	}
 	char gnuplot_path[4200];
 	c.gnuplot = pb_gnuplot_find(gnuplot_path, sizeof gnuplot_path);
 	if (write_files && !c.gnuplot) {
@@ -1189,8 +1193,10 @@ int pb_plots_make(json_t *results, const char *dir, bool write_files, pb_summary
 	json_t *points = json_object_get(results, "points");
 	size_t npoints = json_array_size(points);
 	json_t **pts = calloc(npoints ? npoints : 1, sizeof *pts);
-	if (!pts)
+	if (!pts) {
+		json_decref(results);
 		return pb_fail(err, PB_EXIT_FAILURE, ENOMEM, "out of memory planning plots");
+	}
 	/* experiments in the order they ran */
 	for (size_t i = 0; i < npoints && !c.error; i++) {
 		const char *e = str(json_array_get(points, i), "experiment");
@@ -1215,6 +1221,7 @@ int pb_plots_make(json_t *results, const char *dir, bool write_files, pb_summary
 			pb_plot_generic(&c, e, pts, n, sp ? sp->generic : NULL);
 	}
 	free(pts);
+	json_decref(results);
 	if (c.error)
 		return -1;
 	if (c.failed && !set->gnuplot_missing)

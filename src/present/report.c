@@ -320,16 +320,17 @@ static size_t experiments_of(json_t *points, const char **names, size_t max)
 	return n;
 }
 
-char *pb_report_html(json_t *results, const struct pb_plot_set *plots, pb_summary_fn *summary,
-		     size_t *len)
+char *pb_report_html(const struct pb_results *doc, const struct pb_plot_set *plots,
+		     pb_summary_fn *summary, size_t *len)
 {
 	char *text = NULL;
 	*len = 0;
 	FILE *f = open_memstream(&text, len);
 	if (!f)
 		return NULL;
+	json_t *results = pb_results_json(doc);
 	char machine[256];
-	pb_results_machine_label(results, machine, sizeof machine);
+	pb_results_machine_label(doc, machine, sizeof machine);
 	json_t *points = json_object_get(results, "points");
 	const char *names[64];
 	size_t nexp = experiments_of(points, names, 64);
@@ -407,6 +408,7 @@ char *pb_report_html(json_t *results, const struct pb_plot_set *plots, pb_summar
 		figures(f, plots, names[e]);
 	}
 	fputs("</body>\n</html>\n", f);
+	json_decref(results);
 	if (fclose(f)) {
 		free(text);
 		return NULL;
@@ -414,7 +416,7 @@ char *pb_report_html(json_t *results, const struct pb_plot_set *plots, pb_summar
 	return text;
 }
 
-int pb_report_write(json_t *results, const char *dir, const struct pb_plot_set *plots,
+int pb_report_write(const struct pb_results *results, const char *dir, const struct pb_plot_set *plots,
 		    pb_summary_fn *summary, struct pb_error *err)
 {
 	size_t len;
@@ -428,7 +430,7 @@ int pb_report_write(json_t *results, const char *dir, const struct pb_plot_set *
 	return rc;
 }
 
-int pb_report_folder(json_t *results, const char *dir, bool no_plots, pb_summary_fn *summary,
+int pb_report_folder(const struct pb_results *results, const char *dir, bool no_plots, pb_summary_fn *summary,
 		     FILE *warn, size_t *nplots, struct pb_error *err)
 {
 	struct pb_plot_set set;
