@@ -16,6 +16,7 @@
 #include "facilities/pebs_memory.h"
 #include "io/perfdata.h"
 #include "util/kit.h"
+#include "util/rng.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -38,13 +39,11 @@
 
 static char tmpdir[] = "/tmp/pb_pebs_memory_XXXXXX";
 
-static uint64_t rng_state = 0x2545f4914f6cdd1dull;
+static struct pb_rng rng = {0x2545f4914f6cdd1d};
+
 static uint64_t rnd(void)
 {
-	rng_state ^= rng_state << 13;
-	rng_state ^= rng_state >> 7;
-	rng_state ^= rng_state << 17;
-	return rng_state;
+	return pb_rng_next(&rng);
 }
 
 /* A data source, what perf 6.1 prints for it, and its op / level (the table's row). */

@@ -17,6 +17,7 @@
 #include "io/perfdata.h"
 #include "session/session.h"
 #include "util/kit.h"
+#include "util/rng.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -28,13 +29,11 @@
 
 static char tmpdir[] = "/tmp/pb_perfdata_XXXXXX";
 
-static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
+static struct pb_rng rng = {0x9e3779b97f4a7c15};
+
 static uint64_t rnd(void)
 {
-	rng_state ^= rng_state << 13;
-	rng_state ^= rng_state >> 7;
-	rng_state ^= rng_state << 17;
-	return rng_state;
+	return pb_rng_next(&rng);
 }
 
 static uint8_t *slurp(const char *path, size_t *len)

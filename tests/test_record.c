@@ -5,6 +5,7 @@
 #include "fake_kernel.h"
 #include "ring/record.h"
 #include "util/kit.h"
+#include "util/rng.h"
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -12,14 +13,11 @@
 
 #define ALL_SAMPLE_BITS ((uint64_t)PERF_SAMPLE_MAX - 1)
 
-static uint64_t rng_state = 0x9e3779b97f4a7c15ULL;
+static struct pb_rng rng = {0x9e3779b97f4a7c15};
 
 static uint64_t rnd(void)
 {
-	rng_state ^= rng_state << 13;
-	rng_state ^= rng_state >> 7;
-	rng_state ^= rng_state << 17;
-	return rng_state;
+	return pb_rng_next(&rng);
 }
 
 /* Payload storage the sample's pointers refer to. */

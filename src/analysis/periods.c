@@ -89,17 +89,9 @@ uint64_t pb_next_prime(uint64_t n)
 	return p;
 }
 
-static uint64_t splitmix64(uint64_t *state)
-{
-	uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
-
 void pb_period_rng_init(struct pb_period_rng *r, uint64_t base, uint64_t seed)
 {
-	r->state = seed;
+	pb_rng_seed(&r->rng, seed);
 	r->base = base;
 	r->lo = base - base / 2;
 	r->hi = base + base / 2;
@@ -111,9 +103,7 @@ void pb_period_rng_init(struct pb_period_rng *r, uint64_t base, uint64_t seed)
 
 uint64_t pb_period_rng_next(struct pb_period_rng *r)
 {
-	uint64_t width = r->hi - r->lo + 1;
-	/* Multiply-high maps 64 random bits onto [0, width) with a bias below width / 2^64. */
-	return r->lo + (uint64_t)(((unsigned __int128)splitmix64(&r->state) * width) >> 64);
+	return r->lo + pb_rng_below(&r->rng, r->hi - r->lo + 1);
 }
 
 int pb_period_plan(enum pb_period_method m, uint64_t base, struct pb_spec *spec,

@@ -4,6 +4,7 @@
 #include "facilities/selftest.h"
 #include "facilities/pfm_encode.h"
 #include "util/kit.h"
+#include "util/text.h"
 #include "workloads/workload.h"
 
 #include <ctype.h>
@@ -47,8 +48,7 @@ static int hw_parse(struct pb_spec *spec, const char *args, struct pb_error *err
 	if (!args || !*args) {
 		char names[256] = "";
 		for (size_t i = 0; i < NGENERIC; i += 2)
-			snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s",
-				 i ? ", " : "", generic_events[i].name);
+			pb_list_add(names, sizeof names, generic_events[i].name);
 		return pb_fail(err, PB_EXIT_USAGE, EINVAL,
 			       "hw needs an event: hw:EVENT with a generic name (%s) or a libpfm4 "
 			       "name (hw:INST_RETIRED:ANY_P)", names);

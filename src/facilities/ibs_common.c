@@ -3,6 +3,7 @@
  * the strictest portable rules itself and says why, instead of letting a kernel silently
  * sample at a different period than the one asked for. */
 #include "facilities/ibs_common.h"
+#include "facilities/ibs_raw.h"
 #include "util/kit.h"
 
 #include <errno.h>
@@ -291,9 +292,12 @@ int pb_ibs_attr_common(enum pb_ibs_kind kind, const struct pb_machine *m,
 	attr->sample_type |= PERF_SAMPLE_IP | PERF_SAMPLE_CPU | PERF_SAMPLE_RAW;
 	if (swfilt && pb_ibs_set_format(m, kind, "swfilt", "config2:0", 1, attr, err))
 		return -1;
+	char fallback[24];
+	pb_ibs_config_format(kind == PB_IBS_OP ? PB_IBS_OP_CTL_L3_MISS_ONLY
+					       : PB_IBS_FETCH_CTL_L3_MISS_ONLY,
+			     fallback, sizeof fallback);
 	if ((spec->options & PB_IBS_OPT_L3MISSONLY) &&
-	    pb_ibs_set_format(m, kind, "l3missonly", kind == PB_IBS_OP ? "config:16" : "config:59",
-			      1, attr, err))
+	    pb_ibs_set_format(m, kind, "l3missonly", fallback, 1, attr, err))
 		return -1;
 	return 0;
 }

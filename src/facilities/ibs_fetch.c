@@ -1,6 +1,7 @@
 /* AMD IBS fetch sampling: the hardware tags one instruction fetch every period fetches and
  * reports its linear address, latency and cache/TLB outcome, through the 'ibs_fetch' PMU. */
 #include "facilities/ibs_common.h"
+#include "facilities/ibs_raw.h"
 #include "facilities/selftest.h"
 
 #include <errno.h>
@@ -40,8 +41,12 @@ static int fetch_attr(const struct pb_machine *m, const struct pb_spec *spec,
 	if (pb_ibs_attr_common(PB_IBS_FETCH, m, spec, period, attr, err))
 		return -1;
 	/* Randomising the low bits stops a loop from always tagging the same fetch. */
+	char fallback[24];
 	if ((spec->options & PB_IBS_OPT_RAND) &&
-	    pb_ibs_set_format(m, PB_IBS_FETCH, "rand_en", "config:57", 1, attr, err))
+	    pb_ibs_set_format(m, PB_IBS_FETCH, "rand_en",
+			      pb_ibs_config_format(PB_IBS_FETCH_CTL_RAND_EN, fallback,
+						   sizeof fallback),
+			      1, attr, err))
 		return -1;
 	return 0;
 }

@@ -157,8 +157,11 @@ static int op_attr(const struct pb_machine *m, const struct pb_spec *spec,
 	(void)target;
 	if (pb_ibs_attr_common(PB_IBS_OP, m, spec, period, attr, err))
 		return -1;
+	char fallback[24];
 	if ((spec->options & PB_IBS_OPT_OPS) &&
-	    pb_ibs_set_format(m, PB_IBS_OP, "cnt_ctl", "config:19", 1, attr, err))
+	    pb_ibs_set_format(m, PB_IBS_OP, "cnt_ctl",
+			      pb_ibs_config_format(PB_IBS_OP_CTL_CNT_CTL, fallback, sizeof fallback),
+			      1, attr, err))
 		return -1;
 	if ((spec->options & PB_IBS_OPT_LDLAT) &&
 	    pb_ibs_set_format(m, PB_IBS_OP, "ldlat", "config1:0-11", spec->config1, attr, err))

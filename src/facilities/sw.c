@@ -2,6 +2,7 @@
 #include "facilities/facility.h"
 #include "facilities/selftest.h"
 #include "util/kit.h"
+#include "util/text.h"
 #include "workloads/workload.h"
 
 #include <stdio.h>
@@ -61,10 +62,8 @@ static int sw_parse(struct pb_spec *spec, const char *args, struct pb_error *err
 		}
 	}
 	char known[256] = "";
-	for (size_t i = 0; i < PB_ARRAY_SIZE(sw_events); i++) {
-		strncat(known, sw_events[i].name, sizeof known - strlen(known) - 3);
-		strcat(known, i + 1 < PB_ARRAY_SIZE(sw_events)? ", " : "");
-	}
+	for (size_t i = 0; i < PB_ARRAY_SIZE(sw_events); i++)
+		pb_list_add(known, sizeof known, sw_events[i].name);
 	/* the closest name first: a typo is the usual cause */
 	size_t best = 0, best_d = 64;
 	for (size_t i = 0; i < PB_ARRAY_SIZE(sw_events); i++) {

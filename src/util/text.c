@@ -22,3 +22,31 @@ void pb_append(char *buf, size_t len, const char *fmt, ...)
 	vsnprintf(buf + used, len - used, fmt, ap);
 	va_end(ap);
 }
+
+void pb_list_add(char *buf, size_t len, const char *name)
+{
+	static const char more[] = "...";
+	if (!len)
+		return;
+	size_t used = strnlen(buf, len);
+	if (used >= len)
+		return;
+	if (used >= sizeof more - 1 && !strcmp(buf + used - (sizeof more - 1), more))
+		return;  /* already cut short */
+	const char *sep = used ? ", " : "";
+	if (used + strlen(sep) + strlen(name) < len) {
+		pb_append(buf, len, "%s%s", sep, name);
+		return;
+	}
+	/* Room for the mark: drop whole names from the end until it fits. */
+	while (used && used + strlen(sep) + sizeof more > len) {
+		char *comma = NULL;
+		for (char *c = buf; (c = strstr(c, ", ")); c++)
+			comma = c;
+		used = comma ? (size_t)(comma - buf) : 0;
+		buf[used] = '\0';
+		sep = used ? ", " : "";
+	}
+	if (used + strlen(sep) + sizeof more <= len)
+		pb_append(buf, len, "%s%s", sep, more);
+}
