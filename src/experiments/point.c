@@ -427,6 +427,10 @@ json_t *pb_point_json(const struct pb_point_request *req, const struct pb_point 
 	for (unsigned t = 0; t < req->threads; t++)
 		json_array_append_new(elapsed, json_integer((json_int_t)pt->elapsed_ns[t]));
 	json_object_set_new(o, "elapsed_ns", elapsed);
+	json_t *cpu = json_array();
+	for (unsigned t = 0; t < req->threads; t++)
+		json_array_append_new(cpu, json_integer((json_int_t)pt->cpu_ns[t]));
+	json_object_set_new(o, "cpu_ns", cpu);
 	/* Threads that ran where the scheduler put them: their timings and any per-CPU figure
 	 * are not those of the CPUs asked for. */
 	json_object_set_new(o, "unpinned_threads", json_integer(pt->unpinned_threads));
