@@ -7,9 +7,11 @@
  * forked child so that its peak RSS (wait4's ru_maxrss) is the measured process's own, and the
  * runs of one thread count are interleaved (baseline, none, signal, sigtrap, drain, baseline,
  * ...) so that drift in the machine falls on every mode alike. Reported per point: the median
- * wall time (CLOCK_MONOTONIC) and its overhead over the baseline's median, the median peak RSS
- * and its overhead, samples, signals and losses, and the cost per sample per thread
- * ((sampled - baseline) / samples per thread) — for trapping facilities (breakpoints, uprobes)
+ * wall time (CLOCK_MONOTONIC) and its overhead over the baseline's median, the measured
+ * threads' CPU time (summed) and its overhead — what sampling costs them without the time they
+ * waited for a CPU other programs held —, the median peak RSS and its overhead, samples,
+ * signals and losses, and the cost per sample per thread ((sampled - baseline) / samples per
+ * thread, wall) and per sample on CPU time — for trapping facilities (breakpoints, uprobes)
  * that cost includes the trap every event pays, sampled or not. */
 #include "experiments/child.h"
 #include "experiments/experiment.h"
@@ -37,11 +39,14 @@ struct config_runs {
 	unsigned n;
 };
 
-static double median_of(const struct config_runs *c, bool rss)
+enum figure { WALL, RSS, CPU };
+
+static double median_of(const struct config_runs *c, enum figure which)
 {
 	double v[256];
 	for (unsigned i = 0; i < c->n; i++)
-		v[i] = rss ? (double)c->runs[i].maxrss_kib : (double)c->runs[i].wall_ns;
+		v[i] = which == RSS ? (double)c->runs[i].maxrss_kib
+		       : which == CPU ? (double)c->runs[i].cpu_ns : (double)c->runs[i].wall_ns;
 	return pb_median(v, c->n);
 }
 
@@ -52,7 +57,8 @@ static void summary_into(json_t *metrics, const char *name, const struct config_
 	for (unsigned i = 0; i < c->n; i++) {
 		const struct pb_child_point *r = &c->runs[i];
 		v[i] = which == 0 ? (double)r->wall_ns : which == 1 ? (double)r->maxrss_kib
-				  : which == 2 ? (double)r->observed : (double)r->signals;
+				  : which == 2 ? (double)r->observed : which == 3 ? (double)r->signals
+				  : (double)r->cpu_ns;
 	}
 	struct pb_summary s;
 	pb_summarize(v, c->n, &s);
@@ -77,9 +83,9 @@ static json_t *config_point(struct pb_results *res, const char *facility, const 
 	uint64_t lost = 0, throttles = 0;
 	for (unsigned i = 0; i < c->n; i++) {
 		const struct pb_child_point *r = &c->runs[i];
-		json_t *run = json_pack("{s:i, s:I, s:I}", "run", (int)i, "wall_ns",
-					(json_int_t)r->wall_ns, "maxrss_kib",
-					(json_int_t)r->maxrss_kib);
+		json_t *run = json_pack("{s:i, s:I, s:I, s:I}", "run", (int)i, "wall_ns",
+					(json_int_t)r->wall_ns, "cpu_ns", (json_int_t)r->cpu_ns,
+					"maxrss_kib", (json_int_t)r->maxrss_kib);
 		if (!baseline) {
 			json_object_set_new(run, "observed", json_integer((json_int_t)r->observed));
 			json_object_set_new(run, "expected", json_real(r->expected));
@@ -97,6 +103,7 @@ static json_t *config_point(struct pb_results *res, const char *facility, const 
 	}
 	json_t *m = json_object_get(p, "metrics");
 	summary_into(m, "wall_ns", c, 0);
+	summary_into(m, "cpu_ns", c, 4);
 	summary_into(m, "maxrss_kib", c, 1);
 	json_object_set_new(m, "lost_total", json_integer((json_int_t)lost));
 	json_object_set_new(m, "throttles_total", json_integer((json_int_t)throttles));
@@ -104,9 +111,13 @@ static json_t *config_point(struct pb_results *res, const char *facility, const 
 		return p;
 	summary_into(m, "samples", c, 2);
 	summary_into(m, "signals", c, 3);
-	double t0 = median_of(base, false), t = median_of(c, false);
-	double m0 = median_of(base, true), mem = median_of(c, true);
+	double t0 = median_of(base, WALL), t = median_of(c, WALL);
+	double m0 = median_of(base, RSS), mem = median_of(c, RSS);
+	double c0 = median_of(base, CPU), cpu = median_of(c, CPU);
 	json_object_set_new(m, "time_overhead_pct", json_real(t0 > 0 ? (t - t0) / t0 * 100 : 0));
+	/* The measured threads' CPU time: what sampling costs them, without the time they waited
+	 * for a CPU that other programs held (wall time carries that on a shared machine). */
+	json_object_set_new(m, "cpu_overhead_pct", json_real(c0 > 0 ? (cpu - c0) / c0 * 100 : 0));
 	json_object_set_new(m, "memory_overhead_pct",
 			    json_real(m0 > 0 ? (mem - m0) / m0 * 100 : 0));
 	json_object_set_new(m, "rss_added_kib", json_real(mem - m0));
@@ -116,6 +127,10 @@ static json_t *config_point(struct pb_results *res, const char *facility, const 
 	double per_thread = pb_median(samples, c->n) / (req->threads ? req->threads : 1);
 	json_object_set_new(m, "ns_per_sample_per_thread",
 			    per_thread > 0 ? json_real((t - t0) / per_thread) : json_null());
+	/* CPU time adds up over threads, so its cost per sample divides by all samples. */
+	double all = pb_median(samples, c->n);
+	json_object_set_new(m, "cpu_ns_per_sample", all > 0 ? json_real((cpu - c0) / all)
+							    : json_null());
 	return p;
 }
 
