@@ -125,9 +125,18 @@ static void test_smoke_on(const char *facility)
 		CHECK(json_is_integer(json_object_get(m, "lost_total")));
 		json_t *run = json_array_get(json_object_get(p, "runs"), 0);
 		CHECK(json_integer_value(json_object_get(run, "maxrss_kib")) > 0);
+		/* The measured threads' CPU time in the region, summed: measured (not 0), and no
+		 * more than every thread busy for the whole region (a process-wide clock would
+		 * also count the collector and the set-up outside the region). */
+		json_int_t cpu = json_integer_value(json_object_get(run, "cpu_ns"));
+		json_int_t wall = json_integer_value(json_object_get(run, "wall_ns"));
+		json_int_t threads = json_integer_value(json_object_get(p, "threads"));
+		CHECK(cpu > 0);
+		CHECK(cpu <= threads * wall + 1000000);
 		if (!c)
 			continue;
 		CHECK(json_is_number(json_object_get(m, "time_overhead_pct")));
+		CHECK(json_is_number(json_object_get(m, "cpu_overhead_pct")));
 		CHECK(json_is_number(json_object_get(m, "memory_overhead_pct")));
 		uint64_t observed = (uint64_t)json_integer_value(json_object_get(run, "observed"));
 		uint64_t lost = (uint64_t)json_integer_value(json_object_get(run, "lost"));

@@ -7,9 +7,11 @@
  * forked child so that its peak RSS (wait4's ru_maxrss) is the measured process's own, and the
  * runs of one thread count are interleaved (baseline, none, signal, sigtrap, drain, baseline,
  * ...) so that drift in the machine falls on every mode alike. Reported per point: the median
- * wall time (CLOCK_MONOTONIC) and its overhead over the baseline's median, the median peak RSS
- * and its overhead, samples, signals and losses, and the cost per sample per thread
- * ((sampled - baseline) / samples per thread) — for trapping facilities (breakpoints, uprobes)
+ * wall time (CLOCK_MONOTONIC) and its overhead over the baseline's median, the measured
+ * threads' CPU time (summed) and its overhead — what sampling costs them without the time they
+ * waited for a CPU other programs held —, the median peak RSS and its overhead, samples,
+ * signals and losses, and the cost per sample per thread ((sampled - baseline) / samples per
+ * thread, wall) and per sample on CPU time — for trapping facilities (breakpoints, uprobes)
  * that cost includes the trap every event pays, sampled or not. */
 #include "experiments/child.h"
 #include "experiments/experiment.h"
@@ -37,11 +39,14 @@ struct config_runs {
 	unsigned n;
 };
 
-static double median_of(const struct config_runs *c, bool rss)
+enum figure { WALL, RSS, CPU };
+
+static double median_of(const struct config_runs *c, enum figure which)
 {
 	double v[256];
 	for (unsigned i = 0; i < c->n; i++)
-		v[i] = rss ? (double)c->runs[i].maxrss_kib : (double)c->runs[i].wall_ns;
+		v[i] = which == RSS ? (double)c->runs[i].maxrss_kib
+		       : which == CPU ? (double)c->runs[i].cpu_ns : (double)c->runs[i].wall_ns;
 	return pb_median(v, c->n);
 }
 
@@ -52,9 +57,19 @@ static void summary_into(struct pb_rset *metrics, const char *name, enum pb_unit
 	for (unsigned i = 0; i < c->n; i++) {
 		const struct pb_child_point *r = &c->runs[i];
 		v[i] = which == 0 ? (double)r->wall_ns : which == 1 ? (double)r->maxrss_kib
-				  : which == 2 ? (double)r->observed : (double)r->signals;
+				  : which == 2 ? (double)r->observed : which == 3 ? (double)r->signals
+				  : (double)r->cpu_ns;
 	}
 	pb_rset_summarize(metrics, name, unit, v, c->n);
+}
+
+static void real_or_null(struct pb_rset *m, const char *name, enum pb_unit unit, bool known,
+			 double v)
+{
+	if (known)
+		pb_rset_real(m, name, unit, v);
+	else
+		pb_rset_null(m, name, unit);
 }
 
 static struct pb_result_point *config_point(struct pb_results *res, const char *facility,
@@ -76,6 +91,7 @@ static struct pb_result_point *config_point(struct pb_results *res, const char *
 		struct pb_rset *run = pb_rlist_set(&p->runs);
 		pb_rset_int(run, "run", PB_UNIT_NONE, i);
 		pb_rset_int(run, "wall_ns", PB_UNIT_NS, (int64_t)r->wall_ns);
+		pb_rset_int(run, "cpu_ns", PB_UNIT_NS, (int64_t)r->cpu_ns);
 		pb_rset_int(run, "maxrss_kib", PB_UNIT_KIB, (int64_t)r->maxrss_kib);
 		if (!baseline) {
 			pb_rset_int(run, "observed", PB_UNIT_SAMPLES, (int64_t)r->observed);
@@ -91,6 +107,7 @@ static struct pb_result_point *config_point(struct pb_results *res, const char *
 	}
 	struct pb_rset *m = &p->metrics;
 	summary_into(m, "wall_ns", PB_UNIT_NS, c, 0);
+	summary_into(m, "cpu_ns", PB_UNIT_NS, c, 4);
 	summary_into(m, "maxrss_kib", PB_UNIT_KIB, c, 1);
 	pb_rset_int(m, "lost_total", PB_UNIT_SAMPLES, (int64_t)lost);
 	pb_rset_int(m, "throttles_total", PB_UNIT_COUNT, (int64_t)throttles);
@@ -98,9 +115,13 @@ static struct pb_result_point *config_point(struct pb_results *res, const char *
 		return p;
 	summary_into(m, "samples", PB_UNIT_SAMPLES, c, 2);
 	summary_into(m, "signals", PB_UNIT_SIGNALS, c, 3);
-	double t0 = median_of(base, false), t = median_of(c, false);
-	double m0 = median_of(base, true), mem = median_of(c, true);
+	double t0 = median_of(base, WALL), t = median_of(c, WALL);
+	double m0 = median_of(base, RSS), mem = median_of(c, RSS);
+	double c0 = median_of(base, CPU), cpu = median_of(c, CPU);
 	pb_rset_real(m, "time_overhead_pct", PB_UNIT_PERCENT, t0 > 0 ? (t - t0) / t0 * 100 : 0);
+	/* The measured threads' CPU time: what sampling costs them, without the time they waited
+	 * for a CPU that other programs held (wall time carries that on a shared machine). */
+	pb_rset_real(m, "cpu_overhead_pct", PB_UNIT_PERCENT, c0 > 0 ? (cpu - c0) / c0 * 100 : 0);
 	pb_rset_real(m, "memory_overhead_pct", PB_UNIT_PERCENT,
 		     m0 > 0 ? (mem - m0) / m0 * 100 : 0);
 	pb_rset_real(m, "rss_added_kib", PB_UNIT_KIB, mem - m0);
@@ -108,11 +129,11 @@ static struct pb_result_point *config_point(struct pb_results *res, const char *
 	for (unsigned i = 0; i < c->n; i++)
 		samples[i] = (double)c->runs[i].observed;
 	double per_thread = pb_median(samples, c->n) / (req->threads ? req->threads : 1);
-	if (per_thread > 0)
-		pb_rset_real(m, "ns_per_sample_per_thread", PB_UNIT_NS_PER_SAMPLE,
-			     (t - t0) / per_thread);
-	else
-		pb_rset_null(m, "ns_per_sample_per_thread", PB_UNIT_NS_PER_SAMPLE);
+	real_or_null(m, "ns_per_sample_per_thread", PB_UNIT_NS_PER_SAMPLE, per_thread > 0,
+		     (t - t0) / per_thread);
+	/* CPU time adds up over threads, so its cost per sample divides by all samples. */
+	double all = pb_median(samples, c->n);
+	real_or_null(m, "cpu_ns_per_sample", PB_UNIT_NS_PER_SAMPLE, all > 0, (cpu - c0) / all);
 	return p;
 }
 

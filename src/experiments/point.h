@@ -78,6 +78,7 @@ struct pb_point {
 	struct pb_runner_result runner;
 	uint64_t wall_ns;
 	uint64_t elapsed_ns[PB_MAX_THREADS];
+	uint64_t cpu_ns[PB_MAX_THREADS];     /* each thread's CPU time across the region */
 	unsigned unpinned_threads;           /* threads sched_setaffinity refused their CPU */
 	struct pb_point_figures ev[PB_MAX_EVENTS];
 	int label;                           /* index of the probed label, -1 if none */

@@ -28,6 +28,7 @@ int pb_point_measure(const struct pb_point_request *req, struct pb_point *pt,
 			goto fail;
 		pt->wall_ns = pt->runner.wall_ns;
 		memcpy(pt->elapsed_ns, pt->runner.elapsed_ns, sizeof pt->elapsed_ns);
+		memcpy(pt->cpu_ns, pt->runner.cpu_ns, sizeof pt->cpu_ns);
 		for (unsigned th = 0; th < pt->runner.threads; th++)
 			pt->unpinned_threads += !pt->runner.pinned[th];
 		return 0;
@@ -91,6 +92,7 @@ int pb_point_measure(const struct pb_point_request *req, struct pb_point *pt,
 	pt->wall_ns = pt->session->wall_ns;
 	for (unsigned th = 0; th < pt->session->threads; th++) {
 		pt->elapsed_ns[th] = pt->session->thread[th].elapsed_ns;
+		pt->cpu_ns[th] = pt->session->thread[th].cpu_ns;
 		pt->unpinned_threads += !pt->session->thread[th].pinned;
 	}
 	if (rc)

@@ -78,6 +78,9 @@ void pb_point_record(const struct pb_point_request *req, const struct pb_point *
 	struct pb_rlist *elapsed = pb_rset_list(o, "elapsed_ns");
 	for (unsigned t = 0; t < req->threads; t++)
 		pb_rlist_int(elapsed, PB_UNIT_NS, (int64_t)pt->elapsed_ns[t]);
+	struct pb_rlist *cpu = pb_rset_list(o, "cpu_ns");
+	for (unsigned t = 0; t < req->threads; t++)
+		pb_rlist_int(cpu, PB_UNIT_NS, (int64_t)pt->cpu_ns[t]);
 	/* Threads that ran where the scheduler put them: their timings and any per-CPU figure
 	 * are not those of the CPUs asked for. */
 	pb_rset_int(o, "unpinned_threads", PB_UNIT_THREADS, pt->unpinned_threads);

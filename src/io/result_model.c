@@ -27,6 +27,7 @@ static const char *const unit_names[PB_UNIT_MAX] = {
 	[PB_UNIT_TICKS] = "ticks",
 	[PB_UNIT_INSTRUCTIONS] = "instructions",
 	[PB_UNIT_NS_PER_SAMPLE] = "ns per sample",
+	[PB_UNIT_NS_PER_EVENT] = "ns per event",
 	[PB_UNIT_TSC] = "timestamp-counter ticks",
 	[PB_UNIT_ADDRESS] = "address",
 	[PB_UNIT_COUNT] = "count",

@@ -34,6 +34,7 @@ enum pb_unit {
 	PB_UNIT_TICKS,         /* timer ticks */
 	PB_UNIT_INSTRUCTIONS,
 	PB_UNIT_NS_PER_SAMPLE,
+	PB_UNIT_NS_PER_EVENT,
 	PB_UNIT_TSC,           /* ticks of the timestamp counter (TSC; arm64: CNTVCT) */
 	PB_UNIT_ADDRESS,
 	PB_UNIT_COUNT,         /* a count of something the field's name says */

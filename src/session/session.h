@@ -87,6 +87,10 @@ struct pb_thread_result {
 				       * cpuset), the thread ran wherever the scheduler put it */
 	pid_t tid;
 	uint64_t elapsed_ns;          /* CLOCK_MONOTONIC across the measured region */
+	uint64_t cpu_ns;              /* the thread's CPU time (user + kernel, interrupts taken
+				       * while it ran included) across the measured region: what
+				       * sampling costs the thread, without the time it waited for
+				       * a CPU other programs held */
 	struct pb_event_result events[PB_MAX_EVENTS];
 };
 
