@@ -32,19 +32,44 @@ struct row {
 	const struct pb_result_point *cell[MAX_FILES];
 };
 
-static void usage(FILE *out)
+struct compare_args {
+	const char *paths[MAX_FILES];
+	size_t nfiles;
+	bool json;
+};
+
+static int add_file(void *args, const char *value, struct pb_error *err)
 {
-	fprintf(out,
-		"usage: pesbench compare RESULTS RESULTS [RESULTS...] [--json]\n\n"
+	struct compare_args *a = args;
+	if (a->nfiles == MAX_FILES)
+		return pb_fail(err, PB_EXIT_USAGE, 0, "at most %d results files", MAX_FILES);
+	a->paths[a->nfiles++] = value;
+	return 0;
+}
+
+static const struct pb_opt compare_options[] = {
+	{.name = "json", .kind = PB_OPT_FLAG, .at = PB_AT(struct compare_args, json, bool),
+	 .help = "print the table as JSON"},
+	{0},
+};
+
+const struct pb_cmd_spec pb_cmd_compare_spec = {
+	.name = "compare",
+	.summary = "set two or more results files side by side",
+	.operands = "RESULTS RESULTS [RESULTS...]",
+	.description =
 		"Sets two or more results (folders or results.json files) side by side: one row\n"
 		"per setting (experiment, facility kind, workload, period, threads, and the\n"
 		"experiment's own parameter), one column per file with accuracy mean +- stdev over\n"
 		"the runs and the samples lost. PEBS, IBS and SPE are matched with each other as\n"
-		"'precise'; other facilities by their spec. '-' marks a setting a file lacks.\n\n"
-		"  --json  print the table as JSON\n\n"
+		"'precise'; other facilities by their spec. '-' marks a setting a file lacks.\n",
+	.options = compare_options,
+	.args_size = sizeof(struct compare_args),
+	.positional = add_file,
+	.epilogue =
 		"Exit 0 on success, 2 for bad usage, 6 when a file is missing, corrupt or of\n"
-		"another schema version.\n");
-}
+		"another schema version.\n",
+};
 
 /* The facility a row matches on: precise facilities of different vendors are one kind. */
 static void facility_kind(const char *facility, char *buf, size_t len)
@@ -150,33 +175,15 @@ static void pad(FILE *out, const char *s, int width)
 
 int pb_cmd_compare(int argc, char **argv)
 {
-	static const char *const flags[] = {"json", NULL};
-	struct pb_option_parser op;
-	pb_options_begin(&op, argc, argv, flags);
-	const char *name, *value;
-	const char *paths[MAX_FILES];
-	size_t nfiles = 0;
-	bool json = false;
+	static struct compare_args a;
+	memset(&a, 0, sizeof a);
+	int rest, rc0 = pb_options_run(&pb_cmd_compare_spec, argc, argv, &a, &rest);
+	if (rc0 >= 0)
+		return rc0;
+	const char *const *paths = a.paths;
+	size_t nfiles = a.nfiles;
+	bool json = a.json;
 	struct pb_error err = {0};
-	int r;
-	while ((r = pb_options_next(&op, &name, &value)) > 0) {
-		if (!strcmp(name, "help")) {
-			usage(stdout);
-			return PB_EXIT_OK;
-		} else if (!*name) {
-			if (nfiles == MAX_FILES) {
-				pb_fail(&err, PB_EXIT_USAGE, 0, "at most %d results files", MAX_FILES);
-				return pb_cli_report("compare", &err);
-			}
-			paths[nfiles++] = value;
-		} else if (!strcmp(name, "json")) {
-			json = true;
-		} else {
-			return pb_cli_unknown_option("compare", name);
-		}
-	}
-	if (r < 0)
-		return pb_cli_report("compare", &op.err);
 	if (nfiles < 2) {
 		pb_fail(&err, PB_EXIT_USAGE, 0,
 			"compare needs two or more results folders or files (got %zu); `pesbench "

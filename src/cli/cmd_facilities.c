@@ -15,21 +15,6 @@
 
 #define SHOWN_ITERATIONS 1000
 
-static void usage(FILE *out)
-{
-	fprintf(out,
-		"usage: pesbench facilities [--markdown | --json]\n\n"
-		"Prints each facility's measurement model as pesbench uses it: the spec the default\n"
-		"suite runs, its natural workload and the basis of its expected samples there\n"
-		"(declared: the workload's declared events; count: the kernel's own count; time:\n"
-		"the timer's running time), where a sample's IP lands (exact, next instruction,\n"
-		"skid), the period unit and legal periods, and whether it can leave out a\n"
-		"privilege level. Nothing is opened: the model is the same on every machine.\n\n"
-		"  --markdown  a Markdown table (the one in README.md and docs/facilities.md)\n"
-		"  --json      the same as JSON\n\n"
-		"Exit 0 on success, 2 for bad usage.\n");
-}
-
 struct model_row {
 	const struct pb_facility *f;
 	char natural[64], basis[16], per_iteration[32], ip[32], periods[96], exclusion[96],
@@ -140,38 +125,47 @@ static int print_json(const struct model_row *rows, unsigned n)
 	return rc ? PB_EXIT_FAILURE : PB_EXIT_OK;
 }
 
+struct facilities_args {
+	bool markdown, json;
+};
+
+static const struct pb_opt facilities_options[] = {
+	{.name = "markdown", .kind = PB_OPT_FLAG, .at = PB_AT(struct facilities_args, markdown, bool),
+	 .help = "a Markdown table (the one in README.md and docs/facilities.md)"},
+	{.name = "json", .kind = PB_OPT_FLAG, .at = PB_AT(struct facilities_args, json, bool),
+	 .help = "the same as JSON"},
+	{0},
+};
+
+const struct pb_cmd_spec pb_cmd_facilities_spec = {
+	.name = "facilities",
+	.summary = "every facility's measurement model: basis, IP relation, periods, levels",
+	.description =
+		"Prints each facility's measurement model as pesbench uses it: the spec the default\n"
+		"suite runs, its natural workload and the basis of its expected samples there\n"
+		"(declared: the workload's declared events; count: the kernel's own count; time:\n"
+		"the timer's running time), where a sample's IP lands (exact, next instruction,\n"
+		"skid), the period unit and legal periods, and whether it can leave out a\n"
+		"privilege level. Nothing is opened: the model is the same on every machine.\n",
+	.options = facilities_options,
+	.args_size = sizeof(struct facilities_args),
+	.epilogue = "--markdown and --json exclude each other. Exit 0 on success, 2 for bad usage.\n",
+};
+
 int pb_cmd_facilities(int argc, char **argv)
 {
-	static const char *const flags[] = {"markdown", "json", "help", NULL};
-	struct pb_option_parser op;
-	pb_options_begin(&op, argc, argv, flags);
-	const char *name, *value;
-	bool markdown = false, json = false;
-	int rc;
-	while ((rc = pb_options_next(&op, &name, &value)) == 1) {
-		if (!strcmp(name, "help")) {
-			usage(stdout);
-			return PB_EXIT_OK;
-		} else if (!strcmp(name, "markdown")) {
-			markdown = true;
-		} else if (!strcmp(name, "json")) {
-			json = true;
-		} else if (!name[0]) {
-			pb_fail(&op.err, PB_EXIT_USAGE, 0, "unexpected argument '%s'", value);
-			return pb_cli_report("facilities", &op.err);
-		} else {
-			return pb_cli_unknown_option("facilities", name);
-		}
-	}
-	if (rc < 0)
-		return pb_cli_report("facilities", &op.err);
+	struct facilities_args a = {0};
+	int rest, rc0 = pb_options_run(&pb_cmd_facilities_spec, argc, argv, &a, &rest);
+	if (rc0 >= 0)
+		return rc0;
+	bool markdown = a.markdown, json = a.json;
+	struct pb_error err = {0};
 	if (markdown && json) {
-		pb_fail(&op.err, PB_EXIT_USAGE, 0, "--markdown and --json exclude each other");
-		return pb_cli_report("facilities", &op.err);
+		pb_fail(&err, PB_EXIT_USAGE, 0, "--markdown and --json exclude each other");
+		return pb_cli_report("facilities", &err);
 	}
 	struct model_row rows[16];
 	unsigned n = 0;
-	struct pb_error err = {0};
 	for (const struct pb_facility *const *f = pb_facility_list(); *f && n < 16; f++)
 		if (fill_row(*f, &rows[n++], &err))
 			return pb_cli_report("facilities", &err);

@@ -22,27 +22,8 @@
 #include <string.h>
 
 #define DEFAULT_TOP 20
-
-static void usage(FILE *out)
-{
-	fprintf(out,
-		"usage: pesbench perfdata FILE [--histogram] [--top N] [--dump] [--json]\n\n"
-		"Reads a perf.data file written by `perf record` (or by pesbench) and prints, per\n"
-		"event, the samples, lost samples and throttles it holds, and the recording's\n"
-		"machine (CPUID, CPUs, PMU mappings).\n"
-		"  --histogram  samples per instruction address, the N most sampled (--top, default\n"
-		"               %d) with their share; memory grows with distinct addresses only\n"
-		"  --dump       one line per sample (ip, pid/tid, time, addr, cpu, period, weight,\n"
-		"               data source decoded as `perf script -F data_src` prints it); AMD IBS\n"
-		"               raw payloads are decoded as `perf report -D` prints them when the\n"
-		"               file's PMU mappings name ibs_op / ibs_fetch\n"
-		"  --json       the summary (and histogram) as JSON on stdout\n"
-		"Samples with a data source (PERF_SAMPLE_DATA_SRC: PEBS memory events, IBS, SPE)\n"
-		"are counted per operation and memory level, with their mean weight.\n"
-		"Pipe-mode recordings (perf record -o -) are read too. Exit 6 when the file is\n"
-		"truncated, corrupt or of an unsupported kind (other byte order, compressed records).\n",
-		DEFAULT_TOP);
-}
+#define STR(x) #x
+#define TEXT(x) STR(x)
 
 /* (event, ip) -> samples, open addressing; grows at half load. */
 struct ip_slot {
@@ -696,45 +677,69 @@ static int print_json(struct walk *wk, const struct pb_perfdata_stats *st, uint6
 	return rc ? PB_EXIT_OUTPUT : PB_EXIT_OK;
 }
 
+struct perfdata_args {
+	const char *path;
+	uint64_t top;
+	bool histogram, dump, json;
+};
+
+static int set_path(void *args, const char *value, struct pb_error *err)
+{
+	struct perfdata_args *a = args;
+	if (a->path)
+		return pb_fail(err, PB_EXIT_USAGE, 0, "one FILE only ('%s' and '%s')", a->path, value);
+	a->path = value;
+	return 0;
+}
+
+#define ARG(field, type) PB_AT(struct perfdata_args, field, type)
+
+static const struct pb_opt perfdata_options[] = {
+	{.name = "histogram", .kind = PB_OPT_FLAG, .at = ARG(histogram, bool),
+	 .help = "samples per instruction address, the N most sampled (--top) with their share; "
+		 "memory grows with distinct addresses only"},
+	{.name = "top", .arg = "N", .kind = PB_OPT_U64, .at = ARG(top, uint64_t), .min = 1,
+	 .max = UINT64_C(1) << 32, .help = "addresses the histogram shows (default "
+	 TEXT(DEFAULT_TOP) ")"},
+	{.name = "dump", .kind = PB_OPT_FLAG, .at = ARG(dump, bool),
+	 .help = "one line per sample (ip, pid/tid, time, addr, cpu, period, weight, data source "
+		 "decoded as `perf script -F data_src` prints it); AMD IBS raw payloads are decoded "
+		 "as `perf report -D` prints them when the file's PMU mappings name ibs_op / "
+		 "ibs_fetch"},
+	{.name = "json", .kind = PB_OPT_FLAG, .at = ARG(json, bool),
+	 .help = "the summary (and histogram) as JSON on stdout"},
+	{0},
+};
+
+const struct pb_cmd_spec pb_cmd_perfdata_spec = {
+	.name = "perfdata",
+	.summary = "read a perf.data: samples, losses, per-IP histogram, IBS decode",
+	.operands = "FILE",
+	.description =
+		"Reads a perf.data file written by `perf record` (or by pesbench) and prints, per\n"
+		"event, the samples, lost samples and throttles it holds, and the recording's\n"
+		"machine (CPUID, CPUs, PMU mappings).\n",
+	.options = perfdata_options,
+	.args_size = sizeof(struct perfdata_args),
+	.positional = set_path,
+	.epilogue =
+		"Samples with a data source (PERF_SAMPLE_DATA_SRC: PEBS memory events, IBS, SPE)\n"
+		"are counted per operation and memory level, with their mean weight.\n"
+		"Pipe-mode recordings (perf record -o -) are read too. Exit 6 when the file is\n"
+		"truncated, corrupt or of an unsupported kind (other byte order, compressed records).\n",
+};
+
 int pb_cmd_perfdata(int argc, char **argv)
 {
-	static const char *const flags[] = {"histogram", "dump", "json", "help", NULL};
-	struct pb_option_parser op;
-	const char *name, *value, *path = NULL;
-	struct walk wk = {0};
-	uint64_t top = DEFAULT_TOP;
-	int r;
-	pb_options_begin(&op, argc, argv, flags);
-	while ((r = pb_options_next(&op, &name, &value)) == 1) {
-		if (!name[0]) {
-			if (path) {
-				fprintf(stderr, "pesbench perfdata: one FILE only ('%s' and '%s')\n",
-					path, value);
-				return PB_EXIT_USAGE;
-			}
-			path = value;
-		} else if (!strcmp(name, "help")) {
-			usage(stdout);
-			return PB_EXIT_OK;
-		} else if (!strcmp(name, "histogram")) {
-			wk.histogram = true;
-		} else if (!strcmp(name, "dump")) {
-			wk.dump = true;
-		} else if (!strcmp(name, "json")) {
-			wk.json = true;
-		} else if (!strcmp(name, "top")) {
-			if (pb_parse_u64("--top", value, 1, UINT64_C(1) << 32, &top, &op.err))
-				return pb_cli_report("perfdata", &op.err);
-		} else {
-			fprintf(stderr, "pesbench perfdata: unknown option '--%s'\n", name);
-			usage(stderr);
-			return PB_EXIT_USAGE;
-		}
-	}
-	if (r < 0)
-		return pb_cli_report("perfdata", &op.err);
+	struct perfdata_args a = {.top = DEFAULT_TOP};
+	int rest, r = pb_options_run(&pb_cmd_perfdata_spec, argc, argv, &a, &rest);
+	if (r >= 0)
+		return r;
+	const char *path = a.path;
+	struct walk wk = {.histogram = a.histogram, .dump = a.dump, .json = a.json};
+	uint64_t top = a.top;
 	if (!path) {
-		usage(stderr);
+		pb_options_help(&pb_cmd_perfdata_spec, stderr);
 		return PB_EXIT_USAGE;
 	}
 	if (wk.dump && wk.json) {
