@@ -23,8 +23,6 @@
 
 /* ---------- small helpers ---------- */
 
-#define str pb_json_str
-
 static const char *text_of(const struct pb_rset *s, const char *name)
 {
 	const char *t = pb_rset_get_text(s, name);
