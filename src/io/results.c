@@ -481,8 +481,9 @@ static void json_to_value(struct pb_rvalue *v, const json_t *j, const char *name
 			s->ci95 = json_number_value(json_object_get(j, "ci95"));
 			break;
 		}
+		/* a table of one figure (a summary written without its ci95) keeps the
+		 * figure's unit */
 		v->kind = PB_RV_SET;
-		v->unit = PB_UNIT_NONE;
 		v->as.set = calloc(1, sizeof *v->as.set);
 		if (!v->as.set)
 			abort();

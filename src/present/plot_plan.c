@@ -114,12 +114,6 @@ static bool metric_value(point_t p, const struct pb_rset *metrics, const char *n
 
 /* ---------- labels and units ---------- */
 
-static bool has_suffix(const char *s, const char *suffix)
-{
-	size_t a = strlen(s), b = strlen(suffix);
-	return a >= b && !strcmp(s + a - b, suffix);
-}
-
 static void trim(char *s)
 {
 	size_t n = strlen(s);
@@ -135,30 +129,66 @@ static void humanize(const char *name, char *buf, size_t len)
 			*p = ' ';
 }
 
-/* The unit a figure's name implies, by the suffix convention of results.json. */
-static const char *unit_of(const char *name, const char **suffix)
+/* How a unit reads on an axis. */
+static const char *unit_words(enum pb_unit unit)
 {
-	static const struct {
-		const char *suffix, *unit;
-	} units[] = {
-		{"_ns", "ns"},       {"_us", "µs"},       {"_ms", "ms"},     {"_s", "s"},
-		{"_seconds", "s"},   {"_pct", "%"},       {"_percent", "%"}, {"_pp", "percentage points"},
-		{"_kb", "KB"},       {"_kib", "KiB"},     {"_mb", "MB"},     {"_mib", "MiB"},
-		{"_bytes", "bytes"}, {"_pages", "pages"}, {"_ratio", "ratio"}, {"ratio", "ratio"},
-		{"_cycles", "cycles"}, {"_insns", "instructions"}, {"_instructions", "instructions"},
-		{"_hz", "Hz"},       {"_per_s", "per second"}, {"_kib", "KiB"},
-		{"_nops", "nop instructions"}, {"samples", "count"}, {"signals", "count"},
-	};
-	for (size_t i = 0; i < PB_ARRAY_SIZE(units); i++)
-		if (has_suffix(name, units[i].suffix)) {
-			if (suffix)
-				*suffix = units[i].suffix;
-			return units[i].unit;
-		}
-	return NULL;
+	return unit == PB_UNIT_NONE ? NULL : pb_unit_name(unit);
 }
 
-static void metric_label(const char *name, char *buf, size_t len)
+/* The length of the end of name that restates its unit ("_ns" of "wall_ns" in ns, "_pct" of
+ * "loss_pct" in %): the label says the unit once, in brackets. 0 when there is none. */
+static size_t unit_suffix(const char *name, enum pb_unit unit)
+{
+	static const struct {
+		enum pb_unit unit;
+		const char *spelling;
+	} spellings[] = {
+		{PB_UNIT_NS, "ns"},      {PB_UNIT_US, "us"},       {PB_UNIT_S, "s"},
+		{PB_UNIT_S, "seconds"},  {PB_UNIT_PERCENT, "pct"}, {PB_UNIT_PERCENT, "percent"},
+		{PB_UNIT_PERCENT_POINTS, "pp"}, {PB_UNIT_KIB, "kib"}, {PB_UNIT_BYTES, "bytes"},
+		{PB_UNIT_PAGES, "pages"}, {PB_UNIT_RATIO, "ratio"}, {PB_UNIT_INSTRUCTIONS, "nops"},
+		{PB_UNIT_TSC, "cycles"},
+	};
+	size_t n = strlen(name);
+	for (size_t i = 0; i < PB_ARRAY_SIZE(spellings); i++) {
+		size_t k = strlen(spellings[i].spelling);
+		if (spellings[i].unit == unit && n > k + 1 && name[n - k - 1] == '_' &&
+		    !strcmp(name + n - k, spellings[i].spelling))
+			return k + 1;
+	}
+	return 0;
+}
+
+/* The unit of the first value of that name among the points' metrics (or of event e's
+ * metrics, e >= 0). */
+static enum pb_unit metric_unit(pb_plot_points pts, size_t n, const char *name, int e)
+{
+	for (size_t i = 0; i < n; i++) {
+		const struct pb_rset *m = &pts[i]->metrics;
+		if (e >= 0) {
+			char key[32];
+			snprintf(key, sizeof key, "event%d", e);
+			m = pb_rset_get_set(m, key);
+		}
+		const struct pb_rvalue *v = pb_rset_get(m, name);
+		if (v)
+			return v->unit;
+	}
+	return PB_UNIT_NONE;
+}
+
+/* The unit of the first parameter of that name among the points. */
+static enum pb_unit param_unit(pb_plot_points pts, size_t n, const char *name)
+{
+	for (size_t i = 0; i < n; i++) {
+		const struct pb_rvalue *v = pb_rset_get(&pts[i]->params, name);
+		if (v)
+			return v->unit;
+	}
+	return PB_UNIT_NONE;
+}
+
+static void metric_label(const char *name, enum pb_unit unit, char *buf, size_t len)
 {
 	static const struct {
 		const char *name, *label;
@@ -183,13 +213,12 @@ static void metric_label(const char *name, char *buf, size_t len)
 			return;
 		}
 	char words[128];
-	const char *suffix = NULL;
-	const char *unit = unit_of(name, &suffix);
 	humanize(name, words, sizeof words);
 	/* "wall_ns" reads "wall (ns)", not "wall ns (ns)" */
-	if (suffix && strlen(name) > strlen(suffix) && suffix[0] == '_')
-		words[strlen(name) - strlen(suffix)] = '\0';
-	pb_format(buf, len, "%s (%s)", words, unit ? unit : "value");
+	size_t restated = unit_suffix(name, unit);
+	if (restated && strlen(words) == strlen(name))
+		words[strlen(name) - restated] = '\0';
+	pb_format(buf, len, "%s (%s)", words, unit_words(unit) ? unit_words(unit) : "value");
 }
 
 static bool facility_is_timer(const char *facility)
@@ -198,7 +227,8 @@ static bool facility_is_timer(const char *facility)
 	return f && f->time_based;
 }
 
-static void field_label(const char *field, const char *facility, char *buf, size_t len)
+static void field_label(const char *field, enum pb_unit unit, const char *facility, char *buf,
+			size_t len)
 {
 	if (!strcmp(field, "period")) {
 		if (facility && facility_is_timer(facility))
@@ -230,9 +260,8 @@ static void field_label(const char *field, const char *facility, char *buf, size
 	} else {
 		char words[96];
 		humanize(!strncmp(field, "workload.", 9) ? field + 9 : field, words, sizeof words);
-		const char *unit = unit_of(field, NULL);
 		pb_format(buf, len, "%s%s (%s)", !strncmp(field, "workload.", 9) ? "workload " : "",
-			  words, unit ? unit : "value");
+			  words, unit_words(unit) ? unit_words(unit) : "value");
 	}
 }
 
@@ -589,12 +618,10 @@ static size_t plain_metrics(pb_plot_points pts, size_t n, const char *const *onl
 }
 
 /* Nanoseconds in the millions read better as milliseconds. */
-static void rescale_time(struct pb_figure *f, const char *metric)
+static void rescale_time(struct pb_figure *f, enum pb_unit unit)
 {
-	const char *suffix = NULL;
-	const char *unit = unit_of(metric, &suffix);
 	char *at = strstr(f->ylabel, "(ns)");
-	if (!unit || strcmp(unit, "ns") || !at)
+	if (unit != PB_UNIT_NS || !at)
 		return;
 	double top = 0;
 	for (size_t s = 0; s < f->nseries; s++)
@@ -659,9 +686,11 @@ void pb_plot_generic(struct pb_plot_ctx *c, const char *experiment, pb_plot_poin
 			const char *xname = x ? x->name : "facility";
 			f->categorical = !x || !x->numeric;
 			char mlabel[160], xlabel[160];
-			metric_label(metrics[m], mlabel, sizeof mlabel);
-			field_label(xname, only_facility ? only_facility
-					   : nfac == 1 ? facilities[0] : NULL, xlabel, sizeof xlabel);
+			enum pb_unit munit = metric_unit(pts, n, metrics[m], -1);
+			metric_label(metrics[m], munit, mlabel, sizeof mlabel);
+			field_label(xname, param_unit(pts, n, xname),
+				    only_facility ? only_facility : nfac == 1 ? facilities[0] : NULL,
+				    xlabel, sizeof xlabel);
 			pb_format(f->ylabel, sizeof f->ylabel, "%s", mlabel);
 			pb_format(f->xlabel, sizeof f->xlabel, "%s", xlabel);
 			char mshort[64], xshort[64];
@@ -737,7 +766,7 @@ void pb_plot_generic(struct pb_plot_ctx *c, const char *experiment, pb_plot_poin
 				}
 				pb_fig_add(f, pb_fig_series(f, series), xv, v.mean, v.min, v.max, v.n);
 			}
-			rescale_time(f, metrics[m]);
+			rescale_time(f, munit);
 			if (f->categorical && x && !strcmp(x->name, "workload"))
 				shorten_workload_categories(f);
 			f->logx = !f->categorical && xmin > 0 && xmax / xmin >= 20;
@@ -995,8 +1024,11 @@ void pb_plot_multi(struct pb_plot_ctx *c, pb_plot_points pts, size_t n)
 					pb_fig_add(f, pb_fig_series(f, series), k, v.mean, v.min, v.max, v.n);
 				}
 			}
-			metric_label(what[w].metric, f->ylabel, sizeof f->ylabel);
-			field_label("events_opened_together", fac, f->xlabel, sizeof f->xlabel);
+			metric_label(what[w].metric, metric_unit(pts, n, what[w].metric, 0), f->ylabel,
+				     sizeof f->ylabel);
+			field_label("events_opened_together",
+				    param_unit(pts, n, "events_opened_together"), fac, f->xlabel,
+				    sizeof f->xlabel);
 			if (w == 0) {
 				f->has_ref = true;
 				f->ref = 100;
