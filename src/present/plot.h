@@ -11,7 +11,6 @@
 #include "io/result_model.h"
 #include "util/error.h"
 
-#include <jansson.h>
 #include <stdbool.h>
 #include <stddef.h>
 

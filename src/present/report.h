@@ -7,7 +7,6 @@
 #include "present/plot.h"
 #include "util/error.h"
 
-#include <jansson.h>
 #include <stdbool.h>
 #include <stdio.h>
 
