@@ -34,6 +34,12 @@ int main(void)
 	pb_list_add(tight, sizeof tight, "gamma");
 	CHECK(!strcmp(tight, "alpha, ..."));
 
+	/* A name ending in "..." is a name, not the mark. */
+	char dots[64] = "";
+	pb_list_add(dots, sizeof dots, "sw:a|b|...");
+	pb_list_add(dots, sizeof dots, "bp:w");
+	CHECK(!strcmp(dots, "sw:a|b|..., bp:w"));
+
 	char one[4] = "";
 	pb_list_add(one, sizeof one, "toolong");
 	CHECK(!strcmp(one, "..."));

@@ -43,6 +43,10 @@ static int generic_index(const char *name)
 	return -1;
 }
 
+/* No option words: every word is part of the event's name (hw:INST_RETIRED:ANY_P). */
+static const struct pb_spec_options hw_options = {.what = "hw option",
+						  .other = pb_spec_event_word};
+
 static int hw_parse(struct pb_spec *spec, const char *args, struct pb_error *err)
 {
 	if (!args || !*args) {
@@ -53,11 +57,12 @@ static int hw_parse(struct pb_spec *spec, const char *args, struct pb_error *err
 			       "hw needs an event: hw:EVENT with a generic name (%s) or a libpfm4 "
 			       "name (hw:INST_RETIRED:ANY_P)", names);
 	}
-	if (strlen(args) >= sizeof spec->event)
-		return pb_fail(err, PB_EXIT_USAGE, EINVAL, "%s: event name too long", spec->text);
-	snprintf(spec->event, sizeof spec->event, "%s", args);
+	struct pb_spec_event_words words = {0};
+	if (pb_spec_options_parse(&hw_options, spec, args, &words, err))
+		return -1;
+	snprintf(spec->event, sizeof spec->event, "%s", words.text);
 	spec->precise = 0;
-	int g = generic_index(args);
+	int g = generic_index(spec->event);
 	if (g >= 0) {
 		spec->type = PERF_TYPE_HARDWARE;
 		spec->config = generic_events[g].config;
@@ -201,6 +206,7 @@ static const char *hw_declare(const struct pb_spec *spec, const struct pb_truth 
 
 const struct pb_facility pb_facility_hw = {
 	.name = "hw",
+	.options = &hw_options,
 	.usage = "hw:EVENT",
 	.summary = "classic counter-overflow interrupt, no precise mechanism (skid)",
 	.needs = "a hardware PMU (bare metal or a VM with vPMU); kernel events need CAP_PERFMON or "

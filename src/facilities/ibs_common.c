@@ -108,19 +108,6 @@ const char *pb_ibs_caps_names(uint32_t caps, char *buf, size_t len)
 	return buf;
 }
 
-int pb_ibs_parse_common_word(struct pb_spec *spec, const char *word)
-{
-	if (!strcmp(word, "l3missonly")) {
-		spec->options |= PB_IBS_OPT_L3MISSONLY;
-		return 1;
-	}
-	if (!strcmp(word, "swfilt")) {
-		spec->options |= PB_IBS_OPT_SWFILT;
-		return 1;
-	}
-	return 0;
-}
-
 /* The facility as a whole, before any option: the PMU, per-task support. */
 static bool base_availability(enum pb_ibs_kind kind, const struct pb_machine *m,
 			      struct pb_availability *out)

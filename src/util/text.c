@@ -31,8 +31,10 @@ void pb_list_add(char *buf, size_t len, const char *name)
 	size_t used = strnlen(buf, len);
 	if (used >= len)
 		return;
-	if (used >= sizeof more - 1 && !strcmp(buf + used - (sizeof more - 1), more))
-		return;  /* already cut short */
+	/* Already cut short: the list is the mark alone or ends in ", ..." (a name of its own may
+	 * end in "...", as "sw:a|b|..." does). */
+	if (!strcmp(buf, more) || (used >= 5 && !strcmp(buf + used - 5, ", ...")))
+		return;
 	const char *sep = used ? ", " : "";
 	if (used + strlen(sep) + strlen(name) < len) {
 		pb_append(buf, len, "%s%s", sep, name);
