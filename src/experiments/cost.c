@@ -50,10 +50,10 @@
 #define MAX_RUNS 64
 
 /* The time a mode's sweep may take before it stops unresolved, in multiples of --target-ms
- * (60 ms by default: 4.8 s for mode none, 1.8 s for each other mode). Mode none gets more: it
+ * (60 ms by default: 4.2 s for mode none, 1.5 s for each other mode). Mode none gets more: it
  * is the floor every other figure and the prediction stand on. */
-#define BUDGET_NONE_TARGETS 80
-#define BUDGET_MODE_TARGETS 30
+#define BUDGET_NONE_TARGETS 70
+#define BUDGET_MODE_TARGETS 25
 
 static const enum pb_delivery modes[] = {PB_DELIVERY_NONE, PB_DELIVERY_SIGNAL,
 					 PB_DELIVERY_SIGTRAP, PB_DELIVERY_DRAIN};
@@ -98,14 +98,19 @@ static unsigned cost_periods(const struct pb_suite_options *o, const struct pb_s
 	return n;
 }
 
-/* Rounds every mode makes before the fit may stop it: one; after it the fit is checked after
- * every pair, so a facility whose runs are slow to set up (a uprobe's open and close take
- * ~0.3 s each in the kernel here) stops close to its budget. */
-static unsigned min_rounds(const struct pb_suite_options *o)
+/* Rounds a mode makes before its fit may stop it: two for mode none, the floor every other
+ * figure and the prediction stand on (each period measured twice, so that a lucky first round
+ * cannot resolve it alone), one for the others; --runs 1 asks for one. After them the fit is
+ * checked after every pair, so a facility whose runs are slow to set up (a uprobe's open and
+ * close take ~0.3 s each in the kernel here) stops close to its budget. */
+static unsigned min_rounds(const struct pb_suite_options *o, enum pb_delivery mode)
 {
-	(void)o;
-	return 1;
+	return mode == PB_DELIVERY_NONE && o->runs >= 2 ? 2 : 1;
 }
+
+/* R² below this after two rounds stops a sweep early: R² measures the noise against the
+ * spread of the samples, and more pairs estimate it better but do not raise it. */
+#define FUTILE_R2 0.9
 
 /* Prediction rounds: every round is a baseline and one run per period. */
 static unsigned predict_rounds(const struct pb_suite_options *o)
@@ -126,7 +131,7 @@ static unsigned cost_plan(const struct pb_suite_options *o, const char *facility
 	uint64_t p[PB_MAX_LIST];
 	unsigned np = cost_periods(o, &s, p);
 	/* The minimum rounds; the adaptive ones are not known in advance. */
-	unsigned n = NMODES * np * 2 * min_rounds(o);
+	unsigned n = (NMODES + 1) * np * 2;
 	if (predict_workload(&s))
 		n += 2 * predict_rounds(o) * 4;
 	if (is_timer(&s))
@@ -175,6 +180,20 @@ struct cost_fit {
 	char why[320];               /* unresolved: the reason */
 };
 
+/* The baseline a sampled run is set against: the median of its partner's and the partners of
+ * the LOCAL_PAIRS pairs measured before and after it. The CPU time of the same work varies by
+ * ~1 % from run to run here, with the machine's load rather than with time, so one partner
+ * alone doubles that noise in every difference; the median of five keeps most of it out while
+ * still following a machine that drifts over the sweep. */
+#define LOCAL_PAIRS 2
+
+static double local_baseline(const double *base, size_t n, size_t i)
+{
+	size_t from = i > LOCAL_PAIRS ? i - LOCAL_PAIRS : 0;
+	size_t to = i + LOCAL_PAIRS + 1 < n ? i + LOCAL_PAIRS + 1 : n;
+	return pb_median(base + from, to - from);
+}
+
 static void fit_sweep(const struct sweep *sw, bool per_event, struct cost_fit *cf)
 {
 	double *x = malloc(sw->n * sizeof *x), *y = malloc(sw->n * sizeof *y),
@@ -190,11 +209,13 @@ static void fit_sweep(const struct sweep *sw, bool per_event, struct cost_fit *c
 	}
 	double events = 0;
 	for (size_t i = 0; i < sw->n; i++) {
-		x[i] = sw->p[i].samples;
-		y[i] = sw->p[i].cpu - sw->p[i].base_cpu;
-		yw[i] = sw->p[i].wall - sw->p[i].base_wall;
 		b[i] = sw->p[i].base_cpu;
 		bw[i] = sw->p[i].base_wall;
+	}
+	for (size_t i = 0; i < sw->n; i++) {
+		x[i] = sw->p[i].samples;
+		y[i] = sw->p[i].cpu - local_baseline(b, sw->n, i);
+		yw[i] = sw->p[i].wall - local_baseline(bw, sw->n, i);
 		events += sw->p[i].events;
 	}
 	cf->events = events / (double)sw->n;
@@ -310,7 +331,7 @@ static int sweep_mode(struct sweep_setup *su, enum pb_delivery mode, json_t **pe
 	uint64_t start = now_ns();
 	unsigned round = 0;
 	int rc = 0;
-	bool done = false;
+	bool done = false, futile = false;
 	memset(cf, 0, sizeof *cf);
 	for (;; round++) {
 		/* The sweep's direction and the order inside the pairs alternate: in a fixed order
@@ -343,7 +364,9 @@ static int sweep_mode(struct sweep_setup *su, enum pb_delivery mode, json_t **pe
 							   k + 1 < su->np))
 				continue;
 			fit_sweep(sw, su->per_event, cf);
-			if (cf->resolved || now_ns() - start >= su->budget_ns || sw->n >= MAX_PAIRS) {
+			futile = cf->fitted && sw->n >= 2 * su->np && !(cf->cpu.r2 >= FUTILE_R2);
+			if (cf->resolved || futile || now_ns() - start >= su->budget_ns ||
+			    sw->n >= MAX_PAIRS) {
 				done = true;
 				break;
 			}
@@ -357,8 +380,10 @@ static int sweep_mode(struct sweep_setup *su, enum pb_delivery mode, json_t **pe
 	if (!rc && !cf->resolved && cf->why[0]) {
 		size_t n = strlen(cf->why);
 		pb_format(cf->why + n, sizeof cf->why - n,
-			  " after %zu pairs in %.1f s (budget %.1f s)", cf->pairs, cf->seconds,
-			  cf->budget_seconds);
+			  " after %zu pairs in %.1f s (budget %.1f s)%s", cf->pairs, cf->seconds,
+			  cf->budget_seconds,
+			  futile ? "; stopped early: R² below 0.9 after two rounds, and more pairs "
+				   "do not raise it, only less noise does" : "");
 	}
 	free(sw);
 	return rc;
@@ -784,7 +809,7 @@ static int cost_run(const struct pb_suite_options *o, const char *facility,
 		return -1;
 	su.o = o;
 	su.np = cost_periods(o, &spec, su.periods);
-	su.min_rounds = min_rounds(o);
+
 	char wl[320], params[256];
 	pb_workload_params_text(&su.sampled.workload, params, sizeof params);
 	pb_format(wl, sizeof wl, "%s%s%s", su.sampled.workload.workload->name,
@@ -796,6 +821,7 @@ static int cost_run(const struct pb_suite_options *o, const char *facility,
 	for (unsigned m = 0; m < NMODES; m++) {
 		su.budget_ns = (uint64_t)(m ? BUDGET_MODE_TARGETS : BUDGET_NONE_TARGETS) *
 			       o->target_ms * 1000000ull;
+		su.min_rounds = min_rounds(o, modes[m]);
 		json_t *pp[PB_MAX_LIST];
 		for (unsigned i = 0; i < su.np; i++) {
 			pp[i] = pb_results_point(res, "cost", facility, wl);
