@@ -7,7 +7,7 @@
 # Every run is measured the same way: the workload's measured region, as `pesbench measure
 # --json` reports it — under perf record too, where pesbench runs the workload with --facility
 # none inside perf. The cost of a sample is what the sampled thread pays: its CPU time over the
-# same round's run without sampling (CLOCK_THREAD_CPUTIME_ID across the region: the interrupts
+# median of the runs without sampling (CLOCK_THREAD_CPUTIME_ID across the region: the interrupts
 # and signal handlers it takes, not the time it waits for a CPU other programs hold), divided
 # by the samples taken inside the region. perf's samples are counted in the region by their
 # symbol (the workload's code), and it samples user mode only (cpu-clock:u), as pesbench does.
@@ -69,19 +69,24 @@ for ((r = 1; r <= REPEAT; r++)); do
 	done
 done
 
-# Per round and configuration: ns per sample on CPU time and on wall time against the round's
-# baseline; then min / median / max over the rounds, and each mode's ratio to perf record's in
+# Per round and configuration: ns per sample on CPU time and on wall time against the median of
+# every round's baseline (the same work's CPU time varies ~1 % from run to run with the
+# machine's load, not with time: one baseline per round put that noise into every round's
+# figure); then min / median / max over the rounds, and each mode's ratio to perf record's in
 # the same round.
 stats() { sort -g | awk '{v[NR] = $1} END {
 	if (!NR) { printf "%s", "-"; exit }
 	m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
 	printf "%s / %s / %s", v[1], m, v[NR] }'; }
+median() { sort -g | awk '{v[NR] = $1} END {print NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
+base_wall=$(cut -d' ' -f2 "$work/baseline.txt" | median)
+base_cpu=$(cut -d' ' -f3 "$work/baseline.txt" | median)
 for c in "${configs[@]}"; do
 	[ "$c" = baseline ] && continue
-	join <(sort -k1,1 "$work/baseline.txt") <(sort -k1,1 "$work/$c.txt") | awk '{
-		s = $7; cpu = 0; wall = 0
-		if (s > 0) { cpu = ($6 - $3) / s; wall = ($5 - $2) / s }
-		printf "%d %.0f %.0f %d\n", $1, cpu, wall, s }' >"$work/$c.per"
+	awk -v bw="$base_wall" -v bc="$base_cpu" '{
+		s = $4; cpu = 0; wall = 0
+		if (s > 0) { cpu = ($3 - bc) / s; wall = ($2 - bw) / s }
+		printf "%d %.0f %.0f %d\n", $1, cpu, wall, s }' "$work/$c.txt" >"$work/$c.per"
 done
 printf '%-12s %9s  %-28s  %-28s  %s\n' config samples "CPU ns/sample min/med/max" \
 	"wall ns/sample min/med/max" "CPU cost / perf record's, min/med/max"

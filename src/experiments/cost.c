@@ -50,10 +50,10 @@
 #define MAX_RUNS 64
 
 /* The time a mode's sweep may take before it stops unresolved, in multiples of --target-ms
- * (60 ms by default: 4.8 s for mode none, 1.8 s for each other mode). Mode none gets more: it
+ * (60 ms by default: 4.2 s for mode none, 1.5 s for each other mode). Mode none gets more: it
  * is the floor every other figure and the prediction stand on. */
-#define BUDGET_NONE_TARGETS 80
-#define BUDGET_MODE_TARGETS 30
+#define BUDGET_NONE_TARGETS 70
+#define BUDGET_MODE_TARGETS 25
 
 static const enum pb_delivery modes[] = {PB_DELIVERY_NONE, PB_DELIVERY_SIGNAL,
 					 PB_DELIVERY_SIGTRAP, PB_DELIVERY_DRAIN};
@@ -98,14 +98,19 @@ static unsigned cost_periods(const struct pb_suite_options *o, const struct pb_s
 	return n;
 }
 
-/* Rounds every mode makes before the fit may stop it: one; after it the fit is checked after
- * every pair, so a facility whose runs are slow to set up (a uprobe's open and close take
- * ~0.3 s each in the kernel here) stops close to its budget. */
-static unsigned min_rounds(const struct pb_suite_options *o)
+/* Rounds a mode makes before its fit may stop it: two for mode none, the floor every other
+ * figure and the prediction stand on (each period measured twice, so that a lucky first round
+ * cannot resolve it alone), one for the others; --runs 1 asks for one. After them the fit is
+ * checked after every pair, so a facility whose runs are slow to set up (a uprobe's open and
+ * close take ~0.3 s each in the kernel here) stops close to its budget. */
+static unsigned min_rounds(const struct pb_suite_options *o, enum pb_delivery mode)
 {
-	(void)o;
-	return 1;
+	return mode == PB_DELIVERY_NONE && o->runs >= 2 ? 2 : 1;
 }
+
+/* R² below this after two rounds stops a sweep early: R² measures the noise against the
+ * spread of the samples, and more pairs estimate it better but do not raise it. */
+#define FUTILE_R2 0.9
 
 /* Prediction rounds: every round is a baseline and one run per period. */
 static unsigned predict_rounds(const struct pb_suite_options *o)
@@ -126,7 +131,7 @@ static unsigned cost_plan(const struct pb_suite_options *o, const char *facility
 	uint64_t p[PB_MAX_LIST];
 	unsigned np = cost_periods(o, &s, p);
 	/* The minimum rounds; the adaptive ones are not known in advance. */
-	unsigned n = NMODES * np * 2 * min_rounds(o);
+	unsigned n = (NMODES + 1) * np * 2;
 	if (predict_workload(&s))
 		n += 2 * predict_rounds(o) * 4;
 	if (is_timer(&s))
@@ -168,6 +173,20 @@ struct cost_fit {
 	char why[320];               /* unresolved: the reason */
 };
 
+/* The baseline a sampled run is set against: the median of its partner's and the partners of
+ * the LOCAL_PAIRS pairs measured before and after it. The CPU time of the same work varies by
+ * ~1 % from run to run here, with the machine's load rather than with time, so one partner
+ * alone doubles that noise in every difference; the median of five keeps most of it out while
+ * still following a machine that drifts over the sweep. */
+#define LOCAL_PAIRS 2
+
+static double local_baseline(const double *base, size_t n, size_t i)
+{
+	size_t from = i > LOCAL_PAIRS ? i - LOCAL_PAIRS : 0;
+	size_t to = i + LOCAL_PAIRS + 1 < n ? i + LOCAL_PAIRS + 1 : n;
+	return pb_median(base + from, to - from);
+}
+
 static void fit_sweep(const struct sweep *sw, bool per_event, struct cost_fit *cf)
 {
 	double *x = malloc(sw->n * sizeof *x), *y = malloc(sw->n * sizeof *y),
@@ -183,11 +202,13 @@ static void fit_sweep(const struct sweep *sw, bool per_event, struct cost_fit *c
 	}
 	double events = 0;
 	for (size_t i = 0; i < sw->n; i++) {
-		x[i] = sw->p[i].samples;
-		y[i] = sw->p[i].cpu - sw->p[i].base_cpu;
-		yw[i] = sw->p[i].wall - sw->p[i].base_wall;
 		b[i] = sw->p[i].base_cpu;
 		bw[i] = sw->p[i].base_wall;
+	}
+	for (size_t i = 0; i < sw->n; i++) {
+		x[i] = sw->p[i].samples;
+		y[i] = sw->p[i].cpu - local_baseline(b, sw->n, i);
+		yw[i] = sw->p[i].wall - local_baseline(bw, sw->n, i);
 		events += sw->p[i].events;
 	}
 	cf->events = events / (double)sw->n;
@@ -308,7 +329,7 @@ static int sweep_mode(struct sweep_setup *su, enum pb_delivery mode,
 	uint64_t start = pb_now_ns();
 	unsigned round = 0;
 	int rc = 0;
-	bool done = false;
+	bool done = false, futile = false;
 	memset(cf, 0, sizeof *cf);
 	for (;; round++) {
 		/* The sweep's direction and the order inside the pairs alternate: in a fixed order
@@ -341,7 +362,9 @@ static int sweep_mode(struct sweep_setup *su, enum pb_delivery mode,
 							   k + 1 < su->np))
 				continue;
 			fit_sweep(sw, su->per_event, cf);
-			if (cf->resolved || pb_now_ns() - start >= su->budget_ns || sw->n >= MAX_PAIRS) {
+			futile = cf->fitted && sw->n >= 2 * su->np && !(cf->cpu.r2 >= FUTILE_R2);
+			if (cf->resolved || futile || pb_now_ns() - start >= su->budget_ns ||
+			    sw->n >= MAX_PAIRS) {
 				done = true;
 				break;
 			}
@@ -355,8 +378,10 @@ static int sweep_mode(struct sweep_setup *su, enum pb_delivery mode,
 	if (!rc && !cf->resolved && cf->why[0]) {
 		size_t n = strlen(cf->why);
 		pb_format(cf->why + n, sizeof cf->why - n,
-			  " after %zu pairs in %.1f s (budget %.1f s)", cf->pairs, cf->seconds,
-			  cf->budget_seconds);
+			  " after %zu pairs in %.1f s (budget %.1f s)%s", cf->pairs, cf->seconds,
+			  cf->budget_seconds,
+			  futile ? "; stopped early: R² below 0.9 after two rounds, and more pairs "
+				   "do not raise it, only less noise does" : "");
 	}
 	free(sw);
 	return rc;
@@ -736,6 +761,25 @@ static int program_runs(const struct pb_suite_options *o, const char *facility,
 	return 0;
 }
 
+/* The interpreter python3 runs, not a wrapper in front of it: a pyenv shim is a shell script
+ * that forks helpers before it execs the interpreter, and their CPU time would be in the
+ * baseline (wait4 counts waited-for children) but never sampled (the timer follows the one
+ * process). Falls back to "python3" when python3 cannot say. */
+static void python_path(char *buf, size_t len)
+{
+	pb_format(buf, len, "python3");
+	FILE *p = popen("python3 -c 'import sys; print(sys.executable)' 2>/dev/null", "r");
+	if (!p)
+		return;
+	char line[4096];
+	if (fgets(line, sizeof line, p)) {
+		line[strcspn(line, "\n")] = 0;
+		if (line[0] == '/' && !access(line, X_OK))
+			pb_format(buf, len, "%s", line);
+	}
+	pclose(p);
+}
+
 static const char *const program_names[] = {"program:xz -4 -T1 (256 KiB text)",
 					     "program:python3 loop 3e5"};
 
@@ -747,8 +791,10 @@ static int real_programs(const struct pb_suite_options *o, const char *facility,
 	char input[64];
 	if (make_input(input, sizeof input, 256u << 10, err))
 		return -1;
+	char python[4096];
+	python_path(python, sizeof python);
 	char *xz[] = {"xz", "-4", "-T1", "-c", "-k", input, NULL};
-	char *py[] = {"python3", "-c", "s = 0\nfor i in range(300000): s += i * i\nprint(s)",
+	char *py[] = {python, "-c", "s = 0\nfor i in range(300000): s += i * i\nprint(s)",
 		      NULL};
 	struct {
 		char **argv;
@@ -756,7 +802,7 @@ static int real_programs(const struct pb_suite_options *o, const char *facility,
 	} progs[] = {{xz, program_names[0]}, {py, program_names[1]}};
 	int rc = 0;
 	for (size_t i = 0; i < 2 && !rc; i++) {
-		if (!in_path(progs[i].argv[0])) {
+		if (progs[i].argv[0][0] != '/' && !in_path(progs[i].argv[0])) {
 			char why[160];
 			pb_format(why, sizeof why, "%s is not installed (scripts/install-deps.sh "
 				  "installs it)", progs[i].argv[0]);
@@ -782,7 +828,7 @@ static int cost_run(const struct pb_suite_options *o, const char *facility,
 		return -1;
 	su.o = o;
 	su.np = cost_periods(o, &spec, su.periods);
-	su.min_rounds = min_rounds(o);
+
 	char wl[320], params[256];
 	pb_workload_params_text(&su.sampled.workload, params, sizeof params);
 	pb_format(wl, sizeof wl, "%s%s%s", su.sampled.workload.workload->name,
@@ -794,6 +840,7 @@ static int cost_run(const struct pb_suite_options *o, const char *facility,
 	for (unsigned m = 0; m < NMODES; m++) {
 		su.budget_ns = (uint64_t)(m ? BUDGET_MODE_TARGETS : BUDGET_NONE_TARGETS) *
 			       o->target_ms * 1000000ull;
+		su.min_rounds = min_rounds(o, modes[m]);
 		struct pb_result_point *pp[PB_MAX_LIST];
 		for (unsigned i = 0; i < su.np; i++) {
 			pp[i] = pb_results_point(res, "cost", facility, wl);
