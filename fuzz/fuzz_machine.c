@@ -3,6 +3,7 @@
  * format string and applied to an attr), a PMU caps file, osrelease, the fixture caps files, or
  * a cache size. The probe must never fail or read outside what it was given. */
 #include "facilities/machine.h"
+#include "util/kit.h"
 
 #include <linux/perf_event.h>
 #include <stdint.h>
@@ -76,7 +77,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		"sys/devices/system/cpu/cpu0/cache/index0/size",
 		"proc/sys/kernel/perf_event_paranoid",
 	};
-	const char *rel = targets[data[0] % (sizeof targets / sizeof targets[0])];
+	const char *rel = targets[data[0] % (PB_ARRAY_SIZE(targets))];
 	write_file(rel, data + 1, size - 1);
 
 	static struct pb_machine m;

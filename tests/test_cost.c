@@ -3,6 +3,7 @@
  * must add up exactly for an exact facility (bp:w). No timing is asserted. */
 #include "analysis/stats.h"
 #include "check.h"
+#include "results_json.h"
 #include "experiments/experiment.h"
 #include "experiments/predict.h"
 
@@ -241,7 +242,8 @@ static void test_smoke_on(const char *facility)
 	size_t at = 0;
 	json_t *fit;
 	unsigned fits = 0;
-	while ((fit = find(res.points, "cost", "kind", "fit", &at))) {
+	json_t *points = pb_test_points_json(&res);
+	while ((fit = find(points, "cost", "kind", "fit", &at))) {
 		fits++;
 		json_t *m = json_object_get(fit, "metrics");
 		CHECK(json_is_number(json_object_get(m, "ns_per_sample")));
@@ -261,7 +263,7 @@ static void test_smoke_on(const char *facility)
 		const char *mode = json_string_value(json_object_get(fit, "delivery"));
 		size_t sat = 0, pairs = 0;
 		json_t *sp;
-		while ((sp = find(res.points, "cost", "kind", "sweep", &sat)))
+		while ((sp = find(points, "cost", "kind", "sweep", &sat)))
 			if (!strcmp(json_string_value(json_object_get(sp, "delivery")), mode))
 				pairs += json_array_size(json_object_get(sp, "runs"));
 		CHECK(pairs >= 3);
@@ -271,7 +273,7 @@ static void test_smoke_on(const char *facility)
 	at = 0;
 	json_t *p;
 	unsigned sweeps = 0;
-	while ((p = find(res.points, "cost", "kind", "sweep", &at))) {
+	while ((p = find(points, "cost", "kind", "sweep", &at))) {
 		sweeps++;
 		check_adds_up(p);
 		/* each run is a pair: the sampled run's CPU time and its partner's */
@@ -284,7 +286,7 @@ static void test_smoke_on(const char *facility)
 	 * the noise, as bp:w's usually is), one refused prediction carrying the fit's figures. */
 	at = 0;
 	json_t *none_fit = NULL;
-	while ((fit = find(res.points, "cost", "kind", "fit", &at)))
+	while ((fit = find(points, "cost", "kind", "fit", &at)))
 		if (!strcmp(json_string_value(json_object_get(fit, "delivery")), "none"))
 			none_fit = fit;
 	CHECK(none_fit != NULL);
@@ -292,7 +294,7 @@ static void test_smoke_on(const char *facility)
 	CHECK(json_is_boolean(resolved));
 	at = 0;
 	unsigned predictions = 0, refused = 0;
-	while ((p = find(res.points, "cost", "kind", "prediction", &at))) {
+	while ((p = find(points, "cost", "kind", "prediction", &at))) {
 		if (json_object_get(p, "not_applicable")) {
 			refused++;
 			const char *note = json_string_value(json_object_get(p, "note"));
@@ -325,10 +327,12 @@ static void test_smoke_on(const char *facility)
 	/* buffer: a baseline and 3 ring sizes x 4 reader settings; kept + lost add up. */
 	o.nperiods = 0;
 	CHECK(pb_experiment_buffer.run(&o, facility, &res, &err) == 0);
+	json_decref(points);
+	points = pb_test_points_json(&res);
 	at = 0;
-	CHECK(find(res.points, "buffer", "role", "baseline", &at) != NULL);
+	CHECK(find(points, "buffer", "role", "baseline", &at) != NULL);
 	unsigned buffers = 0;
-	while ((p = find(res.points, "buffer", "role", "sampled", &at))) {
+	while ((p = find(points, "buffer", "role", "sampled", &at))) {
 		buffers++;
 		CHECK(json_object_get(p, "error") == NULL);
 		CHECK(json_is_integer(json_object_get(p, "ring_pages")));
@@ -338,6 +342,8 @@ static void test_smoke_on(const char *facility)
 		check_adds_up(p);
 	}
 	CHECK_EQ_U64(buffers, 12);
+	json_decref(points);
+	pb_test_check_units(&res);
 	pb_results_close(&res);
 	char cmd[128];
 	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);

@@ -4,6 +4,7 @@
 #include "fixture.h"
 #include "facilities/facility.h"
 #include "facilities/pfm_encode.h"
+#include "util/kit.h"
 
 #include <errno.h>
 
@@ -26,7 +27,7 @@ static void test_generic(void)
 	};
 	struct perf_event_attr a;
 	struct pb_error err;
-	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+	for (size_t i = 0; i < PB_ARRAY_SIZE(cases); i++) {
 		CHECK(pb_test_build_attr(&skl, cases[i].spec, 1000003, &a, &err) == 0);
 		CHECK_EQ_U64(a.type, PERF_TYPE_HARDWARE);
 		CHECK_EQ_U64(a.config, cases[i].config);

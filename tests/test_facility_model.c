@@ -8,6 +8,7 @@
 
 #include "facilities/facility.h"
 #include "facilities/pfm_encode.h"
+#include "util/kit.h"
 #include "workloads/workload.h"
 
 #include <stdio.h>
@@ -15,7 +16,7 @@
 
 static const char *const fixtures[] = {"sysfs-vm", "sysfs-skl", "sysfs-spr", "sysfs-zen4",
 				       "sysfs-zen5", "sysfs-neoverse", "sysfs-qemu-a57"};
-#define NFIXTURES (sizeof fixtures / sizeof fixtures[0])
+#define NFIXTURES (PB_ARRAY_SIZE(fixtures))
 
 static volatile uint64_t watched;
 
@@ -115,7 +116,7 @@ static void suite_spec_resolves(const struct pb_facility *f)
 
 	static const enum pb_workload_role roles[] = {PB_ROLE_NATURAL, PB_ROLE_COST,
 						      PB_ROLE_PREDICT, PB_ROLE_LEVELS};
-	for (size_t r = 0; r < sizeof roles / sizeof roles[0]; r++) {
+	for (size_t r = 0; r < PB_ARRAY_SIZE(roles); r++) {
 		const char *why = NULL;
 		const char *w = pb_spec_workload(&spec, roles[r], &why);
 		struct pb_workload_choice choice;
@@ -173,7 +174,7 @@ static void suite_spec_resolves(const struct pb_facility *f)
 			  s->round[3], s->prime[0], s->prime[1], s->prime[2], s->prime[3],
 			  s->cost[0], s->cost[1], s->cost[2], s->cost[3], s->cost[4],
 			  f->default_period};
-	for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
+	for (size_t i = 0; i < PB_ARRAY_SIZE(all); i++) {
 		struct perf_event_attr attr;
 		memset(&attr, 0, sizeof attr);
 		pb_error_clear(&err);

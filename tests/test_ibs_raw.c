@@ -4,6 +4,7 @@
 #include "check.h"
 #include "facilities/ibs_raw.h"
 #include "facilities/machine.h"
+#include "util/kit.h"
 
 #include <stdio.h>
 
@@ -226,7 +227,7 @@ static void check_reserved_bits(void)
 	regs[4] = 0xfull << 9;                         /* OpData3 9-12 */
 	CHECK(decode(PB_IBS_OP, CAPS_BASE | PB_IBS_CAPS_BRNTRGT | PB_IBS_CAPS_OPDATA4, regs, 9,
 		     &zen4_cpu, &s, NULL) == 0);
-	for (unsigned j = 0; j < sizeof(op_fields) / sizeof(op_fields[0]); j++)
+	for (unsigned j = 0; j < PB_ARRAY_SIZE(op_fields); j++)
 		if (op_fields[j].get(&s) != 0) {
 			fprintf(stderr, "  reserved op bits changed %s\n", op_fields[j].name);
 			changed++;
@@ -237,7 +238,7 @@ static void check_reserved_bits(void)
 	CHECK(decode(PB_IBS_FETCH, CAPS_BASE | PB_IBS_CAPS_FETCHCTLEXTD, fregs, 4, &zen4_cpu, &s,
 		     NULL) == 0);
 	changed = 0;
-	for (unsigned j = 0; j < sizeof(fetch_fields) / sizeof(fetch_fields[0]); j++)
+	for (unsigned j = 0; j < PB_ARRAY_SIZE(fetch_fields); j++)
 		if (fetch_fields[j].get(&s) != 0)
 			changed++;
 	CHECK_EQ_U64(changed, 0);
@@ -246,9 +247,9 @@ static void check_reserved_bits(void)
 
 static void test_fields(void)
 {
-	check_fields_alone(PB_IBS_FETCH, fetch_fields, sizeof(fetch_fields) / sizeof(fetch_fields[0]),
+	check_fields_alone(PB_IBS_FETCH, fetch_fields, PB_ARRAY_SIZE(fetch_fields),
 			   CAPS_BASE | PB_IBS_CAPS_FETCHCTLEXTD, 4, &zen4_cpu);
-	check_fields_alone(PB_IBS_OP, op_fields, sizeof(op_fields) / sizeof(op_fields[0]),
+	check_fields_alone(PB_IBS_OP, op_fields, PB_ARRAY_SIZE(op_fields),
 			   CAPS_BASE | PB_IBS_CAPS_BRNTRGT | PB_IBS_CAPS_OPDATA4, 9, &zen4_cpu);
 	check_reserved_bits();
 }
@@ -294,7 +295,7 @@ static void test_derived(void)
 	static const unsigned widths[][2] = { { 0, 0 }, { 1, 1 }, { 2, 2 }, { 3, 4 }, { 4, 8 },
 					       { 5, 16 }, { 6, 32 }, { 7, 64 } };
 	regs[0] = 0;
-	for (unsigned i = 0; i < sizeof(widths) / sizeof(widths[0]); i++) {
+	for (unsigned i = 0; i < PB_ARRAY_SIZE(widths); i++) {
 		regs[4] = (uint64_t)widths[i][0] << 22;
 		CHECK(decode(PB_IBS_OP, CAPS_BASE, regs, 7, &zen4_cpu, &s, NULL) == 0);
 		CHECK_EQ_U64(s.op.data3.op_mem_bytes, widths[i][1]);
@@ -401,7 +402,7 @@ static void test_truncated_every_length(void)
 		{ PB_IBS_FETCH, CAPS_BASE | PB_IBS_CAPS_FETCHCTLEXTD, 4 },
 		{ PB_IBS_FETCH, CAPS_BASE, 3 },
 	};
-	for (unsigned c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+	for (unsigned c = 0; c < PB_ARRAY_SIZE(cases); c++) {
 		uint64_t regs[9] = { 3ull << 17, 1, 2, 3, 4, 5, 6, 7, 8 };
 		unsigned char full[4 + 8 * 9 + 8];
 		size_t full_len = build(full, cases[c].caps, regs, cases[c].n);
@@ -444,7 +445,7 @@ static void test_errata(void)
 		{ 0x19, 0x10, false }, { 0x19, 0x21, false }, { 0x17, 0x01, false },
 		{ 0x1a, 0x02, false },
 	};
-	for (unsigned i = 0; i < sizeof(cpus) / sizeof(cpus[0]); i++) {
+	for (unsigned i = 0; i < PB_ARRAY_SIZE(cpus); i++) {
 		struct pb_ibs_cpu cpu = { cpus[i].fam, cpus[i].model, false, false, false };
 		CHECK(decode(PB_IBS_FETCH, CAPS_BASE, f, 3, &cpu, &s, NULL) == 0);
 		/* #1238: IcMiss is unreliable on early family 0x19. */
@@ -566,7 +567,7 @@ static void test_data_source(void)
 		{ 1, true, true }, { 2, true, true }, { 5, true, true }, { 3, true, false },
 		{ 12, true, false },
 	};
-	for (unsigned i = 0; i < sizeof(hits) / sizeof(hits[0]); i++) {
+	for (unsigned i = 0; i < PB_ARRAY_SIZE(hits); i++) {
 		o[3] = (1ull << 5) | (hits[i].src & 7) | ((uint64_t)(hits[i].src >> 3) << 6);
 		CHECK(decode(PB_IBS_OP, CAPS_BASE, o, 7, hits[i].zen4 ? &zen4_cpu : &zen2_cpu, &s,
 			     NULL) == 0);
@@ -821,7 +822,7 @@ static void test_classifier(void)
 	CHECK(pb_ibs_op_filter_parse("load+l1-miss", &mask, NULL) == 0);
 	CHECK_EQ_U64(mask, PB_IBS_OP_LOAD | PB_IBS_OP_L1_MISS);
 	unsigned hits = 0, expect = 0;
-	for (unsigned i = 0; i < sizeof(mix) / sizeof(mix[0]); i++) {
+	for (unsigned i = 0; i < PB_ARRAY_SIZE(mix); i++) {
 		classify(mix[i][0], mix[i][1], &c);
 		hits += pb_ibs_op_matches(&c, mask);
 		expect += (mix[i][1] & 1) && (mix[i][1] & (1ull << 7));

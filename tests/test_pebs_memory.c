@@ -15,6 +15,8 @@
 #include "check.h"
 #include "facilities/pebs_memory.h"
 #include "io/perfdata.h"
+#include "util/kit.h"
+#include "util/rng.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -37,13 +39,11 @@
 
 static char tmpdir[] = "/tmp/pb_pebs_memory_XXXXXX";
 
-static uint64_t rng_state = 0x2545f4914f6cdd1dull;
+static struct pb_rng rng = {0x2545f4914f6cdd1d};
+
 static uint64_t rnd(void)
 {
-	rng_state ^= rng_state << 13;
-	rng_state ^= rng_state >> 7;
-	rng_state ^= rng_state << 17;
-	return rng_state;
+	return pb_rng_next(&rng);
 }
 
 /* A data source, what perf 6.1 prints for it, and its op / level (the table's row). */
@@ -129,7 +129,7 @@ static const struct known known[] = {
 	{P(OP, NA) | P(LVL, NA) | P(SNOOP, NA) | P(LOCK, NA) | P(TLB, NA) | BLK(NA),
 	 "|OP N/A|LVL N/A|SNP N/A|TLB N/A|LCK N/A|BLK  N/A", "N/A", "N/A"},
 };
-#define NKNOWN (sizeof known / sizeof known[0])
+#define NKNOWN (PB_ARRAY_SIZE(known))
 
 /* ---- 1. constructed values ---- */
 
@@ -266,7 +266,7 @@ static uint64_t sparse_data_src(void)
 		{PERF_MEM_BLK_SHIFT, 3, 2},
 	};
 	uint64_t v = 0;
-	for (size_t i = 0; i < sizeof f / sizeof f[0]; i++) {
+	for (size_t i = 0; i < PB_ARRAY_SIZE(f); i++) {
 		unsigned k = (unsigned)(rnd() % (f[i].maxbits + 1));
 		while (k--)
 			v |= 1ull << (f[i].shift + rnd() % f[i].width);

@@ -16,6 +16,8 @@
 #include "facilities/ibs_raw.h"
 #include "io/perfdata.h"
 #include "session/session.h"
+#include "util/kit.h"
+#include "util/rng.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -27,13 +29,11 @@
 
 static char tmpdir[] = "/tmp/pb_perfdata_XXXXXX";
 
-static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
+static struct pb_rng rng = {0x9e3779b97f4a7c15};
+
 static uint64_t rnd(void)
 {
-	rng_state ^= rng_state << 13;
-	rng_state ^= rng_state >> 7;
-	rng_state ^= rng_state << 17;
-	return rng_state;
+	return pb_rng_next(&rng);
 }
 
 static uint8_t *slurp(const char *path, size_t *len)
@@ -255,7 +255,7 @@ static void test_straddle(const char *path)
 	CHECK(want.raw_bytes >= raw_total); /* the writer pads each payload to 8 bytes */
 
 	static const size_t chunks[] = {1, 7, 8, 24, 100, 4096, 4099, 65536, 70000, 0};
-	for (size_t k = 0; k < sizeof chunks / sizeof chunks[0]; k++) {
+	for (size_t k = 0; k < PB_ARRAY_SIZE(chunks); k++) {
 		struct digest got = {0};
 		CHECK(pb_perfdata_open(path, &pd, &err) == 0);
 		if (err.code) {
@@ -366,7 +366,7 @@ static bool ibs_line(const char *l)
 		"ibs_fetch_ctl:", "IbsFetchLinAd:", "IbsFetchPhysAd:", "ic_ibs_ext_ctl:",
 		"ibs_op_ctl:", "IbsOpRip:", "ibs_op_data:", "ibs_op_data2:", "ibs_op_data3:",
 		"IbsDCLinAd:", "IbsDCPhysAd:", "IbsBrTarget:"};
-	for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++)
+	for (size_t i = 0; i < PB_ARRAY_SIZE(prefixes); i++)
 		if (!strncmp(l, prefixes[i], strlen(prefixes[i])))
 			return true;
 	return false;

@@ -9,6 +9,7 @@
 #include "fake_kernel.h"
 #include "ring/ring.h"
 #include "sys/sys.h"
+#include "util/kit.h"
 
 #include <fcntl.h>
 #include <jansson.h>
@@ -65,7 +66,7 @@ static void test_blocks(void)
 		{0x100c, 1, 0, 0},  {0x1011, 1, 0, 0},  {0x1020, 1, 0, 0},  {0x1022, 1, 0, 0},
 		{0x1024, 1, 0, 0},  {0x1025, 1, 0, 0},  {0x1026, 1, 0, 0},
 	};
-	struct pb_cg_profile p = {.instr = ins, .n = sizeof ins / sizeof ins[0]};
+	struct pb_cg_profile p = {.instr = ins, .n = PB_ARRAY_SIZE(ins)};
 	struct pb_bb_table t;
 	struct pb_error err = {0};
 	CHECK(pb_bb_build_buffer(&p, code, sizeof code, 0x1000, &t, &err) == 0);
@@ -80,8 +81,8 @@ static void test_blocks(void)
 		{0x1024, 0x1025, 1, 1},   /* fall-through of je */
 		{0x1025, 0x1027, 1, 2},   /* je's target, equal counts */
 	};
-	CHECK_EQ_U64(t.n, sizeof want / sizeof want[0]);
-	for (size_t i = 0; i < t.n && i < sizeof want / sizeof want[0]; i++) {
+	CHECK_EQ_U64(t.n, PB_ARRAY_SIZE(want));
+	for (size_t i = 0; i < t.n && i < PB_ARRAY_SIZE(want); i++) {
 		CHECK_EQ_U64(t.bb[i].begin, want[i].begin);
 		CHECK_EQ_U64(t.bb[i].end, want[i].end);
 		CHECK_EQ_U64(t.bb[i].count, want[i].count);
@@ -348,7 +349,7 @@ static void test_hot_program(void)
 		CHECK(fabs(s - e) <= bound);
 		if (fabs(s - e) > worst)
 			worst = fabs(s - e);
-		for (size_t h = 0; h < sizeof hot / sizeof hot[0]; h++)
+		for (size_t h = 0; h < PB_ARRAY_SIZE(hot); h++)
 			if (name && !strcmp(name, hot[h].name)) {
 				found++;
 				/* callgrind agrees with the program's construction */

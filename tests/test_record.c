@@ -4,6 +4,8 @@
 #include "check.h"
 #include "fake_kernel.h"
 #include "ring/record.h"
+#include "util/kit.h"
+#include "util/rng.h"
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -11,14 +13,11 @@
 
 #define ALL_SAMPLE_BITS ((uint64_t)PERF_SAMPLE_MAX - 1)
 
-static uint64_t rng_state = 0x9e3779b97f4a7c15ULL;
+static struct pb_rng rng = {0x9e3779b97f4a7c15};
 
 static uint64_t rnd(void)
 {
-	rng_state ^= rng_state << 13;
-	rng_state ^= rng_state >> 7;
-	rng_state ^= rng_state << 17;
-	return rng_state;
+	return pb_rng_next(&rng);
 }
 
 /* Payload storage the sample's pointers refer to. */
@@ -786,7 +785,7 @@ static void test_headers(void)
 	CHECK_EQ_U64(r.type, 200);
 
 	uint16_t bad_sizes[] = {0, 4, 7, 12, 20};
-	for (unsigned i = 0; i < sizeof(bad_sizes) / sizeof(bad_sizes[0]); i++) {
+	for (unsigned i = 0; i < PB_ARRAY_SIZE(bad_sizes); i++) {
 		h.type = PERF_RECORD_SAMPLE;
 		h.size = bad_sizes[i];
 		memcpy(buf, &h, 8);

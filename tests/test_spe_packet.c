@@ -3,6 +3,7 @@
  * padding, garbage resynchronisation and truncation at every length. */
 #include "check.h"
 #include "facilities/spe_packet.h"
+#include "util/kit.h"
 
 struct stream {
 	uint8_t b[512];
@@ -274,13 +275,13 @@ static void test_event_names(void)
 		{ 22, "LFB" }, { 23, "SNOOPED" }, { 24, "STREAMING-SVE" }, { 25, "SMCU" },
 	};
 	unsigned named = 0;
-	for (unsigned i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+	for (unsigned i = 0; i < PB_ARRAY_SIZE(names); i++) {
 		const char *n = pb_spe_event_name(names[i].bit);
 		CHECK(n && strcmp(n, names[i].name) == 0);
 	}
 	for (unsigned b = 0; b < 64; b++)
 		named += pb_spe_event_name(b) != NULL;
-	CHECK_EQ_U64(named, sizeof(names) / sizeof(names[0]));
+	CHECK_EQ_U64(named, PB_ARRAY_SIZE(names));
 }
 
 /* A load that missed L1 at EL0, with everything a record can carry, ended by a timestamp. */

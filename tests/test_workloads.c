@@ -2,6 +2,7 @@
  * distinct runtime addresses inside each workload's code, and the perf-free runner. */
 #include "check.h"
 
+#include "util/kit.h"
 #include "workloads/runner.h"
 #include "workloads/workload.h"
 
@@ -65,7 +66,7 @@ static void test_parse(void)
 static void test_truth_arithmetic(void)
 {
 	static const unsigned ratios[] = {5, 6, 20, 37, 100, 1000};
-	for (unsigned i = 0; i < sizeof ratios / sizeof ratios[0]; i++) {
+	for (unsigned i = 0; i < PB_ARRAY_SIZE(ratios); i++) {
 		char text[64];
 		snprintf(text, sizeof text, "accuracy:ratio=%u", ratios[i]);
 		struct pb_truth t = truth_of(text, 1000);
@@ -201,7 +202,7 @@ static void test_runner(void)
 	const char *texts[] = {"accuracy:factor=2", "bias:variant=miss", "mix", "mode:kernel=fault",
 			       "shadow:kind=misses,gap=2", "latency-biased", "call-chain", "busy"};
 	long ncpus = sysconf(_SC_NPROCESSORS_ONLN);
-	for (unsigned i = 0; i < sizeof texts / sizeof texts[0]; i++) {
+	for (unsigned i = 0; i < PB_ARRAY_SIZE(texts); i++) {
 		struct pb_workload_choice c;
 		struct pb_error err = {0};
 		struct pb_instance in;

@@ -1,5 +1,6 @@
 /* The callgrind oracle: a parser of callgrind's output format and a runner for valgrind. */
 #include "analysis/callgrind.h"
+#include "util/kit.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -407,7 +408,7 @@ int pb_callgrind_run(char *const argv[], const char *out_path, const char *stdou
 	const char *fixed[] = {valgrind, "--tool=callgrind", "--dump-instr=yes",
 			       "--compress-pos=no", "--compress-strings=no", "--quiet",
 			       cache_sim ? "--cache-sim=yes" : "--cache-sim=no", out_opt};
-	size_t nfixed = sizeof fixed / sizeof fixed[0], nargs = 0;
+	size_t nfixed = PB_ARRAY_SIZE(fixed), nargs = 0;
 	while (argv[nargs])
 		nargs++;
 	char **args = calloc(nfixed + nargs + 1, sizeof *args);

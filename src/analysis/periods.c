@@ -1,4 +1,5 @@
 #include "analysis/periods.h"
+#include "util/kit.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -17,7 +18,7 @@ int pb_period_method_parse(const char *text, enum pb_period_method *out, struct 
 {
 	static const enum pb_period_method all[] = {PB_PERIOD_ROUND, PB_PERIOD_PRIME,
 						    PB_PERIOD_RANDOM};
-	for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
+	for (size_t i = 0; i < PB_ARRAY_SIZE(all); i++)
 		if (text && !strcmp(text, pb_period_method_name(all[i]))) {
 			*out = all[i];
 			return 0;
@@ -50,7 +51,7 @@ bool pb_is_prime(uint64_t n)
 	static const uint64_t bases[] = {2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37};
 	if (n < 2)
 		return false;
-	for (size_t i = 0; i < sizeof bases / sizeof bases[0]; i++) {
+	for (size_t i = 0; i < PB_ARRAY_SIZE(bases); i++) {
 		if (n == bases[i])
 			return true;
 		if (n % bases[i] == 0)
@@ -62,7 +63,7 @@ bool pb_is_prime(uint64_t n)
 		d >>= 1;
 		s++;
 	}
-	for (size_t i = 0; i < sizeof bases / sizeof bases[0]; i++) {
+	for (size_t i = 0; i < PB_ARRAY_SIZE(bases); i++) {
 		uint64_t x = powmod(bases[i], d, n);
 		if (x == 1 || x == n - 1)
 			continue;
@@ -88,17 +89,9 @@ uint64_t pb_next_prime(uint64_t n)
 	return p;
 }
 
-static uint64_t splitmix64(uint64_t *state)
-{
-	uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
-
 void pb_period_rng_init(struct pb_period_rng *r, uint64_t base, uint64_t seed)
 {
-	r->state = seed;
+	pb_rng_seed(&r->rng, seed);
 	r->base = base;
 	r->lo = base - base / 2;
 	r->hi = base + base / 2;
@@ -110,9 +103,7 @@ void pb_period_rng_init(struct pb_period_rng *r, uint64_t base, uint64_t seed)
 
 uint64_t pb_period_rng_next(struct pb_period_rng *r)
 {
-	uint64_t width = r->hi - r->lo + 1;
-	/* Multiply-high maps 64 random bits onto [0, width) with a bias below width / 2^64. */
-	return r->lo + (uint64_t)(((unsigned __int128)splitmix64(&r->state) * width) >> 64);
+	return r->lo + pb_rng_below(&r->rng, r->hi - r->lo + 1);
 }
 
 int pb_period_plan(enum pb_period_method m, uint64_t base, struct pb_spec *spec,

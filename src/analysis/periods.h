@@ -15,6 +15,7 @@
 #include "facilities/facility.h"
 #include "ring/record.h"
 #include "util/error.h"
+#include "util/rng.h"
 
 #include <linux/perf_event.h>
 #include <stdbool.h>
@@ -31,9 +32,9 @@ bool pb_is_prime(uint64_t n);
 /* The smallest prime >= n (2 for n <= 2). */
 uint64_t pb_next_prime(uint64_t n);
 
-/* A random period source: splitmix64, so a seed reproduces a sequence. */
+/* A random period source: a seed reproduces a sequence. */
 struct pb_period_rng {
-	uint64_t state;
+	struct pb_rng rng;
 	uint64_t base;       /* P */
 	uint64_t lo, hi;     /* [P - P/2, P + P/2], lo >= 1 */
 };

@@ -407,6 +407,157 @@ int pb_maps_read_proc(pid_t pid, struct pb_map **maps, size_t *n)
 	return added;
 }
 
+static const char *base_name(const char *path)
+{
+	const char *s = strrchr(path, '/');
+	return s ? s + 1 : path;
+}
+
+/* ---- the histogram ---- */
+
+int pb_histogram_grow_(struct pb_histogram *h)
+{
+	size_t cap = h->cap ? 2 * h->cap : 1024;
+	struct pb_hist_row *rows = realloc(h->rows, cap * sizeof *rows);
+	if (!rows)
+		return -1;
+	h->rows = rows;
+	h->cap = cap;
+	return 0;
+}
+
+static int cmp_hist_row(const void *a, const void *b)
+{
+	const struct pb_hist_row *x = a, *y = b;
+	if (x->group != y->group)
+		return x->group < y->group ? -1 : 1;
+	if (x->count != y->count)
+		return x->count > y->count ? -1 : 1;
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+void pb_histogram_sort(struct pb_histogram *h)
+{
+	if (h->sorted)
+		return;
+	qsort(h->rows, h->n, sizeof *h->rows, cmp_hist_row);
+	/* The index points at the old places: adding ends, and its memory goes. */
+	pb_hashmap_free(&h->index);
+	h->sorted = true;
+}
+
+void pb_histogram_free(struct pb_histogram *h)
+{
+	pb_hashmap_free(&h->index);
+	free(h->rows);
+	memset(h, 0, sizeof *h);
+}
+
+/* ---- the symbolizer ---- */
+
+int pb_symbolizer_add_map(struct pb_symbolizer *sy, uint32_t pid, uint64_t start, uint64_t len,
+			  uint64_t pgoff, const char *path)
+{
+	if (sy->nmaps == sy->maps_cap) {
+		size_t cap = sy->maps_cap ? 2 * sy->maps_cap : 64;
+		struct pb_sym_map *m = realloc(sy->maps, cap * sizeof *m);
+		if (!m)
+			return -1;
+		sy->maps = m;
+		sy->maps_cap = cap;
+	}
+	char *copy = strdup(path);
+	if (!copy)
+		return -1;
+	sy->maps[sy->nmaps++] =
+		(struct pb_sym_map){.pid = pid, .start = start, .len = len, .pgoff = pgoff, .path = copy};
+	return 0;
+}
+
+long pb_symbolizer_object(struct pb_symbolizer *sy, const char *path)
+{
+	for (size_t i = 0; i < sy->nobjects; i++)
+		if (!strcmp(sy->objects[i].path, path))
+			return (long)i;
+	if (sy->nobjects == sy->objects_cap) {
+		size_t cap = sy->objects_cap ? 2 * sy->objects_cap : 16;
+		struct pb_sym_object *o = realloc(sy->objects, cap * sizeof *o);
+		if (!o)
+			return -1;
+		sy->objects = o;
+		sy->objects_cap = cap;
+	}
+	struct pb_sym_object *o = &sy->objects[sy->nobjects];
+	o->path = strdup(path);
+	if (!o->path)
+		return -1;
+	struct pb_error err;
+	if (pb_prof_object_open(path, &o->object, &err))
+		o->object = NULL;
+	return (long)sy->nobjects++;
+}
+
+const struct pb_sym_map *pb_symbolizer_map(const struct pb_symbolizer *sy, uint32_t pid,
+					   uint64_t ip)
+{
+	for (size_t k = sy->nmaps; k-- > 0;) {
+		const struct pb_sym_map *m = &sy->maps[k];
+		if ((m->pid == pid || m->pid == UINT32_MAX) && ip >= m->start && ip - m->start < m->len)
+			return m;
+	}
+	return NULL;
+}
+
+bool pb_symbolizer_resolve(struct pb_symbolizer *sy, uint32_t pid, uint64_t ip, size_t *object,
+			   uint64_t *addr)
+{
+	const struct pb_sym_map *m = pb_symbolizer_map(sy, pid, ip);
+	if (!m)
+		return false;
+	long o = pb_symbolizer_object(sy, m->path);
+	if (o < 0 || !sy->objects[o].object ||
+	    !pb_prof_object_offset_to_addr(sy->objects[o].object, ip - m->start + m->pgoff, addr))
+		return false;
+	*object = (size_t)o;
+	return true;
+}
+
+void pb_symbolizer_name(struct pb_symbolizer *sy, uint32_t pid, uint64_t ip, char *out,
+			size_t len)
+{
+	out[0] = '\0';
+	const struct pb_sym_map *m = pb_symbolizer_map(sy, pid, ip);
+	if (!m)
+		return;
+	if (m->path[0] != '/') {
+		snprintf(out, len, "%s", m->path);
+		return;
+	}
+	size_t o;
+	uint64_t addr, start;
+	const char *name = NULL;
+	if (pb_symbolizer_resolve(sy, pid, ip, &o, &addr))
+		name = pb_prof_object_symbol(sy->objects[o].object, addr, &start);
+	if (name)
+		snprintf(out, len, "%s+%#" PRIx64 " (%s)", name, addr - start, base_name(m->path));
+	else
+		snprintf(out, len, "(%s+%#" PRIx64 ")", base_name(m->path), ip - m->start + m->pgoff);
+}
+
+void pb_symbolizer_free(struct pb_symbolizer *sy)
+{
+	for (size_t i = 0; i < sy->nmaps; i++)
+		free(sy->maps[i].path);
+	free(sy->maps);
+	for (size_t i = 0; i < sy->nobjects; i++) {
+		if (sy->objects[i].object)
+			pb_prof_object_close(sy->objects[i].object);
+		free(sy->objects[i].path);
+	}
+	free(sy->objects);
+	memset(sy, 0, sizeof *sy);
+}
+
 /* ---- the pipeline ---- */
 
 struct obj_state {
@@ -456,45 +607,12 @@ static int push_sample(struct obj_state *o, uint64_t addr)
 	return 0;
 }
 
-static const char *base_name(const char *path)
-{
-	const char *s = strrchr(path, '/');
-	return s ? s + 1 : path;
-}
-
-/* Functions are keyed by (object, symbol start), found through an open-addressing hash. */
+/* Functions are keyed by (object, symbol start). */
 struct func_table {
 	struct func_key *k;
 	size_t n, cap;
-	long *slot;                 /* index into k, -1 empty; nslots a power of two */
-	size_t nslots;
+	struct pb_hashmap index;    /* (obj, start) -> index into k */
 };
-
-static size_t func_hash(size_t obj, uint64_t start, size_t nslots)
-{
-	uint64_t h = (start ^ ((uint64_t)obj << 48)) * 0x9e3779b97f4a7c15ull;
-	return (size_t)(h >> 20) & (nslots - 1);
-}
-
-static int func_rehash(struct func_table *t)
-{
-	size_t nslots = t->nslots ? 2 * t->nslots : 1024;
-	long *slot = malloc(nslots * sizeof *slot);
-	if (!slot)
-		return -1;
-	for (size_t i = 0; i < nslots; i++)
-		slot[i] = -1;
-	for (size_t i = 0; i < t->n; i++) {
-		size_t h = func_hash(t->k[i].obj, t->k[i].start, nslots);
-		while (slot[h] >= 0)
-			h = (h + 1) & (nslots - 1);
-		slot[h] = (long)i;
-	}
-	free(t->slot);
-	t->slot = slot;
-	t->nslots = nslots;
-	return 0;
-}
 
 static long func_index(struct func_table *t, struct obj_state *objs, size_t obj, uint64_t addr)
 {
@@ -503,15 +621,6 @@ static long func_index(struct func_table *t, struct obj_state *objs, size_t obj,
 					 : NULL;
 	if (!name)
 		start = 0;
-	if (2 * (t->n + 1) > t->nslots && func_rehash(t))
-		return -1;
-	size_t h = func_hash(obj, start, t->nslots);
-	while (t->slot[h] >= 0) {
-		const struct func_key *k = &t->k[t->slot[h]];
-		if (k->obj == obj && k->start == start)
-			return t->slot[h];
-		h = (h + 1) & (t->nslots - 1);
-	}
 	if (t->n == t->cap) {
 		size_t cap = t->cap ? 2 * t->cap : 256;
 		struct func_key *k = realloc(t->k, cap * sizeof *k);
@@ -520,60 +629,63 @@ static long func_index(struct func_table *t, struct obj_state *objs, size_t obj,
 		t->k = k;
 		t->cap = cap;
 	}
-	t->k[t->n] = (struct func_key){.obj = obj, .start = start, .name = name};
-	t->slot[h] = (long)t->n;
-	return (long)t->n++;
+	bool added;
+	uint64_t *at = pb_hashmap_upsert(&t->index, obj, start, &added);
+	if (!at)
+		return -1;
+	if (added) {
+		t->k[t->n] = (struct func_key){.obj = obj, .start = start, .name = name};
+		*at = t->n++;
+	}
+	return (long)*at;
 }
 
 int pb_profile_compute(const struct pb_profile_input *in, struct pb_profile_report *out,
 		       struct pb_error *err)
 {
 	memset(out, 0, sizeof *out);
-	/* Objects: one per distinct file path among the mappings. */
+	/* Objects: one per distinct file path among the mappings, opened by the symbolizer;
+	 * objs holds those that opened, state_of maps the symbolizer's objects onto them. */
+	struct pb_symbolizer sy = {0};
 	struct obj_state *objs = calloc(in->nmaps ? in->nmaps : 1, sizeof *objs);
-	size_t *map_obj = calloc(in->nmaps ? in->nmaps : 1, sizeof *map_obj);
+	size_t *state_of = calloc(in->nmaps ? in->nmaps : 1, sizeof *state_of);
 	size_t nobjs = 0;
 	int rc = -1;
 	double *ve = NULL, *vs = NULL;
 	struct func_table ft = {0};
-	if (!objs || !map_obj) {
+	if (!objs || !state_of) {
 		pb_fail(err, PB_EXIT_FAILURE, ENOMEM, "out of memory");
 		goto done;
 	}
 	for (size_t m = 0; m < in->nmaps; m++) {
-		size_t o = 0;
-		while (o < nobjs && strcmp(pb_prof_object_path(objs[o].obj), in->maps[m].path))
-			o++;
-		if (o == nobjs) {
-			struct pb_prof_object *po;
-			struct pb_error oe;
-			if (pb_prof_object_open(in->maps[m].path, &po, &oe)) {
-				map_obj[m] = SIZE_MAX;  /* its samples count as unmapped */
-				continue;
-			}
-			objs[nobjs].obj = po;
-			if (pb_callgrind_parse_file(in->callgrind_file, in->maps[m].path,
-						    &objs[nobjs].exact, err))
-				goto done;
-			nobjs++;
+		const struct pb_map *map = &in->maps[m];
+		size_t known = sy.nobjects;
+		long o;
+		if (pb_symbolizer_add_map(&sy, UINT32_MAX, map->start, map->end - map->start,
+					  map->pgoff, map->path) ||
+		    (o = pb_symbolizer_object(&sy, map->path)) < 0) {
+			pb_fail(err, PB_EXIT_FAILURE, ENOMEM, "out of memory");
+			goto done;
 		}
-		map_obj[m] = o;
+		if ((size_t)o < known)
+			continue;
+		state_of[o] = SIZE_MAX;     /* not an object: its samples count as unmapped */
+		if (!sy.objects[o].object)
+			continue;
+		objs[nobjs].obj = sy.objects[o].object;
+		if (pb_callgrind_parse_file(in->callgrind_file, map->path, &objs[nobjs].exact, err))
+			goto done;
+		state_of[o] = nobjs++;
 	}
 	/* Samples → (object, link-time address); later mappings win. */
 	for (size_t i = 0; i < in->nips; i++) {
-		uint64_t ip = in->ips[i];
-		size_t m = in->nmaps;
-		while (m > 0 && !(ip >= in->maps[m - 1].start && ip < in->maps[m - 1].end))
-			m--;
+		size_t o;
 		uint64_t addr;
-		if (!m || map_obj[m - 1] == SIZE_MAX ||
-		    !pb_prof_object_offset_to_addr(objs[map_obj[m - 1]].obj,
-						   ip - in->maps[m - 1].start + in->maps[m - 1].pgoff,
-						   &addr)) {
+		if (!pb_symbolizer_resolve(&sy, 0, in->ips[i], &o, &addr)) {
 			out->unmapped_samples++;
 			continue;
 		}
-		if (push_sample(&objs[map_obj[m - 1]], addr)) {
+		if (push_sample(&objs[state_of[o]], addr)) {
 			pb_fail(err, PB_EXIT_FAILURE, ENOMEM, "out of memory");
 			goto done;
 		}
@@ -732,17 +844,17 @@ oom:
 	pb_fail(err, PB_EXIT_FAILURE, ENOMEM, "out of memory");
 done:
 	free(ft.k);
-	free(ft.slot);
+	pb_hashmap_free(&ft.index);
 	free(ve);
 	free(vs);
 	for (size_t o = 0; objs && o < nobjs; o++) {
 		pb_cg_profile_free(&objs[o].exact);
 		pb_bb_table_free(&objs[o].blocks);
 		free(objs[o].samples);
-		pb_prof_object_close(objs[o].obj);
 	}
 	free(objs);
-	free(map_obj);
+	free(state_of);
+	pb_symbolizer_free(&sy);   /* closes the objects */
 	if (rc)
 		pb_profile_report_free(out);
 	return rc;

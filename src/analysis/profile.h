@@ -13,6 +13,7 @@
 
 #include "analysis/callgrind.h"
 #include "util/error.h"
+#include "util/hashmap.h"
 
 #include <limits.h>
 #include <stdbool.h>
@@ -83,6 +84,89 @@ bool pb_prof_object_source(struct pb_prof_object *o, uint64_t addr, const char *
 			   int *line);
 /* Whether path names an ELF file (reads its magic). */
 bool pb_is_elf_file(const char *path);
+
+/* ---- samples per address: a histogram ---- */
+
+/* One address of one group (an event, an object) and its samples. */
+struct pb_hist_row {
+	uint64_t group, addr;
+	uint64_t count;
+	uint32_t pid;            /* of the first sample there: picks the mapping that names addr */
+};
+
+/* Memory grows with distinct (group, address) pairs only, never with samples. */
+struct pb_histogram {
+	struct pb_hashmap index;  /* (group, addr) -> row */
+	struct pb_hist_row *rows;
+	size_t n, cap;
+	bool sorted;
+};
+
+/* Makes room for one more row; -1 when out of memory. */
+int pb_histogram_grow_(struct pb_histogram *h);
+
+/* Counts one sample; -1 when out of memory or after pb_histogram_sort. Inline: it runs once per
+ * sample of a perf.data file. */
+static inline int pb_histogram_add(struct pb_histogram *h, uint64_t group, uint64_t addr,
+				   uint32_t pid)
+{
+	/* Room for a new row first, so that a key in the index always has its row. */
+	if (h->sorted || (h->n == h->cap && pb_histogram_grow_(h)))
+		return -1;
+	bool added;
+	uint64_t *row = pb_hashmap_upsert(&h->index, group, addr, &added);
+	if (!row)
+		return -1;
+	if (added) {
+		h->rows[h->n] = (struct pb_hist_row){.group = group, .addr = addr, .pid = pid};
+		*row = h->n++;
+	}
+	h->rows[*row].count++;
+	return 0;
+}
+/* Orders the rows by group, then samples descending, then address; adding ends here. */
+void pb_histogram_sort(struct pb_histogram *h);
+void pb_histogram_free(struct pb_histogram *h);
+
+/* ---- naming addresses: a process's mappings and their ELF objects ---- */
+
+struct pb_sym_map {
+	uint32_t pid;            /* UINT32_MAX: any process's (kernel mappings) */
+	uint64_t start, len, pgoff;
+	char *path;
+};
+
+struct pb_sym_object {
+	char *path;
+	struct pb_prof_object *object;   /* NULL when it could not be opened */
+};
+
+/* Mappings as a recording announced them; objects opened once, on first use. */
+struct pb_symbolizer {
+	struct pb_sym_map *maps;
+	size_t nmaps, maps_cap;
+	struct pb_sym_object *objects;
+	size_t nobjects, objects_cap;
+};
+
+int pb_symbolizer_add_map(struct pb_symbolizer *sy, uint32_t pid, uint64_t start, uint64_t len,
+			  uint64_t pgoff, const char *path);
+/* The object a path names, opened on first use; its index in sy->objects, or -1 when out of
+ * memory. The object is NULL when the file is no ELF file or is unreadable. */
+long pb_symbolizer_object(struct pb_symbolizer *sy, const char *path);
+/* Where ip of process pid lands: the latest mapping holding it (kernel mappings hold any pid's
+ * IPs). Returns the mapping, NULL when none holds ip. */
+const struct pb_sym_map *pb_symbolizer_map(const struct pb_symbolizer *sy, uint32_t pid,
+					   uint64_t ip);
+/* The object of a file mapping holding ip and ip's link-time address in it; false when no
+ * mapping holds ip, its object cannot be opened or the offset is in no loaded segment. */
+bool pb_symbolizer_resolve(struct pb_symbolizer *sy, uint32_t pid, uint64_t ip, size_t *object,
+			   uint64_t *addr);
+/* "symbol+0xOFF (object)", "(object+0xOFF)" without a symbol, the mapping's name when it is no
+ * file ("[kernel.kallsyms]"), or "" when no mapping holds ip. */
+void pb_symbolizer_name(struct pb_symbolizer *sy, uint32_t pid, uint64_t ip, char *out,
+			size_t len);
+void pb_symbolizer_free(struct pb_symbolizer *sy);
 
 /* ---- a sampled profile against callgrind ---- */
 

@@ -1,4 +1,5 @@
 #include "analysis/stats.h"
+#include "util/kit.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -47,10 +48,10 @@ double pb_t95(size_t df)
 	};
 	if (df == 0)
 		return INFINITY;
-	if (df < sizeof table / sizeof table[0])
+	if (df < PB_ARRAY_SIZE(table))
 		return table[df];
 	double x = 1.0 / (double)df;
-	for (size_t i = 1; i < sizeof anchors / sizeof anchors[0]; i++) {
+	for (size_t i = 1; i < PB_ARRAY_SIZE(anchors); i++) {
 		if ((double)df > anchors[i].df)
 			continue;
 		double x0 = 1.0 / anchors[i - 1].df, x1 = 1.0 / anchors[i].df;

@@ -15,24 +15,53 @@
 #include <string.h>
 #include <sys/stat.h>
 
-static void usage(FILE *out)
+struct attr_args {
+	const char *spec_text, *root, *workload;
+	bool json, period_given;
+	uint64_t period;
+};
+
+static int set_spec(void *args, const char *value, struct pb_error *err)
 {
-	fprintf(out,
-		"usage: pesbench attr SPEC [--root DIR] [--workload W] [--period P] [--json]\n\n"
+	struct attr_args *a = args;
+	if (a->spec_text)
+		return pb_fail(err, PB_EXIT_USAGE, 0, "unexpected argument '%s'; give one spec", value);
+	a->spec_text = value;
+	return 0;
+}
+
+#define ARG(field, type) PB_AT(struct attr_args, field, type)
+
+static const struct pb_opt attr_options[] = {
+	{.name = "root", .arg = "DIR", .kind = PB_OPT_STRING, .at = ARG(root, const char *),
+	 .help = "a saved or constructed sysfs/procfs tree (tests/fixtures/sysfs-zen5) instead of "
+		 "this machine"},
+	{.name = "workload", .arg = "W", .kind = PB_OPT_STRING, .at = ARG(workload, const char *),
+	 .help = "the workload (default: the facility's natural one)"},
+	{.name = "period", .arg = "P", .kind = PB_OPT_U64, .at = ARG(period, uint64_t),
+	 .given_at = PB_GIVEN(struct attr_args, period_given), .min = 1, .max = INT64_MAX,
+	 .help = "events (ns for timers) per sample (default: the facility's)"},
+	{.name = "json", .kind = PB_OPT_FLAG, .at = ARG(json, bool),
+	 .help = "machine-readable output"},
+	{0},
+};
+
+const struct pb_cmd_spec pb_cmd_attr_spec = {
+	.name = "attr",
+	.summary = "the perf_event_attr and measurement model pesbench uses for a spec",
+	.operands = "SPEC",
+	.description =
 		"Prints the perf_event_attr pesbench opens for a facility spec (field names as in\n"
 		"<linux/perf_event.h> and `perf record -vv`), and the facility's model for the\n"
 		"workload: the basis of expected samples, the declared events per iteration, and\n"
-		"where a sample's IP lands. Nothing is opened.\n\n"
-		"options:\n"
-		"  --root DIR    a saved or constructed sysfs/procfs tree (tests/fixtures/sysfs-zen5)\n"
-		"                instead of this machine\n"
-		"  --workload W  the workload (default: the facility's natural one)\n"
-		"  --period P    events (ns for timers) per sample (default: the facility's)\n"
-		"  --json        machine-readable output\n"
-		"  --help        this text\n\n"
+		"where a sample's IP lands. Nothing is opened.\n",
+	.options = attr_options,
+	.args_size = sizeof(struct attr_args),
+	.positional = set_spec,
+	.epilogue =
 		"Exit status: 0; 2 bad usage; 3 the facility is not available on that machine (or\n"
-		"failed its self-test here).\n");
-}
+		"failed its self-test here).\n",
+};
 
 struct field {
 	const char *name;
@@ -79,41 +108,14 @@ static unsigned attr_fields(const struct perf_event_attr *a, struct field *f)
 
 int pb_cmd_attr(int argc, char **argv)
 {
-	static const char *const flags[] = {"json", "help", NULL};
-	struct pb_option_parser op;
-	pb_options_begin(&op, argc, argv, flags);
-	const char *name, *value, *spec_text = NULL, *root = NULL, *workload = NULL;
-	bool json = false, period_given = false;
-	uint64_t period = 0;
+	struct attr_args a = {0};
+	int rest, rc0 = pb_options_run(&pb_cmd_attr_spec, argc, argv, &a, &rest);
+	if (rc0 >= 0)
+		return rc0;
+	const char *spec_text = a.spec_text, *root = a.root, *workload = a.workload;
+	bool json = a.json, period_given = a.period_given;
+	uint64_t period = a.period;
 	struct pb_error err = {0};
-	int r;
-	while ((r = pb_options_next(&op, &name, &value)) == 1) {
-		if (!name[0]) {
-			if (spec_text) {
-				pb_fail(&err, PB_EXIT_USAGE, 0, "unexpected argument '%s'; give one spec",
-					value);
-				return pb_cli_report("attr", &err);
-			}
-			spec_text = value;
-		} else if (!strcmp(name, "help")) {
-			usage(stdout);
-			return PB_EXIT_OK;
-		} else if (!strcmp(name, "json")) {
-			json = true;
-		} else if (!strcmp(name, "root")) {
-			root = value;
-		} else if (!strcmp(name, "workload")) {
-			workload = value;
-		} else if (!strcmp(name, "period")) {
-			if (pb_parse_u64("--period", value, 1, INT64_MAX, &period, &err))
-				return pb_cli_report("attr", &err);
-			period_given = true;
-		} else {
-			return pb_cli_unknown_option("attr", name);
-		}
-	}
-	if (r < 0)
-		return pb_cli_report("attr", &op.err);
 	if (!spec_text) {
 		pb_fail(&err, PB_EXIT_USAGE, 0, "give a facility spec, e.g. pesbench attr ibs-op; "
 			"`pesbench probe` lists them");

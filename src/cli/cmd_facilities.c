@@ -15,25 +15,10 @@
 
 #define SHOWN_ITERATIONS 1000
 
-static void usage(FILE *out)
-{
-	fprintf(out,
-		"usage: pesbench facilities [--markdown | --json]\n\n"
-		"Prints each facility's measurement model as pesbench uses it: the spec the default\n"
-		"suite runs, its natural workload and the basis of its expected samples there\n"
-		"(declared: the workload's declared events; count: the kernel's own count; time:\n"
-		"the timer's running time), where a sample's IP lands (exact, next instruction,\n"
-		"skid), the period unit and legal periods, and whether it can leave out a\n"
-		"privilege level. Nothing is opened: the model is the same on every machine.\n\n"
-		"  --markdown  a Markdown table (the one in README.md and docs/facilities.md)\n"
-		"  --json      the same as JSON\n\n"
-		"Exit 0 on success, 2 for bad usage.\n");
-}
-
 struct model_row {
 	const struct pb_facility *f;
 	char natural[64], basis[16], per_iteration[32], ip[32], periods[96], exclusion[96],
-		cost[64], roles[160];
+		cost[64], roles[160], words[320];
 };
 
 static void role_text(const struct pb_spec *spec, enum pb_workload_role role, const char *name,
@@ -88,19 +73,29 @@ static int fill_row(const struct pb_facility *f, struct model_row *r, struct pb_
 	role_text(&spec, PB_ROLE_COST, "cost", r->roles, sizeof r->roles);
 	role_text(&spec, PB_ROLE_PREDICT, "prediction", r->roles, sizeof r->roles);
 	role_text(&spec, PB_ROLE_LEVELS, "levels", r->roles, sizeof r->roles);
+	/* the words come from the facility's own parser table, so they cannot drift */
+	if (f->options && f->options->other)
+		pb_list_add(r->words, sizeof r->words, "EVENT");
+	for (size_t i = 0; f->options && i < f->options->n; i++) {
+		char one[96];
+		pb_spec_option_usage(&f->options->options[i], one, sizeof one);
+		pb_list_add(r->words, sizeof r->words, one);
+	}
+	if (!r->words[0])
+		pb_format(r->words, sizeof r->words, "-");
 	return 0;
 }
 
 static void print_markdown(const struct model_row *rows, unsigned n)
 {
 	printf("| facility | suite spec | natural workload | basis | events/iteration | IP | "
-	       "periods | leaves out a level | cost | other workloads |\n");
-	printf("|---|---|---|---|---|---|---|---|---|---|\n");
+	       "periods | leaves out a level | cost | other workloads | spec words |\n");
+	printf("|---|---|---|---|---|---|---|---|---|---|---|\n");
 	for (unsigned i = 0; i < n; i++) {
 		const struct model_row *r = &rows[i];
-		printf("| `%s` | `%s` | `%s` | %s | %s | %s | %s | %s | %s | %s |\n", r->f->name,
+		printf("| `%s` | `%s` | `%s` | %s | %s | %s | %s | %s | %s | %s | %s |\n", r->f->name,
 		       r->f->suite_spec, r->natural, r->basis, r->per_iteration, r->ip, r->periods,
-		       r->exclusion, r->cost, r->roles);
+		       r->exclusion, r->cost, r->roles, r->words);
 	}
 }
 
@@ -114,6 +109,15 @@ static void print_text(const struct model_row *rows, unsigned n)
 		printf("  IP %s; periods in %s; leaves out a level: %s; cost %s\n", r->ip,
 		       r->periods, r->exclusion, r->cost);
 		printf("  workloads: %s\n", r->roles);
+		const struct pb_spec_options *t = r->f->options;
+		if (t && t->other)
+			printf("  :%-22s %s\n", "EVENT[:WORD...]",
+			       "the event as perf or libpfm4 names it: the words no option takes");
+		for (size_t k = 0; t && k < t->n; k++) {
+			char one[96];
+			pb_spec_option_usage(&t->options[k], one, sizeof one);
+			printf("  :%-22s %s\n", one, t->options[k].help);
+		}
 	}
 }
 
@@ -122,8 +126,16 @@ static int print_json(const struct model_row *rows, unsigned n)
 	json_t *all = json_array();
 	for (unsigned i = 0; i < n; i++) {
 		const struct model_row *r = &rows[i];
+		json_t *words = json_array();
+		for (size_t k = 0; r->f->options && k < r->f->options->n; k++) {
+			char one[96];
+			pb_spec_option_usage(&r->f->options->options[k], one, sizeof one);
+			json_array_append_new(words, json_pack("{s:s, s:s}", "word", one, "help",
+							       r->f->options->options[k].help));
+		}
+		json_t *row;
 		json_array_append_new(
-			all, json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:b, s:b, s:I, "
+			all, row = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:b, s:b, s:I, "
 				       "s:I, s:s}",
 				       "facility", r->f->name, "suite_spec", r->f->suite_spec,
 				       "natural_workload", r->natural, "basis", r->basis,
@@ -133,6 +145,7 @@ static int print_json(const struct model_row *rows, unsigned n)
 				       r->f->exact, "min_period", (json_int_t)r->f->min_period,
 				       "default_period", (json_int_t)r->f->default_period,
 				       "workloads", r->roles));
+		json_object_set_new(row, "spec_words", words);
 	}
 	int rc = json_dumpf(all, stdout, JSON_INDENT(2));
 	printf("\n");
@@ -140,38 +153,47 @@ static int print_json(const struct model_row *rows, unsigned n)
 	return rc ? PB_EXIT_FAILURE : PB_EXIT_OK;
 }
 
+struct facilities_args {
+	bool markdown, json;
+};
+
+static const struct pb_opt facilities_options[] = {
+	{.name = "markdown", .kind = PB_OPT_FLAG, .at = PB_AT(struct facilities_args, markdown, bool),
+	 .help = "a Markdown table (the one in README.md and docs/facilities.md)"},
+	{.name = "json", .kind = PB_OPT_FLAG, .at = PB_AT(struct facilities_args, json, bool),
+	 .help = "the same as JSON"},
+	{0},
+};
+
+const struct pb_cmd_spec pb_cmd_facilities_spec = {
+	.name = "facilities",
+	.summary = "every facility's measurement model: basis, IP relation, periods, levels",
+	.description =
+		"Prints each facility's measurement model as pesbench uses it: the spec the default\n"
+		"suite runs, its natural workload and the basis of its expected samples there\n"
+		"(declared: the workload's declared events; count: the kernel's own count; time:\n"
+		"the timer's running time), where a sample's IP lands (exact, next instruction,\n"
+		"skid), the period unit and legal periods, and whether it can leave out a\n"
+		"privilege level. Nothing is opened: the model is the same on every machine.\n",
+	.options = facilities_options,
+	.args_size = sizeof(struct facilities_args),
+	.epilogue = "--markdown and --json exclude each other. Exit 0 on success, 2 for bad usage.\n",
+};
+
 int pb_cmd_facilities(int argc, char **argv)
 {
-	static const char *const flags[] = {"markdown", "json", "help", NULL};
-	struct pb_option_parser op;
-	pb_options_begin(&op, argc, argv, flags);
-	const char *name, *value;
-	bool markdown = false, json = false;
-	int rc;
-	while ((rc = pb_options_next(&op, &name, &value)) == 1) {
-		if (!strcmp(name, "help")) {
-			usage(stdout);
-			return PB_EXIT_OK;
-		} else if (!strcmp(name, "markdown")) {
-			markdown = true;
-		} else if (!strcmp(name, "json")) {
-			json = true;
-		} else if (!name[0]) {
-			pb_fail(&op.err, PB_EXIT_USAGE, 0, "unexpected argument '%s'", value);
-			return pb_cli_report("facilities", &op.err);
-		} else {
-			return pb_cli_unknown_option("facilities", name);
-		}
-	}
-	if (rc < 0)
-		return pb_cli_report("facilities", &op.err);
+	struct facilities_args a = {0};
+	int rest, rc0 = pb_options_run(&pb_cmd_facilities_spec, argc, argv, &a, &rest);
+	if (rc0 >= 0)
+		return rc0;
+	bool markdown = a.markdown, json = a.json;
+	struct pb_error err = {0};
 	if (markdown && json) {
-		pb_fail(&op.err, PB_EXIT_USAGE, 0, "--markdown and --json exclude each other");
-		return pb_cli_report("facilities", &op.err);
+		pb_fail(&err, PB_EXIT_USAGE, 0, "--markdown and --json exclude each other");
+		return pb_cli_report("facilities", &err);
 	}
 	struct model_row rows[16];
 	unsigned n = 0;
-	struct pb_error err = {0};
 	for (const struct pb_facility *const *f = pb_facility_list(); *f && n < 16; f++)
 		if (fill_row(*f, &rows[n++], &err))
 			return pb_cli_report("facilities", &err);

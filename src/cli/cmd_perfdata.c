@@ -12,6 +12,7 @@
 #include "facilities/pebs_memory.h"
 #include "io/perfdata.h"
 #include "util/error.h"
+#include "util/kit.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -21,82 +22,8 @@
 #include <string.h>
 
 #define DEFAULT_TOP 20
-
-static void usage(FILE *out)
-{
-	fprintf(out,
-		"usage: pesbench perfdata FILE [--histogram] [--top N] [--dump] [--json]\n\n"
-		"Reads a perf.data file written by `perf record` (or by pesbench) and prints, per\n"
-		"event, the samples, lost samples and throttles it holds, and the recording's\n"
-		"machine (CPUID, CPUs, PMU mappings).\n"
-		"  --histogram  samples per instruction address, the N most sampled (--top, default\n"
-		"               %d) with their share; memory grows with distinct addresses only\n"
-		"  --dump       one line per sample (ip, pid/tid, time, addr, cpu, period, weight,\n"
-		"               data source decoded as `perf script -F data_src` prints it); AMD IBS\n"
-		"               raw payloads are decoded as `perf report -D` prints them when the\n"
-		"               file's PMU mappings name ibs_op / ibs_fetch\n"
-		"  --json       the summary (and histogram) as JSON on stdout\n"
-		"Samples with a data source (PERF_SAMPLE_DATA_SRC: PEBS memory events, IBS, SPE)\n"
-		"are counted per operation and memory level, with their mean weight.\n"
-		"Pipe-mode recordings (perf record -o -) are read too. Exit 6 when the file is\n"
-		"truncated, corrupt or of an unsupported kind (other byte order, compressed records).\n",
-		DEFAULT_TOP);
-}
-
-/* (event, ip) -> samples, open addressing; grows at half load. */
-struct ip_slot {
-	uint64_t ip;
-	uint64_t count;   /* 0 = empty */
-	int event;
-	uint32_t pid;     /* of the first sample there: picks the mapping that names the IP */
-};
-
-struct histogram {
-	struct ip_slot *slots;
-	size_t cap, used;
-};
-
-static uint64_t mix(uint64_t x)
-{
-	x ^= x >> 33;
-	x *= UINT64_C(0xff51afd7ed558ccd);
-	x ^= x >> 33;
-	x *= UINT64_C(0xc4ceb9fe1a85ec53);
-	return x ^ (x >> 33);
-}
-
-static struct ip_slot *slot_for(struct ip_slot *slots, size_t cap, int event, uint64_t ip)
-{
-	size_t i = (size_t)mix(ip ^ ((uint64_t)(unsigned)event << 48)) & (cap - 1);
-	while (slots[i].count && (slots[i].ip != ip || slots[i].event != event))
-		i = (i + 1) & (cap - 1);
-	return &slots[i];
-}
-
-static int hist_add(struct histogram *h, int event, uint64_t ip, uint32_t pid)
-{
-	if ((h->used + 1) * 2 > h->cap) {
-		size_t cap = h->cap ? h->cap * 2 : 1024;
-		struct ip_slot *slots = calloc(cap, sizeof(*slots));
-		if (!slots)
-			return -1;
-		for (size_t i = 0; i < h->cap; i++)
-			if (h->slots[i].count)
-				*slot_for(slots, cap, h->slots[i].event, h->slots[i].ip) = h->slots[i];
-		free(h->slots);
-		h->slots = slots;
-		h->cap = cap;
-	}
-	struct ip_slot *s = slot_for(h->slots, h->cap, event, ip);
-	if (!s->count) {
-		s->ip = ip;
-		s->event = event;
-		s->pid = pid;
-		h->used++;
-	}
-	s->count++;
-	return 0;
-}
+#define STR(x) #x
+#define TEXT(x) STR(x)
 
 /* (event, data source reduced to what names the operation and the level) -> samples and the
  * sum of their weights; grows with distinct data sources only. */
@@ -105,26 +32,20 @@ static int hist_add(struct histogram *h, int event, uint64_t ip, uint32_t pid)
 	 (0xfull << PERF_MEM_LVLNUM_SHIFT) | (1ull << PERF_MEM_REMOTE_SHIFT) |               \
 	 (0x7ull << 43 /* PERF_MEM_HOPS_SHIFT */))
 
+/* One (event, data source key) and its samples; the map finds its row. */
 struct mem_slot {
 	uint64_t key;
-	uint64_t count;   /* 0 = empty */
+	uint64_t count;
 	uint64_t weighted, weight_sum;
 	int event;
 };
 
 struct mem_table {
+	struct pb_hashmap index;   /* (event, key) -> slot */
 	struct mem_slot *slots;
-	size_t cap, used;
+	size_t used, cap;
 	uint64_t samples;
 };
-
-static struct mem_slot *mem_slot_for(struct mem_slot *slots, size_t cap, int event, uint64_t key)
-{
-	size_t i = (size_t)mix(key ^ ((uint64_t)(unsigned)event << 50)) & (cap - 1);
-	while (slots[i].count && (slots[i].key != key || slots[i].event != event))
-		i = (i + 1) & (cap - 1);
-	return &slots[i];
-}
 
 /* weight as perf reads it: the whole u64, or var1_dw of WEIGHT_STRUCT */
 static uint64_t sample_weight(const struct pb_sample *s)
@@ -134,26 +55,24 @@ static uint64_t sample_weight(const struct pb_sample *s)
 
 static int mem_add(struct mem_table *t, int event, const struct pb_sample *s)
 {
-	if ((t->used + 1) * 2 > t->cap) {
+	if (t->used == t->cap) {
 		size_t cap = t->cap ? t->cap * 2 : 64;
-		struct mem_slot *slots = calloc(cap, sizeof(*slots));
+		struct mem_slot *slots = realloc(t->slots, cap * sizeof(*slots));
 		if (!slots)
 			return -1;
-		for (size_t i = 0; i < t->cap; i++)
-			if (t->slots[i].count)
-				*mem_slot_for(slots, cap, t->slots[i].event, t->slots[i].key) =
-					t->slots[i];
-		free(t->slots);
 		t->slots = slots;
 		t->cap = cap;
 	}
 	uint64_t key = s->data_src & MEM_KEY_MASK;
-	struct mem_slot *m = mem_slot_for(t->slots, t->cap, event, key);
-	if (!m->count) {
-		m->key = key;
-		m->event = event;
-		t->used++;
+	bool added;
+	uint64_t *slot = pb_hashmap_upsert(&t->index, (uint64_t)(unsigned)event, key, &added);
+	if (!slot)
+		return -1;
+	if (added) {
+		t->slots[t->used] = (struct mem_slot){.key = key, .event = event};
+		*slot = t->used++;
 	}
+	struct mem_slot *m = &t->slots[*slot];
 	m->count++;
 	t->samples++;
 	if (s->sample_type & (PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT)) {
@@ -202,10 +121,8 @@ static struct mem_row *mem_rows(const struct mem_table *t, size_t *n)
 	*n = 0;
 	if (!rows)
 		return NULL;
-	for (size_t i = 0; i < t->cap; i++) {
+	for (size_t i = 0; i < t->used; i++) {
 		const struct mem_slot *m = &t->slots[i];
-		if (!m->count)
-			continue;
 		struct pb_mem_src src;
 		char lvl[PB_MEM_SRC_TEXT_MAX];
 		pb_mem_data_src_decode(m->key, &src);
@@ -248,111 +165,11 @@ static void mem_rows_free(struct mem_row *rows, size_t n)
 	free(rows);
 }
 
-/* The file's MMAP/MMAP2 records (memory grows with mappings, not samples) and the ELF objects
- * opened to name the histogram's IPs. */
-struct mapping {
-	uint32_t pid;
-	uint64_t start, len, pgoff;
-	char *path;
-};
-
-#define MAX_OBJECTS 64
-
-struct symbolizer {
-	struct mapping *maps;
-	size_t nmaps, cap;
-	struct pb_prof_object *objects[MAX_OBJECTS];
-	char *object_paths[MAX_OBJECTS];
-	bool object_failed[MAX_OBJECTS];
-	size_t nobjects;
-};
-
-static int maps_add(struct symbolizer *sy, const struct pb_record *rec)
-{
-	if (!rec->u.mmap.filename)
-		return 0;
-	if (sy->nmaps == sy->cap) {
-		size_t cap = sy->cap ? sy->cap * 2 : 64;
-		struct mapping *m = realloc(sy->maps, cap * sizeof(*m));
-		if (!m)
-			return -1;
-		sy->maps = m;
-		sy->cap = cap;
-	}
-	struct mapping *m = &sy->maps[sy->nmaps];
-	m->pid = rec->u.mmap.pid;
-	m->start = rec->u.mmap.addr;
-	m->len = rec->u.mmap.len;
-	m->pgoff = rec->u.mmap.pgoff;
-	m->path = strdup(rec->u.mmap.filename);
-	if (!m->path)
-		return -1;
-	sy->nmaps++;
-	return 0;
-}
-
-static struct pb_prof_object *object_for(struct symbolizer *sy, const char *path)
-{
-	for (size_t i = 0; i < sy->nobjects; i++)
-		if (!strcmp(sy->object_paths[i], path))
-			return sy->object_failed[i] ? NULL : sy->objects[i];
-	if (sy->nobjects == MAX_OBJECTS)
-		return NULL;
-	size_t i = sy->nobjects;
-	struct pb_error err = {0};
-	sy->object_paths[i] = strdup(path);
-	if (!sy->object_paths[i])
-		return NULL;
-	sy->object_failed[i] = pb_prof_object_open(path, &sy->objects[i], &err) != 0;
-	sy->nobjects++;
-	return sy->object_failed[i] ? NULL : sy->objects[i];
-}
-
-/* "symbol+0xOFF (object)", "[kernel.kallsyms]", or "" when no mapping holds ip. The latest
- * mapping wins, as in the process. Kernel mappings (pid -1) hold any pid's kernel IPs. */
-static void symbolize(struct symbolizer *sy, uint32_t pid, uint64_t ip, char *out, size_t len)
-{
-	out[0] = '\0';
-	for (size_t k = sy->nmaps; k-- > 0;) {
-		const struct mapping *m = &sy->maps[k];
-		if ((m->pid != pid && m->pid != UINT32_MAX) || ip < m->start || ip - m->start >= m->len)
-			continue;
-		const char *base = strrchr(m->path, '/');
-		base = base ? base + 1 : m->path;
-		if (m->path[0] != '/') {
-			snprintf(out, len, "%s", m->path);
-			return;
-		}
-		struct pb_prof_object *o = object_for(sy, m->path);
-		uint64_t addr, start;
-		const char *name = NULL;
-		if (o && pb_prof_object_offset_to_addr(o, ip - m->start + m->pgoff, &addr))
-			name = pb_prof_object_symbol(o, addr, &start);
-		if (name)
-			snprintf(out, len, "%s+%#" PRIx64 " (%s)", name, addr - start, base);
-		else
-			snprintf(out, len, "(%s+%#" PRIx64 ")", base, ip - m->start + m->pgoff);
-		return;
-	}
-}
-
-static void symbolizer_free(struct symbolizer *sy)
-{
-	for (size_t i = 0; i < sy->nmaps; i++)
-		free(sy->maps[i].path);
-	free(sy->maps);
-	for (size_t i = 0; i < sy->nobjects; i++) {
-		if (!sy->object_failed[i])
-			pb_prof_object_close(sy->objects[i]);
-		free(sy->object_paths[i]);
-	}
-}
-
 struct walk {
 	struct pb_perfdata *pd;
-	struct symbolizer sym;
+	struct pb_symbolizer sym;   /* the file's MMAP/MMAP2 records, to name the histogram's IPs */
 	bool histogram, dump, json;
-	struct histogram hist;
+	struct pb_histogram hist;   /* (event, ip) -> samples */
 	struct mem_table mem;
 	size_t nev_known;        /* events known at open; a pipe file may add more while walking */
 	bool *is_ibs;
@@ -412,40 +229,21 @@ static int on_record(void *ctx, int event, const struct pb_record *rec, const ui
 	(void)bytes;
 	(void)len;
 	if (wk->histogram && (rec->type == PERF_RECORD_MMAP || rec->type == PERF_RECORD_MMAP2) &&
-	    maps_add(&wk->sym, rec))
+	    rec->u.mmap.filename &&
+	    pb_symbolizer_add_map(&wk->sym, rec->u.mmap.pid, rec->u.mmap.addr, rec->u.mmap.len,
+				  rec->u.mmap.pgoff, rec->u.mmap.filename))
 		return pb_fail(err, PB_EXIT_FAILURE, ENOMEM, "out of memory for the mappings");
 	if (rec->type != PERF_RECORD_SAMPLE || event < 0)
 		return 0;
 	const struct pb_sample *s = &rec->u.sample;
 	if (wk->histogram && (s->sample_type & PERF_SAMPLE_IP) &&
-	    hist_add(&wk->hist, event, s->ip, s->pid))
+	    pb_histogram_add(&wk->hist, (uint64_t)event, s->ip, s->pid))
 		return pb_fail(err, PB_EXIT_FAILURE, ENOMEM, "out of memory for the histogram");
 	if ((s->sample_type & PERF_SAMPLE_DATA_SRC) && mem_add(&wk->mem, event, s))
 		return pb_fail(err, PB_EXIT_FAILURE, ENOMEM, "out of memory for the data sources");
 	if (wk->dump)
 		dump_sample(wk, event, s);
 	return 0;
-}
-
-static int cmp_slot(const void *a, const void *b)
-{
-	const struct ip_slot *x = a, *y = b;
-	if (x->event != y->event)
-		return x->event < y->event ? -1 : 1;
-	if (x->count != y->count)
-		return x->count > y->count ? -1 : 1;
-	return x->ip < y->ip ? -1 : x->ip > y->ip;
-}
-
-/* Compacts the table into sorted rows (event, then count descending). */
-static size_t hist_sorted(struct histogram *h)
-{
-	size_t n = 0;
-	for (size_t i = 0; i < h->cap; i++)
-		if (h->slots[i].count)
-			h->slots[n++] = h->slots[i];
-	qsort(h->slots, n, sizeof(*h->slots), cmp_slot);
-	return n;
 }
 
 /* perf's names for its own record types (tools/lib/perf/include/perf/event.h). */
@@ -458,7 +256,7 @@ static const char *user_record_name(unsigned type)
 		"TIME_CONV", "HEADER_FEATURE", "COMPRESSED", "FINISHED_INIT"};
 	static char other[24];
 	unsigned i = type - PB_PERF_RECORD_USER_TYPE_START;
-	if (type >= PB_PERF_RECORD_USER_TYPE_START && i < sizeof names / sizeof names[0])
+	if (type >= PB_PERF_RECORD_USER_TYPE_START && i < PB_ARRAY_SIZE(names))
 		return names[i];
 	snprintf(other, sizeof other, "type%u%s", type,
 		 type == PB_PERF_RECORD_USER_TYPE_MAX - 1 ? "+" : "");
@@ -565,24 +363,25 @@ static void print_text(struct walk *wk, const char *path, const struct pb_perfda
 static void print_histogram(struct walk *wk, uint64_t top)
 {
 	struct pb_perfdata *pd = wk->pd;
-	size_t n = hist_sorted(&wk->hist);
+	pb_histogram_sort(&wk->hist);
+	size_t n = wk->hist.n;
 	for (size_t i = 0; i < pb_perfdata_nevents(pd); i++) {
 		const struct pb_perfdata_event *ev = pb_perfdata_event(pd, i);
 		size_t distinct = 0;
 		for (size_t k = 0; k < n; k++)
-			distinct += wk->hist.slots[k].event == (int)i;
+			distinct += wk->hist.rows[k].group == i;
 		printf("\n  samples per IP, event %zu (%s): %zu distinct IPs\n", i, ev->name, distinct);
 		printf("  %12s %8s  %-18s %s\n", "samples", "share", "ip", "symbol");
 		uint64_t shown = 0;
 		for (size_t k = 0; k < n && shown < top; k++) {
-			const struct ip_slot *s = &wk->hist.slots[k];
-			if (s->event != (int)i)
+			const struct pb_hist_row *s = &wk->hist.rows[k];
+			if (s->group != i)
 				continue;
 			char sym[256];
-			symbolize(&wk->sym, s->pid, s->ip, sym, sizeof sym);
+			pb_symbolizer_name(&wk->sym, s->pid, s->addr, sym, sizeof sym);
 			printf("  %12" PRIu64 " %7.3f%%  %#-18" PRIx64 " %s\n", s->count,
 			       ev->samples ? 100.0 * (double)s->count / (double)ev->samples : 0.0,
-			       s->ip, sym);
+			       s->addr, sym);
 			shown++;
 		}
 	}
@@ -611,7 +410,9 @@ static int print_json(struct walk *wk, const struct pb_perfdata_stats *st, uint6
 	json_object_set_new(root, "unattributed_samples", json_integer((json_int_t)st->unattributed));
 	json_object_set_new(root, "user_records_skipped", json_integer((json_int_t)st->user_records));
 	json_object_set_new(root, "unknown_records_skipped", json_integer((json_int_t)st->unknown));
-	size_t n = wk->histogram ? hist_sorted(&wk->hist) : 0;
+	if (wk->histogram)
+		pb_histogram_sort(&wk->hist);
+	size_t n = wk->hist.n;
 	size_t nmem = 0;
 	struct mem_row *mem = wk->mem.samples ? mem_rows(&wk->mem, &nmem) : NULL;
 	if (wk->mem.samples && !mem) {
@@ -641,17 +442,17 @@ static int print_json(struct walk *wk, const struct pb_perfdata_stats *st, uint6
 			json_t *h = json_array();
 			size_t distinct = 0;
 			for (size_t k = 0; k < n; k++) {
-				const struct ip_slot *s = &wk->hist.slots[k];
-				if (s->event != (int)i)
+				const struct pb_hist_row *s = &wk->hist.rows[k];
+				if (s->group != i)
 					continue;
 				if (distinct++ < top) {
 					json_t *row = json_object();
 					char ip[24];
-					snprintf(ip, sizeof ip, "%#" PRIx64, s->ip);
+					snprintf(ip, sizeof ip, "%#" PRIx64, s->addr);
 					json_object_set_new(row, "ip", json_string(ip));
 					json_object_set_new(row, "samples", json_integer((json_int_t)s->count));
 					char sym[256];
-					symbolize(&wk->sym, s->pid, s->ip, sym, sizeof sym);
+					pb_symbolizer_name(&wk->sym, s->pid, s->addr, sym, sizeof sym);
 					json_object_set_new(row, "symbol", json_string(sym));
 					json_array_append_new(h, row);
 				}
@@ -695,45 +496,69 @@ static int print_json(struct walk *wk, const struct pb_perfdata_stats *st, uint6
 	return rc ? PB_EXIT_OUTPUT : PB_EXIT_OK;
 }
 
+struct perfdata_args {
+	const char *path;
+	uint64_t top;
+	bool histogram, dump, json;
+};
+
+static int set_path(void *args, const char *value, struct pb_error *err)
+{
+	struct perfdata_args *a = args;
+	if (a->path)
+		return pb_fail(err, PB_EXIT_USAGE, 0, "one FILE only ('%s' and '%s')", a->path, value);
+	a->path = value;
+	return 0;
+}
+
+#define ARG(field, type) PB_AT(struct perfdata_args, field, type)
+
+static const struct pb_opt perfdata_options[] = {
+	{.name = "histogram", .kind = PB_OPT_FLAG, .at = ARG(histogram, bool),
+	 .help = "samples per instruction address, the N most sampled (--top) with their share; "
+		 "memory grows with distinct addresses only"},
+	{.name = "top", .arg = "N", .kind = PB_OPT_U64, .at = ARG(top, uint64_t), .min = 1,
+	 .max = UINT64_C(1) << 32, .help = "addresses the histogram shows (default "
+	 TEXT(DEFAULT_TOP) ")"},
+	{.name = "dump", .kind = PB_OPT_FLAG, .at = ARG(dump, bool),
+	 .help = "one line per sample (ip, pid/tid, time, addr, cpu, period, weight, data source "
+		 "decoded as `perf script -F data_src` prints it); AMD IBS raw payloads are decoded "
+		 "as `perf report -D` prints them when the file's PMU mappings name ibs_op / "
+		 "ibs_fetch"},
+	{.name = "json", .kind = PB_OPT_FLAG, .at = ARG(json, bool),
+	 .help = "the summary (and histogram) as JSON on stdout"},
+	{0},
+};
+
+const struct pb_cmd_spec pb_cmd_perfdata_spec = {
+	.name = "perfdata",
+	.summary = "read a perf.data: samples, losses, per-IP histogram, IBS decode",
+	.operands = "FILE",
+	.description =
+		"Reads a perf.data file written by `perf record` (or by pesbench) and prints, per\n"
+		"event, the samples, lost samples and throttles it holds, and the recording's\n"
+		"machine (CPUID, CPUs, PMU mappings).\n",
+	.options = perfdata_options,
+	.args_size = sizeof(struct perfdata_args),
+	.positional = set_path,
+	.epilogue =
+		"Samples with a data source (PERF_SAMPLE_DATA_SRC: PEBS memory events, IBS, SPE)\n"
+		"are counted per operation and memory level, with their mean weight.\n"
+		"Pipe-mode recordings (perf record -o -) are read too. Exit 6 when the file is\n"
+		"truncated, corrupt or of an unsupported kind (other byte order, compressed records).\n",
+};
+
 int pb_cmd_perfdata(int argc, char **argv)
 {
-	static const char *const flags[] = {"histogram", "dump", "json", "help", NULL};
-	struct pb_option_parser op;
-	const char *name, *value, *path = NULL;
-	struct walk wk = {0};
-	uint64_t top = DEFAULT_TOP;
-	int r;
-	pb_options_begin(&op, argc, argv, flags);
-	while ((r = pb_options_next(&op, &name, &value)) == 1) {
-		if (!name[0]) {
-			if (path) {
-				fprintf(stderr, "pesbench perfdata: one FILE only ('%s' and '%s')\n",
-					path, value);
-				return PB_EXIT_USAGE;
-			}
-			path = value;
-		} else if (!strcmp(name, "help")) {
-			usage(stdout);
-			return PB_EXIT_OK;
-		} else if (!strcmp(name, "histogram")) {
-			wk.histogram = true;
-		} else if (!strcmp(name, "dump")) {
-			wk.dump = true;
-		} else if (!strcmp(name, "json")) {
-			wk.json = true;
-		} else if (!strcmp(name, "top")) {
-			if (pb_parse_u64("--top", value, 1, UINT64_C(1) << 32, &top, &op.err))
-				return pb_cli_report("perfdata", &op.err);
-		} else {
-			fprintf(stderr, "pesbench perfdata: unknown option '--%s'\n", name);
-			usage(stderr);
-			return PB_EXIT_USAGE;
-		}
-	}
-	if (r < 0)
-		return pb_cli_report("perfdata", &op.err);
+	struct perfdata_args a = {.top = DEFAULT_TOP};
+	int rest, r = pb_options_run(&pb_cmd_perfdata_spec, argc, argv, &a, &rest);
+	if (r >= 0)
+		return r;
+	const char *path = a.path;
+	struct walk wk = {.histogram = a.histogram, .dump = a.dump, .json = a.json};
+	uint64_t top = a.top;
 	if (!path) {
-		usage(stderr);
+		pb_options_help(&pb_cmd_perfdata_spec, stderr);
 		return PB_EXIT_USAGE;
 	}
 	if (wk.dump && wk.json) {
@@ -767,9 +592,10 @@ int pb_cmd_perfdata(int argc, char **argv)
 	else
 		print_text(&wk, path, &st, top);
 out:
-	free(wk.hist.slots);
+	pb_histogram_free(&wk.hist);
+	pb_hashmap_free(&wk.mem.index);
 	free(wk.mem.slots);
-	symbolizer_free(&wk.sym);
+	pb_symbolizer_free(&wk.sym);
 	free(wk.is_ibs);
 	free(wk.ibs_kind);
 	free(wk.ibs_cpu);

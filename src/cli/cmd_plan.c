@@ -10,6 +10,7 @@
 #include "experiments/predict.h"
 #include "facilities/facility.h"
 #include "io/results.h"
+#include "util/kit.h"
 #include "util/text.h"
 
 #include <errno.h>
@@ -17,28 +18,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static void usage(FILE *out)
-{
-	fprintf(out,
-		"usage: pesbench plan --facility SPEC --budget PCT [--ring PAGES] [--check]\n"
-		"                     [--costs RESULTS.json] [--runs N] -- CMD [ARGS...]\n\n"
-		"Recommends the smallest sampling period (and a ring size) that keeps the predicted\n"
-		"time overhead of sampling CMD under PCT percent, from CMD's run time, its event\n"
-		"rate (a counting run) and the measured cost of one sample.\n\n"
-		"  --facility SPEC  a facility that can sample a whole program: timer:cpu-clock,\n"
-		"                   timer:task-clock, sw:EVENT, hw:EVENT, pebs:..., ibs-op, ...\n"
-		"  --budget PCT     allowed time overhead in percent (> 0), e.g. 5\n"
-		"  --ring PAGES     data pages per ring for the check run (default: recommended)\n"
-		"  --costs FILE     take the cost of one sample from a results.json written by\n"
-		"                   `pesbench run cost` (its delivery-none fit for this facility)\n"
-		"                   instead of measuring it now (a ~2 s sweep, longer when the\n"
-		"                   machine is noisy; plan fails when the cost does not resolve)\n"
-		"  --runs N         runs of CMD per measurement, median taken (default 3)\n"
-		"  --check          run CMD at the recommended period; print predicted vs measured\n\n"
-		"CMD runs as given with its output discarded; it must exit 0. Only its main thread\n"
-		"is counted and sampled (no inherit).\n");
-}
 
 static int parse_budget(const char *text, double *out, struct pb_error *err)
 {
@@ -52,6 +31,82 @@ static int parse_budget(const char *text, double *out, struct pb_error *err)
 	*out = v;
 	return 0;
 }
+
+struct plan_args {
+	const char *facility, *costs;
+	double budget;
+	bool budget_given, check;
+	uint64_t ring, runs;
+};
+
+static int set_budget(void *args, const char *value, struct pb_error *err)
+{
+	struct plan_args *a = args;
+	if (parse_budget(value, &a->budget, err))
+		return -1;
+	a->budget_given = true;
+	return 0;
+}
+
+static int set_ring(void *args, const char *value, struct pb_error *err)
+{
+	uint64_t *ring = &((struct plan_args *)args)->ring;
+	if (pb_parse_u64("--ring", value, 1, 1u << 20, ring, err))
+		return -1;
+	if (*ring & (*ring - 1))
+		return pb_fail(err, PB_EXIT_USAGE, 0, "--ring %llu: the kernel needs a power of two",
+			       (unsigned long long)*ring);
+	return 0;
+}
+
+static int no_operand(void *args, const char *value, struct pb_error *err)
+{
+	(void)args;
+	return pb_fail(err, PB_EXIT_USAGE, 0, "unexpected argument '%s': put the command after --, "
+		       "e.g. pesbench plan ... -- xz -9 file", value);
+}
+
+#define ARG(field, type) PB_AT(struct plan_args, field, type)
+
+static const struct pb_opt plan_options[] = {
+	{.name = "facility", .arg = "SPEC", .kind = PB_OPT_STRING, .at = ARG(facility, const char *),
+	 .required = "--facility is required (e.g. --facility timer:cpu-clock)",
+	 .help = "a facility that can sample a whole program: timer:cpu-clock, timer:task-clock, "
+		 "sw:EVENT, hw:EVENT, pebs:..., ibs-op, ..."},
+	{.name = "budget", .arg = "PCT", .kind = PB_OPT_CALL, .parse = set_budget, .example = "5",
+	 .given_at = PB_GIVEN(struct plan_args, budget_given),
+	 .required = "--budget is required: the allowed time overhead in percent, e.g. --budget 5",
+	 .help = "allowed time overhead in percent (> 0), e.g. 5"},
+	{.name = "ring", .arg = "PAGES", .kind = PB_OPT_CALL, .parse = set_ring, .example = "8",
+	 .help = "data pages per ring for the check run (default: recommended)"},
+	{.name = "check", .kind = PB_OPT_FLAG, .at = ARG(check, bool),
+	 .help = "run CMD at the recommended period; print predicted vs measured"},
+	{.name = "costs", .arg = "FILE", .kind = PB_OPT_STRING, .at = ARG(costs, const char *),
+	 .help = "take the cost of one sample from a results.json written by `pesbench run cost` "
+		 "(its delivery-none fit for this facility) instead of measuring it now (a ~2 s "
+		 "sweep, longer when the machine is noisy; plan fails when the cost does not "
+		 "resolve)"},
+	{.name = "runs", .arg = "N", .kind = PB_OPT_U64, .at = ARG(runs, uint64_t), .min = 1,
+	 .max = 64, .help = "runs of CMD per measurement, median taken (default 3)"},
+	{0},
+};
+
+const struct pb_cmd_spec pb_cmd_plan_spec = {
+	.name = "plan",
+	.summary = "recommend a period and ring for an overhead budget on a command",
+	.trailing = "-- CMD [ARGS...]",
+	.description =
+		"Recommends the smallest sampling period (and a ring size) that keeps the predicted\n"
+		"time overhead of sampling CMD under PCT percent, from CMD's run time, its event\n"
+		"rate (a counting run) and the measured cost of one sample.\n",
+	.options = plan_options,
+	.args_size = sizeof(struct plan_args),
+	.positional = no_operand,
+	.takes_command = true,
+	.epilogue =
+		"CMD runs as given with its output discarded; it must exit 0. Only its main thread\n"
+		"is counted and sampled (no inherit).\n",
+};
 
 /* Median wall time (and samples, lost, count) of runs of argv. */
 static int measure_median(char *const *argv, const struct pb_spec *spec, uint64_t period,
@@ -81,46 +136,45 @@ static int measure_median(char *const *argv, const struct pb_spec *spec, uint64_
 static int cost_from_file(const char *path, const char *facility, double *cost,
 			  struct pb_error *err)
 {
-	json_t *root;
-	if (pb_results_load(path, &root, err))
+	struct pb_results doc;
+	if (pb_results_load(path, &doc, err))
 		return -1;
-	json_t *points = json_object_get(root, "points"), *p;
-	size_t i;
 	int rc = pb_fail(err, PB_EXIT_BAD_FILE, 0,
 			 "%s has no cost fit for %s in delivery mode none: run `pesbench run cost "
 			 "--facility %s` first", path, facility, facility);
-	json_array_foreach(points, i, p) {
-		const char *exp = json_string_value(json_object_get(p, "experiment"));
-		const char *fac = json_string_value(json_object_get(p, "facility"));
-		const char *kind = json_string_value(json_object_get(p, "kind"));
-		const char *del = json_string_value(json_object_get(p, "delivery"));
-		json_t *m = json_object_get(p, "metrics");
-		json_t *v = json_object_get(m, "ns_per_sample");
-		if (exp && fac && kind && del && !strcmp(exp, "cost") && !strcmp(fac, facility) &&
-		    !strcmp(kind, "fit") && !strcmp(del, "none") && json_is_number(v)) {
-			*cost = json_number_value(v);
+	for (size_t i = 0; i < doc.npoints; i++) {
+		const struct pb_result_point *p = doc.points[i];
+		const char *kind = pb_rset_get_text(&p->params, "kind");
+		const char *del = pb_rset_get_text(&p->params, "delivery");
+		const struct pb_rset *m = &p->metrics;
+		bool is_cost;
+		double slope = pb_rset_get_number(m, "ns_per_sample", &is_cost);
+		if (kind && del && !strcmp(p->experiment, "cost") && !strcmp(p->facility, facility) &&
+		    !strcmp(kind, "fit") && !strcmp(del, "none") && is_cost) {
+			*cost = slope;
 			pb_error_clear(err);
 			rc = 0;
 			/* The file's verdict, and the rule again where its figures are there (a
 			 * file written under an older, looser rule); a bare cost is taken as is. */
-			json_t *ci = json_object_get(m, "ci95_ns"), *r2 = json_object_get(m, "r2");
-			struct pb_fit fit = {.slope = *cost,
-					     .slope_ci95 = json_number_value(ci),
-					     .r2 = json_number_value(r2)};
-			if (json_is_false(json_object_get(m, "resolved")) ||
-			    (json_is_number(ci) && json_is_number(r2) && !pb_fit_resolved(&fit)))
+			bool has_ci, has_r2;
+			double ci = pb_rset_get_number(m, "ci95_ns", &has_ci);
+			double r2 = pb_rset_get_number(m, "r2", &has_r2);
+			struct pb_fit fit = {.slope = *cost, .slope_ci95 = ci, .r2 = r2};
+			const struct pb_rvalue *resolved = pb_rset_get(m, "resolved");
+			bool said_unresolved = resolved && resolved->kind == PB_RV_BOOL &&
+					       !resolved->as.b;
+			if (said_unresolved || (has_ci && has_r2 && !pb_fit_resolved(&fit)))
 				rc = pb_fail(err, PB_EXIT_FAILURE, 0,
 					     "%s: the cost of one %s sample there did not resolve "
 					     "(%.1f ± %.1f ns per sample, R² %.3f): it was not measured "
 					     "precisely enough to plan with; measure it again (`pesbench "
 					     "run cost` with more --runs or --target-ms) or leave --costs "
-					     "out", path, facility, *cost,
-					     json_is_number(ci) ? json_number_value(ci) : NAN,
-					     json_is_number(r2) ? json_number_value(r2) : NAN);
+					     "out", path, facility, *cost, has_ci ? ci : NAN,
+					     has_r2 ? r2 : NAN);
 			break;
 		}
 	}
-	json_decref(root);
+	pb_results_free(&doc);
 	return rc;
 }
 
@@ -137,7 +191,7 @@ static int measure_cost(const char *facility, double *cost, struct pb_error *err
 	} tries[] = {{2, 30, 3000}, {3, 100, 10000}};
 	struct pb_cost c;
 	struct pb_fit fit = {0};
-	for (size_t t = 0; t < sizeof tries / sizeof tries[0]; t++) {
+	for (size_t t = 0; t < PB_ARRAY_SIZE(tries); t++) {
 		fflush(stdout);
 		fprintf(stderr, "measuring the cost of one %s sample (%s sweep: paired runs of "
 			"%llu ms, up to %.0f s)...\n", facility, t ? "longer" : "short",
@@ -162,67 +216,21 @@ static int measure_cost(const char *facility, double *cost, struct pb_error *err
 
 int pb_cmd_plan(int argc, char **argv)
 {
-	const char *facility = NULL, *costs = NULL;
-	double budget = 0;
-	bool budget_given = false, check = false;
-	uint64_t ring = 0, runs = 3;
+	struct plan_args a = {.runs = 3};
+	int rest, rc0 = pb_options_run(&pb_cmd_plan_spec, argc, argv, &a, &rest);
+	if (rc0 >= 0)
+		return rc0;
+	const char *facility = a.facility, *costs = a.costs;
+	double budget = a.budget;
+	bool check = a.check;
+	uint64_t ring = a.ring, runs = a.runs;
 	struct pb_error err = {0};
-	struct pb_option_parser op;
-	static const char *const flags[] = {"check", NULL};
-	pb_options_begin(&op, argc, argv, flags);
-	const char *name, *value;
-	int r;
-	while ((r = pb_options_next(&op, &name, &value)) > 0) {
-		if (!strcmp(name, "help")) {
-			usage(stdout);
-			return PB_EXIT_OK;
-		} else if (!strcmp(name, "check")) {
-			check = true;
-		} else if (!*name) {
-			pb_fail(&err, PB_EXIT_USAGE, 0, "unexpected argument '%s': put the command "
-				"after --, e.g. pesbench plan ... -- xz -9 file", value);
-			return pb_cli_report("plan", &err);
-		} else if (!strcmp(name, "facility")) {
-			facility = value;
-		} else if (!strcmp(name, "costs")) {
-			costs = value;
-		} else if (!strcmp(name, "budget")) {
-			if (parse_budget(value, &budget, &err))
-				return pb_cli_report("plan", &err);
-			budget_given = true;
-		} else if (!strcmp(name, "ring")) {
-			if (pb_parse_u64("--ring", value, 1, 1u << 20, &ring, &err))
-				return pb_cli_report("plan", &err);
-			if (ring & (ring - 1)) {
-				pb_fail(&err, PB_EXIT_USAGE, 0, "--ring %llu: the kernel needs a power "
-					"of two", (unsigned long long)ring);
-				return pb_cli_report("plan", &err);
-			}
-		} else if (!strcmp(name, "runs")) {
-			if (pb_parse_u64("--runs", value, 1, 64, &runs, &err))
-				return pb_cli_report("plan", &err);
-		} else {
-			return pb_cli_unknown_option("plan", name);
-		}
-	}
-	if (r < 0)
-		return pb_cli_report("plan", &op.err);
-	if (!facility) {
-		pb_fail(&err, PB_EXIT_USAGE, 0, "--facility is required (e.g. --facility "
-			"timer:cpu-clock)");
-		return pb_cli_report("plan", &err);
-	}
-	if (!budget_given) {
-		pb_fail(&err, PB_EXIT_USAGE, 0, "--budget is required: the allowed time overhead in "
-			"percent, e.g. --budget 5");
-		return pb_cli_report("plan", &err);
-	}
-	if (op.rest >= argc) {
+	if (rest >= argc) {
 		pb_fail(&err, PB_EXIT_USAGE, 0, "no command to plan for: give it after --, e.g. "
 			"pesbench plan --facility timer:cpu-clock --budget 5 -- xz -9 file");
 		return pb_cli_report("plan", &err);
 	}
-	char **cmd = argv + op.rest;
+	char **cmd = argv + rest;
 
 	struct pb_spec spec;
 	if (pb_spec_parse(facility, &spec, &err))

@@ -1,6 +1,7 @@
 /* `pesbench probe`: what this machine offers for sampling, and for every facility whether it
  * can run here and, when not, why. */
 #include "cli/commands.h"
+#include "cli/options.h"
 #include "facilities/facility.h"
 #include "facilities/ibs_common.h"
 #include "io/probe_json.h"
@@ -10,47 +11,6 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
-
-static void usage(FILE *out)
-{
-	fprintf(out,
-		"usage: pesbench probe [--json] [--root DIR]\n\n"
-		"Describes the machine (kernel, CPU, hypervisor, privileges, PMUs, L1D) and lists every\n"
-		"sampling facility: whether it is available here, whether its counts are exact, where\n"
-		"its sample IP lands (exact, next-insn, skid), and the reason when it is not available.\n\n"
-		"options:\n"
-		"  --json      machine-readable output (schema below)\n"
-		"  --root DIR  read /proc and /sys under DIR instead of the live system (a saved or\n"
-		"              constructed tree such as tests/fixtures/sysfs-zen4)\n"
-		"  --help      this text\n\n"
-		"JSON schema \"pesbench-probe/1\":\n"
-		"  {\"schema\": \"pesbench-probe/1\",\n"
-		"   \"machine\": {\"root\", \"kernel\", \"kernel_major\", \"kernel_minor\", \"cpu_vendor\",\n"
-		"               \"cpu_family\", \"cpu_model\", \"cpu_stepping\", \"cpu_model_name\",\n"
-		"               \"hypervisor\", \"ncpus\", \"paranoid\" (null: unreadable),\n"
-		"               \"max_sample_rate\" (null), \"cap_perfmon\", \"cap_sys_admin\", \"is_root\",\n"
-		"               \"max_precise\" (null), \"ibs_caps\" (null or integer), \"ibs_caps_names\",\n"
-		"               \"bp_slots\" (watchpoints), \"bp_exec_slots\", \"has_format_lost\",\n"
-		"               \"l1d_size\", \"l1d_line\",\n"
-		"               \"l1d_source\" (\"sysfs\"|\"cpuid\"|\"\" unknown),\n"
-		"               \"arm\", \"midr\" (null unless arm64 exports it), \"core_pmu\"\n"
-		"               (\"\" none: cpu, cpu_core, armv8_pmuv3...), \"core_pmu_type\" (null),\n"
-		"               \"pmu_counters\" (null: unknown), \"pmu_counters_source\"\n"
-		"               (\"kernel log\"|\"\"),\n"
-		"               \"pmus\": [{\"name\", \"type\"}], \"pmus_skipped\"},\n"
-		"   \"facilities\": [{\"name\", \"usage\", \"summary\", \"needs\", \"available\",\n"
-		"                   \"reason\" (\"\" when available), \"detail\" (\"\" when not),\n"
-		"                   \"exact\", \"ip\" (\"exact\"|\"next-insn\"|\"skid\"),\n"
-		"                   \"verdict\" (\"works\"|\"inert\"|\"inexact\"|\"refused\"|\"absent\"|\n"
-		"                   \"untested\" on a --root tree), \"self_test\" (null when nothing ran,\n"
-		"                   else {\"verdict\", \"expected\", \"counted\", \"samples\",\n"
-		"                   \"samples_inside\", \"ms\", \"errno\", \"text\"})}]}\n\n"
-		"Every available facility is self-tested first: a tiny known loop runs under it and\n"
-		"its count (or samples) is checked. The kernel accepting an event is no proof that it\n"
-		"works; a facility whose self-test did not pass is shown unavailable, and nothing\n"
-		"else in pesbench measures on it.\n\n"
-		"Exit status: 0, or 2 for a bad option or an unreadable --root.\n");
-}
 
 static int print_json(const struct pb_machine *m)
 {
@@ -133,37 +93,76 @@ static void print_text(const struct pb_machine *m)
 	}
 }
 
+struct probe_args {
+	const char *root;
+	bool json;
+};
+
+static int set_root(void *args, const char *value, struct pb_error *err)
+{
+	if (!*value)
+		return pb_fail(err, PB_EXIT_USAGE, 0, "--root needs a directory");
+	((struct probe_args *)args)->root = value;
+	return 0;
+}
+
+static const struct pb_opt probe_options[] = {
+	{.name = "json", .kind = PB_OPT_FLAG, .at = PB_AT(struct probe_args, json, bool),
+	 .help = "machine-readable output (schema below)"},
+	{.name = "root", .arg = "DIR", .kind = PB_OPT_CALL, .parse = set_root, .example = "/",
+	 .help = "read /proc and /sys under DIR instead of the live system (a saved or "
+		 "constructed tree such as tests/fixtures/sysfs-zen4)"},
+	{0},
+};
+
+const struct pb_cmd_spec pb_cmd_probe_spec = {
+	.name = "probe",
+	.summary = "list every sampling facility, available or not, and why",
+	.description =
+		"Describes the machine (kernel, CPU, hypervisor, privileges, PMUs, L1D) and lists every\n"
+		"sampling facility: whether it is available here, whether its counts are exact, where\n"
+		"its sample IP lands (exact, next-insn, skid), and the reason when it is not available.\n",
+	.options = probe_options,
+	.args_size = sizeof(struct probe_args),
+	.epilogue =
+		"JSON schema \"pesbench-probe/1\":\n"
+		"  {\"schema\": \"pesbench-probe/1\",\n"
+		"   \"machine\": {\"root\", \"kernel\", \"kernel_major\", \"kernel_minor\", \"cpu_vendor\",\n"
+		"               \"cpu_family\", \"cpu_model\", \"cpu_stepping\", \"cpu_model_name\",\n"
+		"               \"hypervisor\", \"ncpus\", \"paranoid\" (null: unreadable),\n"
+		"               \"max_sample_rate\" (null), \"cap_perfmon\", \"cap_sys_admin\", \"is_root\",\n"
+		"               \"max_precise\" (null), \"ibs_caps\" (null or integer), \"ibs_caps_names\",\n"
+		"               \"bp_slots\" (watchpoints), \"bp_exec_slots\", \"has_format_lost\",\n"
+		"               \"l1d_size\", \"l1d_line\",\n"
+		"               \"l1d_source\" (\"sysfs\"|\"cpuid\"|\"\" unknown),\n"
+		"               \"arm\", \"midr\" (null unless arm64 exports it), \"core_pmu\"\n"
+		"               (\"\" none: cpu, cpu_core, armv8_pmuv3...), \"core_pmu_type\" (null),\n"
+		"               \"pmu_counters\" (null: unknown), \"pmu_counters_source\"\n"
+		"               (\"kernel log\"|\"\"),\n"
+		"               \"pmus\": [{\"name\", \"type\"}], \"pmus_skipped\"},\n"
+		"   \"facilities\": [{\"name\", \"usage\", \"summary\", \"needs\", \"available\",\n"
+		"                   \"reason\" (\"\" when available), \"detail\" (\"\" when not),\n"
+		"                   \"exact\", \"ip\" (\"exact\"|\"next-insn\"|\"skid\"),\n"
+		"                   \"verdict\" (\"works\"|\"inert\"|\"inexact\"|\"refused\"|\"absent\"|\n"
+		"                   \"untested\" on a --root tree), \"self_test\" (null when nothing ran,\n"
+		"                   else {\"verdict\", \"expected\", \"counted\", \"samples\",\n"
+		"                   \"samples_inside\", \"ms\", \"errno\", \"text\"})}]}\n\n"
+		"Every available facility is self-tested first: a tiny known loop runs under it and\n"
+		"its count (or samples) is checked. The kernel accepting an event is no proof that it\n"
+		"works; a facility whose self-test did not pass is shown unavailable, and nothing\n"
+		"else in pesbench measures on it.\n\n"
+		"Exit status: 0, or 2 for a bad option or an unreadable --root.\n",
+};
+
 int pb_cmd_probe(int argc, char **argv)
 {
-	bool json = false;
-	const char *root = NULL;
-	struct pb_error err;
-	pb_error_clear(&err);
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--json")) {
-			json = true;
-		} else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-			usage(stdout);
-			return PB_EXIT_OK;
-		} else if (!strcmp(argv[i], "--root") || !strncmp(argv[i], "--root=", 7)) {
-			if (argv[i][6] == '=')
-				root = argv[i] + 7;
-			else if (i + 1 < argc)
-				root = argv[++i];
-			else
-				root = NULL;
-			if (!root || !*root) {
-				pb_fail(&err, PB_EXIT_USAGE, 0, "--root needs a directory");
-				return pb_cli_report("probe", &err);
-			}
-		} else {
-			pb_fail(&err, PB_EXIT_USAGE, 0,
-				"%s '%s'; `pesbench probe --help` lists the options",
-				strncmp(argv[i], "--", 2) ? "unexpected argument" : "unknown option",
-				argv[i]);
-			return pb_cli_report("probe", &err);
-		}
-	}
+	struct probe_args a = {0};
+	int rest, rc = pb_options_run(&pb_cmd_probe_spec, argc, argv, &a, &rest);
+	if (rc >= 0)
+		return rc;
+	bool json = a.json;
+	const char *root = a.root;
+	struct pb_error err = {0};
 	static struct pb_machine fixture; /* ~80 KiB */
 	const struct pb_machine *m;
 	if (root) {

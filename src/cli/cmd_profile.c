@@ -24,33 +24,66 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static void usage(FILE *out)
-{
-	fprintf(out,
-		"usage: pesbench profile [--facility SPEC] [--period P] [--period-method M]\n"
-		"                        [--seed N] [--perf-data FILE] [--top N] [--json] -- CMD ARGS\n\n"
-		"Samples CMD, runs it again under callgrind for the exact count of every\n"
-		"instruction, and prints how far the sampled profile is from the exact one at\n"
-		"instruction, basic-block and function level (Nowak et al.'s metric: the sum over\n"
-		"units of |sampled share - exact share|), with the top functions side by side.\n\n"
-		"  --facility SPEC      default timer:cpu-clock (`pesbench probe` lists the others)\n"
-		"  --period P           events per sample (ns for timers; default: the facility's)\n"
-		"  --period-method M    round (P as given, default), prime (the next prime >= P),\n"
-		"                       random (a new period uniformly in [P/2, 3P/2] after each sample)\n"
-		"  --seed N             seed of the random periods (default 1)\n"
-		"  --perf-data FILE     take the samples from a `perf record` file of CMD instead\n"
-		"  --top N              functions in the table (default 10)\n"
-		"  --json               one JSON object on stdout instead of the tables\n\n"
-		"CMD must be an ELF executable (for a script, profile its interpreter) that exits 0\n"
-		"and does the same work on every run. User-level samples only.\n");
-}
-
 struct options {
 	const char *facility, *perf_data;
 	uint64_t period, seed, top;
 	bool period_given, json;
 	enum pb_period_method method;
 	char **argv;
+};
+
+static int set_method(void *args, const char *value, struct pb_error *err)
+{
+	return pb_period_method_parse(value, &((struct options *)args)->method, err);
+}
+
+static int no_operand(void *args, const char *value, struct pb_error *err)
+{
+	(void)args;
+	return pb_fail(err, PB_EXIT_USAGE, 0, "unexpected argument '%s' (the command goes after --)",
+		       value);
+}
+
+#define ARG(field, type) PB_AT(struct options, field, type)
+
+static const struct pb_opt profile_options[] = {
+	{.name = "facility", .arg = "SPEC", .kind = PB_OPT_STRING, .at = ARG(facility, const char *),
+	 .help = "default timer:cpu-clock (`pesbench probe` lists the others)"},
+	{.name = "period", .arg = "P", .kind = PB_OPT_U64, .at = ARG(period, uint64_t),
+	 .given_at = PB_GIVEN(struct options, period_given), .min = 1, .max = UINT64_MAX >> 2,
+	 .help = "events per sample (ns for timers; default: the facility's)"},
+	{.name = "period-method", .arg = "M", .kind = PB_OPT_CALL, .parse = set_method,
+	 .example = "prime",
+	 .help = "round (P as given, default), prime (the next prime >= P), random (a new period "
+		 "uniformly in [P/2, 3P/2] after each sample)"},
+	{.name = "seed", .arg = "N", .kind = PB_OPT_U64, .at = ARG(seed, uint64_t), .min = 0,
+	 .max = UINT64_MAX, .help = "seed of the random periods (default 1)"},
+	{.name = "perf-data", .arg = "FILE", .kind = PB_OPT_STRING,
+	 .at = ARG(perf_data, const char *),
+	 .help = "take the samples from a `perf record` file of CMD instead"},
+	{.name = "top", .arg = "N", .kind = PB_OPT_U64, .at = ARG(top, uint64_t), .min = 1,
+	 .max = 100000, .help = "functions in the table (default 10)"},
+	{.name = "json", .kind = PB_OPT_FLAG, .at = ARG(json, bool),
+	 .help = "one JSON object on stdout instead of the tables"},
+	{0},
+};
+
+const struct pb_cmd_spec pb_cmd_profile_spec = {
+	.name = "profile",
+	.summary = "how far a sampled profile of a program is from callgrind's exact one",
+	.trailing = "-- CMD ARGS",
+	.description =
+		"Samples CMD, runs it again under callgrind for the exact count of every\n"
+		"instruction, and prints how far the sampled profile is from the exact one at\n"
+		"instruction, basic-block and function level (Nowak et al.'s metric: the sum over\n"
+		"units of |sampled share - exact share|), with the top functions side by side.\n",
+	.options = profile_options,
+	.args_size = sizeof(struct options),
+	.positional = no_operand,
+	.takes_command = true,
+	.epilogue =
+		"CMD must be an ELF executable (for a script, profile its interpreter) that exits 0\n"
+		"and does the same work on every run. User-level samples only.\n",
 };
 
 struct collect {
@@ -336,50 +369,15 @@ int pb_cmd_profile(int argc, char **argv)
 	struct options opt = {.facility = "timer:cpu-clock", .seed = 1, .top = 10,
 			      .method = PB_PERIOD_ROUND};
 	struct pb_error err = {0};
-	struct pb_option_parser op;
-	static const char *const flags[] = {"json", "help", NULL};
-	pb_options_begin(&op, argc, argv, flags);
-	const char *name, *value;
-	int r;
-	while ((r = pb_options_next(&op, &name, &value)) > 0) {
-		if (!strcmp(name, "help")) {
-			usage(stdout);
-			return PB_EXIT_OK;
-		} else if (!strcmp(name, "json")) {
-			opt.json = true;
-		} else if (!*name) {
-			pb_fail(&err, PB_EXIT_USAGE, 0,
-				"unexpected argument '%s' (the command goes after --)", value);
-			return pb_cli_report("profile", &err);
-		} else if (!strcmp(name, "facility")) {
-			opt.facility = value;
-		} else if (!strcmp(name, "perf-data")) {
-			opt.perf_data = value;
-		} else if (!strcmp(name, "period")) {
-			if (pb_parse_u64("--period", value, 1, UINT64_MAX >> 2, &opt.period, &err))
-				return pb_cli_report("profile", &err);
-			opt.period_given = true;
-		} else if (!strcmp(name, "period-method")) {
-			if (pb_period_method_parse(value, &opt.method, &err))
-				return pb_cli_report("profile", &err);
-		} else if (!strcmp(name, "seed")) {
-			if (pb_parse_u64("--seed", value, 0, UINT64_MAX, &opt.seed, &err))
-				return pb_cli_report("profile", &err);
-		} else if (!strcmp(name, "top")) {
-			if (pb_parse_u64("--top", value, 1, 100000, &opt.top, &err))
-				return pb_cli_report("profile", &err);
-		} else {
-			return pb_cli_unknown_option("profile", name);
-		}
-	}
-	if (r < 0)
-		return pb_cli_report("profile", &op.err);
-	if (op.rest >= argc) {
+	int rest, rc0 = pb_options_run(&pb_cmd_profile_spec, argc, argv, &opt, &rest);
+	if (rc0 >= 0)
+		return rc0;
+	if (rest >= argc) {
 		pb_fail(&err, PB_EXIT_USAGE, 0,
 			"no command to profile: give it after --, e.g. pesbench profile -- gzip -k FILE");
 		return pb_cli_report("profile", &err);
 	}
-	opt.argv = argv + op.rest;
+	opt.argv = argv + rest;
 	char exe[PATH_MAX];
 	if (resolve(opt.argv[0], exe, sizeof exe, &err))
 		return pb_cli_report("profile", &err);

@@ -11,65 +11,71 @@
 #include <stdio.h>
 #include <string.h>
 
-static void usage(FILE *out)
+struct report_args {
+	const char *target;
+	bool no_plots, quiet;
+};
+
+static int set_target(void *args, const char *value, struct pb_error *err)
 {
-	fprintf(out,
-		"usage: pesbench report RESULTS_DIR_OR_JSON [--no-plots] [--quiet]\n\n"
+	struct report_args *a = args;
+	if (a->target)
+		return pb_fail(err, PB_EXIT_USAGE, 0,
+			       "one results folder at a time ('%s' and '%s'); `pesbench compare` "
+			       "sets several side by side",
+			       a->target, value);
+	a->target = value;
+	return 0;
+}
+
+static const struct pb_opt report_options[] = {
+	{.name = "no-plots", .kind = PB_OPT_FLAG, .at = PB_AT(struct report_args, no_plots, bool),
+	 .help = "do not (re)draw the plots; the report shows those already drawn"},
+	{.name = "quiet", .kind = PB_OPT_FLAG, .at = PB_AT(struct report_args, quiet, bool),
+	 .help = "do not print the summary table"},
+	{0},
+};
+
+const struct pb_cmd_spec pb_cmd_report_spec = {
+	.name = "report",
+	.summary = "draw the plots and write report.html for a results folder",
+	.operands = "RESULTS_DIR_OR_JSON",
+	.description =
 		"Writes plots (PNG and SVG, with their data and gnuplot scripts) into\n"
-		"RESULTS_DIR/plots/ and a one-page RESULTS_DIR/report.html, from results.json.\n\n"
-		"  --no-plots  do not (re)draw the plots; the report shows those already drawn\n"
-		"  --quiet     do not print the summary table\n\n"
+		"RESULTS_DIR/plots/ and a one-page RESULTS_DIR/report.html, from results.json.\n",
+	.options = report_options,
+	.args_size = sizeof(struct report_args),
+	.positional = set_target,
+	.epilogue =
 		"Without gnuplot the report is written anyway, with a warning. Exit 0 on success,\n"
 		"2 for bad usage, 4 when the folder cannot be written, 6 when results.json is\n"
-		"missing, corrupt or of another schema version.\n");
-}
+		"missing, corrupt or of another schema version.\n",
+};
 
 int pb_cmd_report(int argc, char **argv)
 {
-	static const char *const flags[] = {"no-plots", "quiet", NULL};
-	struct pb_option_parser op;
-	pb_options_begin(&op, argc, argv, flags);
-	const char *name, *value, *target = NULL;
-	bool no_plots = false, quiet = false;
+	struct report_args a = {0};
+	int rest, rc0 = pb_options_run(&pb_cmd_report_spec, argc, argv, &a, &rest);
+	if (rc0 >= 0)
+		return rc0;
+	const char *target = a.target;
+	bool no_plots = a.no_plots, quiet = a.quiet;
 	struct pb_error err = {0};
-	int r;
-	while ((r = pb_options_next(&op, &name, &value)) > 0) {
-		if (!strcmp(name, "help")) {
-			usage(stdout);
-			return PB_EXIT_OK;
-		} else if (!*name && !target) {
-			target = value;
-		} else if (!*name) {
-			pb_fail(&err, PB_EXIT_USAGE, 0,
-				"one results folder at a time ('%s' and '%s'); `pesbench compare` "
-				"sets several side by side",
-				target, value);
-			return pb_cli_report("report", &err);
-		} else if (!strcmp(name, "no-plots")) {
-			no_plots = true;
-		} else if (!strcmp(name, "quiet")) {
-			quiet = true;
-		} else {
-			return pb_cli_unknown_option("report", name);
-		}
-	}
-	if (r < 0)
-		return pb_cli_report("report", &op.err);
 	if (!target) {
-		usage(stderr);
+		pb_options_help(&pb_cmd_report_spec, stderr);
 		return PB_EXIT_USAGE;
 	}
 	char json_path[4200], dir[4200];
 	pb_results_locate(target, json_path, sizeof json_path, dir, sizeof dir);
-	json_t *results;
+	struct pb_results results;
 	if (pb_results_load(json_path, &results, &err))
 		return pb_cli_report("report", &err);
 	size_t nplots = 0;
-	int rc = pb_report_folder(results, dir, no_plots, pb_experiment_summary, stderr, &nplots,
+	int rc = pb_report_folder(&results, dir, no_plots, pb_experiment_summary, stderr, &nplots,
 				  &err);
 	if (!rc && !quiet)
-		pb_summary_print(stdout, results);
-	json_decref(results);
+		pb_summary_print(stdout, &results);
+	pb_results_free(&results);
 	if (rc)
 		return pb_cli_report("report", &err);
 	if (!quiet)

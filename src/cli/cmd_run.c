@@ -5,12 +5,14 @@
 #include "cli/commands.h"
 #include "cli/options.h"
 #include "experiments/experiment.h"
+#include "experiments/suite.h"
 #include "facilities/facility.h"
 #include "facilities/machine.h"
 #include "io/probe_json.h"
 #include "io/results.h"
 #include "present/report.h"
 #include "present/summary.h"
+#include "util/text.h"
 
 #include <signal.h>
 #include <stdio.h>
@@ -27,32 +29,125 @@ static void on_interrupt(int sig)
 	interrupted = 1;
 }
 
-static void usage(FILE *out)
+struct run_args {
+	struct pb_suite_options o;
+	struct pb_suite suite;
+	const char *facilities[PB_MAX_LIST];
+	unsigned nfacilities;
+	const char *out_dir;
+	bool json, quiet;
+};
+
+static int add_experiment(void *args, const char *value, struct pb_error *err)
 {
-	fprintf(out,
-		"usage: pesbench run [EXPERIMENT...] [--facility SPEC]... [--period P[,P...]]\n"
-		"                    [--runs N] [--threads LIST] [--delivery MODE] [--out DIR]\n"
-		"                    [--target-ms MS] [--json] [--quiet]\n\n"
-		"Runs experiments (default: all) on facilities (default: every facility this\n"
-		"machine has; the others are listed as skipped, with the reason).\n\n"
-		"experiments:\n");
+	struct run_args *a = args;
+	const struct pb_experiment *e = pb_experiment_find(value);
+	if (!e) {
+		char known[256] = "";
+		for (const struct pb_experiment *const *x = pb_experiment_list(); *x; x++)
+			pb_append(known, sizeof known, "%s ", (*x)->name);
+		return pb_fail(err, PB_EXIT_USAGE, 0, "unknown experiment '%s'; known: %s", value,
+			       known);
+	}
+	if (a->suite.nexperiments < PB_SUITE_MAX_EXPERIMENTS)
+		a->suite.experiments[a->suite.nexperiments++] = e;
+	return 0;
+}
+
+static int add_facility(void *args, const char *value, struct pb_error *err)
+{
+	struct run_args *a = args;
+	struct pb_spec spec;
+	if (pb_spec_parse(value, &spec, err))
+		return -1;
+	if (a->nfacilities == PB_MAX_LIST)
+		return pb_fail(err, PB_EXIT_USAGE, 0, "at most %d facilities", PB_MAX_LIST);
+	a->facilities[a->nfacilities++] = value;
+	return 0;
+}
+
+static int set_threads(void *args, const char *value, struct pb_error *err)
+{
+	struct run_args *a = args;
+	uint64_t list[PB_MAX_LIST];
+	if (pb_parse_u64_list("--threads", value, 1, 4096, list, PB_MAX_LIST, &a->o.nthreads, err))
+		return -1;
+	for (unsigned i = 0; i < a->o.nthreads; i++) {
+		char text[32];
+		snprintf(text, sizeof text, "%llu", (unsigned long long)list[i]);
+		if (pb_parse_threads("--threads", text, &list[i], err))
+			return -1;
+		a->o.threads[i] = (unsigned)list[i];
+	}
+	return 0;
+}
+
+static int set_runs(void *args, const char *value, struct pb_error *err)
+{
+	uint64_t runs;
+	if (pb_parse_u64("--runs", value, 1, 1000, &runs, err))
+		return -1;
+	((struct run_args *)args)->o.runs = (unsigned)runs;
+	return 0;
+}
+
+static int set_delivery(void *args, const char *value, struct pb_error *err)
+{
+	return pb_delivery_parse(value, &((struct run_args *)args)->o.delivery, err);
+}
+
+static void list_experiments(FILE *out)
+{
+	fprintf(out, "experiments:\n");
 	for (const struct pb_experiment *const *e = pb_experiment_list(); *e; e++)
 		fprintf(out, "  %-9s %s\n", (*e)->name, (*e)->summary);
-	fprintf(out,
-		"\n  --facility SPEC  repeatable; `pesbench probe` lists the facilities\n"
-		"  --period LIST    periods to use instead of each experiment's own\n"
-		"  --runs N         repetitions of every point (default 5): mean, stdev, min, max\n"
-		"  --threads LIST   thread counts, e.g. 1,2 (default: 1 and the number of CPUs)\n"
-		"  --delivery MODE  none (default), signal, sigtrap, drain\n"
-		"  --out DIR        results folder (default: results/<UTC time>)\n"
-		"  --target-ms MS   wall time each run aims for (default 60)\n"
-		"  --json           print results.json on stdout when done\n"
-		"  --quiet          no progress bar, no table\n\n"
+}
+
+#define ARG(field, type) PB_AT(struct run_args, field, type)
+
+static const struct pb_opt run_options[] = {
+	{.name = "facility", .arg = "SPEC", .kind = PB_OPT_CALL, .parse = add_facility,
+	 .repeatable = true, .example = "sw:page-faults",
+	 .help = "a facility to run on, repeatable (default: every facility this machine has); "
+		 "`pesbench probe` lists them"},
+	{.name = "period", .arg = "LIST", .kind = PB_OPT_U64_LIST, .at = ARG(o.periods[0], uint64_t),
+	 .count_at = PB_COUNT(struct run_args, o.nperiods), .min = 1, .max = UINT64_MAX >> 1,
+	 .max_n = PB_MAX_LIST, .help = "periods to use instead of each experiment's own, e.g. "
+	 "10000,100000"},
+	{.name = "runs", .arg = "N", .kind = PB_OPT_CALL, .parse = set_runs,
+	 .example = "1", .help = "repetitions of every point (default 5): mean, stdev, min, max"},
+	{.name = "threads", .arg = "LIST", .kind = PB_OPT_CALL, .parse = set_threads,
+	 .example = "1", .help = "thread counts, e.g. 1,2 (default: 1 and the number of CPUs)"},
+	{.name = "delivery", .arg = "MODE", .kind = PB_OPT_CALL, .parse = set_delivery,
+	 .example = "none", .help = "none (default), signal, sigtrap, drain"},
+	{.name = "out", .arg = "DIR", .kind = PB_OPT_STRING, .at = ARG(out_dir, const char *),
+	 .help = "results folder (default: results/<UTC time>)"},
+	{.name = "target-ms", .arg = "MS", .kind = PB_OPT_U64, .at = ARG(o.target_ms, uint64_t),
+	 .min = 1, .max = 3600000, .help = "wall time each run aims for (default 60)"},
+	{.name = "json", .kind = PB_OPT_FLAG, .at = ARG(json, bool),
+	 .help = "print results.json on stdout when done"},
+	{.name = "quiet", .kind = PB_OPT_FLAG, .at = ARG(quiet, bool),
+	 .help = "no progress bar, no table"},
+	{0},
+};
+
+const struct pb_cmd_spec pb_cmd_run_spec = {
+	.name = "run",
+	.summary = "run the experiments (default: the whole suite) and write results",
+	.operands = "[EXPERIMENT...]",
+	.description =
+		"Runs experiments (default: all) on facilities (default: every facility this\n"
+		"machine has; the others are listed as skipped, with the reason).\n",
+	.extra = list_experiments,
+	.options = run_options,
+	.args_size = sizeof(struct run_args),
+	.positional = add_experiment,
+	.epilogue =
 		"Writes DIR/results.json and DIR/results.csv (schema in README). Exit 0 when every\n"
 		"point was measured, 130 when interrupted (partial results written, marked\n"
 		"incomplete), 2 for bad usage, 3 when no chosen facility is available here, 4 when\n"
-		"DIR cannot be written.\n");
-}
+		"DIR cannot be written.\n",
+};
 
 struct progress {
 	bool tty, quiet;
@@ -84,141 +179,51 @@ static void end_progress(struct progress *p)
 		fprintf(stderr, "\r\033[K");
 }
 
+static void report_failure(void *ctx, const char *experiment, const char *facility,
+			   const char *message)
+{
+	struct progress *p = ctx;
+	if (p->quiet)
+		return;
+	end_progress(p);
+	fprintf(stderr, "pesbench run: %s on %s failed: %s\n", experiment, facility, message);
+}
+
 int pb_cmd_run(int argc, char **argv)
 {
-	struct pb_suite_options o;
-	pb_suite_options_defaults(&o);
-	const char *facilities[PB_MAX_LIST];
-	unsigned nfacilities = 0;
-	const struct pb_experiment *chosen[16];
-	unsigned nchosen = 0;
-	const char *out_dir = NULL;
-	bool json = false, quiet = false;
+	static struct run_args a;
+	memset(&a, 0, sizeof a);
+	pb_suite_options_defaults(&a.o);
+	int rest, rc = pb_options_run(&pb_cmd_run_spec, argc, argv, &a, &rest);
+	if (rc >= 0)
+		return rc;
 	struct pb_error err = {0};
-	struct pb_option_parser op;
-	static const char *const flags[] = {"json", "quiet", NULL};
-	pb_options_begin(&op, argc, argv, flags);
-	const char *name, *value;
-	int r;
-	while ((r = pb_options_next(&op, &name, &value)) > 0) {
-		if (!strcmp(name, "help")) {
-			usage(stdout);
-			return PB_EXIT_OK;
-		} else if (!*name) {
-			const struct pb_experiment *e = pb_experiment_find(value);
-			if (!e) {
-				char known[256] = "";
-				for (const struct pb_experiment *const *x = pb_experiment_list(); *x; x++) {
-					strcat(known, (*x)->name);
-					strcat(known, " ");
-				}
-				pb_fail(&err, PB_EXIT_USAGE, 0, "unknown experiment '%s'; known: %s",
-					value, known);
-				return pb_cli_report("run", &err);
-			}
-			if (nchosen < 16)
-				chosen[nchosen++] = e;
-		} else if (!strcmp(name, "json")) {
-			json = true;
-		} else if (!strcmp(name, "quiet")) {
-			quiet = true;
-		} else if (!strcmp(name, "facility")) {
-			struct pb_spec spec;
-			if (pb_spec_parse(value, &spec, &err))
-				return pb_cli_report("run", &err);
-			if (nfacilities == PB_MAX_LIST) {
-				pb_fail(&err, PB_EXIT_USAGE, 0, "at most %d facilities", PB_MAX_LIST);
-				return pb_cli_report("run", &err);
-			}
-			facilities[nfacilities++] = value;
-		} else if (!strcmp(name, "period")) {
-			if (pb_parse_u64_list("--period", value, 1, UINT64_MAX >> 1, o.periods,
-					      PB_MAX_LIST, &o.nperiods, &err))
-				return pb_cli_report("run", &err);
-		} else if (!strcmp(name, "runs")) {
-			uint64_t runs;
-			if (pb_parse_u64("--runs", value, 1, 1000, &runs, &err))
-				return pb_cli_report("run", &err);
-			o.runs = (unsigned)runs;
-		} else if (!strcmp(name, "threads")) {
-			uint64_t list[PB_MAX_LIST];
-			if (pb_parse_u64_list("--threads", value, 1, 4096, list, PB_MAX_LIST,
-					      &o.nthreads, &err))
-				return pb_cli_report("run", &err);
-			for (unsigned i = 0; i < o.nthreads; i++) {
-				char text[32];
-				snprintf(text, sizeof text, "%llu", (unsigned long long)list[i]);
-				if (pb_parse_threads("--threads", text, &list[i], &err))
-					return pb_cli_report("run", &err);
-				o.threads[i] = (unsigned)list[i];
-			}
-		} else if (!strcmp(name, "delivery")) {
-			if (pb_delivery_parse(value, &o.delivery, &err))
-				return pb_cli_report("run", &err);
-		} else if (!strcmp(name, "out")) {
-			out_dir = value;
-		} else if (!strcmp(name, "target-ms")) {
-			if (pb_parse_u64("--target-ms", value, 1, 3600000, &o.target_ms, &err))
-				return pb_cli_report("run", &err);
-		} else {
-			return pb_cli_unknown_option("run", name);
-		}
-	}
-	if (r < 0)
-		return pb_cli_report("run", &op.err);
-	if (!nchosen)
-		for (const struct pb_experiment *const *e = pb_experiment_list(); *e && nchosen < 16;
-		     e++)
-			chosen[nchosen++] = *e;
 
 	char default_dir[64];
-	if (!out_dir) {
+	if (!a.out_dir) {
 		time_t now = time(NULL);
 		struct tm tm;
 		gmtime_r(&now, &tm);
 		strftime(default_dir, sizeof default_dir, "results/%Y%m%dT%H%M%SZ", &tm);
-		out_dir = default_dir;
+		a.out_dir = default_dir;
 	}
 	struct pb_results res;
-	if (pb_results_open(&res, out_dir, argc, argv, &err))
+	if (pb_results_open(&res, a.out_dir, argc, argv, &err))
 		return pb_cli_report("run", &err);
 	const struct pb_machine *m = pb_machine_live();
-	pb_results_set_machine(&res, pb_probe_json(m));
+	json_t *probe = pb_probe_json(m);
+	pb_results_set_machine(&res, probe);
+	json_decref(probe);
 
 	/* Which facilities run: the asked ones must be available; by default, those that are. */
-	const char *runnable[PB_MAX_LIST];
-	unsigned nrunnable = 0;
-	bool explicit = nfacilities > 0;
-	if (!explicit)
-		/* What the default suite samples with, where the machine has it: each
-		 * facility's own suite spec. */
-		for (const struct pb_facility *const *f = pb_facility_list(); *f; f++)
-			if ((*f)->suite_spec)
-				facilities[nfacilities++] = (*f)->suite_spec;
-	for (unsigned i = 0; i < nfacilities; i++) {
-		struct pb_spec spec;
-		struct pb_availability av;
-		if (pb_spec_parse(facilities[i], &spec, &err)) {
-			pb_results_skip(&res, facilities[i], err.msg);
-			continue;
-		}
-		pb_facility_check(m, &spec, NULL, &av, NULL);
-		if (av.available)
-			runnable[nrunnable++] = facilities[i];
-		else
-			pb_results_skip(&res, facilities[i], av.reason);
-	}
-	json_t *skipped = json_object_get(res.root, "skipped");
+	struct pb_suite *suite = &a.suite;
+	pb_suite_choose(suite, m, a.facilities, a.nfacilities, &a.o, &res);
 	/* with nothing to run, the reasons are the whole answer, --quiet or not */
-	if (!quiet || !nrunnable) {
-		size_t i;
-		json_t *s;
-		json_array_foreach(skipped, i, s)
-			fprintf(stderr, "skipping %s: %s\n",
-				json_string_value(json_object_get(s, "facility")),
-				json_string_value(json_object_get(s, "reason")));
-	}
-	if (!nrunnable) {
+	if (!a.quiet || !suite->nrunnable)
+		for (unsigned i = 0; i < suite->nskipped; i++)
+			fprintf(stderr, "skipping %s: %s\n", suite->skipped[i].facility,
+				suite->skipped[i].reason);
+	if (!suite->nrunnable) {
 		pb_results_write(&res, true, NULL);
 		pb_results_close(&res);
 		pb_fail(&err, PB_EXIT_UNAVAILABLE, 0,
@@ -227,68 +232,43 @@ int pb_cmd_run(int argc, char **argv)
 		return pb_cli_report("run", &err);
 	}
 
-	struct progress progress = {.tty = isatty(STDERR_FILENO), .quiet = quiet,
-				    .started = time(NULL)};
-	for (unsigned f = 0; f < nrunnable; f++)
-		for (unsigned e = 0; e < nchosen; e++)
-			progress.total += chosen[e]->plan(&o, runnable[f]);
-	o.progress = show_progress;
-	o.progress_ctx = &progress;
-	o.interrupted = &interrupted;
+	struct progress progress = {.tty = isatty(STDERR_FILENO), .quiet = a.quiet,
+				    .total = suite->total_runs, .started = time(NULL)};
+	a.o.progress = show_progress;
+	a.o.progress_ctx = &progress;
+	a.o.interrupted = &interrupted;
 
 	struct sigaction sa = {.sa_handler = on_interrupt}, old_int, old_term;
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, &old_int);
 	sigaction(SIGTERM, &sa, &old_term);
-
-	struct timespec t0, t1;
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	int rc = PB_EXIT_OK;
-	for (unsigned f = 0; f < nrunnable && rc == PB_EXIT_OK; f++) {
-		for (unsigned e = 0; e < nchosen; e++) {
-			if (chosen[e]->run(&o, runnable[f], &res, &err)) {
-				if (err.code == PB_EXIT_INTERRUPTED) {
-					rc = PB_EXIT_INTERRUPTED;
-					break;
-				}
-				/* One facility failing one experiment is a result, not the end. */
-				json_t *p = pb_results_point(&res, chosen[e]->name, runnable[f], NULL);
-				json_object_set_new(p, "error", json_string(err.msg));
-				if (!quiet) {
-					end_progress(&progress);
-					fprintf(stderr, "pesbench run: %s on %s failed: %s\n",
-						chosen[e]->name, runnable[f], err.msg);
-				}
-				pb_error_clear(&err);
-			}
-		}
-	}
-	clock_gettime(CLOCK_MONOTONIC, &t1);
+	double seconds = 0;
+	rc = pb_suite_run(suite, &a.o, &res, report_failure, &progress, &seconds);
 	end_progress(&progress);
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGTERM, &old_term, NULL);
 
-	double seconds = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
-	json_object_set_new(res.root, "suite_seconds", json_real(seconds));
 	if (pb_results_write(&res, rc == PB_EXIT_OK, &err)) {
 		pb_results_close(&res);
 		return pb_cli_report("run", &err);
 	}
 	/* plots and report.html; the results are written, so a failure here is only a warning */
-	if (pb_report_folder(res.root, out_dir, false, pb_experiment_summary,
-			     quiet ? NULL : stderr, NULL, &err))
+	if (pb_report_folder(&res, a.out_dir, false, pb_experiment_summary,
+			     a.quiet ? NULL : stderr, NULL, &err))
 		fprintf(stderr, "pesbench run: warning: no report: %s\n", err.msg);
-	if (json) {
-		char *text = json_dumps(res.root, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
+	if (a.json) {
+		json_t *doc = pb_results_json(&res);
+		char *text = json_dumps(doc, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
+		json_decref(doc);
 		puts(text);
 		free(text);
-	} else if (!quiet) {
-		pb_summary_print(stdout, res.root);
+	} else if (!a.quiet) {
+		pb_summary_print(stdout, &res);
 	}
-	if (!quiet)
+	if (!a.quiet)
 		fprintf(stderr, "%s in %.1f s; results in %s/results.json and results.csv\n",
 			rc == PB_EXIT_OK ? "suite done" : "suite INTERRUPTED, partial results",
-			seconds, out_dir);
+			seconds, a.out_dir);
 	pb_results_close(&res);
 	return rc;
 }

@@ -1,6 +1,7 @@
 /* `pesbench verify`: checks workload declarations against exact oracles (uprobes,
  * breakpoints, page-fault counts, callgrind) and prints one row per comparison. */
 #include "cli/commands.h"
+#include "cli/options.h"
 #include "util/error.h"
 #include "workloads/verify.h"
 
@@ -12,12 +13,50 @@
 
 #define MAX_NAMED 128
 #define DEFAULT_ITERATIONS 2000
+#define STR(x) #x
+#define TEXT(x) STR(x)
 
-static void usage(FILE *out)
+struct verify_args {
+	struct pb_workload_choice choices[MAX_NAMED];
+	size_t n;
+	uint64_t iterations, threads;
+	bool no_callgrind, no_uprobe, no_bp, run_once;
+};
+
+static int add_workload(void *args, const char *value, struct pb_error *err)
 {
-	fprintf(out,
-		"usage: pesbench verify [WORKLOAD[:key=value,...]...] [--iterations N] [--threads N]\n"
-		"                       [--no-callgrind] [--no-uprobe] [--no-bp]\n\n"
+	struct verify_args *a = args;
+	if (a->n == MAX_NAMED)
+		return pb_fail(err, PB_EXIT_USAGE, 0, "at most %d workloads at once", MAX_NAMED);
+	return pb_workload_parse(value, &a->choices[a->n++], err);
+}
+
+#define ARG(field, type) PB_AT(struct verify_args, field, type)
+
+static const struct pb_opt verify_options[] = {
+	{.name = "iterations", .arg = "N", .kind = PB_OPT_U64, .at = ARG(iterations, uint64_t),
+	 .min = 1, .max = UINT64_C(1) << 40,
+	 .help = "loop iterations (default " TEXT(DEFAULT_ITERATIONS) ": each uprobe or "
+		 "breakpoint hit traps, ~10 us in a VM)"},
+	{.name = "threads", .arg = "N", .kind = PB_OPT_U64, .at = ARG(threads, uint64_t), .min = 1,
+	 .max = PB_MAX_THREADS, .help = "threads running the workload (default 1)"},
+	{.name = "no-callgrind", .kind = PB_OPT_FLAG, .at = ARG(no_callgrind, bool),
+	 .help = "leave out the callgrind oracle"},
+	{.name = "no-uprobe", .kind = PB_OPT_FLAG, .at = ARG(no_uprobe, bool),
+	 .help = "leave out the uprobe oracle"},
+	{.name = "no-bp", .kind = PB_OPT_FLAG, .at = ARG(no_bp, bool),
+	 .help = "leave out the breakpoint oracle"},
+	/* what callgrind runs: the workloads once, nothing counted */
+	{.name = "run-once", .kind = PB_OPT_FLAG, .at = ARG(run_once, bool), .hidden = true,
+	 .help = "run the named workloads once, for callgrind"},
+	{0},
+};
+
+const struct pb_cmd_spec pb_cmd_verify_spec = {
+	.name = "verify",
+	.summary = "check workload declarations against exact oracles",
+	.operands = "[WORKLOAD[:key=value,...]...]",
+	.description =
 		"Runs each workload (default: every workload at its defaults and with each\n"
 		"parameter varied alone) under exact oracles and compares what they count with\n"
 		"the declared truth:\n"
@@ -25,67 +64,29 @@ static void usage(FILE *out)
 		"  bp:w/rw    a data breakpoint counts writes / accesses of the watched data\n"
 		"  faults     sw:page-faults, for workloads that declare page faults\n"
 		"  callgrind  valgrind's per-instruction counts: every label and the whole loop\n"
-		"Oracles that cannot run here are listed with the reason. Iterations default to\n"
-		"%d (each uprobe or breakpoint hit traps: ~10 us in a VM). Exit 5 on a mismatch,\n"
-		"naming the instruction and both numbers.\n",
-		DEFAULT_ITERATIONS);
-}
-
-static int parse_count(const char *opt, const char *value, uint64_t max, uint64_t *out)
-{
-	char *end;
-	errno = 0;
-	unsigned long long v = value ? strtoull(value, &end, 10) : 0;
-	if (!value || !*value || *end || errno || v < 1 || v > max || value[0] == '-') {
-		fprintf(stderr, "pesbench verify: %s needs an integer within 1..%" PRIu64 "\n", opt,
-			max);
-		return -1;
-	}
-	*out = v;
-	return 0;
-}
+		"Oracles that cannot run here are listed with the reason.\n",
+	.options = verify_options,
+	.args_size = sizeof(struct verify_args),
+	.positional = add_workload,
+	.epilogue = "Exit 5 on a mismatch, naming the instruction and both numbers.\n",
+};
 
 int pb_cmd_verify(int argc, char **argv)
 {
-	struct pb_verify_options o = {.iterations = DEFAULT_ITERATIONS, .threads = 1,
-				      .uprobe = true, .bp = true, .faults = true, .callgrind = true};
-	static struct pb_workload_choice choices[MAX_NAMED];
-	size_t n = 0;
-	bool run_once = false;
+	static struct verify_args a;
+	memset(&a, 0, sizeof a);
+	a.iterations = DEFAULT_ITERATIONS;
+	a.threads = 1;
+	int rest, rc0 = pb_options_run(&pb_cmd_verify_spec, argc, argv, &a, &rest);
+	if (rc0 >= 0)
+		return rc0;
+	struct pb_verify_options o = {.iterations = a.iterations, .threads = (unsigned)a.threads,
+				      .uprobe = !a.no_uprobe, .bp = !a.no_bp, .faults = true,
+				      .callgrind = !a.no_callgrind};
+	struct pb_workload_choice *choices = a.choices;
+	size_t n = a.n;
+	bool run_once = a.run_once;
 	struct pb_error err = {0};
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		uint64_t v;
-		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-			usage(stdout);
-			return PB_EXIT_OK;
-		} else if (!strcmp(a, "--iterations")) {
-			if (parse_count(a, i + 1 < argc ? argv[++i] : NULL, UINT64_C(1) << 40,
-					&o.iterations))
-				return PB_EXIT_USAGE;
-		} else if (!strcmp(a, "--threads")) {
-			if (parse_count(a, i + 1 < argc ? argv[++i] : NULL, PB_MAX_THREADS, &v))
-				return PB_EXIT_USAGE;
-			o.threads = (unsigned)v;
-		} else if (!strcmp(a, "--no-callgrind")) {
-			o.callgrind = false;
-		} else if (!strcmp(a, "--no-uprobe")) {
-			o.uprobe = false;
-		} else if (!strcmp(a, "--no-bp")) {
-			o.bp = false;
-		} else if (!strcmp(a, "--run-once")) {
-			run_once = true; /* hidden: what callgrind runs */
-		} else if (a[0] == '-') {
-			fprintf(stderr, "pesbench verify: unknown option '%s'\n", a);
-			usage(stderr);
-			return PB_EXIT_USAGE;
-		} else if (n == MAX_NAMED) {
-			fprintf(stderr, "pesbench verify: at most %d workloads at once\n", MAX_NAMED);
-			return PB_EXIT_USAGE;
-		} else if (pb_workload_parse(a, &choices[n++], &err)) {
-			return pb_cli_report("verify", &err);
-		}
-	}
 	if (run_once) {
 		if (pb_verify_run_once(choices, n, o.iterations, o.threads, stdout, &err))
 			return pb_cli_report("verify", &err);

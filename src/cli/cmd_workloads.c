@@ -1,7 +1,9 @@
 /* `pesbench workloads`: every workload with its parameters, declared truth per iteration,
  * labelled instructions and the assumptions that cannot be measured here. */
 #include "cli/commands.h"
+#include "cli/options.h"
 #include "util/error.h"
+#include "util/kit.h"
 #include "workloads/workload.h"
 
 #include <inttypes.h>
@@ -28,7 +30,7 @@ static unsigned truth_counts(const struct pb_truth *t, struct counted *out)
 		{"page_faults", t->page_faults},
 	};
 	memcpy(out, all, sizeof all);
-	return sizeof all / sizeof all[0];
+	return PB_ARRAY_SIZE(all);
 }
 
 static void param_range(const struct pb_param_def *d, char *buf, size_t len)
@@ -152,39 +154,51 @@ static json_t *to_json(const struct pb_workload_choice *c, const struct pb_truth
 	return o;
 }
 
-static void usage(FILE *out)
+struct workloads_args {
+	struct pb_workload_choice choices[64];
+	size_t n;
+	bool json;
+};
+
+static int add_workload(void *args, const char *value, struct pb_error *err)
 {
-	fprintf(out,
-		"usage: pesbench workloads [WORKLOAD[:key=value,...]...] [--json]\n\n"
+	struct workloads_args *a = args;
+	if (a->n == sizeof a->choices / sizeof a->choices[0])
+		return pb_fail(err, PB_EXIT_USAGE, 0, "too many workloads named");
+	return pb_workload_parse(value, &a->choices[a->n++], err);
+}
+
+static const struct pb_opt workloads_options[] = {
+	{.name = "json", .kind = PB_OPT_FLAG, .at = PB_AT(struct workloads_args, json, bool),
+	 .help = "the listing as JSON"},
+	{0},
+};
+
+const struct pb_cmd_spec pb_cmd_workloads_spec = {
+	.name = "workloads",
+	.summary = "list the workloads with their parameters and declared truth",
+	.operands = "[WORKLOAD[:key=value,...]...]",
+	.description =
 		"Lists the workloads (all, or those named, with the given parameters): their\n"
 		"parameters, declared truth per iteration, labelled instructions, the data a\n"
 		"breakpoint watches, and the assumptions that cannot be measured here.\n"
-		"`pesbench verify` checks the declarations against exact oracles.\n");
-}
+		"`pesbench verify` checks the declarations against exact oracles.\n",
+	.options = workloads_options,
+	.args_size = sizeof(struct workloads_args),
+	.positional = add_workload,
+};
 
 int pb_cmd_workloads(int argc, char **argv)
 {
-	bool json = false;
-	struct pb_workload_choice choices[64];
-	size_t n = 0;
+	static struct workloads_args a;
+	memset(&a, 0, sizeof a);
+	int rest, rc0 = pb_options_run(&pb_cmd_workloads_spec, argc, argv, &a, &rest);
+	if (rc0 >= 0)
+		return rc0;
+	bool json = a.json;
+	struct pb_workload_choice *choices = a.choices;
+	size_t n = a.n;
 	struct pb_error err = {0};
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--json")) {
-			json = true;
-		} else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-			usage(stdout);
-			return PB_EXIT_OK;
-		} else if (argv[i][0] == '-') {
-			fprintf(stderr, "pesbench workloads: unknown option '%s'\n", argv[i]);
-			usage(stderr);
-			return PB_EXIT_USAGE;
-		} else if (n == sizeof choices / sizeof choices[0]) {
-			fprintf(stderr, "pesbench workloads: too many workloads named\n");
-			return PB_EXIT_USAGE;
-		} else if (pb_workload_parse(argv[i], &choices[n++], &err)) {
-			return pb_cli_report("workloads", &err);
-		}
-	}
 	if (!n)
 		for (const struct pb_workload *const *w = pb_workload_list(); *w; w++)
 			pb_workload_parse((*w)->name, &choices[n++], &err);

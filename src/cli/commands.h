@@ -1,31 +1,45 @@
-/* Every pesbench subcommand: int pb_cmd_NAME(int argc, char **argv), argv[0] = "NAME".
- * Returns an exit code from util/error.h. Each lives in src/cli/cmd_NAME.c. */
+/* Every pesbench subcommand: int pb_cmd_NAME(int argc, char **argv), argv[0] = "NAME", with
+ * its option table pb_cmd_NAME_spec (cli/options.h). Returns an exit code from util/error.h.
+ * Each lives in src/cli/cmd_NAME.c; the list is in src/cli/commands.c. */
 #ifndef PB_COMMANDS_H
 #define PB_COMMANDS_H
 
+#include <stdio.h>
+
+struct pb_cmd_spec;
+
 struct pb_command {
-	const char *name;
+	const struct pb_cmd_spec *spec; /* name, summary, options */
 	int (*fn)(int argc, char **argv);
-	const char *summary;
 };
 
-int pb_cmd_probe(int argc, char **argv);
-int pb_cmd_measure(int argc, char **argv);
-int pb_cmd_run(int argc, char **argv);
-int pb_cmd_workloads(int argc, char **argv);
-int pb_cmd_verify(int argc, char **argv);
-int pb_cmd_profile(int argc, char **argv);
-int pb_cmd_report(int argc, char **argv);
-int pb_cmd_compare(int argc, char **argv);
-int pb_cmd_plan(int argc, char **argv);
-int pb_cmd_perfdata(int argc, char **argv);
-int pb_cmd_attr(int argc, char **argv);
-int pb_cmd_facilities(int argc, char **argv);
+#define PB_DECLARE_COMMAND(name)                                                          \
+	int pb_cmd_##name(int argc, char **argv);                                          \
+	extern const struct pb_cmd_spec pb_cmd_##name##_spec
+
+PB_DECLARE_COMMAND(probe);
+PB_DECLARE_COMMAND(measure);
+PB_DECLARE_COMMAND(run);
+PB_DECLARE_COMMAND(workloads);
+PB_DECLARE_COMMAND(verify);
+PB_DECLARE_COMMAND(profile);
+PB_DECLARE_COMMAND(report);
+PB_DECLARE_COMMAND(compare);
+PB_DECLARE_COMMAND(plan);
+PB_DECLARE_COMMAND(perfdata);
+PB_DECLARE_COMMAND(attr);
+PB_DECLARE_COMMAND(facilities);
+
+/* The commands in the order of `pesbench --help`, ending with {0}. */
+const struct pb_command *pb_command_list(void);
+/* `pesbench`, `pesbench --help`, `pesbench help [--man | --options]`: the program's own help;
+ * returns the exit code. */
+int pb_cli_help(int argc, char **argv);
+/* pesbench(1) in roff, from the command list and every command's option table. */
+void pb_cli_man(FILE *out);
 
 /* Reports an error on stderr as "pesbench NAME: message" and returns its exit code. */
 struct pb_error;
 int pb_cli_report(const char *command, const struct pb_error *err);
-/* Reports "unknown option --NAME; see `pesbench COMMAND --help`" and returns PB_EXIT_USAGE. */
-int pb_cli_unknown_option(const char *command, const char *name);
 
 #endif

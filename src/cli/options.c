@@ -10,78 +10,439 @@
 #include <stdio.h>
 #include <string.h>
 
-void pb_options_begin(struct pb_option_parser *op, int argc, char **argv,
-		      const char *const *flags)
+#define HELP_WIDTH 80
+
+static const struct pb_opt help_option = {
+	.name = "help", .short_name = 'h', .kind = PB_OPT_FLAG, .help = "this text",
+};
+
+static const struct pb_opt *find_long(const struct pb_cmd_spec *spec, const char *name,
+				      size_t len)
 {
-	memset(op, 0, sizeof *op);
-	op->argc = argc;
-	op->argv = argv;
-	op->i = 1;
-	op->flags = flags;
-	op->rest = argc;
+	if (len == 4 && !strncmp(name, "help", 4))
+		return &help_option;
+	for (const struct pb_opt *o = spec->options; o && o->name; o++)
+		if (strlen(o->name) == len && !strncmp(o->name, name, len))
+			return o;
+	return NULL;
 }
 
-static bool is_flag(const struct pb_option_parser *op, const char *name)
+static const struct pb_opt *find_short(const struct pb_cmd_spec *spec, char c)
 {
-	if (!strcmp(name, "help"))
-		return true;
-	for (const char *const *f = op->flags; f && *f; f++)
-		if (!strcmp(*f, name))
-			return true;
-	return false;
+	if (c == help_option.short_name)
+		return &help_option;
+	for (const struct pb_opt *o = spec->options; o && o->name; o++)
+		if (o->short_name && o->short_name == c)
+			return o;
+	return NULL;
 }
 
-int pb_options_next(struct pb_option_parser *op, const char **name, const char **value)
+static int unknown_option(const struct pb_cmd_spec *spec, const char *shown, size_t len,
+			  struct pb_error *err)
 {
-	static _Thread_local char buf[64];
-	if (op->i >= op->argc)
-		return 0;
-	char *arg = op->argv[op->i++];
-	if (!strcmp(arg, "--")) {
-		op->rest = op->i;
-		op->i = op->argc;
-		return 0;
+	return pb_fail(err, PB_EXIT_USAGE, 0,
+		       "unknown option %.*s: it is not an option of this command (`pesbench %s "
+		       "--help` lists them)", (int)len, shown, spec->name);
+}
+
+/* Bytes an option's value takes at o->at. */
+static size_t value_size(const struct pb_opt *o)
+{
+	switch (o->kind) {
+	case PB_OPT_FLAG:
+		return sizeof(bool);
+	case PB_OPT_STRING:
+		return sizeof(const char *);
+	case PB_OPT_U64:
+	case PB_OPT_THREADS:
+		return sizeof(uint64_t);
+	case PB_OPT_U64_LIST:
+		return o->max_n * sizeof(uint64_t);
+	case PB_OPT_CALL:
+		break;
 	}
-	if (!strcmp(arg, "-h")) {
-		*name = "help";
-		*value = NULL;
-		return 1;
-	}
-	if (strncmp(arg, "--", 2)) {
-		*name = "";
-		*value = arg;
-		return 1;
-	}
-	const char *eq = strchr(arg + 2, '=');
-	size_t len = eq ? (size_t)(eq - arg - 2) : strlen(arg + 2);
-	if (len == 0 || len >= sizeof buf) {
-		pb_fail(&op->err, PB_EXIT_USAGE, 0, "malformed option '%s'", arg);
-		return -1;
-	}
-	memcpy(buf, arg + 2, len);
-	buf[len] = '\0';
-	*name = buf;
-	if (is_flag(op, buf)) {
-		if (eq) {
-			pb_fail(&op->err, PB_EXIT_USAGE, 0, "option --%s takes no value", buf);
+	return 0;
+}
+
+static int apply(const struct pb_cmd_spec *spec, const struct pb_opt *o, void *args,
+		 const char *value, struct pb_error *err)
+{
+	/* A table pointing outside its command's arguments is a bug in the table, never
+	 * something to write through. */
+	if (o->at + value_size(o) > spec->args_size || o->given_at > spec->args_size ||
+	    (o->kind == PB_OPT_U64_LIST && o->count_at + sizeof(unsigned) > spec->args_size))
+		return pb_fail(err, PB_EXIT_FAILURE, 0, "option table of %s: --%s lies outside its "
+			       "arguments", spec->name, o->name);
+	char what[72];
+	snprintf(what, sizeof what, "--%s", o->name);
+	char *base = args;
+	switch (o->kind) {
+	case PB_OPT_FLAG:
+		*(bool *)(base + o->at) = true;
+		break;
+	case PB_OPT_STRING:
+		*(const char **)(base + o->at) = value;
+		break;
+	case PB_OPT_U64:
+		if (pb_parse_u64(what, value, o->min, o->max, (uint64_t *)(base + o->at), err))
 			return -1;
+		break;
+	case PB_OPT_THREADS:
+		if (pb_parse_threads(what, value, (uint64_t *)(base + o->at), err))
+			return -1;
+		break;
+	case PB_OPT_U64_LIST:
+		if (pb_parse_u64_list(what, value, o->min, o->max, (uint64_t *)(base + o->at),
+				      o->max_n, (unsigned *)(base + o->count_at), err))
+			return -1;
+		break;
+	case PB_OPT_CALL:
+		if (o->parse(args, value, err))
+			return -1;
+		break;
+	}
+	if (o->given_at)
+		*(bool *)(base + o->given_at - 1) = true;
+	return 0;
+}
+
+static int operand(const struct pb_cmd_spec *spec, void *args, const char *value,
+		   struct pb_error *err)
+{
+	if (spec->positional)
+		return spec->positional(args, value, err);
+	return pb_fail(err, PB_EXIT_USAGE, 0, "unexpected argument '%s'", value);
+}
+
+enum pb_parse_result pb_options_parse(const struct pb_cmd_spec *spec, int argc, char **argv,
+				      void *args, int *rest, struct pb_error *err)
+{
+	*rest = argc;
+	for (int i = 1; i < argc; i++) {
+		const char *arg = argv[i];
+		if (!strcmp(arg, "--")) {
+			*rest = i + 1;
+			if (!spec->takes_command)
+				/* "--" ends the options: what follows is operands, even "-x" */
+				for (int k = i + 1; k < argc; k++)
+					if (operand(spec, args, argv[k], err))
+						return PB_PARSE_ERROR;
+			break;
 		}
-		*value = NULL;
-		return 1;
+		if (arg[0] != '-' || !arg[1]) {
+			if (operand(spec, args, arg, err))
+				return PB_PARSE_ERROR;
+			continue;
+		}
+		const struct pb_opt *o;
+		const char *eq = NULL;
+		if (arg[1] != '-') {
+			o = arg[2] ? NULL : find_short(spec, arg[1]);
+			if (!o) {
+				unknown_option(spec, arg, strlen(arg), err);
+				return PB_PARSE_ERROR;
+			}
+		} else {
+			eq = strchr(arg + 2, '=');
+			size_t len = eq ? (size_t)(eq - arg - 2) : strlen(arg + 2);
+			if (!len) {
+				pb_fail(err, PB_EXIT_USAGE, 0, "malformed option '%s'", arg);
+				return PB_PARSE_ERROR;
+			}
+			o = find_long(spec, arg + 2, len);
+			if (!o) {
+				unknown_option(spec, arg, len + 2, err);
+				return PB_PARSE_ERROR;
+			}
+		}
+		const char *value = NULL;
+		if (o->kind == PB_OPT_FLAG) {
+			if (eq) {
+				pb_fail(err, PB_EXIT_USAGE, 0, "option --%s takes no value", o->name);
+				return PB_PARSE_ERROR;
+			}
+		} else if (eq) {
+			value = eq + 1;
+		} else if (i + 1 < argc) {
+			value = argv[++i];
+		} else {
+			pb_fail(err, PB_EXIT_USAGE, 0, "option --%s needs a value (--%s %s)", o->name,
+				o->name, o->arg);
+			return PB_PARSE_ERROR;
+		}
+		if (o == &help_option)
+			return PB_PARSED_HELP;
+		if (apply(spec, o, args, value, err))
+			return PB_PARSE_ERROR;
 	}
-	if (eq) {
-		*value = eq + 1;
-		return 1;
+	/* Required options in table order: the first missing one is named. */
+	for (const struct pb_opt *o = spec->options; o && o->name; o++) {
+		if (!o->required)
+			continue;
+		const char *base = args;
+		bool given = o->given_at ? *(const bool *)(base + o->given_at - 1)
+			   : o->kind == PB_OPT_STRING ? *(const char *const *)(base + o->at) != NULL
+			   : true;
+		if (!given) {
+			pb_fail(err, PB_EXIT_USAGE, 0, "%s", o->required);
+			return PB_PARSE_ERROR;
+		}
 	}
-	if (op->i >= op->argc) {
-		/* An unknown option at the end of the line lands here too: point at the list. */
-		pb_fail(&op->err, PB_EXIT_USAGE, 0,
-			"option --%s needs a value, or is not an option of this command "
-			"(`pesbench %s --help` lists them)", buf, op->argv[0]);
+	return PB_PARSED;
+}
+
+int pb_options_run(const struct pb_cmd_spec *spec, int argc, char **argv, void *args, int *rest)
+{
+	struct pb_error err = {0};
+	switch (pb_options_parse(spec, argc, argv, args, rest, &err)) {
+	case PB_PARSED:
 		return -1;
+	case PB_PARSED_HELP:
+		pb_options_help(spec, stdout);
+		return fflush(stdout) ? PB_EXIT_OUTPUT : PB_EXIT_OK;
+	case PB_PARSE_ERROR:
+		break;
 	}
-	*value = op->argv[op->i++];
-	return 1;
+	return pb_cli_report(spec->name, &err);
+}
+
+/* "--name ARG", "-h, --help" */
+static void option_label(const struct pb_opt *o, char *buf, size_t len)
+{
+	if (o->short_name)
+		snprintf(buf, len, "-%c, --%s%s%s", o->short_name, o->name, o->arg ? " " : "",
+			 o->arg ? o->arg : "");
+	else
+		snprintf(buf, len, "--%s%s%s", o->name, o->arg ? " " : "", o->arg ? o->arg : "");
+}
+
+/* Words of text from column `col`, wrapped to HELP_WIDTH with continuation lines at `indent`. */
+static void put_wrapped(FILE *out, const char *text, unsigned col, unsigned indent)
+{
+	const char *p = text;
+	while (*p) {
+		while (*p == ' ')
+			p++;
+		size_t w = strcspn(p, " ");
+		if (!w)
+			break;
+		if (col > indent && col + 1 + w > HELP_WIDTH) {
+			fprintf(out, "\n%*s", (int)indent, "");
+			col = indent;
+		} else if (col > indent) {
+			fputc(' ', out);
+			col++;
+		}
+		fprintf(out, "%.*s", (int)w, p);
+		col += (unsigned)w;
+		p += w;
+	}
+	fputc('\n', out);
+}
+
+/* The synopsis, as one string of words separated by single spaces except within an element. */
+static void synopsis_lines(const struct pb_cmd_spec *spec, FILE *out, const char *prefix)
+{
+	char head[64];
+	snprintf(head, sizeof head, "%spesbench %s", prefix, spec->name);
+	unsigned indent = (unsigned)strlen(head) + 1, col = (unsigned)strlen(head);
+	fputs(head, out);
+	char element[160];
+	const char *parts[3] = {spec->operands, NULL, spec->trailing};
+	for (int stage = 0; stage < 3; stage++) {
+		const struct pb_opt *o = stage == 1 ? spec->options : NULL;
+		for (;;) {
+			if (stage == 1) {
+				if (!o || !o->name)
+					break;
+				if (o->hidden) {
+					o++;
+					continue;
+				}
+				char label[96];
+				snprintf(label, sizeof label, "--%s%s%s", o->name, o->arg ? " " : "",
+					 o->arg ? o->arg : "");
+				snprintf(element, sizeof element, "%s%s%s%s", o->required ? "" : "[",
+					 label, o->required ? "" : "]", o->repeatable ? "..." : "");
+				o++;
+			} else {
+				if (!parts[stage])
+					break;
+				snprintf(element, sizeof element, "%s", parts[stage]);
+				parts[stage] = NULL;
+			}
+			size_t w = strlen(element);
+			if (col + 1 + w > HELP_WIDTH && col > indent) {
+				fprintf(out, "\n%*s", (int)indent, "");
+				col = indent;
+			} else {
+				fputc(' ', out);
+				col++;
+			}
+			fputs(element, out);
+			col += (unsigned)w;
+		}
+	}
+	fputc('\n', out);
+}
+
+void pb_options_help(const struct pb_cmd_spec *spec, FILE *out)
+{
+	synopsis_lines(spec, out, "usage: ");
+	if (spec->description)
+		fprintf(out, "\n%s", spec->description);
+	fputc('\n', out);
+	if (spec->extra) {
+		spec->extra(out);
+		fputc('\n', out);
+	}
+	fprintf(out, "options:\n");
+	unsigned column = 0;
+	char label[128];
+	for (const struct pb_opt *o = spec->options; o && o->name; o++) {
+		if (o->hidden)
+			continue;
+		option_label(o, label, sizeof label);
+		if (strlen(label) > column)
+			column = (unsigned)strlen(label);
+	}
+	if (column > 22)
+		column = 22;
+	column += 4;
+	for (const struct pb_opt *o = spec->options;; o++) {
+		if (!o || !o->name)
+			o = &help_option;
+		if (o->hidden)
+			continue;
+		option_label(o, label, sizeof label);
+		fprintf(out, "  %s", label);
+		unsigned col = 2 + (unsigned)strlen(label);
+		if (col + 2 > column) {
+			fprintf(out, "\n%*s", (int)column, "");
+		} else {
+			fprintf(out, "%*s", (int)(column - col), "");
+		}
+		put_wrapped(out, o->help ? o->help : "", column, column);
+		if (o == &help_option)
+			break;
+	}
+	if (spec->epilogue)
+		fprintf(out, "\n%s", spec->epilogue);
+}
+
+/* Plain text as troff: backslashes and hyphens literal, no line read as a request. */
+static void roff_escaped(FILE *out, const char *text, size_t len)
+{
+	for (size_t i = 0; i < len; i++) {
+		char c = text[i];
+		if (i == 0 && (c == '.' || c == '\''))
+			fputs("\\&", out);
+		if (c == '\\')
+			fputs("\\e", out);
+		else if (c == '-')
+			fputs("\\-", out);
+		else
+			fputc(c, out);
+	}
+}
+
+void pb_roff_text(FILE *out, const char *text)
+{
+	bool verbatim = false;
+	for (const char *p = text; p && *p;) {
+		size_t len = strcspn(p, "\n");
+		bool indented = len && p[0] == ' ';
+		if (indented != verbatim) {
+			fputs(indented ? ".nf\n" : ".fi\n", out);
+			verbatim = indented;
+		}
+		if (!len) {
+			fputs(verbatim ? "\n" : ".PP\n", out);
+		} else {
+			roff_escaped(out, p, len);
+			fputc('\n', out);
+		}
+		p += len;
+		if (*p)
+			p++;
+	}
+	if (verbatim)
+		fputs(".fi\n", out);
+}
+
+static void roff_option(FILE *out, const struct pb_opt *o)
+{
+	fputs(".TP\n", out);
+	if (o->short_name)
+		fprintf(out, "\\fB\\-%c\\fR, ", o->short_name);
+	fputs("\\fB\\-\\-", out);
+	roff_escaped(out, o->name, strlen(o->name));
+	fputs("\\fR", out);
+	if (o->arg) {
+		fputs(" \\fI", out);
+		roff_escaped(out, o->arg, strlen(o->arg));
+		fputs("\\fR", out);
+	}
+	fputc('\n', out);
+	roff_escaped(out, o->help ? o->help : "", o->help ? strlen(o->help) : 0);
+	fputc('\n', out);
+}
+
+void pb_options_man(const struct pb_cmd_spec *spec, FILE *out)
+{
+	fprintf(out, ".SS \"pesbench %s\"\n", spec->name);
+	pb_roff_text(out, spec->summary);
+	fputs(".PP\n.nf\n", out);
+	char *synopsis = NULL;
+	size_t size = 0;
+	FILE *mem = open_memstream(&synopsis, &size);
+	if (mem) {
+		synopsis_lines(spec, mem, "usage: ");
+		if (spec->extra) {
+			fputc('\n', mem);
+			spec->extra(mem);
+		}
+		fclose(mem);
+		roff_escaped(out, synopsis, size);
+		free(synopsis);
+	}
+	fputs(".fi\n", out);
+	if (spec->description) {
+		fputs(".PP\n", out);
+		pb_roff_text(out, spec->description);
+	}
+	for (const struct pb_opt *o = spec->options; o && o->name; o++)
+		if (!o->hidden)
+			roff_option(out, o);
+	roff_option(out, &help_option);
+	if (spec->epilogue) {
+		fputs(".PP\n", out);
+		pb_roff_text(out, spec->epilogue);
+	}
+}
+
+void pb_options_list(const struct pb_cmd_spec *spec, FILE *out)
+{
+	for (const struct pb_opt *o = spec->options;; o++) {
+		if (!o || !o->name)
+			o = &help_option;
+		char example[32];
+		const char *shown = o->example;
+		if (!shown && (o->kind == PB_OPT_U64 || o->kind == PB_OPT_THREADS ||
+			       o->kind == PB_OPT_U64_LIST)) {
+			snprintf(example, sizeof example, "%llu",
+				 (unsigned long long)(o->kind == PB_OPT_THREADS ? 1 : o->min));
+			shown = example;
+		}
+		if (!shown && o->kind == PB_OPT_STRING)
+			shown = "x";
+		fprintf(out, "%s\t--%s\t%s\t%s\t%s%s%s\t%s\n", spec->name, o->name,
+			o->arg ? o->arg : "-", o->kind == PB_OPT_FLAG ? "-" : shown ? shown : "?",
+			o->hidden ? "hidden" : "", o->hidden && o->required ? "," : "",
+			o->required ? "required" : !o->hidden ? "-" : "", o->help ? o->help : "");
+		if (o == &help_option)
+			break;
+	}
 }
 
 int pb_parse_u64(const char *what, const char *text, uint64_t min, uint64_t max, uint64_t *out,
@@ -161,12 +522,4 @@ int pb_cli_report(const char *command, const struct pb_error *err)
 {
 	fprintf(stderr, "pesbench %s: %s\n", command, err->msg[0] ? err->msg : "failed");
 	return err->code ? err->code : PB_EXIT_FAILURE;
-}
-
-int pb_cli_unknown_option(const char *command, const char *name)
-{
-	struct pb_error err = {0};
-	pb_fail(&err, PB_EXIT_USAGE, 0, "unknown option --%s; see `pesbench %s --help`", name,
-		command);
-	return pb_cli_report(command, &err);
 }

@@ -1,29 +1,96 @@
-/* Command-line parsing shared by every subcommand: GNU-style long options ("--name value",
- * "--name=value"), positionals, and "--" before a target command. Values are checked here so
- * every command rejects bad numbers with the same clear words. */
+/* Command-line parsing shared by every subcommand. Each command declares its options once, as a
+ * table (struct pb_cmd_spec); the same table is what the parser accepts, what `--help` prints
+ * and what the man page lists, so the three cannot drift. GNU-style long options
+ * ("--name value", "--name=value"), "-h", positionals, and "--" before a target command.
+ * Values are checked here so every command rejects bad numbers with the same clear words. */
 #ifndef PB_OPTIONS_H
 #define PB_OPTIONS_H
 
 #include "util/error.h"
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
-struct pb_option_parser {
-	int argc;
-	char **argv;
-	int i;
-	const char *const *flags;   /* options that take no value (NULL-terminated) */
-	int rest;                   /* index after "--", or argc */
-	struct pb_error err;
+enum pb_opt_kind {
+	PB_OPT_FLAG,     /* bool = true; takes no value */
+	PB_OPT_STRING,   /* const char * = the value as given */
+	PB_OPT_U64,      /* uint64_t, pb_parse_u64 within [min, max] */
+	PB_OPT_THREADS,  /* uint64_t, pb_parse_threads: 1..CPUs */
+	PB_OPT_U64_LIST, /* uint64_t[max_n] with its unsigned count at count_at */
+	PB_OPT_CALL,     /* parse(args, value, err): words, specs, anything with its own parser */
 };
 
-/* argv[0] is the command name; flags lists the value-less options ("json", "help", ...). */
-void pb_options_begin(struct pb_option_parser *op, int argc, char **argv,
-		      const char *const *flags);
-/* 1: *name is an option (without "--"; *value is NULL for a flag) or "" for a positional in
- * *value; 0: no more (a "--" stops, see rest); -1: error in op->err. */
-int pb_options_next(struct pb_option_parser *op, const char **name, const char **value);
+struct pb_opt {
+	const char *name;  /* long name, without "--" */
+	char short_name;   /* 0: none */
+	const char *arg;   /* the value's name in the help ("SPEC"); NULL for a flag */
+	const char *help;  /* one paragraph; --help wraps it */
+	enum pb_opt_kind kind;
+	size_t at;         /* where the value goes in the command's argument struct (PB_AT) */
+	size_t given_at;   /* PB_GIVEN: a bool set when the option is seen; 0 for none */
+	size_t count_at;   /* PB_U64_LIST: an unsigned count */
+	uint64_t min, max;
+	unsigned max_n;
+	int (*parse)(void *args, const char *value, struct pb_error *err);
+	/* A value the option accepts, for the test that runs every option (tests/cli_options.sh);
+	 * kinds with a range use min when NULL. */
+	const char *example;
+	/* Non-NULL: the option must be given, and this is the error when it is not. */
+	const char *required;
+	bool repeatable;   /* shown as [--name ARG]... */
+	bool hidden;       /* for pesbench's own use (verify --run-once): not in help or man */
+};
+
+/* The field of T where an option's value goes, type-checked: a field of another type than
+ * `type` is a compile error (comparison of distinct pointer types), not a silent overwrite. */
+#define PB_AT(T, field, type) \
+	(offsetof(T, field) + 0 * sizeof((type *)0 == &((T *)0)->field))
+#define PB_GIVEN(T, field) (PB_AT(T, field, bool) + 1)
+#define PB_COUNT(T, field) PB_AT(T, field, unsigned)
+
+struct pb_cmd_spec {
+	const char *name;        /* "run" */
+	const char *summary;     /* one line, for `pesbench --help` and the man page */
+	const char *operands;    /* before the options in the synopsis: "[EXPERIMENT...]" */
+	const char *trailing;    /* after them: "-- CMD [ARGS...]" */
+	const char *description; /* between the synopsis and the options */
+	/* Further text printed before the options (run's experiment list), or NULL. */
+	void (*extra)(FILE *out);
+	const struct pb_opt *options; /* ends with {0} */
+	size_t args_size;        /* sizeof the argument struct the options fill */
+	const char *epilogue;    /* after the options: exit codes, schemas */
+	/* A positional argument; NULL: "unexpected argument 'X'". */
+	int (*positional)(void *args, const char *value, struct pb_error *err);
+	/* Whether what follows "--" is a command (plan, profile); otherwise operands. */
+	bool takes_command;
+};
+
+/* What parsing ended with. */
+enum pb_parse_result {
+	PB_PARSED,      /* go on; *rest is the index after "--" (argc if none) */
+	PB_PARSED_HELP, /* --help was given: print the help, exit 0 */
+	PB_PARSE_ERROR, /* err holds the message and exit code */
+};
+
+/* argv[0] is the command name. Fills args through the table; stops at --help (options before
+ * it are parsed and checked first). Prints nothing. */
+enum pb_parse_result pb_options_parse(const struct pb_cmd_spec *spec, int argc, char **argv,
+				      void *args, int *rest, struct pb_error *err);
+/* pb_options_parse, printing the help on --help and reporting an error as "pesbench NAME:
+ * message". Returns -1 to go on, or the exit code the command returns. */
+int pb_options_run(const struct pb_cmd_spec *spec, int argc, char **argv, void *args, int *rest);
+
+/* `pesbench NAME --help`, generated from the table. */
+void pb_options_help(const struct pb_cmd_spec *spec, FILE *out);
+/* The command's section of pesbench(1), in roff. */
+void pb_options_man(const struct pb_cmd_spec *spec, FILE *out);
+/* One line per option, --help included: "NAME\t--option\tARG\tEXAMPLE\tFLAGS\tHELP" (ARG and
+ * EXAMPLE "-" for a flag; FLAGS: "hidden", "required" or "-"). */
+void pb_options_list(const struct pb_cmd_spec *spec, FILE *out);
+/* Text as roff: blank lines are paragraphs, indented lines kept as they are. */
+void pb_roff_text(FILE *out, const char *text);
 
 /* Decimal or 0x hex, with an optional k/M/G suffix (10^3, 10^6, 10^9); within [min, max]. */
 int pb_parse_u64(const char *what, const char *text, uint64_t min, uint64_t max, uint64_t *out,

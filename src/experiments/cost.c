@@ -36,6 +36,7 @@
 #include "experiments/predict.h"
 
 #include "analysis/stats.h"
+#include "util/kit.h"
 #include "util/text.h"
 
 #include <math.h>
@@ -43,7 +44,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #define MAX_PAIRS 512
@@ -57,7 +57,7 @@
 
 static const enum pb_delivery modes[] = {PB_DELIVERY_NONE, PB_DELIVERY_SIGNAL,
 					 PB_DELIVERY_SIGTRAP, PB_DELIVERY_DRAIN};
-#define NMODES (sizeof modes / sizeof modes[0])
+#define NMODES (PB_ARRAY_SIZE(modes))
 
 static bool is_timer(const struct pb_spec *s)
 {
@@ -137,13 +137,6 @@ static unsigned cost_plan(const struct pb_suite_options *o, const char *facility
 	if (is_timer(&s))
 		n += 2 * program_rounds(o) * 4;
 	return n;
-}
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
 static uint64_t sum_cpu(const struct pb_point *pt, unsigned threads)
@@ -307,18 +300,23 @@ static int measure_pair(const struct sweep_setup *su, const struct pb_point_requ
 	return 0;
 }
 
-static json_t *pair_json(const struct pair *p, unsigned round)
+static void pair_record(struct pb_rset *run, const struct pair *p, unsigned round)
 {
-	return json_pack("{s:i, s:I, s:f, s:I, s:I, s:I, s:I, s:I, s:I}", "run", (int)round,
-			 "observed", (json_int_t)p->samples, "expected", p->expected, "lost",
-			 (json_int_t)p->lost, "count", (json_int_t)p->events, "cpu_ns",
-			 (json_int_t)p->cpu, "baseline_cpu_ns", (json_int_t)p->base_cpu, "wall_ns",
-			 (json_int_t)p->wall, "baseline_wall_ns", (json_int_t)p->base_wall);
+	pb_rset_int(run, "run", PB_UNIT_NONE, round);
+	pb_rset_int(run, "observed", PB_UNIT_SAMPLES, (int64_t)p->samples);
+	pb_rset_real(run, "expected", PB_UNIT_SAMPLES, p->expected);
+	pb_rset_int(run, "lost", PB_UNIT_SAMPLES, (int64_t)p->lost);
+	pb_rset_int(run, "count", PB_UNIT_EVENTS, (int64_t)p->events);
+	pb_rset_int(run, "cpu_ns", PB_UNIT_NS, (int64_t)p->cpu);
+	pb_rset_int(run, "baseline_cpu_ns", PB_UNIT_NS, (int64_t)p->base_cpu);
+	pb_rset_int(run, "wall_ns", PB_UNIT_NS, (int64_t)p->wall);
+	pb_rset_int(run, "baseline_wall_ns", PB_UNIT_NS, (int64_t)p->base_wall);
 }
 
 /* Rounds over the sweep in one delivery mode until the fit resolves or the budget is spent.
  * period_points[i] (may be NULL) receives the runs of periods[i]. */
-static int sweep_mode(struct sweep_setup *su, enum pb_delivery mode, json_t **period_points,
+static int sweep_mode(struct sweep_setup *su, enum pb_delivery mode,
+		      struct pb_result_point **period_points,
 		      struct cost_fit *cf, struct pb_error *err)
 {
 	struct sweep *sw = calloc(1, sizeof *sw);
@@ -326,7 +324,7 @@ static int sweep_mode(struct sweep_setup *su, enum pb_delivery mode, json_t **pe
 		return pb_fail(err, PB_EXIT_FAILURE, 0, "out of memory");
 	struct pb_point_request req = su->sampled;
 	req.delivery = mode;
-	uint64_t start = now_ns();
+	uint64_t start = pb_now_ns();
 	unsigned round = 0;
 	int rc = 0;
 	bool done = false, futile = false;
@@ -355,15 +353,15 @@ static int sweep_mode(struct sweep_setup *su, enum pb_delivery mode, json_t **pe
 			}
 			if (sw->n < MAX_PAIRS)
 				sw->p[sw->n++] = pr;
-			if (period_points && period_points[i])
-				json_array_append_new(json_object_get(period_points[i], "runs"),
-						      pair_json(&pr, round));
+			/* a pair whose expectation is no number has no row (as /1 had it) */
+			if (period_points && period_points[i] && isfinite(pr.expected))
+				pair_record(pb_rlist_set(&period_points[i]->runs), &pr, round);
 			if (round + 1 < su->min_rounds || (round + 1 == su->min_rounds &&
 							   k + 1 < su->np))
 				continue;
 			fit_sweep(sw, su->per_event, cf);
 			futile = cf->fitted && sw->n >= 2 * su->np && !(cf->cpu.r2 >= FUTILE_R2);
-			if (cf->resolved || futile || now_ns() - start >= su->budget_ns ||
+			if (cf->resolved || futile || pb_now_ns() - start >= su->budget_ns ||
 			    sw->n >= MAX_PAIRS) {
 				done = true;
 				break;
@@ -373,7 +371,7 @@ static int sweep_mode(struct sweep_setup *su, enum pb_delivery mode, json_t **pe
 			break;
 	}
 	cf->rounds = round + 1;
-	cf->seconds = (double)(now_ns() - start) / 1e9;
+	cf->seconds = (double)(pb_now_ns() - start) / 1e9;
 	cf->budget_seconds = (double)su->budget_ns / 1e9;
 	if (!rc && !cf->resolved && cf->why[0]) {
 		size_t n = strlen(cf->why);
@@ -408,87 +406,82 @@ static int setup_sweep(struct sweep_setup *su, const char *facility, const struc
 	return 0;
 }
 
-static void error_metrics(json_t *metrics, const char *name, const double *e, size_t n)
+static void error_metrics(struct pb_rset *metrics, const char *name, const double *e, size_t n)
 {
-	struct pb_summary s;
-	pb_summarize(e, n, &s);
 	double abs_max = 0;
 	for (size_t i = 0; i < n; i++)
 		abs_max = fmax(abs_max, fabs(e[i]));
-	json_object_set_new(metrics, name,
-			    json_pack("{s:i, s:f, s:f, s:f, s:f, s:f}", "n", (int)s.n, "mean",
-				      s.mean, "stdev", s.stdev, "min", s.min, "max", s.max, "median",
-				      s.median));
+	pb_rset_summarize(metrics, name, PB_UNIT_PERCENT, e, n);
 	char key[64];
 	pb_format(key, sizeof key, "abs_%s_max", name);
-	json_object_set_new(metrics, key, json_real(abs_max));
+	pb_rset_real(metrics, key, PB_UNIT_PERCENT, abs_max);
 }
 
 /* The fit point of one delivery mode. floor: mode none's fit, NULL for mode none itself. */
-static json_t *fit_point(struct pb_results *res, const char *facility, const char *workload,
-			 enum pb_delivery mode, const struct cost_fit *cf,
-			 const struct cost_fit *floor)
+static struct pb_result_point *fit_point(struct pb_results *res, const char *facility,
+					 const char *workload, enum pb_delivery mode,
+					 const struct cost_fit *cf, const struct cost_fit *floor)
 {
-	json_t *p = pb_results_point(res, "cost", facility, workload);
-	json_object_set_new(p, "kind", json_string("fit"));
-	json_object_set_new(p, "delivery", json_string(pb_delivery_name(mode)));
-	json_object_set_new(p, "threads", json_integer(1));
-	json_object_set_new(p, "fit_on", json_string("pairs: a sampled run and a run without perf "
-						     "next to it; y = the sampled run's extra CPU "
-						     "time (thread CPU clock), x = its samples"));
-	json_t *m = json_object_get(p, "metrics");
-	json_object_set_new(m, "baseline_ns", json_real(cf->baseline_cpu));
-	json_object_set_new(m, "baseline_wall_ns", json_real(cf->baseline_wall));
-	json_object_set_new(m, "points", json_integer((json_int_t)cf->pairs));
-	json_object_set_new(m, "rounds", json_integer(cf->rounds));
-	json_object_set_new(m, "seconds", json_real(cf->seconds));
-	json_object_set_new(m, "budget_seconds", json_real(cf->budget_seconds));
+	struct pb_result_point *p = pb_results_point(res, "cost", facility, workload);
+	struct pb_rset *par = &p->params;
+	pb_rset_text(par, "kind", "fit");
+	pb_rset_text(par, "delivery", pb_delivery_name(mode));
+	pb_rset_int(par, "threads", PB_UNIT_THREADS, 1);
+	pb_rset_text(par, "fit_on", "pairs: a sampled run and a run without perf next to it; "
+				    "y = the sampled run's extra CPU time (thread CPU clock), x = "
+				    "its samples");
+	struct pb_rset *m = &p->metrics;
+	pb_rset_real(m, "baseline_ns", PB_UNIT_NS, cf->baseline_cpu);
+	pb_rset_real(m, "baseline_wall_ns", PB_UNIT_NS, cf->baseline_wall);
+	pb_rset_int(m, "points", PB_UNIT_COUNT, (int64_t)cf->pairs);
+	pb_rset_int(m, "rounds", PB_UNIT_COUNT, cf->rounds);
+	pb_rset_real(m, "seconds", PB_UNIT_S, cf->seconds);
+	pb_rset_real(m, "budget_seconds", PB_UNIT_S, cf->budget_seconds);
 	if (!cf->fitted) {
-		json_object_set_new(p, "error", json_string(cf->why));
+		pb_rset_text(par, "error", cf->why);
 		return p;
 	}
 	const struct pb_fit *f = &cf->cpu;
-	json_object_set_new(m, "ns_per_sample", json_real(f->slope));
-	json_object_set_new(m, "ci95_ns", json_real(f->slope_ci95));
-	json_object_set_new(m, "r2", json_real(f->r2));
-	json_object_set_new(m, "intercept_ns", json_real(f->intercept));
-	json_object_set_new(m, "intercept_ci95_ns", json_real(f->intercept_ci95));
-	json_object_set_new(m, "theil_sen_ns_per_sample",
-			    isfinite(cf->ts_slope) ? json_real(cf->ts_slope) : json_null());
-	json_object_set_new(m, "estimators_disagree", json_boolean(cf->disagree));
+	pb_rset_real(m, "ns_per_sample", PB_UNIT_NS_PER_SAMPLE, f->slope);
+	pb_rset_real(m, "ci95_ns", PB_UNIT_NS_PER_SAMPLE, f->slope_ci95);
+	pb_rset_real(m, "r2", PB_UNIT_NONE, f->r2);
+	pb_rset_real(m, "intercept_ns", PB_UNIT_NS, f->intercept);
+	pb_rset_real(m, "intercept_ci95_ns", PB_UNIT_NS, f->intercept_ci95);
+	pb_rset_real_or_null(m, "theil_sen_ns_per_sample", PB_UNIT_NS_PER_SAMPLE, cf->ts_slope);
+	pb_rset_bool(m, "estimators_disagree", cf->disagree);
 	if (cf->wall_fitted) {
-		json_object_set_new(m, "wall_ns_per_sample", json_real(cf->wall.slope));
-		json_object_set_new(m, "wall_ci95_ns", json_real(cf->wall.slope_ci95));
-		json_object_set_new(m, "wall_r2", json_real(cf->wall.r2));
+		pb_rset_real(m, "wall_ns_per_sample", PB_UNIT_NS_PER_SAMPLE, cf->wall.slope);
+		pb_rset_real(m, "wall_ci95_ns", PB_UNIT_NS_PER_SAMPLE, cf->wall.slope_ci95);
+		pb_rset_real(m, "wall_r2", PB_UNIT_NONE, cf->wall.r2);
 	}
 	if (cf->per_event) {
-		json_object_set_new(m, "events_per_run", json_real(cf->events));
-		json_object_set_new(m, "ns_per_event", json_real(cf->event_ns));
-		json_object_set_new(m, "ns_per_event_ci95", json_real(cf->event_ci95));
-		json_object_set_new(p, "cost_terms",
-				    json_string("ns_per_event: the trap every event pays, sampled or "
-						"not (the intercept / events per run); ns_per_sample: "
-						"what a sample adds on top of its event's trap"));
+		pb_rset_real(m, "events_per_run", PB_UNIT_EVENTS, cf->events);
+		pb_rset_real(m, "ns_per_event", PB_UNIT_NS_PER_EVENT, cf->event_ns);
+		pb_rset_real(m, "ns_per_event_ci95", PB_UNIT_NS_PER_EVENT, cf->event_ci95);
+		pb_rset_text(par, "cost_terms",
+			     "ns_per_event: the trap every event pays, sampled or not (the "
+			     "intercept / events per run); ns_per_sample: what a sample adds on top "
+			     "of its event's trap");
 	} else {
-		json_object_set_new(p, "cost_terms",
-				    json_string("ns_per_sample: the whole cost of a sample; no cost "
-						"per event (the facility does not trap on events)"));
+		pb_rset_text(par, "cost_terms",
+			     "ns_per_sample: the whole cost of a sample; no cost per event (the "
+			     "facility does not trap on events)");
 	}
 	if (floor && floor->fitted) {
-		json_object_set_new(m, "floor_ns", json_real(floor->cpu.slope));
-		json_object_set_new(m, "excess_over_floor_ns",
-				    json_real(f->slope - floor->cpu.slope));
-		json_object_set_new(m, "excess_ci95_ns",
-				    json_real(hypot(f->slope_ci95, floor->cpu.slope_ci95)));
+		pb_rset_real(m, "floor_ns", PB_UNIT_NS_PER_SAMPLE, floor->cpu.slope);
+		pb_rset_real(m, "excess_over_floor_ns", PB_UNIT_NS_PER_SAMPLE,
+			     f->slope - floor->cpu.slope);
+		pb_rset_real(m, "excess_ci95_ns", PB_UNIT_NS_PER_SAMPLE,
+			     hypot(f->slope_ci95, floor->cpu.slope_ci95));
 	}
-	json_object_set_new(m, "resolved", json_boolean(cf->resolved));
+	pb_rset_bool(m, "resolved", cf->resolved);
 	if (!cf->resolved) {
 		char note[480];
 		pb_format(note, sizeof note,
 			  "per-sample cost not resolved (needs slope > 0, R² >= %.2g, a 95 %% CI "
 			  "within %.0f %% of the slope and Theil–Sen inside it): %s",
 			  PB_FIT_MIN_R2, PB_FIT_MAX_REL_CI * 100, cf->why);
-		json_object_set_new(p, "note", json_string(note));
+		pb_rset_text(par, "note", note);
 	}
 	return p;
 }
@@ -502,11 +495,11 @@ static void refuse_prediction(struct pb_results *res, const char *facility, cons
 	pb_format(note, sizeof note,
 		  "not predicted: the per-sample cost fit (mode none) did not resolve (R² %.3f, "
 		  "slope %.0f ± %.0f ns)", cf->cpu.r2, cf->cpu.slope, cf->cpu.slope_ci95);
-	json_t *p = pb_results_point(res, "cost", facility, workload);
-	json_object_set_new(p, "kind", json_string("prediction"));
+	struct pb_result_point *p = pb_results_point(res, "cost", facility, workload);
+	pb_rset_text(&p->params, "kind", "prediction");
 	/* A string, as every not-applicable point carries its reason there. */
-	json_object_set_new(p, "not_applicable", json_string(note));
-	json_object_set_new(p, "note", json_string(note));
+	pb_rset_text(&p->params, "not_applicable", note);
+	pb_rset_text(&p->params, "note", note);
 }
 
 /* The cost model of mode none for a workload's baseline and events. */
@@ -528,22 +521,22 @@ struct predict_run {
 	double cpu, wall, samples, events, expected, lost;
 };
 
-static void prediction_point_fill(json_t *p, const struct pb_spec *spec,
+static void prediction_point_fill(struct pb_result_point *p, const struct pb_spec *spec,
 				  const struct cost_fit *none, uint64_t period, unsigned threads,
 				  const struct predict_run *runs, unsigned n, double base_cpu,
 				  double base_wall)
 {
-	json_object_set_new(p, "kind", json_string("prediction"));
-	json_object_set_new(p, "period", json_integer((json_int_t)period));
-	json_object_set_new(p, "threads", json_integer(threads));
-	json_object_set_new(p, "baseline_ns", json_real(base_cpu));
-	json_object_set_new(p, "baseline_wall_ns", json_real(base_wall));
-	json_object_set_new(p, "ns_per_sample", json_real(none->cpu.slope));
+	struct pb_rset *par = &p->params;
+	pb_rset_text(par, "kind", "prediction");
+	pb_rset_int(par, "period", PB_UNIT_NONE, (int64_t)period);
+	pb_rset_int(par, "threads", PB_UNIT_THREADS, threads);
+	pb_rset_real(par, "baseline_ns", PB_UNIT_NS, base_cpu);
+	pb_rset_real(par, "baseline_wall_ns", PB_UNIT_NS, base_wall);
+	pb_rset_real(par, "ns_per_sample", PB_UNIT_NS_PER_SAMPLE, none->cpu.slope);
 	if (none->per_event)
-		json_object_set_new(p, "ns_per_event", json_real(none->event_ns));
-	json_object_set_new(p, "time_basis",
-			    json_string("CPU time of the measured threads (summed); wall time "
-					"beside it"));
+		pb_rset_real(par, "ns_per_event", PB_UNIT_NS_PER_EVENT, none->event_ns);
+	pb_rset_text(par, "time_basis",
+		     "CPU time of the measured threads (summed); wall time beside it");
 	double e[MAX_RUNS], ew[MAX_RUNS], pred_s[MAX_RUNS], meas_s[MAX_RUNS];
 	uint64_t lost = 0;
 	for (unsigned r = 0; r < n; r++) {
@@ -560,22 +553,30 @@ static void prediction_point_fill(json_t *p, const struct pb_spec *spec,
 		pred_s[r] = (predicted - base_cpu) / base_cpu * 100;
 		meas_s[r] = (pr->cpu - base_cpu) / base_cpu * 100;
 		lost += (uint64_t)pr->lost;
-		json_array_append_new(
-			json_object_get(p, "runs"),
-			json_pack("{s:i, s:I, s:I, s:I, s:f, s:I, s:I, s:f, s:f, s:f, s:f, s:f}",
-				  "run", (int)r, "cpu_ns", (json_int_t)pr->cpu, "wall_ns",
-				  (json_int_t)pr->wall, "observed", (json_int_t)pr->samples,
-				  "expected", pr->expected, "lost", (json_int_t)pr->lost, "count",
-				  (json_int_t)pr->events, "predicted_ns", predicted,
-				  "predicted_wall_ns", predicted_wall, "error_pct", e[r],
-				  "wall_error_pct", ew[r], "measured_slowdown_pct", meas_s[r]));
+		/* a run with a figure that is no number has no row (as the /1 writer had it) */
+		if (!isfinite(pr->expected) || !isfinite(predicted) || !isfinite(predicted_wall) ||
+		    !isfinite(e[r]) || !isfinite(ew[r]) || !isfinite(meas_s[r]))
+			continue;
+		struct pb_rset *run = pb_rlist_set(&p->runs);
+		pb_rset_int(run, "run", PB_UNIT_NONE, r);
+		pb_rset_int(run, "cpu_ns", PB_UNIT_NS, (int64_t)pr->cpu);
+		pb_rset_int(run, "wall_ns", PB_UNIT_NS, (int64_t)pr->wall);
+		pb_rset_int(run, "observed", PB_UNIT_SAMPLES, (int64_t)pr->samples);
+		pb_rset_real(run, "expected", PB_UNIT_SAMPLES, pr->expected);
+		pb_rset_int(run, "lost", PB_UNIT_SAMPLES, (int64_t)pr->lost);
+		pb_rset_int(run, "count", PB_UNIT_EVENTS, (int64_t)pr->events);
+		pb_rset_real(run, "predicted_ns", PB_UNIT_NS, predicted);
+		pb_rset_real(run, "predicted_wall_ns", PB_UNIT_NS, predicted_wall);
+		pb_rset_real(run, "error_pct", PB_UNIT_PERCENT, e[r]);
+		pb_rset_real(run, "wall_error_pct", PB_UNIT_PERCENT, ew[r]);
+		pb_rset_real(run, "measured_slowdown_pct", PB_UNIT_PERCENT, meas_s[r]);
 	}
-	json_t *m = json_object_get(p, "metrics");
-	json_object_set_new(m, "lost_total", json_integer((json_int_t)lost));
+	struct pb_rset *m = &p->metrics;
+	pb_rset_int(m, "lost_total", PB_UNIT_SAMPLES, (int64_t)lost);
 	error_metrics(m, "error_pct", e, n);
 	error_metrics(m, "wall_error_pct", ew, n);
-	json_object_set_new(m, "predicted_slowdown_pct", json_real(pb_median(pred_s, n)));
-	json_object_set_new(m, "measured_slowdown_pct", json_real(pb_median(meas_s, n)));
+	pb_rset_real(m, "predicted_slowdown_pct", PB_UNIT_PERCENT, pb_median(pred_s, n));
+	pb_rset_real(m, "measured_slowdown_pct", PB_UNIT_PERCENT, pb_median(meas_s, n));
 }
 
 /* Another workload of the suite: rounds of a run without perf and one sampled run per period
@@ -638,15 +639,14 @@ static int predict_workload_runs(const struct pb_suite_options *o, const char *f
 		}
 	}
 	double base_cpu = pb_median(bcpu, rounds), base_wall = pb_median(bwall, rounds);
-	json_t *bp = pb_results_point(res, "cost", facility, workload);
-	json_object_set_new(bp, "kind", json_string("prediction-baseline"));
-	json_object_set_new(bp, "period", json_integer(0));
-	json_object_set_new(bp, "threads", json_integer(threads));
-	json_object_set_new(json_object_get(bp, "metrics"), "cpu_ns_median", json_real(base_cpu));
-	json_object_set_new(json_object_get(bp, "metrics"), "wall_ns_median",
-			    json_real(base_wall));
+	struct pb_result_point *bp = pb_results_point(res, "cost", facility, workload);
+	pb_rset_text(&bp->params, "kind", "prediction-baseline");
+	pb_rset_int(&bp->params, "period", PB_UNIT_NONE, 0);
+	pb_rset_int(&bp->params, "threads", PB_UNIT_THREADS, threads);
+	pb_rset_real(&bp->metrics, "cpu_ns_median", PB_UNIT_NS, base_cpu);
+	pb_rset_real(&bp->metrics, "wall_ns_median", PB_UNIT_NS, base_wall);
 	for (unsigned i = 0; i < nperiods; i++) {
-		json_t *p = pb_results_point(res, "cost", facility, workload);
+		struct pb_result_point *p = pb_results_point(res, "cost", facility, workload);
 		prediction_point_fill(p, spec, none, periods[i], threads, runs[i], rounds, base_cpu,
 				      base_wall);
 	}
@@ -706,10 +706,10 @@ static int program_runs(const struct pb_suite_options *o, const char *facility,
 	unsigned rounds = program_rounds(o);
 	struct predict_run runs[3][MAX_RUNS];
 	double bcpu[MAX_RUNS], bwall[MAX_RUNS];
-	json_t *bp = pb_results_point(res, "cost", facility, name);
-	json_object_set_new(bp, "kind", json_string("prediction-baseline"));
-	json_object_set_new(bp, "period", json_integer(0));
-	json_object_set_new(bp, "threads", json_integer(1));
+	struct pb_result_point *bp = pb_results_point(res, "cost", facility, name);
+	pb_rset_text(&bp->params, "kind", "prediction-baseline");
+	pb_rset_int(&bp->params, "period", PB_UNIT_NONE, 0);
+	pb_rset_int(&bp->params, "threads", PB_UNIT_THREADS, 1);
 	for (unsigned r = 0; r < rounds; r++) {
 		for (unsigned k = 0; k <= nperiods; k++) {
 			unsigned slot = (k + r) % (nperiods + 1);
@@ -725,18 +725,17 @@ static int program_runs(const struct pb_suite_options *o, const char *facility,
 			struct pb_error run_err = {0};
 			if (pb_program_measure(argv, slot ? spec : NULL,
 					       slot ? periods[slot - 1] : 0, 0, &f, &run_err)) {
-				json_object_set_new(bp, "error", json_string(run_err.msg));
+				pb_rset_text(&bp->params, "error", run_err.msg);
 				return 0;
 			}
 			if (!slot) {
 				bcpu[r] = (double)f.cpu_ns;
 				bwall[r] = (double)f.wall_ns;
-				json_array_append_new(json_object_get(bp, "runs"),
-						      json_pack("{s:i, s:I, s:I, s:I}", "run", (int)r,
-								"cpu_ns", (json_int_t)f.cpu_ns,
-								"wall_ns", (json_int_t)f.wall_ns,
-								"maxrss_kib",
-								(json_int_t)f.maxrss_kib));
+				struct pb_rset *run = pb_rlist_set(&bp->runs);
+				pb_rset_int(run, "run", PB_UNIT_NONE, r);
+				pb_rset_int(run, "cpu_ns", PB_UNIT_NS, (int64_t)f.cpu_ns);
+				pb_rset_int(run, "wall_ns", PB_UNIT_NS, (int64_t)f.wall_ns);
+				pb_rset_int(run, "maxrss_kib", PB_UNIT_KIB, (int64_t)f.maxrss_kib);
 			} else {
 				runs[slot - 1][r] = (struct predict_run){
 					.cpu = (double)f.cpu_ns,
@@ -750,11 +749,10 @@ static int program_runs(const struct pb_suite_options *o, const char *facility,
 		}
 	}
 	double base_cpu = pb_median(bcpu, rounds), base_wall = pb_median(bwall, rounds);
-	json_object_set_new(json_object_get(bp, "metrics"), "cpu_ns_median", json_real(base_cpu));
-	json_object_set_new(json_object_get(bp, "metrics"), "wall_ns_median",
-			    json_real(base_wall));
+	pb_rset_real(&bp->metrics, "cpu_ns_median", PB_UNIT_NS, base_cpu);
+	pb_rset_real(&bp->metrics, "wall_ns_median", PB_UNIT_NS, base_wall);
 	for (unsigned i = 0; i < nperiods; i++) {
-		json_t *p = pb_results_point(res, "cost", facility, name);
+		struct pb_result_point *p = pb_results_point(res, "cost", facility, name);
 		prediction_point_fill(p, spec, none, periods[i], 1, runs[i], rounds, base_cpu,
 				      base_wall);
 	}
@@ -841,16 +839,16 @@ static int cost_run(const struct pb_suite_options *o, const char *facility,
 		su.budget_ns = (uint64_t)(m ? BUDGET_MODE_TARGETS : BUDGET_NONE_TARGETS) *
 			       o->target_ms * 1000000ull;
 		su.min_rounds = min_rounds(o, modes[m]);
-		json_t *pp[PB_MAX_LIST];
+		struct pb_result_point *pp[PB_MAX_LIST];
 		for (unsigned i = 0; i < su.np; i++) {
 			pp[i] = pb_results_point(res, "cost", facility, wl);
-			json_object_set_new(pp[i], "kind", json_string("sweep"));
-			json_object_set_new(pp[i], "delivery",
-					    json_string(pb_delivery_name(modes[m])));
-			json_object_set_new(pp[i], "period", json_integer((json_int_t)su.periods[i]));
-			json_object_set_new(pp[i], "threads", json_integer(1));
-			json_object_set_new(pp[i], "iterations",
-					    json_integer((json_int_t)su.sampled.iterations));
+			struct pb_rset *par = &pp[i]->params;
+			pb_rset_text(par, "kind", "sweep");
+			pb_rset_text(par, "delivery", pb_delivery_name(modes[m]));
+			pb_rset_int(par, "period", PB_UNIT_NONE, (int64_t)su.periods[i]);
+			pb_rset_int(par, "threads", PB_UNIT_THREADS, 1);
+			pb_rset_int(par, "iterations", PB_UNIT_ITERATIONS,
+				    (int64_t)su.sampled.iterations);
 		}
 		struct pb_error mode_err = {0};
 		int rc = sweep_mode(&su, modes[m], pp, &fits[m], &mode_err);
@@ -859,11 +857,12 @@ static int cost_run(const struct pb_suite_options *o, const char *facility,
 				*err = mode_err;
 			return -1;
 		}
-		json_t *fp = fit_point(res, facility, wl, modes[m], &fits[m], m ? &fits[0] : NULL);
+		struct pb_result_point *fp =
+			fit_point(res, facility, wl, modes[m], &fits[m], m ? &fits[0] : NULL);
 		if (rc) {
 			/* A mode the facility refuses is a result, not the end of the suite. */
-			json_object_set_new(fp, "error", json_string(mode_err.msg[0] ? mode_err.msg
-									: "a run failed"));
+			pb_rset_text(&fp->params, "error",
+				     mode_err.msg[0] ? mode_err.msg : "a run failed");
 			fits[m].fitted = fits[m].resolved = false;
 		}
 		if (m == 0)

@@ -7,10 +7,10 @@
 
 #include "analysis/attribution.h"
 #include "facilities/facility.h"
+#include "io/result_model.h"
 #include "session/session.h"
 #include "workloads/runner.h"
 
-#include <jansson.h>
 #include <stdio.h>
 
 struct pb_point_event {
@@ -107,8 +107,9 @@ int pb_point_measure(const struct pb_point_request *req, struct pb_point *pt,
 		     struct pb_error *err);
 void pb_point_free(struct pb_point *pt);
 
-/* The point as JSON (one run's raw figures and derived metrics). */
-json_t *pb_point_json(const struct pb_point_request *req, const struct pb_point *pt);
+/* One run's figures, per event, into a run record o of the results document. */
+void pb_point_record(const struct pb_point_request *req, const struct pb_point *pt,
+		     struct pb_rset *o);
 void pb_point_print(FILE *out, const struct pb_point_request *req, const struct pb_point *pt);
 
 /* Declared events per thread for one event of the request, and the basis of the expectation. */

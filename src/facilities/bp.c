@@ -4,27 +4,34 @@
  * instruction, then steps over it; execute breakpoints fault before the instruction on both. */
 #include "facilities/facility.h"
 #include "facilities/selftest.h"
+#include "util/kit.h"
 #include "workloads/workload.h"
 
 #include <linux/hw_breakpoint.h>
 #include <stdio.h>
 #include <string.h>
 
+static const struct pb_spec_option kinds[] = {
+	{.word = "w", .kind = PB_SPEC_CHOICE, .field = PB_SPEC_FIELD(bp_type),
+	 .value = HW_BREAKPOINT_W, .help = "writes to the watched datum (the default)"},
+	{.word = "rw", .kind = PB_SPEC_CHOICE, .field = PB_SPEC_FIELD(bp_type),
+	 .value = HW_BREAKPOINT_RW, .help = "reads and writes of the watched datum"},
+	{.word = "x", .kind = PB_SPEC_CHOICE, .field = PB_SPEC_FIELD(bp_type),
+	 .value = HW_BREAKPOINT_X, .help = "executions of the watched instruction"},
+	/* arm64 only: refused for x86 in bp_attr */
+	{.word = "r", .kind = PB_SPEC_CHOICE, .field = PB_SPEC_FIELD(bp_type),
+	 .value = HW_BREAKPOINT_R, .help = "reads of the watched datum (arm64 only)"},
+};
+
+static const struct pb_spec_options kind_options =
+	PB_SPEC_OPTIONS(kinds, .what = "breakpoint kind", .default_choice = "w",
+			.hint = "use bp:w, bp:rw or bp:x",
+			.exclusive_why = "a breakpoint watches one kind of access");
+
 static int bp_parse(struct pb_spec *spec, const char *args, struct pb_error *err)
 {
-	const char *kind = args ? args : "w";
-	if (!strcmp(kind, "w"))
-		spec->bp_type = HW_BREAKPOINT_W;
-	else if (!strcmp(kind, "rw"))
-		spec->bp_type = HW_BREAKPOINT_RW;
-	else if (!strcmp(kind, "x"))
-		spec->bp_type = HW_BREAKPOINT_X;
-	else if (!strcmp(kind, "r"))
-		spec->bp_type = HW_BREAKPOINT_R; /* arm64 only: refused for x86 in bp_attr */
-	else
-		return pb_fail(err, PB_EXIT_USAGE, 0, "%s: unknown breakpoint kind '%s'; use bp:w, "
-			       "bp:rw or bp:x", spec->text, kind);
-	snprintf(spec->event, sizeof spec->event, "%s", kind);
+	if (pb_spec_options_parse(&kind_options, spec, args, NULL, err))
+		return -1;
 	spec->type = PERF_TYPE_BREAKPOINT;
 	return 0;
 }
@@ -169,7 +176,7 @@ static void bp_self_test(const struct pb_machine *m, const struct pb_spec *spec,
 		unsigned type;
 		const char *name;
 	} kinds[] = {{HW_BREAKPOINT_W, "w"}, {HW_BREAKPOINT_RW, "rw"}, {HW_BREAKPOINT_X, "x"}};
-	for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
+	for (size_t i = 0; i < PB_ARRAY_SIZE(kinds); i++) {
 		struct pb_self_test part;
 		bp_self_test_kind(m, kinds[i].type, &part);
 		pb_selftest_merge(out, &part, kinds[i].name, i == 0);
@@ -247,6 +254,7 @@ static const char *bp_spread(const struct pb_spec *spec, char *buf, size_t len,
 
 const struct pb_facility pb_facility_bp = {
 	.name = "bp",
+	.options = &kind_options,
 	.usage = "bp:w|rw|r|x",
 	.summary = "hardware watch/breakpoints (x86: 4 debug registers; arm64: the kernel's count)",
 	.needs = "a breakpoint PMU (x86, arm64); own threads at perf_event_paranoid <= 2",

@@ -1,4 +1,5 @@
 #include "facilities/facility.h"
+#include "util/text.h"
 
 #include <pthread.h>
 #include <stdio.h>
@@ -46,11 +47,8 @@ int pb_spec_parse(const char *text, struct pb_spec *spec, struct pb_error *err)
 	spec->facility = pb_facility_find(name);
 	if (!spec->facility) {
 		char known[512] = "";
-		for (const struct pb_facility *const *f = facilities; *f; f++) {
-			strncat(known, (*f)->usage, sizeof known - strlen(known) - 3);
-			if (f[1])
-				strncat(known, ", ", sizeof known - strlen(known) - 1);
-		}
+		for (const struct pb_facility *const *f = facilities; *f; f++)
+			pb_list_add(known, sizeof known, (*f)->usage);
 		return pb_fail(err, PB_EXIT_USAGE, 0, "unknown facility '%s' in '%s'; known: %s", name,
 			       text, known);
 	}

@@ -5,6 +5,7 @@
 #define PB_FACILITY_H
 
 #include "facilities/machine.h"
+#include "facilities/spec_options.h"
 #include "util/error.h"
 
 #include <linux/perf_event.h>
@@ -111,6 +112,8 @@ struct pb_facility {
 	uint64_t (*aux_deliver)(struct pb_aux *aux, const struct pb_record *aux_rec,
 				void (*fn)(void *ctx, const struct pb_record *rec), void *ctx,
 				struct pb_ring_stats *stats);
+	/* The words its spec takes after the name, parsed by pb_spec_options_parse. */
+	const struct pb_spec_options *options;
 	/* args: what follows "name:" (NULL if nothing). Fills spec fields. */
 	int (*parse)(struct pb_spec *spec, const char *args, struct pb_error *err);
 	/* spec may be NULL: is the facility usable at all here. */

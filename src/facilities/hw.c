@@ -3,6 +3,8 @@
 #include "facilities/facility.h"
 #include "facilities/selftest.h"
 #include "facilities/pfm_encode.h"
+#include "util/kit.h"
+#include "util/text.h"
 #include "workloads/workload.h"
 
 #include <ctype.h>
@@ -31,7 +33,7 @@ static const struct {
 	{"ref-cycles", PERF_COUNT_HW_REF_CPU_CYCLES},
 };
 
-#define NGENERIC (sizeof generic_events / sizeof generic_events[0])
+#define NGENERIC (PB_ARRAY_SIZE(generic_events))
 
 static int generic_index(const char *name)
 {
@@ -41,22 +43,26 @@ static int generic_index(const char *name)
 	return -1;
 }
 
+/* No option words: every word is part of the event's name (hw:INST_RETIRED:ANY_P). */
+static const struct pb_spec_options hw_options = {.what = "hw option",
+						  .other = pb_spec_event_word};
+
 static int hw_parse(struct pb_spec *spec, const char *args, struct pb_error *err)
 {
 	if (!args || !*args) {
 		char names[256] = "";
 		for (size_t i = 0; i < NGENERIC; i += 2)
-			snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s",
-				 i ? ", " : "", generic_events[i].name);
+			pb_list_add(names, sizeof names, generic_events[i].name);
 		return pb_fail(err, PB_EXIT_USAGE, EINVAL,
 			       "hw needs an event: hw:EVENT with a generic name (%s) or a libpfm4 "
 			       "name (hw:INST_RETIRED:ANY_P)", names);
 	}
-	if (strlen(args) >= sizeof spec->event)
-		return pb_fail(err, PB_EXIT_USAGE, EINVAL, "%s: event name too long", spec->text);
-	snprintf(spec->event, sizeof spec->event, "%s", args);
+	struct pb_spec_event_words words = {0};
+	if (pb_spec_options_parse(&hw_options, spec, args, &words, err))
+		return -1;
+	snprintf(spec->event, sizeof spec->event, "%s", words.text);
 	spec->precise = 0;
-	int g = generic_index(args);
+	int g = generic_index(spec->event);
 	if (g >= 0) {
 		spec->type = PERF_TYPE_HARDWARE;
 		spec->config = generic_events[g].config;
@@ -200,6 +206,7 @@ static const char *hw_declare(const struct pb_spec *spec, const struct pb_truth 
 
 const struct pb_facility pb_facility_hw = {
 	.name = "hw",
+	.options = &hw_options,
 	.usage = "hw:EVENT",
 	.summary = "classic counter-overflow interrupt, no precise mechanism (skid)",
 	.needs = "a hardware PMU (bare metal or a VM with vPMU); kernel events need CAP_PERFMON or "

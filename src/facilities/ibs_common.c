@@ -3,6 +3,8 @@
  * the strictest portable rules itself and says why, instead of letting a kernel silently
  * sample at a different period than the one asked for. */
 #include "facilities/ibs_common.h"
+#include "facilities/ibs_raw.h"
+#include "util/kit.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -93,7 +95,7 @@ const char *pb_ibs_caps_names(uint32_t caps, char *buf, size_t len)
 	size_t used = 0;
 	if (len)
 		buf[0] = '\0';
-	for (size_t i = 0; i < sizeof cap_names / sizeof cap_names[0]; i++) {
+	for (size_t i = 0; i < PB_ARRAY_SIZE(cap_names); i++) {
 		if (!(caps & cap_names[i].bit))
 			continue;
 		int w = snprintf(buf + used, len - used, "%s%s", used ? " " : "", cap_names[i].name);
@@ -104,19 +106,6 @@ const char *pb_ibs_caps_names(uint32_t caps, char *buf, size_t len)
 		used += (size_t)w;
 	}
 	return buf;
-}
-
-int pb_ibs_parse_common_word(struct pb_spec *spec, const char *word)
-{
-	if (!strcmp(word, "l3missonly")) {
-		spec->options |= PB_IBS_OPT_L3MISSONLY;
-		return 1;
-	}
-	if (!strcmp(word, "swfilt")) {
-		spec->options |= PB_IBS_OPT_SWFILT;
-		return 1;
-	}
-	return 0;
 }
 
 /* The facility as a whole, before any option: the PMU, per-task support. */
@@ -290,9 +279,12 @@ int pb_ibs_attr_common(enum pb_ibs_kind kind, const struct pb_machine *m,
 	attr->sample_type |= PERF_SAMPLE_IP | PERF_SAMPLE_CPU | PERF_SAMPLE_RAW;
 	if (swfilt && pb_ibs_set_format(m, kind, "swfilt", "config2:0", 1, attr, err))
 		return -1;
+	char fallback[24];
+	pb_ibs_config_format(kind == PB_IBS_OP ? PB_IBS_OP_CTL_L3_MISS_ONLY
+					       : PB_IBS_FETCH_CTL_L3_MISS_ONLY,
+			     fallback, sizeof fallback);
 	if ((spec->options & PB_IBS_OPT_L3MISSONLY) &&
-	    pb_ibs_set_format(m, kind, "l3missonly", kind == PB_IBS_OP ? "config:16" : "config:59",
-			      1, attr, err))
+	    pb_ibs_set_format(m, kind, "l3missonly", fallback, 1, attr, err))
 		return -1;
 	return 0;
 }

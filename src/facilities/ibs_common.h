@@ -5,6 +5,7 @@
 #define PB_IBS_COMMON_H
 
 #include "facilities/facility.h"
+#include "facilities/spec_options.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -51,9 +52,14 @@ int pb_ibs_check_period(enum pb_ibs_kind kind, const char *spec_text, uint32_t c
 /* "OPCNT OPCNTEXT ZEN4 ..." for caps. */
 const char *pb_ibs_caps_names(uint32_t caps, char *buf, size_t len);
 
-/* Parses the options common to both ("l3missonly", "swfilt"); returns 1 if taken, 0 if the
- * word is not one of them. */
-int pb_ibs_parse_common_word(struct pb_spec *spec, const char *word);
+/* The spec words both take (entries of a struct pb_spec_option table). */
+#define PB_IBS_COMMON_OPTIONS                                                                  \
+	{.word = "l3missonly", .kind = PB_SPEC_FLAG, .bits = PB_IBS_OPT_L3MISSONLY,           \
+	 .help = "interrupt only for a tagged op or fetch that missed L3 (Zen 4 on); the "      \
+		 "period can no longer be reconstructed"},                                   \
+	{.word = "swfilt", .kind = PB_SPEC_FLAG, .bits = PB_IBS_OPT_SWFILT,                   \
+	 .help = "let the kernel drop samples of an excluded privilege level (v6.14 on); "     \
+		 "without it IBS samples every level"}
 void pb_ibs_availability(enum pb_ibs_kind kind, const struct pb_machine *m,
 			 const struct pb_spec *spec, struct pb_availability *out);
 /* Type, period, l3missonly, swfilt, excludes, sample_type; the caller adds its own bits. */

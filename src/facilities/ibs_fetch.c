@@ -1,29 +1,27 @@
 /* AMD IBS fetch sampling: the hardware tags one instruction fetch every period fetches and
  * reports its linear address, latency and cache/TLB outcome, through the 'ibs_fetch' PMU. */
 #include "facilities/ibs_common.h"
+#include "facilities/ibs_raw.h"
 #include "facilities/selftest.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
+static const struct pb_spec_option fetch_words[] = {
+	{.word = "rand", .kind = PB_SPEC_FLAG, .bits = PB_IBS_OPT_RAND,
+	 .help = "randomise the low bits of each period (rand_en), so a loop is not always "
+		 "tagged at one fetch"},
+	PB_IBS_COMMON_OPTIONS,
+};
+
+static const struct pb_spec_options fetch_options =
+	PB_SPEC_OPTIONS(fetch_words, .what = "ibs-fetch option");
+
 static int fetch_parse(struct pb_spec *spec, const char *args, struct pb_error *err)
 {
 	snprintf(spec->event, sizeof spec->event, "fetch");
-	char buf[192];
-	snprintf(buf, sizeof buf, "%s", args ? args : "");
-	char *save = NULL;
-	for (char *w = strtok_r(buf, ":", &save); w; w = strtok_r(NULL, ":", &save)) {
-		if (pb_ibs_parse_common_word(spec, w))
-			continue;
-		if (!strcmp(w, "rand"))
-			spec->options |= PB_IBS_OPT_RAND;
-		else
-			return pb_fail(err, PB_EXIT_USAGE, EINVAL,
-				       "%s: unknown ibs-fetch option '%s'; valid: rand, l3missonly, "
-				       "swfilt", spec->text, w);
-	}
-	return 0;
+	return pb_spec_options_parse(&fetch_options, spec, args, NULL, err);
 }
 
 static void fetch_availability(const struct pb_machine *m, const struct pb_spec *spec,
@@ -40,8 +38,12 @@ static int fetch_attr(const struct pb_machine *m, const struct pb_spec *spec,
 	if (pb_ibs_attr_common(PB_IBS_FETCH, m, spec, period, attr, err))
 		return -1;
 	/* Randomising the low bits stops a loop from always tagging the same fetch. */
+	char fallback[24];
 	if ((spec->options & PB_IBS_OPT_RAND) &&
-	    pb_ibs_set_format(m, PB_IBS_FETCH, "rand_en", "config:57", 1, attr, err))
+	    pb_ibs_set_format(m, PB_IBS_FETCH, "rand_en",
+			      pb_ibs_config_format(PB_IBS_FETCH_CTL_RAND_EN, fallback,
+						   sizeof fallback),
+			      1, attr, err))
 		return -1;
 	return 0;
 }
@@ -76,6 +78,7 @@ static const char *fetch_declare(const struct pb_spec *spec, const struct pb_tru
 
 const struct pb_facility pb_facility_ibs_fetch = {
 	.name = "ibs-fetch",
+	.options = &fetch_options,
 	.usage = "ibs-fetch[:rand][:l3missonly][:swfilt]",
 	.summary = "AMD IBS fetch sampling: exact fetch address with i-cache/iTLB outcome and "
 		   "fetch latency",

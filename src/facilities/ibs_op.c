@@ -4,6 +4,8 @@
 #include "facilities/selftest.h"
 #include "facilities/ibs_raw.h"
 #include "ring/record.h"
+#include "util/kit.h"
+#include "util/text.h"
 #include "workloads/workload.h"
 
 #include <errno.h>
@@ -14,57 +16,42 @@
 /* Dispatched ops by default, as the main study programmed it ("it generates predictable number
  * of samples"): the declared instructions of a workload are then the events one period counts.
  * :cycles samples one op per period of cycles, which nothing declares. */
+static int parse_subset(struct pb_spec *spec, const char *value, void *ctx, struct pb_error *err)
+{
+	(void)ctx;
+	if (!pb_ibs_op_filter_parse(value, &spec->subset, err))
+		return 0;
+	if (err)
+		pb_append(err->msg, sizeof err->msg, " (in %s)", spec->text);
+	return -1;
+}
+
+static const struct pb_spec_option op_words[] = {
+	{.word = "ops", .kind = PB_SPEC_CHOICE, .bits = PB_IBS_OPT_OPS,
+	 .help = "count dispatched ops (cnt_ctl): one op tagged every period ops (the default)"},
+	{.word = "cycles", .kind = PB_SPEC_CHOICE, .bits = PB_IBS_OPT_CYCLES,
+	 .help = "count cycles: one op tagged every period cycles"},
+	PB_IBS_COMMON_OPTIONS,
+	{.word = "ldlat", .kind = PB_SPEC_NUMBER, .bits = PB_IBS_OPT_LDLAT,
+	 .field = PB_SPEC_FIELD(config1), .min = PB_IBS_LDLAT_MIN, .max = PB_IBS_LDLAT_MAX,
+	 .about = "a load latency in cycles",
+	 .note = "the kernel refuses others; multiples of 128 are filtered in hardware, the rest "
+		 "in software",
+	 .help = "only loads that missed the data cache and took longer (Zen 5, v6.15 on)"},
+	/* Counts only the tagged ops of a class (load+l1-miss), as the main study counted subset
+	 * events from IBS op samples; the hardware still tags every period, so this changes the
+	 * counting, not the attr. */
+	{.word = "subset", .kind = PB_SPEC_TEXT, .arg = "CLASS[+CLASS]", .parse = parse_subset,
+	 .help = "count only the tagged ops of these classes (load, l1-miss, ...)"},
+};
+
+static const struct pb_spec_options op_options =
+	PB_SPEC_OPTIONS(op_words, .what = "ibs-op option", .default_choice = "ops",
+			.exclusive_why = "IBS counts either dispatched ops or cycles");
+
 static int op_parse(struct pb_spec *spec, const char *args, struct pb_error *err)
 {
-	snprintf(spec->event, sizeof spec->event, "ops");
-	char buf[192];
-	snprintf(buf, sizeof buf, "%s", args ? args : "");
-	char *save = NULL;
-	for (char *w = strtok_r(buf, ":", &save); w; w = strtok_r(NULL, ":", &save)) {
-		if (pb_ibs_parse_common_word(spec, w))
-			continue;
-		if (!strcmp(w, "ops") || !strcmp(w, "cycles")) {
-			uint64_t bit = !strcmp(w, "ops") ? PB_IBS_OPT_OPS : PB_IBS_OPT_CYCLES;
-			uint64_t other = bit == PB_IBS_OPT_OPS ? PB_IBS_OPT_CYCLES : PB_IBS_OPT_OPS;
-			if (spec->options & other)
-				return pb_fail(err, PB_EXIT_USAGE, EINVAL,
-					       "%s: :ops and :cycles exclude each other (IBS counts "
-					       "either dispatched ops or cycles)", spec->text);
-			spec->options |= bit;
-			snprintf(spec->event, sizeof spec->event, "%s", w);
-		} else if (!strncmp(w, "ldlat=", 6)) {
-			char *end;
-			unsigned long v = strtoul(w + 6, &end, 0);
-			if (end == w + 6 || *end || v < PB_IBS_LDLAT_MIN || v > PB_IBS_LDLAT_MAX)
-				return pb_fail(err, PB_EXIT_USAGE, EINVAL,
-					       "%s: ldlat must be a load latency in cycles from %u to "
-					       "%u (the kernel refuses others; multiples of 128 are "
-					       "filtered in hardware, the rest in software)", spec->text,
-					       PB_IBS_LDLAT_MIN, PB_IBS_LDLAT_MAX);
-			spec->options |= PB_IBS_OPT_LDLAT;
-			spec->config1 = v;
-		} else if (!strncmp(w, "subset=", 7)) {
-			/* Counts only the tagged ops of a class (load+l1-miss), as the main study
-			 * counted subset events from IBS op samples; the hardware still tags every
-			 * period, so this changes the counting, not the attr. */
-			if (pb_ibs_op_filter_parse(w + 7, &spec->subset, err)) {
-				if (err) {
-					size_t n = strlen(err->msg);
-					snprintf(err->msg + n, sizeof err->msg - n, " (in %s)",
-						 spec->text);
-				}
-				return -1;
-			}
-		} else {
-			return pb_fail(err, PB_EXIT_USAGE, EINVAL,
-				       "%s: unknown ibs-op option '%s'; valid: ops, cycles, "
-				       "l3missonly, swfilt, ldlat=128..2048, subset=CLASS[+CLASS]",
-				       spec->text, w);
-		}
-	}
-	if (!(spec->options & PB_IBS_OPT_CYCLES))
-		spec->options |= PB_IBS_OPT_OPS;
-	return 0;
+	return pb_spec_options_parse(&op_options, spec, args, NULL, err);
 }
 
 /* The declared events of an IBS op subset (ibs-op:subset=...): the workload's count of the one
@@ -94,7 +81,7 @@ static bool ibs_subset_declared(uint32_t subset, const struct pb_truth *t, uint6
 		{PB_IBS_OP_LOAD, 0, 5},
 		{PB_IBS_OP_STORE, 0, 6},
 	};
-	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+	for (size_t i = 0; i < PB_ARRAY_SIZE(rows); i++) {
 		if (!(subset & rows[i].required) ||
 		    (subset & ~(rows[i].required | rows[i].optional)))
 			continue;
@@ -156,8 +143,11 @@ static int op_attr(const struct pb_machine *m, const struct pb_spec *spec,
 	(void)target;
 	if (pb_ibs_attr_common(PB_IBS_OP, m, spec, period, attr, err))
 		return -1;
+	char fallback[24];
 	if ((spec->options & PB_IBS_OPT_OPS) &&
-	    pb_ibs_set_format(m, PB_IBS_OP, "cnt_ctl", "config:19", 1, attr, err))
+	    pb_ibs_set_format(m, PB_IBS_OP, "cnt_ctl",
+			      pb_ibs_config_format(PB_IBS_OP_CTL_CNT_CTL, fallback, sizeof fallback),
+			      1, attr, err))
 		return -1;
 	if ((spec->options & PB_IBS_OPT_LDLAT) &&
 	    pb_ibs_set_format(m, PB_IBS_OP, "ldlat", "config1:0-11", spec->config1, attr, err))
@@ -174,6 +164,7 @@ static void op_self_test(const struct pb_machine *m, const struct pb_spec *spec,
 
 const struct pb_facility pb_facility_ibs_op = {
 	.name = "ibs-op",
+	.options = &op_options,
 	.usage = "ibs-op[:ops|:cycles][:l3missonly][:swfilt][:ldlat=N][:subset=load+l1-miss]",
 	.summary = "AMD IBS op sampling: exact RIP of a tagged op plus its data address, "
 		   "latency and data source",

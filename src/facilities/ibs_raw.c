@@ -3,27 +3,10 @@
 #include "facilities/ibs_raw.h"
 
 #include "io/perfdata.h"
+#include "util/kit.h"
 
+#include <stdio.h>
 #include <string.h>
-
-static uint64_t bits(uint64_t v, unsigned lo, unsigned width)
-{
-	return (v >> lo) & ((width >= 64) ? ~0ull : ((1ull << width) - 1));
-}
-
-static bool bit(uint64_t v, unsigned n)
-{
-	return (v >> n) & 1u;
-}
-
-/* Payloads come from files written on any machine: assemble little-endian bytes explicitly. */
-static uint64_t load_le(const unsigned char *p, unsigned n)
-{
-	uint64_t v = 0;
-	for (unsigned i = 0; i < n; i++)
-		v |= (uint64_t)p[i] << (8 * i);
-	return v;
-}
 
 /* Family 0x19 models 0x00-0x0F (Zen 3 "Milan"/"Vermeer" steppings) carry errata #1238, #1293
  * and #1347; perf and the kernel test exactly this range. */
@@ -59,6 +42,16 @@ unsigned pb_ibs_expected_regs(enum pb_ibs_kind kind, uint32_t caps)
 	       ((caps & PB_IBS_CAPS_OPDATA4) ? 1 : 0);
 }
 
+const char *pb_ibs_config_format(unsigned field, char *buf, size_t len)
+{
+	unsigned lo = pb_ibs_field_lo(field), width = pb_ibs_field_width(field);
+	if (width == 1)
+		snprintf(buf, len, "config:%u", lo);
+	else
+		snprintf(buf, len, "config:%u-%u", lo, lo + width - 1);
+	return buf;
+}
+
 static uint64_t l1tlb_page_bytes(unsigned pgsz, bool erratum1347)
 {
 	static const uint64_t normal[4] = { 4096, 2ull << 20, 1ull << 30, 0 };
@@ -74,33 +67,33 @@ static void decode_fetch(struct pb_ibs_sample *s, bool zen4)
 	bool early = fam19_early(&s->cpu);
 
 	c->raw = v;
-	c->max_cnt = (uint32_t)bits(v, 0, 16);
-	c->cnt = (uint32_t)bits(v, 16, 16);
-	c->lat = (uint32_t)bits(v, 32, 16);
-	c->en = bit(v, 48);
-	c->val = bit(v, 49);
-	c->comp = bit(v, 50);
-	c->ic_miss = bit(v, 51);
+	c->max_cnt = (uint32_t)pb_ibs_field(v, PB_IBS_FETCH_CTL_MAX_CNT);
+	c->cnt = (uint32_t)pb_ibs_field(v, PB_IBS_FETCH_CTL_CNT);
+	c->lat = (uint32_t)pb_ibs_field(v, PB_IBS_FETCH_CTL_LAT);
+	c->en = pb_ibs_field(v, PB_IBS_FETCH_CTL_EN);
+	c->val = pb_ibs_field(v, PB_IBS_FETCH_CTL_VAL);
+	c->comp = pb_ibs_field(v, PB_IBS_FETCH_CTL_COMP);
+	c->ic_miss = pb_ibs_field(v, PB_IBS_FETCH_CTL_IC_MISS);
 	c->ic_miss_valid = !early;
-	c->phy_addr_valid = bit(v, 52);
-	c->l1tlb_pgsz = (unsigned)bits(v, 53, 2);
+	c->phy_addr_valid = pb_ibs_field(v, PB_IBS_FETCH_CTL_PHY_ADDR_VALID);
+	c->l1tlb_pgsz = (unsigned)pb_ibs_field(v, PB_IBS_FETCH_CTL_L1TLB_PGSZ);
 	c->l1tlb_page_bytes = c->phy_addr_valid ? l1tlb_page_bytes(c->l1tlb_pgsz, early) : 0;
-	c->l1tlb_miss = bit(v, 55);
-	c->l2tlb_miss = bit(v, 56);
-	c->rand_en = bit(v, 57);
-	c->l2_miss = bit(v, 58);
+	c->l1tlb_miss = pb_ibs_field(v, PB_IBS_FETCH_CTL_L1TLB_MISS);
+	c->l2tlb_miss = pb_ibs_field(v, PB_IBS_FETCH_CTL_L2TLB_MISS);
+	c->rand_en = pb_ibs_field(v, PB_IBS_FETCH_CTL_RAND_EN);
+	c->l2_miss = pb_ibs_field(v, PB_IBS_FETCH_CTL_L2_MISS);
 	c->l2_miss_valid = c->comp;
-	/* Bits 59-61 were reserved before Zen 4; reading them there would invent events. */
-	c->l3_miss_only = zen4 && bit(v, 59);
-	c->oc_miss = zen4 && bit(v, 60);
-	c->l3_miss = zen4 && bit(v, 61);
+	/* These were reserved before Zen 4; reading them there would invent events. */
+	c->l3_miss_only = zen4 && pb_ibs_field(v, PB_IBS_FETCH_CTL_L3_MISS_ONLY);
+	c->oc_miss = zen4 && pb_ibs_field(v, PB_IBS_FETCH_CTL_OC_MISS);
+	c->l3_miss = zen4 && pb_ibs_field(v, PB_IBS_FETCH_CTL_L3_MISS);
 
 	f->lin_addr = s->regs[1];
 	f->phys_addr = s->regs[2];
 	f->has_extd_ctl = (s->caps & PB_IBS_CAPS_FETCHCTLEXTD) != 0;
 	if (f->has_extd_ctl) {
 		f->extd_ctl_raw = s->regs[3];
-		f->itlb_refill_lat = (uint32_t)bits(s->regs[3], 0, 16);
+		f->itlb_refill_lat = (uint32_t)pb_ibs_field(s->regs[3], PB_IBS_EXTD_CTL_ITLB_REFILL_LAT);
 	}
 	s->valid = c->en && c->val;
 }
@@ -108,17 +101,18 @@ static void decode_fetch(struct pb_ibs_sample *s, bool zen4)
 static void decode_op_ctl(struct pb_ibs_op_ctl *c, uint64_t v, bool zen4, bool ldlat)
 {
 	c->raw = v;
-	c->max_cnt = (uint32_t)bits(v, 0, 16);
-	c->max_cnt_ext = (uint32_t)bits(v, 20, 7);
-	c->period = (((uint64_t)c->max_cnt_ext << 16) | c->max_cnt) << 4;
-	c->l3_miss_only = zen4 && bit(v, 16);
-	c->en = bit(v, 17);
-	c->val = bit(v, 18);
-	c->cnt_ctl = bit(v, 19);
-	c->cur_cnt = (uint32_t)bits(v, 32, 27);
+	c->max_cnt = (uint32_t)pb_ibs_field(v, PB_IBS_OP_CTL_MAX_CNT);
+	c->max_cnt_ext = (uint32_t)pb_ibs_field(v, PB_IBS_OP_CTL_MAX_CNT_EXT);
+	c->period = (((uint64_t)c->max_cnt_ext << pb_ibs_field_width(PB_IBS_OP_CTL_MAX_CNT)) |
+		     c->max_cnt) << 4;
+	c->l3_miss_only = zen4 && pb_ibs_field(v, PB_IBS_OP_CTL_L3_MISS_ONLY);
+	c->en = pb_ibs_field(v, PB_IBS_OP_CTL_EN);
+	c->val = pb_ibs_field(v, PB_IBS_OP_CTL_VAL);
+	c->cnt_ctl = pb_ibs_field(v, PB_IBS_OP_CTL_CNT_CTL);
+	c->cur_cnt = (uint32_t)pb_ibs_field(v, PB_IBS_OP_CTL_CUR_CNT);
 	if (ldlat) {
-		c->ldlat_thrsh = (unsigned)bits(v, 59, 4);
-		c->ldlat_en = bit(v, 63);
+		c->ldlat_thrsh = (unsigned)pb_ibs_field(v, PB_IBS_OP_CTL_LDLAT_THRSH);
+		c->ldlat_en = pb_ibs_field(v, PB_IBS_OP_CTL_LDLAT_EN);
 		c->ldlat_cycles = c->ldlat_en ? (c->ldlat_thrsh + 1u) * 128u : 0;
 	}
 }
@@ -126,27 +120,27 @@ static void decode_op_ctl(struct pb_ibs_op_ctl *c, uint64_t v, bool zen4, bool l
 static void decode_op_data(struct pb_ibs_op_data *d, uint64_t v)
 {
 	d->raw = v;
-	d->comp_to_ret_ctr = (uint32_t)bits(v, 0, 16);
-	d->tag_to_ret_ctr = (uint32_t)bits(v, 16, 16);
-	d->op_return = bit(v, 34);
-	d->brn_taken = bit(v, 35);
-	d->brn_misp = bit(v, 36);
-	d->brn_ret = bit(v, 37);
-	d->rip_invalid = bit(v, 38);
-	d->brn_fuse = bit(v, 39);
-	d->microcode = bit(v, 40);
+	d->comp_to_ret_ctr = (uint32_t)pb_ibs_field(v, PB_IBS_OP_DATA_COMP_TO_RET_CTR);
+	d->tag_to_ret_ctr = (uint32_t)pb_ibs_field(v, PB_IBS_OP_DATA_TAG_TO_RET_CTR);
+	d->op_return = pb_ibs_field(v, PB_IBS_OP_DATA_OP_RETURN);
+	d->brn_taken = pb_ibs_field(v, PB_IBS_OP_DATA_BRN_TAKEN);
+	d->brn_misp = pb_ibs_field(v, PB_IBS_OP_DATA_BRN_MISP);
+	d->brn_ret = pb_ibs_field(v, PB_IBS_OP_DATA_BRN_RET);
+	d->rip_invalid = pb_ibs_field(v, PB_IBS_OP_DATA_RIP_INVALID);
+	d->brn_fuse = pb_ibs_field(v, PB_IBS_OP_DATA_BRN_FUSE);
+	d->microcode = pb_ibs_field(v, PB_IBS_OP_DATA_MICROCODE);
 }
 
 static void decode_op_data2(struct pb_ibs_op_data2 *d, uint64_t v, bool zen4)
 {
 	d->raw = v;
-	d->data_src_lo = (unsigned)bits(v, 0, 3);
-	d->rmt_node = bit(v, 4);
-	d->cache_hit_st = bit(v, 5);
-	d->data_src_hi = zen4 ? (unsigned)bits(v, 6, 2) : 0;
+	d->data_src_lo = (unsigned)pb_ibs_field(v, PB_IBS_OP_DATA2_DATA_SRC_LO);
+	d->rmt_node = pb_ibs_field(v, PB_IBS_OP_DATA2_RMT_NODE);
+	d->cache_hit_st = pb_ibs_field(v, PB_IBS_OP_DATA2_CACHE_HIT_ST);
+	d->data_src_hi = zen4 ? (unsigned)pb_ibs_field(v, PB_IBS_OP_DATA2_DATA_SRC_HI) : 0;
 	d->data_src = (d->data_src_hi << 3) | d->data_src_lo;
-	d->strm_st = bit(v, 8);
-	d->rmt_socket = bit(v, 9);
+	d->strm_st = pb_ibs_field(v, PB_IBS_OP_DATA2_STRM_ST);
+	d->rmt_socket = pb_ibs_field(v, PB_IBS_OP_DATA2_RMT_SOCKET);
 }
 
 static uint64_t zen34_dc_page(const struct pb_ibs_op_data3 *d)
@@ -163,32 +157,32 @@ static void decode_op_data3(struct pb_ibs_op_data3 *d, uint64_t v, bool dtlb_pgs
 	static const uint64_t zen5_page[4] = { 4096, 2ull << 20, 1ull << 30, 0 };
 
 	d->raw = v;
-	d->ld_op = bit(v, 0);
-	d->st_op = bit(v, 1);
-	d->dc_l1tlb_miss = bit(v, 2);
-	d->dc_l2tlb_miss = bit(v, 3);
-	d->dc_l1tlb_hit_2m = bit(v, 4);
-	d->dc_l1tlb_hit_1g = bit(v, 5);
-	d->dc_l2tlb_hit_2m = bit(v, 6);
-	d->dc_miss = bit(v, 7);
-	d->dc_mis_acc = bit(v, 8);
-	d->dc_wc_mem_acc = bit(v, 13);
-	d->dc_uc_mem_acc = bit(v, 14);
-	d->dc_locked_op = bit(v, 15);
-	d->dc_miss_no_mab_alloc = bit(v, 16);
-	d->dc_lin_addr_valid = bit(v, 17);
-	d->dc_phy_addr_valid = bit(v, 18);
-	d->dc_l2tlb_hit_1g = bit(v, 19);
-	d->l2_miss = bit(v, 20);
-	d->sw_pf = bit(v, 21);
-	d->op_mem_width = (unsigned)bits(v, 22, 4);
+	d->ld_op = pb_ibs_field(v, PB_IBS_OP_DATA3_LD_OP);
+	d->st_op = pb_ibs_field(v, PB_IBS_OP_DATA3_ST_OP);
+	d->dc_l1tlb_miss = pb_ibs_field(v, PB_IBS_OP_DATA3_DC_L1TLB_MISS);
+	d->dc_l2tlb_miss = pb_ibs_field(v, PB_IBS_OP_DATA3_DC_L2TLB_MISS);
+	d->dc_l1tlb_hit_2m = pb_ibs_field(v, PB_IBS_OP_DATA3_DC_L1TLB_HIT_2M);
+	d->dc_l1tlb_hit_1g = pb_ibs_field(v, PB_IBS_OP_DATA3_DC_L1TLB_HIT_1G);
+	d->dc_l2tlb_hit_2m = pb_ibs_field(v, PB_IBS_OP_DATA3_DC_L2TLB_HIT_2M);
+	d->dc_miss = pb_ibs_field(v, PB_IBS_OP_DATA3_DC_MISS);
+	d->dc_mis_acc = pb_ibs_field(v, PB_IBS_OP_DATA3_DC_MIS_ACC);
+	d->dc_wc_mem_acc = pb_ibs_field(v, PB_IBS_OP_DATA3_DC_WC_MEM_ACC);
+	d->dc_uc_mem_acc = pb_ibs_field(v, PB_IBS_OP_DATA3_DC_UC_MEM_ACC);
+	d->dc_locked_op = pb_ibs_field(v, PB_IBS_OP_DATA3_DC_LOCKED_OP);
+	d->dc_miss_no_mab_alloc = pb_ibs_field(v, PB_IBS_OP_DATA3_DC_MISS_NO_MAB_ALLOC);
+	d->dc_lin_addr_valid = pb_ibs_field(v, PB_IBS_OP_DATA3_DC_LIN_ADDR_VALID);
+	d->dc_phy_addr_valid = pb_ibs_field(v, PB_IBS_OP_DATA3_DC_PHY_ADDR_VALID);
+	d->dc_l2tlb_hit_1g = pb_ibs_field(v, PB_IBS_OP_DATA3_DC_L2TLB_HIT_1G);
+	d->l2_miss = pb_ibs_field(v, PB_IBS_OP_DATA3_L2_MISS);
+	d->sw_pf = pb_ibs_field(v, PB_IBS_OP_DATA3_SW_PF);
+	d->op_mem_width = (unsigned)pb_ibs_field(v, PB_IBS_OP_DATA3_OP_MEM_WIDTH);
 	d->op_mem_bytes = d->op_mem_width ? (1u << (d->op_mem_width - 1)) : 0;
-	d->dc_miss_open_mem_reqs = (unsigned)bits(v, 26, 6);
-	d->dc_miss_lat = (uint32_t)bits(v, 32, 16);
-	d->tlb_refill_lat = (uint32_t)bits(v, 48, 16);
+	d->dc_miss_open_mem_reqs = (unsigned)pb_ibs_field(v, PB_IBS_OP_DATA3_DC_MISS_OPEN_MEM_REQS);
+	d->dc_miss_lat = (uint32_t)pb_ibs_field(v, PB_IBS_OP_DATA3_DC_MISS_LAT);
+	d->tlb_refill_lat = (uint32_t)pb_ibs_field(v, PB_IBS_OP_DATA3_TLB_REFILL_LAT);
 	d->has_dc_page_size = dtlb_pgsize;
 	if (dtlb_pgsize)
-		d->dc_page_size = (unsigned)bits(v, 4, 2);
+		d->dc_page_size = (unsigned)pb_ibs_field(v, PB_IBS_OP_DATA3_DC_PAGE_SIZE);
 	/* The TLB bits describe the translation only when it produced a physical address. */
 	if (d->dc_phy_addr_valid)
 		d->dc_page_bytes = dtlb_pgsize ? zen5_page[d->dc_page_size] : zen34_dc_page(d);
@@ -242,7 +236,7 @@ int pb_ibs_decode(const void *raw, size_t len, enum pb_ibs_kind kind,
 			       "%s raw sample of %zu bytes has no caps word (needs at least 4 bytes); "
 			       "the record is truncated or was not recorded with PERF_SAMPLE_RAW",
 			       pmu, len);
-	out->caps = (uint32_t)load_le(p, 4);
+	out->caps = (uint32_t)pb_load_le(p, 4);
 
 	unsigned want = pb_ibs_expected_regs(kind, out->caps);
 	size_t want_len = 4 + 8 * (size_t)want;
@@ -266,7 +260,7 @@ int pb_ibs_decode(const void *raw, size_t len, enum pb_ibs_kind kind,
 	}
 	out->nregs = want;
 	for (unsigned i = 0; i < want; i++)
-		out->regs[i] = load_le(p + 4 + 8 * (size_t)i, 8);
+		out->regs[i] = pb_load_le(p + 4 + 8 * (size_t)i, 8);
 
 	/* The PMU caps from sysfs / perf.data say which layout applies; the payload's own caps
 	 * word says the same when present, so a file without PMU caps still decodes right. */
@@ -319,15 +313,19 @@ static int print_fetch(FILE *out, const struct pb_ibs_sample *s)
 	int lines = 0;
 
 	if (!early)
-		snprintf(ic_miss, sizeof(ic_miss), " IcMiss %d", (int)bit(v, 51));
+		snprintf(ic_miss, sizeof(ic_miss), " IcMiss %d",
+			 (int)pb_ibs_field(v, PB_IBS_FETCH_CTL_IC_MISS));
 	if (c->phy_addr_valid)
 		snprintf(l1pg, sizeof(l1pg), " L1TlbPgSz %s",
 			 (early ? pgsz_1347 : pgsz)[c->l1tlb_pgsz]);
 	if (c->comp)
-		snprintf(l2miss, sizeof(l2miss), " L2Miss %d", (int)bit(v, 58));
+		snprintf(l2miss, sizeof(l2miss), " L2Miss %d",
+			 (int)pb_ibs_field(v, PB_IBS_FETCH_CTL_L2_MISS));
 	if (s->cpu.zen4_ibs_extensions)
 		snprintf(l3, sizeof(l3), " L3MissOnly %d FetchOcMiss %d FetchL3Miss %d",
-			 (int)bit(v, 59), (int)bit(v, 60), (int)bit(v, 61));
+			 (int)pb_ibs_field(v, PB_IBS_FETCH_CTL_L3_MISS_ONLY),
+			 (int)pb_ibs_field(v, PB_IBS_FETCH_CTL_OC_MISS),
+			 (int)pb_ibs_field(v, PB_IBS_FETCH_CTL_L3_MISS));
 	fprintf(out,
 		"ibs_fetch_ctl:\t%016llx MaxCnt %7d Cnt %7d Lat %5d En %d Val %d Comp %d%s "
 		"PhyAddrValid %d%s L1TlbMiss %d L2TlbMiss %d RandEn %d%s%s\n",
@@ -352,15 +350,15 @@ static int print_fetch(FILE *out, const struct pb_ibs_sample *s)
 static void print_op_data2(FILE *out, const struct pb_ibs_sample *s)
 {
 	uint64_t v = s->op.data2.raw;
-	unsigned lo = (unsigned)bits(v, 0, 3);
-	bool hit_st = bit(v, 5);
+	unsigned lo = (unsigned)pb_ibs_field(v, PB_IBS_OP_DATA2_DATA_SRC_LO);
+	bool hit_st = pb_ibs_field(v, PB_IBS_OP_DATA2_CACHE_HIT_ST);
 	const char *hit = hit_st ? "CacheHitSt 1=O-State " : "CacheHitSt 0=M-state ";
 	char src[96] = "";
 	unsigned ds;
 	bool show_hit;
 
 	if (s->cpu.zen4_ibs_extensions) {
-		ds = ((unsigned)bits(v, 6, 2) << 3) | lo;
+		ds = ((unsigned)pb_ibs_field(v, PB_IBS_OP_DATA2_DATA_SRC_HI) << 3) | lo;
 		show_hit = ds == 1 || ds == 2 || ds == 5;
 		if (ds != 0 && ds < 13)
 			snprintf(src, sizeof(src), " DataSrc %u=%s", ds, data_src_zen4[ds]);
@@ -371,7 +369,7 @@ static void print_op_data2(FILE *out, const struct pb_ibs_sample *s)
 			snprintf(src, sizeof(src), " DataSrc %u=%s", ds, data_src_pre_zen4[ds]);
 	}
 	fprintf(out, "ibs_op_data2:\t%016llx %sRmtNode %d%s\n", (unsigned long long)v,
-		show_hit ? hit : "", (int)bit(v, 4), src);
+		show_hit ? hit : "", (int)pb_ibs_field(v, PB_IBS_OP_DATA2_RMT_NODE), src);
 }
 
 static int print_op(FILE *out, const struct pb_ibs_sample *s)
@@ -386,7 +384,8 @@ static int print_op(FILE *out, const struct pb_ibs_sample *s)
 	int lines = 0;
 
 	if (s->cpu.zen4_ibs_extensions)
-		snprintf(l3only, sizeof(l3only), " L3MissOnly %d", (int)bit(c->raw, 16));
+		snprintf(l3only, sizeof(l3only), " L3MissOnly %d",
+			 (int)pb_ibs_field(c->raw, PB_IBS_OP_CTL_L3_MISS_ONLY));
 	fprintf(out, "ibs_op_ctl:\t%016llx MaxCnt %9d%s En %d Val %d CntCtl %d=%s CurCnt %9d\n",
 		(unsigned long long)c->raw, (int)c->period, l3only, c->en, c->val, c->cnt_ctl,
 		c->cnt_ctl ? "uOps" : "cycles", (int)c->cur_cnt);

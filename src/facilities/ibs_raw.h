@@ -3,9 +3,9 @@
  * the way `perf report -D` (perf 6.1) prints it.
  *
  * Payload layout (kernel arch/x86/events/amd/ibs.c): u32 caps, then u64 regs[].
- *   fetch: FetchCtl, FetchLinAd, FetchPhysAd, [IcIbsExtdCtl  iff caps bit 9]
+ *   fetch: FetchCtl, FetchLinAd, FetchPhysAd, [IcIbsExtdCtl iff PB_IBS_CAPS_FETCHCTLEXTD]
  *   op:    OpCtl, OpRip, OpData, OpData2, OpData3, DcLinAd, DcPhysAd,
- *          [BrTarget iff caps bit 5], [OpData4 iff caps bit 10]
+ *          [BrTarget iff PB_IBS_CAPS_BRNTRGT], [OpData4 iff PB_IBS_CAPS_OPDATA4]
  * The caps word, never the length, says which optional registers are there: with 8 op registers
  * the last one is BrTarget on one CPU and OpData4 on another. */
 #ifndef PB_IBS_RAW_H
@@ -30,11 +30,116 @@
 struct pb_ibs_cpu {
 	unsigned family, model;
 	bool zen4_ibs_extensions; /* ibs_op caps/zen4_ibs_extensions: 5-bit DataSrc, L3 miss bits */
-	bool ldlat;               /* caps/ldlat: OpCtl bits 59-63 are the load-latency filter */
-	bool dtlb_pgsize;         /* caps/dtlb_pgsize: OpData3 bits 5:4 are DcPageSize (Zen 5) */
+	bool ldlat;               /* caps/ldlat: OpCtl holds the load-latency filter */
+	bool dtlb_pgsize;         /* caps/dtlb_pgsize: OpData3 holds DcPageSize (Zen 5) */
 };
 
-/* IBS_FETCH_CTL (MSR 0xc0011030). */
+/* Register fields: the layout of AMD's PPR (MSRC001_1030..103D), as the kernel's asm/amd/ibs.h
+ * mirrors it, written once. A field packs its lowest bit and its width; pb_ibs_field() reads
+ * it. The decoder and the printer read every field through these names. */
+#define PB_IBS_FIELD(lo, width) ((unsigned)(lo) | (unsigned)(width) << 8)
+
+enum pb_ibs_register_field {
+	/* IBS_FETCH_CTL (MSR 0xc0011030) */
+	PB_IBS_FETCH_CTL_MAX_CNT = PB_IBS_FIELD(0, 16),   /* the period is MaxCnt << 4 */
+	PB_IBS_FETCH_CTL_CNT = PB_IBS_FIELD(16, 16),
+	PB_IBS_FETCH_CTL_LAT = PB_IBS_FIELD(32, 16),
+	PB_IBS_FETCH_CTL_EN = PB_IBS_FIELD(48, 1),
+	PB_IBS_FETCH_CTL_VAL = PB_IBS_FIELD(49, 1),
+	PB_IBS_FETCH_CTL_COMP = PB_IBS_FIELD(50, 1),
+	PB_IBS_FETCH_CTL_IC_MISS = PB_IBS_FIELD(51, 1),
+	PB_IBS_FETCH_CTL_PHY_ADDR_VALID = PB_IBS_FIELD(52, 1),
+	PB_IBS_FETCH_CTL_L1TLB_PGSZ = PB_IBS_FIELD(53, 2),
+	PB_IBS_FETCH_CTL_L1TLB_MISS = PB_IBS_FIELD(55, 1),
+	PB_IBS_FETCH_CTL_L2TLB_MISS = PB_IBS_FIELD(56, 1),
+	PB_IBS_FETCH_CTL_RAND_EN = PB_IBS_FIELD(57, 1),
+	PB_IBS_FETCH_CTL_L2_MISS = PB_IBS_FIELD(58, 1),
+	PB_IBS_FETCH_CTL_L3_MISS_ONLY = PB_IBS_FIELD(59, 1),  /* 59-61: Zen 4 on, else reserved */
+	PB_IBS_FETCH_CTL_OC_MISS = PB_IBS_FIELD(60, 1),
+	PB_IBS_FETCH_CTL_L3_MISS = PB_IBS_FIELD(61, 1),
+	/* IC_IBS_EXTD_CTL (MSR 0xc001103c) */
+	PB_IBS_EXTD_CTL_ITLB_REFILL_LAT = PB_IBS_FIELD(0, 16),
+
+	/* IBS_OP_CTL (MSR 0xc0011033) */
+	PB_IBS_OP_CTL_MAX_CNT = PB_IBS_FIELD(0, 16),
+	PB_IBS_OP_CTL_L3_MISS_ONLY = PB_IBS_FIELD(16, 1),      /* Zen 4 on */
+	PB_IBS_OP_CTL_EN = PB_IBS_FIELD(17, 1),
+	PB_IBS_OP_CTL_VAL = PB_IBS_FIELD(18, 1),
+	PB_IBS_OP_CTL_CNT_CTL = PB_IBS_FIELD(19, 1),           /* 0 cycles, 1 dispatched ops */
+	PB_IBS_OP_CTL_MAX_CNT_EXT = PB_IBS_FIELD(20, 7),       /* OpCntExt: MaxCnt bits 16-22 */
+	PB_IBS_OP_CTL_CUR_CNT = PB_IBS_FIELD(32, 27),
+	PB_IBS_OP_CTL_LDLAT_THRSH = PB_IBS_FIELD(59, 4),       /* with caps/ldlat (Zen 5) */
+	PB_IBS_OP_CTL_LDLAT_EN = PB_IBS_FIELD(63, 1),
+	/* IBS_OP_DATA (MSR 0xc0011035) */
+	PB_IBS_OP_DATA_COMP_TO_RET_CTR = PB_IBS_FIELD(0, 16),
+	PB_IBS_OP_DATA_TAG_TO_RET_CTR = PB_IBS_FIELD(16, 16),
+	PB_IBS_OP_DATA_OP_RETURN = PB_IBS_FIELD(34, 1),
+	PB_IBS_OP_DATA_BRN_TAKEN = PB_IBS_FIELD(35, 1),
+	PB_IBS_OP_DATA_BRN_MISP = PB_IBS_FIELD(36, 1),
+	PB_IBS_OP_DATA_BRN_RET = PB_IBS_FIELD(37, 1),
+	PB_IBS_OP_DATA_RIP_INVALID = PB_IBS_FIELD(38, 1),
+	PB_IBS_OP_DATA_BRN_FUSE = PB_IBS_FIELD(39, 1),
+	PB_IBS_OP_DATA_MICROCODE = PB_IBS_FIELD(40, 1),
+	/* IBS_OP_DATA2 (MSR 0xc0011036) */
+	PB_IBS_OP_DATA2_DATA_SRC_LO = PB_IBS_FIELD(0, 3),
+	PB_IBS_OP_DATA2_RMT_NODE = PB_IBS_FIELD(4, 1),
+	PB_IBS_OP_DATA2_CACHE_HIT_ST = PB_IBS_FIELD(5, 1),
+	PB_IBS_OP_DATA2_DATA_SRC_HI = PB_IBS_FIELD(6, 2),      /* Zen 4 on: DataSrc bits 3-4 */
+	PB_IBS_OP_DATA2_STRM_ST = PB_IBS_FIELD(8, 1),
+	PB_IBS_OP_DATA2_RMT_SOCKET = PB_IBS_FIELD(9, 1),
+	/* IBS_OP_DATA3 (MSR 0xc0011037) */
+	PB_IBS_OP_DATA3_LD_OP = PB_IBS_FIELD(0, 1),
+	PB_IBS_OP_DATA3_ST_OP = PB_IBS_FIELD(1, 1),
+	PB_IBS_OP_DATA3_DC_L1TLB_MISS = PB_IBS_FIELD(2, 1),
+	PB_IBS_OP_DATA3_DC_L2TLB_MISS = PB_IBS_FIELD(3, 1),
+	PB_IBS_OP_DATA3_DC_L1TLB_HIT_2M = PB_IBS_FIELD(4, 1),  /* 4, 5, 6, 19: Zen 3/4 meaning */
+	PB_IBS_OP_DATA3_DC_L1TLB_HIT_1G = PB_IBS_FIELD(5, 1),
+	PB_IBS_OP_DATA3_DC_L2TLB_HIT_2M = PB_IBS_FIELD(6, 1),
+	PB_IBS_OP_DATA3_DC_PAGE_SIZE = PB_IBS_FIELD(4, 2),     /* Zen 5 (caps/dtlb_pgsize) */
+	PB_IBS_OP_DATA3_DC_MISS = PB_IBS_FIELD(7, 1),
+	PB_IBS_OP_DATA3_DC_MIS_ACC = PB_IBS_FIELD(8, 1),
+	PB_IBS_OP_DATA3_DC_WC_MEM_ACC = PB_IBS_FIELD(13, 1),
+	PB_IBS_OP_DATA3_DC_UC_MEM_ACC = PB_IBS_FIELD(14, 1),
+	PB_IBS_OP_DATA3_DC_LOCKED_OP = PB_IBS_FIELD(15, 1),
+	PB_IBS_OP_DATA3_DC_MISS_NO_MAB_ALLOC = PB_IBS_FIELD(16, 1),
+	PB_IBS_OP_DATA3_DC_LIN_ADDR_VALID = PB_IBS_FIELD(17, 1),
+	PB_IBS_OP_DATA3_DC_PHY_ADDR_VALID = PB_IBS_FIELD(18, 1),
+	PB_IBS_OP_DATA3_DC_L2TLB_HIT_1G = PB_IBS_FIELD(19, 1),
+	PB_IBS_OP_DATA3_L2_MISS = PB_IBS_FIELD(20, 1),
+	PB_IBS_OP_DATA3_SW_PF = PB_IBS_FIELD(21, 1),
+	PB_IBS_OP_DATA3_OP_MEM_WIDTH = PB_IBS_FIELD(22, 4),
+	PB_IBS_OP_DATA3_DC_MISS_OPEN_MEM_REQS = PB_IBS_FIELD(26, 6),
+	PB_IBS_OP_DATA3_DC_MISS_LAT = PB_IBS_FIELD(32, 16),
+	PB_IBS_OP_DATA3_TLB_REFILL_LAT = PB_IBS_FIELD(48, 16),
+};
+
+static inline unsigned pb_ibs_field_lo(unsigned field)
+{
+	return field & 0xff;
+}
+
+static inline unsigned pb_ibs_field_width(unsigned field)
+{
+	return field >> 8;
+}
+
+/* The field's bits in place: what to OR into a register to set it to all ones. */
+static inline uint64_t pb_ibs_field_mask(unsigned field)
+{
+	return (~0ull >> (64 - pb_ibs_field_width(field))) << pb_ibs_field_lo(field);
+}
+
+/* The field's value in register reg. */
+static inline uint64_t pb_ibs_field(uint64_t reg, unsigned field)
+{
+	return (reg & pb_ibs_field_mask(field)) >> pb_ibs_field_lo(field);
+}
+
+/* The sysfs format text of a control field the kernel takes in attr.config ("config:19"): what a
+ * PMU that lists no format/ files is taken to have. */
+const char *pb_ibs_config_format(unsigned field, char *buf, size_t len);
+
+/* IBS_FETCH_CTL, decoded. */
 struct pb_ibs_fetch_ctl {
 	uint64_t raw;
 	uint32_t max_cnt;        /* field value; the period is max_cnt << 4 */
@@ -49,33 +154,33 @@ struct pb_ibs_fetch_ctl {
 	bool l1tlb_miss, l2tlb_miss, rand_en;
 	bool l2_miss;
 	bool l2_miss_valid;      /* only a completed fetch (comp) reports L2Miss */
-	bool l3_miss_only, oc_miss, l3_miss; /* Zen 4+ bits 59-61 */
+	bool l3_miss_only, oc_miss, l3_miss; /* Zen 4 on */
 };
 
 struct pb_ibs_fetch {
 	struct pb_ibs_fetch_ctl ctl;
 	uint64_t lin_addr;       /* IbsFetchLinAd: the sample IP */
 	uint64_t phys_addr;      /* IbsFetchPhysAd, meaningful when ctl.phy_addr_valid */
-	bool has_extd_ctl;       /* caps bit 9: IcIbsExtdCtl was appended */
+	bool has_extd_ctl;       /* PB_IBS_CAPS_FETCHCTLEXTD: IcIbsExtdCtl was appended */
 	uint64_t extd_ctl_raw;
 	uint32_t itlb_refill_lat;
 };
 
-/* IBS_OP_CTL (MSR 0xc0011033). */
+/* IBS_OP_CTL, decoded. */
 struct pb_ibs_op_ctl {
 	uint64_t raw;
-	uint32_t max_cnt;        /* bits 0-15 */
-	uint32_t max_cnt_ext;    /* bits 20-26 (OpCntExt) */
+	uint32_t max_cnt;
+	uint32_t max_cnt_ext;
 	uint64_t period;         /* ((max_cnt_ext << 16) | max_cnt) << 4 */
 	bool l3_miss_only, en, val;
 	bool cnt_ctl;            /* false: counts cycles, true: counts dispatched ops */
-	uint32_t cur_cnt;        /* bits 32-58 */
-	unsigned ldlat_thrsh;    /* bits 59-62 */
+	uint32_t cur_cnt;
+	unsigned ldlat_thrsh;
 	uint32_t ldlat_cycles;   /* (ldlat_thrsh + 1) * 128 when ldlat_en */
-	bool ldlat_en;           /* bit 63; both only decoded when pb_ibs_cpu.ldlat */
+	bool ldlat_en;           /* both only decoded when pb_ibs_cpu.ldlat */
 };
 
-/* IBS_OP_DATA (MSR 0xc0011035). */
+/* IBS_OP_DATA, decoded. */
 struct pb_ibs_op_data {
 	uint64_t raw;
 	uint32_t comp_to_ret_ctr, tag_to_ret_ctr;
@@ -83,24 +188,24 @@ struct pb_ibs_op_data {
 	bool brn_ret, rip_invalid, brn_fuse, microcode;
 };
 
-/* IBS_OP_DATA2 (MSR 0xc0011036): northbridge data source, meaningful for loads only. */
+/* IBS_OP_DATA2, decoded: northbridge data source, meaningful for loads only. */
 struct pb_ibs_op_data2 {
 	uint64_t raw;
 	bool trusted;            /* false when erratum #1293 says to ignore the register */
-	unsigned data_src_lo;    /* bits 0-2 */
-	unsigned data_src_hi;    /* bits 6-7, Zen 4 extension */
+	unsigned data_src_lo;
+	unsigned data_src_hi;    /* Zen 4 extension */
 	unsigned data_src;       /* (hi << 3) | lo with zen4 extensions, else lo */
 	bool rmt_node, cache_hit_st, strm_st, rmt_socket;
 };
 
-/* IBS_OP_DATA3 (MSR 0xc0011037). */
+/* IBS_OP_DATA3, decoded. */
 struct pb_ibs_op_data3 {
 	uint64_t raw;
 	bool ld_op, st_op;
 	bool dc_l1tlb_miss, dc_l2tlb_miss;
-	/* Zen 3/4 names of bits 4, 5, 6 and 19 (what perf 6.1 prints on every CPU). */
+	/* Zen 3/4 names of the TLB hit bits (what perf 6.1 prints on every CPU). */
 	bool dc_l1tlb_hit_2m, dc_l1tlb_hit_1g, dc_l2tlb_hit_2m, dc_l2tlb_hit_1g;
-	/* Zen 5 (dtlb_pgsize): bits 5:4 are DcPageSize, bits 6 and 19 reserved. */
+	/* Zen 5 (dtlb_pgsize): DcPageSize replaces them; DcL2TlbHit2M and 1G are reserved. */
 	bool has_dc_page_size;
 	unsigned dc_page_size;   /* 0 4K, 1 2M, 2 1G, 3 reserved */
 	uint64_t dc_page_bytes;  /* page of the data access when known (either layout), else 0 */
@@ -124,9 +229,9 @@ struct pb_ibs_op {
 	struct pb_ibs_op_data2 data2;
 	struct pb_ibs_op_data3 data3;
 	uint64_t dc_lin_addr, dc_phys_addr; /* valid per data3.dc_lin/phy_addr_valid */
-	bool has_br_target;      /* caps bit 5 */
+	bool has_br_target;      /* PB_IBS_CAPS_BRNTRGT */
 	uint64_t br_target;
-	bool has_op_data4;       /* caps bit 10; no fields are documented, kept raw */
+	bool has_op_data4;       /* PB_IBS_CAPS_OPDATA4; no fields documented: kept raw */
 	uint64_t op_data4;
 };
 
@@ -162,13 +267,14 @@ const char *pb_ibs_data_src_name(unsigned data_src, bool zen4);
  * (tools/perf/util/amd-sample-raw.c). Prints nothing for an invalid sample (!En || !Val), as perf.
  * Deliberate differences from perf 6.1, both because perf reads registers by position whatever
  * the caps say:
- *   - IbsBrTarget is printed only when caps bit 5 put it in the payload (perf prints regs[7],
- *     which is OpData4 on a CPU with OPDATA4 and no BRNTRGT, and past the payload with neither);
- *   - ic_ibs_ext_ctl is printed only when caps bit 9 put it in the payload (perf always prints
- *     regs[3]).
+ *   - IbsBrTarget is printed only when PB_IBS_CAPS_BRNTRGT put it in the payload (perf prints
+ *     regs[7], which is OpData4 on a CPU with OPDATA4 and no BRNTRGT, and past the payload with
+ *     neither);
+ *   - ic_ibs_ext_ctl is printed only when PB_IBS_CAPS_FETCHCTLEXTD put it in the payload (perf
+ *     always prints regs[3]).
  * Like perf 6.1, the Zen 4 fields (L3MissOnly, FetchOcMiss, FetchL3Miss) and the 5-bit DataSrc
  * table are printed only when cpu.zen4_ibs_extensions (perf takes it from the perf.data PMU caps),
- * errata follow cpu.family/model, and OpData3 bits 4-6 and 19 keep their Zen 3/4 names even on
+ * errata follow cpu.family/model, and the OpData3 TLB hit bits keep their Zen 3/4 names even on
  * Zen 5; the decoded struct, not the print, carries the Zen 5 page size and ldlat fields.
  * Returns the number of lines printed. */
 int pb_ibs_print(FILE *out, const struct pb_ibs_sample *s);

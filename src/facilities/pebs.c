@@ -5,6 +5,7 @@
 #include "facilities/selftest.h"
 #include "facilities/facility.h"
 #include "facilities/pfm_encode.h"
+#include "util/kit.h"
 #include "workloads/workload.h"
 
 #include <errno.h>
@@ -39,15 +40,53 @@ static enum pb_ip_kind pebs_ip_kind(const struct pb_machine *m, const struct pb_
 	return pb_pebs_granted_precise(m, spec) >= 2 ? PB_IP_EXACT : PB_IP_NEXT;
 }
 
-static bool parse_small_uint(const char *text, unsigned max, unsigned *out)
+/* What pebs_parse collects besides the spec: the event's words and a pmu= table name. */
+struct pebs_words {
+	struct pb_spec_event_words event;   /* first: the `other` hook's context */
+	char pmu[48];
+};
+
+static int precise_not_zero(struct pb_spec *spec, uint64_t value, void *ctx,
+			    struct pb_error *err)
 {
-	char *end;
-	unsigned long v = strtoul(text, &end, 10);
-	if (end == text || *end || v > max)
-		return false;
-	*out = (unsigned)v;
-	return true;
+	(void)ctx;
+	if (value == 0)
+		return pb_fail(err, PB_EXIT_USAGE, EINVAL,
+			       "%s: pp=0 is not PEBS; use hw:EVENT for classic overflow sampling",
+			       spec->text);
+	return 0;
 }
+
+static int parse_pmu(struct pb_spec *spec, const char *value, void *ctx, struct pb_error *err)
+{
+	struct pebs_words *w = ctx;
+	if (!*value || strlen(value) >= sizeof w->pmu)
+		return pb_fail(err, PB_EXIT_USAGE, EINVAL,
+			       "%s: pmu= needs a libpfm4 PMU name (skl, icl, spr, ...)", spec->text);
+	snprintf(w->pmu, sizeof w->pmu, "%s", value);
+	return 0;
+}
+
+#define PEBS_PRECISE(word_, help_)                                                              \
+	{.word = (word_), .kind = PB_SPEC_NUMBER, .field = PB_SPEC_FIELD(precise), .min = 1,    \
+	 .max = PEBS_MAX_PRECISE, .check = precise_not_zero,                                   \
+	 .bad_value = "pp must be 1, 2 or 3 (constant skid, exact IP, exact IP with precise "  \
+		      "distribution)",                                                         \
+	 .help = (help_)}
+
+/* Event words and libpfm4 modifiers (ldlat=32, c=1) that are no option stay together as the
+ * event name; empty words come from the "::" of a qualified name and are kept. */
+static const struct pb_spec_option pebs_words[] = {
+	PEBS_PRECISE("pp", "the precise level: 1 constant skid, 2 exact IP, 3 exact IP with "
+			   "precise distribution (default: the highest the event allows)"),
+	PEBS_PRECISE("precise", "the same as pp="),
+	{.word = "pmu", .kind = PB_SPEC_TEXT, .arg = "NAME", .parse = parse_pmu,
+	 .help = "the libpfm4 table to name the event in (skl, icl, spr, ...); default: this "
+		 "CPU's"},
+};
+
+static const struct pb_spec_options pebs_options =
+	PB_SPEC_OPTIONS(pebs_words, .what = "pebs option", .other = pb_spec_event_word);
 
 /* args: EVENT[:UMASK...][:pp=N][:pmu=NAME], EVENT possibly "pmu::EVENT". */
 static int pebs_parse(struct pb_spec *spec, const char *args, struct pb_error *err)
@@ -56,54 +95,10 @@ static int pebs_parse(struct pb_spec *spec, const char *args, struct pb_error *e
 		return pb_fail(err, PB_EXIT_USAGE, EINVAL,
 			       "pebs needs an event as libpfm4 names it, e.g. "
 			       "pebs:INST_RETIRED:PREC_DIST or pebs:MEM_LOAD_RETIRED:L1_MISS:pp=2");
-	char event[128] = "", pmu[48] = "";
-	size_t used = 0;
-	const char *p = args;
-	bool first = true;
-	while (true) {
-		const char *end = strchr(p, ':');
-		size_t tlen = end ? (size_t)(end - p) : strlen(p);
-		char tok[96];
-		if (tlen >= sizeof tok)
-			return pb_fail(err, PB_EXIT_USAGE, EINVAL, "%s: '%.*s' is too long", spec->text,
-				       (int)(tlen > 40 ? 40 : tlen), p);
-		memcpy(tok, p, tlen);
-		tok[tlen] = '\0';
-		unsigned v;
-		if (!strncmp(tok, "pp=", 3) || !strncmp(tok, "precise=", 8)) {
-			const char *num = strchr(tok, '=') + 1;
-			if (!parse_small_uint(num, PEBS_MAX_PRECISE, &v))
-				return pb_fail(err, PB_EXIT_USAGE, EINVAL,
-					       "%s: pp must be 1, 2 or 3 (constant skid, exact IP, "
-					       "exact IP with precise distribution)", spec->text);
-			if (v == 0)
-				return pb_fail(err, PB_EXIT_USAGE, EINVAL,
-					       "%s: pp=0 is not PEBS; use hw:EVENT for classic "
-					       "overflow sampling", spec->text);
-			spec->precise = (int)v;
-		} else if (!strncmp(tok, "pmu=", 4)) {
-			if (!tok[4] || strlen(tok + 4) >= sizeof pmu)
-				return pb_fail(err, PB_EXIT_USAGE, EINVAL,
-					       "%s: pmu= needs a libpfm4 PMU name (skl, icl, spr, ...)",
-					       spec->text);
-			snprintf(pmu, sizeof pmu, "%s", tok + 4);
-		} else {
-			/* Event words and libpfm4 modifiers (ldlat=32, c=1) stay together. Empty
-			 * tokens come from the "::" of a qualified name and are kept. */
-			if (used + tlen + 2 >= sizeof event)
-				return pb_fail(err, PB_EXIT_USAGE, EINVAL, "%s: event name too long",
-					       spec->text);
-			if (!first)
-				event[used++] = ':';
-			memcpy(event + used, tok, tlen);
-			used += tlen;
-			event[used] = '\0';
-			first = false;
-		}
-		if (!end)
-			break;
-		p = end + 1;
-	}
+	struct pebs_words w = {0};
+	if (pb_spec_options_parse(&pebs_options, spec, args, &w, err))
+		return -1;
+	const char *event = w.event.text, *pmu = w.pmu;
 	if (!event[0] || event[0] == ':')
 		return pb_fail(err, PB_EXIT_USAGE, EINVAL, "%s: no event name", spec->text);
 	if (pmu[0]) {
@@ -319,7 +314,7 @@ bool pb_pebs_large_eligible(const struct perf_event_attr *attr, char *why, size_
 			  attr->wakeup_events);
 	if (attr->aux_sample_size)
 		NOT_LARGE("aux_sample_size asks for AUX data with each sample");
-	for (size_t i = 0; i < sizeof single_record_fields / sizeof single_record_fields[0]; i++)
+	for (size_t i = 0; i < PB_ARRAY_SIZE(single_record_fields); i++)
 		if (attr->sample_type & single_record_fields[i].bit)
 			NOT_LARGE("PERF_SAMPLE_%s is not in the PEBS record",
 				  single_record_fields[i].name);
@@ -356,6 +351,7 @@ static const char *pebs_declare(const struct pb_spec *spec, const struct pb_trut
 
 const struct pb_facility pb_facility_pebs = {
 	.name = "pebs",
+	.options = &pebs_options,
 	.usage = "pebs:EVENT[:pp=N]",
 	.summary = "Intel PEBS: the CPU records the eventing IP, data address and latency",
 	.needs = "Intel CPU with PEBS, bare metal (or a vPMU with PEBS); kernel events need "

@@ -2,6 +2,7 @@
  * and print rules: perf 6.1 tools/perf/util/mem-events.c (perf_script__meminfo_scnprintf and the
  * perf_mem__*_scnprintf it calls), which this machine's perf runs. */
 #include "facilities/pebs_memory.h"
+#include "util/kit.h"
 
 #include <linux/perf_event.h>
 #include <stdarg.h>
@@ -84,8 +85,6 @@ static unsigned put_bits(struct text *t, unsigned bits, const char *const *names
 	return printed;
 }
 
-#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
-
 size_t pb_mem_op_format(const struct pb_mem_src *m, char *buf, size_t len)
 {
 	struct text t = text_begin(buf, len);
@@ -142,12 +141,12 @@ size_t pb_mem_lvl_format(const struct pb_mem_src *m, char *buf, size_t len)
 		put(&t, "Remote ");
 	if (m->hops) {
 		/* perf reads past its table for 5-7 (undefined); a name that says the value */
-		if (m->hops < ARRAY_SIZE(mem_hops))
+		if (m->hops < PB_ARRAY_SIZE(mem_hops))
 			put(&t, "%s ", mem_hops[m->hops]);
 		else
 			put(&t, "hops %u ", m->hops);
 	} else {
-		printed = put_bits(&t, lvl, mem_lvl, ARRAY_SIZE(mem_lvl), 0);
+		printed = put_bits(&t, lvl, mem_lvl, PB_ARRAY_SIZE(mem_lvl), 0);
 	}
 	if (m->lvl_num) {
 		const char *name = lvl_num_name(m->lvl_num);
@@ -172,8 +171,8 @@ static const char *const snoopx_access[] = {"Fwd", "Peer"};
 size_t pb_mem_snoop_format(const struct pb_mem_src *m, char *buf, size_t len)
 {
 	struct text t = text_begin(buf, len);
-	unsigned printed = put_bits(&t, m->snoop, snoop_access, ARRAY_SIZE(snoop_access), 0);
-	put_bits(&t, m->snoopx, snoopx_access, ARRAY_SIZE(snoopx_access), printed);
+	unsigned printed = put_bits(&t, m->snoop, snoop_access, PB_ARRAY_SIZE(snoop_access), 0);
+	put_bits(&t, m->snoopx, snoopx_access, PB_ARRAY_SIZE(snoopx_access), printed);
 	if (t.used == 0)
 		put(&t, "N/A");
 	return t.used;
@@ -185,7 +184,7 @@ size_t pb_mem_tlb_format(const struct pb_mem_src *m, char *buf, size_t len)
 {
 	struct text t = text_begin(buf, len);
 	unsigned bits = m->dtlb & ~(unsigned)(PERF_MEM_TLB_HIT | PERF_MEM_TLB_MISS);
-	put_bits(&t, bits, tlb_access, ARRAY_SIZE(tlb_access), 0);
+	put_bits(&t, bits, tlb_access, PB_ARRAY_SIZE(tlb_access), 0);
 	if (t.used == 0)
 		put(&t, "N/A");
 	if (m->dtlb & PERF_MEM_TLB_HIT)
@@ -236,7 +235,7 @@ size_t pb_mem_data_src_format(uint64_t v, char *buf, size_t len)
 		{"SNP", pb_mem_snoop_format}, {"TLB", pb_mem_tlb_format},
 		{"LCK", pb_mem_lock_format},  {"BLK", pb_mem_blk_format},
 	};
-	for (size_t i = 0; i < ARRAY_SIZE(parts); i++) {
+	for (size_t i = 0; i < PB_ARRAY_SIZE(parts); i++) {
 		parts[i].fn(&m, part, sizeof part);
 		put(&t, "|%s %s", parts[i].tag, part);
 	}

@@ -3,6 +3,7 @@
 #include <linux/perf_event.h>
 
 #include "facilities/pfm_encode.h"
+#include "util/kit.h"
 
 #include <ctype.h>
 #include <perfmon/pfmlib_perf_event.h>
@@ -205,7 +206,7 @@ static void apply_fixes(struct pb_pfm_encoding *out)
 	memcpy(pmu, out->canonical, plen);
 	pmu[plen] = '\0';
 	const char *event = sep + 2;
-	for (size_t i = 0; i < sizeof fixes / sizeof fixes[0]; i++) {
+	for (size_t i = 0; i < PB_ARRAY_SIZE(fixes); i++) {
 		const struct pfm_fix *f = &fixes[i];
 		if (!fix_matches(f, pmu, event))
 			continue;

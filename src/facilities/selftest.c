@@ -2,6 +2,7 @@
 
 #include "ring/ring.h"
 #include "sys/sys.h"
+#include "util/kit.h"
 
 #include <errno.h>
 #include <math.h>
@@ -9,7 +10,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 /* The spin loop is assembly so that its instruction count is known, whatever the compiler. */
 #if defined(__x86_64__)
@@ -51,13 +51,6 @@ void pb_selftest_spin_loop(void *arg, unsigned n)
 {
 	(void)arg;
 	pb_selftest_spin((uint64_t)n * 1000);
-}
-
-static double now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
 /* The attr of one self-test event: the facility's own, plus what a bare event needs. */
@@ -119,7 +112,7 @@ void pb_selftest_count(const struct pb_machine *m, const struct pb_spec *spec,
 		       const struct pb_selftest_run *run, struct pb_self_test *out)
 {
 	memset(out, 0, sizeof *out);
-	double t0 = now_ms();
+	uint64_t t0 = pb_now_ns();
 	out->expected = run->expected;
 	struct perf_event_attr attr;
 	if (build_attr(m, spec, run, 0, &attr, out) == 0) {
@@ -152,7 +145,7 @@ void pb_selftest_count(const struct pb_machine *m, const struct pb_spec *spec,
 			pb_sys()->close(fd);
 		}
 	}
-	out->ms = now_ms() - t0;
+	out->ms = (double)(pb_now_ns() - t0) / 1e6;
 }
 
 struct sample_tally {
@@ -173,7 +166,7 @@ static void sample_once(const struct pb_machine *m, const struct pb_spec *spec,
 			const struct pb_selftest_run *run, struct pb_self_test *out)
 {
 	memset(out, 0, sizeof *out);
-	double t0 = now_ms();
+	uint64_t t0 = pb_now_ns();
 	struct perf_event_attr attr;
 	struct pb_ring *ring = calloc(1, sizeof *ring);
 	if (!ring) {
@@ -211,7 +204,7 @@ static void sample_once(const struct pb_machine *m, const struct pb_spec *spec,
 			out->verdict = PB_VERDICT_INERT;
 			snprintf(out->text, sizeof out->text,
 				 "the kernel accepts %s but none sampled: %.1f ms of %s, %llu counted, "
-				 "0 %s", run->accepted, now_ms() - t0, run->what,
+				 "0 %s", run->accepted, (double)(pb_now_ns() - t0) / 1e6, run->what,
 				 (unsigned long long)out->counted, unit);
 		} else if (!run->aux_pages && out->expected &&
 			   (double)out->samples < 0.5 * (double)out->expected) {
@@ -246,7 +239,7 @@ static void sample_once(const struct pb_machine *m, const struct pb_spec *spec,
 	pb_sys()->close(fd);
 done:
 	free(ring);
-	out->ms = now_ms() - t0;
+	out->ms = (double)(pb_now_ns() - t0) / 1e6;
 }
 
 /* A facility that samples too rarely or off the loop once may have met a busy machine (a

@@ -4,6 +4,7 @@
 #include "facilities/facility.h"
 #include "facilities/selftest.h"
 #include "facilities/spe_samples.h"
+#include "util/kit.h"
 #include "workloads/workload.h"
 
 #include <errno.h>
@@ -38,7 +39,7 @@ static const struct {
 	{SPE_STORE, "store", "store_filter", "config:34"},
 };
 
-#define NOPTIONS (sizeof spe_options / sizeof spe_options[0])
+#define NOPTIONS (PB_ARRAY_SIZE(spe_options))
 
 /* arm_spe_0, or the first arm_spe_* (heterogeneous systems have one per core type). */
 static const struct pb_pmu *spe_pmu(const struct pb_machine *m)
@@ -50,44 +51,33 @@ static const struct pb_pmu *spe_pmu(const struct pb_machine *m)
 	return p;
 }
 
+static const struct pb_spec_option spe_words[] = {
+	{.word = "load", .kind = PB_SPEC_FLAG, .bits = SPE_LOAD, .help = "sample loads only"},
+	{.word = "store", .kind = PB_SPEC_FLAG, .bits = SPE_STORE, .help = "sample stores only"},
+	{.word = "branch", .kind = PB_SPEC_FLAG, .bits = SPE_BRANCH, .help = "sample branches only"},
+	{.word = "jitter", .kind = PB_SPEC_FLAG, .bits = SPE_JITTER,
+	 .help = "randomise the interval a little, so a loop is not always sampled at one op"},
+	{.word = "ts", .kind = PB_SPEC_FLAG, .bits = SPE_TS, .help = "timestamp every record"},
+	{.word = "pa", .kind = PB_SPEC_FLAG, .bits = SPE_PA,
+	 .help = "record physical addresses (needs CAP_PERFMON)"},
+	{.word = "min_latency", .kind = PB_SPEC_NUMBER, .bits = SPE_MIN_LATENCY,
+	 .field = PB_SPEC_FIELD(config2), .max = UINT64_MAX, .arg = "N",
+	 .about = "a number of cycles",
+	 .help = "only operations that took at least N cycles (the PMU's counter width bounds N)"},
+	{.word = "event_filter", .kind = PB_SPEC_NUMBER, .bits = SPE_EVENT_FILTER,
+	 .field = PB_SPEC_FIELD(config1), .max = UINT64_MAX, .base = 16, .arg = "HEX",
+	 .about = "a hexadecimal event mask (bit 1 retired, 3 L1D refill, 5 TLB walk, 7 "
+		  "mispredicted, ...)",
+	 .help = "only operations with all these events"},
+};
+
+static const struct pb_spec_options spe_word_options =
+	PB_SPEC_OPTIONS(spe_words, .what = "spe option");
+
 static int spe_parse(struct pb_spec *spec, const char *args, struct pb_error *err)
 {
-	char buf[192];
-	snprintf(buf, sizeof buf, "%s", args ? args : "");
-	char *save = NULL;
-	for (char *w = strtok_r(buf, ":", &save); w; w = strtok_r(NULL, ":", &save)) {
-		bool taken = false;
-		for (size_t i = 0; i < NOPTIONS; i++)
-			if (!strcmp(w, spe_options[i].word)) {
-				spec->options |= spe_options[i].bit;
-				taken = true;
-			}
-		if (taken)
-			continue;
-		char *end;
-		if (!strncmp(w, "min_latency=", 12)) {
-			unsigned long v = strtoul(w + 12, &end, 0);
-			if (end == w + 12 || *end)
-				return pb_fail(err, PB_EXIT_USAGE, EINVAL,
-					       "%s: min_latency needs a number of cycles", spec->text);
-			spec->options |= SPE_MIN_LATENCY;
-			spec->config2 = v;
-		} else if (!strncmp(w, "event_filter=", 13)) {
-			errno = 0;
-			unsigned long long v = strtoull(w + 13, &end, 16);
-			if (end == w + 13 || *end || errno)
-				return pb_fail(err, PB_EXIT_USAGE, EINVAL,
-					       "%s: event_filter needs a hexadecimal event mask (bit 1 "
-					       "retired, 3 L1D refill, 5 TLB walk, 7 mispredicted, ...)",
-					       spec->text);
-			spec->options |= SPE_EVENT_FILTER;
-			spec->config1 = v;
-		} else {
-			return pb_fail(err, PB_EXIT_USAGE, EINVAL,
-				       "%s: unknown spe option '%s'; valid: load, store, branch, "
-				       "jitter, ts, pa, min_latency=N, event_filter=HEX", spec->text, w);
-		}
-	}
+	if (pb_spec_options_parse(&spe_word_options, spec, args, NULL, err))
+		return -1;
 	snprintf(spec->event, sizeof spec->event, "ops");
 	return 0;
 }
@@ -272,6 +262,7 @@ static const struct pb_period_sets spe_periods = {
 
 const struct pb_facility pb_facility_spe = {
 	.name = "spe",
+	.options = &spe_word_options,
 	.usage = "spe[:load][:store][:branch][:jitter][:ts][:pa][:min_latency=N][:event_filter=HEX]",
 	.summary = "Arm SPE: per-operation records (PC, addresses, latencies) in an AUX buffer",
 	.needs = "Arm CPU with FEAT_SPE, bare metal, the arm_spe_pmu driver (kpti=off on some "

@@ -1,6 +1,7 @@
 /* SPE packet decoding. Encodings: Arm ARM "Statistical Profiling Extension" packet formats as
  * listed by the kernel's tools/perf/util/arm-spe-decoder headers. */
 #include "facilities/spe_packet.h"
+#include "util/kit.h"
 
 #include <string.h>
 
@@ -19,14 +20,6 @@
 static unsigned payload_size(uint8_t hdr)
 {
 	return 1u << ((hdr >> 4) & 3u);
-}
-
-static uint64_t load_le(const uint8_t *p, unsigned n)
-{
-	uint64_t v = 0;
-	for (unsigned i = 0; i < n; i++)
-		v |= (uint64_t)p[i] << (8 * i);
-	return v;
 }
 
 static size_t bad(struct pb_spe_packet *pkt, size_t avail, bool truncated)
@@ -52,7 +45,7 @@ static size_t with_payload(struct pb_spe_packet *pkt, const uint8_t *p, size_t a
 	if (avail < header_len + n)
 		return bad(pkt, avail, true);
 	pkt->payload_len = n;
-	pkt->payload = load_le(p + header_len, n);
+	pkt->payload = pb_load_le(p + header_len, n);
 	pkt->len = header_len + n;
 	return pkt->len;
 }
@@ -137,7 +130,7 @@ const char *pb_spe_packet_type_name(enum pb_spe_pkt_type type)
 		[PB_SPE_PKT_CONTEXT] = "CONTEXT", [PB_SPE_PKT_OP_TYPE] = "OP_TYPE",
 		[PB_SPE_PKT_EVENTS] = "EVENTS",   [PB_SPE_PKT_DATA_SOURCE] = "DATA_SOURCE",
 	};
-	if ((unsigned)type < sizeof(names) / sizeof(names[0]))
+	if ((unsigned)type < PB_ARRAY_SIZE(names))
 		return names[type];
 	return "?";
 }

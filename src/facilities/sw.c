@@ -1,6 +1,8 @@
 /* Exact software events counted by the kernel itself (page faults, context switches, ...). */
 #include "facilities/facility.h"
 #include "facilities/selftest.h"
+#include "util/kit.h"
+#include "util/text.h"
 #include "workloads/workload.h"
 
 #include <stdio.h>
@@ -8,18 +10,19 @@
 #include <unistd.h>
 #include <string.h>
 
-static const struct {
-	const char *name;
-	uint64_t config;
-} sw_events[] = {
-	{"page-faults", PERF_COUNT_SW_PAGE_FAULTS},
-	{"minor-faults", PERF_COUNT_SW_PAGE_FAULTS_MIN},
-	{"major-faults", PERF_COUNT_SW_PAGE_FAULTS_MAJ},
-	{"context-switches", PERF_COUNT_SW_CONTEXT_SWITCHES},
-	{"cpu-migrations", PERF_COUNT_SW_CPU_MIGRATIONS},
-	{"alignment-faults", PERF_COUNT_SW_ALIGNMENT_FAULTS},
-	{"emulation-faults", PERF_COUNT_SW_EMULATION_FAULTS},
-	{"dummy", PERF_COUNT_SW_DUMMY},
+#define SW_EVENT(name_, config_, help_)                                                        \
+	{.word = (name_), .kind = PB_SPEC_CHOICE, .field = PB_SPEC_FIELD(config),              \
+	 .value = (config_), .help = (help_)}
+
+static const struct pb_spec_option sw_events[] = {
+	SW_EVENT("page-faults", PERF_COUNT_SW_PAGE_FAULTS, "every page fault (the default)"),
+	SW_EVENT("minor-faults", PERF_COUNT_SW_PAGE_FAULTS_MIN, "faults served without I/O"),
+	SW_EVENT("major-faults", PERF_COUNT_SW_PAGE_FAULTS_MAJ, "faults that waited for I/O"),
+	SW_EVENT("context-switches", PERF_COUNT_SW_CONTEXT_SWITCHES, "context switches"),
+	SW_EVENT("cpu-migrations", PERF_COUNT_SW_CPU_MIGRATIONS, "moves to another CPU"),
+	SW_EVENT("alignment-faults", PERF_COUNT_SW_ALIGNMENT_FAULTS, "alignment fixups"),
+	SW_EVENT("emulation-faults", PERF_COUNT_SW_EMULATION_FAULTS, "emulated instructions"),
+	SW_EVENT("dummy", PERF_COUNT_SW_DUMMY, "nothing: a placeholder event"),
 };
 
 /* Edit distance (insertions, deletions, substitutions), capped: names are short. */
@@ -48,35 +51,36 @@ static size_t edit_distance(const char *a, const char *b)
 	return row[lb];
 }
 
-static int sw_parse(struct pb_spec *spec, const char *args, struct pb_error *err)
+static int sw_unknown(const struct pb_spec_options *t, struct pb_spec *spec, const char *name,
+		      struct pb_error *err)
 {
-	const char *name = args ? args : "page-faults";
-	for (size_t i = 0; i < sizeof sw_events / sizeof sw_events[0]; i++) {
-		if (!strcmp(name, sw_events[i].name)) {
-			spec->type = PERF_TYPE_SOFTWARE;
-			spec->config = sw_events[i].config;
-			snprintf(spec->event, sizeof spec->event, "%s", name);
-			return 0;
-		}
-	}
-	char known[256] = "";
-	for (size_t i = 0; i < sizeof sw_events / sizeof sw_events[0]; i++) {
-		strncat(known, sw_events[i].name, sizeof known - strlen(known) - 3);
-		strcat(known, i + 1 < sizeof sw_events / sizeof sw_events[0] ? ", " : "");
-	}
+	char known[256];
+	pb_spec_options_list(t, known, sizeof known);
 	/* the closest name first: a typo is the usual cause */
 	size_t best = 0, best_d = 64;
-	for (size_t i = 0; i < sizeof sw_events / sizeof sw_events[0]; i++) {
-		size_t d = edit_distance(name, sw_events[i].name);
+	for (size_t i = 0; i < t->n; i++) {
+		size_t d = edit_distance(name, t->options[i].word);
 		if (d < best_d)
 			best = i, best_d = d;
 	}
 	if (best_d <= 3)
 		return pb_fail(err, PB_EXIT_USAGE, 0, "sw facility '%s': unknown event '%s'; "
-			       "closest: %s; known: %s", spec->text, name, sw_events[best].name,
+			       "closest: %s; known: %s", spec->text, name, t->options[best].word,
 			       known);
 	return pb_fail(err, PB_EXIT_USAGE, 0, "sw facility '%s': unknown event '%s'; known: %s",
 		       spec->text, name, known);
+}
+
+static const struct pb_spec_options sw_options =
+	PB_SPEC_OPTIONS(sw_events, .what = "event", .default_choice = "page-faults",
+			.exclusive_why = "one event per spec", .unknown = sw_unknown);
+
+static int sw_parse(struct pb_spec *spec, const char *args, struct pb_error *err)
+{
+	if (pb_spec_options_parse(&sw_options, spec, args, NULL, err))
+		return -1;
+	spec->type = PERF_TYPE_SOFTWARE;
+	return 0;
 }
 
 static void sw_availability(const struct pb_machine *m, const struct pb_spec *spec,
@@ -201,6 +205,7 @@ static const char *sw_spread(const struct pb_spec *spec, char *buf, size_t len,
 
 const struct pb_facility pb_facility_sw = {
 	.name = "sw",
+	.options = &sw_options,
 	.usage = "sw:page-faults|minor-faults|major-faults|context-switches|cpu-migrations|...",
 	.summary = "exact kernel software events",
 	.needs = "any kernel with perf events; own threads at perf_event_paranoid <= 2",

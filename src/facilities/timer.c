@@ -6,18 +6,24 @@
 #include <stdio.h>
 #include <string.h>
 
+static const struct pb_spec_option clocks[] = {
+	{.word = "cpu-clock", .kind = PB_SPEC_CHOICE, .field = PB_SPEC_FIELD(config),
+	 .value = PERF_COUNT_SW_CPU_CLOCK, .help = "the CPU clock while the thread runs, "
+						   "sampled by an hrtimer (the default)"},
+	{.word = "task-clock", .kind = PB_SPEC_CHOICE, .field = PB_SPEC_FIELD(config),
+	 .value = PERF_COUNT_SW_TASK_CLOCK, .help = "the task clock while the thread runs, "
+						    "sampled by an hrtimer"},
+};
+
+static const struct pb_spec_options clock_options =
+	PB_SPEC_OPTIONS(clocks, .what = "clock", .default_choice = "cpu-clock",
+			.hint = "use timer:cpu-clock or timer:task-clock",
+			.exclusive_why = "a timer runs on one clock");
+
 static int timer_parse(struct pb_spec *spec, const char *args, struct pb_error *err)
 {
-	const char *which = args ? args : "cpu-clock";
-	if (!strcmp(which, "cpu-clock"))
-		spec->config = PERF_COUNT_SW_CPU_CLOCK;
-	else if (!strcmp(which, "task-clock"))
-		spec->config = PERF_COUNT_SW_TASK_CLOCK;
-	else
-		return pb_fail(err, PB_EXIT_USAGE, 0,
-			       "timer facility '%s': unknown clock '%s'; use timer:cpu-clock or "
-			       "timer:task-clock", spec->text, which);
-	snprintf(spec->event, sizeof spec->event, "%s", which);
+	if (pb_spec_options_parse(&clock_options, spec, args, NULL, err))
+		return -1;
 	spec->type = PERF_TYPE_SOFTWARE;
 	return 0;
 }
@@ -89,6 +95,7 @@ static const struct pb_period_sets timer_periods = {
 
 const struct pb_facility pb_facility_timer = {
 	.name = "timer",
+	.options = &clock_options,
 	.usage = "timer:cpu-clock|task-clock",
 	.summary = "software hrtimer sampling every PERIOD ns",
 	.needs = "any kernel with perf events; own threads at perf_event_paranoid <= 2",

@@ -13,14 +13,19 @@
 #include <string.h>
 #include <unistd.h>
 
+static const struct pb_spec_option uprobe_words[] = {
+	{.word = "ret", .kind = PB_SPEC_FLAG, .bits = 1,
+	 .help = "fire on the function's return (a uretprobe) instead of its entry"},
+};
+
+static const struct pb_spec_options uprobe_options =
+	PB_SPEC_OPTIONS(uprobe_words, .what = "uprobe option",
+			.hint = "use 'uprobe' or 'uprobe:ret'");
+
 static int uprobe_parse(struct pb_spec *spec, const char *args, struct pb_error *err)
 {
-	if (args && !strcmp(args, "ret"))
-		spec->options = 1;
-	else if (args)
-		return pb_fail(err, PB_EXIT_USAGE, 0,
-			       "%s: unknown uprobe option '%s'; use 'uprobe' or 'uprobe:ret'",
-			       spec->text, args);
+	if (pb_spec_options_parse(&uprobe_options, spec, args, NULL, err))
+		return -1;
 	snprintf(spec->event, sizeof spec->event, "%s", spec->options ? "uretprobe" : "uprobe");
 	return 0;
 }
@@ -193,6 +198,7 @@ static const char *uprobe_spread(const struct pb_spec *spec, char *buf, size_t l
 
 const struct pb_facility pb_facility_uprobe = {
 	.name = "uprobe",
+	.options = &uprobe_options,
 	.usage = "uprobe[:ret]",
 	.summary = "kernel uprobe on an instruction of the workload",
 	.needs = "uprobe PMU (Linux >= 4.17) and CAP_SYS_ADMIN",

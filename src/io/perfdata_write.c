@@ -4,6 +4,7 @@
  * was built with, so each attr is stored at the smallest published size that holds its non-zero
  * fields; the file only appears under its name once complete (temporary file + rename). */
 #include "io/perfdata.h"
+#include "util/kit.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -212,7 +213,7 @@ static uint32_t attr_needed_size(const struct perf_event_attr *attr)
 	for (size_t i = 0; i < sizeof(*attr); i++)
 		if (p[i])
 			last = i + 1;
-	for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
+	for (size_t i = 0; i < PB_ARRAY_SIZE(sizes); i++)
 		if (sizes[i] >= last && sizes[i] <= sizeof(*attr))
 			return sizes[i];
 	return (uint32_t)sizeof(*attr);
@@ -639,7 +640,7 @@ int pb_perfdata_writer_close(struct pb_perfdata_writer *w, struct pb_error *err)
 		PB_FEAT_BUILD_ID, PB_FEAT_HOSTNAME, PB_FEAT_OSRELEASE, PB_FEAT_VERSION,
 		PB_FEAT_ARCH, PB_FEAT_NRCPUS, PB_FEAT_CPUDESC, PB_FEAT_CPUID, PB_FEAT_TOTAL_MEM,
 		PB_FEAT_CMDLINE, PB_FEAT_EVENT_DESC, PB_FEAT_PMU_MAPPINGS};
-	const size_t nfeat = sizeof features / sizeof features[0];
+	const size_t nfeat = PB_ARRAY_SIZE(features);
 	if (start(w, err))
 		goto fail;
 	/* Feature table right after the data section, then the payloads. */

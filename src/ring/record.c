@@ -2,6 +2,7 @@
  * so every field is read through a cursor that refuses to step past the record's end. No
  * allocation, locks or stdio: the ring drain calls this from signal handlers. */
 #include "ring/record.h"
+#include "util/kit.h"
 
 #include <stddef.h>
 #include <string.h>
@@ -81,7 +82,7 @@ size_t pb_record_sample_id_size(uint64_t sample_type)
 					  PERF_SAMPLE_STREAM_ID, PERF_SAMPLE_CPU,
 					  PERF_SAMPLE_IDENTIFIER};
 	size_t size = 0;
-	for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++)
+	for (size_t i = 0; i < PB_ARRAY_SIZE(fields); i++)
 		if (sample_type & fields[i])
 			size += 8;
 	return size;
@@ -453,7 +454,7 @@ const char *pb_record_type_name(uint32_t type)
 		[PERF_RECORD_TEXT_POKE] = "TEXT_POKE",
 		[PERF_RECORD_AUX_OUTPUT_HW_ID] = "AUX_OUTPUT_HW_ID",
 	};
-	if (type < sizeof(names) / sizeof(names[0]) && names[type])
+	if (type < PB_ARRAY_SIZE(names) && names[type])
 		return names[type];
 	return "UNKNOWN";
 }

@@ -2,6 +2,7 @@
 
 #include "facilities/machine.h"
 #include "sys/sys.h"
+#include "util/kit.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -12,7 +13,6 @@
 #include <string.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 struct ring_slot {
@@ -62,13 +62,6 @@ static void drain_all(const struct pb_process_config *cfg, struct ring_slot *slo
 			      &res->events[slots[i].event].ring);
 		res->events[slots[i].event].samples += d.samples;
 	}
-}
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
 /* The child: wait for the go byte, exec, or report errno through the CLOEXEC pipe. */
@@ -184,7 +177,7 @@ int pb_process_run(const struct pb_process_config *cfg, struct pb_process_result
 	if (cfg->on_start)
 		cfg->on_start(cfg->record_ctx, pid);
 
-	uint64_t start = now_ns();
+	uint64_t start = pb_now_ns();
 	if (write(go[1], "g", 1) != 1) {
 		rc = pb_fail(err, PB_EXIT_FAILURE, errno, "cannot start the command: %s",
 			     strerror(errno));
@@ -229,7 +222,7 @@ int pb_process_run(const struct pb_process_config *cfg, struct pb_process_result
 		else
 			usleep(2000);
 	}
-	res->wall_ns = now_ns() - start;
+	res->wall_ns = pb_now_ns() - start;
 	if (pidfd >= 0)
 		close(pidfd);
 	free(pfds);

@@ -5,6 +5,7 @@
 #include "facilities/machine.h"
 #include "ring/aux.h"
 #include "sys/sys.h"
+#include "util/kit.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -45,7 +46,7 @@ int pb_delivery_parse(const char *text, enum pb_delivery *out, struct pb_error *
 {
 	static const enum pb_delivery all[] = {PB_DELIVERY_NONE, PB_DELIVERY_SIGNAL,
 					       PB_DELIVERY_SIGTRAP, PB_DELIVERY_DRAIN};
-	for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
+	for (size_t i = 0; i < PB_ARRAY_SIZE(all); i++) {
 		if (text && !strcmp(text, pb_delivery_name(all[i]))) {
 			*out = all[i];
 			return 0;
@@ -149,13 +150,6 @@ struct session {
 	uint64_t release_ns;
 	_Atomic uint64_t last_end_ns;
 };
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
 
 static uint64_t thread_cpu_ns(void)
 {
@@ -550,11 +544,11 @@ static void *worker_main(void *arg)
 				pb_sys()->ioctl(w->ev[e].fd, PERF_EVENT_IOC_DISABLE, 0);
 		return NULL;
 	}
-	uint64_t start = now_ns();
+	uint64_t start = pb_now_ns();
 	uint64_t cpu_start = thread_cpu_ns();
 	cfg->run(cfg->ctx, w->index);
 	uint64_t cpu_end = thread_cpu_ns();
-	uint64_t end = now_ns();
+	uint64_t end = pb_now_ns();
 	tr->cpu_ns = cpu_end - cpu_start;
 	for (unsigned e = 0; e < cfg->nevents; e++)
 		if (w->ev[e].fd >= 0)
@@ -742,7 +736,7 @@ int pb_session_run(const struct pb_session_config *cfg, struct pb_session_result
 			collecting = !pthread_create(&collector, NULL, collector_main, &s);
 		}
 	}
-	s.release_ns = now_ns();
+	s.release_ns = pb_now_ns();
 	pthread_barrier_wait(&s.release);
 	for (unsigned t = 0; t < cfg->threads; t++)
 		pthread_join(s.workers[t].thread, NULL);

@@ -22,3 +22,33 @@ void pb_append(char *buf, size_t len, const char *fmt, ...)
 	vsnprintf(buf + used, len - used, fmt, ap);
 	va_end(ap);
 }
+
+void pb_list_add(char *buf, size_t len, const char *name)
+{
+	static const char more[] = "...";
+	if (!len)
+		return;
+	size_t used = strnlen(buf, len);
+	if (used >= len)
+		return;
+	/* Already cut short: the list is the mark alone or ends in ", ..." (a name of its own may
+	 * end in "...", as "sw:a|b|..." does). */
+	if (!strcmp(buf, more) || (used >= 5 && !strcmp(buf + used - 5, ", ...")))
+		return;
+	const char *sep = used ? ", " : "";
+	if (used + strlen(sep) + strlen(name) < len) {
+		pb_append(buf, len, "%s%s", sep, name);
+		return;
+	}
+	/* Room for the mark: drop whole names from the end until it fits. */
+	while (used && used + strlen(sep) + sizeof more > len) {
+		char *comma = NULL;
+		for (char *c = buf; (c = strstr(c, ", ")); c++)
+			comma = c;
+		used = comma ? (size_t)(comma - buf) : 0;
+		buf[used] = '\0';
+		sep = used ? ", " : "";
+	}
+	if (used + strlen(sep) + sizeof more <= len)
+		pb_append(buf, len, "%s%s", sep, more);
+}

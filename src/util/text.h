@@ -9,4 +9,9 @@ void pb_format(char *buf, size_t len, const char *fmt, ...) __attribute__((forma
 /* Appends to the text already in buf, cut short where it would not fit. */
 void pb_append(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
+/* Adds name to the ", "-separated list in buf (start with ""): the "known: a, b, c" of an error
+ * message. A name that does not fit is left out and the list ends in "..." instead, so a reader
+ * never takes a cut word or a short list for the whole. */
+void pb_list_add(char *buf, size_t len, const char *name);
+
 #endif

@@ -1,4 +1,5 @@
 /* Workload instances and the perf-free runner. */
+#include "util/kit.h"
 #include "workloads/runner.h"
 
 #include "sys/sys.h"
@@ -115,13 +116,6 @@ struct runner_thread {
 	pthread_t id;
 };
 
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 static uint64_t thread_cpu_ns(void)
 {
 	struct timespec ts;
@@ -152,13 +146,13 @@ static void *runner_main(void *arg)
 	pthread_mutex_unlock(&r->lock);
 	if (atomic_load(&r->failed))
 		return NULL;
-	uint64_t start = now_ns();
+	uint64_t start = pb_now_ns();
 	uint64_t expected = 0;
 	atomic_compare_exchange_strong(&r->release_ns, &expected, start);
 	uint64_t cpu_start = thread_cpu_ns();
 	pb_instance_run(r->in, t->index);
 	uint64_t cpu_end = thread_cpu_ns();
-	uint64_t end = now_ns();
+	uint64_t end = pb_now_ns();
 	r->res->elapsed_ns[t->index] = end - start;
 	r->res->cpu_ns[t->index] = cpu_end - cpu_start;
 	uint64_t last = atomic_load(&r->last_end_ns);

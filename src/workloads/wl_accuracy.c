@@ -1,5 +1,6 @@
 /* accuracy: one load per iteration that misses L1 by construction, padded with register adds
  * to a load:instruction ratio of 1/ratio. */
+#include "util/rng.h"
 #include "workloads/workload.h"
 
 #include <stdio.h>
@@ -88,15 +89,6 @@ static int truth(const int64_t *p, uint64_t iterations, struct pb_truth *t, stru
 	return 0;
 }
 
-/* splitmix64: a small, seedable generator, so a ring can be rebuilt exactly. */
-static uint64_t next_random(uint64_t *s)
-{
-	uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
-
 static int setup(void *state, const int64_t *p, struct pb_target *target, struct pb_error *err)
 {
 	size_t nodes = ring_nodes(p);
@@ -108,9 +100,11 @@ static int setup(void *state, const int64_t *p, struct pb_target *target, struct
 	/* Sattolo's algorithm: a uniformly random permutation that is one single cycle. */
 	for (size_t i = 0; i < nodes; i++)
 		order[i] = i;
-	uint64_t rs = (uint64_t)p[P_SEED];
+	struct pb_rng rng;
+	pb_rng_seed(&rng, (uint64_t)p[P_SEED]);
 	for (size_t i = nodes - 1; i > 0; i--) {
-		size_t j = (size_t)(next_random(&rs) % i);
+		/* `% i`, not pb_rng_below: a seed keeps the ring it always built */
+		size_t j = (size_t)(pb_rng_next(&rng) % i);
 		size_t tmp = order[i];
 		order[i] = order[j];
 		order[j] = tmp;

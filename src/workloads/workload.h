@@ -11,6 +11,7 @@
 
 #include "facilities/facility.h"
 #include "util/error.h"
+#include "util/kit.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -154,7 +155,7 @@ struct pb_wl_buffer {
 int pb_wl_buffer_setup(void *state, size_t bytes, const char *workload, struct pb_error *err);
 void pb_wl_buffer_teardown(void *state);
 /* Table-entry shorthands: a parameter array, and a state that is one pb_wl_buffer. */
-#define PB_WL_PARAMS(array) .params = (array), .nparams = sizeof(array) / sizeof((array)[0])
+#define PB_WL_PARAMS(array) .params = (array), .nparams = PB_ARRAY_SIZE(array)
 #define PB_WL_BUFFERED .state_size = sizeof(struct pb_wl_buffer), .teardown = pb_wl_buffer_teardown
 /* Evicts the cache line holding addr from every cache level (x86 clflush, AArch64 dc civac;
  * EL0 may issue it because Linux sets SCTLR_EL1.UCI), then waits until every flush is done. */

@@ -1,4 +1,5 @@
 /* The workload table, parameter parsing, and the helpers workloads declare their truth with. */
+#include "util/text.h"
 #include "workloads/workload.h"
 
 #include "facilities/machine.h"
@@ -64,22 +65,18 @@ static int param_index(const struct pb_workload *w, const char *name)
 
 static void list_keys(const struct pb_workload *w, char *buf, size_t len)
 {
-	size_t used = 0;
 	buf[0] = '\0';
-	for (unsigned i = 0; i < w->nparams && used < len; i++)
-		used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? ", " : "",
-					 w->params[i].name);
+	for (unsigned i = 0; i < w->nparams; i++)
+		pb_list_add(buf, len, w->params[i].name);
 	if (!w->nparams)
 		snprintf(buf, len, "none");
 }
 
 static void list_choices(const struct pb_param_def *d, char *buf, size_t len)
 {
-	size_t used = 0;
 	buf[0] = '\0';
-	for (unsigned i = 0; d->choices[i] && used < len; i++)
-		used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? ", " : "",
-					 d->choices[i]);
+	for (unsigned i = 0; d->choices[i]; i++)
+		pb_list_add(buf, len, d->choices[i]);
 }
 
 static int parse_value(const struct pb_workload *w, const struct pb_param_def *d,
@@ -121,11 +118,9 @@ int pb_workload_parse(const char *text, struct pb_workload_choice *out, struct p
 		*args++ = '\0';
 	const struct pb_workload *w = pb_workload_find(buf);
 	if (!w) {
-		size_t used = 0;
 		names[0] = '\0';
-		for (unsigned i = 0; workloads[i] && used < sizeof names; i++)
-			used += (size_t)snprintf(names + used, sizeof names - used, "%s%s",
-						 i ? ", " : "", workloads[i]->name);
+		for (unsigned i = 0; workloads[i]; i++)
+			pb_list_add(names, sizeof names, workloads[i]->name);
 		return pb_fail(err, PB_EXIT_USAGE, 0, "unknown workload '%s'; the workloads are: %s",
 			       buf, names);
 	}

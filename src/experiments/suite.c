@@ -1,0 +1,93 @@
+#include "experiments/suite.h"
+
+#include "facilities/facility.h"
+#include "facilities/machine.h"
+#include "util/text.h"
+
+#include <string.h>
+#include <time.h>
+
+static void skip(struct pb_suite *s, struct pb_results *res, const char *facility,
+		 const char *reason)
+{
+	pb_results_skip(res, facility, reason);
+	if (s->nskipped == PB_MAX_LIST)
+		return;
+	struct pb_suite_skip *k = &s->skipped[s->nskipped++];
+	k->facility = facility;
+	pb_format(k->reason, sizeof k->reason, "%s", reason);
+}
+
+void pb_suite_choose(struct pb_suite *s, const struct pb_machine *m, const char *const *asked,
+		     unsigned nasked, const struct pb_suite_options *o, struct pb_results *res)
+{
+	if (!s->nexperiments)
+		for (const struct pb_experiment *const *e = pb_experiment_list();
+		     *e && s->nexperiments < PB_SUITE_MAX_EXPERIMENTS; e++)
+			s->experiments[s->nexperiments++] = *e;
+	const char *wanted[PB_MAX_LIST];
+	unsigned nwanted = 0;
+	if (nasked)
+		for (unsigned i = 0; i < nasked && nwanted < PB_MAX_LIST; i++)
+			wanted[nwanted++] = asked[i];
+	else
+		/* What the default suite samples with, where the machine has it: each
+		 * facility's own suite spec. */
+		for (const struct pb_facility *const *f = pb_facility_list();
+		     *f && nwanted < PB_MAX_LIST; f++)
+			if ((*f)->suite_spec)
+				wanted[nwanted++] = (*f)->suite_spec;
+	s->nrunnable = s->nskipped = 0;
+	for (unsigned i = 0; i < nwanted; i++) {
+		struct pb_spec spec;
+		struct pb_availability av;
+		struct pb_error err = {0};
+		if (pb_spec_parse(wanted[i], &spec, &err)) {
+			skip(s, res, wanted[i], err.msg);
+			continue;
+		}
+		pb_facility_check(m, &spec, NULL, &av, NULL);
+		if (av.available)
+			s->runnable[s->nrunnable++] = wanted[i];
+		else
+			skip(s, res, wanted[i], av.reason);
+	}
+	s->total_runs = 0;
+	for (unsigned f = 0; f < s->nrunnable; f++)
+		for (unsigned e = 0; e < s->nexperiments; e++)
+			s->total_runs += s->experiments[e]->plan(o, s->runnable[f]);
+}
+
+int pb_suite_run(const struct pb_suite *s, const struct pb_suite_options *o,
+		 struct pb_results *res, pb_suite_failure_fn on_failure, void *ctx,
+		 double *seconds)
+{
+	struct timespec t0, t1;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	int rc = PB_EXIT_OK;
+	struct pb_error err = {0};
+	for (unsigned f = 0; f < s->nrunnable && rc == PB_EXIT_OK; f++) {
+		for (unsigned e = 0; e < s->nexperiments; e++) {
+			const struct pb_experiment *x = s->experiments[e];
+			if (!x->run(o, s->runnable[f], res, &err))
+				continue;
+			if (err.code == PB_EXIT_INTERRUPTED) {
+				rc = PB_EXIT_INTERRUPTED;
+				break;
+			}
+			/* One facility failing one experiment is a result, not the end. */
+			struct pb_result_point *p =
+				pb_results_point(res, x->name, s->runnable[f], NULL);
+			pb_rset_text(&p->params, "error", err.msg);
+			if (on_failure)
+				on_failure(ctx, x->name, s->runnable[f], err.msg);
+			pb_error_clear(&err);
+		}
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	double elapsed = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+	pb_rset_real(&res->tail, "suite_seconds", PB_UNIT_S, elapsed);
+	if (seconds)
+		*seconds = elapsed;
+	return rc;
+}

@@ -1,0 +1,182 @@
+#!/usr/bin/env bash
+# Every command's option table (`pesbench help --options`) is the one source of its options:
+# each option in it is accepted by the command and described in its --help and in pesbench(1),
+# those list no option the table lacks, an option outside the table is refused, and every
+# option the repository's scripts and documents give a command is in that command's table (a
+# parsed option missing from the table would show there). Each check is also run on a doctored
+# copy (a help text removed, an option dropped from the table, from the man page, one too many
+# in --help) and must fail there.
+set -u
+: "${PB_BIN:?PB_BIN must name the pesbench binary}"
+source_dir=${PB_SOURCE_DIR:-$(cd "$(dirname "$0")/.." && pwd)}
+pb=$PB_BIN
+work=$(mktemp -d /tmp/pb_options.XXXXXX)
+trap 'rm -rf "$work"' EXIT
+fails=0
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+
+# Spellings the tests use on purpose to check that an unknown option is refused.
+deliberately_wrong="--frobnicate --bogus --no-such-option"
+
+# The options section of a --help text: "  --name ARG  help" and "  -h, --help  help" lines
+# between "options:" and the next blank line; prints the long names.
+help_options() {
+	awk '/^options:$/ {on = 1; next} on && /^$/ {exit}
+	     on && match($0, /^  (-[A-Za-z], )?--[a-z0-9][a-z0-9-]*/) {
+	       s = substr($0, RSTART, RLENGTH); sub(/^.*--/, "--", s); print s }' "$1" | sort -u
+}
+
+# The options of one command's section of the man page (.TP tags).
+man_options() {
+	awk -v c="$2" '/^\.SS / {on = ($0 == ".SS \"pesbench " c "\""); next}
+	     /^\.SH / {on = 0}
+	     on && tag { t = $0; gsub(/\\-/, "-", t);
+	                 if (match(t, /--[a-z0-9][a-z0-9-]*/)) print substr(t, RSTART, RLENGTH) }
+	     { tag = on && $0 == ".TP" }' "$1" | sort -u
+}
+
+table_options() { # DUMP CMD [all|shown]
+	awk -F'\t' -v c="$2" -v which="${3:-shown}" \
+		'$1 == c && (which == "all" || $5 !~ /hidden/) {print $2}' "$1" | sort -u
+}
+
+# Options given to `pesbench CMD` on command lines in the repository (before a "--" that
+# starts a target command, and before a pipe or redirection).
+repo_options() {
+	(cd "$source_dir" && grep -rhoE \
+		"(pesbench|\\\$pb|PB_BIN\"?|\\\$bin) $1( [^|;&>#]*)?" \
+		tests/*.sh scripts/*.sh README.md docs/*.md Makefile .ci 2>/dev/null) |
+		sed 's/ -- .*//' | grep -oE -- '--[a-z][a-z0-9-]*' | sort -u
+}
+
+# check_tables DUMP HELPDIR MAN: prints a line per failure; the number of failures is the
+# count of lines.
+check_tables() {
+	local dump=$1 helpdir=$2 man=$3 c o
+	local commands
+	commands=$(awk -F'\t' '{print $1}' "$dump" | sort -u)
+	[ -n "$commands" ] || echo "the table dump lists no command"
+	[ "$commands" = "$(sort -u "$helpdir/_commands")" ] ||
+		echo "the commands of the tables ($(echo $commands)) are not those of pesbench --help"
+	for c in $commands; do
+		local help=$helpdir/$c flat
+		flat=$(tr -s ' \n' '  ' <"$help")
+		# every row: a help text, shown in --help unless hidden
+		while IFS=$'\t' read -r cmd name arg example flags text; do
+			[ "$cmd" = "$c" ] || continue
+			[ -n "$text" ] || echo "$c $name: no help text in its table entry"
+			case $flags in *hidden*) continue ;; esac
+			local norm
+			norm=$(printf '%s' "$text" | tr -s ' \n' '  ')
+			[ -n "$text" ] && ! grep -qF -- "$norm" <<<"$flat" &&
+				echo "$c --help does not show the help of $name ($text)"
+		done <"$dump"
+		# --help and the man page list exactly the table's options
+		local shown in_help in_man
+		shown=$(table_options "$dump" "$c")
+		in_help=$(help_options "$help")
+		in_man=$(man_options "$man" "$c")
+		[ "$shown" = "$in_help" ] ||
+			echo "$c --help lists [$(echo $in_help)], its table [$(echo $shown)]"
+		[ "$shown" = "$in_man" ] ||
+			echo "pesbench(1) lists for $c [$(echo $in_man)], its table [$(echo $shown)]"
+		# what the repository gives the command is in its table
+		local all used
+		all=$(table_options "$dump" "$c" all)
+		used=$(repo_options "$c")
+		for o in $used; do
+			case " $deliberately_wrong " in *" $o "*) continue ;; esac
+			grep -qxF -- "$o" <<<"$all" ||
+				echo "the repository gives '$c $o' but $c's table has no $o"
+		done
+	done
+}
+
+# The program's own tables, help texts and man page.
+"$pb" help --options >"$work/dump" || fail "pesbench help --options failed"
+mkdir -p "$work/help"
+"$pb" --help | awk '/^commands:/ {on = 1; next} on && /^$/ {exit} on {print $1}' \
+	>"$work/help/_commands"
+for c in $(cat "$work/help/_commands"); do
+	"$pb" "$c" --help >"$work/help/$c" || fail "$c --help exits $?"
+done
+"$pb" help --man >"$work/man" || fail "pesbench help --man failed"
+[ "$(wc -l <"$work/dump")" -ge 30 ] || fail "the table dump is short: $(wc -l <"$work/dump") options"
+
+check_tables "$work/dump" "$work/help" "$work/man" >"$work/problems"
+while read -r line; do fail "$line"; done <"$work/problems"
+
+# The parser: every option of every table accepted (with its example value, then --help,
+# which stops before any work), an option outside the table refused with exit 2.
+accepted=0
+while IFS=$'\t' read -r c name arg example flags text; do
+	if [ "$name" = --help ]; then
+		args=(--help)
+	elif [ "$arg" = - ]; then
+		args=("$name" --help)
+	else
+		args=("$name" "$example" --help)
+	fi
+	"$pb" "$c" "${args[@]}" >"$work/out" 2>"$work/err"
+	rc=$?
+	if [ $rc -eq 0 ] && head -1 "$work/out" | grep -q "^usage: pesbench $c"; then
+		accepted=$((accepted + 1))
+	else
+		fail "pesbench $c ${args[*]}: exit $rc, $(head -c 200 "$work/err")"
+	fi
+done <"$work/dump"
+for c in $(cat "$work/help/_commands"); do
+	for bad in --not-in-any-table -Z; do
+		"$pb" "$c" "$bad" --help >"$work/out" 2>"$work/err"
+		rc=$?
+		[ $rc -eq 2 ] || fail "pesbench $c $bad: exit $rc, expected 2"
+		grep -qF -- "unknown option $bad" "$work/err" ||
+			fail "pesbench $c $bad: '$(head -c 200 "$work/err")' does not call it unknown"
+	done
+	"$pb" "$c" -h >"$work/out" 2>&1 && cmp -s "$work/out" "$work/help/$c" ||
+		fail "pesbench $c -h is not its --help"
+done
+# a value-less option given a value, a value option without one
+"$pb" run --quiet=yes >/dev/null 2>"$work/err"
+[ $? -eq 2 ] && grep -q "option --quiet takes no value" "$work/err" || fail "--quiet=yes accepted"
+"$pb" measure --facility >/dev/null 2>"$work/err"
+[ $? -eq 2 ] && grep -q "option --facility needs a value" "$work/err" ||
+	fail "--facility without a value: $(cat "$work/err")"
+
+# The checks catch what they are for, on doctored copies.
+doctored() { # NAME: a fresh copy of the real outputs in $work/NAME
+	rm -rf "${work:?}/$1"
+	mkdir -p "$work/$1"
+	cp -r "$work/help" "$work/dump" "$work/man" "$work/$1/"
+}
+expect_caught() { # WHAT PATTERN
+	check_tables "$work/d/dump" "$work/d/help" "$work/d/man" >"$work/d/problems"
+	grep -qF -- "$2" "$work/d/problems" || fail "a doctored copy ($1) passed the checks"
+}
+# a table entry whose help is removed
+doctored d
+awk -F'\t' -v OFS='\t' '$1 == "run" && $2 == "--target-ms" {$6 = ""} {print}' "$work/dump" \
+	>"$work/d/dump"
+expect_caught "help of run --target-ms removed" "run --target-ms: no help text"
+# an option the command parses, missing from its table (and so from --help and the man page)
+doctored d
+grep -v $'^run\t--target-ms\t' "$work/dump" >"$work/d/dump"
+grep -v -- '--target-ms MS' "$work/help/run" | sed 's/ \[--target-ms MS\]//' >"$work/d/help/run"
+awk '/^\.TP$/ {held = $0; next}
+     held != "" { if ($0 !~ /target\\-ms/) print held "\n" $0; else skip = 1; held = ""; next }
+     skip { skip = 0; next } {print}' "$work/man" | sed 's/ \[\\-\\-target\\-ms MS\]//' >"$work/d/man"
+! grep -q 'target\\-ms' "$work/d/man" || fail "the doctored man page still has --target-ms"
+expect_caught "run --target-ms missing from the table" "gives 'run --target-ms' but run's table"
+# an option missing from the man page
+doctored d
+awk '/^\.TP$/ {held = $0; next}
+     held != "" { if ($0 !~ /\\-\\-no\\-plots/) print held "\n" $0; else skip = 1; held = ""; next }
+     skip { skip = 0; next } {print}' "$work/man" >"$work/d/man"
+expect_caught "report --no-plots missing from the man page" "pesbench(1) lists for report"
+# --help listing an option the table lacks
+doctored d
+sed 's/^options:$/options:\n  --extra       not in the table/' "$work/help/compare" >"$work/d/help/compare"
+expect_caught "compare --help with an extra option" "compare --help lists"
+
+[ $fails -eq 0 ] || { echo "$fails failure(s)"; exit 1; }
+echo "ok: $(wc -l <"$work/dump") table options of $(wc -l <"$work/help/_commands") commands accepted ($accepted), in --help and pesbench(1); unknown options refused; 4 doctored copies caught"

@@ -1,0 +1,213 @@
+/* The suite loop (experiments/suite.c) on a fixture machine with constructed experiments:
+ * which facilities run and which are skipped with what reason, the runs the progress bar is
+ * told about, one experiment failing on one facility reported and the suite going on, and
+ * an interruption stopping it at once. */
+#include "check.h"
+#include "fixture.h"
+#include "experiments/suite.h"
+#include "facilities/facility.h"
+#include "facilities/machine.h"
+#include "io/results.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static struct pb_machine machine;
+
+struct calls {
+	unsigned ok, broken, stopper;
+	char order[256];   /* "experiment@facility " per run, in order */
+	unsigned failures;
+	char failed[256];  /* "experiment@facility: message " per failure */
+};
+static struct calls calls;
+
+static void note(const char *experiment, const char *facility)
+{
+	size_t len = strlen(calls.order);
+	snprintf(calls.order + len, sizeof calls.order - len, "%s@%s ", experiment, facility);
+}
+
+static int ok_run(const struct pb_suite_options *o, const char *facility,
+		  struct pb_results *res, struct pb_error *err)
+{
+	(void)o, (void)res, (void)err;
+	calls.ok++;
+	note("ok", facility);
+	return 0;
+}
+
+static unsigned ok_plan(const struct pb_suite_options *o, const char *facility)
+{
+	(void)o, (void)facility;
+	return 2;
+}
+
+static int broken_run(const struct pb_suite_options *o, const char *facility,
+		      struct pb_results *res, struct pb_error *err)
+{
+	(void)o, (void)res;
+	calls.broken++;
+	note("broken", facility);
+	return pb_fail(err, PB_EXIT_FAILURE, 0, "constructed failure on %s", facility);
+}
+
+static unsigned one_run(const struct pb_suite_options *o, const char *facility)
+{
+	(void)o, (void)facility;
+	return 1;
+}
+
+static int stopper_run(const struct pb_suite_options *o, const char *facility,
+		       struct pb_results *res, struct pb_error *err)
+{
+	(void)o, (void)res;
+	calls.stopper++;
+	note("stopper", facility);
+	return pb_fail(err, PB_EXIT_INTERRUPTED, 0, "interrupted");
+}
+
+static const struct pb_experiment ok = {"ok", "always measures", ok_run, ok_plan};
+static const struct pb_experiment broken = {"broken", "always fails", broken_run, one_run};
+static const struct pb_experiment stopper = {"stopper", "is interrupted", stopper_run, one_run};
+
+static void on_failure(void *ctx, const char *experiment, const char *facility,
+		       const char *message)
+{
+	CHECK(ctx == &calls);
+	calls.failures++;
+	size_t len = strlen(calls.failed);
+	snprintf(calls.failed + len, sizeof calls.failed - len, "%s@%s: %s ", experiment, facility,
+		 message);
+}
+
+static bool open_results(struct pb_results *res, char *dir)
+{
+	strcpy(dir, "/tmp/pb_suite.XXXXXX");
+	struct pb_error err = {0};
+	char *argv[] = {"run", NULL};
+	return CHECK_MSG(mkdtemp(dir) && !pb_results_open(res, dir, 1, argv, &err),
+			 "results folder: %s", err.msg);
+}
+
+static void close_results(struct pb_results *res, const char *dir)
+{
+	pb_results_close(res);
+	rmdir(dir);
+}
+
+static bool skipped_for(const struct pb_suite *s, const char *facility, const char *reason)
+{
+	for (unsigned i = 0; i < s->nskipped; i++)
+		if (!strcmp(s->skipped[i].facility, facility) && strstr(s->skipped[i].reason, reason))
+			return true;
+	return false;
+}
+
+/* Asked facilities: the available ones run in the order given, the others are skipped with
+ * the reason; a failing experiment is reported and the next runs. */
+static void asked_facilities_and_a_failure(void)
+{
+	struct pb_results res;
+	char dir[32];
+	if (!open_results(&res, dir))
+		return;
+	struct pb_suite_options o;
+	pb_suite_options_defaults(&o);
+	struct pb_suite s = {.experiments = {&broken, &ok}, .nexperiments = 2};
+	const char *asked[] = {"ibs-op", "spe", "frob", "hw:instructions"};
+	pb_suite_choose(&s, &machine, asked, 4, &o, &res);
+	CHECK_EQ_U64(s.nrunnable, 2);
+	CHECK(s.nrunnable == 2 && !strcmp(s.runnable[0], "ibs-op") &&
+	      !strcmp(s.runnable[1], "hw:instructions"));
+	CHECK_EQ_U64(s.nskipped, 2);
+	CHECK_MSG(skipped_for(&s, "spe", "SPE is an Arm facility"), "spe skipped: %s",
+		  s.nskipped ? s.skipped[0].reason : "(none)");
+	CHECK_MSG(skipped_for(&s, "frob", "unknown facility 'frob'"), "frob skipped: %s",
+		  s.nskipped > 1 ? s.skipped[1].reason : "(none)");
+	CHECK_EQ_U64(s.total_runs, 2 * (1 + 2));
+
+	memset(&calls, 0, sizeof calls);
+	double seconds = -1;
+	int rc = pb_suite_run(&s, &o, &res, on_failure, &calls, &seconds);
+	CHECK_EQ_U64(rc, PB_EXIT_OK);
+	CHECK(seconds >= 0);
+	CHECK_EQ_U64(calls.ok, 2);
+	CHECK_EQ_U64(calls.broken, 2);
+	CHECK_STR_CONTAINS(calls.order,
+			   "broken@ibs-op ok@ibs-op broken@hw:instructions ok@hw:instructions ");
+	CHECK_EQ_U64(calls.failures, 2);
+	CHECK_STR_CONTAINS(calls.failed, "broken@ibs-op: constructed failure on ibs-op ");
+	CHECK_STR_CONTAINS(calls.failed,
+			   "broken@hw:instructions: constructed failure on hw:instructions");
+	close_results(&res, dir);
+}
+
+/* An interruption ends the suite: nothing runs after it, on no facility. */
+static void interruption_stops_everything(void)
+{
+	struct pb_results res;
+	char dir[32];
+	if (!open_results(&res, dir))
+		return;
+	struct pb_suite_options o;
+	pb_suite_options_defaults(&o);
+	struct pb_suite s = {.experiments = {&ok, &stopper, &ok}, .nexperiments = 3};
+	const char *asked[] = {"ibs-op", "hw:instructions"};
+	pb_suite_choose(&s, &machine, asked, 2, &o, &res);
+	memset(&calls, 0, sizeof calls);
+	int rc = pb_suite_run(&s, &o, &res, on_failure, &calls, NULL);
+	CHECK_EQ_U64(rc, PB_EXIT_INTERRUPTED);
+	CHECK_EQ_U64(calls.ok, 1);
+	CHECK_EQ_U64(calls.stopper, 1);
+	CHECK_EQ_U64(calls.failures, 0);
+	CHECK_STR_CONTAINS(calls.order, "ok@ibs-op stopper@ibs-op ");
+	CHECK(!strstr(calls.order, "hw:instructions"));
+	close_results(&res, dir);
+}
+
+/* By default: every experiment, and each facility's own suite spec, run or skipped. */
+static void defaults(void)
+{
+	struct pb_results res;
+	char dir[32];
+	if (!open_results(&res, dir))
+		return;
+	struct pb_suite_options o;
+	pb_suite_options_defaults(&o);
+	struct pb_suite s = {0};
+	pb_suite_choose(&s, &machine, NULL, 0, &o, &res);
+	unsigned experiments = 0, suite_specs = 0;
+	for (const struct pb_experiment *const *e = pb_experiment_list(); *e; e++)
+		CHECK_MSG(experiments < s.nexperiments && s.experiments[experiments++] == *e,
+			  "experiment %s not chosen by default", (*e)->name);
+	CHECK_EQ_U64(s.nexperiments, experiments);
+	for (const struct pb_facility *const *f = pb_facility_list(); *f; f++) {
+		if (!(*f)->suite_spec)
+			continue;
+		suite_specs++;
+		bool runs = false;
+		for (unsigned i = 0; i < s.nrunnable; i++)
+			runs |= !strcmp(s.runnable[i], (*f)->suite_spec);
+		CHECK_MSG(runs != skipped_for(&s, (*f)->suite_spec, ""),
+			  "%s: neither run nor skipped, or both", (*f)->suite_spec);
+	}
+	CHECK_EQ_U64(s.nrunnable + s.nskipped, suite_specs);
+	/* the zen4 tree has IBS and no SPE */
+	CHECK(skipped_for(&s, "spe", "Arm facility"));
+	bool ibs = false;
+	for (unsigned i = 0; i < s.nrunnable; i++)
+		ibs |= !strncmp(s.runnable[i], "ibs-op", 6);
+	CHECK(ibs);
+	close_results(&res, dir);
+}
+
+int main(void)
+{
+	pb_test_fixture(&machine, "sysfs-zen4");
+	asked_facilities_and_a_failure();
+	interruption_stops_everything();
+	defaults();
+	return pb_check_done("suite");
+}

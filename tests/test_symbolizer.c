@@ -1,0 +1,101 @@
+/* The analysis layer's histogram and symbolizer, which `pesbench perfdata` and `profile` share:
+ * counts and order of the histogram, and names for addresses of this very program. */
+#include "analysis/profile.h"
+#include "check.h"
+
+#include <unistd.h>
+
+static void test_histogram(void)
+{
+	struct pb_histogram h = {0};
+	/* group 1: 0x30 three times, 0x10 and 0x20 once each; group 0: 0x99 twice */
+	const uint64_t adds[][3] = {{1, 0x20, 7}, {1, 0x30, 8}, {0, 0x99, 5}, {1, 0x30, 9},
+				    {1, 0x10, 4}, {0, 0x99, 6}, {1, 0x30, 1}};
+	for (size_t i = 0; i < sizeof adds / sizeof adds[0]; i++)
+		CHECK(pb_histogram_add(&h, adds[i][0], adds[i][1], (uint32_t)adds[i][2]) == 0);
+	CHECK_EQ_U64(h.n, 4);
+	pb_histogram_sort(&h);
+	const uint64_t want[][4] = {{0, 0x99, 2, 5}, {1, 0x30, 3, 8}, {1, 0x10, 1, 4},
+				    {1, 0x20, 1, 7}};
+	for (size_t i = 0; i < 4 && i < h.n; i++) {
+		CHECK_EQ_U64(h.rows[i].group, want[i][0]);
+		CHECK_EQ_U64(h.rows[i].addr, want[i][1]);
+		CHECK_EQ_U64(h.rows[i].count, want[i][2]);
+		CHECK_EQ_U64(h.rows[i].pid, want[i][3]);   /* the first sample's */
+	}
+	/* sorting ends adding: the index no longer knows where a row is */
+	CHECK(pb_histogram_add(&h, 1, 0x30, 1) == -1);
+	pb_histogram_free(&h);
+
+	/* many distinct addresses: every one kept, counts exact */
+	struct pb_histogram big = {0};
+	bool ok = true;
+	for (uint64_t i = 0; i < 50000; i++)
+		ok = ok && pb_histogram_add(&big, i % 3, 0x400000 + (i % 10007) * 4, 1) == 0;
+	CHECK(ok);
+	uint64_t total = 0;
+	for (size_t i = 0; i < big.n; i++)
+		total += big.rows[i].count;
+	CHECK_EQ_U64(total, 50000);
+	CHECK_EQ_U64(big.n, 30021);   /* 10007 addresses x 3 groups, all pairs met in 50000 */
+	pb_histogram_free(&big);
+}
+
+static void test_symbolizer(void)
+{
+	struct pb_symbolizer sy = {0};
+	char name[256];
+	/* no mapping: no name */
+	pb_symbolizer_name(&sy, 1, 0x1000, name, sizeof name);
+	CHECK(!strcmp(name, ""));
+
+	CHECK(pb_symbolizer_add_map(&sy, UINT32_MAX, 0xffffffff81000000ull, 0x1000000, 0,
+				    "[kernel.kallsyms]_text") == 0);
+	CHECK(pb_symbolizer_add_map(&sy, 7, 0x10000, 0x1000, 0x2000, "/nonexistent/libx.so") == 0);
+	/* kernel mappings hold any process's IPs; a mapping that is no file names itself */
+	pb_symbolizer_name(&sy, 99, 0xffffffff81000010ull, name, sizeof name);
+	CHECK(!strcmp(name, "[kernel.kallsyms]_text"));
+	/* another process's mapping does not name pid 8's IP */
+	pb_symbolizer_name(&sy, 8, 0x10010, name, sizeof name);
+	CHECK(!strcmp(name, ""));
+	/* a file that cannot be opened: object and file offset */
+	pb_symbolizer_name(&sy, 7, 0x10010, name, sizeof name);
+	CHECK(!strcmp(name, "(libx.so+0x2010)"));
+	size_t o;
+	uint64_t addr;
+	CHECK(!pb_symbolizer_resolve(&sy, 7, 0x10010, &o, &addr));
+	/* the latest mapping wins */
+	CHECK(pb_symbolizer_add_map(&sy, 7, 0x10000, 0x800, 0, "[anon:later]") == 0);
+	pb_symbolizer_name(&sy, 7, 0x10010, name, sizeof name);
+	CHECK(!strcmp(name, "[anon:later]"));
+	pb_symbolizer_name(&sy, 7, 0x10810, name, sizeof name);
+	CHECK(!strcmp(name, "(libx.so+0x2810)"));
+	/* one object per path, however many mappings name it */
+	CHECK_EQ_U64(sy.nobjects, 1);
+	pb_symbolizer_free(&sy);
+
+	/* This program's own code, through its /proc/self/maps: main has a symbol. */
+	struct pb_map *maps = NULL;
+	size_t n = 0;
+	if (!CHECK_MSG(pb_maps_read_proc(getpid(), &maps, &n) > 0, "no executable mappings"))
+		return;
+	struct pb_symbolizer self = {0};
+	for (size_t i = 0; i < n; i++)
+		CHECK(pb_symbolizer_add_map(&self, (uint32_t)getpid(), maps[i].start,
+					    maps[i].end - maps[i].start, maps[i].pgoff,
+					    maps[i].path) == 0);
+	uint64_t at = (uint64_t)(uintptr_t)&test_histogram + 2;
+	pb_symbolizer_name(&self, (uint32_t)getpid(), at, name, sizeof name);
+	CHECK_STR_CONTAINS(name, "test_histogram+0x2 (test_symbolizer)");
+	CHECK(pb_symbolizer_resolve(&self, (uint32_t)getpid(), at, &o, &addr));
+	CHECK(o < self.nobjects && self.objects[o].object != NULL);
+	pb_symbolizer_free(&self);
+	free(maps);
+}
+
+int main(void)
+{
+	test_histogram();
+	test_symbolizer();
+	return pb_check_done("symbolizer");
+}

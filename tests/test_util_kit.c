@@ -1,0 +1,47 @@
+/* The shared kit: array length, the monotonic clock and little-endian loads. */
+#include "check.h"
+#include "util/kit.h"
+
+#include <time.h>
+
+struct wide {
+	char name[40];
+	uint64_t value;
+};
+
+int main(void)
+{
+	static const struct wide rows[] = {{"a", 1}, {"b", 2}, {"c", 3}};
+	static const char letters[] = "abcdefg";  /* the terminating NUL is an element */
+	uint16_t halves[11];
+	(void)halves;
+	CHECK_EQ_U64(PB_ARRAY_SIZE(rows), 3);
+	CHECK_EQ_U64(PB_ARRAY_SIZE(letters), 8);
+	CHECK_EQ_U64(PB_ARRAY_SIZE(halves), 11);
+
+	/* Little-endian whatever the host: the first byte is the lowest. */
+	const uint8_t bytes[9] = {0x01, 0x23, 0x45, 0x67, 0x89, 0xab, 0xcd, 0xef, 0xff};
+	CHECK_EQ_U64(pb_load_le(bytes, 0), 0);
+	CHECK_EQ_U64(pb_load_le(bytes, 1), 0x01);
+	CHECK_EQ_U64(pb_load_le(bytes, 2), 0x2301);
+	CHECK_EQ_U64(pb_load_le(bytes, 4), 0x67452301);
+	CHECK_EQ_U64(pb_load_le(bytes + 1, 3), 0x674523);
+	CHECK_EQ_U64(pb_load_le(bytes, 8), 0xefcdab8967452301ull);
+	/* never more than 8 bytes, even when asked: the ninth must not be read into the value */
+	CHECK_EQ_U64(pb_load_le(bytes, 9), 0xefcdab8967452301ull);
+
+	/* The clock is monotonic and counts nanoseconds: a 20 ms sleep advances it by at least
+	 * that, and by far less than a second (no microseconds or seconds mistaken for ns). */
+	uint64_t a = pb_now_ns();
+	struct timespec nap = {0, 20 * 1000 * 1000};
+	nanosleep(&nap, NULL);
+	uint64_t b = pb_now_ns();
+	CHECK(b >= a + 20 * 1000 * 1000);
+	CHECK(b - a < 5ull * 1000 * 1000 * 1000);
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	uint64_t c = pb_now_ns();
+	uint64_t ref = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+	CHECK(c >= ref && c - ref < 1000ull * 1000 * 1000);
+	return pb_check_done("util_kit");
+}
