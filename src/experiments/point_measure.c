@@ -90,6 +90,7 @@ int pb_point_measure(const struct pb_point_request *req, struct pb_point *pt,
 	/* Figures are summed even on failure: which events opened is part of the answer. */
 	pb_point_sum_figures(req, pt, &tally, rc != 0);
 	pt->wall_ns = pt->session->wall_ns;
+	pt->signal_overflows = pt->session->signal_overflows;
 	for (unsigned th = 0; th < pt->session->threads; th++) {
 		pt->elapsed_ns[th] = pt->session->thread[th].elapsed_ns;
 		pt->cpu_ns[th] = pt->session->thread[th].cpu_ns;
