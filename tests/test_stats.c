@@ -23,6 +23,15 @@ int main(void)
 
 	const double odd[] = {9, 1, 5};
 	CHECK(near(pb_median(odd, 3), 5, 0));
+	/* A window of 2 on each side, clipped at both ends; an outlier in the window (90) does
+	 * not move it. */
+	const double run[] = {10, 12, 90, 11, 13, 14, 30};
+	CHECK(near(pb_window_median(run, 7, 0, 2), 12, 0));      /* 10 12 90 */
+	CHECK(near(pb_window_median(run, 7, 2, 2), 12, 0));      /* 10 12 90 11 13 */
+	CHECK(near(pb_window_median(run, 7, 4, 2), 14, 0));      /* 90 11 13 14 30 */
+	CHECK(near(pb_window_median(run, 7, 6, 2), 14, 0));      /* 13 14 30 */
+	CHECK(near(pb_window_median(run, 7, 3, 0), 11, 0));      /* itself */
+	CHECK(near(pb_window_median(run, 7, 3, 100), 13, 0));    /* all seven */
 	pb_summarize(odd, 0, &s);
 	CHECK(s.n == 0 && s.mean == 0);
 	pb_summarize(odd, 1, &s);

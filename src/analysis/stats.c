@@ -27,6 +27,13 @@ double pb_median(const double *values, size_t n)
 	return m;
 }
 
+double pb_window_median(const double *values, size_t n, size_t i, size_t half)
+{
+	size_t from = i > half ? i - half : 0;
+	size_t to = i + half + 1 < n ? i + half + 1 : n;
+	return pb_median(values + from, to - from);
+}
+
 double pb_t95(size_t df)
 {
 	static const double table[] = {

@@ -17,6 +17,8 @@ struct pb_summary {
 /* Summarises n values (n may be 0: everything 0). stdev is the sample stdev (n - 1). */
 void pb_summarize(const double *values, size_t n, struct pb_summary *out);
 double pb_median(const double *values, size_t n);
+/* The median of values[i - half .. i + half], clipped to 0 .. n - 1 (n > i). */
+double pb_window_median(const double *values, size_t n, size_t i, size_t half);
 
 /* Two-sided 95 % Student t critical value for df degrees of freedom. */
 double pb_t95(size_t df);

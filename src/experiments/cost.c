@@ -182,9 +182,7 @@ struct cost_fit {
 
 static double local_baseline(const double *base, size_t n, size_t i)
 {
-	size_t from = i > LOCAL_PAIRS ? i - LOCAL_PAIRS : 0;
-	size_t to = i + LOCAL_PAIRS + 1 < n ? i + LOCAL_PAIRS + 1 : n;
-	return pb_median(base + from, to - from);
+	return pb_window_median(base, n, i, LOCAL_PAIRS);
 }
 
 static void fit_sweep(const struct sweep *sw, bool per_event, struct cost_fit *cf)

@@ -2,7 +2,7 @@
  * The facility samples its natural workload at one period (the accuracy experiment's, or the
  * first --period) under every delivery mode — none (samples wait in a ring sized for the run),
  * signal (a real-time signal per wakeup, one wakeup per sample), sigtrap (a synchronous SIGTRAP
- * per sample) and drain (a collector thread polls the rings, like perf record) — on each thread
+ * per sample) and drain (a collector thread drains the rings, like perf record) — on each thread
  * count of the suite, next to a baseline run of the same workload without perf. Every run is a
  * forked child so that its peak RSS (wait4's ru_maxrss) is the measured process's own, and the
  * runs of one thread count are interleaved (baseline, none, signal, sigtrap, drain, baseline,

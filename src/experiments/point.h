@@ -94,6 +94,8 @@ struct pb_point {
 	uint64_t elapsed_ns[PB_MAX_THREADS];
 	uint64_t cpu_ns[PB_MAX_THREADS];     /* each thread's CPU time across the region */
 	unsigned unpinned_threads;           /* threads sched_setaffinity refused their CPU */
+	uint64_t signal_overflows;           /* signal mode: signals the kernel could not queue
+					      * (session.h), a lower bound */
 	struct pb_point_figures ev[PB_MAX_EVENTS];
 	int label;                           /* index of the probed label, -1 if none */
 	/* attribution of event 0 */

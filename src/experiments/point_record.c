@@ -98,6 +98,10 @@ void pb_point_record(const struct pb_point_request *req, const struct pb_point *
 	/* Threads that ran where the scheduler put them: their timings and any per-CPU figure
 	 * are not those of the CPUs asked for. */
 	pb_rset_int(o, "unpinned_threads", PB_UNIT_THREADS, pt->unpinned_threads);
+	/* Signals lost to a full signal queue are never hidden; only signal mode can lose them. */
+	if (req->delivery == PB_DELIVERY_SIGNAL)
+		pb_rset_int(o, "signal_queue_overflows", PB_UNIT_SIGNALS,
+			    (int64_t)pt->signal_overflows);
 	if (pt->label >= 0)
 		pb_rset_text(o, "label", pt->instance.truth.labels[pt->label].name);
 	struct pb_rlist *events = pb_rset_list(o, "events");

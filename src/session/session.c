@@ -80,6 +80,7 @@ struct signal_slot {
 };
 
 static struct signal_slot fd_slots[SIGNAL_SLOTS];
+static _Atomic uint64_t sigio_overflows;
 static struct signal_slot trap_slots[PB_MAX_THREADS][PB_MAX_EVENTS];
 
 static int current_tid(void)
@@ -101,6 +102,16 @@ static void on_async_signal(int sig, siginfo_t *si, void *uc)
 	(void)uc;
 	if (si->si_fd >= 0 && si->si_fd < SIGNAL_SLOTS)
 		count_signal(&fd_slots[si->si_fd]);
+}
+
+/* The kernel's fallback when a real-time signal cannot be queued: without a handler SIGIO
+ * would end the process ("I/O possible"); with one, the loss is counted and reported. */
+static void on_sigio(int sig, siginfo_t *si, void *uc)
+{
+	(void)sig;
+	(void)si;
+	(void)uc;
+	atomic_fetch_add_explicit(&sigio_overflows, 1, memory_order_relaxed);
 }
 
 static void on_sigtrap(int sig, siginfo_t *si, void *uc)
@@ -677,7 +688,7 @@ int pb_session_run(const struct pb_session_config *cfg, struct pb_session_result
 
 	/* Without the handlers a sample's signal would take the default action, which for both
 	 * is to kill the process. */
-	struct sigaction old_async, old_trap, sa = {.sa_flags = SA_SIGINFO | SA_RESTART};
+	struct sigaction old_async, old_trap, old_io, sa = {.sa_flags = SA_SIGINFO | SA_RESTART};
 	sigemptyset(&sa.sa_mask);
 	int signo = cfg->signal_number ? cfg->signal_number : SIGRTMIN + 2;
 	sa.sa_sigaction = on_async_signal;
@@ -687,6 +698,15 @@ int pb_session_run(const struct pb_session_config *cfg, struct pb_session_result
 		bad_signo = SIGTRAP;
 		int saved = errno;
 		sigaction(signo, &old_async, NULL);
+		errno = saved;
+	}
+	atomic_store(&sigio_overflows, 0);
+	sa.sa_sigaction = on_sigio;
+	if (!bad_signo && sigaction(SIGIO, &sa, &old_io)) {
+		bad_signo = SIGIO;
+		int saved = errno;
+		sigaction(signo, &old_async, NULL);
+		sigaction(SIGTRAP, &old_trap, NULL);
 		errno = saved;
 	}
 	if (bad_signo) {
@@ -760,8 +780,10 @@ int pb_session_run(const struct pb_session_config *cfg, struct pb_session_result
 			rc = -1;
 		}
 	}
+	res->signal_overflows = atomic_load(&sigio_overflows);
 	sigaction(signo, &old_async, NULL);
 	sigaction(SIGTRAP, &old_trap, NULL);
+	sigaction(SIGIO, &old_io, NULL);
 	pthread_barrier_destroy(&s.opened);
 	pthread_barrier_destroy(&s.release);
 	free(s.workers);

@@ -98,6 +98,11 @@ struct pb_session_result {
 	unsigned threads, nevents;
 	struct pb_thread_result thread[PB_MAX_THREADS];
 	uint64_t wall_ns;             /* from barrier release to the last thread's end */
+	/* Signal mode: SIGIOs received, each a real-time signal the kernel could not queue (the
+	 * queue was at RLIMIT_SIGPENDING) and so never delivered. A lower bound of the signals
+	 * lost (a SIGIO arriving while one is pending merges with it), for the whole session:
+	 * a SIGIO does not say which event it stands for. The samples are in the rings. */
+	uint64_t signal_overflows;
 };
 
 /* Runs the session. Fails (returns -1 with err) if any thread could not open or map an event,
