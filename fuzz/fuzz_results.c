@@ -1,7 +1,8 @@
 /* Fuzzes the results.json loader (pb_results_load_buffer, the checks `compare` and `report`
  * run on a file a user hands them). Whatever the bytes, the loader either accepts a JSON
- * object of this schema with a points array, or refuses with a message and exit code 6 and
- * no tree; it never crashes, leaks or accepts something of another schema. */
+ * object of a schema it reads (/2, or /1) with a points array, or refuses with a message and
+ * exit code 6 and an empty document; it never crashes, leaks or accepts something of another
+ * schema. */
 #include "io/results.h"
 
 #include <stdint.h>
@@ -10,25 +11,27 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	json_t *root = (json_t *)1;
+	struct pb_results r;
 	struct pb_error err;
 	memset(&err, 0, sizeof err);
-	if (pb_results_load_buffer((const char *)data, size, "fuzz input", &root, &err)) {
-		if (root || err.code != PB_EXIT_BAD_FILE || !err.msg[0])
+	if (pb_results_load_buffer((const char *)data, size, "fuzz input", &r, &err)) {
+		if (r.npoints || r.schema[0] || err.code != PB_EXIT_BAD_FILE || !err.msg[0])
 			abort();
+		pb_results_free(&r);
 		return 0;
 	}
-	const char *schema = json_string_value(json_object_get(root, "schema"));
-	if (!schema || strcmp(schema, PB_RESULTS_SCHEMA) ||
-	    !json_is_array(json_object_get(root, "points")))
+	if (strcmp(r.schema, PB_RESULTS_SCHEMA) && strcmp(r.schema, PB_RESULTS_SCHEMA_V1))
 		abort();
 	/* what compare and report do next: walk the points and render them again */
-	size_t i;
-	json_t *p;
-	json_array_foreach(json_object_get(root, "points"), i, p)
-		(void)json_string_value(json_object_get(p, "experiment"));
+	for (size_t i = 0; i < r.npoints; i++)
+		(void)pb_rset_get_int(&r.points[i]->params, "period");
+	json_t *root = pb_results_json(&r);
+	if (!json_is_array(json_object_get(root, "points")) ||
+	    json_array_size(json_object_get(root, "points")) != r.npoints)
+		abort();
 	char *text = json_dumps(root, JSON_COMPACT);
 	free(text);
 	json_decref(root);
+	pb_results_free(&r);
 	return 0;
 }

@@ -290,13 +290,13 @@ head -c 4096 /dev/urandom >"$work/random.data"
 row "not a perf.data at all" 6 "no PERFILE2 magic: not a perf.data file" \
 	$pb perfdata "$work/random.data"
 row "perf.data missing" 2 "cannot open" $pb perfdata "$work/none.data"
-mkdir -p "$work/v2"
-printf '{"schema":"pesbench-results/2","points":[]}\n' >"$work/v2/results.json"
+mkdir -p "$work/v3"
+printf '{"schema":"pesbench-results/3","points":[]}\n' >"$work/v3/results.json"
 row "results of another schema version (compare)" 6 \
-	"has schema 'pesbench-results/2'; this pesbench reads 'pesbench-results/1'" \
-	$pb compare "$work/v2/results.json" "$work/v2/results.json"
-row "results of another schema version (report)" 6 "has schema 'pesbench-results/2'" \
-	$pb report "$work/v2"
+	"has schema 'pesbench-results/3'; this pesbench reads 'pesbench-results/2' and 'pesbench-results/1'" \
+	$pb compare "$work/v3/results.json" "$work/v3/results.json"
+row "results of another schema version (report)" 6 "has schema 'pesbench-results/3'" \
+	$pb report "$work/v3"
 mkdir -p "$work/cut"
 if [ -f "$work/multi/results.json" ]; then
 	head -c 300 "$work/multi/results.json" >"$work/cut/results.json"

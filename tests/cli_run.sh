@@ -46,7 +46,9 @@ fi
 expect_exit 0 "$bin" run accuracy bias multi --facility $ex --runs 2 --threads 1 --target-ms 15 --out "$tmp/a" --quiet
 check test -s "$tmp/a/results.json"
 check test -s "$tmp/a/results.csv"
-check json "$tmp/a/results.json" "assert d['schema']=='pesbench-results/1' and d['complete'] is True"
+check json "$tmp/a/results.json" "assert d['schema']=='pesbench-results/2' and d['complete'] is True"
+# every figure with a unit says it in the document: the units object, by field name
+check json "$tmp/a/results.json" "assert d['units']['accuracy']=='%' and d['units']['wall_ns']=='ns' and d['units']['running_ratio']=='ratio' and d['units']['lost_total']=='samples' and 'period' not in d['units']"
 # every measured point: accuracy 100 for the exact facility, loss and multiplexing present per run
 check json "$tmp/a/results.json" "
 pts=[p for p in d['points'] if 'runs' in p and p['experiment']=='accuracy']
@@ -95,7 +97,7 @@ sleep 4
 kill -INT $pid
 wait $pid; code=$?
 check test "$code" = 130
-check json "$tmp/c/results.json" "assert d['complete'] is False and d['schema']=='pesbench-results/1'"
+check json "$tmp/c/results.json" "assert d['complete'] is False and d['schema']=='pesbench-results/2'"
 check test -z "$(find "$tmp/c" -name '*.tmp.*')"
 
 # bad input

@@ -96,7 +96,7 @@ for facility in $ex timer:cpu-clock; do
 	check "python3 - '$dir/results.json' '$facility' <<'EOF'
 import json, sys
 d = json.load(open(sys.argv[1]))
-assert d['complete'] is True and d['schema'] == 'pesbench-results/1'
+assert d['complete'] is True and d['schema'] == 'pesbench-results/2'
 pts = [p for p in d['points'] if p['facility'] == sys.argv[2] and 'error' not in p]
 assert pts, 'no points for ' + sys.argv[2]
 events = [r['events'][0] for p in pts for r in p['runs']]

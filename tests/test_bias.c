@@ -3,6 +3,7 @@
  * the point says how many runs counted, and with none there are no shares at all. */
 #include "check.h"
 #include "experiments/experiment.h"
+#include "results_json.h"
 
 #include <math.h>
 
@@ -24,9 +25,18 @@ static json_t *run_with(json_int_t samples, double a, double dev_at, double dev_
 	return json_pack("{s:o}", "attribution", attr);
 }
 
-static json_t *point_of(json_t *runs)
+/* The bias metrics of a point holding runs, as results.json holds the point after them. */
+static json_t *bias_point(json_t *runs, enum pb_ip_kind kind)
 {
-	return json_pack("{s:o, s:o}", "runs", runs, "metrics", json_object());
+	struct pb_results doc;
+	struct pb_result_point *p = pb_test_point_of_json(
+		&doc, json_pack("{s:s, s:s, s:s, s:o, s:o}", "experiment", "bias", "facility",
+				"timer", "workload", "bias", "runs", runs, "metrics",
+				json_object()));
+	pb_bias_metrics(p, kind);
+	json_t *point = pb_test_point_json(&doc, 0);
+	pb_results_free(&doc);
+	return point;
 }
 
 static double share(json_t *point, size_t l, const char *key)
@@ -54,8 +64,7 @@ static void failed_runs_are_not_zero_shares(void)
 	/* a run that read no sample: its shares are 0 but were never measured */
 	json_array_append_new(runs, run_with(0, 0, 0, 0));
 	json_array_append_new(runs, run_with(500, 40, 20, 4));
-	json_t *p = point_of(runs);
-	pb_bias_metrics(p, PB_IP_EXACT);
+	json_t *p = bias_point(runs, PB_IP_EXACT);
 	CHECK_EQ_U64(json_integer_value(json_object_get(p, "runs_with_shares")), 2);
 	CHECK_EQ_U64(json_integer_value(json_object_get(p, "runs_without_shares")), 2);
 	CHECK_EQ_U64(json_array_size(json_object_get(json_object_get(p, "metrics"), "shares")), 2);
@@ -77,8 +86,7 @@ static void failed_runs_are_not_zero_shares(void)
 	runs = json_array();
 	json_array_append_new(runs, run_with(0, 0, 0, 0));
 	json_array_append_new(runs, run_with(10, 70, 20, 6));
-	p = point_of(runs);
-	pb_bias_metrics(p, PB_IP_NEXT);
+	p = bias_point(runs, PB_IP_NEXT);
 	CHECK(near(metric(p, "max_deviation"), 6));
 	CHECK(near(share(p, 0, "share_at_ip"), 70));
 	CHECK_EQ_U64(json_integer_value(json_object_get(p, "runs_with_shares")), 1);
@@ -91,8 +99,7 @@ static void no_samples_no_shares(void)
 	json_t *runs = json_array();
 	json_array_append_new(runs, json_pack("{s:s}", "error", "session failed"));
 	json_array_append_new(runs, run_with(0, 0, 0, 0));
-	json_t *p = point_of(runs);
-	pb_bias_metrics(p, PB_IP_EXACT);
+	json_t *p = bias_point(runs, PB_IP_EXACT);
 	json_t *m = json_object_get(p, "metrics");
 	CHECK(!json_object_get(m, "shares"));
 	CHECK(!json_object_get(m, "max_deviation"));

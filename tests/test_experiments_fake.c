@@ -2,6 +2,7 @@
  * accuracy, bias and mode figures must be the ones the constructed input implies. The
  * workloads really run; only the kernel's answers are constructed. */
 #include "check.h"
+#include "results_json.h"
 #include "fixture.h"
 #include "experiments/experiment.h"
 #include "experiments/point.h"
@@ -179,14 +180,16 @@ static void no_samples_is_flagged(void)
 	CHECK_EQ_U64(pt.ev[0].observed, 0);
 	CHECK(pt.ev[0].no_samples);
 	CHECK(isnan(pt.ev[0].accuracy));
-	json_t *run = pb_point_json(&req, &pt);
+	json_t *run = pb_test_run_json(&req, &pt);
 	json_t *ev = json_array_get(json_object_get(run, "events"), 0);
 	CHECK(json_is_true(json_object_get(ev, "no_samples")));
 	CHECK(json_is_null(json_object_get(ev, "accuracy")));
 	CHECK_STR_CONTAINS(json_string_value(json_object_get(ev, "note")), "none arrived");
 	/* the point's metrics count such runs and hold no accuracy made of them */
-	json_t *point = json_pack("{s:[O]}", "runs", run);
-	pb_point_metrics(point);
+	struct pb_results doc;
+	pb_point_metrics(pb_test_point_of_json(&doc, json_pack("{s:[O]}", "runs", run)));
+	json_t *point = pb_test_point_json(&doc, 0);
+	pb_results_free(&doc);
 	json_t *m = json_object_get(point, "metrics");
 	CHECK_EQ_U64(json_integer_value(json_object_get(m, "no_samples_runs")), 1);
 	CHECK(json_object_get(m, "accuracy") == NULL);
@@ -223,7 +226,7 @@ static void pebs_precise_lowered(void)
 	CHECK_EQ_U64(fake_kernel_event_at(0)->attr.precise_ip, 2);
 	CHECK_EQ_U64(pt.ev[0].precise_requested, 3);
 	CHECK_EQ_U64(pt.ev[0].precise_granted, 2);
-	json_t *run = pb_point_json(&req, &pt);
+	json_t *run = pb_test_run_json(&req, &pt);
 	json_t *ev = json_array_get(json_object_get(run, "events"), 0);
 	CHECK(json_is_true(json_object_get(ev, "precise_lowered")));
 	CHECK_EQ_U64(json_integer_value(json_object_get(ev, "precise_requested")), 3);
@@ -262,7 +265,7 @@ static void unpinned_threads_are_reported(void)
 		CHECK(pb_point_measure(&req, &pt, &err) == 0);
 		CHECK_EQ_U64(pt.unpinned_threads, (unsigned)refuse);
 		CHECK_EQ_U64(pt.ev[0].observed, 3);
-		json_t *run = pb_point_json(&req, &pt);
+		json_t *run = pb_test_run_json(&req, &pt);
 		CHECK(json_is_integer(json_object_get(run, "unpinned_threads")));
 		CHECK_EQ_U64(json_integer_value(json_object_get(run, "unpinned_threads")), refuse);
 		char *printed = NULL;
@@ -282,7 +285,7 @@ static void unpinned_threads_are_reported(void)
 	fake_kernel_refuse_cpu(0, EINVAL);
 	CHECK(pb_point_measure(&req, &pt, &err) == 0);
 	CHECK_EQ_U64(pt.unpinned_threads, 1);
-	json_t *run = pb_point_json(&req, &pt);
+	json_t *run = pb_test_run_json(&req, &pt);
 	CHECK_EQ_U64(json_integer_value(json_object_get(run, "unpinned_threads")), 1);
 	json_decref(run);
 	pb_point_free(&pt);
@@ -414,7 +417,7 @@ static void ibs_swfilt_excludes_and_filters(void)
 	CHECK_EQ_U64(pt.ev[0].lost, 0);
 	CHECK_EQ_U64(pt.ev[0].dropped, 2);
 	CHECK_EQ_U64(pt.ev[0].observed, 10);
-	json_t *run = pb_point_json(&req, &pt);
+	json_t *run = pb_test_run_json(&req, &pt);
 	json_t *j = json_array_get(json_object_get(run, "events"), 0);
 	CHECK_EQ_U64(json_integer_value(json_object_get(j, "filtered")), 15);
 	CHECK_EQ_U64(json_integer_value(json_object_get(j, "dropped")), 2);
@@ -497,10 +500,11 @@ static void accuracy_experiment_on_pebs(void)
 	CHECK(pb_experiment_accuracy.run(&o, "pebs:BR_MISP_RETIRED:ALL_BRANCHES", &res, &err) == 0);
 	if (err.msg[0])
 		fprintf(stderr, "%s\n", err.msg);
-	size_t n = json_array_size(res.points);
+	json_t *points = pb_test_points_json(&res);
+	size_t n = json_array_size(points);
 	CHECK(n >= 1);
 	for (size_t i = 0; i < n; i++) {
-		json_t *p = json_array_get(res.points, i);
+		json_t *p = json_array_get(points, i);
 		json_t *m = json_object_get(p, "metrics");
 		/* the L1-miss assumption is checked with a counting event on a PMU machine */
 		json_t *l1 = json_object_get(p, "l1_miss_assumption");
@@ -510,6 +514,8 @@ static void accuracy_experiment_on_pebs(void)
 								"mean"));
 		CHECK(fabs(mean - 90) < 0.01);
 	}
+	json_decref(points);
+	pb_test_check_units(&res);
 	pb_results_close(&res);
 	fake_kernel_uninstall();
 }

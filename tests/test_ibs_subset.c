@@ -6,6 +6,7 @@
  * the same bits), and the accuracy must be the one that number implies, while the unfiltered
  * ibs-op accuracy of the same stream stays the one its total implies. */
 #include "check.h"
+#include "results_json.h"
 #include "fixture.h"
 #include "experiments/point.h"
 #include "facilities/ibs_raw.h"
@@ -143,7 +144,7 @@ static void subset_accuracy(void)
 	CHECK(fabs(f->accuracy - 88) < 0.5);
 	/* user/kernel figures describe the subset's samples */
 	CHECK_EQ_U64(f->user_samples + f->kernel_samples, script.load_miss);
-	json_t *j = pb_point_json(&req, &pt);
+	json_t *j = pb_test_run_json(&req, &pt);
 	json_t *ev = json_array_get(json_object_get(j, "events"), 0);
 	CHECK_EQ_U64(json_integer_value(json_object_get(ev, "ibs_ops_sampled")), script.total);
 	CHECK_EQ_U64(json_integer_value(json_object_get(ev, "observed")), script.load_miss);
@@ -164,7 +165,7 @@ static void subset_accuracy(void)
 	accuracy = 100 - fabs((double)script.total - all_expected) / all_expected * 100;
 	CHECK(fabs(f->accuracy - accuracy) < 1e-9);
 	CHECK(fabs(f->accuracy - 96) < 0.05);
-	j = pb_point_json(&req, &pt);
+	j = pb_test_run_json(&req, &pt);
 	ev = json_array_get(json_object_get(j, "events"), 0);
 	CHECK(json_object_get(ev, "ibs_ops_sampled") == NULL);
 	json_decref(j);

@@ -3,25 +3,27 @@
 #include "check.h"
 #include "experiments/experiment.h"
 
-static json_t *event(bool opened, json_int_t running)
+static void event(struct pb_rlist *evs, bool opened, int64_t running)
 {
-	return json_pack("{s:b, s:I, s:I}", "opened", opened, "time_enabled", (json_int_t)1000000,
-			 "time_running", running);
+	struct pb_rset *ev = pb_rlist_set(evs);
+	pb_rset_bool(ev, "opened", opened);
+	pb_rset_int(ev, "time_enabled", PB_UNIT_NS, 1000000);
+	pb_rset_int(ev, "time_running", PB_UNIT_NS, running);
 }
 
 int main(void)
 {
-	json_t *evs = json_array();
-	CHECK_EQ_U64(pb_multi_scheduled(evs), 0);
+	struct pb_rlist evs = {0};
+	CHECK_EQ_U64(pb_multi_scheduled(&evs), 0);
 	CHECK_EQ_U64(pb_multi_scheduled(NULL), 0);
-	json_array_append_new(evs, event(true, 1000000));
-	json_array_append_new(evs, event(true, 250000));   /* multiplexed: ran a quarter */
-	CHECK_EQ_U64(pb_multi_scheduled(evs), 2);
-	json_array_append_new(evs, event(true, 0));        /* opened, never ran */
-	json_array_append_new(evs, event(false, 0));       /* refused (a fifth debug register) */
-	CHECK_EQ_U64(pb_multi_scheduled(evs), 2);
-	json_array_append_new(evs, json_pack("{s:b}", "opened", true)); /* no running time read */
-	CHECK_EQ_U64(pb_multi_scheduled(evs), 2);
-	json_decref(evs);
+	event(&evs, true, 1000000);
+	event(&evs, true, 250000);   /* multiplexed: ran a quarter */
+	CHECK_EQ_U64(pb_multi_scheduled(&evs), 2);
+	event(&evs, true, 0);        /* opened, never ran */
+	event(&evs, false, 0);       /* refused (a fifth debug register) */
+	CHECK_EQ_U64(pb_multi_scheduled(&evs), 2);
+	pb_rset_bool(pb_rlist_set(&evs), "opened", true); /* no running time read */
+	CHECK_EQ_U64(pb_multi_scheduled(&evs), 2);
+	pb_rlist_clear(&evs);
 	return pb_check_done("multi");
 }

@@ -3,6 +3,7 @@
  * least that while this process stays smaller). Then a smoke run of the overhead experiment
  * on an exact facility, whose samples and losses must add up. No timing is asserted. */
 #include "check.h"
+#include "results_json.h"
 #include "experiments/child.h"
 #include "experiments/experiment.h"
 
@@ -106,10 +107,11 @@ static void test_smoke_on(const char *facility)
 	CHECK(pb_experiment_overhead.run(&o, facility, &res, &err) == 0);
 	if (err.msg[0])
 		fprintf(stderr, "overhead: %s\n", err.msg);
-	CHECK_EQ_U64(json_array_size(res.points), 5 * o.nthreads);
+	json_t *points = pb_test_points_json(&res);
+	CHECK_EQ_U64(json_array_size(points), 5 * o.nthreads);
 	static const char *const modes[] = {"-", "none", "signal", "sigtrap", "drain"};
-	for (size_t i = 0; i < json_array_size(res.points); i++) {
-		json_t *p = json_array_get(res.points, i);
+	for (size_t i = 0; i < json_array_size(points); i++) {
+		json_t *p = json_array_get(points, i);
 		unsigned c = (unsigned)(i % 5);
 		CHECK_STR_CONTAINS(json_string_value(json_object_get(p, "experiment")), "overhead");
 		CHECK(!strcmp(json_string_value(json_object_get(p, "delivery")), modes[c]));
@@ -123,9 +125,18 @@ static void test_smoke_on(const char *facility)
 		CHECK(json_is_integer(json_object_get(m, "lost_total")));
 		json_t *run = json_array_get(json_object_get(p, "runs"), 0);
 		CHECK(json_integer_value(json_object_get(run, "maxrss_kib")) > 0);
+		/* The measured threads' CPU time in the region, summed: measured (not 0), and no
+		 * more than every thread busy for the whole region (a process-wide clock would
+		 * also count the collector and the set-up outside the region). */
+		json_int_t cpu = json_integer_value(json_object_get(run, "cpu_ns"));
+		json_int_t wall = json_integer_value(json_object_get(run, "wall_ns"));
+		json_int_t threads = json_integer_value(json_object_get(p, "threads"));
+		CHECK(cpu > 0);
+		CHECK(cpu <= threads * wall + 1000000);
 		if (!c)
 			continue;
 		CHECK(json_is_number(json_object_get(m, "time_overhead_pct")));
+		CHECK(json_is_number(json_object_get(m, "cpu_overhead_pct")));
 		CHECK(json_is_number(json_object_get(m, "memory_overhead_pct")));
 		uint64_t observed = (uint64_t)json_integer_value(json_object_get(run, "observed"));
 		uint64_t lost = (uint64_t)json_integer_value(json_object_get(run, "lost"));
@@ -138,6 +149,8 @@ static void test_smoke_on(const char *facility)
 		if (!strcmp(modes[c], "none") || !strcmp(modes[c], "drain"))
 			CHECK_EQ_U64(signals, 0);
 	}
+	json_decref(points);
+	pb_test_check_units(&res);
 	pb_results_close(&res);
 	char cmd[128];
 	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);

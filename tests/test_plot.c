@@ -3,6 +3,8 @@
  * draws a PNG and an SVG of each; without gnuplot, or with one that fails, the scripts are
  * still written and the caller gets one warning. */
 #include "check.h"
+#include "results_json.h"
+#include "io/results.h"
 #include "experiments/experiment.h"
 #include "present/plot.h"
 #include "util/kit.h"
@@ -36,7 +38,7 @@ static json_t *point(json_t *points, const char *experiment, const char *facilit
 		json_array_append_new(json_object_get(p, "runs"),
 				      json_pack("{s:i, s:[o]}", "run", r, "events",
 						event(facility, base + r, 1000, true)));
-	pb_point_metrics(p);
+	pb_test_point_metrics(p);
 	json_array_append_new(points, p);
 	return p;
 }
@@ -112,7 +114,7 @@ static json_t *constructed(void)
 			for (int e = 1; e < k; e++)
 				json_array_append_new(json_object_get(run, "events"),
 						      event("bp:w", 94 + r, 100, e < 2));
-		pb_point_metrics(p);
+		pb_test_point_metrics(p);
 		json_object_set_new(p, "events_opened_together", json_integer(k));
 	}
 	const char *levels[] = {"user", "kernel", "both"};
@@ -239,9 +241,60 @@ static bool exists(const char *dir, const char *name, const char *ext)
 	return !stat(path, &st);
 }
 
+/* A /2 document names each figure's unit: a metric whose name says no unit is labelled with
+ * the document's, and one whose name looks like another unit is labelled with the document's
+ * all the same (nanoseconds in the millions read as ms). */
+static void units_from_the_document(void)
+{
+	const char *doc_text =
+		"{\"schema\": \"pesbench-results/2\", \"points\": ["
+		"{\"experiment\": \"unitx\", \"facility\": \"timer\", \"workload\": \"busy\","
+		" \"threads\": 1, \"runs\": [{\"run\": 0}], \"metrics\": {\"frob\": {\"n\": 1,"
+		" \"mean\": 2e6, \"stdev\": 0.0, \"min\": 2e6, \"max\": 2e6, \"median\": 2e6,"
+		" \"ci95\": 0.0}, \"gap_pct\": {\"n\": 1, \"mean\": 3, \"stdev\": 0.0, \"min\": 3,"
+		" \"max\": 3, \"median\": 3, \"ci95\": 0.0}}},"
+		"{\"experiment\": \"unitx\", \"facility\": \"timer\", \"workload\": \"busy\","
+		" \"threads\": 2, \"runs\": [{\"run\": 0}], \"metrics\": {\"frob\": {\"n\": 1,"
+		" \"mean\": 3e6, \"stdev\": 0.0, \"min\": 3e6, \"max\": 3e6, \"median\": 3e6,"
+		" \"ci95\": 0.0}, \"gap_pct\": {\"n\": 1, \"mean\": 4, \"stdev\": 0.0, \"min\": 4,"
+		" \"max\": 4, \"median\": 4, \"ci95\": 0.0}}}],"
+		" \"units\": {\"frob\": \"ns\", \"gap_pct\": \"pages\", \"threads\": \"threads\"}}";
+	struct pb_results doc;
+	struct pb_error err = {0};
+	CHECK(pb_results_load_buffer(doc_text, strlen(doc_text), "units", &doc, &err) == 0);
+	char dir[] = "/tmp/pb-test-plot-XXXXXX";
+	CHECK(mkdtemp(dir) != NULL);
+	struct pb_plot_set set;
+	CHECK(pb_plots_make(&doc, dir, false, NULL, &set, &err) == 0);
+	pb_plot_set_free(&set);
+	CHECK(pb_plots_make(&doc, dir, true, NULL, &set, &err) == 0);
+	size_t len;
+	char label[256] = "";
+	char *gp = slurp(dir, "unitx-frob", "gp", &len);
+	script_value(gp, "ylabel", label, sizeof label);
+	CHECK_STR_CONTAINS(label, "frob (ms)");
+	script_value(gp, "xlabel", label, sizeof label);
+	CHECK_STR_CONTAINS(label, "threads");
+	free(gp);
+	gp = slurp(dir, "unitx-gap_pct", "gp", &len);
+	label[0] = '\0';
+	script_value(gp, "ylabel", label, sizeof label);
+	CHECK_STR_CONTAINS(label, "gap pct (pages)");
+	free(gp);
+	pb_plot_set_free(&set);
+	pb_results_free(&doc);
+	char cmd[128];
+	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+	CHECK(system(cmd) == 0);
+}
+
 int main(void)
 {
-	json_t *results = constructed();
+	units_from_the_document();
+	json_t *constructed_json = constructed();
+	struct pb_results doc;
+	pb_test_results_of_json(&doc, constructed_json);
+	const struct pb_results *results = &doc;
 	char dir[] = "/tmp/pb-test-plot-XXXXXX";
 	CHECK(mkdtemp(dir) != NULL);
 	struct pb_plot_set set;
@@ -372,7 +425,8 @@ int main(void)
 	CHECK_EQ_U64(err.code, PB_EXIT_OUTPUT);
 	pb_plot_set_free(&set);
 
-	json_decref(results);
+	pb_results_free(&doc);
+	json_decref(constructed_json);
 	char cmd[200];
 	snprintf(cmd, sizeof cmd, "rm -rf %s %s", dir, bare);
 	if (system(cmd))

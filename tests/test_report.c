@@ -4,6 +4,7 @@
  * constructed files matches rows across machines ('-' where a file lacks one) and refuses a
  * file of another schema or a corrupt one with exit 6; `pesbench report` likewise. */
 #include "check.h"
+#include "results_json.h"
 #include "cli/commands.h"
 #include "experiments/experiment.h"
 #include "io/results.h"
@@ -31,7 +32,7 @@ static json_t *point(json_t *points, const char *experiment, const char *facilit
 				  "events", "facility", facility, "accuracy", base + r, "expected",
 				  1000.0, "running_ratio", running, "lost", (json_int_t)lost,
 				  "throttles", 0, "multiplexed", running < 1, "opened", 1));
-	pb_point_metrics(p);
+	pb_test_point_metrics(p);
 	json_array_append_new(points, p);
 	return p;
 }
@@ -133,9 +134,12 @@ static void check_report(void)
 {
 	char dir[] = "/tmp/pb-test-report-XXXXXX";
 	CHECK(mkdtemp(dir) != NULL);
-	json_t *results = machine_results("GenuineIntel", "Intel(R) Xeon(R) Gold 6354",
-					  "pebs:INST_RETIRED:PREC_DIST", 97, true);
-	write_results(results, dir);
+	json_t *results_json = machine_results("GenuineIntel", "Intel(R) Xeon(R) Gold 6354",
+					       "pebs:INST_RETIRED:PREC_DIST", 97, true);
+	write_results(results_json, dir);
+	struct pb_results doc;
+	pb_test_results_of_json(&doc, results_json);
+	const struct pb_results *results = &doc;
 	struct pb_error err = {0};
 	size_t nplots = 0;
 	CHECK(pb_report_folder(results, dir, false, pb_experiment_summary, NULL, &nplots, &err) ==
@@ -206,7 +210,8 @@ static void check_report(void)
 	char *out = NULL;
 	CHECK(run_captured(pb_cmd_report, 3, argv, bare, &out) == 0);
 	free(out);
-	json_decref(results);
+	pb_results_free(&doc);
+	json_decref(results_json);
 	char cmd[200];
 	snprintf(cmd, sizeof cmd, "rm -rf %s %s", dir, bare);
 	if (system(cmd))
@@ -279,7 +284,7 @@ static void check_compare(void)
 	char path[4200];
 	snprintf(path, sizeof path, "%s/results.json", b);
 	FILE *f = fopen(path, "w");
-	fputs("{\"schema\": \"pesbench-results/2\", \"points\": []}", f);
+	fputs("{\"schema\": \"pesbench-results/3\", \"points\": []}", f);
 	fclose(f);
 	CHECK(run_captured(pb_cmd_compare, 3, argv, a, &out) == PB_EXIT_BAD_FILE);
 	CHECK(out && !*out);

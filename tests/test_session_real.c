@@ -7,7 +7,11 @@
 #include <errno.h>
 #include <stdint.h>
 #include <string.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 /* A store loop with a 5-byte nop a uprobe can sit on cheaply (the kernel rewrites a probed nop5
@@ -290,6 +294,57 @@ __attribute__((no_sanitize("address"))) static void touch_pages(void *ctx, unsig
 		((volatile uint8_t *)c->pages)[i * (size_t)page + 123] = 1;
 }
 
+/* A thread that blocks the sample signal while it faults lets the signals pile up; past
+ * RLIMIT_SIGPENDING the kernel cannot queue them and sends SIGIO instead, which without a
+ * handler ended the process ("I/O possible"). The session counts them, and every sample is
+ * still in the ring. */
+static int blocked_signo;
+
+__attribute__((no_sanitize("address"))) static void touch_pages_signal_blocked(void *ctx,
+									   unsigned thread)
+{
+	sigset_t set, old;
+	sigemptyset(&set);
+	sigaddset(&set, blocked_signo);
+	pthread_sigmask(SIG_BLOCK, &set, &old);
+	touch_pages(ctx, thread);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+}
+
+static void signal_queue_overflow_is_counted(void)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	struct fault_ctx ctx = {.npages = 1024};
+	ctx.pages = mmap(NULL, ctx.npages * (size_t)page, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	CHECK(ctx.pages != MAP_FAILED);
+	madvise(ctx.pages, ctx.npages * (size_t)page, MADV_NOHUGEPAGE);
+	struct rlimit saved, low = {.rlim_cur = 32, .rlim_max = 0};
+	CHECK(getrlimit(RLIMIT_SIGPENDING, &saved) == 0);
+	low.rlim_max = saved.rlim_max;
+	CHECK(setrlimit(RLIMIT_SIGPENDING, &low) == 0);
+	blocked_signo = SIGRTMIN + 2;
+	struct pb_session_config cfg = {
+		.nevents = 1, .delivery = PB_DELIVERY_SIGNAL, .threads = 1,
+		.expected_samples = 1024, .run = touch_pages_signal_blocked, .ctx = &ctx,
+		.signal_number = blocked_signo,
+	};
+	struct pb_error err = {0};
+	CHECK(pb_spec_parse("sw:page-faults", &cfg.events[0].spec, &err) == 0);
+	cfg.events[0].period = 1;
+	cfg.events[0].exclude_kernel = true;
+	CHECK(pb_session_run(&cfg, &result, &err) == 0);
+	CHECK(setrlimit(RLIMIT_SIGPENDING, &saved) == 0);
+	const struct pb_event_result *ev = &result.thread[0].events[0];
+	CHECK_EQ_U64(ev->samples, 1024);
+	CHECK(result.signal_overflows > 0);
+	CHECK(ev->signals < 1024);
+	CHECK(ev->signals + result.signal_overflows <= 1024);
+	printf("signal queue at 32: %llu signals delivered, %llu overflows counted\n",
+	       (unsigned long long)ev->signals, (unsigned long long)result.signal_overflows);
+	munmap(ctx.pages, ctx.npages * (size_t)page);
+}
+
 static void page_faults_are_exact(void)
 {
 	long page = sysconf(_SC_PAGESIZE);
@@ -343,6 +398,7 @@ int main(void)
 	pb_test_on_exact_facilities(drain_mode_accounts_for_every_sample);
 	pb_test_on_exact_facilities(none_mode_small_ring_reports_loss);
 	page_faults_are_exact();
+	signal_queue_overflow_is_counted();
 	fifth_breakpoint_is_reported();
 	return pb_check_done("session_real");
 }

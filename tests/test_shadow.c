@@ -5,6 +5,7 @@
  * applicable. */
 #include "check.h"
 #include "experiments/experiment.h"
+#include "results_json.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -17,10 +18,12 @@ static json_t *points_of(struct pb_results *res, const char *facility, size_t *n
 	json_t *out = json_array();
 	size_t i;
 	json_t *p;
-	json_array_foreach(res->points, i, p)
+	json_t *points = pb_test_points_json(res);
+	json_array_foreach(points, i, p)
 		if (!strcmp(json_string_value(json_object_get(p, "experiment")), "shadow") &&
 		    !strcmp(json_string_value(json_object_get(p, "facility")), facility))
 			json_array_append(out, p);
+	json_decref(points);
 	*n = json_array_size(out);
 	return out;
 }
@@ -147,6 +150,7 @@ int main(void)
 							     "not_applicable")), "no shadow");
 	json_decref(up);
 	CHECK(pb_results_write(&res, true, &err) == 0);
+	pb_test_check_units(&res);
 	pb_results_close(&res);
 	char path[256];
 	snprintf(path, sizeof path, "%s/results.json", dir);

@@ -2,6 +2,7 @@
  * kernel): each sample carries the count the overflow interrupt read, k x period + skid for
  * the k-th overflow, and the point must report the median and max of exactly those skids. */
 #include "check.h"
+#include "results_json.h"
 #include "experiments/point.h"
 #include "fake_kernel.h"
 #include "fixture.h"
@@ -67,7 +68,7 @@ static bool measure(const struct pb_machine *m, const char *facility, bool skid,
 		FILE *f = fmemopen(text, sizeof text, "w");
 		pb_point_print(f, &req, pt);
 		fclose(f);
-		json_t *j = pb_point_json(&req, pt);
+		json_t *j = pb_test_run_json(&req, pt);
 		json_t *js = json_object_get(json_array_get(json_object_get(j, "events"), 0), "skid");
 		if (pt->ev[0].skid.measured) {
 			CHECK_EQ_U64(json_integer_value(json_object_get(js, "median")),

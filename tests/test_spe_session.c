@@ -6,6 +6,7 @@
  * aux_tail past what it read. Then the point layer must give the accuracy the constructed
  * streams imply. */
 #include "check.h"
+#include "results_json.h"
 #include "fixture.h"
 #include "experiments/point.h"
 #include "facilities/spe_samples.h"
@@ -396,7 +397,7 @@ static void spe_point(const char *facility, double share, bool collision)
 	CHECK(fabs(f->accuracy - share * 100) <= 50 / expected + 1e-9);
 	CHECK_EQ_U64(f->aux_collision, collision ? 1 : 0);
 	CHECK_EQ_U64(f->lost, collision ? 1 : 0);
-	json_t *j = pb_point_json(&req, &pt);
+	json_t *j = pb_test_run_json(&req, &pt);
 	json_t *ev = json_array_get(json_object_get(j, "events"), 0);
 	CHECK_EQ_U64(json_integer_value(json_object_get(ev, "aux_collision")), collision ? 1 : 0);
 	CHECK_EQ_U64(json_integer_value(json_object_get(ev, "lost")), collision ? 1 : 0);

@@ -23,6 +23,15 @@ int main(void)
 
 	const double odd[] = {9, 1, 5};
 	CHECK(near(pb_median(odd, 3), 5, 0));
+	/* A window of 2 on each side, clipped at both ends; an outlier in the window (90) does
+	 * not move it. */
+	const double run[] = {10, 12, 90, 11, 13, 14, 30};
+	CHECK(near(pb_window_median(run, 7, 0, 2), 12, 0));      /* 10 12 90 */
+	CHECK(near(pb_window_median(run, 7, 2, 2), 12, 0));      /* 10 12 90 11 13 */
+	CHECK(near(pb_window_median(run, 7, 4, 2), 14, 0));      /* 90 11 13 14 30 */
+	CHECK(near(pb_window_median(run, 7, 6, 2), 14, 0));      /* 13 14 30 */
+	CHECK(near(pb_window_median(run, 7, 3, 0), 11, 0));      /* itself */
+	CHECK(near(pb_window_median(run, 7, 3, 100), 13, 0));    /* all seven */
 	pb_summarize(odd, 0, &s);
 	CHECK(s.n == 0 && s.mean == 0);
 	pb_summarize(odd, 1, &s);
@@ -44,6 +53,34 @@ int main(void)
 	double same[] = {1, 1, 1};
 	CHECK(pb_linear_fit(same, y, 3, &f) == -1);
 	CHECK(pb_linear_fit(x, y, 2, &f) == -1);
+	/* The intercept's CI: exact line 0, noisy line positive and holding the true 2 ms. */
+	CHECK(pb_linear_fit(x, yn, 5, &f) == 0);
+	CHECK(f.intercept_ci95 > 0 && fabs(f.intercept - 2e6) < f.intercept_ci95);
+
+	/* Theil–Sen on the exact line gives it back; with two of eight runs slowed by another
+	 * program (+3 ms, +5 ms) least squares moves off 250 ns by far more than its CI allows
+	 * and Theil–Sen stays on it — the disagreement the cost experiment flags. */
+	double ts, ti;
+	CHECK(pb_theil_sen(x, y, 5, &ts, &ti) == 0);
+	CHECK(near(ts, 250, 1e-9) && near(ti, 2e6, 1e-6));
+	double xo[8], yo[8];
+	for (int i = 0; i < 8; i++) {
+		xo[i] = 1000.0 * (i + 1);
+		yo[i] = 2e6 + 250 * xo[i] + (i % 2 ? 300 : -300);
+	}
+	yo[6] += 3e6;
+	yo[7] += 5e6;
+	CHECK(pb_linear_fit(xo, yo, 8, &f) == 0);
+	CHECK(pb_theil_sen(xo, yo, 8, &ts, &ti) == 0);
+	CHECK(fabs(ts - 250) < 5 && fabs(f.slope - 250) > 100);
+	CHECK(pb_fit_disagrees(&f, ts));
+	CHECK(!pb_fit_disagrees(&f, f.slope));
+	CHECK(pb_fit_disagrees(&f, NAN));
+	CHECK(pb_theil_sen(same, y, 3, &ts, &ti) == -1 && isnan(ts));
+	CHECK(pb_theil_sen(x, y, 1, &ts, &ti) == -1);
+	/* two points: the one slope, and the intercept from both */
+	CHECK(pb_theil_sen(x + 1, y + 1, 2, &ts, &ti) == 0 && near(ts, 250, 1e-9) &&
+	      near(ti, 2e6, 1e-6));
 
 	CHECK(near(pb_accuracy(200081, 200040), 100 - 41.0 / 200040 * 100, 1e-9));
 	CHECK(near(pb_accuracy(215689, 200040), 92.177, 1e-3)); /* the main study's IBS op figure */

@@ -27,6 +27,13 @@ double pb_median(const double *values, size_t n)
 	return m;
 }
 
+double pb_window_median(const double *values, size_t n, size_t i, size_t half)
+{
+	size_t from = i > half ? i - half : 0;
+	size_t to = i + half + 1 < n ? i + half + 1 : n;
+	return pb_median(values + from, to - from);
+}
+
 double pb_t95(size_t df)
 {
 	static const double table[] = {
@@ -107,9 +114,50 @@ int pb_linear_fit(const double *x, const double *y, size_t n, struct pb_fit *out
 		residual += e * e;
 	}
 	out->r2 = syy > 0 ? 1 - residual / syy : 1;
-	out->slope_se = sqrt(residual / (double)(n - 2) / sxx);
+	double s2 = residual / (double)(n - 2);
+	out->slope_se = sqrt(s2 / sxx);
 	out->slope_ci95 = pb_t95(n - 2) * out->slope_se;
+	out->intercept_ci95 = pb_t95(n - 2) * sqrt(s2 * (1.0 / (double)n + mx * mx / sxx));
 	return 0;
+}
+
+int pb_theil_sen(const double *x, const double *y, size_t n, double *slope, double *intercept)
+{
+	*slope = *intercept = NAN;
+	if (n < 2 || n > (SIZE_MAX / sizeof(double)) / n)
+		return -1;
+	double *slopes = malloc(n * (n - 1) / 2 * sizeof *slopes);
+	if (!slopes)
+		return -1;
+	size_t m = 0;
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = i + 1; j < n; j++)
+			if (x[j] != x[i])
+				slopes[m++] = (y[j] - y[i]) / (x[j] - x[i]);
+	if (!m) {
+		free(slopes);
+		return -1;
+	}
+	*slope = pb_median(slopes, m);
+	/* The residuals reuse the buffer: n <= n (n - 1) / 2 once there are 3 points, and with
+	 * 2 points m is 1 < n, so size the intercept's array apart in that case. */
+	double *rest = n <= n * (n - 1) / 2 ? slopes : malloc(n * sizeof *rest);
+	if (!rest) {
+		free(slopes);
+		return -1;
+	}
+	for (size_t i = 0; i < n; i++)
+		rest[i] = y[i] - *slope * x[i];
+	*intercept = pb_median(rest, n);
+	if (rest != slopes)
+		free(rest);
+	free(slopes);
+	return 0;
+}
+
+bool pb_fit_disagrees(const struct pb_fit *fit, double robust_slope)
+{
+	return !(fabs(robust_slope - fit->slope) <= fit->slope_ci95);
 }
 
 bool pb_fit_resolved(const struct pb_fit *fit)

@@ -17,6 +17,8 @@ struct pb_summary {
 /* Summarises n values (n may be 0: everything 0). stdev is the sample stdev (n - 1). */
 void pb_summarize(const double *values, size_t n, struct pb_summary *out);
 double pb_median(const double *values, size_t n);
+/* The median of values[i - half .. i + half], clipped to 0 .. n - 1 (n > i). */
+double pb_window_median(const double *values, size_t n, size_t i, size_t half);
 
 /* Two-sided 95 % Student t critical value for df degrees of freedom. */
 double pb_t95(size_t df);
@@ -27,17 +29,28 @@ struct pb_fit {
 	double r2;
 	double slope_ci95;  /* half-width of the 95 % confidence interval of the slope */
 	double slope_se;
+	double intercept_ci95; /* half-width of the 95 % confidence interval of the intercept */
 };
 
 /* Least squares y = intercept + slope * x. Needs n >= 3 and x not all equal; returns -1
  * otherwise. */
 int pb_linear_fit(const double *x, const double *y, size_t n, struct pb_fit *out);
 
+/* Theil–Sen: the median of the slopes of all pairs of points with different x, and the median
+ * of y - slope x as intercept. Up to 29 % of the points can be arbitrary without moving it,
+ * where one run slowed by another program moves a least-squares slope. Needs two different
+ * x; returns -1 otherwise (or when out of memory). */
+int pb_theil_sen(const double *x, const double *y, size_t n, double *slope, double *intercept);
+
+/* Whether a robust slope contradicts a least-squares fit: it lies outside the fit's 95 % CI.
+ * NaN anywhere counts as a contradiction. */
+bool pb_fit_disagrees(const struct pb_fit *fit, double robust_slope);
+
 /* A fitted per-sample cost is only a cost when it stands clear of the noise: slope > 0,
  * R² >= PB_FIT_MIN_R2 and the 95 % CI half-width within PB_FIT_MAX_REL_CI of the slope. A
  * cost fit that fails this is reported but never used to predict or plan. */
-#define PB_FIT_MIN_R2 0.9
-#define PB_FIT_MAX_REL_CI 0.25
+#define PB_FIT_MIN_R2 0.99
+#define PB_FIT_MAX_REL_CI 0.10
 bool pb_fit_resolved(const struct pb_fit *fit);
 
 /* One run of a sweep: x samples taken, y elapsed ns, at period. */

@@ -21,7 +21,7 @@
 
 struct input {
 	char path[4200];
-	json_t *root;
+	struct pb_results results;
 	char machine[256];
 };
 
@@ -29,14 +29,8 @@ struct row {
 	char key[768];
 	char experiment[64], kind[192], workload[192], params[96];
 	long long period, threads;
-	json_t *cell[MAX_FILES];
+	const struct pb_result_point *cell[MAX_FILES];
 };
-
-static const char *str(json_t *o, const char *k)
-{
-	const char *s = json_string_value(json_object_get(o, k));
-	return s ? s : "";
-}
 
 struct compare_args {
 	const char *paths[MAX_FILES];
@@ -85,80 +79,81 @@ static void facility_kind(const char *facility, char *buf, size_t len)
 }
 
 /* The parameters an experiment varies besides the common ones, as "levels=user". */
-static void own_params(json_t *p, char *buf, size_t len)
+static void own_params(const struct pb_result_point *p, char *buf, size_t len)
 {
 	static const char *const fields[] = {"levels", "events_opened_together", "delivery",
 					      "ring_pages", "padding"};
 	buf[0] = '\0';
 	for (size_t i = 0; i < PB_ARRAY_SIZE(fields); i++) {
-		json_t *v = json_object_get(p, fields[i]);
-		if (!v || (!strcmp(fields[i], "delivery") && !strcmp(str(p, "delivery"), "none")))
+		const struct pb_rvalue *v = pb_rset_get(&p->params, fields[i]);
+		if (!v || (!strcmp(fields[i], "delivery") && v->kind == PB_RV_TEXT &&
+			   !strcmp(v->as.text, "none")))
 			continue;
 		size_t used = strlen(buf);
 		const char *name = !strcmp(fields[i], "events_opened_together") ? "k" : fields[i];
-		if (json_is_string(v))
+		if (v->kind == PB_RV_TEXT)
 			pb_format(buf + used, len - used, "%s%s=%s", used ? "," : "", name,
-				  json_string_value(v));
-		else if (json_is_integer(v))
+				  v->as.text);
+		else if (v->kind == PB_RV_INT)
 			pb_format(buf + used, len - used, "%s%s=%lld", used ? "," : "", name,
-				  (long long)json_integer_value(v));
+				  (long long)v->as.i);
 	}
 }
 
-static void cell_text(json_t *p, const char *kind, char *buf, size_t len)
+static void cell_text(const struct pb_result_point *p, const char *kind, char *buf, size_t len)
 {
 	if (!p) {
 		pb_format(buf, len, "-");
 		return;
 	}
 	char prefix[200] = "";
-	if (strcmp(str(p, "facility"), kind))
-		pb_format(prefix, sizeof prefix, "%s ", str(p, "facility"));
-	if (json_object_get(p, "not_applicable")) {
+	if (strcmp(p->facility, kind))
+		pb_format(prefix, sizeof prefix, "%s ", p->facility);
+	if (pb_rset_get(&p->params, "not_applicable")) {
 		pb_format(buf, len, "%sn/a", prefix);
 		return;
 	}
-	json_t *m = json_object_get(p, "metrics");
-	json_t *acc = json_object_get(m, "accuracy");
+	const struct pb_rsummary *acc = pb_rset_get_summary(&p->metrics, "accuracy");
 	if (!acc) {
-		pb_format(buf, len, "%s%s", prefix, json_object_get(p, "error") ? "error" : "-");
+		pb_format(buf, len, "%s%s", prefix,
+			  pb_rset_get(&p->params, "error") ? "error" : "-");
 		return;
 	}
-	json_t *rr = json_object_get(m, "running_ratio");
-	double ratio = rr ? json_number_value(json_object_get(rr, "min")) : 1.0;
+	const struct pb_rsummary *rr = pb_rset_get_summary(&p->metrics, "running_ratio");
+	double ratio = rr ? rr->min : 1.0;
 	char mux[32] = "";
 	if (ratio < 0.999)
 		pb_format(mux, sizeof mux, " run/en %.2f", ratio);
-	pb_format(buf, len, "%s%.2f±%.2f lost %lld%s", prefix,
-		  json_number_value(json_object_get(acc, "mean")),
-		  json_number_value(json_object_get(acc, "stdev")),
-		  (long long)json_integer_value(json_object_get(m, "lost_total")), mux);
+	pb_format(buf, len, "%s%.2f±%.2f lost %lld%s", prefix, acc->mean, acc->stdev,
+		  (long long)pb_rset_get_int(&p->metrics, "lost_total"), mux);
 }
 
-static json_t *cell_json(json_t *p)
+/* Copies the named value of s into o when s has it. */
+static void copy_value(json_t *o, const char *key, const struct pb_rset *s, const char *name)
+{
+	const struct pb_rvalue *v = pb_rset_get(s, name);
+	if (v)
+		json_object_set_new(o, key, pb_rvalue_json(v));
+}
+
+static json_t *cell_json(const struct pb_result_point *p)
 {
 	if (!p)
 		return json_null();
-	json_t *m = json_object_get(p, "metrics");
-	json_t *acc = json_object_get(m, "accuracy");
-	json_t *o = json_pack("{s:s}", "facility", str(p, "facility"));
-	if (json_object_get(p, "not_applicable"))
-		json_object_set(o, "not_applicable", json_object_get(p, "not_applicable"));
-	if (json_object_get(p, "error"))
-		json_object_set(o, "error", json_object_get(p, "error"));
+	const struct pb_rsummary *acc = pb_rset_get_summary(&p->metrics, "accuracy");
+	json_t *o = json_pack("{s:s}", "facility", p->facility);
+	copy_value(o, "not_applicable", &p->params, "not_applicable");
+	copy_value(o, "error", &p->params, "error");
 	if (acc) {
 		json_object_set_new(o, "accuracy",
-				    json_pack("{s:O, s:O, s:O, s:O, s:O}", "mean",
-					      json_object_get(acc, "mean"), "stdev",
-					      json_object_get(acc, "stdev"), "min",
-					      json_object_get(acc, "min"), "max",
-					      json_object_get(acc, "max"), "n",
-					      json_object_get(acc, "n")));
-		json_object_set(o, "lost_total", json_object_get(m, "lost_total"));
-		json_object_set(o, "multiplexed", json_object_get(m, "multiplexed"));
-		json_t *rr = json_object_get(m, "running_ratio");
+				    json_pack("{s:f, s:f, s:f, s:f, s:i}", "mean", acc->mean,
+					      "stdev", acc->stdev, "min", acc->min, "max", acc->max,
+					      "n", (int)acc->n));
+		copy_value(o, "lost_total", &p->metrics, "lost_total");
+		copy_value(o, "multiplexed", &p->metrics, "multiplexed");
+		const struct pb_rsummary *rr = pb_rset_get_summary(&p->metrics, "running_ratio");
 		if (rr)
-			json_object_set(o, "running_ratio_min", json_object_get(rr, "min"));
+			json_object_set_new(o, "running_ratio_min", json_real(rr->min));
 	}
 	return o;
 }
@@ -209,24 +204,23 @@ int pb_cmd_compare(int argc, char **argv)
 	for (size_t f = 0; f < nfiles; f++) {
 		char dir[4200];
 		pb_results_locate(paths[f], in[f].path, sizeof in[f].path, dir, sizeof dir);
-		if (pb_results_load(in[f].path, &in[f].root, &err)) {
+		if (pb_results_load(in[f].path, &in[f].results, &err)) {
 			rc = pb_cli_report("compare", &err);
 			goto out;
 		}
-		pb_results_machine_label(in[f].root, in[f].machine, sizeof in[f].machine);
+		pb_results_machine_label(&in[f].results, in[f].machine, sizeof in[f].machine);
 	}
 
 	/* rows: the first file's order, then what only later files have */
 	for (size_t f = 0; f < nfiles; f++) {
-		size_t i;
-		json_t *p;
-		json_array_foreach(json_object_get(in[f].root, "points"), i, p) {
+		for (size_t i = 0; i < in[f].results.npoints; i++) {
+			const struct pb_result_point *p = in[f].results.points[i];
 			struct row key = {0};
-			pb_format(key.experiment, sizeof key.experiment, "%s", str(p, "experiment"));
-			facility_kind(str(p, "facility"), key.kind, sizeof key.kind);
-			pb_format(key.workload, sizeof key.workload, "%s", str(p, "workload"));
-			key.period = (long long)json_integer_value(json_object_get(p, "period"));
-			key.threads = (long long)json_integer_value(json_object_get(p, "threads"));
+			pb_format(key.experiment, sizeof key.experiment, "%s", p->experiment);
+			facility_kind(p->facility, key.kind, sizeof key.kind);
+			pb_format(key.workload, sizeof key.workload, "%s", p->workload);
+			key.period = (long long)pb_rset_get_int(&p->params, "period");
+			key.threads = (long long)pb_rset_get_int(&p->params, "threads");
 			own_params(p, key.params, sizeof key.params);
 			/* the n-th point of a setting in one file meets the n-th in another */
 			for (unsigned occurrence = 0;; occurrence++) {
@@ -339,7 +333,7 @@ int pb_cmd_compare(int argc, char **argv)
 	printf("\n%zu settings, %zu in every file\n", nrows, matched);
 out:
 	for (size_t f = 0; f < nfiles; f++)
-		json_decref(in[f].root);
+		pb_results_free(&in[f].results);
 	free(in);
 	free(rows);
 	return rc;

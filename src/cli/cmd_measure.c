@@ -5,6 +5,7 @@
 #include "cli/options.h"
 #include "experiments/point.h"
 #include "facilities/facility.h"
+#include "io/results.h"
 #include "session/session.h"
 #include "workloads/runner.h"
 
@@ -88,15 +89,18 @@ int pb_cmd_measure(int argc, char **argv)
 	struct pb_point point;
 	if (pb_point_measure(&req, &point, &err))
 		return pb_cli_report("measure", &err);
-	json_t *obj = pb_point_json(&req, &point);
 	if (json) {
+		struct pb_rvalue run = {.kind = PB_RV_SET, .as.set = &(struct pb_rset){0}};
+		pb_point_record(&req, &point, run.as.set);
+		json_t *obj = pb_rvalue_json(&run);
 		char *text = json_dumps(obj, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 		puts(text);
 		free(text);
+		json_decref(obj);
+		pb_rset_clear(run.as.set);
 	} else {
 		pb_point_print(stdout, &req, &point);
 	}
-	json_decref(obj);
 	pb_point_free(&point);
 	return PB_EXIT_OK;
 }

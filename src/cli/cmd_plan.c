@@ -113,18 +113,20 @@ static int measure_median(char *const *argv, const struct pb_spec *spec, uint64_
 			  unsigned ring, unsigned runs, struct pb_program_figures *med,
 			  struct pb_error *err)
 {
-	double wall[64], samples[64], lost[64], count[64];
+	double wall[64], cpu[64], samples[64], lost[64], count[64];
 	for (unsigned r = 0; r < runs; r++) {
 		struct pb_program_figures f;
 		if (pb_program_measure(argv, spec, period, ring, &f, err))
 			return -1;
 		wall[r] = (double)f.wall_ns;
+		cpu[r] = (double)f.cpu_ns;
 		samples[r] = (double)f.samples;
 		lost[r] = (double)f.lost;
 		count[r] = (double)f.count;
 	}
 	memset(med, 0, sizeof *med);
 	med->wall_ns = (uint64_t)pb_median(wall, runs);
+	med->cpu_ns = (uint64_t)pb_median(cpu, runs);
 	med->samples = (uint64_t)pb_median(samples, runs);
 	med->lost = (uint64_t)pb_median(lost, runs);
 	med->count = (uint64_t)pb_median(count, runs);
@@ -134,46 +136,45 @@ static int measure_median(char *const *argv, const struct pb_spec *spec, uint64_
 static int cost_from_file(const char *path, const char *facility, double *cost,
 			  struct pb_error *err)
 {
-	json_t *root;
-	if (pb_results_load(path, &root, err))
+	struct pb_results doc;
+	if (pb_results_load(path, &doc, err))
 		return -1;
-	json_t *points = json_object_get(root, "points"), *p;
-	size_t i;
 	int rc = pb_fail(err, PB_EXIT_BAD_FILE, 0,
 			 "%s has no cost fit for %s in delivery mode none: run `pesbench run cost "
 			 "--facility %s` first", path, facility, facility);
-	json_array_foreach(points, i, p) {
-		const char *exp = json_string_value(json_object_get(p, "experiment"));
-		const char *fac = json_string_value(json_object_get(p, "facility"));
-		const char *kind = json_string_value(json_object_get(p, "kind"));
-		const char *del = json_string_value(json_object_get(p, "delivery"));
-		json_t *m = json_object_get(p, "metrics");
-		json_t *v = json_object_get(m, "ns_per_sample");
-		if (exp && fac && kind && del && !strcmp(exp, "cost") && !strcmp(fac, facility) &&
-		    !strcmp(kind, "fit") && !strcmp(del, "none") && json_is_number(v)) {
-			*cost = json_number_value(v);
+	for (size_t i = 0; i < doc.npoints; i++) {
+		const struct pb_result_point *p = doc.points[i];
+		const char *kind = pb_rset_get_text(&p->params, "kind");
+		const char *del = pb_rset_get_text(&p->params, "delivery");
+		const struct pb_rset *m = &p->metrics;
+		bool is_cost;
+		double slope = pb_rset_get_number(m, "ns_per_sample", &is_cost);
+		if (kind && del && !strcmp(p->experiment, "cost") && !strcmp(p->facility, facility) &&
+		    !strcmp(kind, "fit") && !strcmp(del, "none") && is_cost) {
+			*cost = slope;
 			pb_error_clear(err);
 			rc = 0;
 			/* The file's verdict, and the rule again where its figures are there (a
 			 * file written under an older, looser rule); a bare cost is taken as is. */
-			json_t *ci = json_object_get(m, "ci95_ns"), *r2 = json_object_get(m, "r2");
-			struct pb_fit fit = {.slope = *cost,
-					     .slope_ci95 = json_number_value(ci),
-					     .r2 = json_number_value(r2)};
-			if (json_is_false(json_object_get(m, "resolved")) ||
-			    (json_is_number(ci) && json_is_number(r2) && !pb_fit_resolved(&fit)))
+			bool has_ci, has_r2;
+			double ci = pb_rset_get_number(m, "ci95_ns", &has_ci);
+			double r2 = pb_rset_get_number(m, "r2", &has_r2);
+			struct pb_fit fit = {.slope = *cost, .slope_ci95 = ci, .r2 = r2};
+			const struct pb_rvalue *resolved = pb_rset_get(m, "resolved");
+			bool said_unresolved = resolved && resolved->kind == PB_RV_BOOL &&
+					       !resolved->as.b;
+			if (said_unresolved || (has_ci && has_r2 && !pb_fit_resolved(&fit)))
 				rc = pb_fail(err, PB_EXIT_FAILURE, 0,
 					     "%s: the cost of one %s sample there did not resolve "
 					     "(%.1f ± %.1f ns per sample, R² %.3f): it was not measured "
 					     "precisely enough to plan with; measure it again (`pesbench "
 					     "run cost` with more --runs or --target-ms) or leave --costs "
-					     "out", path, facility, *cost,
-					     json_is_number(ci) ? json_number_value(ci) : NAN,
-					     json_is_number(r2) ? json_number_value(r2) : NAN);
+					     "out", path, facility, *cost, has_ci ? ci : NAN,
+					     has_r2 ? r2 : NAN);
 			break;
 		}
 	}
-	json_decref(root);
+	pb_results_free(&doc);
 	return rc;
 }
 
@@ -182,24 +183,28 @@ static int cost_from_file(const char *path, const char *facility, double *cost,
  * A cost that still does not resolve fails rather than plan on noise. */
 static int measure_cost(const char *facility, double *cost, struct pb_error *err)
 {
+	/* The cost experiment's method (paired runs, CPU time, rounds until the fit resolves),
+	 * with a short budget, then once a longer one with longer runs. */
 	static const struct {
-		unsigned runs;
-		uint64_t target_ms;
-	} tries[] = {{2, 50}, {3, 200}};
-	struct pb_fit fit;
+		unsigned rounds;
+		uint64_t target_ms, budget_ms;
+	} tries[] = {{2, 30, 3000}, {3, 100, 10000}};
+	struct pb_cost c;
+	struct pb_fit fit = {0};
 	for (size_t t = 0; t < PB_ARRAY_SIZE(tries); t++) {
 		fflush(stdout);
-		fprintf(stderr, "measuring the cost of one %s sample (%s sweep: %u runs of %llu ms "
-			"per period)...\n", facility, t ? "longer" : "short", tries[t].runs,
-			(unsigned long long)tries[t].target_ms);
-		if (pb_cost_measure(facility, tries[t].runs, tries[t].target_ms, &fit, err))
+		fprintf(stderr, "measuring the cost of one %s sample (%s sweep: paired runs of "
+			"%llu ms, up to %.0f s)...\n", facility, t ? "longer" : "short",
+			(unsigned long long)tries[t].target_ms, tries[t].budget_ms / 1e3);
+		if (pb_cost_measure(facility, tries[t].rounds, tries[t].target_ms,
+				    tries[t].budget_ms, &c, err))
 			return -1;
-		if (pb_fit_resolved(&fit)) {
+		fit = c.fit;
+		if (c.resolved) {
 			*cost = fit.slope;
 			return 0;
 		}
-		fprintf(stderr, "the cost did not resolve: %.1f ± %.1f ns per sample, R² %.3f\n",
-			fit.slope, fit.slope_ci95, fit.r2);
+		fprintf(stderr, "the cost did not resolve: %s\n", c.why);
 	}
 	return pb_fail(err, PB_EXIT_FAILURE, 0,
 		       "the cost of one %s sample could not be measured precisely enough on this "
@@ -253,8 +258,10 @@ int pb_cmd_plan(int argc, char **argv)
 	struct pb_program_figures base, counted = {0};
 	if (measure_median(cmd, NULL, 0, 0, (unsigned)runs, &base, &err))
 		return pb_cli_report("plan", &err);
+	/* CPU time: the cost is measured in the command's CPU time, and other programs' load
+	 * on the machine does not move it. */
 	struct pb_plan_model model = {
-		.baseline_ns = (double)base.wall_ns,
+		.baseline_ns = (double)base.cpu_ns,
 		.time_based = spec.facility->time_based,
 		.min_period = spec.facility->min_period,
 		.record_bytes = 48, /* header, identifier, ip, pid/tid, time */
@@ -279,8 +286,8 @@ int pb_cmd_plan(int argc, char **argv)
 	unsigned ring_pages = ring ? (unsigned)ring : plan.ring_pages;
 
 	printf("command:            %s%s\n", cmd[0], cmd[1] ? " ..." : "");
-	printf("run time, no perf:  %.3f ms (median of %llu)\n", model.baseline_ns / 1e6,
-	       (unsigned long long)runs);
+	printf("CPU time, no perf:  %.3f ms (median of %llu; wall %.3f ms)\n",
+	       model.baseline_ns / 1e6, (unsigned long long)runs, (double)base.wall_ns / 1e6);
 	if (model.time_based)
 		printf("event rate:         1 per period of the command's CPU time (timer)\n");
 	else
@@ -299,37 +306,38 @@ int pb_cmd_plan(int argc, char **argv)
 
 	/* The check re-measures the baseline, interleaved with the sampled runs, so that a
 	 * machine that got busier or quieter since the plan moves both alike. */
-	double walls[64], bases[64], samples[64], lost[64];
+	double cpus[64], bases[64], samples[64], lost[64];
 	for (unsigned i = 0; i < runs; i++) {
 		struct pb_program_figures b, f;
 		if (pb_program_measure(cmd, NULL, 0, 0, &b, &err) ||
 		    pb_program_measure(cmd, &spec, plan.period, ring_pages, &f, &err))
 			return pb_cli_report("plan", &err);
-		bases[i] = (double)b.wall_ns;
-		walls[i] = (double)f.wall_ns;
+		bases[i] = (double)b.cpu_ns;
+		cpus[i] = (double)f.cpu_ns;
 		samples[i] = (double)f.samples;
 		lost[i] = (double)f.lost;
 	}
 	struct pb_program_figures sampled = {
-		.wall_ns = (uint64_t)pb_median(walls, runs),
+		.cpu_ns = (uint64_t)pb_median(cpus, runs),
 		.samples = (uint64_t)pb_median(samples, runs),
 		.lost = (uint64_t)pb_median(lost, runs),
 	};
 	model.baseline_ns = pb_median(bases, runs);
-	double predicted = pb_predict_time_ns(model.baseline_ns, model.ns_per_sample,
-					      (double)sampled.samples, 1);
-	double measured_pct = ((double)sampled.wall_ns - model.baseline_ns) / model.baseline_ns *
+	/* The same model as the plan: samples from the period, not from the run. */
+	double predicted = pb_model_time_ns(&model, plan.period);
+	double measured_pct = ((double)sampled.cpu_ns - model.baseline_ns) / model.baseline_ns *
 			      100.0;
 	printf("check:              %llu samples, %llu lost (medians of %llu runs)\n",
 	       (unsigned long long)sampled.samples, (unsigned long long)sampled.lost,
 	       (unsigned long long)runs);
-	printf("  baseline again    %.3f ms (interleaved with the sampled runs)\n",
+	printf("  baseline again    %.3f ms CPU (interleaved with the sampled runs)\n",
 	       model.baseline_ns / 1e6);
-	printf("  predicted time    %.3f ms (baseline + cost x samples taken)\n", predicted / 1e6);
-	printf("  measured time     %.3f ms, overhead %.2f %% (%s the %.3g %% budget)\n",
-	       (double)sampled.wall_ns / 1e6, measured_pct,
+	printf("  predicted time    %.3f ms CPU (the plan's model at this period)\n",
+	       predicted / 1e6);
+	printf("  measured time     %.3f ms CPU, overhead %.2f %% (%s the %.3g %% budget)\n",
+	       (double)sampled.cpu_ns / 1e6, measured_pct,
 	       measured_pct <= budget ? "within" : "OVER", budget);
 	printf("  prediction error  %+.2f %%\n",
-	       pb_prediction_error_pct((double)sampled.wall_ns, predicted));
+	       pb_prediction_error_pct((double)sampled.cpu_ns, predicted));
 	return PB_EXIT_OK;
 }

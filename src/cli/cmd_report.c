@@ -67,15 +67,15 @@ int pb_cmd_report(int argc, char **argv)
 	}
 	char json_path[4200], dir[4200];
 	pb_results_locate(target, json_path, sizeof json_path, dir, sizeof dir);
-	json_t *results;
+	struct pb_results results;
 	if (pb_results_load(json_path, &results, &err))
 		return pb_cli_report("report", &err);
 	size_t nplots = 0;
-	int rc = pb_report_folder(results, dir, no_plots, pb_experiment_summary, stderr, &nplots,
+	int rc = pb_report_folder(&results, dir, no_plots, pb_experiment_summary, stderr, &nplots,
 				  &err);
 	if (!rc && !quiet)
-		pb_summary_print(stdout, results);
-	json_decref(results);
+		pb_summary_print(stdout, &results);
+	pb_results_free(&results);
 	if (rc)
 		return pb_cli_report("report", &err);
 	if (!quiet)

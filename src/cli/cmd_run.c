@@ -211,7 +211,9 @@ int pb_cmd_run(int argc, char **argv)
 	if (pb_results_open(&res, a.out_dir, argc, argv, &err))
 		return pb_cli_report("run", &err);
 	const struct pb_machine *m = pb_machine_live();
-	pb_results_set_machine(&res, pb_probe_json(m));
+	json_t *probe = pb_probe_json(m);
+	pb_results_set_machine(&res, probe);
+	json_decref(probe);
 
 	/* Which facilities run: the asked ones must be available; by default, those that are. */
 	struct pb_suite *suite = &a.suite;
@@ -251,15 +253,17 @@ int pb_cmd_run(int argc, char **argv)
 		return pb_cli_report("run", &err);
 	}
 	/* plots and report.html; the results are written, so a failure here is only a warning */
-	if (pb_report_folder(res.root, a.out_dir, false, pb_experiment_summary,
+	if (pb_report_folder(&res, a.out_dir, false, pb_experiment_summary,
 			     a.quiet ? NULL : stderr, NULL, &err))
 		fprintf(stderr, "pesbench run: warning: no report: %s\n", err.msg);
 	if (a.json) {
-		char *text = json_dumps(res.root, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
+		json_t *doc = pb_results_json(&res);
+		char *text = json_dumps(doc, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
+		json_decref(doc);
 		puts(text);
 		free(text);
 	} else if (!a.quiet) {
-		pb_summary_print(stdout, res.root);
+		pb_summary_print(stdout, &res);
 	}
 	if (!a.quiet)
 		fprintf(stderr, "%s in %.1f s; results in %s/results.json and results.csv\n",

@@ -48,7 +48,7 @@ static const struct pb_opt verify_options[] = {
 	{.name = "no-bp", .kind = PB_OPT_FLAG, .at = ARG(no_bp, bool),
 	 .help = "leave out the breakpoint oracle"},
 	{.name = "no-hw", .kind = PB_OPT_FLAG, .at = ARG(no_hw, bool),
-	 .help = "leave out the PMU's instruction count (where it is not exact)"},
+	 .help = "leave out the hw:instructions oracle (where the PMU's count is not exact)"},
 	/* what callgrind runs: the workloads once, nothing counted */
 	{.name = "run-once", .kind = PB_OPT_FLAG, .at = ARG(run_once, bool), .hidden = true,
 	 .help = "run the named workloads once, for callgrind"},

@@ -4,6 +4,7 @@
  * Observed samples are compared with the samples the declaration implies (events / period),
  * accuracy = 100 - |observed - expected| / expected x 100, per thread and in total. */
 #include "experiments/experiment.h"
+#include "util/text.h"
 #include "experiments/plan.h"
 #include "facilities/machine.h"
 #include "util/kit.h"
@@ -19,28 +20,28 @@ static const unsigned ratios[] = {20, 40, 60, 80, 100};
 #define L1_MISS_CHECK "hw:perf::PERF_COUNT_HW_CACHE_L1D:READ:MISS"
 
 static void add_l1_check(const struct pb_suite_options *o, struct pb_point_request *req,
-			 json_t **why)
+			 char *why, size_t why_len)
 {
 	struct pb_spec spec;
 	struct pb_availability av;
 	const struct pb_machine *m = o->machine ? o->machine : pb_machine_live();
-	*why = NULL;
+	why[0] = 0;
 	if (strcmp(req->workload.workload->name, "accuracy"))
 		return;
 	if (pb_spec_parse(L1_MISS_CHECK, &spec, NULL)) {
-		*why = json_string("the L1D miss event does not encode here");
+		pb_format(why, why_len, "the L1D miss event does not encode here");
 		return;
 	}
 	spec.facility->availability(m, &spec, &av);
 	if (!av.available) {
-		*why = json_string(av.reason);
+		pb_format(why, why_len, "%s", av.reason);
 		return;
 	}
 	/* an event the PMU cannot encode must not take the accuracy point down with it */
 	struct perf_event_attr attr = {0};
 	struct pb_error err = {0};
 	if (spec.facility->attr(m, &spec, NULL, 0, &attr, &err)) {
-		*why = json_string(err.msg);
+		pb_format(why, why_len, "%s", err.msg);
 		return;
 	}
 	req->events[req->nevents].spec = spec;
@@ -49,30 +50,36 @@ static void add_l1_check(const struct pb_suite_options *o, struct pb_point_reque
 	req->nevents++;
 }
 
-static void record_l1_check(json_t *point, json_t *why)
+static void record_l1_check(struct pb_result_point *point, const char *why)
 {
-	json_t *check = json_object();
-	if (why) {
-		json_object_set_new(check, "checked", json_false());
-		json_object_set_new(check, "why_not", why);
-	} else {
-		json_t *run = json_array_get(json_object_get(point, "runs"), 0);
-		json_t *ev = json_array_get(json_object_get(run, "events"), 1);
-		if (!json_is_true(json_object_get(ev, "opened")) || json_object_get(run, "error")) {
-			json_t *e = json_object_get(run, "error");
-			json_object_set_new(check, "checked", json_false());
-			json_object_set_new(check, "why_not",
-					    e ? json_copy(e) : json_string("the counting event did not open"));
-			json_object_set_new(point, "l1_miss_assumption", check);
-			return;
-		}
-		json_object_set_new(check, "checked", json_true());
-		json_object_set(check, "declared_per_thread", json_object_get(ev, "declared_events"));
-		json_object_set(check, "counted", json_object_get(ev, "count"));
-		json_object_set(check, "accuracy", json_object_get(ev, "accuracy"));
+	struct pb_rset *check = pb_rset_set(&point->params, "l1_miss_assumption");
+	if (why[0]) {
+		pb_rset_bool(check, "checked", false);
+		pb_rset_text(check, "why_not", why);
+		return;
 	}
-	json_object_set_new(point, "l1_miss_assumption", check);
+	const struct pb_rset *run = pb_rlist_set_at(&point->runs, 0);
+	const struct pb_rset *ev = pb_rlist_set_at(pb_rset_get_list(run, "events"), 1);
+	const struct pb_rvalue *error = pb_rset_get(run, "error");
+	if (!pb_rset_is_true(ev, "opened") || error) {
+		pb_rset_bool(check, "checked", false);
+		if (error)
+			pb_rset_put(check, "why_not", error);
+		else
+			pb_rset_text(check, "why_not", "the counting event did not open");
+		return;
+	}
+	pb_rset_bool(check, "checked", true);
+	const char *copied[][2] = {{"declared_per_thread", "declared_events"},
+				   {"counted", "count"},
+				   {"accuracy", "accuracy"}};
+	for (size_t i = 0; i < PB_ARRAY_SIZE(copied); i++) {
+		const struct pb_rvalue *v = pb_rset_get(ev, copied[i][1]);
+		if (v)
+			pb_rset_put(check, copied[i][0], v);
+	}
 }
+
 #define NRATIOS (PB_ARRAY_SIZE(ratios))
 
 static unsigned workloads_for(const char *facility, char names[][48])
@@ -118,21 +125,19 @@ static int accuracy_run(const struct pb_suite_options *o, const char *facility,
 		req.iterations = pb_calibrate_for(&req, o->target_ms, err);
 		if (!req.iterations)
 			return -1;
-		json_t *l1_why;
-		add_l1_check(o, &req, &l1_why);
+		char l1_why[256];
+		add_l1_check(o, &req, l1_why, sizeof l1_why);
 		for (unsigned t = 0; t < o->nthreads; t++) {
 			for (unsigned p = 0; p < nperiods; p++) {
 				req.threads = o->threads[t];
 				req.period = req.events[0].period = periods[p];
-				json_t *point = pb_measure_runs(o, "accuracy", &req, res, err);
-				if (!point) {
-					json_decref(l1_why);
+				struct pb_result_point *point =
+					pb_measure_runs(o, "accuracy", &req, res, err);
+				if (!point)
 					return -1;
-				}
-				record_l1_check(point, l1_why ? json_incref(l1_why) : NULL);
+				record_l1_check(point, l1_why);
 			}
 		}
-		json_decref(l1_why);
 	}
 	return 0;
 }

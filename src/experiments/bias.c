@@ -46,12 +46,14 @@ static unsigned bias_plan(const struct pb_suite_options *o, const char *facility
 }
 
 /* Adds the attribution of one run: per load, samples at it and samples right after it. */
-static void attribute_run(void *ctx, const struct pb_point *pt, json_t *run)
+static void attribute_run(void *ctx, const struct pb_point *pt, struct pb_rset *run)
 {
 	(void)ctx;
 	const struct pb_truth *truth = &pt->instance.truth;
 	uint64_t total = pt->ev[0].observed;
-	json_t *labels = json_array();
+	struct pb_rset *a = pb_rset_set(run, "attribution");
+	pb_rset_int(a, "samples", PB_UNIT_SAMPLES, (int64_t)total);
+	struct pb_rlist loads = {0};
 	uint64_t labelled_raw = 0, labelled_fixed = 0;
 	unsigned nloads = 0;
 	double max_dev_raw = 0, max_dev_fixed = 0;
@@ -72,103 +74,94 @@ static void attribute_run(void *ctx, const struct pb_point *pt, json_t *run)
 			max_dev_raw = fabs(share_raw - ideal);
 		if (fabs(share_fixed - ideal) > max_dev_fixed)
 			max_dev_fixed = fabs(share_fixed - ideal);
-		json_array_append_new(
-			labels, json_pack("{s:s, s:I, s:s, s:I, s:I, s:f, s:f}", "label",
-					  truth->labels[l].name, "addr",
-					  (json_int_t)pt->code.insns[i].addr, "insn",
-					  pt->code.insns[i].text, "at_ip", (json_int_t)raw,
-					  "before_ip", (json_int_t)fixed, "share_at_ip", share_raw,
-					  "share_before_ip", share_fixed));
+		struct pb_rset *load = pb_rlist_set(&loads);
+		pb_rset_text(load, "label", truth->labels[l].name);
+		pb_rset_int(load, "addr", PB_UNIT_ADDRESS, (int64_t)pt->code.insns[i].addr);
+		pb_rset_text(load, "insn", pt->code.insns[i].text);
+		pb_rset_int(load, "at_ip", PB_UNIT_SAMPLES, (int64_t)raw);
+		pb_rset_int(load, "before_ip", PB_UNIT_SAMPLES, (int64_t)fixed);
+		pb_rset_real(load, "share_at_ip", PB_UNIT_PERCENT, share_raw);
+		pb_rset_real(load, "share_before_ip", PB_UNIT_PERCENT, share_fixed);
 	}
-	json_t *a = json_object();
-	json_object_set_new(a, "samples", json_integer((json_int_t)total));
-	json_object_set_new(a, "ideal_share", json_real(ideal));
-	json_object_set_new(a, "loads", labels);
-	json_object_set_new(a, "unlabelled_at_ip", json_integer((json_int_t)(total - labelled_raw)));
-	json_object_set_new(a, "unlabelled_before_ip",
-			    json_integer((json_int_t)(total - labelled_fixed)));
-	json_object_set_new(a, "outside_code", json_integer((json_int_t)pt->outside_samples));
-	json_object_set_new(a, "max_deviation_at_ip", json_real(total ? max_dev_raw : 0));
-	json_object_set_new(a, "max_deviation_before_ip", json_real(total ? max_dev_fixed : 0));
-	json_object_set_new(run, "attribution", a);
+	pb_rset_real(a, "ideal_share", PB_UNIT_PERCENT, ideal);
+	*pb_rset_list(a, "loads") = loads;
+	pb_rset_int(a, "unlabelled_at_ip", PB_UNIT_SAMPLES, (int64_t)(total - labelled_raw));
+	pb_rset_int(a, "unlabelled_before_ip", PB_UNIT_SAMPLES, (int64_t)(total - labelled_fixed));
+	pb_rset_int(a, "outside_code", PB_UNIT_SAMPLES, (int64_t)pt->outside_samples);
+	pb_rset_real(a, "max_deviation_at_ip", PB_UNIT_PERCENT_POINTS, total ? max_dev_raw : 0);
+	pb_rset_real(a, "max_deviation_before_ip", PB_UNIT_PERCENT_POINTS,
+		     total ? max_dev_fixed : 0);
 	/* copied up for the CSV row */
-	json_object_set_new(run, "max_deviation_at_ip", json_real(total ? max_dev_raw : 0));
-	json_object_set_new(run, "max_deviation_before_ip", json_real(total ? max_dev_fixed : 0));
+	pb_rset_real(run, "max_deviation_at_ip", PB_UNIT_PERCENT_POINTS, total ? max_dev_raw : 0);
+	pb_rset_real(run, "max_deviation_before_ip", PB_UNIT_PERCENT_POINTS,
+		     total ? max_dev_fixed : 0);
 }
 
 /* A run whose session failed has no attribution, and one that got no samples has shares of 0
  * that were never measured: either would pull the mean towards 0 %. */
-static bool run_has_shares(json_t *run)
+static const struct pb_rset *shares_of(const struct pb_result_point *point, size_t r)
 {
-	json_t *a = json_object_get(run, "attribution");
-	return a && json_integer_value(json_object_get(a, "samples")) > 0;
+	const struct pb_rset *a = pb_rset_get_set(pb_rlist_set_at(&point->runs, r), "attribution");
+	return a && pb_rset_get_int(a, "samples") > 0 ? a : NULL;
 }
 
-void pb_bias_metrics(json_t *point, enum pb_ip_kind kind)
+void pb_bias_metrics(struct pb_result_point *point, enum pb_ip_kind kind)
 {
-	json_t *runs = json_object_get(point, "runs");
-	json_t *metrics = json_object_get(point, "metrics");
-	if (!metrics) {
-		metrics = json_object();
-		json_object_set_new(point, "metrics", metrics);
-	}
-	size_t nruns = json_array_size(runs), with = 0;
-	json_t *first = NULL;
+	struct pb_rset *metrics = &point->metrics;
+	size_t nruns = pb_rlist_size(&point->runs), with = 0;
+	const struct pb_rlist *first = NULL;
 	for (size_t r = 0; r < nruns; r++) {
-		json_t *run = json_array_get(runs, r);
-		if (!run_has_shares(run))
-			continue;
-		if (!with++)
-			first = json_object_get(json_object_get(run, "attribution"), "loads");
+		const struct pb_rset *a = shares_of(point, r);
+		if (a && !with++)
+			first = pb_rset_get_list(a, "loads");
 	}
-	json_object_set_new(point, "runs_with_shares", json_integer((json_int_t)with));
-	json_object_set_new(point, "runs_without_shares", json_integer((json_int_t)(nruns - with)));
+	pb_rset_int(&point->params, "runs_with_shares", PB_UNIT_RUNS, (int64_t)with);
+	pb_rset_int(&point->params, "runs_without_shares", PB_UNIT_RUNS, (int64_t)(nruns - with));
 	/* Which attribution is the facility's own: exact IPs at the IP, next-instruction IPs
 	 * before it; skid has no right answer and the table shows both. */
-	json_object_set_new(metrics, "attribution",
-			    json_string(kind == PB_IP_EXACT ? "at_ip"
-					: kind == PB_IP_NEXT ? "before_ip" : "both (skid)"));
+	pb_rset_text(metrics, "attribution",
+		     kind == PB_IP_EXACT ? "at_ip" : kind == PB_IP_NEXT ? "before_ip" : "both (skid)");
 	if (!with) {
-		json_object_set_new(point, "note",
-				    json_string("no run had samples: no shares are given"));
+		pb_rset_text(&point->params, "note", "no run had samples: no shares are given");
 		return;
 	}
-	json_t *shares = json_array();
-	for (size_t l = 0; l < json_array_size(first); l++) {
+	struct pb_rlist shares = {0};
+	for (size_t l = 0; l < pb_rlist_size(first); l++) {
 		double at = 0, before = 0;
 		for (size_t r = 0; r < nruns; r++) {
-			json_t *run = json_array_get(runs, r);
-			if (!run_has_shares(run))
+			const struct pb_rset *a = shares_of(point, r);
+			if (!a)
 				continue;
-			json_t *lab = json_array_get(json_object_get(json_object_get(run, "attribution"),
-								     "loads"), l);
-			at += json_number_value(json_object_get(lab, "share_at_ip"));
-			before += json_number_value(json_object_get(lab, "share_before_ip"));
+			const struct pb_rset *lab = pb_rlist_set_at(pb_rset_get_list(a, "loads"), l);
+			at += pb_rset_get_number(lab, "share_at_ip", NULL);
+			before += pb_rset_get_number(lab, "share_before_ip", NULL);
 		}
-		json_t *lab0 = json_array_get(first, l);
-		json_array_append_new(shares,
-				      json_pack("{s:O, s:O, s:f, s:f}", "label",
-						json_object_get(lab0, "label"), "insn",
-						json_object_get(lab0, "insn"), "share_at_ip",
-						at / (double)with, "share_before_ip",
-						before / (double)with));
+		const struct pb_rset *lab0 = pb_rlist_set_at(first, l);
+		const struct pb_rvalue *label = pb_rset_get(lab0, "label");
+		const struct pb_rvalue *insn = pb_rset_get(lab0, "insn");
+		if (!label || !insn)
+			continue;
+		struct pb_rset *share = pb_rlist_set(&shares);
+		pb_rset_put(share, "label", label);
+		pb_rset_put(share, "insn", insn);
+		pb_rset_real(share, "share_at_ip", PB_UNIT_PERCENT, at / (double)with);
+		pb_rset_real(share, "share_before_ip", PB_UNIT_PERCENT, before / (double)with);
 	}
 	double dev_raw = 0, dev_fixed = 0;
 	for (size_t r = 0; r < nruns; r++) {
-		json_t *run = json_array_get(runs, r);
-		if (!run_has_shares(run))
+		const struct pb_rset *a = shares_of(point, r);
+		if (!a)
 			continue;
-		json_t *a = json_object_get(run, "attribution");
-		dev_raw += json_number_value(json_object_get(a, "max_deviation_at_ip"));
-		dev_fixed += json_number_value(json_object_get(a, "max_deviation_before_ip"));
+		dev_raw += pb_rset_get_number(a, "max_deviation_at_ip", NULL);
+		dev_fixed += pb_rset_get_number(a, "max_deviation_before_ip", NULL);
 	}
 	dev_raw /= (double)with;
 	dev_fixed /= (double)with;
-	json_object_set_new(metrics, "shares", shares);
-	json_object_set_new(metrics, "max_deviation_at_ip", json_real(dev_raw));
-	json_object_set_new(metrics, "max_deviation_before_ip", json_real(dev_fixed));
-	json_object_set_new(metrics, "max_deviation",
-			    json_real(kind == PB_IP_NEXT ? dev_fixed : dev_raw));
+	*pb_rset_list(metrics, "shares") = shares;
+	pb_rset_real(metrics, "max_deviation_at_ip", PB_UNIT_PERCENT_POINTS, dev_raw);
+	pb_rset_real(metrics, "max_deviation_before_ip", PB_UNIT_PERCENT_POINTS, dev_fixed);
+	pb_rset_real(metrics, "max_deviation", PB_UNIT_PERCENT_POINTS,
+		     kind == PB_IP_NEXT ? dev_fixed : dev_raw);
 }
 
 static int bias_run(const struct pb_suite_options *o, const char *facility,
@@ -199,15 +192,15 @@ static int bias_run(const struct pb_suite_options *o, const char *facility,
 			return -1;
 		for (unsigned p = 0; p < nperiods; p++) {
 			req.period = req.events[0].period = periods[p];
-			json_t *point = pb_measure_runs_with(o, "bias", &req, res, attribute_run, NULL,
-							     err);
+			struct pb_result_point *point = pb_measure_runs_with(
+				o, "bias", &req, res, attribute_run, NULL, err);
 			if (!point)
 				return -1;
-			if (json_array_size(json_object_get(point, "runs")))
-				pb_bias_metrics(point, pb_spec_ip_kind(o->machine, &spec));
-			json_object_set_new(point, "variant", json_string(variants[v]));
-			json_object_set_new(point, "ip_kind",
-					    json_string(pb_ip_kind_name(pb_spec_ip_kind(o->machine, &spec))));
+			enum pb_ip_kind kind = pb_spec_ip_kind(o->machine, &spec);
+			if (pb_rlist_size(&point->runs))
+				pb_bias_metrics(point, kind);
+			pb_rset_text(&point->params, "variant", variants[v]);
+			pb_rset_text(&point->params, "ip_kind", pb_ip_kind_name(kind));
 		}
 	}
 	return 0;

@@ -136,9 +136,9 @@ static int buffer_run(const struct pb_suite_options *o, const char *facility,
 	none.no_perf = true;
 	none.nevents = 0;
 	double base[16];
-	json_t *bp = pb_results_point(res, "buffer", facility, workload);
-	json_object_set_new(bp, "role", json_string("baseline"));
-	json_object_set_new(bp, "iterations", json_integer((json_int_t)req.iterations));
+	struct pb_result_point *bp = pb_results_point(res, "buffer", facility, workload);
+	pb_rset_text(&bp->params, "role", "baseline");
+	pb_rset_int(&bp->params, "iterations", PB_UNIT_ITERATIONS, (int64_t)req.iterations);
 	for (unsigned r = 0; r < nruns; r++) {
 		if (pb_suite_interrupted(o, err))
 			return -1;
@@ -146,9 +146,9 @@ static int buffer_run(const struct pb_suite_options *o, const char *facility,
 		if (pb_point_measure(&none, &pt, err))
 			return -1;
 		base[r] = (double)pt.wall_ns;
-		json_array_append_new(json_object_get(bp, "runs"),
-				      json_pack("{s:i, s:I}", "run", (int)r, "wall_ns",
-						(json_int_t)pt.wall_ns));
+		struct pb_rset *run = pb_rlist_set(&bp->runs);
+		pb_rset_int(run, "run", PB_UNIT_NONE, r);
+		pb_rset_int(run, "wall_ns", PB_UNIT_NS, (int64_t)pt.wall_ns);
 		pb_point_free(&pt);
 	}
 	double t0 = pb_median(base, nruns);
@@ -166,18 +166,19 @@ static int buffer_run(const struct pb_suite_options *o, const char *facility,
 
 	for (unsigned s = 0; s < NSIZES; s++) {
 		for (unsigned k = 0; k < NKNOBS; k++) {
-			json_t *p = pb_results_point(res, "buffer", facility, workload);
-			json_object_set_new(p, "role", json_string("sampled"));
-			json_object_set_new(p, "period", json_integer((json_int_t)period));
-			json_object_set_new(p, "threads", json_integer(1));
-			json_object_set_new(p, "iterations", json_integer((json_int_t)req.iterations));
-			json_object_set_new(p, "delivery", json_string(pb_delivery_name(knobs[k].mode)));
-			json_object_set_new(p, "ring_pages", json_integer(ring_sizes[s]));
-			json_object_set_new(p, knobs[k].name,
-					    knobs[k].mode == PB_DELIVERY_SIGNAL
-						    ? json_string(knobs[k].value ? "half-ring"
-										 : "every-sample")
-						    : json_integer(knobs[k].value));
+			struct pb_result_point *p = pb_results_point(res, "buffer", facility, workload);
+			struct pb_rset *par = &p->params;
+			pb_rset_text(par, "role", "sampled");
+			pb_rset_int(par, "period", PB_UNIT_NONE, (int64_t)period);
+			pb_rset_int(par, "threads", PB_UNIT_THREADS, 1);
+			pb_rset_int(par, "iterations", PB_UNIT_ITERATIONS, (int64_t)req.iterations);
+			pb_rset_text(par, "delivery", pb_delivery_name(knobs[k].mode));
+			pb_rset_int(par, "ring_pages", PB_UNIT_PAGES, ring_sizes[s]);
+			if (knobs[k].mode == PB_DELIVERY_SIGNAL)
+				pb_rset_text(par, knobs[k].name,
+					     knobs[k].value ? "half-ring" : "every-sample");
+			else
+				pb_rset_int(par, knobs[k].name, PB_UNIT_US, knobs[k].value);
 			double walls[16];
 			unsigned n = 0;
 			uint64_t lost = 0, samples = 0;
@@ -200,38 +201,38 @@ static int buffer_run(const struct pb_suite_options *o, const char *facility,
 						*err = run_err;
 						return -1;
 					}
-					json_object_set_new(p, "error", json_string(run_err.msg));
+					pb_rset_text(par, "error", run_err.msg);
 					break;
 				}
 				walls[n++] = (double)f.wall_ns;
 				lost += f.lost;
 				samples += f.samples;
-				json_t *run = json_pack(
-					"{s:i, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I}", "run", (int)r,
-					"wall_ns", (json_int_t)f.wall_ns, "observed",
-					(json_int_t)f.samples, "lost", (json_int_t)f.lost,
-					"lost_format", (json_int_t)f.lost_format, "lost_records",
-					(json_int_t)f.lost_records, "signals", (json_int_t)f.signals,
-					"throttles", (json_int_t)f.throttles, "count",
-					(json_int_t)f.count);
+				struct pb_rset *run = pb_rlist_set(&p->runs);
+				pb_rset_int(run, "run", PB_UNIT_NONE, r);
+				pb_rset_int(run, "wall_ns", PB_UNIT_NS, (int64_t)f.wall_ns);
+				pb_rset_int(run, "observed", PB_UNIT_SAMPLES, (int64_t)f.samples);
+				pb_rset_int(run, "lost", PB_UNIT_SAMPLES, (int64_t)f.lost);
+				pb_rset_int(run, "lost_format", PB_UNIT_RECORDS, (int64_t)f.lost_format);
+				pb_rset_int(run, "lost_records", PB_UNIT_RECORDS,
+					    (int64_t)f.lost_records);
+				pb_rset_int(run, "signals", PB_UNIT_SIGNALS, (int64_t)f.signals);
+				pb_rset_int(run, "throttles", PB_UNIT_COUNT, (int64_t)f.throttles);
+				pb_rset_int(run, "count", PB_UNIT_EVENTS, (int64_t)f.count);
 				if (declared)
-					json_object_set_new(run, "expected",
-							    json_integer((json_int_t)(declared /
-										      period)));
-				json_array_append_new(json_object_get(p, "runs"), run);
+					pb_rset_int(run, "expected", PB_UNIT_SAMPLES,
+						    (int64_t)(declared / period));
 			}
-			json_t *m = json_object_get(p, "metrics");
+			struct pb_rset *m = &p->metrics;
 			double t = pb_median(walls, n);
-			json_object_set_new(m, "wall_ns_median", json_real(t));
-			json_object_set_new(m, "baseline_ns", json_real(t0));
-			json_object_set_new(m, "time_overhead_pct",
-					    json_real(t0 > 0 && n ? (t - t0) / t0 * 100 : 0));
-			json_object_set_new(m, "lost_total", json_integer((json_int_t)lost));
-			json_object_set_new(m, "samples_total", json_integer((json_int_t)samples));
-			json_object_set_new(m, "loss_pct",
-					    json_real(samples + lost
-							      ? (double)lost / (double)(samples + lost) * 100
-							      : 0));
+			pb_rset_real(m, "wall_ns_median", PB_UNIT_NS, t);
+			pb_rset_real(m, "baseline_ns", PB_UNIT_NS, t0);
+			pb_rset_real(m, "time_overhead_pct", PB_UNIT_PERCENT,
+				     t0 > 0 && n ? (t - t0) / t0 * 100 : 0);
+			pb_rset_int(m, "lost_total", PB_UNIT_SAMPLES, (int64_t)lost);
+			pb_rset_int(m, "samples_total", PB_UNIT_SAMPLES, (int64_t)samples);
+			pb_rset_real(m, "loss_pct", PB_UNIT_PERCENT,
+				     samples + lost ? (double)lost / (double)(samples + lost) * 100
+						    : 0);
 		}
 	}
 	return 0;

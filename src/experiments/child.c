@@ -114,7 +114,8 @@ uint64_t pb_self_maxrss_kib(void)
 	return (uint64_t)ru.ru_maxrss;
 }
 
-enum { F_WALL, F_OBSERVED, F_LOST, F_SIGNALS, F_THROTTLES, F_COUNT, F_EXPECTED, F_RING, F_N };
+enum { F_WALL, F_OBSERVED, F_LOST, F_SIGNALS, F_THROTTLES, F_COUNT, F_EXPECTED, F_RING, F_CPU,
+       F_N };
 
 static int measure_point(void *ctx, double *figures, unsigned max, unsigned *n,
 			 struct pb_error *err)
@@ -132,6 +133,10 @@ static int measure_point(void *ctx, double *figures, unsigned max, unsigned *n,
 	figures[F_COUNT] = (double)f->count;
 	figures[F_EXPECTED] = f->expected;
 	figures[F_RING] = (double)f->ring_pages;
+	double cpu = 0;
+	for (unsigned t = 0; t < req->threads && t < PB_MAX_THREADS; t++)
+		cpu += (double)pt.cpu_ns[t];
+	figures[F_CPU] = cpu;
 	*n = F_N;
 	pb_point_free(&pt);
 	return 0;
@@ -156,6 +161,7 @@ int pb_child_measure_point(const struct pb_point_request *req, struct pb_child_p
 	out->count = (uint64_t)r.figures[F_COUNT];
 	out->expected = r.figures[F_EXPECTED];
 	out->ring_pages = (uint64_t)r.figures[F_RING];
+	out->cpu_ns = (uint64_t)r.figures[F_CPU];
 	out->maxrss_kib = r.maxrss_kib;
 	return 0;
 }

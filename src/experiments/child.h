@@ -31,6 +31,7 @@ int pb_child_run(pb_child_fn fn, void *ctx, struct pb_child_result *out, struct 
 struct pb_point_request;
 struct pb_child_point {
 	uint64_t wall_ns;
+	uint64_t cpu_ns;             /* the measured threads' CPU time across the region, summed */
 	uint64_t observed, lost, signals, throttles, count;
 	double expected;
 	uint64_t ring_pages;

@@ -1,22 +1,36 @@
-/* Cost of one sample (Akiyama & Hirofuchi, 4.2) and prediction (4.4-4.5). The facility samples
- * a workload with (almost) no data traffic — the register-only busy loop — over a sweep of
- * periods, single-threaded, separately per delivery mode; the least-squares slope of elapsed
- * time against samples taken is the cost of one sample (ns), with R² and the 95 % confidence
- * interval of the slope. For timers the period is ns of the thread's time, so the samples follow
- * from run time / period; for exact facilities it is events per sample, and the number of
- * events is fixed by the iterations. Breakpoints and uprobes need a target the busy loop does
- * not offer or that would make them a different probe: a data breakpoint watches the data of its
- * natural workload (bp:w the mix loop's counter, bp:rw the bias word, bp:x the chase's labelled
- * load) and a uprobe sits on the busy loop's labelled closing branch. Those facilities trap on
- * EVERY event, sampled or not (~10 µs here), so the slope is the cost of a sample on top of the
- * cost of an event: the intercept carries the events' cost, and a counting run (period 0) of the
- * same iterations is the baseline.
+/* Cost of one sample (Akiyama & Hirofuchi, 4.2) and prediction (4.4-4.5), measured so that noise
+ * cannot pose as cost.
  *
- * Prediction then checks the model on other programs: predicted time = baseline (counting run)
- * + cost x samples per thread, against the measured sampled time, at several periods, on 1 and N
- * threads, for another workload of the suite and — for the timer, which can sample any program
- * — for real programs run as given (xz compressing a generated file, python3 running a loop),
- * with the relative error E = (measured - predicted) / predicted. */
+ * The facility samples a workload with (almost) no data traffic — the register-only busy loop —
+ * single-threaded, separately per delivery mode, over a sweep of periods. Every sampled run is
+ * paired with a run of the same iterations without perf, next to it in time (the order inside a
+ * pair alternates, and so does the direction of the sweep), and the pair gives one point:
+ * x = samples taken, y = the sampled run's extra CPU time over its partner's. CPU time is the
+ * measured thread's own (CLOCK_THREAD_CPUTIME_ID: user + kernel, and the interrupts and traps
+ * taken while it ran), so the time it spent waiting for a CPU that other programs held does not
+ * count; the same fit on wall time is reported beside it. The least-squares slope is the cost
+ * of one sample (ns), with R², its 95 % CI and the intercept's; Theil–Sen's slope on the same
+ * points stands beside it, and the fit is flagged when it falls outside the least-squares CI.
+ * Rounds over the sweep repeat until the fit meets the standard (slope > 0, R² >= 0.99, CI
+ * within ±10 %) or the mode's time budget is spent; a fit that does not meet it is marked
+ * unresolved with the reason.
+ *
+ * Facilities that trap on every event, sampled or not (breakpoints, uprobes:
+ * traps_every_event), pay a cost per event on top of the cost per sample. The partner run
+ * without perf pays neither, the events per run are fixed by the iterations, so the intercept
+ * is the events' cost: intercept / events is the cost per event, the slope the cost per sample
+ * on top of its event's trap.
+ *
+ * Mode none's slope is the kernel's floor (taking the sample and writing the record); each
+ * other mode's excess over it is what its delivery adds.
+ *
+ * Prediction then checks the model on other programs: predicted time = baseline + cost per
+ * event x events + cost per sample x samples, the samples following from the period (a timer:
+ * n = T0 / (P - c), it counts its own cost; events: E / P), against the measured time, at three
+ * periods, on 1 and N threads, for another workload of the suite and — for the timer, which can
+ * sample any program — for real programs run as given (xz compressing a generated file, python3
+ * running a loop), with E = (measured - predicted) / predicted on CPU time (and on wall time
+ * beside it). Baselines are interleaved with the sampled runs. */
 #include "experiments/experiment.h"
 #include "experiments/plan.h"
 #include "experiments/predict.h"
@@ -25,7 +39,6 @@
 #include "util/kit.h"
 #include "util/text.h"
 
-#include <linux/hw_breakpoint.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -33,8 +46,14 @@
 #include <string.h>
 #include <unistd.h>
 
-#define MAX_SWEEP_RUNS 2
-#define MAX_XY 512
+#define MAX_PAIRS 512
+#define MAX_RUNS 64
+
+/* The time a mode's sweep may take before it stops unresolved, in multiples of --target-ms
+ * (60 ms by default: 4.2 s for mode none, 1.5 s for each other mode). Mode none gets more: it
+ * is the floor every other figure and the prediction stand on. */
+#define BUDGET_NONE_TARGETS 70
+#define BUDGET_MODE_TARGETS 25
 
 static const enum pb_delivery modes[] = {PB_DELIVERY_NONE, PB_DELIVERY_SIGNAL,
 					 PB_DELIVERY_SIGTRAP, PB_DELIVERY_DRAIN};
@@ -64,14 +83,44 @@ static unsigned cost_periods(const struct pb_suite_options *o, const struct pb_s
 		return o->nperiods;
 	}
 	const uint64_t *src = s->facility->periods->cost;
+	unsigned n = 0;
 	for (unsigned i = 0; i < 5; i++)
-		p[i] = src[i];
-	return 5;
+		p[n++] = src[i];
+	/* A facility that traps on every event pays ~10^2-10^4 ns per event and a few hundred per
+	 * sample: at every 4th event the samples add a few percent to a run the traps fill, about
+	 * the run-to-run noise. Down to a sample per event (the facility's smallest period) they
+	 * add tens of percent, and the two costs separate. */
+	uint64_t least = s->facility->min_period ? s->facility->min_period : 1;
+	const uint64_t denser[] = {2 * least, least};
+	for (unsigned i = 0; s->facility->traps_every_event && i < 2; i++)
+		if (n < PB_MAX_LIST && denser[i] < p[n - 1])
+			p[n++] = denser[i];
+	return n;
 }
 
-static unsigned sweep_runs(const struct pb_suite_options *o)
+/* Rounds a mode makes before its fit may stop it: two for mode none, the floor every other
+ * figure and the prediction stand on (each period measured twice, so that a lucky first round
+ * cannot resolve it alone), one for the others; --runs 1 asks for one. After them the fit is
+ * checked after every pair, so a facility whose runs are slow to set up (a uprobe's open and
+ * close take ~0.3 s each in the kernel here) stops close to its budget. */
+static unsigned min_rounds(const struct pb_suite_options *o, enum pb_delivery mode)
 {
-	return o->runs < MAX_SWEEP_RUNS ? o->runs : MAX_SWEEP_RUNS;
+	return mode == PB_DELIVERY_NONE && o->runs >= 2 ? 2 : 1;
+}
+
+/* R² below this after two rounds stops a sweep early: R² measures the noise against the
+ * spread of the samples, and more pairs estimate it better but do not raise it. */
+#define FUTILE_R2 0.9
+
+/* Prediction rounds: every round is a baseline and one run per period. */
+static unsigned predict_rounds(const struct pb_suite_options *o)
+{
+	return o->runs < 2 ? o->runs : 2;
+}
+
+static unsigned program_rounds(const struct pb_suite_options *o)
+{
+	return o->runs < 2 ? o->runs : 2;
 }
 
 static unsigned cost_plan(const struct pb_suite_options *o, const char *facility)
@@ -80,132 +129,359 @@ static unsigned cost_plan(const struct pb_suite_options *o, const char *facility
 	if (pb_spec_parse(facility, &s, NULL))
 		return 0;
 	uint64_t p[PB_MAX_LIST];
-	unsigned np = cost_periods(o, &s, p), r = sweep_runs(o);
-	unsigned n = r + NMODES * np * r;
+	unsigned np = cost_periods(o, &s, p);
+	/* The minimum rounds; the adaptive ones are not known in advance. */
+	unsigned n = (NMODES + 1) * np * 2;
 	if (predict_workload(&s))
-		n += 2 * (r + 3 * r);
-	unsigned rp = o->runs < 2 ? o->runs : 2; /* program runs, see program_runs */
+		n += 2 * predict_rounds(o) * 4;
 	if (is_timer(&s))
-		n += 2 * (rp + 3 * rp);
+		n += 2 * program_rounds(o) * 4;
 	return n;
 }
 
-/* The runs of one sweep, each tagged with its period (collect tags with period, the one being
- * measured), since rounds and retries need not keep the runs of a period together. */
-struct sweep {
-	struct pb_xy pt[MAX_XY];
-	size_t n;
+static uint64_t sum_cpu(const struct pb_point *pt, unsigned threads)
+{
+	uint64_t s = 0;
+	for (unsigned t = 0; t < threads && t < PB_MAX_THREADS; t++)
+		s += pt->cpu_ns[t];
+	return s;
+}
+
+/* One pair: a sampled run and its partner without perf. */
+struct pair {
 	uint64_t period;
+	double samples, events, expected, lost;
+	double cpu, base_cpu, wall, base_wall;
 };
 
-static void collect(void *ctx, const struct pb_point *pt, json_t *run)
-{
-	(void)run;
-	struct sweep *sw = ctx;
-	if (sw->n < MAX_XY)
-		sw->pt[sw->n++] = (struct pb_xy){.x = (double)pt->ev[0].observed,
-						 .y = (double)pt->wall_ns,
-						 .period = sw->period};
-}
-
-/* The fit takes the fastest run of each period: on a shared machine contention only ever adds
- * time, so the fastest run is the one closest to the facility's own cost. *points is the number
- * of periods fitted; -1 (fit cleared) when they give no fit. */
-static int fit_sweep(const struct sweep *sw, struct pb_fit *fit, size_t *points)
-{
-	struct pb_xy fast[MAX_XY];
-	double x[MAX_XY], y[MAX_XY];
-	size_t n = pb_fastest_per_period(sw->pt, sw->n, fast);
-	for (size_t i = 0; i < n; i++) {
-		x[i] = fast[i].x;
-		y[i] = fast[i].y;
-	}
-	*points = n;
-	return pb_linear_fit(x, y, n, fit);
-}
-
-static double median_wall(json_t *point)
-{
-	json_t *runs = json_object_get(point, "runs");
-	double v[256];
-	size_t n = 0;
-	for (size_t i = 0; i < json_array_size(runs) && n < 256; i++)
-		v[n++] = (double)json_integer_value(json_object_get(json_array_get(runs, i),
-								    "wall_ns"));
-	return pb_median(v, n);
-}
-
-struct predict_ctx {
-	double baseline_ns, ns_per_sample;
-	unsigned threads;
-	double errors[256];
+struct sweep {
+	struct pair p[MAX_PAIRS];
 	size_t n;
 };
 
-static void predict_hook(void *ctx, const struct pb_point *pt, json_t *run)
+/* A mode's fit and what it took. */
+struct cost_fit {
+	bool fitted, resolved, wall_fitted, disagree, per_event;
+	struct pb_fit cpu, wall;
+	double ts_slope, ts_intercept;
+	double events;               /* mean events per sampled run */
+	double event_ns, event_ci95; /* per_event: intercept / events */
+	double baseline_cpu, baseline_wall;  /* medians of the partner runs */
+	size_t pairs;
+	unsigned rounds;
+	double seconds, budget_seconds;
+	char why[320];               /* unresolved: the reason */
+};
+
+/* The baseline a sampled run is set against: the median of its partner's and the partners of
+ * the LOCAL_PAIRS pairs measured before and after it. The CPU time of the same work varies by
+ * ~1 % from run to run here, with the machine's load rather than with time, so one partner
+ * alone doubles that noise in every difference; the median of five keeps most of it out while
+ * still following a machine that drifts over the sweep. */
+#define LOCAL_PAIRS 2
+
+static double local_baseline(const double *base, size_t n, size_t i)
 {
-	struct predict_ctx *pc = ctx;
-	double predicted = pb_predict_time_ns(pc->baseline_ns, pc->ns_per_sample,
-					      (double)pt->ev[0].observed, pc->threads);
-	double e = pb_prediction_error_pct((double)pt->wall_ns, predicted);
-	json_object_set_new(run, "predicted_ns", json_real(predicted));
-	json_object_set_new(run, "error_pct", json_real(e));
-	if (pc->n < 256)
-		pc->errors[pc->n++] = e;
+	return pb_window_median(base, n, i, LOCAL_PAIRS);
 }
 
-static void error_metrics(json_t *point, const double *e, size_t n)
+static void fit_sweep(const struct sweep *sw, bool per_event, struct cost_fit *cf)
 {
-	struct pb_summary s;
-	pb_summarize(e, n, &s);
+	double *x = malloc(sw->n * sizeof *x), *y = malloc(sw->n * sizeof *y),
+	       *yw = malloc(sw->n * sizeof *yw), *b = malloc(sw->n * sizeof *b),
+	       *bw = malloc(sw->n * sizeof *bw);
+	cf->fitted = cf->resolved = cf->wall_fitted = cf->disagree = false;
+	cf->per_event = per_event;
+	cf->pairs = sw->n;
+	cf->why[0] = 0;
+	if (!x || !y || !yw || !b || !bw || sw->n == 0) {
+		pb_format(cf->why, sizeof cf->why, "no pairs measured");
+		goto out;
+	}
+	double events = 0;
+	for (size_t i = 0; i < sw->n; i++) {
+		b[i] = sw->p[i].base_cpu;
+		bw[i] = sw->p[i].base_wall;
+	}
+	for (size_t i = 0; i < sw->n; i++) {
+		x[i] = sw->p[i].samples;
+		y[i] = sw->p[i].cpu - local_baseline(b, sw->n, i);
+		yw[i] = sw->p[i].wall - local_baseline(bw, sw->n, i);
+		events += sw->p[i].events;
+	}
+	cf->events = events / (double)sw->n;
+	cf->baseline_cpu = pb_median(b, sw->n);
+	cf->baseline_wall = pb_median(bw, sw->n);
+	if (pb_linear_fit(x, y, sw->n, &cf->cpu)) {
+		pb_format(cf->why, sizeof cf->why,
+			  "no fit: fewer than 3 pairs or the same number of samples in every run");
+		goto out;
+	}
+	cf->fitted = true;
+	cf->wall_fitted = !pb_linear_fit(x, yw, sw->n, &cf->wall);
+	if (pb_theil_sen(x, y, sw->n, &cf->ts_slope, &cf->ts_intercept))
+		cf->ts_slope = cf->ts_intercept = NAN;
+	cf->disagree = pb_fit_disagrees(&cf->cpu, cf->ts_slope);
+	if (per_event && cf->events > 0) {
+		cf->event_ns = cf->cpu.intercept / cf->events;
+		cf->event_ci95 = cf->cpu.intercept_ci95 / cf->events;
+	}
+	cf->resolved = pb_fit_resolved(&cf->cpu) && !cf->disagree;
+	if (cf->resolved)
+		goto out;
+	const struct pb_fit *f = &cf->cpu;
+	if (!(f->slope > 0))
+		pb_format(cf->why, sizeof cf->why, "the slope is not positive (%.0f ± %.0f ns)",
+			  f->slope, f->slope_ci95);
+	else if (!(f->r2 >= PB_FIT_MIN_R2) && !(f->slope_ci95 <= PB_FIT_MAX_REL_CI * f->slope))
+		pb_format(cf->why, sizeof cf->why,
+			  "R² %.3f < %.2f and the 95 %% CI is ±%.0f %% of the slope (> ±%.0f %%)",
+			  f->r2, PB_FIT_MIN_R2, 100 * f->slope_ci95 / f->slope,
+			  PB_FIT_MAX_REL_CI * 100);
+	else if (!(f->r2 >= PB_FIT_MIN_R2))
+		pb_format(cf->why, sizeof cf->why, "R² %.3f < %.2f", f->r2, PB_FIT_MIN_R2);
+	else if (!(f->slope_ci95 <= PB_FIT_MAX_REL_CI * f->slope))
+		pb_format(cf->why, sizeof cf->why,
+			  "the 95 %% CI is ±%.0f %% of the slope (> ±%.0f %%)",
+			  100 * f->slope_ci95 / f->slope, PB_FIT_MAX_REL_CI * 100);
+	else
+		pb_format(cf->why, sizeof cf->why,
+			  "least squares (%.0f ± %.0f ns) and Theil–Sen (%.0f ns) disagree",
+			  f->slope, f->slope_ci95, cf->ts_slope);
+out:
+	free(x);
+	free(y);
+	free(yw);
+	free(b);
+	free(bw);
+}
+
+/* What a sweep needs: the sampled request (its period and delivery set per run), its partner
+ * without perf, the periods, and when to stop. */
+struct sweep_setup {
+	const struct pb_suite_options *o;   /* progress and interruption; may be NULL */
+	const char *facility;
+	struct pb_point_request sampled, base;
+	uint64_t periods[PB_MAX_LIST];
+	unsigned np;
+	unsigned min_rounds;
+	uint64_t budget_ns;
+	bool per_event;
+};
+
+static int measure_pair(const struct sweep_setup *su, const struct pb_point_request *req,
+			bool base_first, struct pair *out, struct pb_error *err)
+{
+	struct pb_point sp, bp;
+	const struct pb_point_request *first = base_first ? &su->base : req;
+	const struct pb_point_request *second = base_first ? req : &su->base;
+	struct pb_point *p1 = base_first ? &bp : &sp, *p2 = base_first ? &sp : &bp;
+	if (pb_point_measure(first, p1, err))
+		return -1;
+	if (pb_point_measure(second, p2, err)) {
+		pb_point_free(p1);
+		return -1;
+	}
+	*out = (struct pair){
+		.period = req->period,
+		/* A lost sample was taken (the interrupt or trap, the overflow handling) but
+		 * found no room in the ring: it costs as much as one kept, near enough. */
+		.samples = (double)(sp.ev[0].observed + sp.ev[0].lost),
+		.events = (double)sp.ev[0].count,
+		.expected = sp.ev[0].expected,
+		.lost = (double)sp.ev[0].lost,
+		.cpu = (double)sum_cpu(&sp, req->threads),
+		.base_cpu = (double)sum_cpu(&bp, su->base.threads),
+		.wall = (double)sp.wall_ns,
+		.base_wall = (double)bp.wall_ns,
+	};
+	pb_point_free(&sp);
+	pb_point_free(&bp);
+	return 0;
+}
+
+static void pair_record(struct pb_rset *run, const struct pair *p, unsigned round)
+{
+	pb_rset_int(run, "run", PB_UNIT_NONE, round);
+	pb_rset_int(run, "observed", PB_UNIT_SAMPLES, (int64_t)p->samples);
+	pb_rset_real(run, "expected", PB_UNIT_SAMPLES, p->expected);
+	pb_rset_int(run, "lost", PB_UNIT_SAMPLES, (int64_t)p->lost);
+	pb_rset_int(run, "count", PB_UNIT_EVENTS, (int64_t)p->events);
+	pb_rset_int(run, "cpu_ns", PB_UNIT_NS, (int64_t)p->cpu);
+	pb_rset_int(run, "baseline_cpu_ns", PB_UNIT_NS, (int64_t)p->base_cpu);
+	pb_rset_int(run, "wall_ns", PB_UNIT_NS, (int64_t)p->wall);
+	pb_rset_int(run, "baseline_wall_ns", PB_UNIT_NS, (int64_t)p->base_wall);
+}
+
+/* Rounds over the sweep in one delivery mode until the fit resolves or the budget is spent.
+ * period_points[i] (may be NULL) receives the runs of periods[i]. */
+static int sweep_mode(struct sweep_setup *su, enum pb_delivery mode,
+		      struct pb_result_point **period_points,
+		      struct cost_fit *cf, struct pb_error *err)
+{
+	struct sweep *sw = calloc(1, sizeof *sw);
+	if (!sw)
+		return pb_fail(err, PB_EXIT_FAILURE, 0, "out of memory");
+	struct pb_point_request req = su->sampled;
+	req.delivery = mode;
+	uint64_t start = pb_now_ns();
+	unsigned round = 0;
+	int rc = 0;
+	bool done = false, futile = false;
+	memset(cf, 0, sizeof *cf);
+	for (;; round++) {
+		/* The sweep's direction and the order inside the pairs alternate: in a fixed order
+		 * a machine that warms up or quiets down would read as a per-sample cost. */
+		for (unsigned k = 0; k < su->np && !rc; k++) {
+			unsigned i = round % 2 ? su->np - 1 - k : k;
+			if (su->o && pb_suite_interrupted(su->o, err)) {
+				rc = -1;
+				break;
+			}
+			if (su->o && su->o->progress) {
+				char what[256];
+				pb_format(what, sizeof what, "cost %s %s, period %llu, round %u",
+					  su->facility, pb_delivery_name(mode),
+					  (unsigned long long)su->periods[i], round + 1);
+				su->o->progress(su->o->progress_ctx, what);
+			}
+			req.period = req.events[0].period = su->periods[i];
+			struct pair pr;
+			if (measure_pair(su, &req, (round + k) % 2 == 0, &pr, err)) {
+				rc = -1;
+				break;
+			}
+			if (sw->n < MAX_PAIRS)
+				sw->p[sw->n++] = pr;
+			/* a pair whose expectation is no number has no row (as /1 had it) */
+			if (period_points && period_points[i] && isfinite(pr.expected))
+				pair_record(pb_rlist_set(&period_points[i]->runs), &pr, round);
+			if (round + 1 < su->min_rounds || (round + 1 == su->min_rounds &&
+							   k + 1 < su->np))
+				continue;
+			fit_sweep(sw, su->per_event, cf);
+			futile = cf->fitted && sw->n >= 2 * su->np && !(cf->cpu.r2 >= FUTILE_R2);
+			if (cf->resolved || futile || pb_now_ns() - start >= su->budget_ns ||
+			    sw->n >= MAX_PAIRS) {
+				done = true;
+				break;
+			}
+		}
+		if (rc || done)
+			break;
+	}
+	cf->rounds = round + 1;
+	cf->seconds = (double)(pb_now_ns() - start) / 1e9;
+	cf->budget_seconds = (double)su->budget_ns / 1e9;
+	if (!rc && !cf->resolved && cf->why[0]) {
+		size_t n = strlen(cf->why);
+		pb_format(cf->why + n, sizeof cf->why - n,
+			  " after %zu pairs in %.1f s (budget %.1f s)%s", cf->pairs, cf->seconds,
+			  cf->budget_seconds,
+			  futile ? "; stopped early: R² below 0.9 after two rounds, and more pairs "
+				   "do not raise it, only less noise does" : "");
+	}
+	free(sw);
+	return rc;
+}
+
+static int setup_sweep(struct sweep_setup *su, const char *facility, const struct pb_spec *spec,
+		       const struct pb_machine *machine, uint64_t target_ms, struct pb_error *err)
+{
+	memset(su, 0, sizeof *su);
+	su->facility = facility;
+	su->per_event = spec->facility->traps_every_event;
+	if (pb_plan_request(&su->sampled, facility, cost_workload(spec), 0, 1, PB_DELIVERY_NONE,
+			    err))
+		return -1;
+	su->sampled.machine = machine;
+	su->sampled.iterations = pb_calibrate_iterations(&su->sampled.workload,
+							 &su->sampled.events[0].spec,
+							 target_ms ? target_ms : 1, err);
+	if (!su->sampled.iterations)
+		return -1;
+	su->base = su->sampled;
+	su->base.no_perf = true;
+	su->base.nevents = 0;
+	return 0;
+}
+
+static void error_metrics(struct pb_rset *metrics, const char *name, const double *e, size_t n)
+{
 	double abs_max = 0;
 	for (size_t i = 0; i < n; i++)
 		abs_max = fmax(abs_max, fabs(e[i]));
-	json_t *m = json_object_get(point, "metrics");
-	json_object_set_new(m, "error_pct",
-			    json_pack("{s:i, s:f, s:f, s:f, s:f, s:f}", "n", (int)s.n, "mean",
-				      s.mean, "stdev", s.stdev, "min", s.min, "max", s.max, "median",
-				      s.median));
-	json_object_set_new(m, "abs_error_max_pct", json_real(abs_max));
+	pb_rset_summarize(metrics, name, PB_UNIT_PERCENT, e, n);
+	char key[64];
+	pb_format(key, sizeof key, "abs_%s_max", name);
+	pb_rset_real(metrics, key, PB_UNIT_PERCENT, abs_max);
 }
 
-/* The fit point of one delivery mode; *fitted says whether fit holds a fit. */
-static json_t *fit_point(struct pb_results *res, const char *facility, const char *workload,
-			 enum pb_delivery mode, const struct sweep *sw, double baseline_ns,
-			 struct pb_fit *fit, bool *fitted)
+/* The fit point of one delivery mode. floor: mode none's fit, NULL for mode none itself. */
+static struct pb_result_point *fit_point(struct pb_results *res, const char *facility,
+					 const char *workload, enum pb_delivery mode,
+					 const struct cost_fit *cf, const struct cost_fit *floor)
 {
-	json_t *p = pb_results_point(res, "cost", facility, workload);
-	json_object_set_new(p, "kind", json_string("fit"));
-	json_object_set_new(p, "delivery", json_string(pb_delivery_name(mode)));
-	json_object_set_new(p, "threads", json_integer(1));
-	json_object_set_new(p, "fit_on", json_string("the fastest run of each period"));
-	json_t *m = json_object_get(p, "metrics");
-	json_object_set_new(m, "baseline_ns", json_real(baseline_ns));
-	size_t points;
-	*fitted = !fit_sweep(sw, fit, &points);
-	json_object_set_new(m, "points", json_integer((json_int_t)points));
-	if (!*fitted) {
-		json_object_set_new(p, "error",
-				    json_string("no fit: fewer than 3 runs or the same number of "
-						"samples in every run"));
+	struct pb_result_point *p = pb_results_point(res, "cost", facility, workload);
+	struct pb_rset *par = &p->params;
+	pb_rset_text(par, "kind", "fit");
+	pb_rset_text(par, "delivery", pb_delivery_name(mode));
+	pb_rset_int(par, "threads", PB_UNIT_THREADS, 1);
+	pb_rset_text(par, "fit_on", "pairs: a sampled run and a run without perf next to it; "
+				    "y = the sampled run's extra CPU time (thread CPU clock), x = "
+				    "its samples");
+	struct pb_rset *m = &p->metrics;
+	pb_rset_real(m, "baseline_ns", PB_UNIT_NS, cf->baseline_cpu);
+	pb_rset_real(m, "baseline_wall_ns", PB_UNIT_NS, cf->baseline_wall);
+	pb_rset_int(m, "points", PB_UNIT_COUNT, (int64_t)cf->pairs);
+	pb_rset_int(m, "rounds", PB_UNIT_COUNT, cf->rounds);
+	pb_rset_real(m, "seconds", PB_UNIT_S, cf->seconds);
+	pb_rset_real(m, "budget_seconds", PB_UNIT_S, cf->budget_seconds);
+	if (!cf->fitted) {
+		pb_rset_text(par, "error", cf->why);
 		return p;
 	}
-	json_object_set_new(m, "ns_per_sample", json_real(fit->slope));
-	json_object_set_new(m, "ci95_ns", json_real(fit->slope_ci95));
-	json_object_set_new(m, "r2", json_real(fit->r2));
-	json_object_set_new(m, "intercept_ns", json_real(fit->intercept));
-	/* Per-sample costs of a few hundred ns under ~10 us traps, or drift between runs, give a
-	 * slope that is noise; R² alone can be high on a drift, hence the CI too. Such a fit is
-	 * reported but marked unresolved, and nothing is predicted from it. */
-	bool resolved = pb_fit_resolved(fit);
-	json_object_set_new(m, "resolved", json_boolean(resolved));
-	if (!resolved) {
-		char note[320];
+	const struct pb_fit *f = &cf->cpu;
+	pb_rset_real(m, "ns_per_sample", PB_UNIT_NS_PER_SAMPLE, f->slope);
+	pb_rset_real(m, "ci95_ns", PB_UNIT_NS_PER_SAMPLE, f->slope_ci95);
+	pb_rset_real(m, "r2", PB_UNIT_NONE, f->r2);
+	pb_rset_real(m, "intercept_ns", PB_UNIT_NS, f->intercept);
+	pb_rset_real(m, "intercept_ci95_ns", PB_UNIT_NS, f->intercept_ci95);
+	pb_rset_real_or_null(m, "theil_sen_ns_per_sample", PB_UNIT_NS_PER_SAMPLE, cf->ts_slope);
+	pb_rset_bool(m, "estimators_disagree", cf->disagree);
+	if (cf->wall_fitted) {
+		pb_rset_real(m, "wall_ns_per_sample", PB_UNIT_NS_PER_SAMPLE, cf->wall.slope);
+		pb_rset_real(m, "wall_ci95_ns", PB_UNIT_NS_PER_SAMPLE, cf->wall.slope_ci95);
+		pb_rset_real(m, "wall_r2", PB_UNIT_NONE, cf->wall.r2);
+	}
+	if (cf->per_event) {
+		pb_rset_real(m, "events_per_run", PB_UNIT_EVENTS, cf->events);
+		pb_rset_real(m, "ns_per_event", PB_UNIT_NS_PER_EVENT, cf->event_ns);
+		pb_rset_real(m, "ns_per_event_ci95", PB_UNIT_NS_PER_EVENT, cf->event_ci95);
+		pb_rset_text(par, "cost_terms",
+			     "ns_per_event: the trap every event pays, sampled or not (the "
+			     "intercept / events per run); ns_per_sample: what a sample adds on top "
+			     "of its event's trap");
+	} else {
+		pb_rset_text(par, "cost_terms",
+			     "ns_per_sample: the whole cost of a sample; no cost per event (the "
+			     "facility does not trap on events)");
+	}
+	if (floor && floor->fitted) {
+		pb_rset_real(m, "floor_ns", PB_UNIT_NS_PER_SAMPLE, floor->cpu.slope);
+		pb_rset_real(m, "excess_over_floor_ns", PB_UNIT_NS_PER_SAMPLE,
+			     f->slope - floor->cpu.slope);
+		pb_rset_real(m, "excess_ci95_ns", PB_UNIT_NS_PER_SAMPLE,
+			     hypot(f->slope_ci95, floor->cpu.slope_ci95));
+	}
+	pb_rset_bool(m, "resolved", cf->resolved);
+	if (!cf->resolved) {
+		char note[480];
 		pb_format(note, sizeof note,
-			  "per-sample cost not resolved above run-to-run noise (needs slope > 0, "
-			  "R² >= %.2g and a 95 %% CI within %.0f %% of the slope): use longer runs "
-			  "(--target-ms) or more --runs", PB_FIT_MIN_R2, PB_FIT_MAX_REL_CI * 100);
-		json_object_set_new(p, "note", json_string(note));
+			  "per-sample cost not resolved (needs slope > 0, R² >= %.2g, a 95 %% CI "
+			  "within %.0f %% of the slope and Theil–Sen inside it): %s",
+			  PB_FIT_MIN_R2, PB_FIT_MAX_REL_CI * 100, cf->why);
+		pb_rset_text(par, "note", note);
 	}
 	return p;
 }
@@ -213,26 +489,105 @@ static json_t *fit_point(struct pb_results *res, const char *facility, const cha
 /* The prediction that an unresolved cost of mode none cannot make: a point saying so, with the
  * fit's figures, instead of predicted times that would only restate the noise. */
 static void refuse_prediction(struct pb_results *res, const char *facility, const char *workload,
-			      const struct pb_fit *fit)
+			      const struct cost_fit *cf)
 {
 	char note[320];
 	pb_format(note, sizeof note,
 		  "not predicted: the per-sample cost fit (mode none) did not resolve (R² %.3f, "
-		  "slope %.0f ± %.0f ns)", fit->r2, fit->slope, fit->slope_ci95);
-	json_t *p = pb_results_point(res, "cost", facility, workload);
-	json_object_set_new(p, "kind", json_string("prediction"));
+		  "slope %.0f ± %.0f ns)", cf->cpu.r2, cf->cpu.slope, cf->cpu.slope_ci95);
+	struct pb_result_point *p = pb_results_point(res, "cost", facility, workload);
+	pb_rset_text(&p->params, "kind", "prediction");
 	/* A string, as every not-applicable point carries its reason there. */
-	json_object_set_new(p, "not_applicable", json_string(note));
-	json_object_set_new(p, "note", json_string(note));
+	pb_rset_text(&p->params, "not_applicable", note);
+	pb_rset_text(&p->params, "note", note);
 }
 
-/* Baseline (counting) and sampled runs of another workload, predicted from ns_per_sample. */
+/* The cost model of mode none for a workload's baseline and events. */
+static struct pb_plan_model model_for(const struct pb_spec *spec, const struct cost_fit *none,
+				      double baseline_ns, double events)
+{
+	return (struct pb_plan_model){
+		.baseline_ns = baseline_ns,
+		.time_based = spec->facility->time_based,
+		.events = events,
+		.ns_per_sample = none->cpu.slope,
+		.ns_per_event = none->per_event ? none->event_ns : 0,
+		.min_period = 1,
+	};
+}
+
+/* One measured run of a prediction: CPU and wall time, samples and events. */
+struct predict_run {
+	double cpu, wall, samples, events, expected, lost;
+};
+
+static void prediction_point_fill(struct pb_result_point *p, const struct pb_spec *spec,
+				  const struct cost_fit *none, uint64_t period, unsigned threads,
+				  const struct predict_run *runs, unsigned n, double base_cpu,
+				  double base_wall)
+{
+	struct pb_rset *par = &p->params;
+	pb_rset_text(par, "kind", "prediction");
+	pb_rset_int(par, "period", PB_UNIT_NONE, (int64_t)period);
+	pb_rset_int(par, "threads", PB_UNIT_THREADS, threads);
+	pb_rset_real(par, "baseline_ns", PB_UNIT_NS, base_cpu);
+	pb_rset_real(par, "baseline_wall_ns", PB_UNIT_NS, base_wall);
+	pb_rset_real(par, "ns_per_sample", PB_UNIT_NS_PER_SAMPLE, none->cpu.slope);
+	if (none->per_event)
+		pb_rset_real(par, "ns_per_event", PB_UNIT_NS_PER_EVENT, none->event_ns);
+	pb_rset_text(par, "time_basis",
+		     "CPU time of the measured threads (summed); wall time beside it");
+	double e[MAX_RUNS], ew[MAX_RUNS], pred_s[MAX_RUNS], meas_s[MAX_RUNS];
+	uint64_t lost = 0;
+	for (unsigned r = 0; r < n; r++) {
+		const struct predict_run *pr = &runs[r];
+		/* Events per thread for the model: a timer's come from the period, not from
+		 * the run being predicted. */
+		struct pb_plan_model m = model_for(spec, none, base_cpu / threads,
+						   pr->events / threads);
+		double predicted = pb_model_time_ns(&m, period) * threads;
+		struct pb_plan_model mw = model_for(spec, none, base_wall, pr->events / threads);
+		double predicted_wall = pb_model_time_ns(&mw, period);
+		e[r] = pb_prediction_error_pct(pr->cpu, predicted);
+		ew[r] = pb_prediction_error_pct(pr->wall, predicted_wall);
+		pred_s[r] = (predicted - base_cpu) / base_cpu * 100;
+		meas_s[r] = (pr->cpu - base_cpu) / base_cpu * 100;
+		lost += (uint64_t)pr->lost;
+		/* a run with a figure that is no number has no row (as the /1 writer had it) */
+		if (!isfinite(pr->expected) || !isfinite(predicted) || !isfinite(predicted_wall) ||
+		    !isfinite(e[r]) || !isfinite(ew[r]) || !isfinite(meas_s[r]))
+			continue;
+		struct pb_rset *run = pb_rlist_set(&p->runs);
+		pb_rset_int(run, "run", PB_UNIT_NONE, r);
+		pb_rset_int(run, "cpu_ns", PB_UNIT_NS, (int64_t)pr->cpu);
+		pb_rset_int(run, "wall_ns", PB_UNIT_NS, (int64_t)pr->wall);
+		pb_rset_int(run, "observed", PB_UNIT_SAMPLES, (int64_t)pr->samples);
+		pb_rset_real(run, "expected", PB_UNIT_SAMPLES, pr->expected);
+		pb_rset_int(run, "lost", PB_UNIT_SAMPLES, (int64_t)pr->lost);
+		pb_rset_int(run, "count", PB_UNIT_EVENTS, (int64_t)pr->events);
+		pb_rset_real(run, "predicted_ns", PB_UNIT_NS, predicted);
+		pb_rset_real(run, "predicted_wall_ns", PB_UNIT_NS, predicted_wall);
+		pb_rset_real(run, "error_pct", PB_UNIT_PERCENT, e[r]);
+		pb_rset_real(run, "wall_error_pct", PB_UNIT_PERCENT, ew[r]);
+		pb_rset_real(run, "measured_slowdown_pct", PB_UNIT_PERCENT, meas_s[r]);
+	}
+	struct pb_rset *m = &p->metrics;
+	pb_rset_int(m, "lost_total", PB_UNIT_SAMPLES, (int64_t)lost);
+	error_metrics(m, "error_pct", e, n);
+	error_metrics(m, "wall_error_pct", ew, n);
+	pb_rset_real(m, "predicted_slowdown_pct", PB_UNIT_PERCENT, pb_median(pred_s, n));
+	pb_rset_real(m, "measured_slowdown_pct", PB_UNIT_PERCENT, pb_median(meas_s, n));
+}
+
+/* Another workload of the suite: rounds of a run without perf and one sampled run per period
+ * (mode none), in rotating order; predicted from the median baseline. */
 static int predict_workload_runs(const struct pb_suite_options *o, const char *facility,
-				 const char *workload, unsigned threads, const uint64_t *periods,
-				 unsigned nperiods, double ns_per_sample, struct pb_results *res,
+				 const struct pb_spec *spec, const char *workload,
+				 unsigned threads, const uint64_t *periods, unsigned nperiods,
+				 const struct cost_fit *none, struct pb_results *res,
 				 struct pb_error *err)
 {
-	struct pb_point_request req;
+	struct pb_point_request req, base;
 	if (pb_plan_request(&req, facility, workload, 0, threads, PB_DELIVERY_NONE, err))
 		return -1;
 	req.machine = o->machine;
@@ -240,22 +595,60 @@ static int predict_workload_runs(const struct pb_suite_options *o, const char *f
 						 err);
 	if (!req.iterations)
 		return -1;
-	json_t *base = pb_measure_runs(o, "cost", &req, res, err);
-	if (!base)
-		return -1;
-	json_object_set_new(base, "kind", json_string("prediction-baseline"));
-	struct predict_ctx pc = {.baseline_ns = median_wall(base), .ns_per_sample = ns_per_sample,
-				 .threads = threads};
+	base = req;
+	base.no_perf = true;
+	base.nevents = 0;
+	unsigned rounds = predict_rounds(o);
+	struct predict_run runs[3][MAX_RUNS];
+	double bcpu[MAX_RUNS], bwall[MAX_RUNS];
+	for (unsigned r = 0; r < rounds; r++) {
+		for (unsigned k = 0; k <= nperiods; k++) {
+			/* slot 0 is the baseline; its place in the round rotates */
+			unsigned slot = (k + r) % (nperiods + 1);
+			if (pb_suite_interrupted(o, err))
+				return -1;
+			if (o->progress) {
+				char what[256];
+				pb_format(what, sizeof what, "cost %s predict %s, %u thread(s), %s, "
+					  "round %u/%u", facility, workload, threads,
+					  slot ? "sampled" : "baseline", r + 1, rounds);
+				o->progress(o->progress_ctx, what);
+			}
+			struct pb_point pt;
+			const struct pb_point_request *q = &base;
+			if (slot) {
+				req.period = req.events[0].period = periods[slot - 1];
+				q = &req;
+			}
+			if (pb_point_measure(q, &pt, err))
+				return -1;
+			if (!slot) {
+				bcpu[r] = (double)sum_cpu(&pt, threads);
+				bwall[r] = (double)pt.wall_ns;
+			} else {
+				runs[slot - 1][r] = (struct predict_run){
+					.cpu = (double)sum_cpu(&pt, threads),
+					.wall = (double)pt.wall_ns,
+					.samples = (double)pt.ev[0].observed,
+					.events = (double)pt.ev[0].count,
+					.expected = pt.ev[0].expected,
+					.lost = (double)pt.ev[0].lost,
+				};
+			}
+			pb_point_free(&pt);
+		}
+	}
+	double base_cpu = pb_median(bcpu, rounds), base_wall = pb_median(bwall, rounds);
+	struct pb_result_point *bp = pb_results_point(res, "cost", facility, workload);
+	pb_rset_text(&bp->params, "kind", "prediction-baseline");
+	pb_rset_int(&bp->params, "period", PB_UNIT_NONE, 0);
+	pb_rset_int(&bp->params, "threads", PB_UNIT_THREADS, threads);
+	pb_rset_real(&bp->metrics, "cpu_ns_median", PB_UNIT_NS, base_cpu);
+	pb_rset_real(&bp->metrics, "wall_ns_median", PB_UNIT_NS, base_wall);
 	for (unsigned i = 0; i < nperiods; i++) {
-		req.period = req.events[0].period = periods[i];
-		pc.n = 0;
-		json_t *p = pb_measure_runs_with(o, "cost", &req, res, predict_hook, &pc, err);
-		if (!p)
-			return -1;
-		json_object_set_new(p, "kind", json_string("prediction"));
-		json_object_set_new(p, "baseline_ns", json_real(pc.baseline_ns));
-		json_object_set_new(p, "ns_per_sample", json_real(ns_per_sample));
-		error_metrics(p, pc.errors, pc.n);
+		struct pb_result_point *p = pb_results_point(res, "cost", facility, workload);
+		prediction_point_fill(p, spec, none, periods[i], threads, runs[i], rounds, base_cpu,
+				      base_wall);
 	}
 	return 0;
 }
@@ -303,100 +696,103 @@ static bool in_path(const char *prog)
 	return false;
 }
 
+/* A real program: rounds of a run without perf and one sampled run per period, in rotating
+ * order; CPU time is the program's (user + system from wait4). */
 static int program_runs(const struct pb_suite_options *o, const char *facility,
 			const struct pb_spec *spec, char *const *argv, const char *name,
-			const uint64_t *periods, unsigned nperiods, double ns_per_sample,
+			const uint64_t *periods, unsigned nperiods, const struct cost_fit *none,
 			struct pb_results *res, struct pb_error *err)
 {
-	/* Programs run for hundreds of ms each: two runs per period in the suite. */
-	unsigned nruns = o->runs < 2 ? o->runs : 2;
-	double base[256];
-	json_t *bp = pb_results_point(res, "cost", facility, name);
-	json_object_set_new(bp, "kind", json_string("prediction-baseline"));
-	json_object_set_new(bp, "period", json_integer(0));
-	json_object_set_new(bp, "threads", json_integer(1));
-	for (unsigned r = 0; r < nruns; r++) {
-		if (pb_suite_interrupted(o, err))
-			return -1;
-		if (o->progress) {
-			char what[256];
-			pb_format(what, sizeof what, "cost %s %s baseline, run %u/%u", facility,
-				  name, r + 1, nruns);
-			o->progress(o->progress_ctx, what);
-		}
-		struct pb_program_figures f;
-		struct pb_error run_err = {0};
-		if (pb_program_measure(argv, NULL, 0, 0, &f, &run_err)) {
-			json_object_set_new(bp, "error", json_string(run_err.msg));
-			return 0;
-		}
-		base[r] = (double)f.wall_ns;
-		json_array_append_new(json_object_get(bp, "runs"),
-				      json_pack("{s:i, s:I, s:I}", "run", (int)r, "wall_ns",
-						(json_int_t)f.wall_ns, "maxrss_kib",
-						(json_int_t)f.maxrss_kib));
-	}
-	double baseline = pb_median(base, nruns);
-	json_object_set_new(json_object_get(bp, "metrics"), "wall_ns_median", json_real(baseline));
-	for (unsigned i = 0; i < nperiods; i++) {
-		json_t *p = pb_results_point(res, "cost", facility, name);
-		json_object_set_new(p, "kind", json_string("prediction"));
-		json_object_set_new(p, "period", json_integer((json_int_t)periods[i]));
-		json_object_set_new(p, "threads", json_integer(1));
-		json_object_set_new(p, "baseline_ns", json_real(baseline));
-		json_object_set_new(p, "ns_per_sample", json_real(ns_per_sample));
-		double errors[256];
-		size_t ne = 0;
-		uint64_t lost = 0;
-		for (unsigned r = 0; r < nruns; r++) {
+	unsigned rounds = program_rounds(o);
+	struct predict_run runs[3][MAX_RUNS];
+	double bcpu[MAX_RUNS], bwall[MAX_RUNS];
+	struct pb_result_point *bp = pb_results_point(res, "cost", facility, name);
+	pb_rset_text(&bp->params, "kind", "prediction-baseline");
+	pb_rset_int(&bp->params, "period", PB_UNIT_NONE, 0);
+	pb_rset_int(&bp->params, "threads", PB_UNIT_THREADS, 1);
+	for (unsigned r = 0; r < rounds; r++) {
+		for (unsigned k = 0; k <= nperiods; k++) {
+			unsigned slot = (k + r) % (nperiods + 1);
 			if (pb_suite_interrupted(o, err))
 				return -1;
 			if (o->progress) {
 				char what[256];
-				pb_format(what, sizeof what, "cost %s %s period %llu, run %u/%u",
-					  facility, name, (unsigned long long)periods[i], r + 1,
-					  nruns);
+				pb_format(what, sizeof what, "cost %s %s %s, round %u/%u", facility,
+					  name, slot ? "sampled" : "baseline", r + 1, rounds);
 				o->progress(o->progress_ctx, what);
 			}
 			struct pb_program_figures f;
 			struct pb_error run_err = {0};
-			if (pb_program_measure(argv, spec, periods[i], 0, &f, &run_err)) {
-				json_object_set_new(p, "error", json_string(run_err.msg));
-				break;
+			if (pb_program_measure(argv, slot ? spec : NULL,
+					       slot ? periods[slot - 1] : 0, 0, &f, &run_err)) {
+				pb_rset_text(&bp->params, "error", run_err.msg);
+				return 0;
 			}
-			double predicted = pb_predict_time_ns(baseline, ns_per_sample,
-							      (double)f.samples, 1);
-			double e = pb_prediction_error_pct((double)f.wall_ns, predicted);
-			errors[ne++] = e;
-			lost += f.lost;
-			json_array_append_new(
-				json_object_get(p, "runs"),
-				json_pack("{s:i, s:I, s:I, s:I, s:I, s:I, s:f, s:f}", "run", (int)r,
-					  "wall_ns", (json_int_t)f.wall_ns, "observed",
-					  (json_int_t)f.samples, "lost", (json_int_t)f.lost, "count",
-					  (json_int_t)f.count, "maxrss_kib", (json_int_t)f.maxrss_kib,
-					  "predicted_ns", predicted, "error_pct", e));
+			if (!slot) {
+				bcpu[r] = (double)f.cpu_ns;
+				bwall[r] = (double)f.wall_ns;
+				struct pb_rset *run = pb_rlist_set(&bp->runs);
+				pb_rset_int(run, "run", PB_UNIT_NONE, r);
+				pb_rset_int(run, "cpu_ns", PB_UNIT_NS, (int64_t)f.cpu_ns);
+				pb_rset_int(run, "wall_ns", PB_UNIT_NS, (int64_t)f.wall_ns);
+				pb_rset_int(run, "maxrss_kib", PB_UNIT_KIB, (int64_t)f.maxrss_kib);
+			} else {
+				runs[slot - 1][r] = (struct predict_run){
+					.cpu = (double)f.cpu_ns,
+					.wall = (double)f.wall_ns,
+					.samples = (double)f.samples,
+					.events = (double)f.count,
+					.expected = (double)f.samples + (double)f.lost,
+					.lost = (double)f.lost,
+				};
+			}
 		}
-		json_object_set_new(json_object_get(p, "metrics"), "lost_total",
-				    json_integer((json_int_t)lost));
-		error_metrics(p, errors, ne);
+	}
+	double base_cpu = pb_median(bcpu, rounds), base_wall = pb_median(bwall, rounds);
+	pb_rset_real(&bp->metrics, "cpu_ns_median", PB_UNIT_NS, base_cpu);
+	pb_rset_real(&bp->metrics, "wall_ns_median", PB_UNIT_NS, base_wall);
+	for (unsigned i = 0; i < nperiods; i++) {
+		struct pb_result_point *p = pb_results_point(res, "cost", facility, name);
+		prediction_point_fill(p, spec, none, periods[i], 1, runs[i], rounds, base_cpu,
+				      base_wall);
 	}
 	return 0;
+}
+
+/* The interpreter python3 runs, not a wrapper in front of it: a pyenv shim is a shell script
+ * that forks helpers before it execs the interpreter, and their CPU time would be in the
+ * baseline (wait4 counts waited-for children) but never sampled (the timer follows the one
+ * process). Falls back to "python3" when python3 cannot say. */
+static void python_path(char *buf, size_t len)
+{
+	pb_format(buf, len, "python3");
+	FILE *p = popen("python3 -c 'import sys; print(sys.executable)' 2>/dev/null", "r");
+	if (!p)
+		return;
+	char line[4096];
+	if (fgets(line, sizeof line, p)) {
+		line[strcspn(line, "\n")] = 0;
+		if (line[0] == '/' && !access(line, X_OK))
+			pb_format(buf, len, "%s", line);
+	}
+	pclose(p);
 }
 
 static const char *const program_names[] = {"program:xz -4 -T1 (256 KiB text)",
 					     "program:python3 loop 3e5"};
 
 static int real_programs(const struct pb_suite_options *o, const char *facility,
-			 const struct pb_spec *spec, double ns_per_sample, struct pb_results *res,
-			 struct pb_error *err)
+			 const struct pb_spec *spec, const struct cost_fit *none,
+			 struct pb_results *res, struct pb_error *err)
 {
 	static const uint64_t periods[] = {1000000, 200000, 100000};
 	char input[64];
 	if (make_input(input, sizeof input, 256u << 10, err))
 		return -1;
+	char python[4096];
+	python_path(python, sizeof python);
 	char *xz[] = {"xz", "-4", "-T1", "-c", "-k", input, NULL};
-	char *py[] = {"python3", "-c", "s = 0\nfor i in range(300000): s += i * i\nprint(s)",
+	char *py[] = {python, "-c", "s = 0\nfor i in range(300000): s += i * i\nprint(s)",
 		      NULL};
 	struct {
 		char **argv;
@@ -404,7 +800,7 @@ static int real_programs(const struct pb_suite_options *o, const char *facility,
 	} progs[] = {{xz, program_names[0]}, {py, program_names[1]}};
 	int rc = 0;
 	for (size_t i = 0; i < 2 && !rc; i++) {
-		if (!in_path(progs[i].argv[0])) {
+		if (progs[i].argv[0][0] != '/' && !in_path(progs[i].argv[0])) {
 			char why[160];
 			pb_format(why, sizeof why, "%s is not installed (scripts/install-deps.sh "
 				  "installs it)", progs[i].argv[0]);
@@ -412,7 +808,7 @@ static int real_programs(const struct pb_suite_options *o, const char *facility,
 			continue;
 		}
 		rc = program_runs(o, facility, spec, progs[i].argv, progs[i].name, periods, 3,
-				  ns_per_sample, res, err);
+				  none, res, err);
 	}
 	unlink(input);
 	return rc;
@@ -424,148 +820,117 @@ static int cost_run(const struct pb_suite_options *o, const char *facility,
 	struct pb_spec spec;
 	if (pb_spec_parse(facility, &spec, err))
 		return -1;
-	struct pb_suite_options oc = *o;
-	oc.runs = sweep_runs(o);
-	uint64_t periods[PB_MAX_LIST];
-	unsigned np = cost_periods(o, &spec, periods);
-	const char *workload = cost_workload(&spec);
+	struct sweep_setup su;
+	/* Half the suite's run time per run: a pair is two runs, and the sweep repeats. */
+	if (setup_sweep(&su, facility, &spec, o->machine, o->target_ms / 2, err))
+		return -1;
+	su.o = o;
+	su.np = cost_periods(o, &spec, su.periods);
 
-	struct pb_point_request req;
-	if (pb_plan_request(&req, facility, workload, 0, 1, PB_DELIVERY_NONE, err))
-		return -1;
-	req.machine = o->machine;
-	/* Half the suite's run time: the densest periods in signal mode run several times that. */
-	req.iterations = pb_calibrate_iterations(&req.workload, &req.events[0].spec,
-						 o->target_ms / 2 ? o->target_ms / 2 : 1, err);
-	if (!req.iterations)
-		return -1;
-	json_t *base = pb_measure_runs(&oc, "cost", &req, res, err);
-	if (!base)
-		return -1;
-	json_object_set_new(base, "kind", json_string("baseline"));
-	double baseline_ns = median_wall(base);
-	const char *wname = json_string_value(json_object_get(base, "workload"));
-	char wl[320];
-	pb_format(wl, sizeof wl, "%s", wname ? wname : workload);
+	char wl[320], params[256];
+	pb_workload_params_text(&su.sampled.workload, params, sizeof params);
+	pb_format(wl, sizeof wl, "%s%s%s", su.sampled.workload.workload->name,
+		  params[0] && strcmp(params, "-") ? ":" : "",
+		  params[0] && strcmp(params, "-") ? params : "");
 
-	struct pb_fit none_fit;
-	bool none_fitted = false;
+	struct cost_fit fits[NMODES];
+	bool none_ok = false;
 	for (unsigned m = 0; m < NMODES; m++) {
-		struct sweep *sw = calloc(1, sizeof *sw);
-		if (!sw)
-			return pb_fail(err, PB_EXIT_FAILURE, 0, "out of memory");
-		req.delivery = modes[m];
-		bool failed = false;
-		/* Periods alternate between the ends of the sweep (sparse, dense, next sparse, ...):
-		 * in a monotone order a machine that warms up or quiets down during the sweep
-		 * would read as a per-sample cost. */
-		for (unsigned k = 0; k < np; k++) {
-			unsigned i = k % 2 ? np - 1 - k / 2 : k / 2;
-			req.period = req.events[0].period = periods[i];
-			sw->period = periods[i];
-			json_t *p = pb_measure_runs_with(&oc, "cost", &req, res, collect, sw, err);
-			if (!p) {
-				if (err && err->code == PB_EXIT_INTERRUPTED) {
-					free(sw);
-					return -1;
-				}
-				failed = true;
-				break;
-			}
-			json_object_set_new(p, "kind", json_string("sweep"));
+		su.budget_ns = (uint64_t)(m ? BUDGET_MODE_TARGETS : BUDGET_NONE_TARGETS) *
+			       o->target_ms * 1000000ull;
+		su.min_rounds = min_rounds(o, modes[m]);
+		struct pb_result_point *pp[PB_MAX_LIST];
+		for (unsigned i = 0; i < su.np; i++) {
+			pp[i] = pb_results_point(res, "cost", facility, wl);
+			struct pb_rset *par = &pp[i]->params;
+			pb_rset_text(par, "kind", "sweep");
+			pb_rset_text(par, "delivery", pb_delivery_name(modes[m]));
+			pb_rset_int(par, "period", PB_UNIT_NONE, (int64_t)su.periods[i]);
+			pb_rset_int(par, "threads", PB_UNIT_THREADS, 1);
+			pb_rset_int(par, "iterations", PB_UNIT_ITERATIONS,
+				    (int64_t)su.sampled.iterations);
 		}
-		struct pb_fit fit;
-		bool fitted;
-		json_t *fp = fit_point(res, facility, wl, modes[m], sw, baseline_ns, &fit, &fitted);
-		free(sw);
-		if (failed)
-			json_object_set_new(fp, "error", json_string(err && err->msg[0]
-								      ? err->msg : "a run failed"));
-		if (m == 0 && fitted && !failed) {
-			none_fit = fit;
-			none_fitted = true;
+		struct pb_error mode_err = {0};
+		int rc = sweep_mode(&su, modes[m], pp, &fits[m], &mode_err);
+		if (rc && mode_err.code == PB_EXIT_INTERRUPTED) {
+			if (err)
+				*err = mode_err;
+			return -1;
 		}
+		struct pb_result_point *fp =
+			fit_point(res, facility, wl, modes[m], &fits[m], m ? &fits[0] : NULL);
+		if (rc) {
+			/* A mode the facility refuses is a result, not the end of the suite. */
+			pb_rset_text(&fp->params, "error",
+				     mode_err.msg[0] ? mode_err.msg : "a run failed");
+			fits[m].fitted = fits[m].resolved = false;
+		}
+		if (m == 0)
+			none_ok = !rc && fits[0].fitted;
 	}
-	if (!none_fitted)
+	if (!none_ok)
 		return 0;
 
 	/* Prediction with the cost of mode none (samples read after the run, as in the fit). */
 	const char *other = predict_workload(&spec);
-	if (!pb_fit_resolved(&none_fit)) {
+	if (!fits[0].resolved) {
 		if (other)
-			refuse_prediction(res, facility, other, &none_fit);
+			refuse_prediction(res, facility, other, &fits[0]);
 		for (size_t i = 0; is_timer(&spec) && i < 2; i++)
-			refuse_prediction(res, facility, program_names[i], &none_fit);
+			refuse_prediction(res, facility, program_names[i], &fits[0]);
 		return 0;
 	}
-	double none_cost = none_fit.slope;
-	uint64_t pp[3] = {periods[0], periods[np / 2], periods[np - 1]};
+	unsigned np = su.np;
+	uint64_t pp[3] = {su.periods[0], su.periods[np / 2], su.periods[np - 1]};
 	unsigned npp = np >= 3 ? 3 : np;
 	if (np < 3)
-		memcpy(pp, periods, np * sizeof *pp);
+		memcpy(pp, su.periods, np * sizeof *pp);
 	if (other) {
 		unsigned tc[2] = {1, o->threads[o->nthreads - 1]};
 		for (unsigned t = 0; t < (tc[1] > 1 ? 2u : 1u); t++)
-			if (predict_workload_runs(&oc, facility, other, tc[t], pp, npp, none_cost,
-						  res, err))
+			if (predict_workload_runs(o, facility, &spec, other, tc[t], pp, npp,
+						  &fits[0], res, err))
 				return -1;
 	}
 	if (is_timer(&spec))
-		return real_programs(&oc, facility, &spec, none_cost, res, err);
+		return real_programs(o, facility, &spec, &fits[0], res, err);
 	return 0;
 }
 
-int pb_cost_measure(const char *facility, unsigned runs, uint64_t target_ms, struct pb_fit *fit,
-		    struct pb_error *err)
+int pb_cost_measure(const char *facility, unsigned runs, uint64_t target_ms,
+		    uint64_t budget_ms, struct pb_cost *cost, struct pb_error *err)
 {
+	memset(cost, 0, sizeof *cost);
 	struct pb_spec spec;
 	if (pb_spec_parse(facility, &spec, err))
 		return -1;
 	struct pb_suite_options o;
 	memset(&o, 0, sizeof o);
 	o.runs = runs ? runs : 1;
-	uint64_t periods[PB_MAX_LIST];
-	unsigned np = cost_periods(&o, &spec, periods);
-	struct pb_point_request req;
-	if (pb_plan_request(&req, facility, cost_workload(&spec), periods[0], 1, PB_DELIVERY_NONE,
-			    err))
+	struct sweep_setup su;
+	if (setup_sweep(&su, facility, &spec, NULL, target_ms, err))
 		return -1;
-	req.iterations = pb_calibrate_iterations(&req.workload, &req.events[0].spec, target_ms,
-						 err);
-	if (!req.iterations)
+	su.np = cost_periods(&o, &spec, su.periods);
+	su.min_rounds = o.runs;
+	su.budget_ns = budget_ms * 1000000ull;
+	struct cost_fit cf;
+	if (sweep_mode(&su, PB_DELIVERY_NONE, NULL, &cf, err))
 		return -1;
-	struct sweep *sw = calloc(1, sizeof *sw);
-	if (!sw)
-		return pb_fail(err, PB_EXIT_FAILURE, 0, "out of memory");
-	int rc = 0;
-	/* Rounds over the whole sweep, periods alternating between its ends, rather than all runs
-	 * of one period in a row: drift on the machine then spreads over every period instead of
-	 * reading as a per-sample cost. */
-	for (unsigned r = 0; r < o.runs && !rc; r++) {
-		for (unsigned k = 0; k < np; k++) {
-			unsigned i = k % 2 ? np - 1 - k / 2 : k / 2;
-			req.period = req.events[0].period = sw->period = periods[i];
-			struct pb_point pt;
-			if (pb_point_measure(&req, &pt, err)) {
-				rc = -1;
-				break;
-			}
-			collect(sw, &pt, NULL);
-			pb_point_free(&pt);
-		}
-	}
-	size_t points;
-	if (!rc && fit_sweep(sw, fit, &points))
-		rc = pb_fail(err, PB_EXIT_FAILURE, 0,
-			     "the cost sweep of %s gave no fit (the same samples in every run)",
-			     facility);
-	free(sw);
-	return rc;
+	if (!cf.fitted)
+		return pb_fail(err, PB_EXIT_FAILURE, 0, "the cost sweep of %s gave no fit: %s",
+			       facility, cf.why);
+	cost->fit = cf.cpu;
+	cost->resolved = cf.resolved;
+	cost->ns_per_event = cf.per_event ? cf.event_ns : 0;
+	cost->theil_sen = cf.ts_slope;
+	pb_format(cost->why, sizeof cost->why, "%s", cf.why);
+	return 0;
 }
 
 const struct pb_experiment pb_experiment_cost = {
 	.name = "cost",
-	.summary = "ns per sample from a period sweep (slope, R², CI); predicted vs measured time",
+	.summary = "ns per sample (and per event) from paired runs over a period sweep: slope, "
+		   "R², CI, Theil–Sen; predicted vs measured time",
 	.run = cost_run,
 	.plan = cost_plan,
 };

@@ -133,107 +133,108 @@ uint64_t pb_calibrate_for(const struct pb_point_request *req, uint64_t target_ms
 void pb_not_applicable(struct pb_results *res, const char *experiment, const char *facility,
 		       const char *why)
 {
-	json_t *p = pb_results_point(res, experiment, facility, NULL);
-	json_object_set_new(p, "not_applicable", json_string(why));
+	struct pb_result_point *p = pb_results_point(res, experiment, facility, NULL);
+	pb_rset_text(&p->params, "not_applicable", why);
 }
 
-static void summary_json(json_t *metrics, const char *name, const double *v, size_t n)
+static const struct pb_rset *event_of_run(const struct pb_result_point *point, size_t run,
+					  size_t e)
 {
-	struct pb_summary s;
-	pb_summarize(v, n, &s);
-	json_object_set_new(metrics, name,
-			    json_pack("{s:i, s:f, s:f, s:f, s:f, s:f, s:f}", "n", (int)s.n, "mean",
-				      s.mean, "stdev", s.stdev, "min", s.min, "max", s.max, "median",
-				      s.median, "ci95", s.ci95));
+	return pb_rlist_set_at(pb_rset_get_list(pb_rlist_set_at(&point->runs, run), "events"), e);
 }
 
-void pb_point_metrics(json_t *point)
+void pb_point_metrics(struct pb_result_point *point)
 {
-	json_t *runs = json_object_get(point, "runs");
-	size_t nruns = json_array_size(runs);
-	json_t *metrics = json_object();
-	json_t *first = json_array_get(runs, 0);
-	size_t nevents = json_array_size(json_object_get(first, "events"));
+	size_t nruns = pb_rlist_size(&point->runs);
+	struct pb_rset *metrics = &point->metrics;
+	pb_rset_clear(metrics);
+	const struct pb_rset *first = pb_rlist_set_at(&point->runs, 0);
+	size_t nevents = pb_rlist_size(pb_rset_get_list(first, "events"));
 	double values[256];
 	for (size_t e = 0; e < nevents; e++) {
-		json_t *per_event = json_object();
+		struct pb_rset per_event = {0};
 		const char *fields[] = {"accuracy", "observed", "expected", "running_ratio"};
 		for (size_t f = 0; f < PB_ARRAY_SIZE(fields); f++) {
 			size_t n = 0;
+			enum pb_unit unit = PB_UNIT_NONE;
 			for (size_t r = 0; r < nruns && n < 256; r++) {
-				json_t *ev = json_array_get(
-					json_object_get(json_array_get(runs, r), "events"), e);
-				json_t *v = json_object_get(ev, fields[f]);
-				if (json_is_number(v))
-					values[n++] = json_number_value(v);
+				const struct pb_rvalue *v =
+					pb_rset_get(event_of_run(point, r, e), fields[f]);
+				if (pb_rvalue_is_number(v)) {
+					values[n++] = pb_rvalue_number(v);
+					unit = v->unit;
+				}
 			}
 			if (n)
-				summary_json(per_event, fields[f], values, n);
+				pb_rset_summarize(&per_event, fields[f], unit, values, n);
 		}
 		uint64_t lost = 0, throttles = 0, no_samples = 0, dropped = 0, filtered = 0,
 			 lowered = 0, missed = 0;
 		bool time_based = false;
 		bool multiplexed = false;
 		for (size_t r = 0; r < nruns; r++) {
-			json_t *ev = json_array_get(json_object_get(json_array_get(runs, r), "events"), e);
-			no_samples += json_is_true(json_object_get(ev, "no_samples"));
-			lowered += json_is_true(json_object_get(ev, "precise_lowered"));
-			dropped += (uint64_t)json_integer_value(json_object_get(ev, "dropped"));
-			filtered += (uint64_t)json_integer_value(json_object_get(ev, "filtered"));
-			json_t *m = json_object_get(ev, "missed_ticks");
-			time_based |= m != NULL;
-			missed += (uint64_t)json_integer_value(m);
-			lost += (uint64_t)json_integer_value(json_object_get(ev, "lost"));
-			throttles += (uint64_t)json_integer_value(json_object_get(ev, "throttles"));
-			multiplexed |= json_is_true(json_object_get(ev, "multiplexed"));
+			const struct pb_rset *ev = event_of_run(point, r, e);
+			no_samples += pb_rset_is_true(ev, "no_samples");
+			lowered += pb_rset_is_true(ev, "precise_lowered");
+			dropped += (uint64_t)pb_rset_get_int(ev, "dropped");
+			filtered += (uint64_t)pb_rset_get_int(ev, "filtered");
+			time_based |= pb_rset_get(ev, "missed_ticks") != NULL;
+			missed += (uint64_t)pb_rset_get_int(ev, "missed_ticks");
+			lost += (uint64_t)pb_rset_get_int(ev, "lost");
+			throttles += (uint64_t)pb_rset_get_int(ev, "throttles");
+			multiplexed |= pb_rset_is_true(ev, "multiplexed");
 		}
-		json_object_set_new(per_event, "lost_total", json_integer((json_int_t)lost));
-		json_object_set_new(per_event, "throttles_total", json_integer((json_int_t)throttles));
-		json_object_set_new(per_event, "multiplexed", json_boolean(multiplexed));
+		pb_rset_int(&per_event, "lost_total", PB_UNIT_SAMPLES, (int64_t)lost);
+		pb_rset_int(&per_event, "throttles_total", PB_UNIT_COUNT, (int64_t)throttles);
+		pb_rset_bool(&per_event, "multiplexed", multiplexed);
 		/* runs that expected samples and got none carry no accuracy: counted, never 0 % */
-		json_object_set_new(per_event, "no_samples_runs", json_integer((json_int_t)no_samples));
-		json_object_set_new(per_event, "dropped_total", json_integer((json_int_t)dropped));
-		json_object_set_new(per_event, "precise_lowered_runs", json_integer((json_int_t)lowered));
-		json_object_set_new(per_event, "filtered_total", json_integer((json_int_t)filtered));
+		pb_rset_int(&per_event, "no_samples_runs", PB_UNIT_RUNS, (int64_t)no_samples);
+		pb_rset_int(&per_event, "dropped_total", PB_UNIT_RECORDS, (int64_t)dropped);
+		pb_rset_int(&per_event, "precise_lowered_runs", PB_UNIT_RUNS, (int64_t)lowered);
+		pb_rset_int(&per_event, "filtered_total", PB_UNIT_SAMPLES, (int64_t)filtered);
 		if (time_based)
-			json_object_set_new(per_event, "missed_ticks_total",
-					    json_integer((json_int_t)missed));
-		json_object_set_new(per_event, "facility",
-				    json_copy(json_object_get(json_array_get(
-					    json_object_get(first, "events"), e), "facility")));
+			pb_rset_int(&per_event, "missed_ticks_total", PB_UNIT_TICKS, (int64_t)missed);
+		const struct pb_rvalue *facility =
+			pb_rset_get(pb_rlist_set_at(pb_rset_get_list(first, "events"), e), "facility");
+		if (facility)
+			pb_rset_put(&per_event, "facility", facility);
+		else
+			pb_rset_null(&per_event, "facility", PB_UNIT_NONE);
 		if (e == 0)
-			json_object_update(metrics, per_event);
+			pb_rset_update(metrics, &per_event);
 		char key[32];
 		snprintf(key, sizeof key, "event%zu", e);
-		json_object_set_new(metrics, key, per_event);
+		pb_rset_update(pb_rset_set(metrics, key), &per_event);
+		pb_rset_clear(&per_event);
 	}
-	json_object_set_new(point, "metrics", metrics);
 }
 
 /* The run's event-0 figures, copied up so a CSV row holds them. */
-static void flatten_event0(json_t *run)
+static void flatten_event0(struct pb_rset *run)
 {
-	json_t *ev = json_array_get(json_object_get(run, "events"), 0);
+	const struct pb_rset *ev = pb_rlist_set_at(pb_rset_get_list(run, "events"), 0);
 	const char *keys[] = {"expected", "observed", "count", "accuracy", "lost", "lost_format",
 			      "lost_records", "throttles", "time_enabled", "time_running",
 			      "multiplexed", "signals", "user_samples", "kernel_samples"};
 	for (size_t i = 0; i < PB_ARRAY_SIZE(keys); i++) {
-		json_t *v = json_object_get(ev, keys[i]);
+		const struct pb_rvalue *v = pb_rset_get(ev, keys[i]);
 		if (v)
-			json_object_set(run, keys[i], v);
+			pb_rset_put(run, keys[i], v);
 	}
 }
 
-json_t *pb_measure_runs(const struct pb_suite_options *o, const char *experiment,
-			const struct pb_point_request *req, struct pb_results *res,
-			struct pb_error *err)
+struct pb_result_point *pb_measure_runs(const struct pb_suite_options *o, const char *experiment,
+					const struct pb_point_request *req,
+					struct pb_results *res, struct pb_error *err)
 {
 	return pb_measure_runs_with(o, experiment, req, res, NULL, NULL, err);
 }
 
-json_t *pb_measure_runs_with(const struct pb_suite_options *o, const char *experiment,
-			     const struct pb_point_request *req, struct pb_results *res,
-			     pb_run_hook hook, void *ctx, struct pb_error *err)
+struct pb_result_point *pb_measure_runs_with(const struct pb_suite_options *o,
+					     const char *experiment,
+					     const struct pb_point_request *req,
+					     struct pb_results *res, pb_run_hook hook, void *ctx,
+					     struct pb_error *err)
 {
 	const char *facility = req->no_perf ? "none" : req->events[0].spec.text;
 	char params[256], workload[320];
@@ -241,7 +242,7 @@ json_t *pb_measure_runs_with(const struct pb_suite_options *o, const char *exper
 	bool has_params = params[0] && strcmp(params, "-");
 	pb_format(workload, sizeof workload, "%s%s%s", req->workload.workload->name,
 		  has_params ? ":" : "", has_params ? params : "");
-	json_t *point = NULL;
+	struct pb_result_point *point = NULL;
 	for (unsigned r = 0; r < o->runs; r++) {
 		if (pb_suite_interrupted(o, err))
 			return NULL;
@@ -265,23 +266,22 @@ json_t *pb_measure_runs_with(const struct pb_suite_options *o, const char *exper
 		}
 		if (!point) {
 			point = pb_results_point(res, experiment, facility, workload);
-			json_object_set_new(point, "period", json_integer((json_int_t)req->period));
-			json_object_set_new(point, "threads", json_integer(req->threads));
-			json_object_set_new(point, "iterations",
-					    json_integer((json_int_t)req->iterations));
-			json_object_set_new(point, "delivery",
-					    json_string(pb_delivery_name(req->delivery)));
-			json_object_set_new(point, "exclude_kernel", json_boolean(req->exclude_kernel));
-			json_object_set_new(point, "exclude_user", json_boolean(req->exclude_user));
+			struct pb_rset *par = &point->params;
+			pb_rset_int(par, "period", PB_UNIT_NONE, (int64_t)req->period);
+			pb_rset_int(par, "threads", PB_UNIT_THREADS, req->threads);
+			pb_rset_int(par, "iterations", PB_UNIT_ITERATIONS, (int64_t)req->iterations);
+			pb_rset_text(par, "delivery", pb_delivery_name(req->delivery));
+			pb_rset_bool(par, "exclude_kernel", req->exclude_kernel);
+			pb_rset_bool(par, "exclude_user", req->exclude_user);
 		}
-		json_t *run = pb_point_json(req, &pt);
-		json_object_set_new(run, "run", json_integer(r));
+		struct pb_rset *run = pb_rlist_set(&point->runs);
+		pb_point_record(req, &pt, run);
+		pb_rset_int(run, "run", PB_UNIT_NONE, r);
 		if (rc)
-			json_object_set_new(run, "error", json_string(run_err.msg));
+			pb_rset_text(run, "error", run_err.msg);
 		flatten_event0(run);
 		if (hook && !rc)
 			hook(ctx, &pt, run);
-		json_array_append_new(json_object_get(point, "runs"), run);
 		pb_point_free(&pt);
 	}
 	if (point)

@@ -4,7 +4,7 @@
 #define PB_EXPERIMENT_H
 
 #include "experiments/point.h"
-#include "io/results.h"
+#include "io/result_model.h"
 
 #include <signal.h>
 
@@ -64,24 +64,26 @@ uint64_t pb_calibrate_for(const struct pb_point_request *req, uint64_t target_ms
  * summaries of accuracy (and of running ratio, losses). Returns the point (borrowed) or NULL
  * with err when even the first run failed to open; a partial failure is recorded in the
  * point. */
-json_t *pb_measure_runs(const struct pb_suite_options *o, const char *experiment,
-			const struct pb_point_request *req, struct pb_results *res,
-			struct pb_error *err);
-/* The same, calling hook after each run with the measured point and its JSON run object, so
- * an experiment can add what only it computes (attribution shares, ...). */
-typedef void (*pb_run_hook)(void *ctx, const struct pb_point *pt, json_t *run);
-json_t *pb_measure_runs_with(const struct pb_suite_options *o, const char *experiment,
-			     const struct pb_point_request *req, struct pb_results *res,
-			     pb_run_hook hook, void *ctx, struct pb_error *err);
-/* The last point's per-run accuracy summary into metrics (also used by tests). */
-void pb_point_metrics(json_t *point);
+struct pb_result_point *pb_measure_runs(const struct pb_suite_options *o, const char *experiment,
+					const struct pb_point_request *req,
+					struct pb_results *res, struct pb_error *err);
+/* The same, calling hook after each run with the measured point and its run record, so an
+ * experiment can add what only it computes (attribution shares, ...). */
+typedef void (*pb_run_hook)(void *ctx, const struct pb_point *pt, struct pb_rset *run);
+struct pb_result_point *pb_measure_runs_with(const struct pb_suite_options *o,
+					     const char *experiment,
+					     const struct pb_point_request *req,
+					     struct pb_results *res, pb_run_hook hook, void *ctx,
+					     struct pb_error *err);
+/* The point's per-run accuracy summary into its metrics (also used by tests). */
+void pb_point_metrics(struct pb_result_point *point);
 
-/* multi: events of one run's "events" array that opened and ran (time_running > 0). */
-unsigned pb_multi_scheduled(const json_t *events);
+/* multi: events of one run's "events" list that opened and ran (time_running > 0). */
+unsigned pb_multi_scheduled(const struct pb_rlist *events);
 /* bias: the mean share per load and mean largest deviation into the point's metrics, over the
  * runs whose attribution has samples (runs_with_shares / runs_without_shares say how many);
  * when none has, a note and no shares. kind picks the facility's own attribution. */
-void pb_bias_metrics(json_t *point, enum pb_ip_kind kind);
+void pb_bias_metrics(struct pb_result_point *point, enum pb_ip_kind kind);
 
 /* Records that an experiment does not apply to a facility, and why. */
 void pb_not_applicable(struct pb_results *res, const char *experiment, const char *facility,

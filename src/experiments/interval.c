@@ -44,10 +44,10 @@ static int interval_run(const struct pb_suite_options *o, const char *facility,
 		return -1;
 	for (unsigned i = 0; i < n; i++) {
 		req.period = req.events[0].period = periods[i];
-		json_t *point = pb_measure_runs(o, "interval", &req, res, err);
+		struct pb_result_point *point = pb_measure_runs(o, "interval", &req, res, err);
 		if (!point)
 			return -1;
-		json_object_set_new(point, "period_kind", json_string(kinds[i]));
+		pb_rset_text(&point->params, "period_kind", kinds[i]);
 	}
 	return 0;
 }

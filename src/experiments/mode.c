@@ -59,20 +59,18 @@ static int mode_run(const struct pb_suite_options *o, const char *facility,
 	for (size_t l = 0; l < NLEVELS; l++) {
 		req.exclude_kernel = levels[l].exclude_kernel;
 		req.exclude_user = levels[l].exclude_user;
-		json_t *point = pb_measure_runs(o, "mode", &req, res, err);
+		struct pb_result_point *point = pb_measure_runs(o, "mode", &req, res, err);
 		if (!point)
 			return -1;
-		json_object_set_new(point, "levels", json_string(levels[l].name));
+		pb_rset_text(&point->params, "levels", levels[l].name);
 		/* wrong level by record flag and by IP, summed over runs */
 		uint64_t wrong_flag = 0, wrong_ip = 0, total = 0;
-		size_t r;
-		json_t *run;
-		json_array_foreach(json_object_get(point, "runs"), r, run) {
-			json_t *ev = json_array_get(json_object_get(run, "events"), 0);
-			uint64_t user = (uint64_t)json_integer_value(json_object_get(ev, "user_samples"));
-			uint64_t kern = (uint64_t)json_integer_value(json_object_get(ev, "kernel_samples"));
-			uint64_t kip = (uint64_t)json_integer_value(
-				json_object_get(ev, "kernel_ip_samples"));
+		for (size_t r = 0; r < pb_rlist_size(&point->runs); r++) {
+			const struct pb_rset *run = pb_rlist_set_at(&point->runs, r);
+			const struct pb_rset *ev = pb_rlist_set_at(pb_rset_get_list(run, "events"), 0);
+			uint64_t user = (uint64_t)pb_rset_get_int(ev, "user_samples");
+			uint64_t kern = (uint64_t)pb_rset_get_int(ev, "kernel_samples");
+			uint64_t kip = (uint64_t)pb_rset_get_int(ev, "kernel_ip_samples");
 			total += user + kern;
 			if (levels[l].exclude_kernel) {
 				wrong_flag += kern;
@@ -83,10 +81,10 @@ static int mode_run(const struct pb_suite_options *o, const char *facility,
 				wrong_ip += user + kern - kip;
 			}
 		}
-		json_t *m = json_object_get(point, "metrics");
-		json_object_set_new(m, "samples_total", json_integer((json_int_t)total));
-		json_object_set_new(m, "wrong_level_by_flag", json_integer((json_int_t)wrong_flag));
-		json_object_set_new(m, "wrong_level_by_ip", json_integer((json_int_t)wrong_ip));
+		struct pb_rset *m = &point->metrics;
+		pb_rset_int(m, "samples_total", PB_UNIT_SAMPLES, (int64_t)total);
+		pb_rset_int(m, "wrong_level_by_flag", PB_UNIT_SAMPLES, (int64_t)wrong_flag);
+		pb_rset_int(m, "wrong_level_by_ip", PB_UNIT_SAMPLES, (int64_t)wrong_ip);
 	}
 	return 0;
 }

@@ -16,15 +16,14 @@ static unsigned max_events(const char *facility)
 	return spec.facility->multi_events ? spec.facility->multi_events : 4;
 }
 
-unsigned pb_multi_scheduled(const json_t *events)
+unsigned pb_multi_scheduled(const struct pb_rlist *events)
 {
 	/* An event the kernel accepted may still never get on the PMU (pinned or exclusive
 	 * events holding every counter): it opened but never ran, and counts as not scheduled. */
 	unsigned scheduled = 0;
-	for (size_t e = 0; e < json_array_size(events); e++) {
-		json_t *ev = json_array_get(events, e);
-		scheduled += json_is_true(json_object_get(ev, "opened")) &&
-			     json_integer_value(json_object_get(ev, "time_running")) > 0;
+	for (size_t e = 0; e < pb_rlist_size(events); e++) {
+		const struct pb_rset *ev = pb_rlist_set_at(events, e);
+		scheduled += pb_rset_is_true(ev, "opened") && pb_rset_get_int(ev, "time_running") > 0;
 	}
 	return scheduled;
 }
@@ -54,14 +53,14 @@ static int multi_run(const struct pb_suite_options *o, const char *facility,
 		req.nevents = k;
 		for (unsigned e = 1; e < k; e++)
 			req.events[e] = req.events[0];
-		json_t *point = pb_measure_runs(o, "multi", &req, res, err);
+		struct pb_result_point *point = pb_measure_runs(o, "multi", &req, res, err);
 		if (!point)
 			return -1;
-		json_object_set_new(point, "events_opened_together", json_integer(k));
+		pb_rset_int(&point->params, "events_opened_together", PB_UNIT_COUNT, k);
 		/* per event: did it run, and for how much of the time */
-		json_t *first = json_array_get(json_object_get(point, "runs"), 0);
-		unsigned scheduled = pb_multi_scheduled(json_object_get(first, "events"));
-		json_object_set_new(point, "events_scheduled", json_integer(scheduled));
+		const struct pb_rset *first = pb_rlist_set_at(&point->runs, 0);
+		unsigned scheduled = pb_multi_scheduled(pb_rset_get_list(first, "events"));
+		pb_rset_int(&point->params, "events_scheduled", PB_UNIT_COUNT, scheduled);
 		if (scheduled < k)
 			break; /* more events cannot fit either */
 	}

@@ -2,14 +2,16 @@
  * The facility samples its natural workload at one period (the accuracy experiment's, or the
  * first --period) under every delivery mode — none (samples wait in a ring sized for the run),
  * signal (a real-time signal per wakeup, one wakeup per sample), sigtrap (a synchronous SIGTRAP
- * per sample) and drain (a collector thread polls the rings, like perf record) — on each thread
+ * per sample) and drain (a collector thread drains the rings, like perf record) — on each thread
  * count of the suite, next to a baseline run of the same workload without perf. Every run is a
  * forked child so that its peak RSS (wait4's ru_maxrss) is the measured process's own, and the
  * runs of one thread count are interleaved (baseline, none, signal, sigtrap, drain, baseline,
  * ...) so that drift in the machine falls on every mode alike. Reported per point: the median
- * wall time (CLOCK_MONOTONIC) and its overhead over the baseline's median, the median peak RSS
- * and its overhead, samples, signals and losses, and the cost per sample per thread
- * ((sampled - baseline) / samples per thread) — for trapping facilities (breakpoints, uprobes)
+ * wall time (CLOCK_MONOTONIC) and its overhead over the baseline's median, the measured
+ * threads' CPU time (summed) and its overhead — what sampling costs them without the time they
+ * waited for a CPU other programs held —, the median peak RSS and its overhead, samples,
+ * signals and losses, and the cost per sample per thread ((sampled - baseline) / samples per
+ * thread, wall) and per sample on CPU time — for trapping facilities (breakpoints, uprobes)
  * that cost includes the trap every event pays, sampled or not. */
 #include "experiments/child.h"
 #include "experiments/experiment.h"
@@ -37,85 +39,101 @@ struct config_runs {
 	unsigned n;
 };
 
-static double median_of(const struct config_runs *c, bool rss)
+enum figure { WALL, RSS, CPU };
+
+static double median_of(const struct config_runs *c, enum figure which)
 {
 	double v[256];
 	for (unsigned i = 0; i < c->n; i++)
-		v[i] = rss ? (double)c->runs[i].maxrss_kib : (double)c->runs[i].wall_ns;
+		v[i] = which == RSS ? (double)c->runs[i].maxrss_kib
+		       : which == CPU ? (double)c->runs[i].cpu_ns : (double)c->runs[i].wall_ns;
 	return pb_median(v, c->n);
 }
 
-static void summary_into(json_t *metrics, const char *name, const struct config_runs *c,
-			 int which)
+static void summary_into(struct pb_rset *metrics, const char *name, enum pb_unit unit,
+			 const struct config_runs *c, int which)
 {
 	double v[256];
 	for (unsigned i = 0; i < c->n; i++) {
 		const struct pb_child_point *r = &c->runs[i];
 		v[i] = which == 0 ? (double)r->wall_ns : which == 1 ? (double)r->maxrss_kib
-				  : which == 2 ? (double)r->observed : (double)r->signals;
+				  : which == 2 ? (double)r->observed : which == 3 ? (double)r->signals
+				  : (double)r->cpu_ns;
 	}
-	struct pb_summary s;
-	pb_summarize(v, c->n, &s);
-	json_object_set_new(metrics, name,
-			    json_pack("{s:i, s:f, s:f, s:f, s:f, s:f, s:f}", "n", (int)s.n, "mean",
-				      s.mean, "stdev", s.stdev, "min", s.min, "max", s.max, "median",
-				      s.median, "ci95", s.ci95));
+	pb_rset_summarize(metrics, name, unit, v, c->n);
 }
 
-static json_t *config_point(struct pb_results *res, const char *facility, const char *workload,
-			    const struct pb_point_request *req, bool baseline,
-			    const struct config_runs *c, const struct config_runs *base)
+static void real_or_null(struct pb_rset *m, const char *name, enum pb_unit unit, bool known,
+			 double v)
 {
-	json_t *p = pb_results_point(res, "overhead", facility, workload);
-	json_object_set_new(p, "role", json_string(baseline ? "baseline" : "sampled"));
-	json_object_set_new(p, "period", json_integer(baseline ? 0 : (json_int_t)req->period));
-	json_object_set_new(p, "threads", json_integer(req->threads));
-	json_object_set_new(p, "iterations", json_integer((json_int_t)req->iterations));
-	json_object_set_new(p, "delivery",
-			    json_string(baseline ? "-" : pb_delivery_name(req->delivery)));
-	json_t *runs = json_object_get(p, "runs");
+	if (known)
+		pb_rset_real(m, name, unit, v);
+	else
+		pb_rset_null(m, name, unit);
+}
+
+static struct pb_result_point *config_point(struct pb_results *res, const char *facility,
+					    const char *workload,
+					    const struct pb_point_request *req, bool baseline,
+					    const struct config_runs *c,
+					    const struct config_runs *base)
+{
+	struct pb_result_point *p = pb_results_point(res, "overhead", facility, workload);
+	struct pb_rset *par = &p->params;
+	pb_rset_text(par, "role", baseline ? "baseline" : "sampled");
+	pb_rset_int(par, "period", PB_UNIT_NONE, baseline ? 0 : (int64_t)req->period);
+	pb_rset_int(par, "threads", PB_UNIT_THREADS, req->threads);
+	pb_rset_int(par, "iterations", PB_UNIT_ITERATIONS, (int64_t)req->iterations);
+	pb_rset_text(par, "delivery", baseline ? "-" : pb_delivery_name(req->delivery));
 	uint64_t lost = 0, throttles = 0;
 	for (unsigned i = 0; i < c->n; i++) {
 		const struct pb_child_point *r = &c->runs[i];
-		json_t *run = json_pack("{s:i, s:I, s:I}", "run", (int)i, "wall_ns",
-					(json_int_t)r->wall_ns, "maxrss_kib",
-					(json_int_t)r->maxrss_kib);
+		struct pb_rset *run = pb_rlist_set(&p->runs);
+		pb_rset_int(run, "run", PB_UNIT_NONE, i);
+		pb_rset_int(run, "wall_ns", PB_UNIT_NS, (int64_t)r->wall_ns);
+		pb_rset_int(run, "cpu_ns", PB_UNIT_NS, (int64_t)r->cpu_ns);
+		pb_rset_int(run, "maxrss_kib", PB_UNIT_KIB, (int64_t)r->maxrss_kib);
 		if (!baseline) {
-			json_object_set_new(run, "observed", json_integer((json_int_t)r->observed));
-			json_object_set_new(run, "expected", json_real(r->expected));
-			json_object_set_new(run, "count", json_integer((json_int_t)r->count));
-			json_object_set_new(run, "signals", json_integer((json_int_t)r->signals));
-			json_object_set_new(run, "throttles",
-					    json_integer((json_int_t)r->throttles));
-			json_object_set_new(run, "ring_pages",
-					    json_integer((json_int_t)r->ring_pages));
+			pb_rset_int(run, "observed", PB_UNIT_SAMPLES, (int64_t)r->observed);
+			pb_rset_real(run, "expected", PB_UNIT_SAMPLES, r->expected);
+			pb_rset_int(run, "count", PB_UNIT_EVENTS, (int64_t)r->count);
+			pb_rset_int(run, "signals", PB_UNIT_SIGNALS, (int64_t)r->signals);
+			pb_rset_int(run, "throttles", PB_UNIT_COUNT, (int64_t)r->throttles);
+			pb_rset_int(run, "ring_pages", PB_UNIT_PAGES, (int64_t)r->ring_pages);
 		}
-		json_object_set_new(run, "lost", json_integer((json_int_t)r->lost));
+		pb_rset_int(run, "lost", PB_UNIT_SAMPLES, (int64_t)r->lost);
 		lost += r->lost;
 		throttles += r->throttles;
-		json_array_append_new(runs, run);
 	}
-	json_t *m = json_object_get(p, "metrics");
-	summary_into(m, "wall_ns", c, 0);
-	summary_into(m, "maxrss_kib", c, 1);
-	json_object_set_new(m, "lost_total", json_integer((json_int_t)lost));
-	json_object_set_new(m, "throttles_total", json_integer((json_int_t)throttles));
+	struct pb_rset *m = &p->metrics;
+	summary_into(m, "wall_ns", PB_UNIT_NS, c, 0);
+	summary_into(m, "cpu_ns", PB_UNIT_NS, c, 4);
+	summary_into(m, "maxrss_kib", PB_UNIT_KIB, c, 1);
+	pb_rset_int(m, "lost_total", PB_UNIT_SAMPLES, (int64_t)lost);
+	pb_rset_int(m, "throttles_total", PB_UNIT_COUNT, (int64_t)throttles);
 	if (baseline || !c->n)
 		return p;
-	summary_into(m, "samples", c, 2);
-	summary_into(m, "signals", c, 3);
-	double t0 = median_of(base, false), t = median_of(c, false);
-	double m0 = median_of(base, true), mem = median_of(c, true);
-	json_object_set_new(m, "time_overhead_pct", json_real(t0 > 0 ? (t - t0) / t0 * 100 : 0));
-	json_object_set_new(m, "memory_overhead_pct",
-			    json_real(m0 > 0 ? (mem - m0) / m0 * 100 : 0));
-	json_object_set_new(m, "rss_added_kib", json_real(mem - m0));
+	summary_into(m, "samples", PB_UNIT_SAMPLES, c, 2);
+	summary_into(m, "signals", PB_UNIT_SIGNALS, c, 3);
+	double t0 = median_of(base, WALL), t = median_of(c, WALL);
+	double m0 = median_of(base, RSS), mem = median_of(c, RSS);
+	double c0 = median_of(base, CPU), cpu = median_of(c, CPU);
+	pb_rset_real(m, "time_overhead_pct", PB_UNIT_PERCENT, t0 > 0 ? (t - t0) / t0 * 100 : 0);
+	/* The measured threads' CPU time: what sampling costs them, without the time they waited
+	 * for a CPU that other programs held (wall time carries that on a shared machine). */
+	pb_rset_real(m, "cpu_overhead_pct", PB_UNIT_PERCENT, c0 > 0 ? (cpu - c0) / c0 * 100 : 0);
+	pb_rset_real(m, "memory_overhead_pct", PB_UNIT_PERCENT,
+		     m0 > 0 ? (mem - m0) / m0 * 100 : 0);
+	pb_rset_real(m, "rss_added_kib", PB_UNIT_KIB, mem - m0);
 	double samples[256];
 	for (unsigned i = 0; i < c->n; i++)
 		samples[i] = (double)c->runs[i].observed;
 	double per_thread = pb_median(samples, c->n) / (req->threads ? req->threads : 1);
-	json_object_set_new(m, "ns_per_sample_per_thread",
-			    per_thread > 0 ? json_real((t - t0) / per_thread) : json_null());
+	real_or_null(m, "ns_per_sample_per_thread", PB_UNIT_NS_PER_SAMPLE, per_thread > 0,
+		     (t - t0) / per_thread);
+	/* CPU time adds up over threads, so its cost per sample divides by all samples. */
+	double all = pb_median(samples, c->n);
+	real_or_null(m, "cpu_ns_per_sample", PB_UNIT_NS_PER_SAMPLE, all > 0, (cpu - c0) / all);
 	return p;
 }
 
@@ -198,10 +216,10 @@ static int overhead_run(const struct pb_suite_options *o, const char *facility,
 		if (rc)
 			break;
 		for (unsigned c = 0; c < NCONFIGS; c++) {
-			json_t *p = config_point(res, facility, workload, &req[c], c == 0, &runs[c],
-						 &runs[0]);
+			struct pb_result_point *p = config_point(res, facility, workload, &req[c],
+								 c == 0, &runs[c], &runs[0]);
 			if (failed[c][0])
-				json_object_set_new(p, "error", json_string(failed[c]));
+				pb_rset_text(&p->params, "error", failed[c]);
 		}
 	}
 	free(runs);

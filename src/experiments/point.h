@@ -7,10 +7,10 @@
 
 #include "analysis/attribution.h"
 #include "facilities/facility.h"
+#include "io/result_model.h"
 #include "session/session.h"
 #include "workloads/runner.h"
 
-#include <jansson.h>
 #include <stdio.h>
 
 struct pb_point_event {
@@ -92,7 +92,10 @@ struct pb_point {
 	struct pb_runner_result runner;
 	uint64_t wall_ns;
 	uint64_t elapsed_ns[PB_MAX_THREADS];
+	uint64_t cpu_ns[PB_MAX_THREADS];     /* each thread's CPU time across the region */
 	unsigned unpinned_threads;           /* threads sched_setaffinity refused their CPU */
+	uint64_t signal_overflows;           /* signal mode: signals the kernel could not queue
+					      * (session.h), a lower bound */
 	struct pb_point_figures ev[PB_MAX_EVENTS];
 	int label;                           /* index of the probed label, -1 if none */
 	/* attribution of event 0 */
@@ -120,8 +123,9 @@ int pb_point_measure(const struct pb_point_request *req, struct pb_point *pt,
 		     struct pb_error *err);
 void pb_point_free(struct pb_point *pt);
 
-/* The point as JSON (one run's raw figures and derived metrics). */
-json_t *pb_point_json(const struct pb_point_request *req, const struct pb_point *pt);
+/* One run's figures, per event, into a run record o of the results document. */
+void pb_point_record(const struct pb_point_request *req, const struct pb_point *pt,
+		     struct pb_rset *o);
 void pb_point_print(FILE *out, const struct pb_point_request *req, const struct pb_point *pt);
 
 /* Declared events per thread for one event of the request, and the basis of the expectation. */

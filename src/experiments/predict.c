@@ -29,12 +29,21 @@ double pb_plan_samples(const struct pb_plan_model *m, uint64_t period)
 	return m->events / (double)period;
 }
 
-double pb_plan_overhead_pct(const struct pb_plan_model *m, uint64_t period)
+double pb_model_time_ns(const struct pb_plan_model *m, uint64_t period)
 {
 	double n = pb_plan_samples(m, period);
-	if (n < 0 || m->baseline_ns <= 0)
+	if (n < 0)
 		return -1;
-	return m->ns_per_sample * n / m->baseline_ns * 100.0;
+	double events = m->time_based ? 0 : m->events;
+	return m->baseline_ns + m->ns_per_event * events + m->ns_per_sample * n;
+}
+
+double pb_plan_overhead_pct(const struct pb_plan_model *m, uint64_t period)
+{
+	double t = pb_model_time_ns(m, period);
+	if (t < 0 || m->baseline_ns <= 0)
+		return -1;
+	return (t - m->baseline_ns) / m->baseline_ns * 100.0;
 }
 
 int pb_plan_period(const struct pb_plan_model *m, double budget_pct, struct pb_plan_result *out,
@@ -51,12 +60,17 @@ int pb_plan_period(const struct pb_plan_model *m, double budget_pct, struct pb_p
 			       "the cost of one sample is unknown or not positive (%.1f ns): "
 			       "measure it with `pesbench run cost`", m->ns_per_sample);
 	double b = budget_pct / 100.0, c = m->ns_per_sample, want;
+	double event_share = m->time_based ? 0 : m->ns_per_event * m->events / m->baseline_ns;
+	if (event_share >= b)
+		return pb_fail(err, PB_EXIT_FAILURE, 0,
+			       "no period fits a %.3g %% budget: the events alone cost %.3g %% (every "
+			       "event traps, sampled or not)", budget_pct, event_share * 100);
 	if (m->time_based)
 		/* c / (P - c) <= b  <=>  P >= c (1 + b) / b */
 		want = c * (1.0 + b) / b;
 	else
-		/* c E / (P T0) <= b  <=>  P >= c E / (b T0) */
-		want = c * m->events / (b * m->baseline_ns);
+		/* (e E + c E / P) / T0 <= b  <=>  P >= c E / ((b - e E / T0) T0) */
+		want = c * m->events / ((b - event_share) * m->baseline_ns);
 	/* Relative slack for rounding: the bound's float value (and the overhead computed back
 	 * from a period) can differ from the exact one in the last bits, and with FMA
 	 * contraction at -O2 they do; a period that meets the budget to 1e-9 meets it. */
@@ -73,7 +87,7 @@ int pb_plan_period(const struct pb_plan_model *m, double budget_pct, struct pb_p
 	out->period = period;
 	out->samples = pb_plan_samples(m, period);
 	out->overhead_pct = pb_plan_overhead_pct(m, period);
-	out->predicted_ns = m->baseline_ns + c * out->samples;
+	out->predicted_ns = pb_model_time_ns(m, period);
 	double per_100ms = out->predicted_ns > 0 ? out->samples * 1e8 / out->predicted_ns : 0;
 	unsigned bytes = m->record_bytes ? m->record_bytes : 64;
 	out->ring_pages = pb_ring_pages_for((uint64_t)(per_100ms * bytes), 4096);
@@ -104,6 +118,10 @@ int pb_program_measure(char *const *argv, const struct pb_spec *spec, uint64_t p
 	int rc = pb_process_run(&cfg, r, err);
 	if (!rc) {
 		out->wall_ns = r->wall_ns;
+		out->cpu_ns = (uint64_t)r->rusage.ru_utime.tv_sec * 1000000000ull +
+			      (uint64_t)r->rusage.ru_utime.tv_usec * 1000ull +
+			      (uint64_t)r->rusage.ru_stime.tv_sec * 1000000000ull +
+			      (uint64_t)r->rusage.ru_stime.tv_usec * 1000ull;
 		out->maxrss_kib = (uint64_t)r->rusage.ru_maxrss;
 		out->exit_code = r->exit_code;
 		out->signaled = r->signaled;

@@ -1,14 +1,17 @@
 /* Predicting a sampled run time from the cost of one sample (Akiyama & Hirofuchi, 4.4-4.5), and
  * planning a period for an overhead budget from the same model:
  *
- *     sampled time = baseline time + cost per sample x samples per thread
+ *     sampled time = baseline time + cost per event x events + cost per sample x samples
  *
- * The baseline is the run without sampling; samples per thread because threads on their own
- * CPUs pay for their samples in parallel. Real programs are run as given, in a child whose
- * events are opened before it execs (session/process.h). */
+ * per thread (threads on their own CPUs pay for their samples in parallel). The baseline is the
+ * run without perf; the cost per event is 0 except for facilities that trap on every event
+ * (breakpoints, uprobes); the samples follow from the period: E / P for events, and for a timer,
+ * which counts the time spent taking its own samples, n = T0 / (P - c). Real programs are run
+ * as given, in a child whose events are opened before it execs (session/process.h). */
 #ifndef PB_PREDICT_H
 #define PB_PREDICT_H
 
+#include "analysis/stats.h"
 #include "facilities/facility.h"
 #include "util/error.h"
 
@@ -26,6 +29,8 @@ struct pb_plan_model {
 	bool time_based;         /* timers: the period is ns of the command's own (sampled) time */
 	double events;           /* event-based facilities: events per thread in one run */
 	double ns_per_sample;    /* measured cost of one sample */
+	double ns_per_event;     /* measured cost of an event, sampled or not (trapping
+				  * facilities; 0 otherwise) */
 	uint64_t min_period;     /* the facility's smallest period */
 	unsigned record_bytes;   /* one sample record, for ring sizing */
 };
@@ -42,6 +47,9 @@ struct pb_plan_result {
  * own samples, so its samples satisfy n = (baseline + cost x n) / period, i.e.
  * n = baseline / (period - cost); it returns -1 when period <= cost (the run never ends). */
 double pb_plan_samples(const struct pb_plan_model *m, uint64_t period);
+/* The model's sampled time at period: baseline + ns_per_event x events (event-based) +
+ * ns_per_sample x pb_plan_samples; -1 when the samples are -1. */
+double pb_model_time_ns(const struct pb_plan_model *m, uint64_t period);
 /* The predicted overhead in percent at period (-1 as above). */
 double pb_plan_overhead_pct(const struct pb_plan_model *m, uint64_t period);
 /* The smallest period (>= min_period) whose predicted overhead is within budget_pct, and a
@@ -51,16 +59,25 @@ double pb_plan_overhead_pct(const struct pb_plan_model *m, uint64_t period);
 int pb_plan_period(const struct pb_plan_model *m, double budget_pct, struct pb_plan_result *out,
 		   struct pb_error *err);
 
-/* A short cost sweep (experiments/cost.c's method, delivery none, single-threaded): the cost
- * of one sample of facility in ns, with its fit. runs per period >= 1; target_ms per run. */
-struct pb_fit;
-int pb_cost_measure(const char *facility, unsigned runs, uint64_t target_ms, struct pb_fit *fit,
-		    struct pb_error *err);
+/* The cost of one sample of a facility in delivery mode none, by experiments/cost.c's method:
+ * paired runs (sampled, and without perf) over a period sweep, CPU time against samples, at
+ * least min_rounds rounds and then more until the fit resolves or budget_ms is spent;
+ * target_ms per run. */
+struct pb_cost {
+	struct pb_fit fit;        /* least squares on thread CPU time */
+	bool resolved;            /* pb_fit_resolved, and Theil–Sen inside the CI */
+	double theil_sen;         /* Theil–Sen slope on the same pairs */
+	double ns_per_event;      /* trapping facilities: the intercept / events per run */
+	char why[320];            /* unresolved: why */
+};
+int pb_cost_measure(const char *facility, unsigned min_rounds, uint64_t target_ms,
+		    uint64_t budget_ms, struct pb_cost *cost, struct pb_error *err);
 
 /* One run of a real program: argv executed as given (output discarded), sampled with spec at
  * period (spec NULL: no perf at all; period 0: counting only), user and kernel level. */
 struct pb_program_figures {
 	uint64_t wall_ns;        /* exec to reap */
+	uint64_t cpu_ns;         /* the program's user + system time (wait4) */
 	uint64_t samples, lost, count;
 	uint64_t maxrss_kib;     /* the program's peak RSS */
 	int exit_code;

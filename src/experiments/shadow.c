@@ -104,22 +104,25 @@ static void distance(const uint64_t *c, double *share, double *max_dev, double *
 		*max_dev = *tv = NAN;
 }
 
-static json_t *shares_json(const double *s)
+static void shares_list(struct pb_rset *s, const char *name, const double *v)
 {
-	return json_pack("[f, f, f, f]", s[0], s[1], s[2], s[3]);
+	struct pb_rlist *l = pb_rset_list(s, name);
+	for (int i = 0; i < 4; i++)
+		pb_rlist_real(l, PB_UNIT_PERCENT, v[i]);
 }
 
-static json_t *counts_json(const uint64_t *c)
+static void counts_list(struct pb_rset *s, const char *name, const uint64_t *c)
 {
-	return json_pack("[I, I, I, I]", (json_int_t)c[0], (json_int_t)c[1], (json_int_t)c[2],
-			 (json_int_t)c[3]);
+	struct pb_rlist *l = pb_rset_list(s, name);
+	for (int i = 0; i < 4; i++)
+		pb_rlist_int(l, PB_UNIT_SAMPLES, (int64_t)c[i]);
 }
 
 struct pooled {
 	struct four sum;
 };
 
-static void attribute_run(void *ctx, const struct pb_point *pt, json_t *run)
+static void attribute_run(void *ctx, const struct pb_point *pt, struct pb_rset *run)
 {
 	struct pooled *p = ctx;
 	struct four f;
@@ -129,20 +132,20 @@ static void attribute_run(void *ctx, const struct pb_point *pt, json_t *run)
 	distance(f.before, s_before, &dev_before, &tv_before);
 	uint64_t on_at = f.at[0] + f.at[1] + f.at[2] + f.at[3];
 	uint64_t on_before = f.before[0] + f.before[1] + f.before[2] + f.before[3];
-	json_t *a = json_object();
-	json_object_set_new(a, "samples", json_integer((json_int_t)f.total));
-	json_object_set_new(a, "events_at_ip", counts_json(f.at));
-	json_object_set_new(a, "events_before_ip", counts_json(f.before));
-	json_object_set_new(a, "other_at_ip", json_integer((json_int_t)(f.total - on_at)));
-	json_object_set_new(a, "other_before_ip", json_integer((json_int_t)(f.total - on_before)));
-	json_object_set_new(a, "outside_code", json_integer((json_int_t)pt->outside_samples));
-	json_object_set_new(a, "share_at_ip", shares_json(s_at));
-	json_object_set_new(a, "share_before_ip", shares_json(s_before));
-	json_object_set_new(a, "max_deviation_at_ip", json_real(on_at ? dev_at : 0));
-	json_object_set_new(a, "max_deviation_before_ip", json_real(on_before ? dev_before : 0));
-	json_object_set_new(a, "tv_at_ip", json_real(on_at ? tv_at : 0));
-	json_object_set_new(a, "tv_before_ip", json_real(on_before ? tv_before : 0));
-	json_object_set_new(run, "attribution", a);
+	struct pb_rset *a = pb_rset_set(run, "attribution");
+	pb_rset_int(a, "samples", PB_UNIT_SAMPLES, (int64_t)f.total);
+	counts_list(a, "events_at_ip", f.at);
+	counts_list(a, "events_before_ip", f.before);
+	pb_rset_int(a, "other_at_ip", PB_UNIT_SAMPLES, (int64_t)(f.total - on_at));
+	pb_rset_int(a, "other_before_ip", PB_UNIT_SAMPLES, (int64_t)(f.total - on_before));
+	pb_rset_int(a, "outside_code", PB_UNIT_SAMPLES, (int64_t)pt->outside_samples);
+	shares_list(a, "share_at_ip", s_at);
+	shares_list(a, "share_before_ip", s_before);
+	pb_rset_real(a, "max_deviation_at_ip", PB_UNIT_PERCENT_POINTS, on_at ? dev_at : 0);
+	pb_rset_real(a, "max_deviation_before_ip", PB_UNIT_PERCENT_POINTS,
+		     on_before ? dev_before : 0);
+	pb_rset_real(a, "tv_at_ip", PB_UNIT_PERCENT_POINTS, on_at ? tv_at : 0);
+	pb_rset_real(a, "tv_before_ip", PB_UNIT_PERCENT_POINTS, on_before ? tv_before : 0);
 	for (int i = 0; i < 4; i++) {
 		p->sum.at[i] += f.at[i];
 		p->sum.before[i] += f.before[i];
@@ -153,19 +156,20 @@ static void attribute_run(void *ctx, const struct pb_point *pt, json_t *run)
 }
 
 /* Pooled shares per event in the bias experiment's form (the end-of-suite table reads it). */
-static json_t *pooled_shares(const struct four *f)
+static void pooled_shares(struct pb_rlist *a, const struct four *f)
 {
 	double at[4], before[4], dev, tv;
 	distance(f->at, at, &dev, &tv);
 	distance(f->before, before, &dev, &tv);
-	json_t *a = json_array();
-	for (int i = 0; i < 4; i++)
-		json_array_append_new(a, json_pack("{s:s, s:s, s:f, s:f, s:I, s:I}", "label",
-						   f->label[i], "insn", f->insn[i], "share_at_ip",
-						   at[i], "share_before_ip", before[i], "at_ip",
-						   (json_int_t)f->at[i], "before_ip",
-						   (json_int_t)f->before[i]));
-	return a;
+	for (int i = 0; i < 4; i++) {
+		struct pb_rset *s = pb_rlist_set(a);
+		pb_rset_text(s, "label", f->label[i]);
+		pb_rset_text(s, "insn", f->insn[i]);
+		pb_rset_real(s, "share_at_ip", PB_UNIT_PERCENT, at[i]);
+		pb_rset_real(s, "share_before_ip", PB_UNIT_PERCENT, before[i]);
+		pb_rset_int(s, "at_ip", PB_UNIT_SAMPLES, (int64_t)f->at[i]);
+		pb_rset_int(s, "before_ip", PB_UNIT_SAMPLES, (int64_t)f->before[i]);
+	}
 }
 
 /* The timestamp counter, ordered against the loop it brackets: the TSC on x86; on arm64 the
@@ -271,8 +275,8 @@ static int shadow_run(const struct pb_suite_options *o, const char *facility,
 		if (!req.iterations)
 			return -1;
 		struct pooled pool = {0};
-		json_t *point = pb_measure_runs_with(o, "shadow", &req, res, attribute_run, &pool,
-						     err);
+		struct pb_result_point *point = pb_measure_runs_with(o, "shadow", &req, res,
+								     attribute_run, &pool, err);
 		if (!point)
 			return -1;
 		uint64_t *c = use_before ? pool.sum.before : pool.sum.at;
@@ -289,33 +293,30 @@ static int shadow_run(const struct pb_suite_options *o, const char *facility,
 		tv[g] = on ? d_tv : NAN;
 		measured[g] = on >= MIN_EVENT_SAMPLES;
 		uniform[g] = measured[g] && dev <= tol[g];
-		json_t *m = json_object_get(point, "metrics");
-		json_object_set_new(m, "attribution",
-				    json_string(use_before ? "before_ip" : "at_ip"));
-		json_object_set_new(m, "pooled_event_samples", json_integer((json_int_t)on));
-		json_object_set_new(m, "shares", pooled_shares(&pool.sum));
+		struct pb_rset *m = &point->metrics;
+		pb_rset_text(m, "attribution", use_before ? "before_ip" : "at_ip");
+		pb_rset_int(m, "pooled_event_samples", PB_UNIT_SAMPLES, (int64_t)on);
+		pooled_shares(pb_rset_list(m, "shares"), &pool.sum);
 		if (on) {
-			json_object_set_new(m, "max_deviation", json_real(dev));
-			json_object_set_new(m, "tv_distance", json_real(d_tv));
+			pb_rset_real(m, "max_deviation", PB_UNIT_PERCENT_POINTS, dev);
+			pb_rset_real(m, "tv_distance", PB_UNIT_PERCENT_POINTS, d_tv);
 		}
-		json_object_set_new(m, "tolerance_pp", json_real(tol[g]));
-		json_object_set_new(m, "uniform", json_boolean(uniform[g]));
-		json_object_set_new(m, "verdict",
-				    json_string(!measured[g] ? "too few samples on the four events"
-						: uniform[g] ? "uniform" : "biased"));
-		json_object_set_new(m, "tsc_per_iteration", json_real(tsc[g]));
-		json_object_set_new(m, "ns_per_iteration", json_real(ns[g]));
+		pb_rset_real(m, "tolerance_pp", PB_UNIT_PERCENT_POINTS, tol[g]);
+		pb_rset_bool(m, "uniform", uniform[g]);
+		pb_rset_text(m, "verdict", !measured[g] ? "too few samples on the four events"
+					   : uniform[g] ? "uniform" : "biased");
+		pb_rset_real(m, "tsc_per_iteration", PB_UNIT_TSC, tsc[g]);
+		pb_rset_real(m, "ns_per_iteration", PB_UNIT_NS, ns[g]);
 		char variant[48];
 		snprintf(variant, sizeof variant, "%s gap=%u", kind, gaps[g]);
-		json_object_set_new(point, "variant", json_string(variant));
-		json_object_set_new(point, "padding", json_integer(gaps[g]));
-		json_object_set_new(point, "kind", json_string(kind));
-		json_object_set_new(point, "ip_kind",
-				    json_string(pb_ip_kind_name(pb_spec_ip_kind(o->machine, &spec))));
+		struct pb_rset *par = &point->params;
+		pb_rset_text(par, "variant", variant);
+		pb_rset_int(par, "padding", PB_UNIT_INSTRUCTIONS, gaps[g]);
+		pb_rset_text(par, "kind", kind);
+		pb_rset_text(par, "ip_kind", pb_ip_kind_name(pb_spec_ip_kind(o->machine, &spec)));
 		if (timer)
-			json_object_set_new(point, "note",
-					    json_string("timer sampling: measures interrupt "
-							"attribution, not a PMU shadow"));
+			pb_rset_text(par, "note", "timer sampling: measures interrupt attribution, "
+						  "not a PMU shadow");
 		if (pb_suite_interrupted(o, err))
 			return -1;
 	}
@@ -326,51 +327,54 @@ static int shadow_run(const struct pb_suite_options *o, const char *facility,
 			break;
 		shadow = (long)g;
 	}
-	json_t *p = pb_results_point(res, "shadow", facility, NULL);
-	json_t *summary = json_object();
-	json_t *rows = json_array();
-	for (size_t g = 0; g < NGAPS; g++)
-		json_array_append_new(
-			rows, json_pack("{s:i, s:o, s:o, s:f, s:b, s:f, s:f, s:f, s:f}", "gap",
-					(int)gaps[g], "max_deviation",
-					isnan(max_dev[g]) ? json_null() : json_real(max_dev[g]),
-					"tv_distance", isnan(tv[g]) ? json_null() : json_real(tv[g]),
-					"tolerance_pp", tol[g], "uniform", uniform[g],
-					"tsc_per_iteration", tsc[g], "tsc_per_event_slot", tsc[g] / 4,
-					"ns_per_iteration", ns[g], "cost_percent",
-					tsc[0] > 0 ? 100.0 * (tsc[g] / tsc[0] - 1) : 0.0));
-	json_object_set_new(summary, "gaps", rows);
-	json_object_set_new(summary, "kind", json_string(kind));
-	json_object_set_new(summary, "timestamp_counter", json_string(TIMESTAMP_COUNTER));
-	json_object_set_new(summary, "attribution", json_string(use_before ? "before_ip" : "at_ip"));
-	json_object_set_new(summary, "uniformity_rule",
-			    json_string("largest deviation of the pooled shares of the four events "
-					"from 25 % <= max(2 pp, 3 binomial standard deviations)"));
+	struct pb_result_point *p = pb_results_point(res, "shadow", facility, NULL);
+	struct pb_rset *summary = pb_rset_set(&p->params, "summary");
+	struct pb_rlist *rows = pb_rset_list(summary, "gaps");
+	for (size_t g = 0; g < NGAPS; g++) {
+		double cost = tsc[0] > 0 ? 100.0 * (tsc[g] / tsc[0] - 1) : 0.0;
+		/* a row with a figure that is no number is no row (as the /1 writer had it) */
+		if (!isfinite(tol[g]) || !isfinite(tsc[g]) || !isfinite(ns[g]) || !isfinite(cost))
+			continue;
+		struct pb_rset *row = pb_rlist_set(rows);
+		pb_rset_int(row, "gap", PB_UNIT_INSTRUCTIONS, gaps[g]);
+		pb_rset_real_or_null(row, "max_deviation", PB_UNIT_PERCENT_POINTS, max_dev[g]);
+		pb_rset_real_or_null(row, "tv_distance", PB_UNIT_PERCENT_POINTS, tv[g]);
+		pb_rset_real(row, "tolerance_pp", PB_UNIT_PERCENT_POINTS, tol[g]);
+		pb_rset_bool(row, "uniform", uniform[g]);
+		pb_rset_real(row, "tsc_per_iteration", PB_UNIT_TSC, tsc[g]);
+		pb_rset_real(row, "tsc_per_event_slot", PB_UNIT_TSC, tsc[g] / 4);
+		pb_rset_real(row, "ns_per_iteration", PB_UNIT_NS, ns[g]);
+		pb_rset_real(row, "cost_percent", PB_UNIT_PERCENT, cost);
+	}
+	pb_rset_text(summary, "kind", kind);
+	pb_rset_text(summary, "timestamp_counter", TIMESTAMP_COUNTER);
+	pb_rset_text(summary, "attribution", use_before ? "before_ip" : "at_ip");
+	pb_rset_text(summary, "uniformity_rule",
+		     "largest deviation of the pooled shares of the four events from 25 % <= "
+		     "max(2 pp, 3 binomial standard deviations)");
 	if (shadow >= 0) {
-		json_object_set_new(summary, "shadow_gap_nops", json_integer(gaps[shadow]));
-		json_object_set_new(summary, "shadow_length_instructions",
-				    json_integer(gaps[shadow] + 1));
-		json_object_set_new(summary, "shadow_length_tsc_cycles", json_real(tsc[shadow] / 4));
-		json_object_set_new(summary, "no_shadow", json_boolean(gaps[shadow] == 0));
-		json_object_set_new(summary, "remedy_cost_percent",
-				    json_real(tsc[0] > 0 ? 100.0 * (tsc[shadow] / tsc[0] - 1) : 0));
+		pb_rset_int(summary, "shadow_gap_nops", PB_UNIT_INSTRUCTIONS, gaps[shadow]);
+		pb_rset_int(summary, "shadow_length_instructions", PB_UNIT_INSTRUCTIONS,
+			    gaps[shadow] + 1);
+		pb_rset_real(summary, "shadow_length_tsc_cycles", PB_UNIT_TSC, tsc[shadow] / 4);
+		pb_rset_bool(summary, "no_shadow", gaps[shadow] == 0);
+		pb_rset_real(summary, "remedy_cost_percent", PB_UNIT_PERCENT,
+			     tsc[0] > 0 ? 100.0 * (tsc[shadow] / tsc[0] - 1) : 0);
 	} else {
-		json_object_set_new(summary, "shadow_gap_nops", json_null());
+		pb_rset_null(summary, "shadow_gap_nops", PB_UNIT_INSTRUCTIONS);
 		char text[96];
 		snprintf(text, sizeof text,
 			 measured[NGAPS - 1]
 				 ? "not uniform up to the largest gap measured (%u nops)"
 				 : "undetermined: too few samples on the events at %u nops",
 			 gaps[NGAPS - 1]);
-		json_object_set_new(summary, "shadow_result", json_string(text));
+		pb_rset_text(summary, "shadow_result", text);
 	}
 	if (timer)
-		json_object_set_new(summary, "note",
-				    json_string("timer sampling: measures interrupt attribution, "
-						"not a PMU shadow"));
-	json_object_set_new(p, "summary", summary);
-	json_object_set_new(p, "variant", json_string(shadow >= 0 ? "shadow summary"
-								  : "shadow summary: no uniform gap"));
+		pb_rset_text(summary, "note",
+			     "timer sampling: measures interrupt attribution, not a PMU shadow");
+	pb_rset_text(&p->params, "variant",
+		     shadow >= 0 ? "shadow summary" : "shadow summary: no uniform gap");
 	return 0;
 }
 

@@ -2,7 +2,6 @@
 
 #include "facilities/facility.h"
 #include "facilities/machine.h"
-#include "io/results.h"
 #include "util/kit.h"
 #include "util/text.h"
 
@@ -76,15 +75,16 @@ int pb_suite_run(const struct pb_suite *s, const struct pb_suite_options *o,
 				break;
 			}
 			/* One facility failing one experiment is a result, not the end. */
-			json_t *p = pb_results_point(res, x->name, s->runnable[f], NULL);
-			json_object_set_new(p, "error", json_string(err.msg));
+			struct pb_result_point *p =
+				pb_results_point(res, x->name, s->runnable[f], NULL);
+			pb_rset_text(&p->params, "error", err.msg);
 			if (on_failure)
 				on_failure(ctx, x->name, s->runnable[f], err.msg);
 			pb_error_clear(&err);
 		}
 	}
 	double elapsed = (double)(pb_now_ns() - started) / 1e9;
-	json_object_set_new(res->root, "suite_seconds", json_real(elapsed));
+	pb_rset_real(&res->tail, "suite_seconds", PB_UNIT_S, elapsed);
 	if (seconds)
 		*seconds = elapsed;
 	return rc;

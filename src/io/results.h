@@ -4,41 +4,43 @@
 #ifndef PB_RESULTS_H
 #define PB_RESULTS_H
 
+#include "io/result_model.h"
 #include "util/error.h"
 
 #include <jansson.h>
 #include <stdbool.h>
 
-#define PB_RESULTS_SCHEMA "pesbench-results/1"
+/* /2 is /1 with a top-level "units" object: the unit of every field that has one, by name
+ * (README "Results schema"). /1 files are still read, with the units /1 implied. */
+#define PB_RESULTS_SCHEMA "pesbench-results/2"
+#define PB_RESULTS_SCHEMA_V1 "pesbench-results/1"
 
-struct pb_results {
-	json_t *root;
-	json_t *points;        /* root.points: one object per measured point */
-	char dir[4096];
-	double started;        /* CLOCK_REALTIME seconds */
-};
-
-/* Creates dir (and parents) if needed and checks it is writable. */
+/* Creates dir (and parents) if needed, checks it is writable, and starts an empty document. */
 int pb_results_open(struct pb_results *r, const char *dir, int argc, char **argv,
 		    struct pb_error *err);
-/* Sets root.machine (takes the reference). */
-void pb_results_set_machine(struct pb_results *r, json_t *machine);
-/* Records a facility the suite could not run, with the reason. */
-void pb_results_skip(struct pb_results *r, const char *facility, const char *reason);
-/* Appends a point {experiment, facility, workload, ...} with an empty "runs" array and
- * "metrics" object, and returns it (borrowed). */
-json_t *pb_results_point(struct pb_results *r, const char *experiment, const char *facility,
-			 const char *workload);
+/* Sets the machine from its probe document (pesbench-probe/1; borrowed). */
+void pb_results_set_machine(struct pb_results *r, const json_t *machine);
 /* Writes results.json and results.csv atomically. */
 int pb_results_write(struct pb_results *r, bool complete, struct pb_error *err);
 void pb_results_close(struct pb_results *r);
+/* The document as results.json holds it (a new reference). */
+json_t *pb_results_json(const struct pb_results *r);
+/* One typed value as JSON, as results.json holds it (a new reference). */
+json_t *pb_rvalue_json(const struct pb_rvalue *v);
+/* The first field name that carries two different units in r (the "units" object can hold
+ * only one), or NULL when there is none. */
+const char *pb_results_unit_conflict(const struct pb_results *r);
 
-/* Loads a results.json, checking its schema; a file of another schema version or a corrupt
- * file is PB_EXIT_BAD_FILE with a message saying which. */
-int pb_results_load(const char *path, json_t **root, struct pb_error *err);
+/* The unit a pesbench-results/1 file's field of this name is read with (PB_UNIT_NONE for a
+ * name without one). */
+enum pb_unit pb_results_v1_unit(const char *name);
+
+/* Loads a results.json (schema /2, or /1) into r; a file of another schema or a corrupt file is
+ * PB_EXIT_BAD_FILE with a message saying which. */
+int pb_results_load(const char *path, struct pb_results *r, struct pb_error *err);
 /* The same checks on len bytes in memory; name stands for the file in messages. */
-int pb_results_load_buffer(const char *data, size_t len, const char *name, json_t **root,
-			   struct pb_error *err);
+int pb_results_load_buffer(const char *data, size_t len, const char *name,
+			   struct pb_results *r, struct pb_error *err);
 
 /* Writes text to path through a temporary file in the same folder and a rename. */
 int pb_write_atomic(const char *path, const char *text, size_t len, struct pb_error *err);

@@ -23,23 +23,27 @@
 
 /* ---------- small helpers ---------- */
 
-#define str pb_json_str
-
-void pb_results_machine_label(json_t *results, char *buf, size_t len)
+static const char *text_of(const struct pb_rset *s, const char *name)
 {
-	json_t *m = json_object_get(results, "machine");
+	const char *t = pb_rset_get_text(s, name);
+	return t ? t : "";
+}
+
+void pb_results_machine_label(const struct pb_results *results, char *buf, size_t len)
+{
+	const struct pb_rset *m = &results->machine;
 	/* results.machine is `pesbench probe`'s document: {schema, machine{...}, facilities} */
-	if (json_object_get(m, "machine"))
-		m = json_object_get(m, "machine");
-	const char *vendor = str(m, "cpu_vendor"), *model = str(m, "cpu_model_name");
-	const char *kernel = str(m, "kernel");
+	if (pb_rset_get_set(m, "machine"))
+		m = pb_rset_get_set(m, "machine");
+	const char *vendor = text_of(m, "cpu_vendor"), *model = text_of(m, "cpu_model_name");
+	const char *kernel = text_of(m, "kernel");
 	if (!*vendor && !*model && !*kernel) {
 		pb_format(buf, len, "unknown machine");
 		return;
 	}
 	pb_format(buf, len, "%s%s%s%s%s%s", vendor, *vendor && *model ? " " : "", model,
 		  *kernel ? ", kernel " : "", kernel,
-		  json_is_true(json_object_get(m, "hypervisor")) ? " (virtual machine)" : "");
+		  pb_rset_is_true(m, "hypervisor") ? " (virtual machine)" : "");
 }
 
 static void sanitize(char *s)

@@ -8,9 +8,9 @@
 #ifndef PB_PLOT_H
 #define PB_PLOT_H
 
+#include "io/result_model.h"
 #include "util/error.h"
 
-#include <jansson.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -39,11 +39,11 @@ struct pb_plot_set {
  * report made without redrawing). gnuplot is looked up as $PB_GNUPLOT, else "gnuplot" on
  * PATH. Returns 0 (a missing or failing gnuplot is a warning in set), -1 with err when
  * DIR/plots cannot be written. */
-int pb_plots_make(json_t *results, const char *dir, bool write_files, pb_summary_fn *summary,
+int pb_plots_make(const struct pb_results *results, const char *dir, bool write_files, pb_summary_fn *summary,
 		  struct pb_plot_set *set, struct pb_error *err);
 void pb_plot_set_free(struct pb_plot_set *set);
 
 /* "GenuineIntel Intel(R) Xeon(R) ... , kernel 6.18.4" from results.machine, for titles. */
-void pb_results_machine_label(json_t *results, char *buf, size_t len);
+void pb_results_machine_label(const struct pb_results *results, char *buf, size_t len);
 
 #endif

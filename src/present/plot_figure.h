@@ -5,7 +5,6 @@
 
 #include "present/plot.h"
 
-#include <jansson.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -46,7 +45,7 @@ struct pb_figure {
 };
 
 struct pb_plot_ctx {
-	json_t *results;
+	const struct pb_results *results;
 	char plots_dir[4200];
 	bool write_files;
 	const char *gnuplot;    /* NULL: not found */
@@ -65,12 +64,6 @@ struct pb_spread {
 	unsigned n;
 };
 
-static inline const char *pb_json_str(json_t *o, const char *k)
-{
-	const char *s = json_string_value(json_object_get(o, k));
-	return s ? s : "";
-}
-
 /* plot.c: building a figure, then writing its data and script and drawing it */
 struct pb_figure *pb_fig_new(struct pb_plot_ctx *c, const char *experiment, const char *stem);
 /* index of the series (or category) of that title, added if new; -1 when full */
@@ -86,15 +79,16 @@ void pb_fig_finish(struct pb_plot_ctx *c, struct pb_figure *f);
 const char *pb_gnuplot_find(char *buf, size_t len);
 
 /* plot_plan.c: what to plot (and pb_plots_make, the driver over a results document) */
-bool pb_plot_plottable(json_t *p);
+typedef const struct pb_result_point *const pb_plot_points[];
+bool pb_plot_plottable(const struct pb_result_point *p);
 /* every metric against the varying parameter; only: NULL for all, or a NULL-terminated list
  * of the metric names to plot, or of names each prefixed with '!' to leave out */
-void pb_plot_generic(struct pb_plot_ctx *c, const char *experiment, json_t **pts, size_t n,
-		     const char *const *only);
-void pb_plot_bias_shares(struct pb_plot_ctx *c, json_t **pts, size_t n);
-void pb_plot_bias_deviation(struct pb_plot_ctx *c, json_t **pts, size_t n);
-void pb_plot_multi(struct pb_plot_ctx *c, json_t **pts, size_t n);
-void pb_plot_mode(struct pb_plot_ctx *c, json_t **pts, size_t n);
-void pb_plot_shadow(struct pb_plot_ctx *c, json_t **pts, size_t n);
+void pb_plot_generic(struct pb_plot_ctx *c, const char *experiment, pb_plot_points pts,
+		     size_t n, const char *const *only);
+void pb_plot_bias_shares(struct pb_plot_ctx *c, pb_plot_points pts, size_t n);
+void pb_plot_bias_deviation(struct pb_plot_ctx *c, pb_plot_points pts, size_t n);
+void pb_plot_multi(struct pb_plot_ctx *c, pb_plot_points pts, size_t n);
+void pb_plot_mode(struct pb_plot_ctx *c, pb_plot_points pts, size_t n);
+void pb_plot_shadow(struct pb_plot_ctx *c, pb_plot_points pts, size_t n);
 
 #endif

@@ -8,6 +8,7 @@
 #include "present/plot_figure.h"
 
 #include "facilities/facility.h"
+#include "io/results.h"
 #include "util/kit.h"
 #include "util/text.h"
 
@@ -19,52 +20,99 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#define str pb_json_str
 #define MAX_CANDIDATES 32
 
-static bool metric_value(json_t *p, json_t *metrics, const char *name, struct pb_spread *out)
+typedef const struct pb_result_point *point_t;
+
+static const char *text_or_empty(const char *s)
 {
-	json_t *m = json_object_get(metrics, name);
-	memset(out, 0, sizeof *out);
-	if (json_is_object(m) && json_is_number(json_object_get(m, "mean"))) {
-		out->mean = json_number_value(json_object_get(m, "mean"));
-		out->min = json_is_number(json_object_get(m, "min"))
-				   ? json_number_value(json_object_get(m, "min"))
-				   : out->mean;
-		out->max = json_is_number(json_object_get(m, "max"))
-				   ? json_number_value(json_object_get(m, "max"))
-				   : out->mean;
-		json_t *n = json_object_get(m, "n");
-		out->n = json_is_integer(n) ? (unsigned)json_integer_value(n)
-					    : (unsigned)json_array_size(json_object_get(p, "runs"));
+	return s ? s : "";
+}
+
+/* A named text of a set, "" when it has none. */
+static const char *str(const struct pb_rset *s, const char *k)
+{
+	return text_or_empty(pb_rset_get_text(s, k));
+}
+
+/* A field of a point by its name in results.json: the point's identity or a parameter. */
+static const struct pb_rvalue *field_of(point_t p, const char *k, struct pb_rvalue *scratch)
+{
+	const char *identity = !strcmp(k, "experiment") ? p->experiment
+			       : !strcmp(k, "facility") ? p->facility
+			       : !strcmp(k, "workload") ? p->workload : NULL;
+	if (!identity)
+		return pb_rset_get(&p->params, k);
+	*scratch = (struct pb_rvalue){.kind = PB_RV_TEXT, .as.text = (char *)identity};
+	return scratch;
+}
+
+/* A number of a summary, or of a table of one written without a confidence interval. */
+static bool summary_number(const struct pb_rvalue *v, const char *k, double *out)
+{
+	if (v && v->kind == PB_RV_SUMMARY) {
+		const struct pb_rsummary *s = &v->as.sum;
+		*out = !strcmp(k, "mean") ? s->mean : !strcmp(k, "min") ? s->min
+		       : !strcmp(k, "max") ? s->max : !strcmp(k, "median") ? s->median
+		       : !strcmp(k, "stdev") ? s->stdev : !strcmp(k, "ci95") ? s->ci95 : (double)s->n;
 		return true;
 	}
-	if (!json_is_number(m))
+	bool ok = false;
+	*out = v && v->kind == PB_RV_SET ? pb_rset_get_number(v->as.set, k, &ok) : 0;
+	return ok;
+}
+
+static bool is_table(const struct pb_rvalue *v)
+{
+	return v && (v->kind == PB_RV_SUMMARY || v->kind == PB_RV_SET);
+}
+
+static size_t nruns(point_t p)
+{
+	return pb_rlist_size(&p->runs);
+}
+
+static const struct pb_rset *run_at(point_t p, size_t r)
+{
+	return pb_rlist_set_at(&p->runs, r);
+}
+
+static bool metric_value(point_t p, const struct pb_rset *metrics, const char *name,
+			 struct pb_spread *out)
+{
+	const struct pb_rvalue *m = pb_rset_get(metrics, name);
+	memset(out, 0, sizeof *out);
+	double mean;
+	if (is_table(m) && summary_number(m, "mean", &mean)) {
+		out->mean = mean;
+		if (!summary_number(m, "min", &out->min))
+			out->min = out->mean;
+		if (!summary_number(m, "max", &out->max))
+			out->max = out->mean;
+		const struct pb_rvalue *n =
+			m->kind == PB_RV_SET ? pb_rset_get(m->as.set, "n") : NULL;
+		out->n = m->kind == PB_RV_SUMMARY ? m->as.sum.n
+			 : n && n->kind == PB_RV_INT ? (unsigned)n->as.i : (unsigned)nruns(p);
+		return true;
+	}
+	if (!pb_rvalue_is_number(m))
 		return false;
-	size_t r;
-	json_t *run;
-	json_array_foreach(json_object_get(p, "runs"), r, run) {
-		json_t *v = json_object_get(run, name);
-		if (json_is_number(v))
-			pb_spread_add(out, json_number_value(v));
+	for (size_t r = 0; r < nruns(p); r++) {
+		const struct pb_rvalue *v = pb_rset_get(run_at(p, r), name);
+		if (pb_rvalue_is_number(v))
+			pb_spread_add(out, pb_rvalue_number(v));
 	}
 	if (out->n < 2) {
-		out->mean = out->min = out->max = json_number_value(m);
+		out->mean = out->min = out->max = pb_rvalue_number(m);
 		out->n = 1;
 	} else {
 		/* the point's own figure is what the tables show; the runs give the range */
-		out->mean = json_number_value(m);
+		out->mean = pb_rvalue_number(m);
 	}
 	return true;
 }
 
 /* ---------- labels and units ---------- */
-
-static bool has_suffix(const char *s, const char *suffix)
-{
-	size_t a = strlen(s), b = strlen(suffix);
-	return a >= b && !strcmp(s + a - b, suffix);
-}
 
 static void trim(char *s)
 {
@@ -81,30 +129,66 @@ static void humanize(const char *name, char *buf, size_t len)
 			*p = ' ';
 }
 
-/* The unit a figure's name implies, by the suffix convention of results.json. */
-static const char *unit_of(const char *name, const char **suffix)
+/* How a unit reads on an axis. */
+static const char *unit_words(enum pb_unit unit)
 {
-	static const struct {
-		const char *suffix, *unit;
-	} units[] = {
-		{"_ns", "ns"},       {"_us", "µs"},       {"_ms", "ms"},     {"_s", "s"},
-		{"_seconds", "s"},   {"_pct", "%"},       {"_percent", "%"}, {"_pp", "percentage points"},
-		{"_kb", "KB"},       {"_kib", "KiB"},     {"_mb", "MB"},     {"_mib", "MiB"},
-		{"_bytes", "bytes"}, {"_pages", "pages"}, {"_ratio", "ratio"}, {"ratio", "ratio"},
-		{"_cycles", "cycles"}, {"_insns", "instructions"}, {"_instructions", "instructions"},
-		{"_hz", "Hz"},       {"_per_s", "per second"}, {"_kib", "KiB"},
-		{"_nops", "nop instructions"}, {"samples", "count"}, {"signals", "count"},
-	};
-	for (size_t i = 0; i < PB_ARRAY_SIZE(units); i++)
-		if (has_suffix(name, units[i].suffix)) {
-			if (suffix)
-				*suffix = units[i].suffix;
-			return units[i].unit;
-		}
-	return NULL;
+	return unit == PB_UNIT_NONE ? NULL : pb_unit_name(unit);
 }
 
-static void metric_label(const char *name, char *buf, size_t len)
+/* The length of the end of name that restates its unit ("_ns" of "wall_ns" in ns, "_pct" of
+ * "loss_pct" in %): the label says the unit once, in brackets. 0 when there is none. */
+static size_t unit_suffix(const char *name, enum pb_unit unit)
+{
+	static const struct {
+		enum pb_unit unit;
+		const char *spelling;
+	} spellings[] = {
+		{PB_UNIT_NS, "ns"},      {PB_UNIT_US, "us"},       {PB_UNIT_S, "s"},
+		{PB_UNIT_S, "seconds"},  {PB_UNIT_PERCENT, "pct"}, {PB_UNIT_PERCENT, "percent"},
+		{PB_UNIT_PERCENT_POINTS, "pp"}, {PB_UNIT_KIB, "kib"}, {PB_UNIT_BYTES, "bytes"},
+		{PB_UNIT_PAGES, "pages"}, {PB_UNIT_RATIO, "ratio"}, {PB_UNIT_INSTRUCTIONS, "nops"},
+		{PB_UNIT_TSC, "cycles"},
+	};
+	size_t n = strlen(name);
+	for (size_t i = 0; i < PB_ARRAY_SIZE(spellings); i++) {
+		size_t k = strlen(spellings[i].spelling);
+		if (spellings[i].unit == unit && n > k + 1 && name[n - k - 1] == '_' &&
+		    !strcmp(name + n - k, spellings[i].spelling))
+			return k + 1;
+	}
+	return 0;
+}
+
+/* The unit of the first value of that name among the points' metrics (or of event e's
+ * metrics, e >= 0). */
+static enum pb_unit metric_unit(pb_plot_points pts, size_t n, const char *name, int e)
+{
+	for (size_t i = 0; i < n; i++) {
+		const struct pb_rset *m = &pts[i]->metrics;
+		if (e >= 0) {
+			char key[32];
+			snprintf(key, sizeof key, "event%d", e);
+			m = pb_rset_get_set(m, key);
+		}
+		const struct pb_rvalue *v = pb_rset_get(m, name);
+		if (v)
+			return v->unit;
+	}
+	return PB_UNIT_NONE;
+}
+
+/* The unit of the first parameter of that name among the points. */
+static enum pb_unit param_unit(pb_plot_points pts, size_t n, const char *name)
+{
+	for (size_t i = 0; i < n; i++) {
+		const struct pb_rvalue *v = pb_rset_get(&pts[i]->params, name);
+		if (v)
+			return v->unit;
+	}
+	return PB_UNIT_NONE;
+}
+
+static void metric_label(const char *name, enum pb_unit unit, char *buf, size_t len)
 {
 	static const struct {
 		const char *name, *label;
@@ -129,13 +213,12 @@ static void metric_label(const char *name, char *buf, size_t len)
 			return;
 		}
 	char words[128];
-	const char *suffix = NULL;
-	const char *unit = unit_of(name, &suffix);
 	humanize(name, words, sizeof words);
 	/* "wall_ns" reads "wall (ns)", not "wall ns (ns)" */
-	if (suffix && strlen(name) > strlen(suffix) && suffix[0] == '_')
-		words[strlen(name) - strlen(suffix)] = '\0';
-	pb_format(buf, len, "%s (%s)", words, unit ? unit : "value");
+	size_t restated = unit_suffix(name, unit);
+	if (restated && strlen(words) == strlen(name))
+		words[strlen(name) - restated] = '\0';
+	pb_format(buf, len, "%s (%s)", words, unit_words(unit) ? unit_words(unit) : "value");
 }
 
 static bool facility_is_timer(const char *facility)
@@ -144,7 +227,8 @@ static bool facility_is_timer(const char *facility)
 	return f && f->time_based;
 }
 
-static void field_label(const char *field, const char *facility, char *buf, size_t len)
+static void field_label(const char *field, enum pb_unit unit, const char *facility, char *buf,
+			size_t len)
 {
 	if (!strcmp(field, "period")) {
 		if (facility && facility_is_timer(facility))
@@ -176,9 +260,8 @@ static void field_label(const char *field, const char *facility, char *buf, size
 	} else {
 		char words[96];
 		humanize(!strncmp(field, "workload.", 9) ? field + 9 : field, words, sizeof words);
-		const char *unit = unit_of(field, NULL);
 		pb_format(buf, len, "%s%s (%s)", !strncmp(field, "workload.", 9) ? "workload " : "",
-			  words, unit ? unit : "value");
+			  words, unit_words(unit) ? unit_words(unit) : "value");
 	}
 }
 
@@ -187,10 +270,10 @@ static void field_label(const char *field, const char *facility, char *buf, size
 /* A point's parameter as text (and number when numeric): a scalar field of the point, or
  * "workload.K" for a parameter of its workload ("accuracy:ratio=20" → workload.ratio = 20).
  * Returns 0 absent, 1 text, 2 number. Real-valued fields are results, not parameters. */
-static int param(json_t *p, const char *field, char *text, size_t len, double *num)
+static int param(point_t p, const char *field, char *text, size_t len, double *num)
 {
 	if (!strncmp(field, "workload.", 9)) {
-		const char *w = str(p, "workload"), *colon = strchr(w, ':');
+		const char *w = p->workload, *colon = strchr(w, ':');
 		size_t klen = strlen(field + 9);
 		for (const char *s = colon; s && *s;) {
 			s++;
@@ -206,18 +289,19 @@ static int param(json_t *p, const char *field, char *text, size_t len, double *n
 		}
 		return 0;
 	}
-	json_t *v = json_object_get(p, field);
-	if (json_is_string(v)) {
-		pb_format(text, len, "%s", json_string_value(v));
+	struct pb_rvalue scratch;
+	const struct pb_rvalue *v = field_of(p, field, &scratch);
+	if (v && v->kind == PB_RV_TEXT) {
+		pb_format(text, len, "%s", v->as.text);
 		return 1;
 	}
-	if (json_is_integer(v)) {
-		*num = (double)json_integer_value(v);
-		pb_format(text, len, "%lld", (long long)json_integer_value(v));
+	if (v && v->kind == PB_RV_INT) {
+		*num = (double)v->as.i;
+		pb_format(text, len, "%lld", (long long)v->as.i);
 		return 2;
 	}
-	if (json_is_boolean(v)) {
-		pb_format(text, len, "%s", json_is_true(v) ? "yes" : "no");
+	if (v && v->kind == PB_RV_BOOL) {
+		pb_format(text, len, "%s", v->as.b ? "yes" : "no");
 		return 1;
 	}
 	return 0;
@@ -251,19 +335,19 @@ static void add_candidate(struct candidate *c, size_t *n, const char *name)
 		pb_format(c[(*n)++].name, sizeof c[0].name, "%s", name);
 }
 
-static size_t distinct_in_facility(json_t **pts, size_t n, const char *facility,
+static size_t distinct_in_facility(pb_plot_points pts, size_t n, const char *facility,
 				   const char *field)
 {
 	size_t count = 0;
 	for (size_t i = 0; i < n; i++) {
-		if (strcmp(str(pts[i], "facility"), facility))
+		if (strcmp(pts[i]->facility, facility))
 			continue;
 		char a[128] = "";
 		double d;
 		param(pts[i], field, a, sizeof a, &d);
 		bool seen = false;
 		for (size_t j = 0; j < i && !seen; j++) {
-			if (strcmp(str(pts[j], "facility"), facility))
+			if (strcmp(pts[j]->facility, facility))
 				continue;
 			char b[128] = "";
 			param(pts[j], field, b, sizeof b, &d);
@@ -278,7 +362,7 @@ static size_t distinct_in_facility(json_t **pts, size_t n, const char *facility,
  * with a single x: then a series per value would be one point each, and it adds nothing
  * (workload.ratio beside workload). A field that groups several x values (round vs prime
  * periods) still makes series. */
-static bool x_values_of(json_t **pts, size_t n, const char *field, const char *x, size_t i)
+static bool x_values_of(pb_plot_points pts, size_t n, const char *field, const char *x, size_t i)
 {
 	/* true when point i's field value goes with another x value too */
 	char fi[128] = "", xi[128] = "";
@@ -286,7 +370,7 @@ static bool x_values_of(json_t **pts, size_t n, const char *field, const char *x
 	param(pts[i], field, fi, sizeof fi, &d);
 	param(pts[i], x, xi, sizeof xi, &d);
 	for (size_t j = 0; j < n; j++) {
-		if (strcmp(str(pts[i], "facility"), str(pts[j], "facility")))
+		if (strcmp(pts[i]->facility, pts[j]->facility))
 			continue;
 		char fj[128] = "", xj[128] = "";
 		param(pts[j], field, fj, sizeof fj, &d);
@@ -297,7 +381,7 @@ static bool x_values_of(json_t **pts, size_t n, const char *field, const char *x
 	return false;
 }
 
-static bool follows_from(json_t **pts, size_t n, const char *field, const char *x)
+static bool follows_from(pb_plot_points pts, size_t n, const char *field, const char *x)
 {
 	bool groups = true;
 	for (size_t i = 0; i < n && groups; i++)
@@ -306,7 +390,7 @@ static bool follows_from(json_t **pts, size_t n, const char *field, const char *
 		return false;
 	for (size_t i = 0; i < n; i++)
 		for (size_t j = 0; j < i; j++) {
-			if (strcmp(str(pts[i], "facility"), str(pts[j], "facility")))
+			if (strcmp(pts[i]->facility, pts[j]->facility))
 				continue;
 			char xi[128] = "", xj[128] = "", fi[128] = "", fj[128] = "";
 			double d;
@@ -322,19 +406,22 @@ static bool follows_from(json_t **pts, size_t n, const char *field, const char *
 	return true;
 }
 
-static void candidates_of(json_t **pts, size_t n, struct candidate *c, size_t *nc)
+static void candidates_of(pb_plot_points pts, size_t n, struct candidate *c, size_t *nc)
 {
 	*nc = 0;
 	for (size_t i = 0; i < n; i++) {
-		const char *k;
-		json_t *v;
-		json_object_foreach(pts[i], k, v) {
-			if (excluded_field(k) || !(json_is_string(v) || json_is_integer(v) ||
-						   json_is_boolean(v)))
+		/* the point's fields in the order results.json holds them: its workload, then its
+		 * parameters */
+		add_candidate(c, nc, "workload");
+		const struct pb_rset *par = &pts[i]->params;
+		for (size_t f = 0; f < par->n; f++) {
+			enum pb_rkind kind = par->f[f].v.kind;
+			if (excluded_field(par->f[f].name) ||
+			    !(kind == PB_RV_TEXT || kind == PB_RV_INT || kind == PB_RV_BOOL))
 				continue;
-			add_candidate(c, nc, k);
+			add_candidate(c, nc, par->f[f].name);
 		}
-		const char *w = str(pts[i], "workload"), *colon = strchr(w, ':');
+		const char *w = pts[i]->workload, *colon = strchr(w, ':');
 		for (const char *s = colon; s && *s;) {
 			s++;
 			size_t klen = strcspn(s, "=,");
@@ -357,7 +444,7 @@ static void candidates_of(json_t **pts, size_t n, struct candidate *c, size_t *n
 				c[k].everywhere = false;
 			if (kind != 2)
 				c[k].numeric = false;
-			size_t dist = distinct_in_facility(pts, n, str(pts[i], "facility"), c[k].name);
+			size_t dist = distinct_in_facility(pts, n, pts[i]->facility, c[k].name);
 			if (dist > c[k].distinct)
 				c[k].distinct = dist;
 		}
@@ -368,7 +455,7 @@ static void candidates_of(json_t **pts, size_t n, struct candidate *c, size_t *n
 /* Whether candidate k makes series of its own: it varies, is not x, does not follow from x,
  * and does not merely restate an earlier splitting candidate (workload.ratio beside the
  * workload it is part of). */
-static bool splits_series(json_t **pts, size_t n, const struct candidate *c, size_t nc,
+static bool splits_series(pb_plot_points pts, size_t n, const struct candidate *c, size_t nc,
 			  size_t k, const struct candidate *x)
 {
 	(void)nc;
@@ -472,48 +559,49 @@ static void shorten_workload_categories(struct pb_figure *f)
 
 /* ---------- plots ---------- */
 
-bool pb_plot_plottable(json_t *p)
+bool pb_plot_plottable(point_t p)
 {
-	return !json_object_get(p, "not_applicable") &&
-	       json_object_size(json_object_get(p, "metrics")) > 0 &&
-	       json_array_size(json_object_get(p, "runs")) > 0;
+	return !pb_rset_get(&p->params, "not_applicable") && p->metrics.n > 0 && nruns(p) > 0;
 }
 
 
 /* Which metrics of these points a generic plot shows: summaries (except the raw sample
  * counts, and the running ratio unless something was multiplexed), then numbers that vary. */
-static size_t plain_metrics(json_t **pts, size_t n, const char *const *only, char names[][64],
-			    size_t max)
+static size_t plain_metrics(pb_plot_points pts, size_t n, const char *const *only,
+			    char names[][64], size_t max)
 {
 	size_t count = 0;
 	for (size_t i = 0; i < n; i++) {
-		const char *k;
-		json_t *v;
-		json_object_foreach(json_object_get(pts[i], "metrics"), k, v) {
+		const struct pb_rset *metrics = &pts[i]->metrics;
+		for (size_t f = 0; f < metrics->n; f++) {
+			const char *k = metrics->f[f].name;
+			const struct pb_rvalue *v = &metrics->f[f].v;
+			double mean;
 			bool wanted = true;
 			bool leave_out = only && only[0] && only[0][0] == '!';
 			if (only && !leave_out) {
 				wanted = false;
 				for (const char *const *o = only; *o; o++)
 					wanted |= !strcmp(*o, k);
-			} else if (json_is_object(v)) {
-				wanted = json_is_number(json_object_get(v, "mean")) &&
-					 strcmp(k, "observed") && strcmp(k, "expected");
+			} else if (is_table(v)) {
+				wanted = summary_number(v, "mean", &mean) && strcmp(k, "observed") &&
+					 strcmp(k, "expected");
 				if (wanted && !strcmp(k, "running_ratio")) {
 					wanted = false;
 					for (size_t j = 0; j < n; j++) {
-						json_t *rr = json_object_get(
-							json_object_get(pts[j], "metrics"), k);
-						wanted |= json_number_value(json_object_get(rr, "min")) <
-							  0.999;
+						double min = 0;
+						if (!summary_number(pb_rset_get(&pts[j]->metrics, k),
+								    "min", &min))
+							min = 0;
+						wanted |= min < 0.999;
 					}
 				}
-			} else if (json_is_number(v)) {
+			} else if (pb_rvalue_is_number(v)) {
 				wanted = false;
 				for (size_t j = 0; j < n && !wanted; j++) {
-					json_t *o = json_object_get(json_object_get(pts[j], "metrics"), k);
-					wanted = json_is_number(o) &&
-						 json_number_value(o) != json_number_value(v);
+					const struct pb_rvalue *o = pb_rset_get(&pts[j]->metrics, k);
+					wanted = pb_rvalue_is_number(o) &&
+						 pb_rvalue_number(o) != pb_rvalue_number(v);
 				}
 			} else {
 				wanted = false;
@@ -530,12 +618,10 @@ static size_t plain_metrics(json_t **pts, size_t n, const char *const *only, cha
 }
 
 /* Nanoseconds in the millions read better as milliseconds. */
-static void rescale_time(struct pb_figure *f, const char *metric)
+static void rescale_time(struct pb_figure *f, enum pb_unit unit)
 {
-	const char *suffix = NULL;
-	const char *unit = unit_of(metric, &suffix);
 	char *at = strstr(f->ylabel, "(ns)");
-	if (!unit || strcmp(unit, "ns") || !at)
+	if (unit != PB_UNIT_NS || !at)
 		return;
 	double top = 0;
 	for (size_t s = 0; s < f->nseries; s++)
@@ -559,10 +645,10 @@ static void rescale_time(struct pb_figure *f, const char *metric)
 
 /* One metric against the varying parameter, for the points of one experiment (split per
  * facility when x is a period: periods of different facilities are different units). */
-void pb_plot_generic(struct pb_plot_ctx *c, const char *experiment, json_t **all, size_t nall,
-			  const char *const *only)
+void pb_plot_generic(struct pb_plot_ctx *c, const char *experiment, pb_plot_points all,
+		     size_t nall, const char *const *only)
 {
-	json_t **pts = calloc(nall ? nall : 1, sizeof *pts);
+	point_t *pts = calloc(nall ? nall : 1, sizeof *pts);
 	if (!pts)
 		return;
 	size_t n = 0;
@@ -584,9 +670,9 @@ void pb_plot_generic(struct pb_plot_ctx *c, const char *experiment, json_t **all
 	for (size_t i = 0; i < n; i++) {
 		bool seen = false;
 		for (size_t j = 0; j < nfac && !seen; j++)
-			seen = !strcmp(facilities[j], str(pts[i], "facility"));
+			seen = !strcmp(facilities[j], pts[i]->facility);
 		if (!seen && nfac < 64)
-			facilities[nfac++] = str(pts[i], "facility");
+			facilities[nfac++] = pts[i]->facility;
 	}
 	for (size_t m = 0; m < nmetrics; m++) {
 		for (size_t g = 0; g < (split ? nfac : 1); g++) {
@@ -600,9 +686,11 @@ void pb_plot_generic(struct pb_plot_ctx *c, const char *experiment, json_t **all
 			const char *xname = x ? x->name : "facility";
 			f->categorical = !x || !x->numeric;
 			char mlabel[160], xlabel[160];
-			metric_label(metrics[m], mlabel, sizeof mlabel);
-			field_label(xname, only_facility ? only_facility
-					   : nfac == 1 ? facilities[0] : NULL, xlabel, sizeof xlabel);
+			enum pb_unit munit = metric_unit(pts, n, metrics[m], -1);
+			metric_label(metrics[m], munit, mlabel, sizeof mlabel);
+			field_label(xname, param_unit(pts, n, xname),
+				    only_facility ? only_facility : nfac == 1 ? facilities[0] : NULL,
+				    xlabel, sizeof xlabel);
 			pb_format(f->ylabel, sizeof f->ylabel, "%s", mlabel);
 			pb_format(f->xlabel, sizeof f->xlabel, "%s", xlabel);
 			char mshort[64], xshort[64];
@@ -628,12 +716,12 @@ void pb_plot_generic(struct pb_plot_ctx *c, const char *experiment, json_t **all
 			}
 			double xmin = INFINITY, xmax = -INFINITY;
 			for (size_t i = 0; i < n; i++) {
-				json_t *p = pts[i];
-				const char *fac = str(p, "facility");
+				point_t p = pts[i];
+				const char *fac = p->facility;
 				if (only_facility && strcmp(fac, only_facility))
 					continue;
 				struct pb_spread v;
-				if (!metric_value(p, json_object_get(p, "metrics"), metrics[m], &v))
+				if (!metric_value(p, &p->metrics, metrics[m], &v))
 					continue;
 				char series[160] = "";
 				if (!only_facility)
@@ -662,8 +750,8 @@ void pb_plot_generic(struct pb_plot_ctx *c, const char *experiment, json_t **all
 				}
 				if (f->categorical && (!*xt || !strcmp(xt, "-"))) {
 					/* no value: the point's role says what it is (a baseline) */
-					pb_format(xt, sizeof xt, "%s", *str(p, "role") ? str(p, "role")
-										       : "(none)");
+					const char *role = str(&p->params, "role");
+					pb_format(xt, sizeof xt, "%s", *role ? role : "(none)");
 				}
 				if (f->categorical) {
 					int cat = pb_fig_cat(f, xt);
@@ -678,7 +766,7 @@ void pb_plot_generic(struct pb_plot_ctx *c, const char *experiment, json_t **all
 				}
 				pb_fig_add(f, pb_fig_series(f, series), xv, v.mean, v.min, v.max, v.n);
 			}
-			rescale_time(f, metrics[m]);
+			rescale_time(f, munit);
 			if (f->categorical && x && !strcmp(x->name, "workload"))
 				shorten_workload_categories(f);
 			f->logx = !f->categorical && xmin > 0 && xmax / xmin >= 20;
@@ -733,23 +821,31 @@ static const char *load_name(const char *label)
 
 /* Bias: the share of samples on each of the identical loads, per variant, with the facility's
  * own attribution (both for skid, which has no right one), against the ideal share. */
-void pb_plot_bias_shares(struct pb_plot_ctx *c, json_t **pts, size_t n)
+static bool has_shares(point_t p)
+{
+	return pb_rset_get(&p->metrics, "shares") != NULL;
+}
+
+static long long period_of(point_t p)
+{
+	return (long long)pb_rset_get_int(&p->params, "period");
+}
+
+void pb_plot_bias_shares(struct pb_plot_ctx *c, pb_plot_points pts, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
-		json_t *p = pts[i];
-		if (!json_object_get(json_object_get(p, "metrics"), "shares"))
+		point_t p = pts[i];
+		if (!has_shares(p))
 			continue;
 		/* one figure per facility and period, made at its first point */
 		bool first = true;
 		for (size_t j = 0; j < i && first; j++)
-			first = !(json_object_get(json_object_get(pts[j], "metrics"), "shares") &&
-				  !strcmp(str(pts[j], "facility"), str(p, "facility")) &&
-				  json_integer_value(json_object_get(pts[j], "period")) ==
-					  json_integer_value(json_object_get(p, "period")));
+			first = !(has_shares(pts[j]) && !strcmp(pts[j]->facility, p->facility) &&
+				  period_of(pts[j]) == period_of(p));
 		if (!first)
 			continue;
-		const char *fac = str(p, "facility");
-		long long period = (long long)json_integer_value(json_object_get(p, "period"));
+		const char *fac = p->facility;
+		long long period = period_of(p);
 		char stem[160];
 		pb_format(stem, sizeof stem, "bias-shares-%s-period%lld", fac, period);
 		struct pb_figure *f = pb_fig_new(c, "bias", stem);
@@ -758,17 +854,18 @@ void pb_plot_bias_shares(struct pb_plot_ctx *c, json_t **pts, size_t n)
 		f->categorical = true;
 		double ideal = 0;
 		for (size_t j = i; j < n; j++) {
-			json_t *q = pts[j];
-			json_t *m = json_object_get(q, "metrics");
-			if (!json_object_get(m, "shares") || strcmp(str(q, "facility"), fac) ||
-			    json_integer_value(json_object_get(q, "period")) != period)
+			point_t q = pts[j];
+			const struct pb_rset *m = &q->metrics;
+			if (!has_shares(q) || strcmp(q->facility, fac) || period_of(q) != period)
 				continue;
 			const char *own = str(m, "attribution");
-			const char *variant = *str(q, "variant") ? str(q, "variant") : str(q, "workload");
+			const char *variant = *str(&q->params, "variant") ? str(&q->params, "variant")
+									  : q->workload;
 			static const struct {
 				const char *key, *field, *words;
 			} kinds[] = {{"at_ip", "share_at_ip", "at the IP"},
 				     {"before_ip", "share_before_ip", "IP+1-corrected"}};
+			const struct pb_rlist *shares = pb_rset_get_list(m, "shares");
 			for (size_t k = 0; k < 2; k++) {
 				bool show = !strcmp(own, kinds[k].key) || (strcmp(own, "at_ip") &&
 									   strcmp(own, "before_ip"));
@@ -777,28 +874,32 @@ void pb_plot_bias_shares(struct pb_plot_ctx *c, json_t **pts, size_t n)
 				char series[160];
 				pb_format(series, sizeof series, "%s, %s", variant, kinds[k].words);
 				int s = pb_fig_series(f, series);
-				json_t *runs = json_object_get(q, "runs");
-				size_t nl = json_array_size(json_object_get(m, "shares"));
-				for (size_t l = 0; l < nl; l++) {
-					json_t *share = json_array_get(json_object_get(m, "shares"), l);
+				for (size_t l = 0; l < pb_rlist_size(shares); l++) {
+					const struct pb_rset *share = pb_rlist_set_at(shares, l);
 					struct pb_spread v = {0};
-					size_t r;
-					json_t *run;
-					json_array_foreach(runs, r, run) {
-						json_t *a = json_object_get(run, "attribution");
-						json_t *lab = json_array_get(json_object_get(a, "loads"), l);
+					for (size_t r = 0; r < nruns(q); r++) {
+						const struct pb_rset *a =
+							pb_rset_get_set(run_at(q, r), "attribution");
+						const struct pb_rvalue *lab =
+							pb_rlist_at(pb_rset_get_list(a, "loads"), l);
 						if (lab)
-							pb_spread_add(&v, json_number_value(
-									       json_object_get(lab, kinds[k].field)));
-						if (json_is_number(json_object_get(a, "ideal_share")))
-							ideal = json_number_value(
-								json_object_get(a, "ideal_share"));
+							pb_spread_add(&v, lab->kind == PB_RV_SET
+									? pb_rset_get_number(
+										lab->as.set,
+										kinds[k].field, NULL)
+									: 0);
+						bool ok;
+						double share_of_one =
+							pb_rset_get_number(a, "ideal_share", &ok);
+						if (ok)
+							ideal = share_of_one;
 					}
 					int cat = pb_fig_cat(f, load_name(str(share, "label")));
 					if (cat < 0)
 						continue;
-					double mean = json_number_value(json_object_get(share, kinds[k].field));
-					pb_fig_add(f, s, cat, mean, v.n ? v.min : mean, v.n ? v.max : mean, v.n);
+					double mean = pb_rset_get_number(share, kinds[k].field, NULL);
+					pb_fig_add(f, s, cat, mean, v.n ? v.min : mean, v.n ? v.max : mean,
+						   v.n);
 				}
 			}
 		}
@@ -825,18 +926,20 @@ void pb_plot_bias_shares(struct pb_plot_ctx *c, json_t **pts, size_t n)
 
 /* Bias, in one figure: the largest deviation from the ideal share per variant, under the
  * facility's own attribution (both for skid). */
-void pb_plot_bias_deviation(struct pb_plot_ctx *c, json_t **pts, size_t n)
+void pb_plot_bias_deviation(struct pb_plot_ctx *c, pb_plot_points pts, size_t n)
 {
 	struct pb_figure *f = pb_fig_new(c, "bias", "bias-deviation");
 	if (!f)
 		return;
 	f->categorical = true;
 	for (size_t i = 0; i < n; i++) {
-		json_t *p = pts[i], *m = json_object_get(p, "metrics");
-		if (!json_object_get(m, "shares"))
+		point_t p = pts[i];
+		const struct pb_rset *m = &p->metrics;
+		if (!has_shares(p))
 			continue;
 		const char *own = str(m, "attribution");
-		const char *variant = *str(p, "variant") ? str(p, "variant") : str(p, "workload");
+		const char *variant = *str(&p->params, "variant") ? str(&p->params, "variant")
+								  : p->workload;
 		static const struct {
 			const char *key, *field, *words;
 		} kinds[] = {{"at_ip", "max_deviation_at_ip", "at the IP"},
@@ -846,16 +949,15 @@ void pb_plot_bias_deviation(struct pb_plot_ctx *c, json_t **pts, size_t n)
 			if (!skid && strcmp(own, kinds[k].key))
 				continue;
 			char series[192];
-			pb_format(series, sizeof series, "%s, period %lld, %s", str(p, "facility"),
-				  (long long)json_integer_value(json_object_get(p, "period")),
-				  kinds[k].words);
+			pb_format(series, sizeof series, "%s, period %lld, %s", p->facility,
+				  period_of(p), kinds[k].words);
 			struct pb_spread v = {0};
-			size_t r;
-			json_t *run;
-			json_array_foreach(json_object_get(p, "runs"), r, run)
-				if (json_is_number(json_object_get(run, kinds[k].field)))
-					pb_spread_add(&v, json_number_value(json_object_get(run,
-											 kinds[k].field)));
+			for (size_t r = 0; r < nruns(p); r++) {
+				bool ok;
+				double d = pb_rset_get_number(run_at(p, r), kinds[k].field, &ok);
+				if (ok)
+					pb_spread_add(&v, d);
+			}
 			int cat = pb_fig_cat(f, variant);
 			if (cat >= 0 && v.n)
 				pb_fig_add(f, pb_fig_series(f, series), cat, v.mean, v.min, v.max, v.n);
@@ -875,16 +977,16 @@ void pb_plot_bias_deviation(struct pb_plot_ctx *c, json_t **pts, size_t n)
 }
 
 /* Multi: each event's accuracy and running-time share against the number opened together. */
-void pb_plot_multi(struct pb_plot_ctx *c, json_t **pts, size_t n)
+void pb_plot_multi(struct pb_plot_ctx *c, pb_plot_points pts, size_t n)
 {
 	static const struct {
 		const char *metric, *stem;
 	} what[] = {{"accuracy", "multi-accuracy"}, {"running_ratio", "multi-running"}};
 	for (size_t i = 0; i < n; i++) {
-		const char *fac = str(pts[i], "facility");
+		const char *fac = pts[i]->facility;
 		bool first = pb_plot_plottable(pts[i]);
 		for (size_t j = 0; j < i && first; j++)
-			first = !(pb_plot_plottable(pts[j]) && !strcmp(str(pts[j], "facility"), fac));
+			first = !(pb_plot_plottable(pts[j]) && !strcmp(pts[j]->facility, fac));
 		if (!first)
 			continue;
 		for (size_t w = 0; w < 2; w++) {
@@ -895,38 +997,38 @@ void pb_plot_multi(struct pb_plot_ctx *c, json_t **pts, size_t n)
 				return;
 			f->dodge = true;
 			for (size_t j = i; j < n; j++) {
-				json_t *q = pts[j];
-				if (!pb_plot_plottable(q) || strcmp(str(q, "facility"), fac))
+				point_t q = pts[j];
+				if (!pb_plot_plottable(q) || strcmp(q->facility, fac))
 					continue;
-				double k = (double)json_integer_value(
-					json_object_get(q, "events_opened_together"));
-				json_t *evs = json_object_get(json_array_get(json_object_get(q, "runs"), 0),
-							      "events");
+				double k = (double)pb_rset_get_int(&q->params, "events_opened_together");
+				const struct pb_rlist *evs = pb_rset_get_list(run_at(q, 0), "events");
 				unsigned refused = 0;
-				for (size_t e = 0; e < json_array_size(evs); e++)
-					refused += !json_is_true(
-						json_object_get(json_array_get(evs, e), "opened"));
+				for (size_t e = 0; e < pb_rlist_size(evs); e++)
+					refused += !pb_rset_is_true(pb_rlist_set_at(evs, e), "opened");
 				if (refused && f->nnotes < 8) {
 					f->notes[f->nnotes].x = k;
 					pb_format(f->notes[f->nnotes++].text, sizeof f->notes[0].text,
 						  "%u of %.0f not opened", refused, k);
 				}
-				for (size_t e = 0; e < json_array_size(evs) && e < PB_PLOT_MAX_SERIES; e++) {
+				for (size_t e = 0; e < pb_rlist_size(evs) && e < PB_PLOT_MAX_SERIES; e++) {
 					/* an event the kernel refused has no figures, only its error */
-					if (!json_is_true(json_object_get(json_array_get(evs, e), "opened")))
+					if (!pb_rset_is_true(pb_rlist_set_at(evs, e), "opened"))
 						continue;
 					char key[32], series[32];
 					snprintf(key, sizeof key, "event%zu", e);
 					snprintf(series, sizeof series, "event %zu", e + 1);
 					struct pb_spread v;
-					json_t *m = json_object_get(json_object_get(q, "metrics"), key);
+					const struct pb_rset *m = pb_rset_get_set(&q->metrics, key);
 					if (!metric_value(q, m, what[w].metric, &v))
 						continue;
 					pb_fig_add(f, pb_fig_series(f, series), k, v.mean, v.min, v.max, v.n);
 				}
 			}
-			metric_label(what[w].metric, f->ylabel, sizeof f->ylabel);
-			field_label("events_opened_together", fac, f->xlabel, sizeof f->xlabel);
+			metric_label(what[w].metric, metric_unit(pts, n, what[w].metric, 0), f->ylabel,
+				     sizeof f->ylabel);
+			field_label("events_opened_together",
+				    param_unit(pts, n, "events_opened_together"), fac, f->xlabel,
+				    sizeof f->xlabel);
 			if (w == 0) {
 				f->has_ref = true;
 				f->ref = 100;
@@ -954,14 +1056,14 @@ void pb_plot_multi(struct pb_plot_ctx *c, json_t **pts, size_t n)
 /* Mode: share of the samples that fell on a privilege level that was excluded. */
 /* Shadow: per padding, where the samples of the adjacent events went, and how far that is
  * from uniform against the experiment's own tolerance. */
-void pb_plot_shadow(struct pb_plot_ctx *c, json_t **pts, size_t n)
+void pb_plot_shadow(struct pb_plot_ctx *c, pb_plot_points pts, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
-		const char *fac = str(pts[i], "facility");
-		json_t *m0 = json_object_get(pts[i], "metrics");
-		bool first = pb_plot_plottable(pts[i]) && json_object_get(m0, "shares");
+		const char *fac = pts[i]->facility;
+		const struct pb_rset *m0 = &pts[i]->metrics;
+		bool first = pb_plot_plottable(pts[i]) && has_shares(pts[i]);
 		for (size_t j = 0; j < i && first; j++)
-			first = !(pb_plot_plottable(pts[j]) && !strcmp(str(pts[j], "facility"), fac));
+			first = !(pb_plot_plottable(pts[j]) && !strcmp(pts[j]->facility, fac));
 		if (!first)
 			continue;
 		bool before = !strcmp(str(m0, "attribution"), "before_ip");
@@ -985,55 +1087,56 @@ void pb_plot_shadow(struct pb_plot_ctx *c, json_t **pts, size_t n)
 		int tolerance = pb_fig_series(dev, "tolerance: uniform at or below");
 		double ideal = 0;
 		for (size_t j = i; j < n; j++) {
-			json_t *q = pts[j], *m = json_object_get(q, "metrics");
-			json_t *pad = json_object_get(q, "padding");
-			if (!pb_plot_plottable(q) || strcmp(str(q, "facility"), fac) ||
-			    !json_is_integer(pad))
+			point_t q = pts[j];
+			const struct pb_rset *m = &q->metrics;
+			const struct pb_rvalue *pad = pb_rset_get(&q->params, "padding");
+			if (!pb_plot_plottable(q) || strcmp(q->facility, fac) || !pad ||
+			    pad->kind != PB_RV_INT)
 				continue;
-			double x = (double)json_integer_value(pad);
-			json_t *pooled_shares = json_object_get(m, "shares");
-			size_t nev = json_array_size(pooled_shares);
+			double x = (double)pad->as.i;
+			const struct pb_rlist *pooled_shares = pb_rset_get_list(m, "shares");
+			size_t nev = pb_rlist_size(pooled_shares);
 			if (nev)
 				ideal = 100.0 / (double)nev;
 			for (size_t e = 0; e < nev && e < PB_PLOT_MAX_SERIES; e++) {
 				struct pb_spread v = {0};
-				size_t r;
-				json_t *run;
-				json_array_foreach(json_object_get(q, "runs"), r, run) {
-					json_t *a = json_object_get(run, "attribution");
-					json_t *arr = json_object_get(a, before ? "share_before_ip"
-										: "share_at_ip");
-					if (json_is_number(json_array_get(arr, e)))
-						pb_spread_add(&v, json_number_value(json_array_get(arr, e)));
+				for (size_t r = 0; r < nruns(q); r++) {
+					const struct pb_rset *a =
+						pb_rset_get_set(run_at(q, r), "attribution");
+					const struct pb_rvalue *share = pb_rlist_at(
+						pb_rset_get_list(a, before ? "share_before_ip"
+									   : "share_at_ip"), e);
+					if (pb_rvalue_is_number(share))
+						pb_spread_add(&v, pb_rvalue_number(share));
 				}
 				char series[48];
 				snprintf(series, sizeof series, "event %zu", e + 1);
-				double y = json_number_value(json_object_get(
-					json_array_get(pooled_shares, e), before ? "share_before_ip"
-										 : "share_at_ip"));
+				double y = pb_rset_get_number(pb_rlist_set_at(pooled_shares, e),
+							      before ? "share_before_ip"
+								     : "share_at_ip", NULL);
 				pb_fig_add(shares, pb_fig_series(shares, series), x, y, v.n ? v.min : y,
 					   v.n ? v.max : y, v.n);
 			}
 			struct pb_spread v = {0};
-			size_t r;
-			json_t *run;
-			json_array_foreach(json_object_get(q, "runs"), r, run) {
-				json_t *a = json_object_get(run, "attribution");
-				json_t *d = json_object_get(a, before ? "max_deviation_before_ip"
-								      : "max_deviation_at_ip");
-				if (json_is_number(d))
-					pb_spread_add(&v, json_number_value(d));
+			for (size_t r = 0; r < nruns(q); r++) {
+				const struct pb_rset *a = pb_rset_get_set(run_at(q, r), "attribution");
+				bool ok;
+				double d = pb_rset_get_number(a, before ? "max_deviation_before_ip"
+									: "max_deviation_at_ip", &ok);
+				if (ok)
+					pb_spread_add(&v, d);
 			}
 			if (v.n)
 				pb_fig_add(dev, per_run, x, v.mean, v.min, v.max, v.n);
-			json_t *md = json_object_get(m, "max_deviation");
-			if (json_is_number(md))
-				pb_fig_add(dev, pooled, x, json_number_value(md), 0, 0, 1);
-			json_t *tol = json_object_get(m, "tolerance_pp");
-			if (json_is_number(tol))
-				pb_fig_add(dev, tolerance, x, json_number_value(tol), 0, 0, 1);
+			bool ok;
+			double md = pb_rset_get_number(m, "max_deviation", &ok);
+			if (ok)
+				pb_fig_add(dev, pooled, x, md, 0, 0, 1);
+			double tol = pb_rset_get_number(m, "tolerance_pp", &ok);
+			if (ok)
+				pb_fig_add(dev, tolerance, x, tol, 0, 0, 1);
 		}
-		const char *note = str(pts[i], "note");
+		const char *note = str(&pts[i]->params, "note");
 		if (ideal > 0) {
 			shares->has_ref = true;
 			shares->ref = ideal;
@@ -1070,13 +1173,13 @@ void pb_plot_shadow(struct pb_plot_ctx *c, json_t **pts, size_t n)
 	}
 }
 
-void pb_plot_mode(struct pb_plot_ctx *c, json_t **pts, size_t n)
+void pb_plot_mode(struct pb_plot_ctx *c, pb_plot_points pts, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
-		const char *fac = str(pts[i], "facility");
+		const char *fac = pts[i]->facility;
 		bool first = pb_plot_plottable(pts[i]);
 		for (size_t j = 0; j < i && first; j++)
-			first = !(pb_plot_plottable(pts[j]) && !strcmp(str(pts[j], "facility"), fac));
+			first = !(pb_plot_plottable(pts[j]) && !strcmp(pts[j]->facility, fac));
 		if (!first)
 			continue;
 		char stem[160];
@@ -1088,23 +1191,20 @@ void pb_plot_mode(struct pb_plot_ctx *c, json_t **pts, size_t n)
 		int by_flag = pb_fig_series(f, "by the record's privilege flag");
 		int by_ip = pb_fig_series(f, "by the IP's address range");
 		for (size_t j = i; j < n; j++) {
-			json_t *q = pts[j];
-			if (!pb_plot_plottable(q) || strcmp(str(q, "facility"), fac))
+			point_t q = pts[j];
+			if (!pb_plot_plottable(q) || strcmp(q->facility, fac))
 				continue;
-			bool no_kernel = json_is_true(json_object_get(q, "exclude_kernel"));
-			bool no_user = json_is_true(json_object_get(q, "exclude_user"));
+			bool no_kernel = pb_rset_is_true(&q->params, "exclude_kernel");
+			bool no_user = pb_rset_is_true(&q->params, "exclude_user");
 			if (!no_kernel && !no_user)
 				continue; /* nothing excluded: no sample can be on a wrong level */
 			struct pb_spread flag = {0}, ip = {0};
-			size_t r;
-			json_t *run;
-			json_array_foreach(json_object_get(q, "runs"), r, run) {
-				json_t *ev = json_array_get(json_object_get(run, "events"), 0);
-				double user = (double)json_integer_value(json_object_get(ev, "user_samples"));
-				double kern =
-					(double)json_integer_value(json_object_get(ev, "kernel_samples"));
-				double kip =
-					(double)json_integer_value(json_object_get(ev, "kernel_ip_samples"));
+			for (size_t r = 0; r < nruns(q); r++) {
+				const struct pb_rset *ev =
+					pb_rlist_set_at(pb_rset_get_list(run_at(q, r), "events"), 0);
+				double user = (double)pb_rset_get_int(ev, "user_samples");
+				double kern = (double)pb_rset_get_int(ev, "kernel_samples");
+				double kip = (double)pb_rset_get_int(ev, "kernel_ip_samples");
 				double total = user + kern;
 				if (total <= 0)
 					continue;
@@ -1113,7 +1213,8 @@ void pb_plot_mode(struct pb_plot_ctx *c, json_t **pts, size_t n)
 				pb_spread_add(&flag, 100 * wrong_flag / total);
 				pb_spread_add(&ip, 100 * wrong_ip / total);
 			}
-			const char *levels = *str(q, "levels") ? str(q, "levels") : str(q, "workload");
+			const char *levels = *str(&q->params, "levels") ? str(&q->params, "levels")
+									: q->workload;
 			int cat = pb_fig_cat(f, levels);
 			if (cat < 0 || !flag.n)
 				continue;
@@ -1139,7 +1240,7 @@ void pb_plot_mode(struct pb_plot_ctx *c, json_t **pts, size_t n)
  * experiment, including any added later, gets the generic plots alone. */
 struct special {
 	const char *experiment;
-	void (*own[2])(struct pb_plot_ctx *c, json_t **pts, size_t n);
+	void (*own[2])(struct pb_plot_ctx *c, pb_plot_points pts, size_t n);
 	const char *const *generic;   /* as pb_plot_generic's `only` */
 	bool no_generic;
 };
@@ -1162,14 +1263,14 @@ static const struct special *special_of(const char *experiment)
 	return NULL;
 }
 
-int pb_plots_make(json_t *results, const char *dir, bool write_files, pb_summary_fn *summary,
-		  struct pb_plot_set *set, struct pb_error *err)
+int pb_plots_make(const struct pb_results *doc, const char *dir, bool write_files,
+		  pb_summary_fn *summary, struct pb_plot_set *set, struct pb_error *err)
 {
 	memset(set, 0, sizeof *set);
-	struct pb_plot_ctx c = {.results = results, .write_files = write_files,
+	struct pb_plot_ctx c = {.results = doc, .write_files = write_files,
 			     .summary = summary, .set = set, .err = err};
 	snprintf(c.plots_dir, sizeof c.plots_dir, "%s/plots", dir);
-	pb_results_machine_label(results, c.machine, sizeof c.machine);
+	pb_results_machine_label(doc, c.machine, sizeof c.machine);
 	if (write_files && mkdir(c.plots_dir, 0755) && errno != EEXIST)
 		return pb_fail(err, PB_EXIT_OUTPUT, errno, "cannot create %s: %s", c.plots_dir,
 			       strerror(errno));
@@ -1186,23 +1287,22 @@ int pb_plots_make(json_t *results, const char *dir, bool write_files, pb_summary
 			  c.plots_dir, dir);
 	}
 
-	json_t *points = json_object_get(results, "points");
-	size_t npoints = json_array_size(points);
-	json_t **pts = calloc(npoints ? npoints : 1, sizeof *pts);
+	size_t npoints = doc->npoints;
+	point_t *pts = calloc(npoints ? npoints : 1, sizeof *pts);
 	if (!pts)
 		return pb_fail(err, PB_EXIT_FAILURE, ENOMEM, "out of memory planning plots");
 	/* experiments in the order they ran */
 	for (size_t i = 0; i < npoints && !c.error; i++) {
-		const char *e = str(json_array_get(points, i), "experiment");
+		const char *e = doc->points[i]->experiment;
 		bool seen = false;
 		for (size_t j = 0; j < i && !seen; j++)
-			seen = !strcmp(str(json_array_get(points, j), "experiment"), e);
+			seen = !strcmp(doc->points[j]->experiment, e);
 		if (seen || !*e)
 			continue;
 		size_t n = 0;
 		for (size_t j = i; j < npoints; j++)
-			if (!strcmp(str(json_array_get(points, j), "experiment"), e))
-				pts[n++] = json_array_get(points, j);
+			if (!strcmp(doc->points[j]->experiment, e))
+				pts[n++] = doc->points[j];
 		bool any = false;
 		for (size_t j = 0; j < n; j++)
 			any |= pb_plot_plottable(pts[j]);

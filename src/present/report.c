@@ -11,15 +11,28 @@
 #include <string.h>
 #include <sys/stat.h>
 
-static const char *str(json_t *o, const char *k)
+static const char *str(const struct pb_rset *o, const char *k)
 {
-	const char *s = json_string_value(json_object_get(o, k));
+	const char *s = pb_rset_get_text(o, k);
 	return s ? s : "";
 }
 
-static double num(json_t *o, const char *k)
+static double num(const struct pb_rset *o, const char *k)
 {
-	return json_number_value(json_object_get(o, k));
+	return pb_rset_get_number(o, k, NULL);
+}
+
+/* The text of a value that is one, NULL otherwise. */
+static const char *text_of(const struct pb_rvalue *v)
+{
+	return v && v->kind == PB_RV_TEXT ? v->as.text : NULL;
+}
+
+/* A field of the document's top level, before or after its points. */
+static const struct pb_rvalue *doc_get(const struct pb_results *r, const char *name)
+{
+	const struct pb_rvalue *v = pb_rset_get(&r->head, name);
+	return v ? v : pb_rset_get(&r->tail, name);
 }
 
 static void esc(FILE *f, const char *s)
@@ -49,29 +62,43 @@ static void url(FILE *f, const char *s)
 	}
 }
 
-static void scalar(FILE *f, json_t *v)
+static void scalar(FILE *f, const struct pb_rvalue *v)
 {
-	if (json_is_string(v))
-		esc(f, json_string_value(v));
-	else if (json_is_integer(v))
-		fprintf(f, "%lld", (long long)json_integer_value(v));
-	else if (json_is_real(v))
-		fprintf(f, "%.6g", json_real_value(v));
-	else if (json_is_boolean(v))
-		fputs(json_is_true(v) ? "yes" : "no", f);
-	else if (json_is_null(v) || !v)
+	if (!v || v->kind == PB_RV_NULL) {
 		fputs("&ndash;", f);
-	else if (json_is_array(v)) {
-		size_t i;
-		json_t *e;
-		json_array_foreach(v, i, e) {
+		return;
+	}
+	switch (v->kind) {
+	case PB_RV_TEXT:
+		esc(f, v->as.text);
+		break;
+	case PB_RV_INT:
+		fprintf(f, "%lld", (long long)v->as.i);
+		break;
+	case PB_RV_REAL:
+		fprintf(f, "%.6g", v->as.r);
+		break;
+	case PB_RV_BOOL:
+		fputs(v->as.b ? "yes" : "no", f);
+		break;
+	case PB_RV_LIST:
+		for (size_t i = 0; i < v->as.list->n; i++) {
+			const struct pb_rvalue *e = &v->as.list->v[i];
 			fputs(i ? ", " : "", f);
-			if (json_is_object(e) && json_object_get(e, "name"))
-				esc(f, str(e, "name"));
+			if (e->kind == PB_RV_SET && pb_rset_get(e->as.set, "name"))
+				esc(f, str(e->as.set, "name"));
 			else
 				scalar(f, e);
 		}
+		break;
+	default:
+		break;
 	}
+}
+
+static bool is_object(const struct pb_rvalue *v)
+{
+	return v->kind == PB_RV_SET || v->kind == PB_RV_SUMMARY;
 }
 
 static const char style[] =
@@ -87,32 +114,30 @@ static const char style[] =
 	"figure img{max-width:100%;border:1px solid #ddd}figcaption{font-size:.9em;color:#444}"
 	"nav a{margin-right:.8em}code{background:#f4f4f4}td.notes{min-width:22em}";
 
-static void machine_section(FILE *f, json_t *results)
+static void machine_section(FILE *f, const struct pb_results *results)
 {
-	json_t *doc = json_object_get(results, "machine");
-	json_t *m = json_object_get(doc, "machine") ? json_object_get(doc, "machine") : doc;
+	const struct pb_rset *doc = &results->machine;
+	const struct pb_rset *m =
+		pb_rset_get(doc, "machine") ? pb_rset_get_set(doc, "machine") : doc;
 	fputs("<h2 id=\"machine\">Machine</h2>\n<table>\n", f);
-	const char *k;
-	json_t *v;
-	json_object_foreach(m, k, v) {
-		if (json_is_object(v))
+	for (size_t i = 0; m && i < m->n; i++) {
+		if (is_object(&m->f[i].v))
 			continue;
 		fputs("<tr><th>", f);
-		esc(f, k);
+		esc(f, m->f[i].name);
 		fputs("</th><td>", f);
-		scalar(f, v);
+		scalar(f, &m->f[i].v);
 		fputs("</td></tr>\n", f);
 	}
 	fputs("</table>\n", f);
-	json_t *facilities = json_object_get(doc, "facilities");
-	if (json_array_size(facilities)) {
+	const struct pb_rlist *facilities = pb_rset_get_list(doc, "facilities");
+	if (pb_rlist_size(facilities)) {
 		fputs("<table>\n<tr><th>facility</th><th>available</th><th>IP</th><th>what was "
 		      "found, or why not</th></tr>\n",
 		      f);
-		size_t i;
-		json_t *fa;
-		json_array_foreach(facilities, i, fa) {
-			bool ok = json_is_true(json_object_get(fa, "available"));
+		for (size_t i = 0; i < pb_rlist_size(facilities); i++) {
+			const struct pb_rset *fa = pb_rlist_set_at(facilities, i);
+			bool ok = pb_rset_is_true(fa, "available");
 			fprintf(f, "<tr%s><td>", ok ? "" : " class=\"bad\"");
 			esc(f, str(fa, "usage")[0] ? str(fa, "usage") : str(fa, "name"));
 			fprintf(f, "</td><td>%s</td><td>", ok ? "yes" : "no");
@@ -125,18 +150,17 @@ static void machine_section(FILE *f, json_t *results)
 	}
 }
 
-static void skipped_section(FILE *f, json_t *results)
+static void skipped_section(FILE *f, const struct pb_results *results)
 {
-	json_t *skipped = json_object_get(results, "skipped");
+	const struct pb_rlist *skipped = &results->skipped;
 	fputs("<h2 id=\"skipped\">Not run here</h2>\n", f);
-	if (!json_array_size(skipped)) {
+	if (!pb_rlist_size(skipped)) {
 		fputs("<p>Every chosen facility ran.</p>\n", f);
 		return;
 	}
 	fputs("<table>\n<tr><th>facility</th><th>reason</th></tr>\n", f);
-	size_t i;
-	json_t *s;
-	json_array_foreach(skipped, i, s) {
+	for (size_t i = 0; i < pb_rlist_size(skipped); i++) {
+		const struct pb_rset *s = pb_rlist_set_at(skipped, i);
 		fputs("<tr><td>", f);
 		esc(f, str(s, "facility"));
 		fputs("</td><td>", f);
@@ -147,24 +171,25 @@ static void skipped_section(FILE *f, json_t *results)
 }
 
 /* The terminal summary's notes column, for the same points. */
-static void notes(FILE *f, json_t *p)
+static void notes(FILE *f, const struct pb_result_point *pt)
 {
-	json_t *m = json_object_get(p, "metrics");
-	json_t *v;
-	if ((v = json_object_get(m, "max_deviation")))
-		fprintf(f, "max deviation %.2f pp (%s) ", json_number_value(v),
+	const struct pb_rset *p = &pt->params, *m = &pt->metrics;
+	const struct pb_rvalue *v;
+	if ((v = pb_rset_get(m, "max_deviation")))
+		fprintf(f, "max deviation %.2f pp (%s) ", pb_rvalue_number(v),
 			str(m, "attribution"));
-	else if ((v = json_object_get(m, "wrong_level_by_flag")))
+	else if ((v = pb_rset_get(m, "wrong_level_by_flag")))
 		fprintf(f, "%s: wrong level %lld by flag / %lld by IP of %lld ", str(p, "levels"),
-			(long long)json_integer_value(v),
-			(long long)json_integer_value(json_object_get(m, "wrong_level_by_ip")),
-			(long long)json_integer_value(json_object_get(m, "samples_total")));
-	else if ((v = json_object_get(p, "events_opened_together")))
-		fprintf(f, "%lld events, %lld scheduled ", (long long)json_integer_value(v),
-			(long long)json_integer_value(json_object_get(p, "events_scheduled")));
-	else if ((v = json_object_get(p, "period_kind")))
-		fprintf(f, "%s period ", json_string_value(v));
-	if (json_object_get(p, "variant"))
+			(long long)pb_rset_get_int(m, "wrong_level_by_flag"),
+			(long long)pb_rset_get_int(m, "wrong_level_by_ip"),
+			(long long)pb_rset_get_int(m, "samples_total"));
+	else if ((v = pb_rset_get(p, "events_opened_together")))
+		fprintf(f, "%lld events, %lld scheduled ",
+			(long long)pb_rset_get_int(p, "events_opened_together"),
+			(long long)pb_rset_get_int(p, "events_scheduled"));
+	else if ((v = pb_rset_get(p, "period_kind")))
+		fprintf(f, "%s period ", text_of(v));
+	if (pb_rset_get(p, "variant"))
 		esc(f, str(p, "variant"));
 	if (*str(p, "note")) {
 		fputs(" (", f);
@@ -172,73 +197,75 @@ static void notes(FILE *f, json_t *p)
 		fputs(")", f);
 	}
 	/* an experiment's conclusion over its points (e.g. the shadow length) */
-	const char *k;
-	json_object_foreach(json_object_get(p, "summary"), k, v) {
-		if (json_is_object(v) || json_is_array(v) || !strcmp(k, "note"))
+	const struct pb_rset *summary = pb_rset_get_set(p, "summary");
+	for (size_t i = 0; summary && i < summary->n; i++) {
+		const struct pb_rvalue *x = &summary->f[i].v;
+		if (is_object(x) || x->kind == PB_RV_LIST || !strcmp(summary->f[i].name, "note"))
 			continue;
 		fputs("<br>", f);
-		esc(f, k);
+		esc(f, summary->f[i].name);
 		fputs(": ", f);
-		scalar(f, v);
+		scalar(f, x);
 	}
 }
 
-static void point_row(FILE *f, json_t *p)
+static void point_row(FILE *f, const struct pb_result_point *pt)
 {
-	json_t *na = json_object_get(p, "not_applicable"), *error = json_object_get(p, "error");
-	const char *wl = str(p, "workload");
+	const struct pb_rset *p = &pt->params;
+	const struct pb_rvalue *na = pb_rset_get(p, "not_applicable");
+	const struct pb_rvalue *error = pb_rset_get(p, "error");
+	const char *wl = pt->workload;
+	size_t nruns = pb_rlist_size(&pt->runs);
 	fputs(na || error ? "<tr class=\"bad\"><td>" : "<tr><td>", f);
-	esc(f, str(p, "facility"));
+	esc(f, pt->facility);
 	fputs("</td><td>", f);
 	esc(f, *wl ? wl : "-");
 	fputs("</td>", f);
-	if ((na || error) && !json_array_size(json_object_get(p, "runs"))) {
+	if ((na || error) && !nruns) {
 		fprintf(f, "<td colspan=\"11\">%s: ", na ? "not applicable" : "ERROR");
-		esc(f, json_string_value(na ? na : error));
+		esc(f, text_of(na ? na : error));
 		fputs("</td></tr>\n", f);
 		return;
 	}
-	if (!json_array_size(json_object_get(p, "runs"))) {
+	if (!nruns) {
 		/* a point that concludes over the others: no figures of its own */
 		fputs("<td colspan=\"11\">", f);
-		notes(f, p);
+		notes(f, pt);
 		fputs("</td></tr>\n", f);
 		return;
 	}
-	json_t *m = json_object_get(p, "metrics");
-	json_t *acc = json_object_get(m, "accuracy"), *ratio = json_object_get(m, "running_ratio");
+	const struct pb_rset *m = &pt->metrics;
+	const struct pb_rsummary *acc = pb_rset_get_summary(m, "accuracy");
+	const struct pb_rsummary *ratio = pb_rset_get_summary(m, "running_ratio");
 	fprintf(f, "<td class=\"n\">%lld</td><td class=\"n\">%lld</td><td class=\"n\">%zu</td>",
-		(long long)json_integer_value(json_object_get(p, "period")),
-		(long long)json_integer_value(json_object_get(p, "threads")),
-		json_array_size(json_object_get(p, "runs")));
+		(long long)pb_rset_get_int(p, "period"), (long long)pb_rset_get_int(p, "threads"),
+		nruns);
 	if (acc)
 		fprintf(f, "<td class=\"n\">%.3f</td><td class=\"n\">%.3f</td><td class=\"n\">%.3f"
 			   "&ndash;%.3f</td>",
-			num(acc, "mean"), num(acc, "stdev"), num(acc, "min"), num(acc, "max"));
+			acc->mean, acc->stdev, acc->min, acc->max);
 	else
 		fputs("<td>-</td><td>-</td><td>-</td>", f);
 	fprintf(f, "<td class=\"n\">%lld</td><td class=\"n\">%lld</td><td class=\"n\">%.3f</td>"
 		   "<td>%s</td><td class=\"notes\">",
-		(long long)json_integer_value(json_object_get(m, "lost_total")),
-		(long long)json_integer_value(json_object_get(m, "throttles_total")),
-		ratio ? num(ratio, "min") : 1.0,
-		json_is_true(json_object_get(m, "multiplexed")) ? "yes" : "no");
-	notes(f, p);
+		(long long)pb_rset_get_int(m, "lost_total"),
+		(long long)pb_rset_get_int(m, "throttles_total"), ratio ? ratio->min : 1.0,
+		pb_rset_is_true(m, "multiplexed") ? "yes" : "no");
+	notes(f, pt);
 	if (error) {
 		fputs(" ERROR: ", f);
-		esc(f, json_string_value(error));
+		esc(f, text_of(error));
 	}
 	fputs("</td></tr>\n", f);
 }
 
-static void shares_table(FILE *f, json_t *points, const char *experiment)
+static void shares_table(FILE *f, const struct pb_results *r, const char *experiment)
 {
 	bool header = false;
-	size_t i;
-	json_t *p;
-	json_array_foreach(points, i, p) {
-		json_t *shares = json_object_get(json_object_get(p, "metrics"), "shares");
-		if (!shares || strcmp(str(p, "experiment"), experiment))
+	for (size_t i = 0; i < r->npoints; i++) {
+		const struct pb_result_point *p = r->points[i];
+		const struct pb_rvalue *shares = pb_rset_get(&p->metrics, "shares");
+		if (!shares || strcmp(p->experiment, experiment))
 			continue;
 		if (!header) {
 			fputs("<h3>Share of samples per event instruction</h3>\n<p>Ideal: an equal "
@@ -250,15 +277,14 @@ static void shares_table(FILE *f, json_t *points, const char *experiment)
 			      f);
 			header = true;
 		}
-		size_t j;
-		json_t *s;
-		json_array_foreach(shares, j, s) {
+		for (size_t j = 0; shares->kind == PB_RV_LIST && j < shares->as.list->n; j++) {
+			const struct pb_rset *s = pb_rlist_set_at(shares->as.list, j);
 			fputs("<tr><td>", f);
-			esc(f, str(p, "facility"));
+			esc(f, p->facility);
 			fputs("</td><td>", f);
-			esc(f, str(p, "workload"));
+			esc(f, p->workload);
 			fprintf(f, "</td><td class=\"n\">%lld</td><td>",
-				(long long)json_integer_value(json_object_get(p, "period")));
+				(long long)pb_rset_get_int(&p->params, "period"));
 			esc(f, str(s, "label"));
 			fputs("</td><td><code>", f);
 			esc(f, str(s, "insn"));
@@ -305,12 +331,11 @@ static void figures(FILE *f, const struct pb_plot_set *plots, const char *experi
 	}
 }
 
-static size_t experiments_of(json_t *points, const char **names, size_t max)
+static size_t experiments_of(const struct pb_results *r, const char **names, size_t max)
 {
-	size_t n = 0, i;
-	json_t *p;
-	json_array_foreach(points, i, p) {
-		const char *e = str(p, "experiment");
+	size_t n = 0;
+	for (size_t i = 0; i < r->npoints; i++) {
+		const char *e = r->points[i]->experiment;
 		bool seen = false;
 		for (size_t j = 0; j < n && !seen; j++)
 			seen = !strcmp(names[j], e);
@@ -320,8 +345,8 @@ static size_t experiments_of(json_t *points, const char **names, size_t max)
 	return n;
 }
 
-char *pb_report_html(json_t *results, const struct pb_plot_set *plots, pb_summary_fn *summary,
-		     size_t *len)
+char *pb_report_html(const struct pb_results *doc, const struct pb_plot_set *plots,
+		     pb_summary_fn *summary, size_t *len)
 {
 	char *text = NULL;
 	*len = 0;
@@ -329,10 +354,9 @@ char *pb_report_html(json_t *results, const struct pb_plot_set *plots, pb_summar
 	if (!f)
 		return NULL;
 	char machine[256];
-	pb_results_machine_label(results, machine, sizeof machine);
-	json_t *points = json_object_get(results, "points");
+	pb_results_machine_label(doc, machine, sizeof machine);
 	const char *names[64];
-	size_t nexp = experiments_of(points, names, 64);
+	size_t nexp = experiments_of(doc, names, 64);
 
 	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
 	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>"
@@ -344,22 +368,23 @@ char *pb_report_html(json_t *results, const struct pb_plot_set *plots, pb_summar
 		style);
 	esc(f, machine);
 	fputs("<br>started ", f);
-	esc(f, str(results, "started"));
+	esc(f, text_of(doc_get(doc, "started")));
 	fputs(", finished ", f);
-	esc(f, str(results, "finished"));
-	if (json_is_number(json_object_get(results, "elapsed_s")))
-		fprintf(f, " (%.1f s)", num(results, "elapsed_s"));
+	esc(f, text_of(doc_get(doc, "finished")));
+	if (pb_rvalue_is_number(doc_get(doc, "elapsed_s")))
+		fprintf(f, " (%.1f s)", pb_rvalue_number(doc_get(doc, "elapsed_s")));
 	fputs("; pesbench ", f);
-	esc(f, str(results, "pesbench_version"));
+	esc(f, text_of(doc_get(doc, "pesbench_version")));
 	fputs("<br>command: <code>pesbench", f);
-	size_t i;
-	json_t *a;
-	json_array_foreach(json_object_get(results, "command"), i, a) {
+	const struct pb_rvalue *command = doc_get(doc, "command");
+	for (size_t i = 0; command && command->kind == PB_RV_LIST && i < command->as.list->n;
+	     i++) {
 		fputc(' ', f);
-		esc(f, json_string_value(a));
+		esc(f, text_of(&command->as.list->v[i]));
 	}
 	fputs("</code></p>\n", f);
-	if (!json_is_true(json_object_get(results, "complete")))
+	const struct pb_rvalue *complete = doc_get(doc, "complete");
+	if (!(complete && complete->kind == PB_RV_BOOL && complete->as.b))
 		fputs("<p class=\"warn\">INCOMPLETE: the suite was interrupted; the tables show what "
 		      "was measured.</p>\n",
 		      f);
@@ -380,8 +405,8 @@ char *pb_report_html(json_t *results, const struct pb_plot_set *plots, pb_summar
 	      "</nav>\n",
 	      f);
 
-	machine_section(f, results);
-	skipped_section(f, results);
+	machine_section(f, doc);
+	skipped_section(f, doc);
 	for (size_t e = 0; e < nexp; e++) {
 		fputs("<h2 id=\"exp-", f);
 		url(f, names[e]);
@@ -399,11 +424,11 @@ char *pb_report_html(json_t *results, const struct pb_plot_set *plots, pb_summar
 		      "<th>lost</th><th>throttles</th><th>run/enabled (min)</th><th>multiplexed</th>"
 		      "<th>notes</th></tr>\n",
 		      f);
-		json_t *p;
-		json_array_foreach(points, i, p) if (!strcmp(str(p, "experiment"), names[e]))
-			point_row(f, p);
+		for (size_t i = 0; i < doc->npoints; i++)
+			if (!strcmp(doc->points[i]->experiment, names[e]))
+				point_row(f, doc->points[i]);
 		fputs("</table></div>\n", f);
-		shares_table(f, points, names[e]);
+		shares_table(f, doc, names[e]);
 		figures(f, plots, names[e]);
 	}
 	fputs("</body>\n</html>\n", f);
@@ -414,7 +439,7 @@ char *pb_report_html(json_t *results, const struct pb_plot_set *plots, pb_summar
 	return text;
 }
 
-int pb_report_write(json_t *results, const char *dir, const struct pb_plot_set *plots,
+int pb_report_write(const struct pb_results *results, const char *dir, const struct pb_plot_set *plots,
 		    pb_summary_fn *summary, struct pb_error *err)
 {
 	size_t len;
@@ -428,7 +453,7 @@ int pb_report_write(json_t *results, const char *dir, const struct pb_plot_set *
 	return rc;
 }
 
-int pb_report_folder(json_t *results, const char *dir, bool no_plots, pb_summary_fn *summary,
+int pb_report_folder(const struct pb_results *results, const char *dir, bool no_plots, pb_summary_fn *summary,
 		     FILE *warn, size_t *nplots, struct pb_error *err)
 {
 	struct pb_plot_set set;

@@ -3,9 +3,10 @@
 #ifndef PB_SUMMARY_H
 #define PB_SUMMARY_H
 
-#include <jansson.h>
+#include "io/result_model.h"
+
 #include <stdio.h>
 
-void pb_summary_print(FILE *out, json_t *results);
+void pb_summary_print(FILE *out, const struct pb_results *results);
 
 #endif

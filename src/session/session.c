@@ -17,7 +17,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/eventfd.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #ifndef TRAP_PERF
@@ -68,13 +70,17 @@ bool pb_event_multiplexed(const struct pb_event_result *ev)
 
 /* ---- signal accounting: a slot per fd for signal mode, per (thread, event) for sigtrap ---- */
 
+/* The handler compares pthread_self() (a register read) with the thread the slot expects, not
+ * gettid(): a system call in every sample's handler was a fifth of signal mode's per-sample
+ * path. */
 struct signal_slot {
 	_Atomic uint64_t signals;
 	_Atomic uint64_t wrong_thread;
-	_Atomic int expected_tid;
+	_Atomic uintptr_t expected_thread;
 };
 
 static struct signal_slot fd_slots[SIGNAL_SLOTS];
+static _Atomic uint64_t sigio_overflows;
 static struct signal_slot trap_slots[PB_MAX_THREADS][PB_MAX_EVENTS];
 
 static int current_tid(void)
@@ -85,7 +91,8 @@ static int current_tid(void)
 static void count_signal(struct signal_slot *slot)
 {
 	atomic_fetch_add_explicit(&slot->signals, 1, memory_order_relaxed);
-	if (atomic_load_explicit(&slot->expected_tid, memory_order_relaxed) != current_tid())
+	if (atomic_load_explicit(&slot->expected_thread, memory_order_relaxed) !=
+	    (uintptr_t)pthread_self())
 		atomic_fetch_add_explicit(&slot->wrong_thread, 1, memory_order_relaxed);
 }
 
@@ -95,6 +102,16 @@ static void on_async_signal(int sig, siginfo_t *si, void *uc)
 	(void)uc;
 	if (si->si_fd >= 0 && si->si_fd < SIGNAL_SLOTS)
 		count_signal(&fd_slots[si->si_fd]);
+}
+
+/* The kernel's fallback when a real-time signal cannot be queued: without a handler SIGIO
+ * would end the process ("I/O possible"); with one, the loss is counted and reported. */
+static void on_sigio(int sig, siginfo_t *si, void *uc)
+{
+	(void)sig;
+	(void)si;
+	(void)uc;
+	atomic_fetch_add_explicit(&sigio_overflows, 1, memory_order_relaxed);
 }
 
 static void on_sigtrap(int sig, siginfo_t *si, void *uc)
@@ -139,7 +156,7 @@ struct session {
 	const struct pb_machine *machine;
 	pthread_barrier_t opened, release;
 	atomic_bool abort;
-	atomic_bool stop_collector;
+	int stop_fd;                 /* eventfd: wakes the collector to stop */
 	struct worker *workers;
 	/* Each worker drains its own rings as its region ends, while others may be draining
 	 * theirs: held around delivery, so on_record is never called on two threads at once. */
@@ -147,6 +164,13 @@ struct session {
 	uint64_t release_ns;
 	_Atomic uint64_t last_end_ns;
 };
+
+static uint64_t thread_cpu_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
 
 /* A generous size estimate of one sample record, for ring sizing in mode none. */
 static uint64_t estimate_sample_bytes(const struct perf_event_attr *attr)
@@ -379,7 +403,7 @@ static int open_one(struct worker *w, unsigned e, const struct pb_target *target
 		struct signal_slot *slot = &fd_slots[fd];
 		atomic_store(&slot->signals, 0);
 		atomic_store(&slot->wrong_thread, 0);
-		atomic_store(&slot->expected_tid, current_tid());
+		atomic_store(&slot->expected_thread, (uintptr_t)pthread_self());
 		struct f_owner_ex owner = {.type = F_OWNER_TID, .pid = current_tid()};
 		int signo = cfg->signal_number ? cfg->signal_number : SIGRTMIN + 2;
 		if (sys->fcntl(fd, F_SETOWN_EX, (unsigned long)(uintptr_t)&owner) ||
@@ -392,7 +416,7 @@ static int open_one(struct worker *w, unsigned e, const struct pb_target *target
 		struct signal_slot *slot = &trap_slots[w->index][e];
 		atomic_store(&slot->signals, 0);
 		atomic_store(&slot->wrong_thread, 0);
-		atomic_store(&slot->expected_tid, current_tid());
+		atomic_store(&slot->expected_thread, (uintptr_t)pthread_self());
 	}
 	return 0;
 }
@@ -537,8 +561,11 @@ static void *worker_main(void *arg)
 		return NULL;
 	}
 	uint64_t start = pb_now_ns();
+	uint64_t cpu_start = thread_cpu_ns();
 	cfg->run(cfg->ctx, w->index);
+	uint64_t cpu_end = thread_cpu_ns();
 	uint64_t end = pb_now_ns();
+	tr->cpu_ns = cpu_end - cpu_start;
 	for (unsigned e = 0; e < cfg->nevents; e++)
 		if (w->ev[e].fd >= 0)
 			toggle(w, e, false);
@@ -561,18 +588,22 @@ static void *collector_main(void *arg)
 	struct session *s = arg;
 	const struct pb_session_config *cfg = s->cfg;
 	unsigned n = 0;
-	struct pollfd *fds = calloc((size_t)cfg->threads * cfg->nevents, sizeof *fds);
+	struct pollfd *fds = calloc((size_t)cfg->threads * cfg->nevents + 1, sizeof *fds);
 	if (!fds)
 		return NULL;
+	fds[n++] = (struct pollfd){.fd = s->stop_fd, .events = POLLIN};
 	for (unsigned t = 0; t < cfg->threads; t++)
 		for (unsigned e = 0; e < cfg->nevents; e++)
 			if (s->workers[t].ev[e].mapped)
 				fds[n++] = (struct pollfd){.fd = s->workers[t].ev[e].fd, .events = POLLIN};
-	int timeout_ms = cfg->drain_interval_us ? (int)(cfg->drain_interval_us + 999) / 1000 : 1;
+	/* Without an interval the collector sleeps until the kernel wakes it (the ring half full,
+	 * its default watermark) or the session ends, as perf record does: a timer every 1 ms
+	 * cost the sampled thread a wakeup on a shared CPU whether or not there was anything to
+	 * read. The buffer experiment asks for an interval to show what eager polling buys. */
+	int timeout_ms = cfg->drain_interval_us ? (int)(cfg->drain_interval_us + 999) / 1000 : -1;
 	for (;;) {
-		bool stopping = atomic_load(&s->stop_collector);
-		if (n)
-			poll(fds, n, timeout_ms);
+		poll(fds, n, timeout_ms);
+		bool stopping = fds[0].revents & POLLIN;
 		for (unsigned t = 0; t < cfg->threads; t++)
 			for (unsigned e = 0; e < cfg->nevents; e++)
 				drain_event(s, &s->workers[t], e);
@@ -663,7 +694,7 @@ int pb_session_run(const struct pb_session_config *cfg, struct pb_session_result
 
 	/* Without the handlers a sample's signal would take the default action, which for both
 	 * is to kill the process. */
-	struct sigaction old_async, old_trap, sa = {.sa_flags = SA_SIGINFO | SA_RESTART};
+	struct sigaction old_async, old_trap, old_io, sa = {.sa_flags = SA_SIGINFO | SA_RESTART};
 	sigemptyset(&sa.sa_mask);
 	int signo = cfg->signal_number ? cfg->signal_number : SIGRTMIN + 2;
 	sa.sa_sigaction = on_async_signal;
@@ -673,6 +704,15 @@ int pb_session_run(const struct pb_session_config *cfg, struct pb_session_result
 		bad_signo = SIGTRAP;
 		int saved = errno;
 		sigaction(signo, &old_async, NULL);
+		errno = saved;
+	}
+	atomic_store(&sigio_overflows, 0);
+	sa.sa_sigaction = on_sigio;
+	if (!bad_signo && sigaction(SIGIO, &sa, &old_io)) {
+		bad_signo = SIGIO;
+		int saved = errno;
+		sigaction(signo, &old_async, NULL);
+		sigaction(SIGTRAP, &old_trap, NULL);
 		errno = saved;
 	}
 	if (bad_signo) {
@@ -708,16 +748,32 @@ int pb_session_run(const struct pb_session_config *cfg, struct pb_session_result
 	pthread_barrier_wait(&s.opened);
 	pthread_t collector;
 	bool collecting = false;
-	if (!atomic_load(&s.abort) && cfg->delivery == PB_DELIVERY_DRAIN)
-		collecting = !pthread_create(&collector, NULL, collector_main, &s);
+	s.stop_fd = -1;
+	if (!atomic_load(&s.abort) && cfg->delivery == PB_DELIVERY_DRAIN) {
+		s.stop_fd = eventfd(0, EFD_CLOEXEC);
+		if (s.stop_fd < 0) {
+			/* Without it the collector could not be stopped: fail the session. */
+			int saved = errno;
+			atomic_store(&s.abort, true);
+			pb_fail(&s.workers[0].err, PB_EXIT_FAILURE, saved,
+				"cannot create the drain collector's eventfd: %s", strerror(saved));
+			s.workers[0].failed = true;
+		} else {
+			collecting = !pthread_create(&collector, NULL, collector_main, &s);
+		}
+	}
 	s.release_ns = pb_now_ns();
 	pthread_barrier_wait(&s.release);
 	for (unsigned t = 0; t < cfg->threads; t++)
 		pthread_join(s.workers[t].thread, NULL);
 	if (collecting) {
-		atomic_store(&s.stop_collector, true);
+		uint64_t one = 1;
+		while (write(s.stop_fd, &one, sizeof one) < 0 && errno == EINTR)
+			;
 		pthread_join(collector, NULL);
 	}
+	if (s.stop_fd >= 0)
+		close(s.stop_fd);
 	res->wall_ns = atomic_load(&s.last_end_ns) > s.release_ns
 			       ? atomic_load(&s.last_end_ns) - s.release_ns : 0;
 	collect_signal_counts(&s);
@@ -730,8 +786,10 @@ int pb_session_run(const struct pb_session_config *cfg, struct pb_session_result
 			rc = -1;
 		}
 	}
+	res->signal_overflows = atomic_load(&sigio_overflows);
 	sigaction(signo, &old_async, NULL);
 	sigaction(SIGTRAP, &old_trap, NULL);
+	sigaction(SIGIO, &old_io, NULL);
 	pthread_barrier_destroy(&s.opened);
 	pthread_barrier_destroy(&s.release);
 	free(s.workers);

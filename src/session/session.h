@@ -87,6 +87,10 @@ struct pb_thread_result {
 				       * cpuset), the thread ran wherever the scheduler put it */
 	pid_t tid;
 	uint64_t elapsed_ns;          /* CLOCK_MONOTONIC across the measured region */
+	uint64_t cpu_ns;              /* the thread's CPU time (user + kernel, interrupts taken
+				       * while it ran included) across the measured region: what
+				       * sampling costs the thread, without the time it waited for
+				       * a CPU other programs held */
 	struct pb_event_result events[PB_MAX_EVENTS];
 };
 
@@ -94,6 +98,11 @@ struct pb_session_result {
 	unsigned threads, nevents;
 	struct pb_thread_result thread[PB_MAX_THREADS];
 	uint64_t wall_ns;             /* from barrier release to the last thread's end */
+	/* Signal mode: SIGIOs received, each a real-time signal the kernel could not queue (the
+	 * queue was at RLIMIT_SIGPENDING) and so never delivered. A lower bound of the signals
+	 * lost (a SIGIO arriving while one is pending merges with it), for the whole session:
+	 * a SIGIO does not say which event it stands for. The samples are in the rings. */
+	uint64_t signal_overflows;
 };
 
 /* Runs the session. Fails (returns -1 with err) if any thread could not open or map an event,

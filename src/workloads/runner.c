@@ -9,6 +9,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 int pb_instance_init(struct pb_instance *in, const struct pb_workload_choice *choice,
@@ -115,6 +116,13 @@ struct runner_thread {
 	pthread_t id;
 };
 
+static uint64_t thread_cpu_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
 static void *runner_main(void *arg)
 {
 	struct runner_thread *t = arg;
@@ -141,9 +149,12 @@ static void *runner_main(void *arg)
 	uint64_t start = pb_now_ns();
 	uint64_t expected = 0;
 	atomic_compare_exchange_strong(&r->release_ns, &expected, start);
+	uint64_t cpu_start = thread_cpu_ns();
 	pb_instance_run(r->in, t->index);
+	uint64_t cpu_end = thread_cpu_ns();
 	uint64_t end = pb_now_ns();
 	r->res->elapsed_ns[t->index] = end - start;
+	r->res->cpu_ns[t->index] = cpu_end - cpu_start;
 	uint64_t last = atomic_load(&r->last_end_ns);
 	while (end > last && !atomic_compare_exchange_weak(&r->last_end_ns, &last, end))
 		;

@@ -35,6 +35,7 @@ struct pb_runner_result {
 	unsigned threads;
 	uint64_t wall_ns;            /* from barrier release to the last thread's end */
 	uint64_t elapsed_ns[PB_MAX_THREADS];
+	uint64_t cpu_ns[PB_MAX_THREADS]; /* each thread's CPU time across its run */
 	int cpu[PB_MAX_THREADS];      /* asked for */
 	bool pinned[PB_MAX_THREADS];  /* false: sched_setaffinity refused cpu */
 };

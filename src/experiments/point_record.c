@@ -1,0 +1,170 @@
+/* A measured point as a run record of the results document, and as text. */
+#include "experiments/point.h"
+
+#include <math.h>
+#include <string.h>
+
+static void record_figures(const struct pb_point_request *req, unsigned e,
+			   const struct pb_point_figures *f, struct pb_rset *o)
+{
+	pb_rset_text(o, "facility", req->events[e].spec.text);
+	/* a period counts events, or nanoseconds for a time-based facility: "basis" says which */
+	pb_rset_int(o, "period", PB_UNIT_NONE, (int64_t)req->events[e].period);
+	pb_rset_text(o, "basis", f->basis);
+	pb_rset_int(o, "declared_events", PB_UNIT_EVENTS, (int64_t)f->declared);
+	pb_rset_real(o, "expected", PB_UNIT_SAMPLES, f->expected);
+	pb_rset_int(o, "observed", PB_UNIT_SAMPLES, (int64_t)f->observed);
+	pb_rset_int(o, "count", PB_UNIT_EVENTS, (int64_t)f->count);
+	pb_rset_real_or_null(o, "accuracy", PB_UNIT_PERCENT, f->accuracy);
+	pb_rset_int(o, "lost", PB_UNIT_SAMPLES, (int64_t)f->lost);
+	pb_rset_int(o, "lost_format", PB_UNIT_RECORDS, (int64_t)f->lost_format);
+	pb_rset_int(o, "lost_records", PB_UNIT_RECORDS, (int64_t)f->lost_records);
+	pb_rset_int(o, "lost_samples", PB_UNIT_SAMPLES, (int64_t)f->lost_samples);
+	pb_rset_int(o, "filtered", PB_UNIT_SAMPLES, (int64_t)f->filtered);
+	pb_rset_int(o, "dropped", PB_UNIT_RECORDS, (int64_t)f->dropped);
+	if (req->events[e].spec.facility->time_based)
+		pb_rset_int(o, "missed_ticks", PB_UNIT_TICKS, (int64_t)f->missed);
+	pb_rset_int(o, "throttles", PB_UNIT_COUNT, (int64_t)f->throttles);
+	pb_rset_int(o, "unthrottles", PB_UNIT_COUNT, (int64_t)f->unthrottles);
+	pb_rset_int(o, "time_enabled", PB_UNIT_NS, (int64_t)f->time_enabled);
+	pb_rset_int(o, "time_running", PB_UNIT_NS, (int64_t)f->time_running);
+	pb_rset_real(o, "running_ratio", PB_UNIT_RATIO,
+		     f->time_enabled ? (double)f->time_running / (double)f->time_enabled : 1.0);
+	pb_rset_bool(o, "multiplexed", f->time_running < f->time_enabled);
+	pb_rset_int(o, "signals", PB_UNIT_SIGNALS, (int64_t)f->signals);
+	pb_rset_int(o, "signals_wrong_thread", PB_UNIT_SIGNALS, (int64_t)f->signals_wrong_thread);
+	pb_rset_int(o, "user_samples", PB_UNIT_SAMPLES, (int64_t)f->user_samples);
+	pb_rset_int(o, "kernel_samples", PB_UNIT_SAMPLES, (int64_t)f->kernel_samples);
+	pb_rset_int(o, "kernel_ip_samples", PB_UNIT_SAMPLES, (int64_t)f->kernel_ip_samples);
+	pb_rset_int(o, "ring_pages", PB_UNIT_PAGES, f->ring_pages);
+	if (req->events[e].spec.subset)
+		pb_rset_int(o, "ibs_ops_sampled", PB_UNIT_SAMPLES, (int64_t)f->ibs_ops_sampled);
+	if (req->events[e].spec.facility->aux_pages) {
+		pb_rset_int(o, "aux_truncated", PB_UNIT_COUNT, (int64_t)f->aux_truncated);
+		pb_rset_int(o, "aux_collision", PB_UNIT_COUNT, (int64_t)f->aux_collision);
+	}
+	/* a precise level the machine could not give is never lowered silently */
+	if (f->precise_requested > 0 || f->precise_granted > 0) {
+		if (f->precise_requested > 0)
+			pb_rset_int(o, "precise_requested", PB_UNIT_NONE, f->precise_requested);
+		else
+			pb_rset_null(o, "precise_requested", PB_UNIT_NONE);
+		pb_rset_int(o, "precise_granted", PB_UNIT_NONE, f->precise_granted);
+		pb_rset_bool(o, "precise_lowered", f->precise_requested > f->precise_granted);
+	}
+	pb_rset_bool(o, "no_samples", f->no_samples);
+	if (f->no_samples) {
+		char note[160];
+		snprintf(note, sizeof note, "%.1f samples expected and none arrived: the facility "
+			 "produced nothing, so no accuracy is given", f->expected);
+		pb_rset_text(o, "note", note);
+	}
+	if (f->skid.measured) {
+		/* the set names its unit: median and max are events, a name used in other units */
+		struct pb_rset *skid = pb_rset_set(o, "skid");
+		pb_rset_text(skid, "unit", "events");
+		pb_rset_int(skid, "samples", PB_UNIT_SAMPLES, (int64_t)f->skid.samples);
+		pb_rset_int(skid, "median", PB_UNIT_NONE, (int64_t)f->skid.median);
+		pb_rset_int(skid, "max", PB_UNIT_NONE, (int64_t)f->skid.max);
+		pb_rset_int(skid, "out_of_step", PB_UNIT_SAMPLES, (int64_t)f->skid.out_of_step);
+		pb_rset_text(skid, "means",
+			     "events counted between the counter's overflow and the sample: the count "
+			     "the sample carries (PERF_SAMPLE_READ) less k x period for the k-th "
+			     "overflow; out_of_step samples (a loss before them, or a skid of a period "
+			     "or more) are taken modulo the period");
+	}
+	pb_rset_bool(o, "opened", f->opened_all);
+	if (!f->opened_all)
+		pb_rset_text(o, "open_error", f->open_error);
+}
+
+void pb_point_record(const struct pb_point_request *req, const struct pb_point *pt,
+		     struct pb_rset *o)
+{
+	char params[256];
+	pb_workload_params_text(&req->workload, params, sizeof params);
+	pb_rset_text(o, "workload", req->workload.workload->name);
+	pb_rset_text(o, "params", params);
+	pb_rset_int(o, "iterations", PB_UNIT_ITERATIONS, (int64_t)req->iterations);
+	pb_rset_int(o, "threads", PB_UNIT_THREADS, req->threads);
+	pb_rset_text(o, "delivery", pb_delivery_name(req->delivery));
+	pb_rset_int(o, "wall_ns", PB_UNIT_NS, (int64_t)pt->wall_ns);
+	struct pb_rlist *elapsed = pb_rset_list(o, "elapsed_ns");
+	for (unsigned t = 0; t < req->threads; t++)
+		pb_rlist_int(elapsed, PB_UNIT_NS, (int64_t)pt->elapsed_ns[t]);
+	struct pb_rlist *cpu = pb_rset_list(o, "cpu_ns");
+	for (unsigned t = 0; t < req->threads; t++)
+		pb_rlist_int(cpu, PB_UNIT_NS, (int64_t)pt->cpu_ns[t]);
+	/* Threads that ran where the scheduler put them: their timings and any per-CPU figure
+	 * are not those of the CPUs asked for. */
+	pb_rset_int(o, "unpinned_threads", PB_UNIT_THREADS, pt->unpinned_threads);
+	/* Signals lost to a full signal queue are never hidden; only signal mode can lose them. */
+	if (req->delivery == PB_DELIVERY_SIGNAL)
+		pb_rset_int(o, "signal_queue_overflows", PB_UNIT_SIGNALS,
+			    (int64_t)pt->signal_overflows);
+	if (pt->label >= 0)
+		pb_rset_text(o, "label", pt->instance.truth.labels[pt->label].name);
+	struct pb_rlist *events = pb_rset_list(o, "events");
+	for (unsigned e = 0; e < req->nevents; e++)
+		record_figures(req, e, &pt->ev[e], pb_rlist_set(events));
+}
+
+void pb_point_print(FILE *out, const struct pb_point_request *req, const struct pb_point *pt)
+{
+	char params[256];
+	pb_workload_params_text(&req->workload, params, sizeof params);
+	fprintf(out, "workload %s:%s, %llu iterations x %u thread(s), delivery %s, %.3f ms\n",
+		req->workload.workload->name, params, (unsigned long long)req->iterations,
+		req->threads, pb_delivery_name(req->delivery), (double)pt->wall_ns / 1e6);
+	if (pt->label >= 0)
+		fprintf(out, "probe site: %s\n", pt->instance.truth.labels[pt->label].name);
+	if (pt->unpinned_threads)
+		fprintf(out, "UNPINNED: %u of %u thread(s) could not be pinned to their CPU\n",
+			pt->unpinned_threads, req->threads);
+	if (req->no_perf)
+		return;
+	fprintf(out, "%-18s %10s %10s %12s %12s %9s %8s %8s %8s %7s\n", "facility", "period",
+		"basis", "expected", "observed", "accuracy", "lost", "throttle", "signals",
+		"run/en");
+	for (unsigned e = 0; e < req->nevents; e++) {
+		const struct pb_point_figures *f = &pt->ev[e];
+		char accuracy[16];
+		if (f->no_samples)
+			snprintf(accuracy, sizeof accuracy, "NO SAMPLES");
+		else
+			snprintf(accuracy, sizeof accuracy, "%8.3f%%", f->accuracy);
+		fprintf(out, "%-18s %10llu %10s %12.1f %12llu %9s %8llu %8llu %8llu %7.3f\n",
+			req->events[e].spec.text, (unsigned long long)req->events[e].period,
+			f->basis, f->expected, (unsigned long long)f->observed, accuracy,
+			(unsigned long long)f->lost, (unsigned long long)f->throttles,
+			(unsigned long long)f->signals,
+			f->time_enabled ? (double)f->time_running / (double)f->time_enabled : 1.0);
+		fprintf(out, "%-18s count %llu", "", (unsigned long long)f->count);
+		if (!strcmp(f->basis, "declared"))
+			fprintf(out, " (declared %llu per thread)", (unsigned long long)f->declared);
+		if (req->events[e].spec.subset)
+			fprintf(out, "; observed: the subset's samples among %llu op samples",
+				(unsigned long long)f->ibs_ops_sampled);
+		if (f->precise_requested > f->precise_granted)
+			fprintf(out, "; precise level LOWERED: requested %d, granted %d",
+				f->precise_requested, f->precise_granted);
+		else if (f->precise_granted > 0)
+			fprintf(out, "; precise level %d", f->precise_granted);
+		if (f->filtered)
+			fprintf(out, "; filtered %llu (the kernel left out an excluded level)",
+				(unsigned long long)f->filtered);
+		if (f->missed)
+			fprintf(out, "; missed %llu ticks (due, neither sampled nor lost)",
+				(unsigned long long)f->missed);
+		if (f->dropped)
+			fprintf(out, "; DROPPED %llu unparseable records (neither observed nor lost)",
+				(unsigned long long)f->dropped);
+		if (f->skid.measured && f->skid.samples)
+			fprintf(out, "; skid median %llu, max %llu events after the overflow (%llu "
+				"samples%s)", (unsigned long long)f->skid.median,
+				(unsigned long long)f->skid.max, (unsigned long long)f->skid.samples,
+				f->skid.out_of_step ? ", some OUT OF STEP with the period" : "");
+		fprintf(out, "\n");
+	}
+}
+

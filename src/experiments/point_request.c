@@ -1,0 +1,81 @@
+/* Point requests: what a caller asks for (facility text, workload, label, period) checked and
+ * turned into a request the measuring code can run. */
+#include "experiments/point.h"
+
+#include <string.h>
+
+void pb_point_request_defaults(struct pb_point_request *req)
+{
+	memset(req, 0, sizeof *req);
+	req->iterations = 100000;
+	req->threads = 1;
+	req->delivery = PB_DELIVERY_NONE;
+	req->exclude_kernel = true;
+}
+
+int pb_point_request_set(struct pb_point_request *req, const char *facility,
+			 const char *workload, const char *label, bool period_given,
+			 struct pb_error *err)
+{
+	req->no_perf = !strcmp(facility, "none");
+	req->nevents = req->no_perf ? 0 : 1;
+	if (!req->no_perf) {
+		if (pb_spec_parse(facility, &req->events[0].spec, err))
+			return -1;
+		const struct pb_facility *f = req->events[0].spec.facility;
+		if (!period_given)
+			req->period = f->default_period;
+		if (req->period && req->period < f->min_period)
+			return pb_fail(err, PB_EXIT_USAGE, 0,
+				       "--period %llu is below %s's minimum of %llu",
+				       (unsigned long long)req->period, f->name,
+				       (unsigned long long)f->min_period);
+		req->events[0].period = req->period;
+		/* A facility that cannot leave out a level here (IBS without :swfilt) samples
+		 * every level. */
+		const struct pb_spec *s = &req->events[0].spec;
+		if (f->can_exclude && !f->can_exclude(s))
+			req->exclude_kernel = false;
+		if (f->samples_every_level &&
+		    pb_machine_may_sample_kernel(req->machine ? req->machine : pb_machine_live()))
+			req->exclude_kernel = false;
+	}
+	const char *w = workload ? workload
+				 : pb_natural_workload(req->no_perf ? NULL : &req->events[0].spec);
+	if (pb_workload_parse(w, &req->workload, err))
+		return -1;
+	/* Some events of a workload happen only in kernel mode (faults taken inside a system
+	 * call): the facility says whether its spec must sample that level to see them. */
+	struct pb_truth truth;
+	if (!req->no_perf && !pb_workload_truth(&req->workload, 1, &truth, NULL) &&
+	    pb_spec_needs_kernel_level(&req->events[0].spec, &truth))
+		req->exclude_kernel = false;
+	if (label) {
+		if (strlen(label) >= sizeof req->label)
+			return pb_fail(err, PB_EXIT_USAGE, 0, "--label '%s' is too long", label);
+		strcpy(req->label, label);
+	}
+	if (pb_session_check_ring_pages(req->ring_pages, err))
+		return -1;
+	/* Last: a bad request is a usage error whatever the facility's state. */
+	if (!req->no_perf && pb_point_refuse_untrusted(&req->events[0].spec, req->machine, err))
+		return -1;
+	return 0;
+}
+
+int pb_point_refuse_untrusted(const struct pb_spec *spec, const struct pb_machine *machine,
+			      struct pb_error *err)
+{
+	const struct pb_machine *m = machine ? machine : pb_machine_live();
+	struct pb_availability av;
+	struct pb_self_test test;
+	pb_facility_check(m, spec, NULL, &av, &test);
+	/* Absence is the facility's attr()'s to report (tests drive absent facilities through a
+	 * fake kernel); a facility that ran its self-test here and failed measures nothing. */
+	if (test.verdict == PB_VERDICT_INERT || test.verdict == PB_VERDICT_INEXACT ||
+	    test.verdict == PB_VERDICT_REFUSED)
+		return pb_fail(err, PB_EXIT_UNAVAILABLE, test.sys_errno, "%s: %s", spec->text,
+			       av.reason);
+	return 0;
+}
+

@@ -1,0 +1,27 @@
+/* Tests that build result points by hand write them as results.json would hold them and read
+ * them through the loader into the typed document; what an experiment computed on the typed
+ * point is read back as results.json holds it, so assertions stay on the written document. */
+#ifndef PB_TEST_RESULTS_JSON_H
+#define PB_TEST_RESULTS_JSON_H
+
+#include "experiments/experiment.h"
+#include "io/results.h"
+
+/* Reads point (a JSON object, consumed) into doc, emptied first, and returns doc's point. */
+struct pb_result_point *pb_test_point_of_json(struct pb_results *doc, json_t *point);
+/* Reads a whole results.json document (root, borrowed) into doc, as `pesbench report` would. */
+void pb_test_results_of_json(struct pb_results *doc, const json_t *root);
+/* doc's points as results.json holds them (a new reference). */
+json_t *pb_test_points_json(const struct pb_results *doc);
+/* doc's point i as results.json holds it (a new reference), NULL when there is none. */
+json_t *pb_test_point_json(const struct pb_results *doc, size_t i);
+/* Sets point's "metrics" (a JSON point with runs, changed in place) to what pb_point_metrics
+ * computes from its runs. */
+void pb_test_point_metrics(json_t *point);
+/* One measured run's record (pb_point_record) as results.json holds it (a new reference). */
+json_t *pb_test_run_json(const struct pb_point_request *req, const struct pb_point *pt);
+/* Checks, as test assertions, that doc gives no field name two units, and that every field
+ * with a unit has the unit a pesbench-results/1 file's field of that name is read with. */
+void pb_test_check_units(const struct pb_results *doc);
+
+#endif
