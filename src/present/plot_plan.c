@@ -188,11 +188,22 @@ static enum pb_unit param_unit(pb_plot_points pts, size_t n, const char *name)
 	return PB_UNIT_NONE;
 }
 
+/* Names whose axis label is written out rather than made from the name and its unit. */
+struct known_label {
+	const char *name, *label;
+};
+
+static const char *known_label(const struct known_label *table, size_t n, const char *name)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(name, table[i].name))
+			return table[i].label;
+	return NULL;
+}
+
 static void metric_label(const char *name, enum pb_unit unit, char *buf, size_t len)
 {
-	static const struct {
-		const char *name, *label;
-	} known[] = {
+	static const struct known_label known[] = {
 		{"accuracy", "accuracy (%): 100 - |observed - expected| / expected x 100"},
 		{"running_ratio", "time running / time enabled (ratio; 1 = never multiplexed)"},
 		{"max_deviation", "largest deviation from the ideal share (percentage points)"},
@@ -207,11 +218,11 @@ static void metric_label(const char *name, enum pb_unit unit, char *buf, size_t 
 		{"wall_ns", "wall time (ns)"},
 		{"maxrss_kib", "peak resident memory (KiB)"},
 	};
-	for (size_t i = 0; i < PB_ARRAY_SIZE(known); i++)
-		if (!strcmp(name, known[i].name)) {
-			pb_format(buf, len, "%s", known[i].label);
-			return;
-		}
+	const char *label = known_label(known, PB_ARRAY_SIZE(known), name);
+	if (label) {
+		pb_format(buf, len, "%s", label);
+		return;
+	}
 	char words[128];
 	humanize(name, words, sizeof words);
 	/* "wall_ns" reads "wall (ns)", not "wall ns (ns)" */
@@ -230,6 +241,20 @@ static bool facility_is_timer(const char *facility)
 static void field_label(const char *field, enum pb_unit unit, const char *facility, char *buf,
 			size_t len)
 {
+	static const struct known_label known[] = {
+		{"threads", "threads (count)"},
+		{"events_opened_together", "events opened together (count)"},
+		{"workload", "workload (name:parameters)"},
+		{"variant", "bias-loop variant (category)"},
+		{"levels", "privilege levels sampled (category)"},
+		{"facility", "facility (spec)"},
+		{"delivery", "sample delivery to user space (mode)"},
+		{"ring_pages", "ring buffer size (pages)"},
+		{"padding", "padding after each event (nop instructions)"},
+		{"workload.gap", "padding after each event (nop instructions)"},
+		{"kind", "event kind (category)"},
+	};
+	const char *label = known_label(known, PB_ARRAY_SIZE(known), field);
 	if (!strcmp(field, "period")) {
 		if (facility && facility_is_timer(facility))
 			pb_format(buf, len, "sampling period (ns of CPU time per sample)");
@@ -237,31 +262,14 @@ static void field_label(const char *field, enum pb_unit unit, const char *facili
 			pb_format(buf, len, "sampling period (events per sample)");
 		else
 			pb_format(buf, len, "sampling period (events per sample; ns for timers)");
-	} else if (!strcmp(field, "threads")) {
-		pb_format(buf, len, "threads (count)");
-	} else if (!strcmp(field, "events_opened_together")) {
-		pb_format(buf, len, "events opened together (count)");
-	} else if (!strcmp(field, "workload")) {
-		pb_format(buf, len, "workload (name:parameters)");
-	} else if (!strcmp(field, "variant")) {
-		pb_format(buf, len, "bias-loop variant (category)");
-	} else if (!strcmp(field, "levels")) {
-		pb_format(buf, len, "privilege levels sampled (category)");
-	} else if (!strcmp(field, "facility")) {
-		pb_format(buf, len, "facility (spec)");
-	} else if (!strcmp(field, "delivery")) {
-		pb_format(buf, len, "sample delivery to user space (mode)");
-	} else if (!strcmp(field, "ring_pages")) {
-		pb_format(buf, len, "ring buffer size (pages)");
-	} else if (!strcmp(field, "padding") || !strcmp(field, "workload.gap")) {
-		pb_format(buf, len, "padding after each event (nop instructions)");
-	} else if (!strcmp(field, "kind")) {
-		pb_format(buf, len, "event kind (category)");
+	} else if (label) {
+		pb_format(buf, len, "%s", label);
 	} else {
+		bool of_workload = !strncmp(field, "workload.", 9);
 		char words[96];
-		humanize(!strncmp(field, "workload.", 9) ? field + 9 : field, words, sizeof words);
-		pb_format(buf, len, "%s%s (%s)", !strncmp(field, "workload.", 9) ? "workload " : "",
-			  words, unit_words(unit) ? unit_words(unit) : "value");
+		humanize(of_workload ? field + 9 : field, words, sizeof words);
+		pb_format(buf, len, "%s%s (%s)", of_workload ? "workload " : "", words,
+			  unit_words(unit) ? unit_words(unit) : "value");
 	}
 }
 
