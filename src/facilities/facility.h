@@ -229,8 +229,11 @@ extern const struct pb_declared_event pb_declared_event_table[];
 extern const struct pb_period_sets pb_exact_periods, pb_counter_periods; /* ends with event NULL */
 /* The row declaring an event name ("skl::MEM_INST_RETIRED:ALL_LOADS"); NULL: none. */
 const struct pb_declared_event *pb_declared_event_find(const char *event);
-const char *pb_declare_event_name(const char *event, const struct pb_truth *truth,
-				  uint64_t iterations, uint64_t *events);
+/* The declare hook of hw and pebs: the count of the truth field the spec's event counts, or
+ * "count" for an event the table does not declare. */
+const char *pb_declare_spec_event(const struct pb_spec *spec, const struct pb_truth *truth,
+				  const struct pb_label_truth *label, uint64_t iterations,
+				  uint64_t *events);
 
 /* Availability and, on the live machine, the self-test (run once per facility kind and
  * process): a facility that failed its self-test is not available, with the verdict and its

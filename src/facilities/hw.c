@@ -196,14 +196,6 @@ static void hw_self_test(const struct pb_machine *m, const struct pb_spec *spec,
 	pb_selftest_merge(out, &part, "cycles sampled", false);
 }
 
-static const char *hw_declare(const struct pb_spec *spec, const struct pb_truth *truth,
-			      const struct pb_label_truth *label, uint64_t iterations,
-			      uint64_t *events)
-{
-	(void)label;
-	return pb_declare_event_name(spec->event, truth, iterations, events);
-}
-
 const struct pb_facility pb_facility_hw = {
 	.name = "hw",
 	.options = &hw_options,
@@ -223,6 +215,6 @@ const struct pb_facility pb_facility_hw = {
 	/* more than the usual 4-8 counters, to force multiplexing */
 	.multi_events = 8,
 	.periods = &pb_counter_periods,
-	.declare = hw_declare,
+	.declare = pb_declare_spec_event,
 	.skid_in_sample_count = true,
 };

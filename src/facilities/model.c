@@ -174,10 +174,12 @@ const struct pb_declared_event *pb_declared_event_find(const char *event)
 	return NULL;
 }
 
-const char *pb_declare_event_name(const char *event, const struct pb_truth *truth,
-				  uint64_t iterations, uint64_t *events)
+const char *pb_declare_spec_event(const struct pb_spec *spec, const struct pb_truth *truth,
+				  const struct pb_label_truth *label, uint64_t iterations,
+				  uint64_t *events)
 {
-	const struct pb_declared_event *d = pb_declared_event_find(event);
+	(void)label;
+	const struct pb_declared_event *d = pb_declared_event_find(spec->event);
 	if (!d)
 		return "count";
 	switch ((enum counted)d->counts) {

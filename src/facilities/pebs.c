@@ -342,14 +342,6 @@ static void pebs_self_test(const struct pb_machine *m, const struct pb_spec *spe
 	pb_selftest_sampling_pmu(m, spec, "pebs:INST_RETIRED:ANY_P", "PEBS events", false, out);
 }
 
-static const char *pebs_declare(const struct pb_spec *spec, const struct pb_truth *truth,
-				const struct pb_label_truth *label, uint64_t iterations,
-				uint64_t *events)
-{
-	(void)label;
-	return pb_declare_event_name(spec->event, truth, iterations, events);
-}
-
 const struct pb_facility pb_facility_pebs = {
 	.name = "pebs",
 	.options = &pebs_options,
@@ -370,5 +362,5 @@ const struct pb_facility pb_facility_pebs = {
 	.precise_family = true,
 	.multi_events = 8,
 	.periods = &pb_counter_periods,
-	.declare = pebs_declare,
+	.declare = pb_declare_spec_event,
 };
