@@ -104,6 +104,23 @@ void pb_facility_forget_self_tests(void)
 	pthread_mutex_unlock(&self_tests_lock);
 }
 
+bool pb_perf_forbidden(const struct pb_machine *m, struct pb_availability *out)
+{
+	if (m->paranoid <= 2 || m->cap_perfmon || m->cap_sys_admin)
+		return false;
+	snprintf(out->reason, sizeof out->reason,
+		 "perf_event_paranoid is %d (> 2): the kernel forbids all perf events to users "
+		 "without CAP_PERFMON; run as root or `sysctl kernel.perf_event_paranoid=2`",
+		 m->paranoid);
+	return true;
+}
+
+const char *pb_user_space_only_note(const struct pb_machine *m)
+{
+	return pb_machine_may_sample_kernel(m)
+		       ? "" : "; user-space only (perf_event_paranoid 2 without CAP_PERFMON)";
+}
+
 static void cached_self_test(const struct pb_machine *m, const struct pb_facility *f,
 			     const struct pb_spec *spec, struct pb_self_test *out)
 {

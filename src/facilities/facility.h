@@ -235,6 +235,13 @@ const char *pb_declare_spec_event(const struct pb_spec *spec, const struct pb_tr
 				  const struct pb_label_truth *label, uint64_t iterations,
 				  uint64_t *events);
 
+/* The availability rules the hardware facilities share. pb_perf_forbidden: true, with
+ * out->reason, when perf_event_paranoid above 2 refuses every perf event to a user without
+ * CAP_PERFMON. pb_user_space_only_note: "" when m may sample the kernel, else the remark the
+ * availability detail ends with. */
+bool pb_perf_forbidden(const struct pb_machine *m, struct pb_availability *out);
+const char *pb_user_space_only_note(const struct pb_machine *m);
+
 /* Availability and, on the live machine, the self-test (run once per facility kind and
  * process): a facility that failed its self-test is not available, with the verdict and its
  * figures as the reason. spec NULL: the facility as a whole. test may be NULL. */

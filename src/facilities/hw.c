@@ -89,14 +89,8 @@ static void hw_availability(const struct pb_machine *m, const struct pb_spec *sp
 				 "CPU or it failed to probe (check dmesg for 'Performance Events')");
 		return;
 	}
-	bool privileged = m->cap_perfmon || m->cap_sys_admin;
-	if (m->paranoid > 2 && !privileged) {
-		snprintf(out->reason, sizeof out->reason,
-			 "perf_event_paranoid is %d (> 2): the kernel forbids all perf events to "
-			 "users without CAP_PERFMON; run as root or `sysctl "
-			 "kernel.perf_event_paranoid=2`", m->paranoid);
+	if (pb_perf_forbidden(m, out))
 		return;
-	}
 	out->available = true;
 	const char *table = pb_pfm_pmu_for_machine(m);
 	char counters[48] = "";
@@ -104,8 +98,7 @@ static void hw_availability(const struct pb_machine *m, const struct pb_spec *sp
 		snprintf(counters, sizeof counters, ", %u counters", m->pmu_counters);
 	snprintf(out->detail, sizeof out->detail, "%s PMU type %d%s; libpfm4 table: %s%s", p->name,
 		 p->type, counters, table ? table : "none (generic names only)",
-		 pb_machine_may_sample_kernel(m)
-			 ? "" : "; user-space only (perf_event_paranoid 2 without CAP_PERFMON)");
+		 pb_user_space_only_note(m));
 }
 
 static int hw_attr(const struct pb_machine *m, const struct pb_spec *spec,

@@ -174,14 +174,8 @@ static void pebs_availability(const struct pb_machine *m, const struct pb_spec *
 							  : "");
 		return;
 	}
-	bool privileged = m->cap_perfmon || m->cap_sys_admin;
-	if (m->paranoid > 2 && !privileged) {
-		snprintf(out->reason, sizeof out->reason,
-			 "perf_event_paranoid is %d (> 2): the kernel forbids all perf events to "
-			 "users without CAP_PERFMON; run as root or `sysctl "
-			 "kernel.perf_event_paranoid=2`", m->paranoid);
+	if (pb_perf_forbidden(m, out))
 		return;
-	}
 	/* A pp above the CPU's maximum is lowered to it, as perf does, and the results say
 	 * "requested N, granted M" (pb_pebs_granted_precise). */
 	const char *table = table_for(m, spec);
@@ -196,8 +190,7 @@ static void pebs_availability(const struct pb_machine *m, const struct pb_spec *
 	snprintf(out->detail, sizeof out->detail,
 		 "%s PMU type %d, max_precise %d; events from libpfm4 table '%s'%s", cpu->name,
 		 cpu->type, m->max_precise, table ? table : "as qualified",
-		 pb_machine_may_sample_kernel(m)
-			 ? "" : "; user-space only (perf_event_paranoid 2 without CAP_PERFMON)");
+		 pb_user_space_only_note(m));
 }
 
 static bool is_golden_cove_or_later(const char *table)

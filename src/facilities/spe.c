@@ -106,14 +106,9 @@ static void spe_availability(const struct pb_machine *m, const struct pb_spec *s
 				 "with kpti=off; dmesg says 'profiling buffer inaccessible')");
 		return;
 	}
-	bool privileged = m->cap_perfmon || m->cap_sys_admin;
-	if (m->paranoid > 2 && !privileged) {
-		snprintf(out->reason, sizeof out->reason,
-			 "perf_event_paranoid is %d (> 2): the kernel forbids all perf events to "
-			 "users without CAP_PERFMON; run as root or `sysctl "
-			 "kernel.perf_event_paranoid=2`", m->paranoid);
+	if (pb_perf_forbidden(m, out))
 		return;
-	}
+	bool privileged = m->cap_perfmon || m->cap_sys_admin;
 	if (spec && (spec->options & SPE_PA) && !privileged) {
 		snprintf(out->reason, sizeof out->reason,
 			 ":pa (physical addresses) needs CAP_PERFMON or CAP_SYS_ADMIN (the driver "
