@@ -76,4 +76,14 @@ int pb_ibs_set_format(const struct pb_machine *m, enum pb_ibs_kind kind, const c
 bool pb_ibs_can_exclude(const struct pb_spec *spec);
 extern const struct pb_period_sets pb_ibs_periods;
 
+/* The struct pb_facility fields ibs-op and ibs-fetch share: what they need, the exact IP of
+ * the tagged op or fetch, the period rules (units of 16), the privilege-level model above. */
+#define PB_IBS_FACILITY_COMMON                                                                 \
+	.needs = "AMD CPU with IBS, bare metal, Linux 6.2+ for per-thread use; CAP_PERFMON or "  \
+		 "perf_event_paranoid <= 1 unless :swfilt (Linux 6.14+)",                      \
+	.ip_kind = PB_IP_EXACT, .exact = false, .default_period = 0x10000,                    \
+	.period_multiple = 16, .can_exclude = pb_ibs_can_exclude,                              \
+	.filters_in_software = pb_ibs_can_exclude, .precise_family = true, .multi_events = 8, \
+	.periods = &pb_ibs_periods
+
 #endif
