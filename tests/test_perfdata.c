@@ -174,6 +174,78 @@ static void test_round_trip(const char *path, uint64_t expect_ips[2][RT_SAMPLES]
 	pb_perfdata_close(pd);
 }
 
+/* ---- 2b. the id found without PERF_SAMPLE_IDENTIFIER ---- */
+
+struct id_walk {
+	uint64_t samples[2], comms[2];
+};
+
+static int count_by_event(void *ctx, int event, const struct pb_record *rec,
+			  const uint8_t *bytes, size_t len, struct pb_error *err)
+{
+	struct id_walk *wk = ctx;
+	(void)bytes, (void)len, (void)err;
+	if (rec->type == PERF_RECORD_SAMPLE && event >= 0 && event < 2)
+		wk->samples[event]++;
+	else if (rec->type == PERF_RECORD_COMM && event >= 0 && event < 2)
+		wk->comms[event]++;
+	return 0;
+}
+
+/* With PERF_SAMPLE_ID alone the id sits after IP, TID, TIME and ADDR in a sample, and before
+ * STREAM_ID and CPU at the end of a sideband record's trailer (perf's id_pos / is_pos). The
+ * fields around it hold other values, so a position off by one finds no event. */
+static void test_id_without_identifier(const char *path)
+{
+	struct pb_error err = {0};
+	struct pb_perfdata_writer *w;
+	struct perf_event_attr a0, a1;
+	const uint64_t ids0[] = {301}, ids1[] = {401};
+	sw_attr(&a0, PERF_COUNT_SW_CPU_CLOCK);
+	sw_attr(&a1, PERF_COUNT_SW_PAGE_FAULTS);
+	a0.sample_type = a1.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+					  PERF_SAMPLE_ADDR | PERF_SAMPLE_ID |
+					  PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU;
+	CHECK(pb_perfdata_writer_open(path, &w, &err) == 0);
+	CHECK(pb_perfdata_writer_add_event(w, &a0, "cpu-clock", ids0, 1, &err) == 0);
+	CHECK(pb_perfdata_writer_add_event(w, &a1, "page-faults", ids1, 1, &err) == 1);
+	CHECK(pb_perfdata_writer_comm(w, 42, 42, "ids", &err) == 0);
+	/* A COMM of event 1 whose trailer's stream id and cpu differ from its id. */
+	struct {
+		struct perf_event_header h;
+		uint32_t pid, tid;
+		char comm[8];
+		uint32_t id_pid, id_tid;
+		uint64_t time, id, stream_id;
+		uint32_t cpu, res;
+	} comm = {{PERF_RECORD_COMM, 0, sizeof comm}, 43, 43, "ids1", 43, 43, 5, 401, 999, 7, 0};
+	CHECK(pb_perfdata_writer_record(w, &comm, sizeof comm, &err) == 0);
+	for (unsigned i = 0; i < 30; i++) {
+		unsigned ev = i % 3 == 0;
+		struct pb_sample s = {.misc = PERF_RECORD_MISC_USER, .pid = 42, .tid = 42,
+				      .time = 1000 + i, .ip = 0x400000 + i * 4, .addr = 0x7000 + i,
+				      .id = ev ? 401 : 301, .stream_id = 999, .cpu = 7};
+		CHECK_EQ_U64(pb_perfdata_writer_sample(w, ev, &s, &err), 0);
+	}
+	CHECK(pb_perfdata_writer_close(w, &err) == 0);
+
+	struct pb_perfdata *pd;
+	CHECK(pb_perfdata_open(path, &pd, &err) == 0);
+	if (err.code) {
+		fprintf(stderr, "%s\n", err.msg);
+		return;
+	}
+	struct id_walk wk = {{0}, {0}};
+	struct pb_perfdata_stats st;
+	CHECK(pb_perfdata_for_each(pd, count_by_event, &wk, &st, &err) == 0);
+	CHECK_EQ_U64(st.unattributed, 0);
+	CHECK_EQ_U64(wk.samples[0], 20);
+	CHECK_EQ_U64(wk.samples[1], 10);
+	CHECK_EQ_U64(wk.comms[0], 1);
+	CHECK_EQ_U64(wk.comms[1], 1);
+	pb_perfdata_close(pd);
+}
+
 /* ---- 3. records that straddle reads ---- */
 
 #define ST_SAMPLES 400
@@ -718,6 +790,8 @@ int main(void)
 	snprintf(path, sizeof path, "%s/roundtrip.data", tmpdir);
 	test_round_trip(path, expect);
 	test_corrupt(path);
+	snprintf(path, sizeof path, "%s/ids.data", tmpdir);
+	test_id_without_identifier(path);
 	snprintf(path, sizeof path, "%s/straddle.data", tmpdir);
 	test_straddle(path);
 

@@ -346,38 +346,27 @@ static int cmp_id(const void *a, const void *b)
 	return x->id < y->id ? -1 : x->id > y->id;
 }
 
-/* perf's rule (evsel id_pos / is_pos): where the id sits in samples and in the sample_id trailer
- * of other records. */
-static int sample_id_pos(uint64_t st)
+/* perf's rule (evsel id_pos / is_pos): where the id sits in samples, counted from the start,
+ * and in the sample_id trailer of other records, counted from the end (1: the last word).
+ * PERF_SAMPLE_IDENTIFIER puts it at that end; PERF_SAMPLE_ID alone puts it past the fields
+ * that lie between it and that end. */
+static int id_pos(uint64_t st, int identifier_pos, uint64_t fields_before)
 {
 	if (st & PERF_SAMPLE_IDENTIFIER)
-		return 0;
+		return identifier_pos;
 	if (!(st & PERF_SAMPLE_ID))
 		return -1;
-	int pos = 0;
-	if (st & PERF_SAMPLE_IP)
-		pos++;
-	if (st & PERF_SAMPLE_TID)
-		pos++;
-	if (st & PERF_SAMPLE_TIME)
-		pos++;
-	if (st & PERF_SAMPLE_ADDR)
-		pos++;
-	return pos;
+	return identifier_pos + __builtin_popcountll(st & fields_before);
+}
+
+static int sample_id_pos(uint64_t st)
+{
+	return id_pos(st, 0, PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR);
 }
 
 static int trailer_id_pos(uint64_t st)
 {
-	if (st & PERF_SAMPLE_IDENTIFIER)
-		return 1;
-	if (!(st & PERF_SAMPLE_ID))
-		return -1;
-	int pos = 1;
-	if (st & PERF_SAMPLE_CPU)
-		pos++;
-	if (st & PERF_SAMPLE_STREAM_ID)
-		pos++;
-	return pos;
+	return id_pos(st, 1, PERF_SAMPLE_CPU | PERF_SAMPLE_STREAM_ID);
 }
 
 /* perf requires every event of a file to put the id in the same place; so does pesbench,
