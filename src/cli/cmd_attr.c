@@ -182,9 +182,7 @@ int pb_cmd_attr(int argc, char **argv)
 				    json_integer((json_int_t)declared));
 		json_object_set_new(o, "ip", json_string(ip));
 		json_object_set_new(o, "exclude_kernel", json_boolean(req.exclude_kernel));
-		json_dumpf(o, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-		fputc('\n', stdout);
-		json_decref(o);
+		rc = pb_cli_print_json("attr", o, 2);
 	} else {
 		printf("perf_event_attr for %s (%s):\n", spec->text, root ? root : "this machine");
 		for (unsigned i = 0; i < n; i++)
@@ -199,5 +197,5 @@ int pb_cmd_attr(int argc, char **argv)
 		printf("  ip                       %s\n", ip);
 	}
 	pb_instance_free(&in);
-	return PB_EXIT_OK;
+	return rc;
 }

@@ -270,11 +270,7 @@ int pb_cmd_compare(int argc, char **argv)
 		}
 		json_object_set_new(doc, "files", files);
 		json_object_set_new(doc, "rows", out_rows);
-		char *text = json_dumps(doc, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
-		if (text)
-			puts(text);
-		free(text);
-		json_decref(doc);
+		rc = pb_cli_print_json("compare", doc, 1);
 		goto out;
 	}
 

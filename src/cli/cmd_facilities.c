@@ -147,10 +147,7 @@ static int print_json(const struct model_row *rows, unsigned n)
 				       "workloads", r->roles));
 		json_object_set_new(row, "spec_words", words);
 	}
-	int rc = json_dumpf(all, stdout, JSON_INDENT(2));
-	printf("\n");
-	json_decref(all);
-	return rc ? PB_EXIT_FAILURE : PB_EXIT_OK;
+	return pb_cli_print_json("facilities", all, 2);
 }
 
 struct facilities_args {

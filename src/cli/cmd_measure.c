@@ -89,18 +89,15 @@ int pb_cmd_measure(int argc, char **argv)
 	struct pb_point point;
 	if (pb_point_measure(&req, &point, &err))
 		return pb_cli_report("measure", &err);
+	int printed = PB_EXIT_OK;
 	if (json) {
 		struct pb_rvalue run = {.kind = PB_RV_SET, .as.set = &(struct pb_rset){0}};
 		pb_point_record(&req, &point, run.as.set);
-		json_t *obj = pb_rvalue_json(&run);
-		char *text = json_dumps(obj, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-		puts(text);
-		free(text);
-		json_decref(obj);
+		printed = pb_cli_print_json("measure", pb_rvalue_json(&run), 2);
 		pb_rset_clear(run.as.set);
 	} else {
 		pb_point_print(stdout, &req, &point);
 	}
 	pb_point_free(&point);
-	return PB_EXIT_OK;
+	return printed;
 }

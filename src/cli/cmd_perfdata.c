@@ -484,10 +484,7 @@ static int print_json(struct walk *wk, const struct pb_perfdata_stats *st, uint6
 	}
 	mem_rows_free(mem, nmem);
 	json_object_set_new(root, "events", events);
-	int rc = json_dumpf(root, stdout, JSON_INDENT(2));
-	printf("\n");
-	json_decref(root);
-	return rc ? PB_EXIT_OUTPUT : PB_EXIT_OK;
+	return pb_cli_print_json("perfdata", root, 2);
 }
 
 struct perfdata_args {

@@ -14,11 +14,7 @@
 
 static int print_json(const struct pb_machine *m)
 {
-	json_t *root = pb_probe_json(m);
-	int rc = json_dumpf(root, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-	fputc('\n', stdout);
-	json_decref(root);
-	return rc == 0 ? PB_EXIT_OK : PB_EXIT_OUTPUT;
+	return pb_cli_print_json("probe", pb_probe_json(m), 2);
 }
 
 static void print_text(const struct pb_machine *m)

@@ -315,9 +315,9 @@ static json_t *level_json(const struct pb_share_error *e)
 			 pct(e->max_abs));
 }
 
-static void print_json(const struct options *opt, const char *spec,
-		       const struct pb_period_plan *plan, const struct pb_process_result *res,
-		       const struct pb_profile_report *r)
+static int print_json(const struct options *opt, const char *spec,
+		      const struct pb_period_plan *plan, const struct pb_process_result *res,
+		      const struct pb_profile_report *r)
 {
 	json_t *cmd = json_array();
 	for (char **a = opt->argv; *a; a++)
@@ -347,11 +347,7 @@ static void print_json(const struct options *opt, const char *spec,
 		"basic_block", level_json(&r->block), "function", level_json(&r->func),
 		"top_functions", funcs, "comparison",
 		"shares: a unit's share of the samples against its share of the instructions");
-	char *text = json_dumps(root, JSON_INDENT(2));
-	if (text)
-		puts(text);
-	free(text);
-	json_decref(root);
+	return pb_cli_print_json("profile", root, 2);
 }
 
 static void remove_dir(const char *dir, const char *a, const char *b)
@@ -435,9 +431,10 @@ int pb_cmd_profile(int argc, char **argv)
 					      .callgrind_file = cg_out};
 		rc = pb_profile_compute(&in, &rep, &err);
 	}
+	int printed = PB_EXIT_OK;
 	if (!rc) {
 		if (opt.json)
-			print_json(&opt, spec, &plan, &res, &rep);
+			printed = print_json(&opt, spec, &plan, &res, &rep);
 		else
 			print_text(&opt, spec, &plan, &res, &rep);
 	}
@@ -446,5 +443,5 @@ int pb_cmd_profile(int argc, char **argv)
 		remove_dir(dir, "callgrind.out", "stdout");
 	free(c.maps);
 	free(c.ips);
-	return rc ? pb_cli_report("profile", &err) : PB_EXIT_OK;
+	return rc ? pb_cli_report("profile", &err) : printed;
 }

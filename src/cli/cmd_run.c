@@ -257,11 +257,9 @@ int pb_cmd_run(int argc, char **argv)
 			     a.quiet ? NULL : stderr, NULL, &err))
 		fprintf(stderr, "pesbench run: warning: no report: %s\n", err.msg);
 	if (a.json) {
-		json_t *doc = pb_results_json(&res);
-		char *text = json_dumps(doc, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
-		json_decref(doc);
-		puts(text);
-		free(text);
+		int printed = pb_cli_print_json("run", pb_results_json(&res), 1);
+		if (rc == PB_EXIT_OK)
+			rc = printed;
 	} else if (!a.quiet) {
 		pb_summary_print(stdout, &res);
 	}

@@ -215,12 +215,7 @@ int pb_cmd_workloads(int argc, char **argv)
 			print_text(&choices[i], &t);
 	}
 	if (json) {
-		int rc = json_dumpf(all, stdout, JSON_INDENT(2));
-		json_decref(all);
-		if (rc || printf("\n") < 0 || fflush(stdout)) {
-			pb_fail(&err, PB_EXIT_OUTPUT, 0, "cannot write the listing to standard output");
-			return pb_cli_report("workloads", &err);
-		}
+		return pb_cli_print_json("workloads", all, 2);
 	}
 	return PB_EXIT_OK;
 }

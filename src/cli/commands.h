@@ -41,5 +41,10 @@ void pb_cli_man(FILE *out);
 /* Reports an error on stderr as "pesbench NAME: message" and returns its exit code. */
 struct pb_error;
 int pb_cli_report(const char *command, const struct pb_error *err);
+/* Prints doc (freed here) on standard output, indented, with a final newline, and flushes it:
+ * PB_EXIT_OK, or PB_EXIT_OUTPUT reported as above when it did not all get there (a full disk,
+ * a closed pipe) or doc is NULL. */
+struct json_t;
+int pb_cli_print_json(const char *command, struct json_t *doc, int indent);
 
 #endif
