@@ -120,10 +120,8 @@ static int accuracy_run(const struct pb_suite_options *o, const char *facility,
 		struct pb_point_request req;
 		if (pb_plan_request(&req, facility, names[w], periods[0], 1, o->delivery, err))
 			return -1;
-		req.machine = o->machine;
 		req.measure_skid = true;
-		req.iterations = pb_calibrate_for(&req, o->target_ms, err);
-		if (!req.iterations)
+		if (pb_calibrate_request(o, &req, err))
 			return -1;
 		char l1_why[256];
 		add_l1_check(o, &req, l1_why, sizeof l1_why);

@@ -185,10 +185,8 @@ static int bias_run(const struct pb_suite_options *o, const char *facility,
 		struct pb_point_request req;
 		if (pb_plan_request(&req, spec_text, workload, periods[0], 1, o->delivery, err))
 			return -1;
-		req.machine = o->machine;
 		req.attribute = true;
-		req.iterations = pb_calibrate_for(&req, o->target_ms, err);
-		if (!req.iterations)
+		if (pb_calibrate_request(o, &req, err))
 			return -1;
 		for (unsigned p = 0; p < nperiods; p++) {
 			req.period = req.events[0].period = periods[p];

@@ -130,6 +130,14 @@ uint64_t pb_calibrate_for(const struct pb_point_request *req, uint64_t target_ms
 	return calibrate(req, target_ms, err);
 }
 
+int pb_calibrate_request(const struct pb_suite_options *o, struct pb_point_request *req,
+			 struct pb_error *err)
+{
+	req->machine = o->machine;
+	req->iterations = pb_calibrate_for(req, o->target_ms, err);
+	return req->iterations ? 0 : -1;
+}
+
 void pb_not_applicable(struct pb_results *res, const char *experiment, const char *facility,
 		       const char *why)
 {

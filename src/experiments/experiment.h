@@ -59,6 +59,11 @@ uint64_t pb_calibrate_iterations(const struct pb_workload_choice *w, const struc
 /* The same for a request: its workload, first event and machine (fixtures, fake kernel). */
 uint64_t pb_calibrate_for(const struct pb_point_request *req, uint64_t target_ms,
 			  struct pb_error *err);
+/* The step every experiment's request takes before it is measured: req runs on the suite's
+ * machine, for the iterations pb_calibrate_for finds for o->target_ms (so the flags that change
+ * sampling must be set first). -1 with err when calibration failed. */
+int pb_calibrate_request(const struct pb_suite_options *o, struct pb_point_request *req,
+			 struct pb_error *err);
 
 /* Measures req o->runs times and appends one point holding every run's figures and the
  * summaries of accuracy (and of running ratio, losses). Returns the point (borrowed) or NULL

@@ -37,10 +37,8 @@ static int interval_run(const struct pb_suite_options *o, const char *facility,
 	struct pb_point_request req;
 	if (pb_plan_request(&req, facility, NULL, periods[0], 1, o->delivery, err))
 		return -1;
-	req.machine = o->machine;
 	req.measure_skid = true;
-	req.iterations = pb_calibrate_for(&req, o->target_ms, err);
-	if (!req.iterations)
+	if (pb_calibrate_request(o, &req, err))
 		return -1;
 	for (unsigned i = 0; i < n; i++) {
 		req.period = req.events[0].period = periods[i];

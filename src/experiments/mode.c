@@ -52,9 +52,7 @@ static int mode_run(const struct pb_suite_options *o, const char *facility,
 	struct pb_point_request req;
 	if (pb_plan_request(&req, facility, workload, period, 1, o->delivery, err))
 		return -1;
-	req.machine = o->machine;
-	req.iterations = pb_calibrate_for(&req, o->target_ms, err);
-	if (!req.iterations)
+	if (pb_calibrate_request(o, &req, err))
 		return -1;
 	for (size_t l = 0; l < NLEVELS; l++) {
 		req.exclude_kernel = levels[l].exclude_kernel;

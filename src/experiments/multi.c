@@ -44,10 +44,8 @@ static int multi_run(const struct pb_suite_options *o, const char *facility,
 	struct pb_point_request req;
 	if (pb_plan_request(&req, facility, NULL, period, 1, o->delivery, err))
 		return -1;
-	req.machine = o->machine;
 	req.run_with_unopened = true;
-	req.iterations = pb_calibrate_for(&req, o->target_ms, err);
-	if (!req.iterations)
+	if (pb_calibrate_request(o, &req, err))
 		return -1;
 	for (unsigned k = 1; k <= kmax; k++) {
 		req.nevents = k;
