@@ -839,6 +839,21 @@ static long long period_of(point_t p)
 	return (long long)pb_rset_get_int(&p->params, "period");
 }
 
+/* The bias-loop variant a point measured (its workload when it names none). */
+static const char *variant_of(point_t p)
+{
+	const char *variant = str(&p->params, "variant");
+	return *variant ? variant : p->workload;
+}
+
+/* Whether a bias figure shows a point under attribution kind ("at_ip", "before_ip"): under
+ * its facility's own attribution, or under both for skid, which has no right one. */
+static bool shows_attribution(const char *own, const char *kind)
+{
+	bool skid = strcmp(own, "at_ip") && strcmp(own, "before_ip");
+	return skid || !strcmp(own, kind);
+}
+
 void pb_plot_bias_shares(struct pb_plot_ctx *c, pb_plot_points pts, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
@@ -867,17 +882,14 @@ void pb_plot_bias_shares(struct pb_plot_ctx *c, pb_plot_points pts, size_t n)
 			if (!has_shares(q) || strcmp(q->facility, fac) || period_of(q) != period)
 				continue;
 			const char *own = str(m, "attribution");
-			const char *variant = *str(&q->params, "variant") ? str(&q->params, "variant")
-									  : q->workload;
+			const char *variant = variant_of(q);
 			static const struct {
 				const char *key, *field, *words;
 			} kinds[] = {{"at_ip", "share_at_ip", "at the IP"},
 				     {"before_ip", "share_before_ip", "IP+1-corrected"}};
 			const struct pb_rlist *shares = pb_rset_get_list(m, "shares");
 			for (size_t k = 0; k < 2; k++) {
-				bool show = !strcmp(own, kinds[k].key) || (strcmp(own, "at_ip") &&
-									   strcmp(own, "before_ip"));
-				if (!show)
+				if (!shows_attribution(own, kinds[k].key))
 					continue;
 				char series[160];
 				pb_format(series, sizeof series, "%s, %s", variant, kinds[k].words);
@@ -946,15 +958,13 @@ void pb_plot_bias_deviation(struct pb_plot_ctx *c, pb_plot_points pts, size_t n)
 		if (!has_shares(p))
 			continue;
 		const char *own = str(m, "attribution");
-		const char *variant = *str(&p->params, "variant") ? str(&p->params, "variant")
-								  : p->workload;
+		const char *variant = variant_of(p);
 		static const struct {
 			const char *key, *field, *words;
 		} kinds[] = {{"at_ip", "max_deviation_at_ip", "at the IP"},
 			     {"before_ip", "max_deviation_before_ip", "IP+1-corrected"}};
 		for (size_t k = 0; k < 2; k++) {
-			bool skid = strcmp(own, "at_ip") && strcmp(own, "before_ip");
-			if (!skid && strcmp(own, kinds[k].key))
+			if (!shows_attribution(own, kinds[k].key))
 				continue;
 			char series[192];
 			pb_format(series, sizeof series, "%s, period %lld, %s", p->facility,
