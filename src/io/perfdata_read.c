@@ -887,6 +887,17 @@ static int window_fill(struct pb_perfdata *pd, uint64_t pos, uint64_t need, uint
 	return 0;
 }
 
+/* A record handed on with its header only: one pesbench does not decode (user records) or a
+ * sample of no known event. */
+static int unparsed(struct pb_record *rec, const struct perf_event_header *h)
+{
+	memset(rec, 0, sizeof *rec);
+	rec->type = h->type;
+	rec->misc = h->misc;
+	rec->size = h->size;
+	return PB_PARSE_UNKNOWN;
+}
+
 int pb_perfdata_for_each(struct pb_perfdata *pd, pb_perfdata_record_fn fn, void *ctx,
 			 struct pb_perfdata_stats *stats, struct pb_error *err)
 {
@@ -962,20 +973,12 @@ int pb_perfdata_for_each(struct pb_perfdata *pd, pb_perfdata_record_fn fn, void 
 				rc = pipe_feature(pd, p, h.size, pos, err);
 			if (rc)
 				return rc;
-			memset(&rec, 0, sizeof rec);
-			rec.type = h.type;
-			rec.misc = h.misc;
-			rec.size = h.size;
-			rc = PB_PARSE_UNKNOWN;
+			rc = unparsed(&rec, &h);
 		} else {
 			event = record_event(pd, p, h.size, h.type);
 			const struct pb_record_format *fmt = &pd->events[event >= 0 ? event : 0].fmt;
 			if (event < 0 && h.type == PERF_RECORD_SAMPLE) {
-				memset(&rec, 0, sizeof rec);
-				rec.type = h.type;
-				rec.misc = h.misc;
-				rec.size = h.size;
-				rc = PB_PARSE_UNKNOWN;
+				rc = unparsed(&rec, &h);
 			} else {
 				rc = pb_record_parse(fmt, p, h.size, &rec);
 				if (rc < 0)
