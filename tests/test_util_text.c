@@ -1,4 +1,5 @@
-/* The name-list joiner of error messages ("known: a, b, c") and the appending formatter. */
+/* The name-list joiner of error messages ("known: a, b, c"), the appending formatter and the
+ * edit distance that ranks suggestions. */
 #include "check.h"
 #include "util/text.h"
 
@@ -47,5 +48,22 @@ int main(void)
 	char app[8] = "ab";
 	pb_append(app, sizeof app, "%s", "cdefghij");
 	CHECK(!strcmp(app, "abcdefg"));
+	/* The distance suggestions rank names by: one edit each for a substitution, an
+	 * insertion, a deletion; case counts only without fold_case. */
+	CHECK(pb_edit_distance("page-faults", "page-faults", false) == 0);
+	CHECK(pb_edit_distance("page-fault", "page-faults", false) == 1);
+	CHECK(pb_edit_distance("page-faultz", "page-faults", false) == 1);
+	CHECK(pb_edit_distance("pagee-faults", "page-faults", false) == 1);
+	CHECK(pb_edit_distance("kitten", "sitting", false) == 3);
+	CHECK(pb_edit_distance("", "abc", false) == 3);
+	CHECK(pb_edit_distance("Page-Faults", "page-faults", false) == 2);
+	CHECK(pb_edit_distance("Page-Faults", "page-faults", true) == 0);
+	CHECK(pb_edit_distance("inst_retired", "INST_RETIRED", true) == 0);
+	char longest[PB_EDIT_DISTANCE_MAX_LEN + 2];
+	memset(longest, 'a', sizeof longest - 1);
+	longest[sizeof longest - 1] = '\0';
+	CHECK(pb_edit_distance(longest, "a", false) == PB_EDIT_DISTANCE_FAR);
+	longest[PB_EDIT_DISTANCE_MAX_LEN] = '\0';
+	CHECK(pb_edit_distance(longest, "a", false) == PB_EDIT_DISTANCE_MAX_LEN - 1);
 	return pb_check_done("util_text");
 }

@@ -4,6 +4,7 @@
 
 #include "facilities/pfm_encode.h"
 #include "util/kit.h"
+#include "util/text.h"
 
 #include <ctype.h>
 #include <perfmon/pfmlib_perf_event.h>
@@ -269,33 +270,6 @@ int pb_pfm_encode(const char *event, struct pb_pfm_encoding *out, struct pb_erro
 
 /* ---- suggestions ---- */
 
-static unsigned edit_distance(const char *a, const char *b)
-{
-	size_t la = strlen(a), lb = strlen(b);
-	if (la > 127 || lb > 127)
-		return 1000;
-	unsigned row[128];
-	for (size_t j = 0; j <= lb; j++)
-		row[j] = (unsigned)j;
-	for (size_t i = 1; i <= la; i++) {
-		unsigned diag = row[0];
-		row[0] = (unsigned)i;
-		for (size_t j = 1; j <= lb; j++) {
-			unsigned up = row[j];
-			unsigned cost = toupper((unsigned char)a[i - 1]) == toupper((unsigned char)b[j - 1])
-						? 0 : 1;
-			unsigned best = diag + cost;
-			if (row[j] + 1 < best)
-				best = row[j] + 1;
-			if (row[j - 1] + 1 < best)
-				best = row[j - 1] + 1;
-			row[j] = best;
-			diag = up;
-		}
-	}
-	return row[lb];
-}
-
 static unsigned common_prefix(const char *a, const char *b)
 {
 	unsigned n = 0;
@@ -316,7 +290,7 @@ struct best_list {
 
 static void consider(struct best_list *best, const char *wanted, const char *name)
 {
-	int score = (int)edit_distance(wanted, name) * 2 - (int)common_prefix(wanted, name);
+	int score = (int)pb_edit_distance(wanted, name, true) * 2 - (int)common_prefix(wanted, name);
 	int limit = (int)strlen(wanted) + 2; /* beyond this a name is noise, not a suggestion */
 	if (score > limit)
 		return;

@@ -25,41 +25,16 @@ static const struct pb_spec_option sw_events[] = {
 	SW_EVENT("dummy", PERF_COUNT_SW_DUMMY, "nothing: a placeholder event"),
 };
 
-/* Edit distance (insertions, deletions, substitutions), capped: names are short. */
-static size_t edit_distance(const char *a, const char *b)
-{
-	size_t la = strlen(a), lb = strlen(b);
-	if (la > 63 || lb > 63)
-		return 64;
-	size_t row[64];
-	for (size_t j = 0; j <= lb; j++)
-		row[j] = j;
-	for (size_t i = 1; i <= la; i++) {
-		size_t diag = row[0];
-		row[0] = i;
-		for (size_t j = 1; j <= lb; j++) {
-			size_t up = row[j];
-			size_t best = diag + (a[i - 1] != b[j - 1]);
-			if (up + 1 < best)
-				best = up + 1;
-			if (row[j - 1] + 1 < best)
-				best = row[j - 1] + 1;
-			row[j] = best;
-			diag = up;
-		}
-	}
-	return row[lb];
-}
-
 static int sw_unknown(const struct pb_spec_options *t, struct pb_spec *spec, const char *name,
 		      struct pb_error *err)
 {
 	char known[256];
 	pb_spec_options_list(t, known, sizeof known);
 	/* the closest name first: a typo is the usual cause */
-	size_t best = 0, best_d = 64;
+	size_t best = 0;
+	unsigned best_d = PB_EDIT_DISTANCE_FAR;
 	for (size_t i = 0; i < t->n; i++) {
-		size_t d = edit_distance(name, t->options[i].word);
+		unsigned d = pb_edit_distance(name, t->options[i].word, false);
 		if (d < best_d)
 			best = i, best_d = d;
 	}

@@ -1,5 +1,6 @@
 #include "util/text.h"
 
+#include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -51,4 +52,32 @@ void pb_list_add(char *buf, size_t len, const char *name)
 	}
 	if (used + strlen(sep) + sizeof more <= len)
 		pb_append(buf, len, "%s%s", sep, more);
+}
+
+unsigned pb_edit_distance(const char *a, const char *b, bool fold_case)
+{
+	size_t la = strlen(a), lb = strlen(b);
+	if (la > PB_EDIT_DISTANCE_MAX_LEN || lb > PB_EDIT_DISTANCE_MAX_LEN)
+		return PB_EDIT_DISTANCE_FAR;
+	/* one row of the dynamic-programming table, updated in place */
+	unsigned row[PB_EDIT_DISTANCE_MAX_LEN + 1];
+	for (size_t j = 0; j <= lb; j++)
+		row[j] = (unsigned)j;
+	for (size_t i = 1; i <= la; i++) {
+		unsigned diag = row[0];
+		row[0] = (unsigned)i;
+		for (size_t j = 1; j <= lb; j++) {
+			unsigned char x = (unsigned char)a[i - 1], y = (unsigned char)b[j - 1];
+			bool same = fold_case ? toupper(x) == toupper(y) : x == y;
+			unsigned up = row[j];
+			unsigned best = diag + !same;
+			if (up + 1 < best)
+				best = up + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			row[j] = best;
+			diag = up;
+		}
+	}
+	return row[lb];
 }

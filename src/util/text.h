@@ -1,6 +1,7 @@
 #ifndef PB_TEXT_H
 #define PB_TEXT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /* snprintf for display text where cutting a long value short is the intended behaviour. */
@@ -13,5 +14,12 @@ void pb_append(char *buf, size_t len, const char *fmt, ...) __attribute__((forma
  * message. A name that does not fit is left out and the list ends in "..." instead, so a reader
  * never takes a cut word or a short list for the whole. */
 void pb_list_add(char *buf, size_t len, const char *name);
+
+/* The edit distance of a and b (insertions, deletions, substitutions), ignoring case when
+ * fold_case: how far a mistyped name is from a known one. Names are short; either longer than
+ * PB_EDIT_DISTANCE_MAX_LEN characters is PB_EDIT_DISTANCE_FAR, farther than any suggestion. */
+#define PB_EDIT_DISTANCE_MAX_LEN 127
+#define PB_EDIT_DISTANCE_FAR 1000u
+unsigned pb_edit_distance(const char *a, const char *b, bool fold_case);
 
 #endif
