@@ -846,12 +846,21 @@ static const char *variant_of(point_t p)
 	return *variant ? variant : p->workload;
 }
 
-/* Whether a bias figure shows a point under attribution kind ("at_ip", "before_ip"): under
- * its facility's own attribution, or under both for skid, which has no right one. */
-static bool shows_attribution(const char *own, const char *kind)
+/* The two ways a bias sample is put on a load, with the metrics the figures read for each. */
+static const struct {
+	const char *key, *words, *share, *deviation;
+} attributions[] = {
+	{"at_ip", "at the IP", "share_at_ip", "max_deviation_at_ip"},
+	{"before_ip", "IP+1-corrected", "share_before_ip", "max_deviation_before_ip"},
+};
+
+/* Whether a bias figure shows point p under attribution k: under its facility's own
+ * attribution, or under both for skid, which has no right one. */
+static bool shows_attribution(point_t p, size_t k)
 {
+	const char *own = str(&p->metrics, "attribution");
 	bool skid = strcmp(own, "at_ip") && strcmp(own, "before_ip");
-	return skid || !strcmp(own, kind);
+	return skid || !strcmp(own, attributions[k].key);
 }
 
 void pb_plot_bias_shares(struct pb_plot_ctx *c, pb_plot_points pts, size_t n)
@@ -881,18 +890,15 @@ void pb_plot_bias_shares(struct pb_plot_ctx *c, pb_plot_points pts, size_t n)
 			const struct pb_rset *m = &q->metrics;
 			if (!has_shares(q) || strcmp(q->facility, fac) || period_of(q) != period)
 				continue;
-			const char *own = str(m, "attribution");
 			const char *variant = variant_of(q);
-			static const struct {
-				const char *key, *field, *words;
-			} kinds[] = {{"at_ip", "share_at_ip", "at the IP"},
-				     {"before_ip", "share_before_ip", "IP+1-corrected"}};
 			const struct pb_rlist *shares = pb_rset_get_list(m, "shares");
-			for (size_t k = 0; k < 2; k++) {
-				if (!shows_attribution(own, kinds[k].key))
+			for (size_t k = 0; k < PB_ARRAY_SIZE(attributions); k++) {
+				if (!shows_attribution(q, k))
 					continue;
+				const char *field = attributions[k].share;
 				char series[160];
-				pb_format(series, sizeof series, "%s, %s", variant, kinds[k].words);
+				pb_format(series, sizeof series, "%s, %s", variant,
+					  attributions[k].words);
 				int s = pb_fig_series(f, series);
 				for (size_t l = 0; l < pb_rlist_size(shares); l++) {
 					const struct pb_rset *share = pb_rlist_set_at(shares, l);
@@ -906,7 +912,7 @@ void pb_plot_bias_shares(struct pb_plot_ctx *c, pb_plot_points pts, size_t n)
 							pb_spread_add(&v, lab->kind == PB_RV_SET
 									? pb_rset_get_number(
 										lab->as.set,
-										kinds[k].field, NULL)
+										field, NULL)
 									: 0);
 						bool ok;
 						double share_of_one =
@@ -917,7 +923,7 @@ void pb_plot_bias_shares(struct pb_plot_ctx *c, pb_plot_points pts, size_t n)
 					int cat = pb_fig_cat(f, load_name(str(share, "label")));
 					if (cat < 0)
 						continue;
-					double mean = pb_rset_get_number(share, kinds[k].field, NULL);
+					double mean = pb_rset_get_number(share, field, NULL);
 					pb_fig_add(f, s, cat, mean, v.n ? v.min : mean, v.n ? v.max : mean,
 						   v.n);
 				}
@@ -954,25 +960,20 @@ void pb_plot_bias_deviation(struct pb_plot_ctx *c, pb_plot_points pts, size_t n)
 	f->categorical = true;
 	for (size_t i = 0; i < n; i++) {
 		point_t p = pts[i];
-		const struct pb_rset *m = &p->metrics;
 		if (!has_shares(p))
 			continue;
-		const char *own = str(m, "attribution");
 		const char *variant = variant_of(p);
-		static const struct {
-			const char *key, *field, *words;
-		} kinds[] = {{"at_ip", "max_deviation_at_ip", "at the IP"},
-			     {"before_ip", "max_deviation_before_ip", "IP+1-corrected"}};
-		for (size_t k = 0; k < 2; k++) {
-			if (!shows_attribution(own, kinds[k].key))
+		for (size_t k = 0; k < PB_ARRAY_SIZE(attributions); k++) {
+			if (!shows_attribution(p, k))
 				continue;
 			char series[192];
 			pb_format(series, sizeof series, "%s, period %lld, %s", p->facility,
-				  period_of(p), kinds[k].words);
+				  period_of(p), attributions[k].words);
 			struct pb_spread v = {0};
 			for (size_t r = 0; r < nruns(p); r++) {
 				bool ok;
-				double d = pb_rset_get_number(run_at(p, r), kinds[k].field, &ok);
+				double d = pb_rset_get_number(run_at(p, r), attributions[k].deviation,
+							      &ok);
 				if (ok)
 					pb_spread_add(&v, d);
 			}
