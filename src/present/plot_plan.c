@@ -572,6 +572,18 @@ bool pb_plot_plottable(point_t p)
 	return !pb_rset_get(&p->params, "not_applicable") && p->metrics.n > 0 && nruns(p) > 0;
 }
 
+/* Whether pts[i] is the first plottable point of its facility: a figure drawn once per
+ * facility is drawn at it. */
+static bool first_of_facility(pb_plot_points pts, size_t i)
+{
+	if (!pb_plot_plottable(pts[i]))
+		return false;
+	for (size_t j = 0; j < i; j++)
+		if (pb_plot_plottable(pts[j]) && !strcmp(pts[j]->facility, pts[i]->facility))
+			return false;
+	return true;
+}
+
 
 /* Which metrics of these points a generic plot shows: summaries (except the raw sample
  * counts, and the running ratio unless something was multiplexed), then numbers that vary. */
@@ -1002,12 +1014,9 @@ void pb_plot_multi(struct pb_plot_ctx *c, pb_plot_points pts, size_t n)
 		const char *metric, *stem;
 	} what[] = {{"accuracy", "multi-accuracy"}, {"running_ratio", "multi-running"}};
 	for (size_t i = 0; i < n; i++) {
-		const char *fac = pts[i]->facility;
-		bool first = pb_plot_plottable(pts[i]);
-		for (size_t j = 0; j < i && first; j++)
-			first = !(pb_plot_plottable(pts[j]) && !strcmp(pts[j]->facility, fac));
-		if (!first)
+		if (!first_of_facility(pts, i))
 			continue;
+		const char *fac = pts[i]->facility;
 		for (size_t w = 0; w < 2; w++) {
 			char stem[160];
 			pb_format(stem, sizeof stem, "%s-%s", what[w].stem, fac);
@@ -1078,13 +1087,10 @@ void pb_plot_multi(struct pb_plot_ctx *c, pb_plot_points pts, size_t n)
 void pb_plot_shadow(struct pb_plot_ctx *c, pb_plot_points pts, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
+		if (!has_shares(pts[i]) || !first_of_facility(pts, i))
+			continue;
 		const char *fac = pts[i]->facility;
 		const struct pb_rset *m0 = &pts[i]->metrics;
-		bool first = pb_plot_plottable(pts[i]) && has_shares(pts[i]);
-		for (size_t j = 0; j < i && first; j++)
-			first = !(pb_plot_plottable(pts[j]) && !strcmp(pts[j]->facility, fac));
-		if (!first)
-			continue;
 		bool before = !strcmp(str(m0, "attribution"), "before_ip");
 		const char *how = before ? "IP+1-corrected" : "at the IP";
 		char stem[160];
@@ -1195,12 +1201,9 @@ void pb_plot_shadow(struct pb_plot_ctx *c, pb_plot_points pts, size_t n)
 void pb_plot_mode(struct pb_plot_ctx *c, pb_plot_points pts, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
-		const char *fac = pts[i]->facility;
-		bool first = pb_plot_plottable(pts[i]);
-		for (size_t j = 0; j < i && first; j++)
-			first = !(pb_plot_plottable(pts[j]) && !strcmp(pts[j]->facility, fac));
-		if (!first)
+		if (!first_of_facility(pts, i))
 			continue;
+		const char *fac = pts[i]->facility;
 		char stem[160];
 		pb_format(stem, sizeof stem, "mode-wrong-level-%s", fac);
 		struct pb_figure *f = pb_fig_new(c, "mode", stem);
