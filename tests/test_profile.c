@@ -150,21 +150,21 @@ static void test_periods(void)
 		CHECK(pb_period_rng_next(&r) >= 1);
 
 	struct pb_spec spec;
-	struct pb_period_plan plan;
+	struct pb_period_setup setup;
 	struct pb_error err = {0};
 	CHECK(pb_spec_parse("timer:cpu-clock", &spec, &err) == 0);
-	CHECK(pb_period_plan(PB_PERIOD_PRIME, 100000, &spec, &plan, &err) == 0);
-	CHECK_EQ_U64(plan.initial, 100003);
-	CHECK(!plan.ioctl_each_sample);
-	CHECK(pb_period_plan(PB_PERIOD_RANDOM, 100000, &spec, &plan, &err) == 0);
-	CHECK(plan.ioctl_each_sample && !plan.facility_random);
-	CHECK_EQ_U64(plan.initial, 100000);
+	CHECK(pb_period_setup_for(PB_PERIOD_PRIME, 100000, &spec, &setup, &err) == 0);
+	CHECK_EQ_U64(setup.initial, 100003);
+	CHECK(!setup.ioctl_each_sample);
+	CHECK(pb_period_setup_for(PB_PERIOD_RANDOM, 100000, &spec, &setup, &err) == 0);
+	CHECK(setup.ioctl_each_sample && !setup.facility_random);
+	CHECK_EQ_U64(setup.initial, 100000);
 	if (pb_spec_parse("ibs-fetch", &spec, NULL) == 0) {
-		CHECK(pb_period_plan(PB_PERIOD_RANDOM, 100000, &spec, &plan, &err) == 0);
-		CHECK(plan.facility_random && !plan.ioctl_each_sample);
+		CHECK(pb_period_setup_for(PB_PERIOD_RANDOM, 100000, &spec, &setup, &err) == 0);
+		CHECK(setup.facility_random && !setup.ioctl_each_sample);
 		CHECK_STR_CONTAINS(spec.text, "rand");
 	}
-	CHECK(pb_period_plan(PB_PERIOD_ROUND, 0, &spec, &plan, &err) != 0);
+	CHECK(pb_period_setup_for(PB_PERIOD_ROUND, 0, &spec, &setup, &err) != 0);
 	enum pb_period_method m;
 	CHECK(pb_period_method_parse("prime", &m, &err) == 0 && m == PB_PERIOD_PRIME);
 	CHECK(pb_period_method_parse("fixed", &m, &err) != 0);

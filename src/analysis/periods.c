@@ -106,24 +106,24 @@ uint64_t pb_period_rng_next(struct pb_period_rng *r)
 	return r->lo + pb_rng_below(&r->rng, r->hi - r->lo + 1);
 }
 
-int pb_period_plan(enum pb_period_method m, uint64_t base, struct pb_spec *spec,
-		   struct pb_period_plan *plan, struct pb_error *err)
+int pb_period_setup_for(enum pb_period_method m, uint64_t base, struct pb_spec *spec,
+		   struct pb_period_setup *setup, struct pb_error *err)
 {
 	if (!base)
 		return pb_fail(err, PB_EXIT_USAGE, 0, "the period must be at least 1");
-	memset(plan, 0, sizeof *plan);
-	plan->method = m;
-	plan->base = base;
-	plan->initial = m == PB_PERIOD_PRIME ? pb_next_prime(base) : base;
+	memset(setup, 0, sizeof *setup);
+	setup->method = m;
+	setup->base = base;
+	setup->initial = m == PB_PERIOD_PRIME ? pb_next_prime(base) : base;
 	if (m != PB_PERIOD_RANDOM)
 		return 0;
 	if (spec && spec->facility->randomise_in_hardware) {
 		if (spec->facility->randomise_in_hardware(spec, err))
 			return -1;
-		plan->facility_random = true;
+		setup->facility_random = true;
 		return 0;
 	}
-	plan->ioctl_each_sample = true;
+	setup->ioctl_each_sample = true;
 	return 0;
 }
 

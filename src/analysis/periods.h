@@ -42,17 +42,17 @@ void pb_period_rng_init(struct pb_period_rng *r, uint64_t base, uint64_t seed);
 uint64_t pb_period_rng_next(struct pb_period_rng *r);
 
 /* How a method is put into practice for one facility and base period P. */
-struct pb_period_plan {
+struct pb_period_setup {
 	enum pb_period_method method;
 	uint64_t base;           /* P as the user gave it */
 	uint64_t initial;        /* the period the event opens with */
 	bool ioctl_each_sample;  /* random: a new period after each sample via IOC_PERIOD */
 	bool facility_random;    /* random: the facility randomises (spec rewritten to say so) */
 };
-/* Fills plan and, for the random method on a facility with its own randomisation, rewrites
+/* Fills setup and, for the random method on a facility with its own randomisation, rewrites
  * spec to enable it. Fails for P == 0. */
-int pb_period_plan(enum pb_period_method m, uint64_t base, struct pb_spec *spec,
-		   struct pb_period_plan *plan, struct pb_error *err);
+int pb_period_setup_for(enum pb_period_method m, uint64_t base, struct pb_spec *spec,
+		   struct pb_period_setup *setup, struct pb_error *err);
 
 /* ---- LBR ---- */
 

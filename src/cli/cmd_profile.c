@@ -196,7 +196,7 @@ static int resolve(const char *cmd, char *out, size_t len, struct pb_error *err)
 
 static int sample_command(const struct options *opt, struct collect *c,
 			  struct pb_process_result *res, char *spec_text, size_t spec_len,
-			  struct pb_period_plan *plan, struct pb_error *err)
+			  struct pb_period_setup *setup, struct pb_error *err)
 {
 	struct pb_process_config cfg = {0};
 	cfg.argv = opt->argv;
@@ -206,15 +206,15 @@ static int sample_command(const struct options *opt, struct collect *c,
 	if (pb_spec_parse(opt->facility, &ev->spec, err))
 		return -1;
 	uint64_t base = opt->period_given ? opt->period : pb_plan_accuracy_period(&ev->spec);
-	if (pb_period_plan(opt->method, base, &ev->spec, plan, err))
+	if (pb_period_setup_for(opt->method, base, &ev->spec, setup, err))
 		return -1;
 	snprintf(spec_text, spec_len, "%s", ev->spec.text);
-	ev->period = plan->initial;
+	ev->period = setup->initial;
 	ev->exclude_kernel = true;
 	ev->track_maps = true;
-	if (plan->ioctl_each_sample) {
+	if (setup->ioctl_each_sample) {
 		c->random = true;
-		pb_period_rng_init(&c->rng, plan->base, opt->seed);
+		pb_period_rng_init(&c->rng, setup->base, opt->seed);
 		cfg.on_sample_period = next_period;
 	}
 	cfg.on_record = on_record;
@@ -257,7 +257,7 @@ static double pct(double fraction)
 	return 100.0 * fraction;
 }
 
-static void print_text(const struct options *opt, const char *spec, const struct pb_period_plan *plan,
+static void print_text(const struct options *opt, const char *spec, const struct pb_period_setup *setup,
 		       const struct pb_process_result *res, const struct pb_profile_report *r)
 {
 	printf("pesbench profile:");
@@ -269,13 +269,13 @@ static void print_text(const struct options *opt, const char *spec, const struct
 		       (unsigned long long)r->samples);
 	else
 		printf("samples: %s, period %llu (%s%s), %llu user samples, run %.3f s%s\n", spec,
-		       (unsigned long long)plan->initial, pb_period_method_name(plan->method),
-		       plan->ioctl_each_sample ? ": new period in [P/2, 3P/2] after each sample"
-		       : plan->facility_random ? ": the facility's own randomisation"
+		       (unsigned long long)setup->initial, pb_period_method_name(setup->method),
+		       setup->ioctl_each_sample ? ": new period in [P/2, 3P/2] after each sample"
+		       : setup->facility_random ? ": the facility's own randomisation"
 		       : "",
 		       (unsigned long long)r->samples, (double)res->wall_ns / 1e9,
-		       plan->ioctl_each_sample ? "" : "");
-	if (plan->ioctl_each_sample && !opt->perf_data)
+		       setup->ioctl_each_sample ? "" : "");
+	if (setup->ioctl_each_sample && !opt->perf_data)
 		printf("         period changes: %llu applied, %llu refused\n",
 		       (unsigned long long)res->period_changes,
 		       (unsigned long long)res->period_errors);
@@ -316,7 +316,7 @@ static json_t *level_json(const struct pb_share_error *e)
 }
 
 static int print_json(const struct options *opt, const char *spec,
-		      const struct pb_period_plan *plan, const struct pb_process_result *res,
+		      const struct pb_period_setup *setup, const struct pb_process_result *res,
 		      const struct pb_profile_report *r)
 {
 	json_t *cmd = json_array();
@@ -336,8 +336,8 @@ static int print_json(const struct options *opt, const char *spec,
 		"{s:o, s:s, s:s, s:I, s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:f, s:o, s:o, "
 		"s:o, s:o, s:s}",
 		"command", cmd, "source", opt->perf_data ? opt->perf_data : "sampled", "facility",
-		opt->perf_data ? "perf.data" : spec, "period", (json_int_t)plan->initial,
-		"period_method", pb_period_method_name(plan->method), "samples",
+		opt->perf_data ? "perf.data" : spec, "period", (json_int_t)setup->initial,
+		"period_method", pb_period_method_name(setup->method), "samples",
 		(json_int_t)r->samples, "kernel_samples", (json_int_t)r->kernel_samples,
 		"unmapped_samples", (json_int_t)r->unmapped_samples, "unexecuted_samples",
 		(json_int_t)r->unexecuted_samples, "exact_instructions", (json_int_t)r->total_ir,
@@ -393,18 +393,18 @@ int pb_cmd_profile(int argc, char **argv)
 
 	struct collect c = {0};
 	struct pb_process_result res = {0};
-	struct pb_period_plan plan = {.method = opt.method};
+	struct pb_period_setup setup = {.method = opt.method};
 	char spec[192] = "";
 	int rc;
 	if (opt.perf_data)
 		rc = read_perf_data(&opt, &c, &err);
 	else
-		rc = sample_command(&opt, &c, &res, spec, sizeof spec, &plan, &err);
+		rc = sample_command(&opt, &c, &res, spec, sizeof spec, &setup, &err);
 	if (!rc && !c.nips && !c.kernel)
 		rc = pb_fail(&err, PB_EXIT_FAILURE, 0,
 			     "no samples: the command ran too briefly for period %llu; lower --period "
 			     "or give it more work",
-			     (unsigned long long)plan.initial);
+			     (unsigned long long)setup.initial);
 	if (!rc && !c.nmaps)
 		rc = pb_fail(&err, PB_EXIT_FAILURE, 0,
 			     "the command's memory map could not be read: it exited before its first "
@@ -434,9 +434,9 @@ int pb_cmd_profile(int argc, char **argv)
 	int printed = PB_EXIT_OK;
 	if (!rc) {
 		if (opt.json)
-			printed = print_json(&opt, spec, &plan, &res, &rep);
+			printed = print_json(&opt, spec, &setup, &res, &rep);
 		else
-			print_text(&opt, spec, &plan, &res, &rep);
+			print_text(&opt, spec, &setup, &res, &rep);
 	}
 	pb_profile_report_free(&rep);
 	if (have_dir)

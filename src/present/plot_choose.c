@@ -1,4 +1,4 @@
-/* Plots are planned from the data: an experiment's points differ in some parameters (period,
+/* Plots are chosen from the data: an experiment's points differ in some parameters (period,
  * workload, threads, events opened, ...); the one with the most distinct values within a
  * facility becomes the x axis, the others (unless they follow from x) split the points into
  * series, and every summary metric of the points is a y axis. So an experiment added later
@@ -1312,7 +1312,7 @@ int pb_plots_make(const struct pb_results *doc, const char *dir, bool write_file
 	size_t npoints = doc->npoints;
 	point_t *pts = calloc(npoints ? npoints : 1, sizeof *pts);
 	if (!pts)
-		return pb_fail(err, PB_EXIT_FAILURE, ENOMEM, "out of memory planning plots");
+		return pb_fail(err, PB_EXIT_FAILURE, ENOMEM, "out of memory choosing plots");
 	/* experiments in the order they ran */
 	for (size_t i = 0; i < npoints && !c.error; i++) {
 		const char *e = doc->points[i]->experiment;
