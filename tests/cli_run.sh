@@ -48,7 +48,7 @@ check test -s "$tmp/a/results.json"
 check test -s "$tmp/a/results.csv"
 check json "$tmp/a/results.json" "assert d['schema']=='pesbench-results/2' and d['complete'] is True"
 # every figure with a unit says it in the document: the units object, by field name
-check json "$tmp/a/results.json" "assert d['units']['accuracy']=='%' and d['units']['wall_ns']=='ns' and d['units']['max_deviation']=='percentage points' and 'period' not in d['units']"
+check json "$tmp/a/results.json" "assert d['units']['accuracy']=='%' and d['units']['wall_ns']=='ns' and d['units']['running_ratio']=='ratio' and d['units']['lost_total']=='samples' and 'period' not in d['units']"
 # every measured point: accuracy 100 for the exact facility, loss and multiplexing present per run
 check json "$tmp/a/results.json" "
 pts=[p for p in d['points'] if 'runs' in p and p['experiment']=='accuracy']

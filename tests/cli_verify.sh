@@ -64,10 +64,23 @@ else
 	skip_checks 1 "bp: self-test $bp_verdict (breakpoint rows)"
 fi
 check "grep -q 'page faults in user mode' '$work/out'" "mode checked by page-fault counts"
+hw_verdict=$(facility_verdict hw)
+if [ "$hw_verdict" = works ]; then
+	for w in accuracy bias mix mode shadow latency-biased call-chain busy; do
+		check "grep -q '^$w .* hw:instructions .* ok\$' '$work/out'" "$w checked by hw:instructions"
+	done
+else
+	# no PMU here: no instruction-count row, and the oracle is named as not run, with why
+	check "! grep -q ' hw:instructions .* ok\$' '$work/out'" "no hw:instructions rows where hw is $hw_verdict"
+	check "grep -q '^hw:instructions: ' '$work/out'" "verify names the hw:instructions oracle it could not use"
+	skip_checks 8 "hw: $hw_verdict (hw:instructions rows)"
+fi
 
 expect_exit 0 "verify on two threads without callgrind" "$PB_BIN" verify mix accuracy:ratio=37 \
 	--iterations 300 --threads 2 --no-callgrind
 check "! grep -q callgrind '$work/out'" "--no-callgrind runs no callgrind"
+expect_exit 0 "verify --no-hw" "$PB_BIN" verify busy --iterations 50 --no-callgrind --no-hw
+check "! grep -q 'hw:instructions' '$work/out'" "--no-hw runs no hw:instructions oracle and names none"
 
 # The hidden run-once prints link-time label addresses, then runs the loop.
 expect_exit 0 "verify --run-once" "$PB_BIN" verify --run-once busy --iterations 10

@@ -6,6 +6,7 @@
 #include "check.h"
 #include "cli/commands.h"
 #include "io/results.h"
+#include "present/summary.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -209,8 +210,34 @@ static void other_schemas_refused(void)
 	pb_results_free(&doc);
 }
 
+/* A /1 cost prediction wrote its error as a summary without ci95: it reads back as a table of
+ * that figure, and the terminal table still shows its median. */
+static void v1_tables_read_as_figures(void)
+{
+	const char *v1 =
+		"{\"schema\": \"pesbench-results/1\", \"complete\": true, \"points\": ["
+		"{\"experiment\": \"cost\", \"facility\": \"bp:w\", \"workload\": \"mix\","
+		" \"runs\": [{\"run\": 0, \"error_pct\": 1.5}], \"metrics\": {\"error_pct\":"
+		" {\"n\": 1, \"mean\": 1.5, \"stdev\": 0.0, \"min\": 1.5, \"max\": 1.5,"
+		" \"median\": 1.5}}, \"kind\": \"prediction\", \"period\": 7, \"threads\": 1}]}";
+	struct pb_results doc;
+	struct pb_error err = {0};
+	CHECK(pb_results_load_buffer(v1, strlen(v1), "v1", &doc, &err) == 0);
+	const struct pb_rvalue *e = pb_rset_get(&doc.points[0]->metrics, "error_pct");
+	CHECK(e && e->kind == PB_RV_SET && e->unit == PB_UNIT_PERCENT);
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	pb_summary_print(f, &doc);
+	fclose(f);
+	CHECK_STR_CONTAINS(text, "predicted vs measured: +1.5 %");
+	free(text);
+	pb_results_free(&doc);
+}
+
 int main(void)
 {
+	v1_tables_read_as_figures();
 	v1_fixture_round_trips();
 	compare_reads_v1();
 	v2_round_trips();

@@ -43,5 +43,28 @@ int main(void)
 	uint64_t c = pb_now_ns();
 	uint64_t ref = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 	CHECK(c >= ref && c - ref < 1000ull * 1000 * 1000);
+	/* A growing array: doubles from its first size, keeps what it held, never shrinks. */
+	uint32_t *v = NULL;
+	size_t cap = 0;
+	bool kept = true;
+	for (uint32_t i = 0; i < 1000; i++) {
+		if (pb_grow(&v, &cap, i, sizeof *v, 16)) {
+			kept = false;
+			break;
+		}
+		v[i] = i * 7;
+	}
+	CHECK(kept);
+	CHECK_EQ_U64(cap, 1024);    /* 16, 32, ..., 1024 */
+	for (uint32_t i = 0; i < 1000 && kept; i++)
+		kept = v[i] == i * 7;
+	CHECK(kept);
+	CHECK(pb_grow(&v, &cap, 10, sizeof *v, 16) == 0 && cap == 1024);   /* room already */
+	/* a size that cannot be allocated fails and leaves the array as it was */
+	uint32_t *before = v;
+	size_t huge = SIZE_MAX / 4;
+	CHECK(pb_grow(&v, &huge, huge, sizeof *v, 16) == -1);
+	CHECK(v == before && huge == SIZE_MAX / 4 && v[999] == 999 * 7);
+	free(v);
 	return pb_check_done("util_kit");
 }

@@ -3,6 +3,7 @@
  * link-time addresses — the addresses callgrind reports — and compares at three levels. */
 #include "analysis/profile.h"
 #include "analysis/attribution.h"
+#include "util/kit.h"
 
 #include <capstone/capstone.h>
 #include <elfutils/libdwfl.h>
@@ -415,17 +416,6 @@ static const char *base_name(const char *path)
 
 /* ---- the histogram ---- */
 
-int pb_histogram_grow_(struct pb_histogram *h)
-{
-	size_t cap = h->cap ? 2 * h->cap : 1024;
-	struct pb_hist_row *rows = realloc(h->rows, cap * sizeof *rows);
-	if (!rows)
-		return -1;
-	h->rows = rows;
-	h->cap = cap;
-	return 0;
-}
-
 static int cmp_hist_row(const void *a, const void *b)
 {
 	const struct pb_hist_row *x = a, *y = b;
@@ -458,16 +448,9 @@ void pb_histogram_free(struct pb_histogram *h)
 int pb_symbolizer_add_map(struct pb_symbolizer *sy, uint32_t pid, uint64_t start, uint64_t len,
 			  uint64_t pgoff, const char *path)
 {
-	if (sy->nmaps == sy->maps_cap) {
-		size_t cap = sy->maps_cap ? 2 * sy->maps_cap : 64;
-		struct pb_sym_map *m = realloc(sy->maps, cap * sizeof *m);
-		if (!m)
-			return -1;
-		sy->maps = m;
-		sy->maps_cap = cap;
-	}
-	char *copy = strdup(path);
-	if (!copy)
+	char *copy;
+	if (pb_grow(&sy->maps, &sy->maps_cap, sy->nmaps, sizeof *sy->maps, 64) ||
+	    !(copy = strdup(path)))
 		return -1;
 	sy->maps[sy->nmaps++] =
 		(struct pb_sym_map){.pid = pid, .start = start, .len = len, .pgoff = pgoff, .path = copy};
@@ -479,14 +462,8 @@ long pb_symbolizer_object(struct pb_symbolizer *sy, const char *path)
 	for (size_t i = 0; i < sy->nobjects; i++)
 		if (!strcmp(sy->objects[i].path, path))
 			return (long)i;
-	if (sy->nobjects == sy->objects_cap) {
-		size_t cap = sy->objects_cap ? 2 * sy->objects_cap : 16;
-		struct pb_sym_object *o = realloc(sy->objects, cap * sizeof *o);
-		if (!o)
-			return -1;
-		sy->objects = o;
-		sy->objects_cap = cap;
-	}
+	if (pb_grow(&sy->objects, &sy->objects_cap, sy->nobjects, sizeof *sy->objects, 16))
+		return -1;
 	struct pb_sym_object *o = &sy->objects[sy->nobjects];
 	o->path = strdup(path);
 	if (!o->path)
@@ -595,14 +572,8 @@ static int cmp_func_share(const void *a, const void *b)
 
 static int push_sample(struct obj_state *o, uint64_t addr)
 {
-	if (o->nsamples == o->cap) {
-		size_t cap = o->cap ? 2 * o->cap : 256;
-		uint64_t *s = realloc(o->samples, cap * sizeof *s);
-		if (!s)
-			return -1;
-		o->samples = s;
-		o->cap = cap;
-	}
+	if (pb_grow(&o->samples, &o->cap, o->nsamples, sizeof *o->samples, 256))
+		return -1;
 	o->samples[o->nsamples++] = addr;
 	return 0;
 }
@@ -621,14 +592,8 @@ static long func_index(struct func_table *t, struct obj_state *objs, size_t obj,
 					 : NULL;
 	if (!name)
 		start = 0;
-	if (t->n == t->cap) {
-		size_t cap = t->cap ? 2 * t->cap : 256;
-		struct func_key *k = realloc(t->k, cap * sizeof *k);
-		if (!k)
-			return -1;
-		t->k = k;
-		t->cap = cap;
-	}
+	if (pb_grow(&t->k, &t->cap, t->n, sizeof *t->k, 256))
+		return -1;
 	bool added;
 	uint64_t *at = pb_hashmap_upsert(&t->index, obj, start, &added);
 	if (!at)

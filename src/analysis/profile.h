@@ -14,6 +14,7 @@
 #include "analysis/callgrind.h"
 #include "util/error.h"
 #include "util/hashmap.h"
+#include "util/kit.h"
 
 #include <limits.h>
 #include <stdbool.h>
@@ -102,16 +103,13 @@ struct pb_histogram {
 	bool sorted;
 };
 
-/* Makes room for one more row; -1 when out of memory. */
-int pb_histogram_grow_(struct pb_histogram *h);
-
 /* Counts one sample; -1 when out of memory or after pb_histogram_sort. Inline: it runs once per
  * sample of a perf.data file. */
 static inline int pb_histogram_add(struct pb_histogram *h, uint64_t group, uint64_t addr,
 				   uint32_t pid)
 {
 	/* Room for a new row first, so that a key in the index always has its row. */
-	if (h->sorted || (h->n == h->cap && pb_histogram_grow_(h)))
+	if (h->sorted || (h->n == h->cap && pb_grow(&h->rows, &h->cap, h->n, sizeof *h->rows, 1024)))
 		return -1;
 	bool added;
 	uint64_t *row = pb_hashmap_upsert(&h->index, group, addr, &added);

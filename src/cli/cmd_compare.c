@@ -115,7 +115,8 @@ static void cell_text(const struct pb_result_point *p, const char *kind, char *b
 	}
 	const struct pb_rsummary *acc = pb_rset_get_summary(&p->metrics, "accuracy");
 	if (!acc) {
-		pb_format(buf, len, "%s%s", prefix, pb_rset_get(&p->params, "error") ? "error" : "-");
+		pb_format(buf, len, "%s%s", prefix,
+			  pb_rset_get(&p->params, "error") ? "error" : "-");
 		return;
 	}
 	const struct pb_rsummary *rr = pb_rset_get_summary(&p->metrics, "running_ratio");

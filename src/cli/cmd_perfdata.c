@@ -13,6 +13,7 @@
 #include "io/perfdata.h"
 #include "util/error.h"
 #include "util/kit.h"
+#include "util/kit.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -55,14 +56,8 @@ static uint64_t sample_weight(const struct pb_sample *s)
 
 static int mem_add(struct mem_table *t, int event, const struct pb_sample *s)
 {
-	if (t->used == t->cap) {
-		size_t cap = t->cap ? t->cap * 2 : 64;
-		struct mem_slot *slots = realloc(t->slots, cap * sizeof(*slots));
-		if (!slots)
-			return -1;
-		t->slots = slots;
-		t->cap = cap;
-	}
+	if (pb_grow(&t->slots, &t->cap, t->used, sizeof *t->slots, 64))
+		return -1;
 	uint64_t key = s->data_src & MEM_KEY_MASK;
 	bool added;
 	uint64_t *slot = pb_hashmap_upsert(&t->index, (uint64_t)(unsigned)event, key, &added);

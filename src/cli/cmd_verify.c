@@ -1,5 +1,6 @@
 /* `pesbench verify`: checks workload declarations against exact oracles (uprobes,
- * breakpoints, page-fault counts, callgrind) and prints one row per comparison. */
+ * breakpoints, page-fault counts, the PMU's instruction count, callgrind) and prints one row
+ * per comparison. */
 #include "cli/commands.h"
 #include "cli/options.h"
 #include "util/error.h"
@@ -20,7 +21,7 @@ struct verify_args {
 	struct pb_workload_choice choices[MAX_NAMED];
 	size_t n;
 	uint64_t iterations, threads;
-	bool no_callgrind, no_uprobe, no_bp, run_once;
+	bool no_callgrind, no_uprobe, no_bp, no_hw, run_once;
 };
 
 static int add_workload(void *args, const char *value, struct pb_error *err)
@@ -46,6 +47,8 @@ static const struct pb_opt verify_options[] = {
 	 .help = "leave out the uprobe oracle"},
 	{.name = "no-bp", .kind = PB_OPT_FLAG, .at = ARG(no_bp, bool),
 	 .help = "leave out the breakpoint oracle"},
+	{.name = "no-hw", .kind = PB_OPT_FLAG, .at = ARG(no_hw, bool),
+	 .help = "leave out the hw:instructions oracle (where the PMU's count is not exact)"},
 	/* what callgrind runs: the workloads once, nothing counted */
 	{.name = "run-once", .kind = PB_OPT_FLAG, .at = ARG(run_once, bool), .hidden = true,
 	 .help = "run the named workloads once, for callgrind"},
@@ -63,6 +66,11 @@ const struct pb_cmd_spec pb_cmd_verify_spec = {
 		"  uprobe     a uprobe on every labelled instruction counts its executions\n"
 		"  bp:w/rw    a data breakpoint counts writes / accesses of the watched data\n"
 		"  faults     sw:page-faults, for workloads that declare page faults\n"
+		"  hw:instructions\n"
+		"             the PMU's user-mode instruction count where the hw facility passes\n"
+		"             its self-test: a run of 2N iterations less a run of N, against N x\n"
+		"             the declared instructions per iteration (exact under QEMU -icount;\n"
+		"             --no-hw where the PMU's count is not exact)\n"
 		"  callgrind  valgrind's per-instruction counts: every label and the whole loop\n"
 		"Oracles that cannot run here are listed with the reason.\n",
 	.options = verify_options,
@@ -82,7 +90,7 @@ int pb_cmd_verify(int argc, char **argv)
 		return rc0;
 	struct pb_verify_options o = {.iterations = a.iterations, .threads = (unsigned)a.threads,
 				      .uprobe = !a.no_uprobe, .bp = !a.no_bp, .faults = true,
-				      .callgrind = !a.no_callgrind};
+				      .callgrind = !a.no_callgrind, .hw = !a.no_hw};
 	struct pb_workload_choice *choices = a.choices;
 	size_t n = a.n;
 	bool run_once = a.run_once;

@@ -121,6 +121,7 @@ static int accuracy_run(const struct pb_suite_options *o, const char *facility,
 		if (pb_plan_request(&req, facility, names[w], periods[0], 1, o->delivery, err))
 			return -1;
 		req.machine = o->machine;
+		req.measure_skid = true;
 		req.iterations = pb_calibrate_for(&req, o->target_ms, err);
 		if (!req.iterations)
 			return -1;

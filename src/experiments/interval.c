@@ -38,6 +38,7 @@ static int interval_run(const struct pb_suite_options *o, const char *facility,
 	if (pb_plan_request(&req, facility, NULL, periods[0], 1, o->delivery, err))
 		return -1;
 	req.machine = o->machine;
+	req.measure_skid = true;
 	req.iterations = pb_calibrate_for(&req, o->target_ms, err);
 	if (!req.iterations)
 		return -1;

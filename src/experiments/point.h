@@ -35,6 +35,19 @@ struct pb_point_request {
 	bool exclude_kernel, exclude_user;
 	bool attribute;              /* tally samples per instruction of the workload (event 0) */
 	bool run_with_unopened;      /* events the kernel refuses are reported, the rest run */
+	bool measure_skid;           /* event 0's skid in events, where its facility's samples
+				      * carry the count (skid_in_sample_count): PERF_SAMPLE_READ */
+};
+
+/* Skid in events of one event's samples: per sample, the count it carries less k x period for
+ * the k-th overflow (the count modulo the period, sound while the skid is below the period). */
+struct pb_skid {
+	bool measured;
+	uint64_t samples;            /* samples that carried a count */
+	uint64_t median, max;        /* events counted between the overflow and the sample */
+	uint64_t out_of_step;        /* samples whose overflow number (count / period) is not
+				      * their place in the thread's stream: a sample lost before
+				      * them, or a skid of a period or more */
 };
 
 /* What the point knows about one event, summed over threads unless said otherwise. */
@@ -70,6 +83,7 @@ struct pb_point_figures {
 				      * measured figure) */
 	bool opened_all;
 	char open_error[256];
+	struct pb_skid skid;         /* event 0 with measure_skid only */
 };
 
 struct pb_point {

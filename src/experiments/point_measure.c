@@ -73,6 +73,16 @@ int pb_point_measure(const struct pb_point_request *req, struct pb_point *pt,
 	cfg.expected_samples = most_expected;
 	pb_instance_session(&pt->instance, &cfg);
 	struct pb_point_tally tally = {.pt = pt, .nevents = req->nevents};
+	if (req->measure_skid && req->nevents && req->events[0].period &&
+	    req->events[0].spec.facility->skid_in_sample_count) {
+		tally.skid = calloc(req->threads, sizeof *tally.skid);
+		if (!tally.skid) {
+			pb_fail(err, PB_EXIT_FAILURE, 0, "out of memory");
+			goto fail;
+		}
+		tally.skid_period = req->events[0].period;
+		cfg.events[0].extra_sample_type |= PERF_SAMPLE_READ;
+	}
 	for (unsigned e = 0; e < req->nevents; e++)
 		tally.spec[e] = &req->events[e].spec;
 	tally.machine = req->machine ? req->machine : pb_machine_live();
@@ -81,6 +91,7 @@ int pb_point_measure(const struct pb_point_request *req, struct pb_point *pt,
 
 	pt->session = calloc(1, sizeof *pt->session);
 	if (!pt->session) {
+		pb_point_tally_free_skid(&tally, req->threads);
 		pb_fail(err, PB_EXIT_FAILURE, 0, "out of memory");
 		goto fail;
 	}
@@ -89,6 +100,7 @@ int pb_point_measure(const struct pb_point_request *req, struct pb_point *pt,
 		*err = pt->instance.thread_err;
 	/* Figures are summed even on failure: which events opened is part of the answer. */
 	pb_point_sum_figures(req, pt, &tally, rc != 0);
+	pb_point_tally_free_skid(&tally, req->threads);
 	pt->wall_ns = pt->session->wall_ns;
 	pt->signal_overflows = pt->session->signal_overflows;
 	for (unsigned th = 0; th < pt->session->threads; th++) {

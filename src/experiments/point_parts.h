@@ -19,8 +19,18 @@ double pb_point_expected_samples(const char *basis, bool subset, uint64_t declar
 double pb_point_accuracy(const struct pb_point_figures *f, uint64_t period, unsigned threads,
 			 bool run_failed);
 
+/* One thread's skid figures: each worker drains its own ring, so each writes only its own. */
+struct pb_point_skid_log {
+	uint64_t *values;
+	size_t n, cap;
+	uint64_t ordinal;            /* samples of this thread so far */
+	uint64_t out_of_step;
+};
+
 /* Sample tallies, per event for privilege levels and per instruction for attribution. */
 struct pb_point_tally {
+	uint64_t skid_period;                    /* event 0's period when its skid is measured */
+	struct pb_point_skid_log *skid;          /* [threads] */
 	struct pb_point *pt;
 	unsigned nevents;
 	uint64_t user[PB_MAX_EVENTS], kernel[PB_MAX_EVENTS], kernel_ip[PB_MAX_EVENTS];
@@ -32,6 +42,8 @@ struct pb_point_tally {
 /* The session's record callback: ctx is a struct pb_point_tally. */
 void pb_point_tally_record(void *ctx, unsigned thread, unsigned event,
 			   const struct pb_record *rec);
+/* Frees the skid logs of t's threads. */
+void pb_point_tally_free_skid(struct pb_point_tally *t, unsigned threads);
 /* The session's figures and the tallies into pt->ev. run_failed: the session did not run the
  * measured region to its end, so no figure of it is an accuracy, whatever the counts say. */
 void pb_point_sum_figures(const struct pb_point_request *req, struct pb_point *pt,

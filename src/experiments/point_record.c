@@ -59,6 +59,20 @@ static void record_figures(const struct pb_point_request *req, unsigned e,
 			 "produced nothing, so no accuracy is given", f->expected);
 		pb_rset_text(o, "note", note);
 	}
+	if (f->skid.measured) {
+		/* the set names its unit: median and max are events, a name used in other units */
+		struct pb_rset *skid = pb_rset_set(o, "skid");
+		pb_rset_text(skid, "unit", "events");
+		pb_rset_int(skid, "samples", PB_UNIT_SAMPLES, (int64_t)f->skid.samples);
+		pb_rset_int(skid, "median", PB_UNIT_NONE, (int64_t)f->skid.median);
+		pb_rset_int(skid, "max", PB_UNIT_NONE, (int64_t)f->skid.max);
+		pb_rset_int(skid, "out_of_step", PB_UNIT_SAMPLES, (int64_t)f->skid.out_of_step);
+		pb_rset_text(skid, "means",
+			     "events counted between the counter's overflow and the sample: the count "
+			     "the sample carries (PERF_SAMPLE_READ) less k x period for the k-th "
+			     "overflow; out_of_step samples (a loss before them, or a skid of a period "
+			     "or more) are taken modulo the period");
+	}
 	pb_rset_bool(o, "opened", f->opened_all);
 	if (!f->opened_all)
 		pb_rset_text(o, "open_error", f->open_error);
@@ -145,6 +159,11 @@ void pb_point_print(FILE *out, const struct pb_point_request *req, const struct 
 		if (f->dropped)
 			fprintf(out, "; DROPPED %llu unparseable records (neither observed nor lost)",
 				(unsigned long long)f->dropped);
+		if (f->skid.measured && f->skid.samples)
+			fprintf(out, "; skid median %llu, max %llu events after the overflow (%llu "
+				"samples%s)", (unsigned long long)f->skid.median,
+				(unsigned long long)f->skid.max, (unsigned long long)f->skid.samples,
+				f->skid.out_of_step ? ", some OUT OF STEP with the period" : "");
 		fprintf(out, "\n");
 	}
 }

@@ -2,15 +2,76 @@
 #include "experiments/point_parts.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* x86-64 and arm64 kernels live in the upper half of the address space. */
 #define KERNEL_HALF 0x8000000000000000ull
 
+static void log_skid(struct pb_point_skid_log *l, uint64_t count, uint64_t period)
+{
+	l->ordinal++;
+	if (count / period != l->ordinal)
+		l->out_of_step++;
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? 2 * l->cap : 1024;
+		uint64_t *v = realloc(l->values, cap * sizeof *v);
+		if (!v)
+			return; /* the figures then cover fewer samples, and say how many */
+		l->values = v;
+		l->cap = cap;
+	}
+	l->values[l->n++] = count % period;
+}
+
+static int compare_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* Median (the lower one of an even count: a figure some sample really had) and max. */
+static void sum_skid(const struct pb_point_tally *t, unsigned threads, struct pb_skid *out)
+{
+	memset(out, 0, sizeof *out);
+	if (!t->skid)
+		return;
+	out->measured = true;
+	size_t n = 0;
+	for (unsigned th = 0; th < threads; th++) {
+		n += t->skid[th].n;
+		out->out_of_step += t->skid[th].out_of_step;
+	}
+	out->samples = n;
+	if (!n)
+		return;
+	uint64_t *all = malloc(n * sizeof *all);
+	if (!all) {
+		out->measured = false;
+		return;
+	}
+	size_t k = 0;
+	for (unsigned th = 0; th < threads; th++) {
+		memcpy(all + k, t->skid[th].values, t->skid[th].n * sizeof *all);
+		k += t->skid[th].n;
+	}
+	qsort(all, n, sizeof *all, compare_u64);
+	out->median = all[(n - 1) / 2];
+	out->max = all[n - 1];
+	free(all);
+}
+
+void pb_point_tally_free_skid(struct pb_point_tally *t, unsigned threads)
+{
+	for (unsigned th = 0; t->skid && th < threads; th++)
+		free(t->skid[th].values);
+	free(t->skid);
+	t->skid = NULL;
+}
+
 void pb_point_tally_record(void *ctx, unsigned thread, unsigned event,
 			   const struct pb_record *rec)
 {
-	(void)thread;
 	struct pb_point_tally *t = ctx;
 	if (rec->type != PERF_RECORD_SAMPLE || event >= t->nevents)
 		return;
@@ -21,6 +82,8 @@ void pb_point_tally_record(void *ctx, unsigned thread, unsigned event,
 			return;
 		t->subset_samples[event]++;
 	}
+	if (event == 0 && t->skid && (s->sample_type & PERF_SAMPLE_READ) && s->read.nr >= 1)
+		log_skid(&t->skid[thread], s->read.values[0].value, t->skid_period);
 	unsigned mode = rec->misc & PERF_RECORD_MISC_CPUMODE_MASK;
 	if (mode == PERF_RECORD_MISC_KERNEL || mode == PERF_RECORD_MISC_GUEST_KERNEL)
 		t->kernel[event]++;
@@ -96,6 +159,8 @@ void pb_point_sum_figures(const struct pb_point_request *req, struct pb_point *p
 			f->observed = t->subset_samples[e];
 		if (spec->facility->time_based && f->expected > (double)(f->observed + f->lost))
 			f->missed = (uint64_t)llround(f->expected - (double)(f->observed + f->lost));
+		if (e == 0)
+			sum_skid(t, sr->threads, &f->skid);
 		f->user_samples = t->user[e];
 		f->kernel_samples = t->kernel[e];
 		f->kernel_ip_samples = t->kernel_ip[e];

@@ -187,6 +187,12 @@ struct pb_facility {
 				 const struct pb_sample *sample);
 	/* The name pesbench verify gives its oracle row; NULL: the spec text. */
 	const char *oracle_name;
+	/* Its overflow interrupt reads the counter into the event's count before it writes the
+	 * sample (arm_pmu.c and x86's handlers: update, set the next period, then overflow), and
+	 * the next overflow stays at a multiple of the period. So with PERF_SAMPLE_READ the k-th
+	 * sample's count less k x period is the events counted between the k-th overflow and the
+	 * sample: its skid in events. */
+	bool skid_in_sample_count;
 };
 
 /* NULL-terminated list of every facility. */

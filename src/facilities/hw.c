@@ -224,4 +224,5 @@ const struct pb_facility pb_facility_hw = {
 	.multi_events = 8,
 	.periods = &pb_counter_periods,
 	.declare = hw_declare,
+	.skid_in_sample_count = true,
 };

@@ -78,7 +78,8 @@ static int parse_pmu(struct pb_spec *spec, const char *value, void *ctx, struct 
  * event name; empty words come from the "::" of a qualified name and are kept. */
 static const struct pb_spec_option pebs_words[] = {
 	PEBS_PRECISE("pp", "the precise level: 1 constant skid, 2 exact IP, 3 exact IP with "
-			   "precise distribution (default: the highest the event allows)"),
+			   "precise distribution (default: 3 for PREC_DIST events, else 2, at "
+			   "most what the machine grants)"),
 	PEBS_PRECISE("precise", "the same as pp="),
 	{.word = "pmu", .kind = PB_SPEC_TEXT, .arg = "NAME", .parse = parse_pmu,
 	 .help = "the libpfm4 table to name the event in (skl, icl, spr, ...); default: this "

@@ -1,6 +1,7 @@
 #include "io/result_model.h"
 
 #include "analysis/stats.h"
+#include "util/kit.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -58,18 +59,12 @@ static char *dup_text(const char *s)
 	return d;
 }
 
-static void *grow(void *p, size_t *cap, size_t need, size_t size)
+/* The model has no error path for memory: a results document that cannot grow ends the run
+ * rather than lose figures silently. */
+static void room_for(void *array, size_t *cap, size_t n, size_t size)
 {
-	if (need <= *cap)
-		return p;
-	size_t cap2 = *cap ? *cap * 2 : 8;
-	while (cap2 < need)
-		cap2 *= 2;
-	void *q = realloc(p, cap2 * size);
-	if (!q)
+	if (pb_grow(array, cap, n, size, 8))
 		abort();
-	*cap = cap2;
-	return q;
 }
 
 void pb_rvalue_clear(struct pb_rvalue *v)
@@ -118,7 +113,7 @@ static struct pb_rvalue *slot(struct pb_rset *s, const char *name)
 			pb_rvalue_clear(&s->f[i].v);
 			return &s->f[i].v;
 		}
-	s->f = grow(s->f, &s->cap, s->n + 1, sizeof *s->f);
+	room_for(&s->f, &s->cap, s->n, sizeof *s->f);
 	struct pb_rfield *f = &s->f[s->n++];
 	f->name = dup_text(name);
 	memset(&f->v, 0, sizeof f->v);
@@ -127,7 +122,7 @@ static struct pb_rvalue *slot(struct pb_rset *s, const char *name)
 
 static struct pb_rvalue *list_slot(struct pb_rlist *l)
 {
-	l->v = grow(l->v, &l->cap, l->n + 1, sizeof *l->v);
+	room_for(&l->v, &l->cap, l->n, sizeof *l->v);
 	struct pb_rvalue *v = &l->v[l->n++];
 	memset(v, 0, sizeof *v);
 	return v;
@@ -433,7 +428,7 @@ void pb_results_skip(struct pb_results *r, const char *facility, const char *rea
 struct pb_result_point *pb_results_point(struct pb_results *r, const char *experiment,
 					 const char *facility, const char *workload)
 {
-	r->points = grow(r->points, &r->cap, r->npoints + 1, sizeof *r->points);
+	room_for(&r->points, &r->cap, r->npoints, sizeof *r->points);
 	struct pb_result_point *p = calloc(1, sizeof *p);
 	if (!p)
 		abort();

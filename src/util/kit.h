@@ -1,4 +1,5 @@
-/* Small parts every layer shares: array length, the monotonic clock, little-endian loads. */
+/* Small parts every layer shares: array length and growth, the monotonic clock, little-endian
+ * loads. */
 #ifndef PB_KIT_H
 #define PB_KIT_H
 
@@ -7,6 +8,10 @@
 
 /* Elements of an array (not a pointer: -Wsizeof-pointer-div, on in -Wall, refuses one). */
 #define PB_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Room for element n of a growing array: when n has reached *cap, the array at *(T **)array
+ * doubles (to first when empty). -1 when out of memory, the array left as it was. */
+int pb_grow(void *array, size_t *cap, size_t n, size_t elem_size, size_t first);
 
 /* Nanoseconds of CLOCK_MONOTONIC: durations, never wall-clock dates. */
 uint64_t pb_now_ns(void);

@@ -126,18 +126,21 @@ static void note_skip(struct pb_verify_report *rep, const char *oracle, const ch
 /* Runs one counting session with a single event; counts[t] per thread. Returns 1 when the
  * facility is not available here (noted in the report), -1 on error. */
 static int count_session(struct pb_instance *in, const char *spec_text, bool exclude_kernel,
-			 uint64_t *counts, struct pb_verify_report *rep, struct pb_error *err)
+			 const struct pb_machine *machine, uint64_t *counts,
+			 struct pb_verify_report *rep, struct pb_error *err)
 {
 	struct pb_session_config cfg;
 	memset(&cfg, 0, sizeof cfg);
 	if (pb_spec_parse(spec_text, &cfg.events[0].spec, err))
 		return -1;
 	struct pb_availability av;
-	pb_facility_check(pb_machine_live(), &cfg.events[0].spec, NULL, &av, NULL);
+	pb_facility_check(machine ? machine : pb_machine_live(), &cfg.events[0].spec, NULL, &av,
+			  NULL);
 	if (!av.available) {
 		note_skip(rep, spec_text, av.reason);
 		return 1;
 	}
+	cfg.machine = machine;
 	cfg.nevents = 1;
 	cfg.events[0].period = 0;
 	cfg.events[0].exclude_kernel = exclude_kernel;
@@ -155,6 +158,30 @@ static int count_session(struct pb_instance *in, const char *spec_text, bool exc
 	return rc ? -1 : 0;
 }
 
+/* A count of a whole run holds, besides the loop, what the workload's C function does around
+ * it (prologue, setup of registers, return), the same on every run. A run of 2N iterations
+ * less a run of N leaves N loops and nothing else. A difference below zero is reported as 0:
+ * it can match no declaration. */
+static int count_difference(struct pb_instance *in, const char *spec_text, bool exclude_kernel,
+			    const struct pb_machine *machine, uint64_t *counts,
+			    struct pb_verify_report *rep, struct pb_error *err)
+{
+	uint64_t *once = calloc(in->threads, sizeof *once);
+	if (!once)
+		return pb_fail(err, PB_EXIT_FAILURE, 0, "out of memory");
+	int rc = count_session(in, spec_text, exclude_kernel, machine, once, rep, err);
+	uint64_t n = in->iterations;
+	if (!rc) {
+		in->iterations = 2 * n;
+		rc = count_session(in, spec_text, exclude_kernel, machine, counts, rep, err);
+		in->iterations = n;
+	}
+	for (unsigned t = 0; !rc && t < in->threads; t++)
+		counts[t] = counts[t] >= once[t] ? counts[t] - once[t] : 0;
+	free(once);
+	return rc;
+}
+
 /* Exact oracles can still lose an event to the machine: in a KVM guest a data breakpoint
  * misses about one trap in 50 000 (measured here; never an extra one), while a wrong
  * declaration is wrong on every run. So a disagreeing count is measured again, up to
@@ -163,20 +190,39 @@ static int count_session(struct pb_instance *in, const char *spec_text, bool exc
 
 enum { CHECKED = 0, UNAVAILABLE = 1, REFUSED = 2 };
 
-/* may_refuse: the kernel may refuse to place this oracle on some instructions. */
-static int check_count(struct pb_instance *in, const char *spec, bool may_refuse,
-		       bool exclude_kernel,
-		       const char *what, uint64_t addr, uint64_t declared, uint64_t *counts,
-		       struct pb_verify_report *rep, struct pb_error *err)
+/* How an oracle counts: where, and whether a whole run is its answer. */
+struct oracle {
+	const char *spec;
+	bool may_refuse;        /* the kernel may refuse to place it on some instructions */
+	bool exclude_kernel;
+	bool difference;        /* counts the code around the loop too: 2N less N iterations */
+};
+
+static const struct oracle UPROBE = {"uprobe", true, true, false},
+			   BP_WRITES = {"bp:w", false, true, false},
+			   BP_ACCESSES = {"bp:rw", false, true, false},
+			   FAULTS_ALL = {"sw:page-faults", false, false, false},
+			   FAULTS_USER = {"sw:page-faults", false, true, false},
+			   INSTRUCTIONS = {"hw:instructions", false, true, true};
+
+static int check_count(struct pb_instance *in, const struct oracle *oc,
+		       const struct pb_verify_options *o, const char *what, uint64_t addr,
+		       uint64_t declared, uint64_t *counts, struct pb_verify_report *rep,
+		       struct pb_error *err)
 {
+	const char *spec = oc->spec;
 	const struct pb_facility *facility = pb_facility_of(spec);
 	const char *oracle = facility && facility->oracle_name ? facility->oracle_name : spec;
 	uint64_t first = 0;
 	unsigned attempt = 0, t = 0;
 	bool exact = false;
 	while (!exact && attempt < ATTEMPTS) {
-		int rc = count_session(in, spec, exclude_kernel, counts, rep, err);
-		if (rc < 0 && err->sys_errno == UPROBE_REFUSED && may_refuse)
+		int rc = oc->difference
+				 ? count_difference(in, spec, oc->exclude_kernel, o->machine, counts,
+						    rep, err)
+				 : count_session(in, spec, oc->exclude_kernel, o->machine, counts, rep,
+						 err);
+		if (rc < 0 && err->sys_errno == UPROBE_REFUSED && oc->may_refuse)
 			return REFUSED;
 		if (rc)
 			return rc;
@@ -214,11 +260,11 @@ int pb_verify_instance(struct pb_instance *in, const struct pb_verify_options *o
 		const struct pb_label_truth *l = &t->labels[i];
 		uint64_t declared = in->iterations * l->per_iteration + l->once;
 		in->code_label = (int)i;
-		rc = check_count(in, "uprobe", true, true, l->name, l->addr, declared, counts, rep, err);
+		rc = check_count(in, &UPROBE, o, l->name, l->addr, declared, counts, rep, err);
 		if (rc == REFUSED) {
 			/* uprobes refuse some instructions (x86 lock-prefixed ones, arm64 svc
-			 * and exclusives); callgrind (and on arm64 under icount, hw:instructions)
-			 * still checks this label. */
+			 * and exclusives); callgrind still checks this label, and hw:instructions
+			 * the loop's instructions as a whole. */
 			struct pb_verify_row *r = new_row(rep, &in->choice, "uprobe", l->name,
 							  l->addr, err);
 			if (!r) {
@@ -235,19 +281,22 @@ int pb_verify_instance(struct pb_instance *in, const struct pb_verify_options *o
 	}
 	in->code_label = -1;
 	if (o->bp && rc >= 0 && t->has_watch) {
-		rc = check_count(in, "bp:w", false, true, t->watch_what, 0, t->watch_writes, counts, rep,
+		rc = check_count(in, &BP_WRITES, o, t->watch_what, 0, t->watch_writes, counts, rep,
 				 err);
 		if (rc == CHECKED)
-			rc = check_count(in, "bp:rw", false, true, t->watch_what, 0, t->watch_accesses,
+			rc = check_count(in, &BP_ACCESSES, o, t->watch_what, 0, t->watch_accesses,
 					 counts, rep, err);
 	}
 	if (o->faults && rc >= 0 && t->page_faults) {
-		rc = check_count(in, "sw:page-faults", false, false, "page faults, user and kernel mode", 0,
+		rc = check_count(in, &FAULTS_ALL, o, "page faults, user and kernel mode", 0,
 				 in->iterations * t->page_faults, counts, rep, err);
 		if (rc == CHECKED)
-			rc = check_count(in, "sw:page-faults", false, true, "page faults in user mode", 0,
+			rc = check_count(in, &FAULTS_USER, o, "page faults in user mode", 0,
 					 in->iterations * t->page_faults_user, counts, rep, err);
 	}
+	if (o->hw && rc >= 0)
+		rc = check_count(in, &INSTRUCTIONS, o, "instructions in user mode, 2N less N iterations",
+				 0, in->iterations * t->instructions, counts, rep, err);
 	free(counts);
 	return rc < 0 ? -1 : 0;
 }
@@ -540,16 +589,17 @@ int pb_verify_callgrind(const struct pb_workload_choice *choices, const struct p
 void pb_verify_print(const struct pb_verify_report *rep, FILE *out)
 {
 	/* Columns as wide as their widest cell, so long parameter lists stay aligned. */
-	int ww = (int)strlen("workload"), pw = (int)strlen("params"),
+	int ww = (int)strlen("workload"), pw = (int)strlen("params"), ow = 9,
 	    iw = (int)strlen("instruction / what");
 	for (size_t i = 0; i < rep->n; i++) {
 		const struct pb_verify_row *r = &rep->rows[i];
 		ww = (int)strlen(r->workload) > ww ? (int)strlen(r->workload) : ww;
 		pw = (int)strlen(r->params) > pw ? (int)strlen(r->params) : pw;
+		ow = (int)strlen(r->oracle) > ow ? (int)strlen(r->oracle) : ow;
 		iw = (int)strlen(r->what) > iw ? (int)strlen(r->what) : iw;
 	}
-	fprintf(out, "%-*s  %-*s  %-9s  %-*s  %12s  %12s  %s\n", ww, "workload", pw, "params",
-		"oracle", iw, "instruction / what", "declared", "measured", "ok");
+	fprintf(out, "%-*s  %-*s  %-*s  %-*s  %12s  %12s  %s\n", ww, "workload", pw, "params",
+		ow, "oracle", iw, "instruction / what", "declared", "measured", "ok");
 	for (size_t i = 0; i < rep->n; i++) {
 		const struct pb_verify_row *r = &rep->rows[i];
 		char measured[24], status[48];
@@ -563,8 +613,8 @@ void pb_verify_print(const struct pb_verify_report *rep, FILE *out)
 			snprintf(status, sizeof status, "MISMATCH (thread %u)", r->thread);
 		else
 			snprintf(status, sizeof status, "%s", r->ok ? "ok" : "MISMATCH");
-		fprintf(out, "%-*s  %-*s  %-9s  %-*s  %12" PRIu64 "  %12s  %s%s%s\n", ww, r->workload,
-			pw, r->params, r->oracle, iw, r->what, r->declared, measured, status,
+		fprintf(out, "%-*s  %-*s  %-*s  %-*s  %12" PRIu64 "  %12s  %s%s%s\n", ww, r->workload,
+			pw, r->params, ow, r->oracle, iw, r->what, r->declared, measured, status,
 			r->note[0] ? "  " : "", r->note);
 	}
 	fprintf(out, "%zu checks, %zu mismatches\n", rep->n, rep->mismatches);

@@ -2,6 +2,10 @@
  *   uprobe     a uprobe on every labelled instruction counts its executions;
  *   bp:w/bp:rw a data breakpoint on the watched data counts its writes / accesses;
  *   faults     sw:page-faults, all modes and user mode only (workloads that declare faults);
+ *   hw:instructions
+ *              the PMU's user-mode instruction count, where the hw facility passes its
+ *              self-test: a run of 2N iterations less a run of N is N loops, whatever the
+ *              code around the loop costs per run; compared with N x instructions;
  *   callgrind  valgrind's per-instruction counts: every label, and all instructions of the
  *              workload's code (iterations x instructions + once_instructions).
  * Every comparison becomes a row; a row that disagrees is a mismatch (exit 5). A count that
@@ -17,7 +21,10 @@
 struct pb_verify_options {
 	uint64_t iterations;
 	unsigned threads;
-	bool uprobe, bp, faults, callgrind;
+	bool uprobe, bp, faults, callgrind, hw;
+	/* The machine the oracles' facilities are checked and opened on; NULL = this machine.
+	 * Tests give a fixture with a PMU and answer through the fake kernel. */
+	const struct pb_machine *machine;
 	/* A pesbench binary for callgrind to run (`verify --run-once`); NULL = /proc/self/exe. */
 	const char *self_exe;
 	/* Where callgrind's files go; NULL = $TMPDIR or /tmp. */
@@ -27,7 +34,7 @@ struct pb_verify_options {
 struct pb_verify_row {
 	char workload[32];
 	char params[96];
-	char oracle[16];
+	char oracle[24];
 	char what[80];               /* the instruction (label) or total checked */
 	uint64_t addr;               /* the label's address, 0 for totals */
 	unsigned thread;             /* the thread of `measured` (the first that disagreed) */
@@ -49,7 +56,7 @@ struct pb_verify_report {
 size_t pb_verify_default_choices(struct pb_workload_choice *out, size_t max);
 
 /* Checks one instance's declared truth (in->truth, which a caller may have edited) with the
- * uprobe, bp and faults oracles. */
+ * uprobe, bp, faults and hw:instructions oracles. */
 int pb_verify_instance(struct pb_instance *in, const struct pb_verify_options *o,
 		       struct pb_verify_report *rep, struct pb_error *err);
 /* Whether the callgrind oracle can run: valgrind is installed, and this pesbench is not built

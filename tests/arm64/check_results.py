@@ -145,6 +145,14 @@ if cycles:
                       f"count {ev['count']}, declared {decl}")
             else:
                 check(f"cycles {tag}: declared truth of {run.get('workload')}", False, "not in workloads --json")
+            # Skid in events: each sample's count (PERF_SAMPLE_READ) less k x period. Under
+            # icount the emulator raises the overflow interrupt before the next instruction.
+            sk = ev.get("skid")
+            check(f"cycles {tag}: skid 0 events at every sample (median and max)",
+                  sk is not None and sk.get("unit") == "events" and
+                  sk.get("samples") == ev["observed"] and ev["observed"] >= 1 and
+                  sk.get("median") == 0 and sk.get("max") == 0 and sk.get("out_of_step") == 0,
+                  f"skid {sk}" if sk is not None else "no skid figures in the result")
             if exact and ev["observed"] >= 1:
                 periods.add(p)
     check("cycles: exact at >= 3 periods", len(periods) >= 3, f"periods {sorted(periods)}")
@@ -234,6 +242,42 @@ check("verify: every arm64 workload matches its oracles",
       os.path.exists(rc) and open(rc).read().strip() == "0",
       (open(rc).read().strip() if os.path.exists(rc) else "did not run") + " " +
       (open(os.path.join(results, "verify.err")).read()[-300:] if os.path.exists(os.path.join(results, "verify.err")) else ""))
+
+
+
+def verify_rows(path):
+    """The rows of `pesbench verify`'s table: columns are separated by two or more spaces."""
+    rows, inside = [], False
+    for line in open(path):
+        cols = re.split(r"\s{2,}", line.strip())
+        if cols[:3] == ["workload", "params", "oracle"]:
+            inside = True
+        elif re.match(r"\d+ checks, \d+ mismatches", line):
+            inside = False
+        elif inside and len(cols) >= 7:
+            rows.append({"workload": cols[0], "params": cols[1], "oracle": cols[2],
+                         "what": cols[3], "declared": cols[4], "measured": cols[5],
+                         "status": cols[6], "note": " ".join(cols[7:])})
+    return rows
+
+
+# --- verify: the PMU's user-mode instruction count as an oracle (2N less N iterations, exact
+# under icount), for every arm64 workload
+out = os.path.join(results, "verify.out")
+if os.path.exists(out):
+    rows = [r for r in verify_rows(out) if r["oracle"] == "hw:instructions"]
+    for name in sorted({w["name"] for w in workloads.values()}):
+        mine = [r for r in rows if r["workload"] == name]
+        bad = [r for r in mine if r["status"] != "ok" or r["declared"] != r["measured"]]
+        check(f"verify: hw:instructions agrees with the declared instructions of {name}",
+              mine and not bad,
+              f"{len(mine)} rows; " + ("; ".join(f"{r['params']}: declared {r['declared']}, "
+                                                  f"measured {r['measured']} {r['status']} {r['note']}"
+                                                  for r in bad[:4]) if mine else "no hw:instructions row"))
+    check("verify: hw:instructions rows present", len(rows) > 0,
+          "none; not run here: " + open(out).read().split("not run here:")[-1][:300] if not rows else f"{len(rows)} rows")
+else:
+    check("verify: hw:instructions rows", False, "verify did not run")
 
 print(f"check-arm64 host checks: {checks - failures} passed, {failures} failed")
 sys.exit(1 if failures else 0)
