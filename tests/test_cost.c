@@ -350,6 +350,31 @@ static void test_smoke_on(const char *facility)
 	CHECK(system(cmd) == 0);
 }
 
+/* A real program's CPU time comes from wait4 (user + system), and a timer over the whole
+ * program counts that same CPU time: a shell loop of builtins (no child processes) keeps the
+ * two within each other, where a wrapper that forks helpers would not. */
+static void test_program_cpu(void)
+{
+	char *argv[] = {"sh", "-c", "i=0; while [ $i -lt 30000 ]; do i=$((i+1)); done", NULL};
+	struct pb_program_figures f;
+	struct pb_error err = {0};
+	CHECK(pb_program_measure(argv, NULL, 0, 0, &f, &err) == 0);
+	CHECK(f.cpu_ns > 0);
+	CHECK(f.cpu_ns <= f.wall_ns + 10000000);
+	struct pb_spec spec;
+	CHECK(pb_spec_parse("timer:cpu-clock", &spec, &err) == 0);
+	if (pb_program_measure(argv, &spec, 1000000, 0, &f, &err)) {
+		fprintf(stderr, "program_cpu: the timer cannot sample a child here: %s\n", err.msg);
+		return;
+	}
+	CHECK(f.cpu_ns > 0);
+	/* the timer starts at exec, rusage a little earlier (fork): the count is within it */
+	CHECK(f.count <= f.cpu_ns + 1000000);
+	CHECK(f.count >= f.cpu_ns / 2);
+	printf("program: %llu ns CPU (wait4), %llu ns counted by the timer\n",
+	       (unsigned long long)f.cpu_ns, (unsigned long long)f.count);
+}
+
 static void test_smoke(void)
 {
 	pb_test_on_exact_facilities(test_smoke_on);
@@ -362,6 +387,7 @@ int main(void)
 	test_fastest_per_period();
 	test_predict();
 	test_plan();
+	test_program_cpu();
 	test_smoke();
 	return pb_check_done("cost");
 }

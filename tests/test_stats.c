@@ -82,6 +82,32 @@ int main(void)
 	CHECK(pb_theil_sen(x + 1, y + 1, 2, &ts, &ti) == 0 && near(ts, 250, 1e-9) &&
 	      near(ti, 2e6, 1e-6));
 
+	/* Round orders: each a permutation, never the previous round's last setting first, the
+	 * same for the same round, and over 60 rounds every setting in every position (from 3
+	 * settings on: with 2, the first is always the one the last round did not end with). */
+	for (unsigned n = 1; n <= 7; n++) {
+		unsigned last = n, seen_at[7][7] = {{0}};
+		for (unsigned r = 0; r < 60; r++) {
+			unsigned order[7], again[7], prev = last, last2 = prev;
+			pb_round_order(order, n, r, &last);
+			pb_round_order(again, n, r, &last2);
+			CHECK(memcmp(order, again, n * sizeof *order) == 0);
+			unsigned hits[7] = {0};
+			for (unsigned k = 0; k < n; k++) {
+				CHECK(order[k] < n);
+				hits[order[k] < n ? order[k] : 0]++;
+				seen_at[order[k] < n ? order[k] : 0][k]++;
+			}
+			for (unsigned k = 0; k < n; k++)
+				CHECK(hits[k] == 1);
+			CHECK(n == 1 || order[0] != prev);
+			CHECK(last == order[n - 1]);
+		}
+		for (unsigned i = 0; i < n && n >= 3; i++)
+			for (unsigned k = 0; k < n; k++)
+				CHECK(seen_at[i][k] > 0);
+	}
+
 	CHECK(near(pb_accuracy(200081, 200040), 100 - 41.0 / 200040 * 100, 1e-9));
 	CHECK(near(pb_accuracy(215689, 200040), 92.177, 1e-3)); /* the main study's IBS op figure */
 	CHECK(pb_accuracy(0, 0) == 100 && pb_accuracy(5, 0) == 0);

@@ -182,6 +182,30 @@ size_t pb_fastest_per_period(const struct pb_xy *xy, size_t n, struct pb_xy *out
 	return nout;
 }
 
+void pb_round_order(unsigned *order, unsigned n, unsigned round, unsigned *last)
+{
+	for (unsigned i = 0; i < n; i++)
+		order[i] = i;
+	/* splitmix64 from the round: neighbouring rounds get unrelated orders */
+	uint64_t state = (uint64_t)round * 0x9e3779b97f4a7c15ull;
+	for (unsigned i = n; i > 1; i--) {
+		state += 0x9e3779b97f4a7c15ull;
+		uint64_t x = state;
+		x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+		x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+		x ^= x >> 31;
+		unsigned j = (unsigned)(x % i), t = order[i - 1];
+		order[i - 1] = order[j];
+		order[j] = t;
+	}
+	if (n > 1 && order[0] == *last) {
+		unsigned t = order[0];
+		order[0] = order[n - 1];
+		order[n - 1] = t;
+	}
+	*last = n ? order[n - 1] : 0;
+}
+
 double pb_accuracy(double observed, double expected)
 {
 	if (expected == 0)

@@ -53,6 +53,13 @@ bool pb_fit_disagrees(const struct pb_fit *fit, double robust_slope);
 #define PB_FIT_MAX_REL_CI 0.10
 bool pb_fit_resolved(const struct pb_fit *fit);
 
+/* The order in which round `round` of a repeated sweep visits its n settings: a shuffle fixed
+ * by the round (the same in every run of the program), whose first setting is not *last, the
+ * one the previous round ended with (n > 1; start with *last = n); *last is set to this
+ * round's last. A fixed or reversing order lets drift or a burst of load on the machine
+ * follow the settings. */
+void pb_round_order(unsigned *order, unsigned n, unsigned round, unsigned *last);
+
 /* One run of a sweep: x samples taken, y elapsed ns, at period. */
 struct pb_xy {
 	double x, y;

@@ -328,12 +328,17 @@ static int sweep_mode(struct sweep_setup *su, enum pb_delivery mode,
 	unsigned round = 0;
 	int rc = 0;
 	bool done = false, futile = false;
+	unsigned last = su->np;
 	memset(cf, 0, sizeof *cf);
 	for (;; round++) {
-		/* The sweep's direction and the order inside the pairs alternate: in a fixed order
-		 * a machine that warms up or quiets down would read as a per-sample cost. */
+		/* Each round visits the periods in a new order, and the order inside the pairs
+		 * alternates: in a fixed order a machine that warms up or quiets down would read
+		 * as a per-sample cost, and with a reversing one the period at the turn ran twice
+		 * in a row, so one burst of load on the machine landed on it twice. */
+		unsigned order[PB_MAX_LIST];
+		pb_round_order(order, su->np, round, &last);
 		for (unsigned k = 0; k < su->np && !rc; k++) {
-			unsigned i = round % 2 ? su->np - 1 - k : k;
+			unsigned i = order[k];
 			if (su->o && pb_suite_interrupted(su->o, err)) {
 				rc = -1;
 				break;

@@ -52,7 +52,9 @@ struct pb_session_config {
 	unsigned max_ring_pages;      /* cap for automatic sizing; 0 = 16384 (64 MiB) */
 	unsigned wakeup_events;       /* signal mode: samples per wakeup (default 1) */
 	uint32_t wakeup_watermark;    /* bytes; when set, used instead of wakeup_events */
-	unsigned drain_interval_us;   /* drain mode poll timeout (default 1000) */
+	unsigned drain_interval_us;   /* drain mode: poll at least this often; 0 (default): sleep
+				       * until a ring reaches its watermark (half full) or the
+				       * run ends, as perf record does */
 	int signal_number;            /* signal mode: default SIGRTMIN+2 */
 	/* Workload: prepare fills the thread's target (before its events are opened, outside the
 	 * measured region), run is the measured region. Both run on the thread itself. */
