@@ -126,63 +126,63 @@ static void test_predict(void)
 static void test_plan(void)
 {
 	struct pb_error err = {0};
-	struct pb_plan_result r;
+	struct pb_budget_period r;
 	/* Timer: c / (P - c) <= b. c = 10 us, b = 10 % -> P = 110 us exactly. */
-	struct pb_plan_model timer = {.baseline_ns = 1e9, .time_based = true,
+	struct pb_slowdown_model timer = {.baseline_ns = 1e9, .time_based = true,
 				      .ns_per_sample = 10000, .min_period = 10000,
 				      .record_bytes = 48};
-	CHECK(pb_plan_period(&timer, 10, &r, &err) == 0);
+	CHECK(pb_period_for_budget(&timer, 10, &r, &err) == 0);
 	CHECK_EQ_U64(r.period, 110000);
 	CHECK(near(r.overhead_pct, 10.0, 1e-9));
-	CHECK(pb_plan_overhead_pct(&timer, 109999) > 10.0);
+	CHECK(pb_slowdown_overhead_pct(&timer, 109999) > 10.0);
 	CHECK(near(r.samples, 1e9 / 100000.0, 1e-6));
 	CHECK(near(r.predicted_ns, 1.1e9, 1e-3));
 	/* 10000 samples in 1.1 s -> 909 in 100 ms x 48 bytes = 43632 bytes -> 16 pages */
 	CHECK_EQ_U64(r.ring_pages, 16);
-	CHECK(pb_plan_overhead_pct(&timer, 10000) < 0); /* never ends */
+	CHECK(pb_slowdown_overhead_pct(&timer, 10000) < 0); /* never ends */
 
 	/* Events: c E / (P T0) <= b. 1e8 events in 1 s, 500 ns per sample, 5 % -> P = 1000. */
-	struct pb_plan_model ev = {.baseline_ns = 1e9, .events = 1e8, .ns_per_sample = 500,
+	struct pb_slowdown_model ev = {.baseline_ns = 1e9, .events = 1e8, .ns_per_sample = 500,
 				   .min_period = 1, .record_bytes = 48};
-	CHECK(pb_plan_period(&ev, 5, &r, &err) == 0);
+	CHECK(pb_period_for_budget(&ev, 5, &r, &err) == 0);
 	CHECK_EQ_U64(r.period, 1000);
 	CHECK(near(r.samples, 1e5, 1e-6));
 	CHECK(near(r.overhead_pct, 5.0, 1e-9));
-	CHECK(pb_plan_overhead_pct(&ev, 999) > 5.0);
+	CHECK(pb_slowdown_overhead_pct(&ev, 999) > 5.0);
 	/* 1e5 samples in 1.05 s -> 9524 per 100 ms x 48 bytes = 457 kB -> 128 pages */
 	CHECK_EQ_U64(r.ring_pages, 128);
 	/* A program with few events: the ring floor of 8 pages. */
 	ev.events = 1e3;
-	CHECK(pb_plan_period(&ev, 5, &r, &err) == 0);
+	CHECK(pb_period_for_budget(&ev, 5, &r, &err) == 0);
 	CHECK_EQ_U64(r.period, 1);
 	CHECK_EQ_U64(r.ring_pages, 8);
 	ev.events = 1e8;
 	/* A generous budget is clamped to the facility's minimum period. */
 	ev.min_period = 50000;
-	CHECK(pb_plan_period(&ev, 5, &r, &err) == 0);
+	CHECK(pb_period_for_budget(&ev, 5, &r, &err) == 0);
 	CHECK_EQ_U64(r.period, 50000);
 	/* Bad input */
-	CHECK(pb_plan_period(&ev, 0, &r, &err) == -1 && err.code == PB_EXIT_USAGE);
-	CHECK(pb_plan_period(&ev, -3, &r, &err) == -1 && err.code == PB_EXIT_USAGE);
+	CHECK(pb_period_for_budget(&ev, 0, &r, &err) == -1 && err.code == PB_EXIT_USAGE);
+	CHECK(pb_period_for_budget(&ev, -3, &r, &err) == -1 && err.code == PB_EXIT_USAGE);
 	ev.ns_per_sample = 0;
-	CHECK(pb_plan_period(&ev, 5, &r, &err) == -1 && err.code == PB_EXIT_USAGE);
+	CHECK(pb_period_for_budget(&ev, 5, &r, &err) == -1 && err.code == PB_EXIT_USAGE);
 	CHECK_STR_CONTAINS(err.msg, "cost of one sample");
 
 	/* A trapping facility: 1e6 events in 1 s at 20 ns each are 2 % before any sample, so a
 	 * 5 % budget leaves 3 % for samples of 500 ns: P >= 500 x 1e6 / (0.03 x 1e9) = 16.7 ->
 	 * 17; the model's time at that period holds both terms. */
-	struct pb_plan_model trap = {.baseline_ns = 1e9, .events = 1e6, .ns_per_sample = 500,
+	struct pb_slowdown_model trap = {.baseline_ns = 1e9, .events = 1e6, .ns_per_sample = 500,
 				     .ns_per_event = 20, .min_period = 1, .record_bytes = 48};
 	CHECK(near(pb_model_time_ns(&trap, 10), 1e9 + 2e7 + 5e7, 1e-3));
-	CHECK(pb_plan_period(&trap, 5, &r, &err) == 0);
+	CHECK(pb_period_for_budget(&trap, 5, &r, &err) == 0);
 	CHECK_EQ_U64(r.period, 17);
-	CHECK(r.overhead_pct <= 5.0 && pb_plan_overhead_pct(&trap, 16) > 5.0);
+	CHECK(r.overhead_pct <= 5.0 && pb_slowdown_overhead_pct(&trap, 16) > 5.0);
 	CHECK(near(r.predicted_ns, 1e9 + 2e7 + 500 * 1e6 / 17, 1e-3));
 	/* the events alone over the budget: no period helps, and plan says why */
-	CHECK(pb_plan_period(&trap, 2, &r, &err) == -1 && err.code == PB_EXIT_FAILURE);
+	CHECK(pb_period_for_budget(&trap, 2, &r, &err) == -1 && err.code == PB_EXIT_FAILURE);
 	CHECK_STR_CONTAINS(err.msg, "the events alone cost");
 	/* a timer: the event term never applies, n = T0 / (P - c) */
-	struct pb_plan_model t2 = timer;
+	struct pb_slowdown_model t2 = timer;
 	t2.events = 1e6;
 	t2.ns_per_event = 20;
 	CHECK(near(pb_model_time_ns(&t2, 110000), 1.1e9, 1e-3));

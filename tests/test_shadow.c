@@ -136,8 +136,8 @@ int main(void)
 	CHECK(mkdtemp(dir) != NULL);
 	CHECK(pb_results_open(&res, dir, 0, NULL, &err) == 0);
 	CHECK(pb_experiment_find("shadow") == &pb_experiment_shadow);
-	CHECK_EQ_U64(pb_experiment_shadow.plan(&o, "timer:cpu-clock"), 6);
-	CHECK_EQ_U64(pb_experiment_shadow.plan(&o, "uprobe"), 0);
+	CHECK_EQ_U64(pb_experiment_shadow.count_runs(&o, "timer:cpu-clock"), 6);
+	CHECK_EQ_U64(pb_experiment_shadow.count_runs(&o, "uprobe"), 0);
 
 	run_facility(&res, &o, "timer:cpu-clock", true);
 	run_facility(&res, &o, "bp:w", false);

@@ -38,7 +38,7 @@ static int ok_run(const struct pb_suite_options *o, const char *facility,
 	return 0;
 }
 
-static unsigned ok_plan(const struct pb_suite_options *o, const char *facility)
+static unsigned ok_count_runs(const struct pb_suite_options *o, const char *facility)
 {
 	(void)o, (void)facility;
 	return 2;
@@ -68,7 +68,7 @@ static int stopper_run(const struct pb_suite_options *o, const char *facility,
 	return pb_fail(err, PB_EXIT_INTERRUPTED, 0, "interrupted");
 }
 
-static const struct pb_experiment ok = {"ok", "always measures", ok_run, ok_plan};
+static const struct pb_experiment ok = {"ok", "always measures", ok_run, ok_count_runs};
 static const struct pb_experiment broken = {"broken", "always fails", broken_run, one_run};
 static const struct pb_experiment stopper = {"stopper", "is interrupted", stopper_run, one_run};
 

@@ -260,7 +260,7 @@ int pb_cmd_plan(int argc, char **argv)
 		return pb_cli_report("plan", &err);
 	/* CPU time: the cost is measured in the command's CPU time, and other programs' load
 	 * on the machine does not move it. */
-	struct pb_plan_model model = {
+	struct pb_slowdown_model model = {
 		.baseline_ns = (double)base.cpu_ns,
 		.time_based = spec.facility->time_based,
 		.min_period = spec.facility->min_period,
@@ -280,8 +280,8 @@ int pb_cmd_plan(int argc, char **argv)
 			return pb_cli_report("plan", &err);
 		cost_source = "a sweep just now";
 	}
-	struct pb_plan_result plan;
-	if (pb_plan_period(&model, budget, &plan, &err))
+	struct pb_budget_period plan;
+	if (pb_period_for_budget(&model, budget, &plan, &err))
 		return pb_cli_report("plan", &err);
 	unsigned ring_pages = ring ? (unsigned)ring : plan.ring_pages;
 

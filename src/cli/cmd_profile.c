@@ -9,7 +9,7 @@
 #include "analysis/profile.h"
 #include "cli/commands.h"
 #include "cli/options.h"
-#include "experiments/plan.h"
+#include "experiments/suite_defaults.h"
 #include "facilities/facility.h"
 #include "io/perfdata.h"
 #include "session/process.h"
@@ -205,7 +205,7 @@ static int sample_command(const struct options *opt, struct collect *c,
 	struct pb_event_config *ev = &cfg.events[0];
 	if (pb_spec_parse(opt->facility, &ev->spec, err))
 		return -1;
-	uint64_t base = opt->period_given ? opt->period : pb_plan_accuracy_period(&ev->spec);
+	uint64_t base = opt->period_given ? opt->period : pb_suite_accuracy_period(&ev->spec);
 	if (pb_period_setup_for(opt->method, base, &ev->spec, setup, err))
 		return -1;
 	snprintf(spec_text, spec_len, "%s", ev->spec.text);

@@ -5,7 +5,7 @@
  * accuracy = 100 - |observed - expected| / expected x 100, per thread and in total. */
 #include "experiments/experiment.h"
 #include "util/text.h"
-#include "experiments/plan.h"
+#include "experiments/suite_defaults.h"
 #include "facilities/machine.h"
 #include "util/kit.h"
 
@@ -97,7 +97,7 @@ static unsigned workloads_for(const char *facility, char names[][48])
 	return NRATIOS;
 }
 
-static unsigned accuracy_plan(const struct pb_suite_options *o, const char *facility)
+static unsigned accuracy_count_runs(const struct pb_suite_options *o, const char *facility)
 {
 	char names[NRATIOS][48];
 	unsigned periods = o->nperiods ? o->nperiods : 1;
@@ -112,13 +112,13 @@ static int accuracy_run(const struct pb_suite_options *o, const char *facility,
 	struct pb_spec spec;
 	if (pb_spec_parse(facility, &spec, err))
 		return -1;
-	uint64_t default_period = pb_plan_accuracy_period(&spec);
+	uint64_t default_period = pb_suite_accuracy_period(&spec);
 	const uint64_t *periods = o->nperiods ? o->periods : &default_period;
 	unsigned nperiods = o->nperiods ? o->nperiods : 1;
 
 	for (unsigned w = 0; w < nworkloads; w++) {
 		struct pb_point_request req;
-		if (pb_plan_request(&req, facility, names[w], periods[0], 1, o->delivery, err))
+		if (pb_suite_request(&req, facility, names[w], periods[0], 1, o->delivery, err))
 			return -1;
 		req.measure_skid = true;
 		if (pb_calibrate_request(o, &req, err))
@@ -144,5 +144,5 @@ const struct pb_experiment pb_experiment_accuracy = {
 	.name = "accuracy",
 	.summary = "observed vs expected samples on workloads of declared truth, 1..N threads",
 	.run = accuracy_run,
-	.plan = accuracy_plan,
+	.count_runs = accuracy_count_runs,
 };

@@ -7,7 +7,7 @@
  * largest deviation from the ideal share. Exact facilities also run at a period that divides
  * the loop (4), where periodic sampling must lock onto one load. */
 #include "experiments/experiment.h"
-#include "experiments/plan.h"
+#include "experiments/suite_defaults.h"
 #include "workloads/workload.h"
 
 #include <math.h>
@@ -29,15 +29,15 @@ static unsigned bias_periods(const struct pb_suite_options *o, const struct pb_s
 		periods[1] = 4;
 		return 2;
 	}
-	periods[0] = pb_plan_accuracy_period(spec);
+	periods[0] = pb_suite_accuracy_period(spec);
 	return 1;
 }
 
-static unsigned bias_plan(const struct pb_suite_options *o, const char *facility)
+static unsigned bias_count_runs(const struct pb_suite_options *o, const char *facility)
 {
 	char buf[64];
 	const char *why;
-	const char *spec_text = pb_plan_spread_facility(facility, buf, sizeof buf, &why);
+	const char *spec_text = pb_suite_spread_facility(facility, buf, sizeof buf, &why);
 	struct pb_spec spec;
 	if (!spec_text || pb_spec_parse(spec_text, &spec, NULL))
 		return 0;
@@ -169,7 +169,7 @@ static int bias_run(const struct pb_suite_options *o, const char *facility,
 {
 	char buf[64];
 	const char *why = NULL;
-	const char *spec_text = pb_plan_spread_facility(facility, buf, sizeof buf, &why);
+	const char *spec_text = pb_suite_spread_facility(facility, buf, sizeof buf, &why);
 	if (!spec_text) {
 		pb_not_applicable(res, "bias", facility, why);
 		return 0;
@@ -183,7 +183,7 @@ static int bias_run(const struct pb_suite_options *o, const char *facility,
 		char workload[64];
 		snprintf(workload, sizeof workload, "bias:variant=%s", variants[v]);
 		struct pb_point_request req;
-		if (pb_plan_request(&req, spec_text, workload, periods[0], 1, o->delivery, err))
+		if (pb_suite_request(&req, spec_text, workload, periods[0], 1, o->delivery, err))
 			return -1;
 		req.attribute = true;
 		if (pb_calibrate_request(o, &req, err))
@@ -208,5 +208,5 @@ const struct pb_experiment pb_experiment_bias = {
 	.name = "bias",
 	.summary = "share of samples per identical load, attribution with and without IP+1",
 	.run = bias_run,
-	.plan = bias_plan,
+	.count_runs = bias_count_runs,
 };

@@ -12,7 +12,7 @@
  * perf, samples, and every loss (kernel PERF_FORMAT_LOST, LOST records), so that kept + lost can
  * be checked against the samples the workload's truth implies. */
 #include "experiments/experiment.h"
-#include "experiments/plan.h"
+#include "experiments/suite_defaults.h"
 
 #include "analysis/stats.h"
 #include "util/kit.h"
@@ -38,15 +38,15 @@ static const struct knob knobs[] = {
 };
 #define NKNOBS (PB_ARRAY_SIZE(knobs))
 
-static unsigned buffer_runs(const struct pb_suite_options *o)
+static unsigned buffer_repeats(const struct pb_suite_options *o)
 {
 	return o->runs < 3 ? o->runs : 3;
 }
 
-static unsigned buffer_plan(const struct pb_suite_options *o, const char *facility)
+static unsigned buffer_count_runs(const struct pb_suite_options *o, const char *facility)
 {
 	(void)facility;
-	return (1 + NSIZES * NKNOBS) * buffer_runs(o);
+	return (1 + NSIZES * NKNOBS) * buffer_repeats(o);
 }
 
 static uint64_t buffer_period(const struct pb_suite_options *o, const struct pb_spec *s)
@@ -115,7 +115,7 @@ static int buffer_run(const struct pb_suite_options *o, const char *facility,
 		return -1;
 	uint64_t period = buffer_period(o, &spec);
 	struct pb_point_request req;
-	if (pb_plan_request(&req, facility, NULL, period, 1, PB_DELIVERY_NONE, err))
+	if (pb_suite_request(&req, facility, NULL, period, 1, PB_DELIVERY_NONE, err))
 		return -1;
 	req.machine = o->machine;
 	/* A third of the suite's run time: thirteen points, several times slower than the
@@ -129,7 +129,7 @@ static int buffer_run(const struct pb_suite_options *o, const char *facility,
 	bool has = params[0] && strcmp(params, "-");
 	pb_format(workload, sizeof workload, "%s%s%s", req.workload.workload->name,
 		  has ? ":" : "", has ? params : "");
-	unsigned nruns = buffer_runs(o);
+	unsigned nruns = buffer_repeats(o);
 
 	/* The baseline: the same iterations without perf. */
 	struct pb_point_request none = req;
@@ -242,5 +242,5 @@ const struct pb_experiment pb_experiment_buffer = {
 	.name = "buffer",
 	.summary = "ring size x wakeup watermark / drain interval: time overhead and loss",
 	.run = buffer_run,
-	.plan = buffer_plan,
+	.count_runs = buffer_count_runs,
 };

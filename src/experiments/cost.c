@@ -32,7 +32,7 @@
  * running a loop), with E = (measured - predicted) / predicted on CPU time (and on wall time
  * beside it). Baselines are interleaved with the sampled runs. */
 #include "experiments/experiment.h"
-#include "experiments/plan.h"
+#include "experiments/suite_defaults.h"
 #include "experiments/predict.h"
 
 #include "analysis/stats.h"
@@ -123,7 +123,7 @@ static unsigned program_rounds(const struct pb_suite_options *o)
 	return o->runs < 2 ? o->runs : 2;
 }
 
-static unsigned cost_plan(const struct pb_suite_options *o, const char *facility)
+static unsigned cost_count_runs(const struct pb_suite_options *o, const char *facility)
 {
 	struct pb_spec s;
 	if (pb_spec_parse(facility, &s, NULL))
@@ -396,7 +396,7 @@ static int setup_sweep(struct sweep_setup *su, const char *facility, const struc
 	memset(su, 0, sizeof *su);
 	su->facility = facility;
 	su->per_event = spec->facility->traps_every_event;
-	if (pb_plan_request(&su->sampled, facility, cost_workload(spec), 0, 1, PB_DELIVERY_NONE,
+	if (pb_suite_request(&su->sampled, facility, cost_workload(spec), 0, 1, PB_DELIVERY_NONE,
 			    err))
 		return -1;
 	su->sampled.machine = machine;
@@ -508,10 +508,10 @@ static void refuse_prediction(struct pb_results *res, const char *facility, cons
 }
 
 /* The cost model of mode none for a workload's baseline and events. */
-static struct pb_plan_model model_for(const struct pb_spec *spec, const struct cost_fit *none,
+static struct pb_slowdown_model model_for(const struct pb_spec *spec, const struct cost_fit *none,
 				      double baseline_ns, double events)
 {
-	return (struct pb_plan_model){
+	return (struct pb_slowdown_model){
 		.baseline_ns = baseline_ns,
 		.time_based = spec->facility->time_based,
 		.events = events,
@@ -548,10 +548,10 @@ static void prediction_point_fill(struct pb_result_point *p, const struct pb_spe
 		const struct predict_run *pr = &runs[r];
 		/* Events per thread for the model: a timer's come from the period, not from
 		 * the run being predicted. */
-		struct pb_plan_model m = model_for(spec, none, base_cpu / threads,
+		struct pb_slowdown_model m = model_for(spec, none, base_cpu / threads,
 						   pr->events / threads);
 		double predicted = pb_model_time_ns(&m, period) * threads;
-		struct pb_plan_model mw = model_for(spec, none, base_wall, pr->events / threads);
+		struct pb_slowdown_model mw = model_for(spec, none, base_wall, pr->events / threads);
 		double predicted_wall = pb_model_time_ns(&mw, period);
 		e[r] = pb_prediction_error_pct(pr->cpu, predicted);
 		ew[r] = pb_prediction_error_pct(pr->wall, predicted_wall);
@@ -593,7 +593,7 @@ static int predict_workload_runs(const struct pb_suite_options *o, const char *f
 				 struct pb_error *err)
 {
 	struct pb_point_request req, base;
-	if (pb_plan_request(&req, facility, workload, 0, threads, PB_DELIVERY_NONE, err))
+	if (pb_suite_request(&req, facility, workload, 0, threads, PB_DELIVERY_NONE, err))
 		return -1;
 	req.machine = o->machine;
 	req.iterations = pb_calibrate_iterations(&req.workload, &req.events[0].spec, o->target_ms,
@@ -937,5 +937,5 @@ const struct pb_experiment pb_experiment_cost = {
 	.summary = "ns per sample (and per event) from paired runs over a period sweep: slope, "
 		   "R², CI, Theil–Sen; predicted vs measured time",
 	.run = cost_run,
-	.plan = cost_plan,
+	.count_runs = cost_count_runs,
 };

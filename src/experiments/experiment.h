@@ -34,7 +34,7 @@ struct pb_experiment {
 	int (*run)(const struct pb_suite_options *o, const char *facility, struct pb_results *res,
 		   struct pb_error *err);
 	/* Number of runs it will make for this facility (for the progress bar). */
-	unsigned (*plan)(const struct pb_suite_options *o, const char *facility);
+	unsigned (*count_runs)(const struct pb_suite_options *o, const char *facility);
 };
 
 /* NULL-terminated, in suite order. */

@@ -3,9 +3,9 @@
  * one of the same size, single-threaded. A period that divides the loop's structure can lock
  * the samples onto a few instructions; a prime one cannot. Accuracy per period, over runs. */
 #include "experiments/experiment.h"
-#include "experiments/plan.h"
+#include "experiments/suite_defaults.h"
 
-static unsigned interval_plan(const struct pb_suite_options *o, const char *facility)
+static unsigned interval_count_runs(const struct pb_suite_options *o, const char *facility)
 {
 	(void)facility;
 	return (o->nperiods ? o->nperiods : 8) * o->runs;
@@ -26,7 +26,7 @@ static int interval_run(const struct pb_suite_options *o, const char *facility,
 			kinds[n++] = "given";
 		}
 	} else {
-		unsigned m = pb_plan_interval_periods(&spec, round, prime, 4);
+		unsigned m = pb_suite_interval_periods(&spec, round, prime, 4);
 		for (unsigned i = 0; i < m; i++) {
 			periods[n] = round[i];
 			kinds[n++] = "round";
@@ -35,7 +35,7 @@ static int interval_run(const struct pb_suite_options *o, const char *facility,
 		}
 	}
 	struct pb_point_request req;
-	if (pb_plan_request(&req, facility, NULL, periods[0], 1, o->delivery, err))
+	if (pb_suite_request(&req, facility, NULL, periods[0], 1, o->delivery, err))
 		return -1;
 	req.measure_skid = true;
 	if (pb_calibrate_request(o, &req, err))
@@ -54,5 +54,5 @@ const struct pb_experiment pb_experiment_interval = {
 	.name = "interval",
 	.summary = "accuracy per sampling period, round vs prime periods",
 	.run = interval_run,
-	.plan = interval_plan,
+	.count_runs = interval_count_runs,
 };

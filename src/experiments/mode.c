@@ -4,7 +4,7 @@
  * the privilege level the kernel wrote in the record, and by whether its IP lies in the kernel
  * half of the address space. A sample of an excluded level is a misattribution. */
 #include "experiments/experiment.h"
-#include "experiments/plan.h"
+#include "experiments/suite_defaults.h"
 #include "util/kit.h"
 
 #include <string.h>
@@ -29,7 +29,7 @@ static const char *mode_workload(const char *facility, const char **why)
 	return pb_spec_workload(&spec, PB_ROLE_LEVELS, why);
 }
 
-static unsigned mode_plan(const struct pb_suite_options *o, const char *facility)
+static unsigned mode_count_runs(const struct pb_suite_options *o, const char *facility)
 {
 	const char *why;
 	return mode_workload(facility, &why) ? NLEVELS * o->runs : 0;
@@ -48,9 +48,9 @@ static int mode_run(const struct pb_suite_options *o, const char *facility,
 	if (pb_spec_parse(facility, &spec, err))
 		return -1;
 	uint64_t period = o->nperiods ? o->periods[0]
-				      : spec.facility->exact ? 1 : pb_plan_accuracy_period(&spec);
+				      : spec.facility->exact ? 1 : pb_suite_accuracy_period(&spec);
 	struct pb_point_request req;
-	if (pb_plan_request(&req, facility, workload, period, 1, o->delivery, err))
+	if (pb_suite_request(&req, facility, workload, period, 1, o->delivery, err))
 		return -1;
 	if (pb_calibrate_request(o, &req, err))
 		return -1;
@@ -91,5 +91,5 @@ const struct pb_experiment pb_experiment_mode = {
 	.name = "mode",
 	.summary = "samples on the wrong privilege level, by record flag and by IP range",
 	.run = mode_run,
-	.plan = mode_plan,
+	.count_runs = mode_count_runs,
 };

@@ -4,7 +4,7 @@
  * the samples of the time an event was descheduled are simply never taken. Events that cannot
  * be scheduled at all (a fifth debug register) are reported as such, with the kernel's error. */
 #include "experiments/experiment.h"
-#include "experiments/plan.h"
+#include "experiments/suite_defaults.h"
 
 #include <string.h>
 
@@ -28,7 +28,7 @@ unsigned pb_multi_scheduled(const struct pb_rlist *events)
 	return scheduled;
 }
 
-static unsigned multi_plan(const struct pb_suite_options *o, const char *facility)
+static unsigned multi_count_runs(const struct pb_suite_options *o, const char *facility)
 {
 	return max_events(facility) * o->runs;
 }
@@ -40,9 +40,9 @@ static int multi_run(const struct pb_suite_options *o, const char *facility,
 	struct pb_spec spec;
 	if (pb_spec_parse(facility, &spec, err))
 		return -1;
-	uint64_t period = o->nperiods ? o->periods[0] : pb_plan_accuracy_period(&spec);
+	uint64_t period = o->nperiods ? o->periods[0] : pb_suite_accuracy_period(&spec);
 	struct pb_point_request req;
-	if (pb_plan_request(&req, facility, NULL, period, 1, o->delivery, err))
+	if (pb_suite_request(&req, facility, NULL, period, 1, o->delivery, err))
 		return -1;
 	req.run_with_unopened = true;
 	if (pb_calibrate_request(o, &req, err))
@@ -69,5 +69,5 @@ const struct pb_experiment pb_experiment_multi = {
 	.name = "multi",
 	.summary = "k events opened together: per-event accuracy and running time share",
 	.run = multi_run,
-	.plan = multi_plan,
+	.count_runs = multi_count_runs,
 };

@@ -15,7 +15,7 @@
  * that cost includes the trap every event pays, sampled or not. */
 #include "experiments/child.h"
 #include "experiments/experiment.h"
-#include "experiments/plan.h"
+#include "experiments/suite_defaults.h"
 
 #include "analysis/stats.h"
 #include "util/text.h"
@@ -28,7 +28,7 @@
 static const enum pb_delivery modes[] = {PB_DELIVERY_NONE, PB_DELIVERY_SIGNAL,
 					 PB_DELIVERY_SIGTRAP, PB_DELIVERY_DRAIN};
 
-static unsigned overhead_plan(const struct pb_suite_options *o, const char *facility)
+static unsigned overhead_count_runs(const struct pb_suite_options *o, const char *facility)
 {
 	(void)facility;
 	return o->nthreads * NCONFIGS * o->runs;
@@ -143,10 +143,10 @@ static int overhead_run(const struct pb_suite_options *o, const char *facility,
 	struct pb_spec spec;
 	if (pb_spec_parse(facility, &spec, err))
 		return -1;
-	uint64_t period = o->nperiods ? o->periods[0] : pb_plan_accuracy_period(&spec);
+	uint64_t period = o->nperiods ? o->periods[0] : pb_suite_accuracy_period(&spec);
 	struct pb_point_request req[NCONFIGS];
 	for (unsigned c = 0; c < NCONFIGS; c++) {
-		if (pb_plan_request(&req[c], facility, NULL, period, 1,
+		if (pb_suite_request(&req[c], facility, NULL, period, 1,
 				    c ? modes[c - 1] : PB_DELIVERY_NONE, err))
 			return -1;
 		req[c].machine = o->machine;
@@ -230,5 +230,5 @@ const struct pb_experiment pb_experiment_overhead = {
 	.name = "overhead",
 	.summary = "wall time and peak RSS vs no perf, per delivery mode and thread count",
 	.run = overhead_run,
-	.plan = overhead_plan,
+	.count_runs = overhead_count_runs,
 };

@@ -18,7 +18,7 @@ double pb_prediction_error_pct(double measured_ns, double predicted_ns)
 	return predicted_ns > 0 ? (measured_ns - predicted_ns) / predicted_ns * 100.0 : NAN;
 }
 
-double pb_plan_samples(const struct pb_plan_model *m, uint64_t period)
+double pb_slowdown_samples(const struct pb_slowdown_model *m, uint64_t period)
 {
 	if (!period)
 		return -1;
@@ -29,16 +29,16 @@ double pb_plan_samples(const struct pb_plan_model *m, uint64_t period)
 	return m->events / (double)period;
 }
 
-double pb_model_time_ns(const struct pb_plan_model *m, uint64_t period)
+double pb_model_time_ns(const struct pb_slowdown_model *m, uint64_t period)
 {
-	double n = pb_plan_samples(m, period);
+	double n = pb_slowdown_samples(m, period);
 	if (n < 0)
 		return -1;
 	double events = m->time_based ? 0 : m->events;
 	return m->baseline_ns + m->ns_per_event * events + m->ns_per_sample * n;
 }
 
-double pb_plan_overhead_pct(const struct pb_plan_model *m, uint64_t period)
+double pb_slowdown_overhead_pct(const struct pb_slowdown_model *m, uint64_t period)
 {
 	double t = pb_model_time_ns(m, period);
 	if (t < 0 || m->baseline_ns <= 0)
@@ -46,7 +46,7 @@ double pb_plan_overhead_pct(const struct pb_plan_model *m, uint64_t period)
 	return (t - m->baseline_ns) / m->baseline_ns * 100.0;
 }
 
-int pb_plan_period(const struct pb_plan_model *m, double budget_pct, struct pb_plan_result *out,
+int pb_period_for_budget(const struct pb_slowdown_model *m, double budget_pct, struct pb_budget_period *out,
 		   struct pb_error *err)
 {
 	memset(out, 0, sizeof *out);
@@ -81,12 +81,12 @@ int pb_plan_period(const struct pb_plan_model *m, double budget_pct, struct pb_p
 	if (period < 1)
 		period = 1;
 	/* ceil() of a float can land one below the exact bound: step up until it holds. */
-	while (pb_plan_overhead_pct(m, period) > budget_pct * (1 + slack) ||
-	       pb_plan_overhead_pct(m, period) < 0)
+	while (pb_slowdown_overhead_pct(m, period) > budget_pct * (1 + slack) ||
+	       pb_slowdown_overhead_pct(m, period) < 0)
 		period++;
 	out->period = period;
-	out->samples = pb_plan_samples(m, period);
-	out->overhead_pct = pb_plan_overhead_pct(m, period);
+	out->samples = pb_slowdown_samples(m, period);
+	out->overhead_pct = pb_slowdown_overhead_pct(m, period);
 	out->predicted_ns = pb_model_time_ns(m, period);
 	double per_100ms = out->predicted_ns > 0 ? out->samples * 1e8 / out->predicted_ns : 0;
 	unsigned bytes = m->record_bytes ? m->record_bytes : 64;

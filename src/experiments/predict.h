@@ -24,7 +24,7 @@ double pb_predict_time_ns(double baseline_ns, double ns_per_sample, double sampl
 double pb_prediction_error_pct(double measured_ns, double predicted_ns);
 
 /* What the planner knows about a command and a facility. */
-struct pb_plan_model {
+struct pb_slowdown_model {
 	double baseline_ns;      /* the command's run time without sampling */
 	bool time_based;         /* timers: the period is ns of the command's own (sampled) time */
 	double events;           /* event-based facilities: events per thread in one run */
@@ -35,7 +35,7 @@ struct pb_plan_model {
 	unsigned record_bytes;   /* one sample record, for ring sizing */
 };
 
-struct pb_plan_result {
+struct pb_budget_period {
 	uint64_t period;
 	double samples;          /* per thread, predicted */
 	double predicted_ns;
@@ -46,17 +46,17 @@ struct pb_plan_result {
 /* Samples per thread the model predicts at period. A timer counts the time spent taking its
  * own samples, so its samples satisfy n = (baseline + cost x n) / period, i.e.
  * n = baseline / (period - cost); it returns -1 when period <= cost (the run never ends). */
-double pb_plan_samples(const struct pb_plan_model *m, uint64_t period);
+double pb_slowdown_samples(const struct pb_slowdown_model *m, uint64_t period);
 /* The model's sampled time at period: baseline + ns_per_event x events (event-based) +
- * ns_per_sample x pb_plan_samples; -1 when the samples are -1. */
-double pb_model_time_ns(const struct pb_plan_model *m, uint64_t period);
+ * ns_per_sample x pb_slowdown_samples; -1 when the samples are -1. */
+double pb_model_time_ns(const struct pb_slowdown_model *m, uint64_t period);
 /* The predicted overhead in percent at period (-1 as above). */
-double pb_plan_overhead_pct(const struct pb_plan_model *m, uint64_t period);
+double pb_slowdown_overhead_pct(const struct pb_slowdown_model *m, uint64_t period);
 /* The smallest period (>= min_period) whose predicted overhead is within budget_pct, and a
  * ring that holds 100 ms of samples at that rate (at least 8 pages, at most 4096) so a reader
  * polling every 10 ms never lets it fill. Fails (PB_EXIT_USAGE) for budget <= 0 or a model
  * without cost or baseline. */
-int pb_plan_period(const struct pb_plan_model *m, double budget_pct, struct pb_plan_result *out,
+int pb_period_for_budget(const struct pb_slowdown_model *m, double budget_pct, struct pb_budget_period *out,
 		   struct pb_error *err);
 
 /* The cost of one sample of a facility in delivery mode none, by experiments/cost.c's method:

@@ -17,7 +17,7 @@
  * Timer sampling has no PMU shadow: with it this measures where timer interrupts land, and the
  * results say so. */
 #include "experiments/experiment.h"
-#include "experiments/plan.h"
+#include "experiments/suite_defaults.h"
 #include "util/kit.h"
 #include "workloads/workload.h"
 
@@ -50,14 +50,14 @@ static uint64_t shadow_period(const struct pb_suite_options *o, const struct pb_
 	if (o->nperiods)
 		return o->periods[0];
 	/* Exact facilities: a prime period, so the sampled event walks over the four. */
-	return spec->facility->exact ? 7 : pb_plan_accuracy_period(spec);
+	return spec->facility->exact ? 7 : pb_suite_accuracy_period(spec);
 }
 
-static unsigned shadow_plan(const struct pb_suite_options *o, const char *facility)
+static unsigned shadow_count_runs(const struct pb_suite_options *o, const char *facility)
 {
 	char buf[64];
 	const char *why;
-	return pb_plan_spread_facility(facility, buf, sizeof buf, &why) ? (unsigned)NGAPS * o->runs : 0;
+	return pb_suite_spread_facility(facility, buf, sizeof buf, &why) ? (unsigned)NGAPS * o->runs : 0;
 }
 
 /* Where the four events are in a run's attribution, and their samples. */
@@ -244,7 +244,7 @@ static int shadow_run(const struct pb_suite_options *o, const char *facility,
 {
 	char buf[64];
 	const char *why = NULL;
-	const char *spec_text = pb_plan_spread_facility(facility, buf, sizeof buf, &why);
+	const char *spec_text = pb_suite_spread_facility(facility, buf, sizeof buf, &why);
 	if (!spec_text) {
 		pb_not_applicable(res, "shadow", facility, why);
 		return 0;
@@ -266,7 +266,7 @@ static int shadow_run(const struct pb_suite_options *o, const char *facility,
 		if (loop_cost(workload, &tsc[g], &ns[g], err))
 			return -1;
 		struct pb_point_request req;
-		if (pb_plan_request(&req, spec_text, workload, period, 1, o->delivery, err))
+		if (pb_suite_request(&req, spec_text, workload, period, 1, o->delivery, err))
 			return -1;
 		req.machine = o->machine;
 		req.attribute = true;
@@ -382,5 +382,5 @@ const struct pb_experiment pb_experiment_shadow = {
 	.name = "shadow",
 	.summary = "share of samples per adjacent event vs nop padding: shadow length, remedy cost",
 	.run = shadow_run,
-	.plan = shadow_plan,
+	.count_runs = shadow_count_runs,
 };

@@ -55,7 +55,7 @@ void pb_suite_choose(struct pb_suite *s, const struct pb_machine *m, const char 
 	s->total_runs = 0;
 	for (unsigned f = 0; f < s->nrunnable; f++)
 		for (unsigned e = 0; e < s->nexperiments; e++)
-			s->total_runs += s->experiments[e]->plan(o, s->runnable[f]);
+			s->total_runs += s->experiments[e]->count_runs(o, s->runnable[f]);
 }
 
 int pb_suite_run(const struct pb_suite *s, const struct pb_suite_options *o,

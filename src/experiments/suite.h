@@ -20,7 +20,7 @@ struct pb_suite {
 	unsigned nrunnable;
 	struct pb_suite_skip skipped[PB_MAX_LIST]; /* the others, with the reason */
 	unsigned nskipped;
-	unsigned total_runs;                 /* for a progress bar: sum of the experiments' plans */
+	unsigned total_runs;                 /* for a progress bar: sum of the experiments' count_runs */
 };
 
 /* Picks the facilities: the asked specs (nasked > 0) or, by default, each facility's suite

@@ -34,8 +34,8 @@ struct pb_plot_set {
 	char warning[640];     /* "" or one message for the user (missing gnuplot, failed plots) */
 };
 
-/* Plans every plot of results. write_files: writes DIR/plots/NAME.{dat,gp} and runs gnuplot;
- * otherwise only plans, marking as rendered the plots whose images already exist (for a
+/* Chooses every plot of results. write_files: writes DIR/plots/NAME.{dat,gp} and runs gnuplot;
+ * otherwise only chooses them, marking as rendered the plots whose images already exist (for a
  * report made without redrawing). gnuplot is looked up as $PB_GNUPLOT, else "gnuplot" on
  * PATH. Returns 0 (a missing or failing gnuplot is a warning in set), -1 with err when
  * DIR/plots cannot be written. */

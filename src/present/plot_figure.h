@@ -1,5 +1,5 @@
 /* Internal to the plotting code: a figure (series of points with error ranges, on a numeric
- * or categorical x axis) as the planners build it and the driver writes and draws it. */
+ * or categorical x axis) as the choosers build it and the driver writes and draws it. */
 #ifndef PB_PLOT_FIGURE_H
 #define PB_PLOT_FIGURE_H
 

@@ -1,9 +1,9 @@
-#include "experiments/plan.h"
+#include "experiments/suite_defaults.h"
 
 #include <stdio.h>
 #include <string.h>
 
-int pb_plan_request(struct pb_point_request *req, const char *facility, const char *workload,
+int pb_suite_request(struct pb_point_request *req, const char *facility, const char *workload,
 		    uint64_t period, unsigned threads, enum pb_delivery delivery,
 		    struct pb_error *err)
 {
@@ -17,12 +17,12 @@ int pb_plan_request(struct pb_point_request *req, const char *facility, const ch
 	return 0;
 }
 
-uint64_t pb_plan_accuracy_period(const struct pb_spec *spec)
+uint64_t pb_suite_accuracy_period(const struct pb_spec *spec)
 {
 	return spec->facility->periods->accuracy;
 }
 
-unsigned pb_plan_interval_periods(const struct pb_spec *spec, uint64_t *round, uint64_t *prime,
+unsigned pb_suite_interval_periods(const struct pb_spec *spec, uint64_t *round, uint64_t *prime,
 				  unsigned max)
 {
 	const struct pb_period_sets *sets = spec->facility->periods;
@@ -34,7 +34,7 @@ unsigned pb_plan_interval_periods(const struct pb_spec *spec, uint64_t *round, u
 	return n;
 }
 
-const char *pb_plan_spread_facility(const char *facility, char *buf, size_t len,
+const char *pb_suite_spread_facility(const char *facility, char *buf, size_t len,
 				    const char **why)
 {
 	struct pb_spec spec;
