@@ -165,13 +165,6 @@ struct session {
 	_Atomic uint64_t last_end_ns;
 };
 
-static uint64_t thread_cpu_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 /* A generous size estimate of one sample record, for ring sizing in mode none. */
 static uint64_t estimate_sample_bytes(const struct perf_event_attr *attr)
 {
@@ -561,9 +554,9 @@ static void *worker_main(void *arg)
 		return NULL;
 	}
 	uint64_t start = pb_now_ns();
-	uint64_t cpu_start = thread_cpu_ns();
+	uint64_t cpu_start = pb_thread_cpu_ns();
 	cfg->run(cfg->ctx, w->index);
-	uint64_t cpu_end = thread_cpu_ns();
+	uint64_t cpu_end = pb_thread_cpu_ns();
 	uint64_t end = pb_now_ns();
 	tr->cpu_ns = cpu_end - cpu_start;
 	for (unsigned e = 0; e < cfg->nevents; e++)

@@ -15,6 +15,9 @@ int pb_grow(void *array, size_t *cap, size_t n, size_t elem_size, size_t first);
 
 /* Nanoseconds of CLOCK_MONOTONIC: durations, never wall-clock dates. */
 uint64_t pb_now_ns(void);
+/* Nanoseconds of CPU the calling thread has used (user + kernel, with the interrupts and traps
+ * it took): what a sample costs the thread it lands on, without the time it waited for a CPU. */
+uint64_t pb_thread_cpu_ns(void);
 
 /* n (at most 8) little-endian bytes as a number. Payloads come from files written on any
  * machine, so bytes are assembled explicitly rather than loaded in the host's order. */

@@ -116,13 +116,6 @@ struct runner_thread {
 	pthread_t id;
 };
 
-static uint64_t thread_cpu_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 static void *runner_main(void *arg)
 {
 	struct runner_thread *t = arg;
@@ -149,9 +142,9 @@ static void *runner_main(void *arg)
 	uint64_t start = pb_now_ns();
 	uint64_t expected = 0;
 	atomic_compare_exchange_strong(&r->release_ns, &expected, start);
-	uint64_t cpu_start = thread_cpu_ns();
+	uint64_t cpu_start = pb_thread_cpu_ns();
 	pb_instance_run(r->in, t->index);
-	uint64_t cpu_end = thread_cpu_ns();
+	uint64_t cpu_end = pb_thread_cpu_ns();
 	uint64_t end = pb_now_ns();
 	r->res->elapsed_ns[t->index] = end - start;
 	r->res->cpu_ns[t->index] = cpu_end - cpu_start;
