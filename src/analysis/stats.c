@@ -1,5 +1,6 @@
 #include "analysis/stats.h"
 #include "util/kit.h"
+#include "util/rng.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -186,14 +187,12 @@ void pb_round_order(unsigned *order, unsigned n, unsigned round, unsigned *last)
 {
 	for (unsigned i = 0; i < n; i++)
 		order[i] = i;
-	/* splitmix64 from the round: neighbouring rounds get unrelated orders */
-	uint64_t state = (uint64_t)round * 0x9e3779b97f4a7c15ull;
+	/* seeded by the round (spread by the golden ratio): neighbouring rounds get unrelated
+	 * orders */
+	struct pb_rng rng;
+	pb_rng_seed(&rng, (uint64_t)round * 0x9e3779b97f4a7c15ull);
 	for (unsigned i = n; i > 1; i--) {
-		state += 0x9e3779b97f4a7c15ull;
-		uint64_t x = state;
-		x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-		x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-		x ^= x >> 31;
+		uint64_t x = pb_rng_next(&rng);
 		unsigned j = (unsigned)(x % i), t = order[i - 1];
 		order[i - 1] = order[j];
 		order[j] = t;

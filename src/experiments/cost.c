@@ -37,6 +37,7 @@
 
 #include "analysis/stats.h"
 #include "util/kit.h"
+#include "util/rng.h"
 #include "util/text.h"
 
 #include <math.h>
@@ -669,11 +670,10 @@ static int make_input(char *path, size_t len, size_t bytes, struct pb_error *err
 	static const char *const words[] = {"sample", "period", "event", "buffer", "signal",
 					    "thread", "kernel", "ring", "cost", "trap",
 					    "uprobe", "timer", "loss", "overhead", "pebs"};
-	uint64_t x = 88172645463325252ull;
+	struct pb_rng rng;
+	pb_rng_seed(&rng, 88172645463325252ull);
 	for (size_t written = 0; f && written < bytes;) {
-		x ^= x << 13;
-		x ^= x >> 7;
-		x ^= x << 17;
+		uint64_t x = pb_rng_next(&rng);
 		int n = fprintf(f, "%s%c", words[x % 15], (x >> 20) % 11 ? ' ' : '\n');
 		if (n < 0)
 			break;
