@@ -7,6 +7,7 @@
 #include "cli/commands.h"
 #include "io/results.h"
 #include "present/summary.h"
+#include "util/kit.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -193,7 +194,7 @@ static void other_schemas_refused(void)
 		"[1, 2]",
 		"{\"schema\": \"pesbench-results/2\", \"points\": [",
 	};
-	for (size_t i = 0; i < sizeof docs / sizeof docs[0]; i++) {
+	for (size_t i = 0; i < PB_ARRAY_SIZE(docs); i++) {
 		struct pb_results doc;
 		struct pb_error err = {0};
 		CHECK(pb_results_load_buffer(docs[i], strlen(docs[i]), "doc", &doc, &err) != 0);

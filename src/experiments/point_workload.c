@@ -1,5 +1,6 @@
 /* Which workload, and which place in it, a point measures when the caller does not say. */
 #include "experiments/point_parts.h"
+#include "util/text.h"
 
 #include <string.h>
 
@@ -14,11 +15,8 @@ int pb_point_find_label(const struct pb_truth *truth, const char *name, struct p
 		int l = pb_truth_label(truth, name);
 		if (l < 0) {
 			char known[512] = "";
-			for (unsigned i = 0; i < truth->nlabels; i++) {
-				strncat(known, truth->labels[i].name, sizeof known - strlen(known) - 3);
-				if (i + 1 < truth->nlabels)
-					strcat(known, ", ");
-			}
+			for (unsigned i = 0; i < truth->nlabels; i++)
+				pb_list_add(known, sizeof known, truth->labels[i].name);
 			pb_fail(err, PB_EXIT_USAGE, 0, "no label '%s' in this workload; labels: %s",
 				name, known);
 			return -2;

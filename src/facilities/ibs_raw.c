@@ -4,6 +4,7 @@
 
 #include "io/perfdata.h"
 #include "util/kit.h"
+#include "util/text.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -477,11 +478,8 @@ int pb_ibs_op_filter_parse(const char *text, uint32_t *mask, struct pb_error *er
 				break;
 		if (i == PB_IBS_OP_NFLAGS) {
 			char known[320] = "";
-			for (unsigned k = 0; k < PB_IBS_OP_NFLAGS; k++) {
-				strncat(known, op_flag_names[k], sizeof(known) - strlen(known) - 1);
-				if (k + 1 < PB_IBS_OP_NFLAGS)
-					strncat(known, ", ", sizeof(known) - strlen(known) - 1);
-			}
+			for (unsigned k = 0; k < PB_IBS_OP_NFLAGS; k++)
+				pb_list_add(known, sizeof known, op_flag_names[k]);
 			return pb_fail(err, PB_EXIT_USAGE, 0,
 				       "unknown IBS op filter '%.*s'; use names joined by '+' from: %s",
 				       (int)(n > 64 ? 64 : n), p, known);
