@@ -987,7 +987,8 @@ static const struct cost_fit *fit_for_target(const struct pb_suite_options *o,
 	*cls = site_of(target, spec, label, 64, insn, 96);
 	struct pb_site_cost sc[MAX_SITE_CLASSES];
 	for (size_t i = 0; i < n; i++)
-		sc[i] = (struct pb_site_cost){fits[i].site_class, fits[i].site, fits[i].site_insn};
+		sc[i] = (struct pb_site_cost){fits[i].site_class, fits[i].site, fits[i].site_insn,
+					      fits[i].resolved, fits[i].event_resolved};
 	char why[480];
 	int k = pb_site_cost_pick(sc, n, *cls, label, insn, why, sizeof why);
 	if (k >= 0)
@@ -1089,13 +1090,13 @@ static int cost_run(const struct pb_suite_options *o, const char *facility,
 		const struct cost_fit *use = fit_for_target(o, facility, &spec, other, site_fits,
 							    nsite, res, &target, label, insn, &cls);
 		struct cost_fit model;
-		if (use && use != &site_fits[0] && !use->resolved && use->event_resolved &&
-		    site_fits[0].resolved) {
-			/* The site's traps are too noisy to resolve what a sample adds (a
-			 * single-stepped hit costs ~20 times an emulated one), but its cost per
-			 * event resolved: that, with the per-sample cost resolved on the first
-			 * site. A sample is the facility's record of the hit, written the same
-			 * way whatever the kernel did with the instruction. */
+		int k = use ? (int)(use - site_fits) : -1;
+		struct pb_site_cost sc[MAX_SITE_CLASSES];
+		for (size_t i = 0; i < nsite; i++)
+			sc[i] = (struct pb_site_cost){.resolved = site_fits[i].resolved,
+						      .event_resolved = site_fits[i].event_resolved};
+		if (use && pb_site_cost_sample_source(sc, nsite, k) == 0 && k != 0) {
+			/* The site's cost per event, with the per-sample cost of the first site. */
 			model = *use;
 			model.cpu.slope = site_fits[0].cpu.slope;
 			model.cpu.slope_ci95 = site_fits[0].cpu.slope_ci95;

@@ -124,6 +124,17 @@ int pb_site_cost_pick(const struct pb_site_cost *fits, size_t n, const char *tar
 	return -1;
 }
 
+int pb_site_cost_sample_source(const struct pb_site_cost *fits, size_t n, int k)
+{
+	if (k < 0 || (size_t)k >= n)
+		return -1;
+	if (fits[k].resolved)
+		return k;
+	if (k > 0 && fits[k].event_resolved && fits[0].resolved)
+		return 0;
+	return -1;
+}
+
 int pb_program_measure(char *const *argv, const struct pb_spec *spec, uint64_t period,
 		       unsigned ring_pages, struct pb_program_figures *out, struct pb_error *err)
 {

@@ -66,6 +66,8 @@ struct pb_site_cost {
 	const char *site_class;  /* NULL: the facility's cost per event is the same everywhere */
 	const char *site;        /* the label the fit was measured on */
 	const char *insn;        /* the instruction there */
+	bool resolved;           /* the fit's per-sample cost resolved */
+	bool event_resolved;     /* its per-event cost resolved (positive, CI within ±10 %) */
 };
 /* Which of n fits predicts a target site of target_class: the index of the first fit of the
  * same class, 0 when the target has no class (target_class NULL), and -1 with the reason in
@@ -74,6 +76,12 @@ struct pb_site_cost {
 int pb_site_cost_pick(const struct pb_site_cost *fits, size_t n, const char *target_class,
 		      const char *target_site, const char *target_insn, char *why,
 		      size_t why_len);
+/* Which fit gives the per-sample cost of a prediction from fits[k] (pb_site_cost_pick's
+ * answer): k when its fit resolved; 0 when k is another site whose per-event cost resolved
+ * but whose per-sample cost did not (a single-stepped site's ~10 us traps bury what a sample
+ * adds) and fits[0]'s did: a sample is the facility's record of the hit, written the same
+ * way whatever the kernel did with the instruction; -1 when none may be used. */
+int pb_site_cost_sample_source(const struct pb_site_cost *fits, size_t n, int k);
 
 /* The cost of one sample of a facility in delivery mode none, by experiments/cost.c's method:
  * paired runs (sampled, and without perf) over a period sweep, CPU time against samples, at
