@@ -124,6 +124,36 @@ static unsigned program_rounds(const struct pb_suite_options *o)
 	return o->runs < 2 ? o->runs : 2;
 }
 
+/* How many classes of probe site besides the first the cost workload offers a facility whose
+ * cost per event depends on the site (each gets a sweep in mode none); 0 for the others. */
+static unsigned other_site_classes(const struct pb_spec *s, const struct pb_machine *m)
+{
+	if (!s->facility->event_cost_class || !pb_spec_sits_on_instruction(s))
+		return 0;
+	struct pb_workload_choice wc;
+	struct pb_truth *t = calloc(1, sizeof *t);
+	const char *seen[PB_WL_MAX_LABELS];
+	unsigned nseen = 0;
+	if (t && !pb_workload_parse(cost_workload(s), &wc, NULL) &&
+	    !pb_workload_truth(&wc, 1, t, NULL)) {
+		int first = pb_truth_default_label(t);
+		for (unsigned l = 0; l < t->nlabels; l++) {
+			if (!t->labels[l].per_iteration && (int)l != first)
+				continue;
+			char insn[96];
+			const char *cls = pb_spec_event_cost_class(m, s, t->labels[l].addr, insn,
+								   sizeof insn);
+			bool known = !cls || !strcmp(cls, PB_SITE_REFUSED);
+			for (unsigned i = 0; i < nseen && !known; i++)
+				known = !strcmp(seen[i], cls);
+			if (!known)
+				seen[nseen++] = cls;
+		}
+	}
+	free(t);
+	return nseen > 1 ? nseen - 1 : 0;
+}
+
 static unsigned cost_count_runs(const struct pb_suite_options *o, const char *facility)
 {
 	struct pb_spec s;
@@ -133,6 +163,7 @@ static unsigned cost_count_runs(const struct pb_suite_options *o, const char *fa
 	unsigned np = cost_periods(o, &s, p);
 	/* The minimum rounds; the adaptive ones are not known in advance. */
 	unsigned n = (NMODES + 1) * np * 2;
+	n += other_site_classes(&s, o->machine) * 2 * np * 2;
 	if (predict_workload(&s))
 		n += 2 * predict_rounds(o) * 4;
 	if (is_timer(&s))
@@ -544,7 +575,7 @@ static struct pb_result_point *fit_point(struct pb_results *res, const char *fac
 /* The prediction that an unresolved cost of mode none cannot make: a point saying so, with the
  * fit's figures, instead of predicted times that would only restate the noise. */
 static void refuse_prediction(struct pb_results *res, const char *facility, const char *workload,
-			      const struct cost_fit *cf)
+			      const struct cost_fit *cf, const struct cost_fit *first)
 {
 	char note[480];
 	pb_format(note, sizeof note,
@@ -556,6 +587,11 @@ static void refuse_prediction(struct pb_results *res, const char *facility, cons
 	if (cf->per_event && !cf->event_resolved)
 		pb_append(note, sizeof note, ", nor did its per-event cost (%.0f ± %.0f ns)",
 			  cf->event_ns, cf->event_ci95);
+	else if (first && first != cf && !first->resolved)
+		/* its per-event cost alone would do, with the first site's per-sample cost */
+		pb_append(note, sizeof note, ", and neither did the per-sample cost on the first site "
+			  "%s (R² %.3f, slope %.0f ± %.0f ns)", first->site, first->cpu.r2,
+			  first->cpu.slope, first->cpu.slope_ci95);
 	struct pb_result_point *p = pb_results_point(res, "cost", facility, workload);
 	pb_rset_text(&p->params, "kind", "prediction");
 	/* A string, as every not-applicable point carries its reason there. */
@@ -1106,7 +1142,7 @@ static int cost_run(const struct pb_suite_options *o, const char *facility,
 			use = &model;
 		}
 		if (use && !use->resolved) {
-			refuse_prediction(res, facility, other, use);
+			refuse_prediction(res, facility, other, use, &site_fits[0]);
 		} else if (use) {
 			unsigned np = su.np;
 			uint64_t pp[3] = {su.periods[0], su.periods[np / 2], su.periods[np - 1]};
@@ -1122,7 +1158,7 @@ static int cost_run(const struct pb_suite_options *o, const char *facility,
 	if (!rc && is_timer(&spec)) {
 		if (!fits[0].resolved)
 			for (size_t i = 0; i < 2; i++)
-				refuse_prediction(res, facility, program_names[i], &fits[0]);
+				refuse_prediction(res, facility, program_names[i], &fits[0], NULL);
 		else
 			rc = real_programs(o, facility, &spec, &fits[0], res, err);
 	}
