@@ -6,6 +6,8 @@
 #include "results_json.h"
 #include "experiments/experiment.h"
 #include "experiments/predict.h"
+#include "facilities/facility.h"
+#include "workloads/workload.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -241,8 +243,17 @@ static void test_smoke_on(const char *facility)
 		fprintf(stderr, "cost: %s\n", err.msg);
 	size_t at = 0;
 	json_t *fit;
-	unsigned fits = 0;
+	unsigned fits = 0, other_sites = 0;
 	json_t *points = pb_test_points_json(&res);
+	struct pb_spec spec;
+	CHECK(pb_spec_parse(facility, &spec, NULL) == 0);
+	/* the site of the first fit: a facility whose cost per event belongs to the probed
+	 * instruction's class (uprobe) fits mode none once more on a site of each other class */
+	json_t *first = find(points, "cost", "kind", "fit", &(size_t){0});
+	CHECK(first != NULL);
+	const char *main_site = first ? json_string_value(json_object_get(first, "site")) : NULL;
+	const char *main_class = first ? json_string_value(json_object_get(first, "site_class"))
+				       : NULL;
 	while ((fit = find(points, "cost", "kind", "fit", &at))) {
 		fits++;
 		json_t *m = json_object_get(fit, "metrics");
@@ -252,24 +263,36 @@ static void test_smoke_on(const char *facility)
 		CHECK(json_is_number(json_object_get(m, "baseline_ns")));
 		CHECK(json_is_boolean(json_object_get(m, "estimators_disagree")));
 		/* bp traps on every event: the per-event cost is separated from the sample's */
-		struct pb_spec spec;
-		CHECK(pb_spec_parse(facility, &spec, NULL) == 0);
 		CHECK(json_is_number(json_object_get(m, "ns_per_event")) ==
 		      spec.facility->traps_every_event);
+		const char *site = json_string_value(json_object_get(fit, "site"));
+		CHECK(!site == !main_site);
+		bool other = site && main_site && strcmp(site, main_site);
+		if (other) {
+			/* mode none only, on a class of its own, never one the kernel refuses */
+			other_sites++;
+			const char *cls = json_string_value(json_object_get(fit, "site_class"));
+			CHECK(cls && strcmp(cls, main_class) && strcmp(cls, PB_SITE_REFUSED));
+			CHECK(!strcmp(json_string_value(json_object_get(fit, "delivery")), "none"));
+		}
 		/* every other mode is set against mode none's floor */
 		bool is_none = !strcmp(json_string_value(json_object_get(fit, "delivery")), "none");
 		CHECK(json_is_number(json_object_get(m, "excess_over_floor_ns")) == !is_none);
-		/* the fit is over every pair of the mode's sweep points, one round at least */
+		/* the fit is over every pair of the mode's sweep points on its site, one round at
+		 * least */
 		const char *mode = json_string_value(json_object_get(fit, "delivery"));
 		size_t sat = 0, pairs = 0;
 		json_t *sp;
-		while ((sp = find(points, "cost", "kind", "sweep", &sat)))
-			if (!strcmp(json_string_value(json_object_get(sp, "delivery")), mode))
+		while ((sp = find(points, "cost", "kind", "sweep", &sat))) {
+			const char *ss = json_string_value(json_object_get(sp, "site"));
+			if (!strcmp(json_string_value(json_object_get(sp, "delivery")), mode) &&
+			    (!ss == !site) && (!ss || !strcmp(ss, site)))
 				pairs += json_array_size(json_object_get(sp, "runs"));
+		}
 		CHECK(pairs >= 3);
 		CHECK_EQ_U64(json_integer_value(json_object_get(m, "points")), pairs);
 	}
-	CHECK_EQ_U64(fits, 4); /* one per delivery mode */
+	CHECK_EQ_U64(fits, 4 + other_sites); /* one per delivery mode, and the other sites */
 	at = 0;
 	json_t *p;
 	unsigned sweeps = 0;
@@ -281,17 +304,43 @@ static void test_smoke_on(const char *facility)
 		CHECK(json_is_integer(json_object_get(run, "cpu_ns")));
 		CHECK(json_is_integer(json_object_get(run, "baseline_cpu_ns")));
 	}
-	CHECK_EQ_U64(sweeps, 12);
-	/* Mode none's fit decides: resolved, 3 predictions; unresolved (a per-sample cost below
-	 * the noise, as bp:w's usually is), one refused prediction carrying the fit's figures. */
+	CHECK_EQ_U64(sweeps, 12 + 3 * other_sites);
+	/* The target site's class picks the fit (a facility without classes: mode none's on the
+	 * one site). None of its class: refused, saying so. Resolved (or, on another site than
+	 * the first, its per-event cost resolved and the first site's per-sample cost): 3
+	 * predictions. Otherwise (a per-sample cost below the noise, as bp:w's usually is): one
+	 * refused prediction carrying the fit's figures. */
+	const char *target_class = NULL;
+	{
+		struct pb_workload_choice wc;
+		static struct pb_truth tt;
+		const char *tw = pb_spec_workload(&spec, PB_ROLE_PREDICT, NULL);
+		CHECK(tw && pb_workload_parse(tw, &wc, NULL) == 0 &&
+		      pb_workload_truth(&wc, 10, &tt, NULL) == 0);
+		char insn[96];
+		int l = pb_truth_default_label(&tt);
+		if (l >= 0 && pb_spec_sits_on_instruction(&spec))
+			target_class = pb_spec_event_cost_class(o.machine, &spec, tt.labels[l].addr,
+								insn, sizeof insn);
+	}
 	at = 0;
-	json_t *none_fit = NULL;
-	while ((fit = find(points, "cost", "kind", "fit", &at)))
-		if (!strcmp(json_string_value(json_object_get(fit, "delivery")), "none"))
-			none_fit = fit;
-	CHECK(none_fit != NULL);
-	json_t *resolved = json_object_get(json_object_get(none_fit, "metrics"), "resolved");
-	CHECK(json_is_boolean(resolved));
+	json_t *use = NULL, *main_none = NULL;
+	while ((fit = find(points, "cost", "kind", "fit", &at))) {
+		if (strcmp(json_string_value(json_object_get(fit, "delivery")), "none"))
+			continue;
+		const char *cls = json_string_value(json_object_get(fit, "site_class"));
+		if (!main_none)
+			main_none = fit;
+		if (!use && (!target_class || (cls && !strcmp(cls, target_class))))
+			use = fit;
+	}
+	CHECK(main_none != NULL);
+	json_t *um = use ? json_object_get(use, "metrics") : NULL;
+	bool main_resolved = main_none && json_is_true(json_object_get(
+						  json_object_get(main_none, "metrics"), "resolved"));
+	bool borrowed = use && use != main_none && !json_is_true(json_object_get(um, "resolved")) &&
+			json_is_true(json_object_get(um, "event_resolved")) && main_resolved;
+	bool predictable = use && (json_is_true(json_object_get(um, "resolved")) || borrowed);
 	at = 0;
 	unsigned predictions = 0, refused = 0;
 	while ((p = find(points, "cost", "kind", "prediction", &at))) {
@@ -299,14 +348,21 @@ static void test_smoke_on(const char *facility)
 			refused++;
 			const char *note = json_string_value(json_object_get(p, "note"));
 			CHECK(note != NULL);
-			CHECK_STR_CONTAINS(note ? note : "", "not predicted: the per-sample cost fit "
-							     "(mode none) did not resolve (R²");
+			CHECK_STR_CONTAINS(note ? note : "",
+					   use ? "not predicted: the per-sample cost fit (mode none) "
+						 "did not resolve (R²"
+					       : "not predicted: the per-event cost was measured on");
 			CHECK(json_is_string(json_object_get(p, "not_applicable")));
 			CHECK_EQ_U64(json_array_size(json_object_get(p, "runs")), 0);
 			CHECK(json_object_get(p, "ns_per_sample") == NULL);
 			continue;
 		}
 		predictions++;
+		if (target_class) {
+			CHECK(!strcmp(json_string_value(json_object_get(p, "site_class")),
+				      target_class));
+			CHECK(!borrowed == !json_object_get(p, "ns_per_sample_from"));
+		}
 		json_t *run = json_array_get(json_object_get(p, "runs"), 0);
 		CHECK(json_is_number(json_object_get(run, "predicted_ns")));
 		CHECK(json_is_number(json_object_get(run, "error_pct")));
@@ -314,12 +370,12 @@ static void test_smoke_on(const char *facility)
 								     "error_pct"), "median")));
 		check_adds_up(p);
 	}
-	if (json_is_true(resolved)) {
+	if (predictable) {
 		CHECK_EQ_U64(predictions, 3); /* 3 periods, 1 thread count */
 		CHECK_EQ_U64(refused, 0);
 	} else {
-		fprintf(stderr, "cost %s: mode none did not resolve, the prediction is refused\n",
-			facility);
+		fprintf(stderr, "cost %s: %s, the prediction is refused\n", facility,
+			use ? "its fit did not resolve" : "no fit of the target site's class");
 		CHECK_EQ_U64(predictions, 0);
 		CHECK_EQ_U64(refused, 1);
 	}

@@ -36,6 +36,7 @@
 #include "experiments/predict.h"
 
 #include "analysis/stats.h"
+#include "workloads/workload.h"
 #include "util/kit.h"
 #include "util/rng.h"
 #include "util/text.h"
@@ -124,6 +125,36 @@ static unsigned program_rounds(const struct pb_suite_options *o)
 	return o->runs < 2 ? o->runs : 2;
 }
 
+/* How many classes of probe site besides the first the cost workload offers a facility whose
+ * cost per event depends on the site (each gets a sweep in mode none); 0 for the others. */
+static unsigned other_site_classes(const struct pb_spec *s, const struct pb_machine *m)
+{
+	if (!s->facility->event_cost_class || !pb_spec_sits_on_instruction(s))
+		return 0;
+	struct pb_workload_choice wc;
+	struct pb_truth *t = calloc(1, sizeof *t);
+	const char *seen[PB_WL_MAX_LABELS];
+	unsigned nseen = 0;
+	if (t && !pb_workload_parse(cost_workload(s), &wc, NULL) &&
+	    !pb_workload_truth(&wc, 1, t, NULL)) {
+		int first = pb_truth_default_label(t);
+		for (unsigned l = 0; l < t->nlabels; l++) {
+			if (!t->labels[l].per_iteration && (int)l != first)
+				continue;
+			char insn[96];
+			const char *cls = pb_spec_event_cost_class(m, s, t->labels[l].addr, insn,
+								   sizeof insn);
+			bool known = !cls || !strcmp(cls, PB_SITE_REFUSED);
+			for (unsigned i = 0; i < nseen && !known; i++)
+				known = !strcmp(seen[i], cls);
+			if (!known)
+				seen[nseen++] = cls;
+		}
+	}
+	free(t);
+	return nseen > 1 ? nseen - 1 : 0;
+}
+
 static unsigned cost_count_runs(const struct pb_suite_options *o, const char *facility)
 {
 	struct pb_spec s;
@@ -133,6 +164,7 @@ static unsigned cost_count_runs(const struct pb_suite_options *o, const char *fa
 	unsigned np = cost_periods(o, &s, p);
 	/* The minimum rounds; the adaptive ones are not known in advance. */
 	unsigned n = (NMODES + 1) * np * 2;
+	n += other_site_classes(&s, o->machine) * 2 * np * 2;
 	if (predict_workload(&s))
 		n += 2 * predict_rounds(o) * 4;
 	if (is_timer(&s))
@@ -163,6 +195,10 @@ struct sweep {
 /* A mode's fit and what it took. */
 struct cost_fit {
 	bool fitted, resolved, wall_fitted, disagree, per_event;
+	bool event_resolved;         /* per_event: event_ns positive, CI within ±10 % */
+	/* A prediction's model whose per-sample cost was taken from another site's fit (the
+	 * site's own did not resolve): that site's label; "" otherwise. */
+	char sample_cost_from[64];
 	struct pb_fit cpu, wall;
 	double ts_slope, ts_intercept;
 	double events;               /* mean events per sampled run */
@@ -172,6 +208,10 @@ struct cost_fit {
 	unsigned rounds;
 	double seconds, budget_seconds;
 	char why[320];               /* unresolved: the reason */
+	/* Facilities whose cost per event depends on the probed instruction (event_cost_class):
+	 * the label the sweep sat on, the instruction there and its class. */
+	const char *site_class;
+	char site[64], site_insn[96];
 };
 
 /* The baseline a sampled run is set against: the median of its partner's and the partners of
@@ -226,6 +266,10 @@ static void fit_sweep(const struct sweep *sw, bool per_event, struct cost_fit *c
 	if (per_event && cf->events > 0) {
 		cf->event_ns = cf->cpu.intercept / cf->events;
 		cf->event_ci95 = cf->cpu.intercept_ci95 / cf->events;
+		/* the per-event cost to the standard the slope is held to: positive, and its 95 %
+		 * CI within PB_FIT_MAX_REL_CI of it */
+		cf->event_resolved = cf->event_ns > 0 &&
+				     cf->event_ci95 <= PB_FIT_MAX_REL_CI * cf->event_ns;
 	}
 	cf->resolved = pb_fit_resolved(&cf->cpu) && !cf->disagree;
 	if (cf->resolved)
@@ -391,6 +435,37 @@ static int sweep_mode(struct sweep_setup *su, enum pb_delivery mode,
 	return rc;
 }
 
+/* The probe site of a request (its label, or the workload's first event label) and the class
+ * the facility's cost per event there belongs to; NULL when that cost does not depend on the
+ * site (or the facility sits on no instruction). */
+static const char *site_of(const struct pb_point_request *req, const struct pb_spec *spec,
+			   char *label, size_t label_len, char *insn, size_t insn_len)
+{
+	label[0] = insn[0] = 0;
+	if (!pb_spec_sits_on_instruction(spec))
+		return NULL;
+	struct pb_truth *t = calloc(1, sizeof *t);
+	const char *cls = NULL;
+	if (t && !pb_workload_truth(&req->workload, req->iterations ? req->iterations : 1, t,
+				    NULL)) {
+		int l = req->label[0] ? pb_truth_label(t, req->label) : pb_truth_default_label(t);
+		if (l >= 0) {
+			pb_format(label, label_len, "%s", t->labels[l].name);
+			cls = pb_spec_event_cost_class(req->machine, spec, t->labels[l].addr, insn,
+						       insn_len);
+		}
+	}
+	free(t);
+	return cls;
+}
+
+static void fit_site(struct cost_fit *cf, const char *cls, const char *label, const char *insn)
+{
+	cf->site_class = cls;
+	pb_format(cf->site, sizeof cf->site, "%s", label);
+	pb_format(cf->site_insn, sizeof cf->site_insn, "%s", insn);
+}
+
 static int setup_sweep(struct sweep_setup *su, const char *facility, const struct pb_spec *spec,
 		       const struct pb_machine *machine, uint64_t target_ms, struct pb_error *err)
 {
@@ -433,6 +508,11 @@ static struct pb_result_point *fit_point(struct pb_results *res, const char *fac
 	pb_rset_text(par, "kind", "fit");
 	pb_rset_text(par, "delivery", pb_delivery_name(mode));
 	pb_rset_int(par, "threads", PB_UNIT_THREADS, 1);
+	if (cf->site_class) {
+		pb_rset_text(par, "site", cf->site);
+		pb_rset_text(par, "site_insn", cf->site_insn);
+		pb_rset_text(par, "site_class", cf->site_class);
+	}
 	pb_rset_text(par, "fit_on", "pairs: a sampled run and a run without perf next to it; "
 				    "y = the sampled run's extra CPU time (thread CPU clock), x = "
 				    "its samples");
@@ -464,6 +544,7 @@ static struct pb_result_point *fit_point(struct pb_results *res, const char *fac
 		pb_rset_real(m, "events_per_run", PB_UNIT_EVENTS, cf->events);
 		pb_rset_real(m, "ns_per_event", PB_UNIT_NS_PER_EVENT, cf->event_ns);
 		pb_rset_real(m, "ns_per_event_ci95", PB_UNIT_NS_PER_EVENT, cf->event_ci95);
+		pb_rset_bool(m, "event_resolved", cf->event_resolved);
 		pb_rset_text(par, "cost_terms",
 			     "ns_per_event: the trap every event pays, sampled or not (the "
 			     "intercept / events per run); ns_per_sample: what a sample adds on top "
@@ -495,12 +576,23 @@ static struct pb_result_point *fit_point(struct pb_results *res, const char *fac
 /* The prediction that an unresolved cost of mode none cannot make: a point saying so, with the
  * fit's figures, instead of predicted times that would only restate the noise. */
 static void refuse_prediction(struct pb_results *res, const char *facility, const char *workload,
-			      const struct cost_fit *cf)
+			      const struct cost_fit *cf, const struct cost_fit *first)
 {
-	char note[320];
+	char note[480];
 	pb_format(note, sizeof note,
 		  "not predicted: the per-sample cost fit (mode none) did not resolve (R² %.3f, "
 		  "slope %.0f ± %.0f ns)", cf->cpu.r2, cf->cpu.slope, cf->cpu.slope_ci95);
+	if (cf->site_class)
+		pb_append(note, sizeof note, " on the %s site %s (%s)", cf->site_class, cf->site,
+			  cf->site_insn);
+	if (cf->per_event && !cf->event_resolved)
+		pb_append(note, sizeof note, ", nor did its per-event cost (%.0f ± %.0f ns)",
+			  cf->event_ns, cf->event_ci95);
+	else if (first && first != cf && !first->resolved)
+		/* its per-event cost alone would do, with the first site's per-sample cost */
+		pb_append(note, sizeof note, ", and neither did the per-sample cost on the first site "
+			  "%s (R² %.3f, slope %.0f ± %.0f ns)", first->site, first->cpu.r2,
+			  first->cpu.slope, first->cpu.slope_ci95);
 	struct pb_result_point *p = pb_results_point(res, "cost", facility, workload);
 	pb_rset_text(&p->params, "kind", "prediction");
 	/* A string, as every not-applicable point carries its reason there. */
@@ -539,6 +631,13 @@ static void prediction_point_fill(struct pb_result_point *p, const struct pb_spe
 	pb_rset_real(par, "baseline_ns", PB_UNIT_NS, base_cpu);
 	pb_rset_real(par, "baseline_wall_ns", PB_UNIT_NS, base_wall);
 	pb_rset_real(par, "ns_per_sample", PB_UNIT_NS_PER_SAMPLE, none->cpu.slope);
+	if (none->site_class) {
+		/* the fit was chosen for the target site's class: the two are the same */
+		pb_rset_text(par, "cost_site", none->site);
+		pb_rset_text(par, "site_class", none->site_class);
+		if (none->sample_cost_from[0])
+			pb_rset_text(par, "ns_per_sample_from", none->sample_cost_from);
+	}
 	if (none->per_event)
 		pb_rset_real(par, "ns_per_event", PB_UNIT_NS_PER_EVENT, none->event_ns);
 	pb_rset_text(par, "time_basis",
@@ -819,6 +918,127 @@ static int real_programs(const struct pb_suite_options *o, const char *facility,
 	return rc;
 }
 
+/* Most site classes a facility's cost workload is swept on (uprobes: emulated,
+ * single-stepped, optimized). */
+#define MAX_SITE_CLASSES 4
+
+static bool class_fitted(const struct cost_fit *fits, size_t n, const char *cls)
+{
+	for (size_t i = 0; i < n; i++)
+		if (fits[i].site_class && !strcmp(fits[i].site_class, cls))
+			return true;
+	return false;
+}
+
+/* For a facility whose cost per event depends on the probe site's class: a sweep in mode none
+ * on one more label of the cost workload for each class the first site did not cover, so that
+ * a target of that class is predicted from a cost measured on its own class. The kernel's
+ * refusals are skipped (nothing to measure there). */
+static int sweep_other_sites(const struct pb_suite_options *o, const char *facility,
+			     const struct pb_spec *spec, const struct sweep_setup *first,
+			     const char *wl, struct pb_results *res, struct cost_fit *site_fits,
+			     size_t *nsite, struct pb_error *err)
+{
+	struct pb_truth *t = calloc(1, sizeof *t);
+	if (!t)
+		return pb_fail(err, PB_EXIT_FAILURE, 0, "out of memory");
+	int rc = 0;
+	if (pb_workload_truth(&first->sampled.workload, first->sampled.iterations, t, NULL))
+		goto out;
+	for (unsigned l = 0; l < t->nlabels && *nsite < MAX_SITE_CLASSES && !rc; l++) {
+		if (!t->labels[l].per_iteration)
+			continue;
+		struct sweep_setup su = *first;
+		pb_format(su.sampled.label, sizeof su.sampled.label, "%s", t->labels[l].name);
+		char label[64], insn[96];
+		const char *cls = site_of(&su.sampled, spec, label, sizeof label, insn, sizeof insn);
+		if (!cls || !strcmp(cls, PB_SITE_REFUSED) || class_fitted(site_fits, *nsite, cls))
+			continue;
+		/* Calibrated on this site: its traps may cost 20 times the first site's. */
+		struct pb_error cal_err = {0};
+		su.sampled.period = su.sampled.events[0].period = su.periods[su.np - 1];
+		su.sampled.iterations = pb_calibrate_for(&su.sampled, o->target_ms / 2 ? o->target_ms / 2
+									: 1, &cal_err);
+		struct cost_fit *cf = &site_fits[*nsite];
+		struct pb_result_point *pp[PB_MAX_LIST];
+		for (unsigned i = 0; i < su.np; i++) {
+			pp[i] = pb_results_point(res, "cost", facility, wl);
+			struct pb_rset *par = &pp[i]->params;
+			pb_rset_text(par, "kind", "sweep");
+			pb_rset_text(par, "delivery", pb_delivery_name(PB_DELIVERY_NONE));
+			pb_rset_int(par, "period", PB_UNIT_NONE, (int64_t)su.periods[i]);
+			pb_rset_int(par, "threads", PB_UNIT_THREADS, 1);
+			pb_rset_int(par, "iterations", PB_UNIT_ITERATIONS,
+				    (int64_t)su.sampled.iterations);
+			pb_rset_text(par, "site", label);
+		}
+		struct pb_error mode_err = {0};
+		int mrc = -1;
+		if (su.sampled.iterations) {
+			su.base = su.sampled;
+			su.base.no_perf = true;
+			su.base.nevents = 0;
+			su.budget_ns = (uint64_t)BUDGET_NONE_TARGETS * o->target_ms * 1000000ull;
+			su.min_rounds = min_rounds(o, PB_DELIVERY_NONE);
+			mrc = sweep_mode(&su, PB_DELIVERY_NONE, pp, cf, &mode_err);
+		} else {
+			memset(cf, 0, sizeof *cf);
+			mode_err = cal_err;
+		}
+		if (mrc && mode_err.code == PB_EXIT_INTERRUPTED) {
+			*err = mode_err;
+			rc = -1;
+			break;
+		}
+		fit_site(cf, cls, label, insn);
+		struct pb_result_point *fp = fit_point(res, facility, wl, PB_DELIVERY_NONE, cf, NULL);
+		if (mrc) {
+			pb_rset_text(&fp->params, "error",
+				     mode_err.msg[0] ? mode_err.msg : "a run failed");
+			cf->fitted = cf->resolved = false;
+		}
+		(*nsite)++;
+	}
+out:
+	free(t);
+	return rc;
+}
+
+/* The fit a target site's prediction uses: the one measured on a site of the target's class.
+ * NULL, with a refused prediction point saying why, when there is none. */
+static const struct cost_fit *fit_for_target(const struct pb_suite_options *o,
+					     const char *facility, const struct pb_spec *spec,
+					     const char *workload, const struct cost_fit *fits,
+					     size_t n, struct pb_results *res,
+					     struct pb_point_request *target, char *label,
+					     char *insn, const char **cls)
+{
+	*cls = NULL;
+	label[0] = insn[0] = 0;
+	if (!fits[0].site_class)
+		return &fits[0];
+	if (pb_suite_request(target, facility, workload, 0, 1, PB_DELIVERY_NONE, NULL))
+		return &fits[0];
+	target->machine = o->machine;
+	*cls = site_of(target, spec, label, 64, insn, 96);
+	struct pb_site_cost sc[MAX_SITE_CLASSES];
+	for (size_t i = 0; i < n; i++)
+		sc[i] = (struct pb_site_cost){fits[i].site_class, fits[i].site, fits[i].site_insn,
+					      fits[i].resolved, fits[i].event_resolved};
+	char why[480];
+	int k = pb_site_cost_pick(sc, n, *cls, label, insn, why, sizeof why);
+	if (k >= 0)
+		return &fits[k];
+	struct pb_result_point *p = pb_results_point(res, "cost", facility, workload);
+	pb_rset_text(&p->params, "kind", "prediction");
+	pb_rset_text(&p->params, "not_applicable", why);
+	pb_rset_text(&p->params, "note", why);
+	pb_rset_text(&p->params, "site", label);
+	pb_rset_text(&p->params, "site_insn", insn);
+	pb_rset_text(&p->params, "site_class", *cls);
+	return NULL;
+}
+
 static int cost_run(const struct pb_suite_options *o, const char *facility,
 		    struct pb_results *res, struct pb_error *err)
 {
@@ -837,6 +1057,9 @@ static int cost_run(const struct pb_suite_options *o, const char *facility,
 	pb_format(wl, sizeof wl, "%s%s%s", su.sampled.workload.workload->name,
 		  params[0] && strcmp(params, "-") ? ":" : "",
 		  params[0] && strcmp(params, "-") ? params : "");
+	char site[64], site_insn[96];
+	const char *site_class = site_of(&su.sampled, &spec, site, sizeof site, site_insn,
+					 sizeof site_insn);
 
 	struct cost_fit fits[NMODES];
 	bool none_ok = false;
@@ -854,6 +1077,8 @@ static int cost_run(const struct pb_suite_options *o, const char *facility,
 			pb_rset_int(par, "threads", PB_UNIT_THREADS, 1);
 			pb_rset_int(par, "iterations", PB_UNIT_ITERATIONS,
 				    (int64_t)su.sampled.iterations);
+			if (site_class)
+				pb_rset_text(par, "site", site);
 		}
 		struct pb_error mode_err = {0};
 		int rc = sweep_mode(&su, modes[m], pp, &fits[m], &mode_err);
@@ -862,6 +1087,8 @@ static int cost_run(const struct pb_suite_options *o, const char *facility,
 				*err = mode_err;
 			return -1;
 		}
+		if (site_class)
+			fit_site(&fits[m], site_class, site, site_insn);
 		struct pb_result_point *fp =
 			fit_point(res, facility, wl, modes[m], &fits[m], m ? &fits[0] : NULL);
 		if (rc) {
@@ -876,30 +1103,67 @@ static int cost_run(const struct pb_suite_options *o, const char *facility,
 	if (!none_ok)
 		return 0;
 
-	/* Prediction with the cost of mode none (samples read after the run, as in the fit). */
+	/* Mode none on the cost workload's other site classes, for targets of those classes. */
+	struct cost_fit *site_fits = calloc(MAX_SITE_CLASSES, sizeof *site_fits);
+	if (!site_fits)
+		return pb_fail(err, PB_EXIT_FAILURE, 0, "out of memory");
+	size_t nsite = 1;
+	site_fits[0] = fits[0];
+	if (site_class &&
+	    sweep_other_sites(o, facility, &spec, &su, wl, res, site_fits, &nsite, err)) {
+		free(site_fits);
+		return -1;
+	}
+
+	/* Prediction with the cost of mode none (samples read after the run, as in the fit) of
+	 * the target site's class. */
+	int rc = 0;
 	const char *other = predict_workload(&spec);
-	if (!fits[0].resolved) {
-		if (other)
-			refuse_prediction(res, facility, other, &fits[0]);
-		for (size_t i = 0; is_timer(&spec) && i < 2; i++)
-			refuse_prediction(res, facility, program_names[i], &fits[0]);
-		return 0;
-	}
-	unsigned np = su.np;
-	uint64_t pp[3] = {su.periods[0], su.periods[np / 2], su.periods[np - 1]};
-	unsigned npp = np >= 3 ? 3 : np;
-	if (np < 3)
-		memcpy(pp, su.periods, np * sizeof *pp);
 	if (other) {
-		unsigned tc[2] = {1, o->threads[o->nthreads - 1]};
-		for (unsigned t = 0; t < (tc[1] > 1 ? 2u : 1u); t++)
-			if (predict_workload_runs(o, facility, &spec, other, tc[t], pp, npp,
-						  &fits[0], res, err))
-				return -1;
+		struct pb_point_request target;
+		char label[64], insn[96];
+		const char *cls;
+		const struct cost_fit *use = fit_for_target(o, facility, &spec, other, site_fits,
+							    nsite, res, &target, label, insn, &cls);
+		struct cost_fit model;
+		int k = use ? (int)(use - site_fits) : -1;
+		struct pb_site_cost sc[MAX_SITE_CLASSES];
+		for (size_t i = 0; i < nsite; i++)
+			sc[i] = (struct pb_site_cost){.resolved = site_fits[i].resolved,
+						      .event_resolved = site_fits[i].event_resolved};
+		if (use && pb_site_cost_sample_source(sc, nsite, k) == 0 && k != 0) {
+			/* The site's cost per event, with the per-sample cost of the first site. */
+			model = *use;
+			model.cpu.slope = site_fits[0].cpu.slope;
+			model.cpu.slope_ci95 = site_fits[0].cpu.slope_ci95;
+			pb_format(model.sample_cost_from, sizeof model.sample_cost_from, "%s",
+				  site_fits[0].site);
+			model.resolved = true;
+			use = &model;
+		}
+		if (use && !use->resolved) {
+			refuse_prediction(res, facility, other, use, &site_fits[0]);
+		} else if (use) {
+			unsigned np = su.np;
+			uint64_t pp[3] = {su.periods[0], su.periods[np / 2], su.periods[np - 1]};
+			unsigned npp = np >= 3 ? 3 : np;
+			if (np < 3)
+				memcpy(pp, su.periods, np * sizeof *pp);
+			unsigned tc[2] = {1, o->threads[o->nthreads - 1]};
+			for (unsigned t = 0; t < (tc[1] > 1 ? 2u : 1u) && !rc; t++)
+				rc = predict_workload_runs(o, facility, &spec, other, tc[t], pp, npp,
+							   use, res, err);
+		}
 	}
-	if (is_timer(&spec))
-		return real_programs(o, facility, &spec, &fits[0], res, err);
-	return 0;
+	if (!rc && is_timer(&spec)) {
+		if (!fits[0].resolved)
+			for (size_t i = 0; i < 2; i++)
+				refuse_prediction(res, facility, program_names[i], &fits[0], NULL);
+		else
+			rc = real_programs(o, facility, &spec, &fits[0], res, err);
+	}
+	free(site_fits);
+	return rc;
 }
 
 int pb_cost_measure(const char *facility, unsigned runs, uint64_t target_ms,

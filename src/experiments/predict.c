@@ -2,6 +2,7 @@
 
 #include "ring/ring.h"
 #include "session/process.h"
+#include "util/text.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -94,6 +95,44 @@ int pb_period_for_budget(const struct pb_slowdown_model *m, double budget_pct, s
 	if (out->ring_pages < 8)
 		out->ring_pages = 8;
 	return 0;
+}
+
+int pb_site_cost_pick(const struct pb_site_cost *fits, size_t n, const char *target_class,
+		      const char *target_site, const char *target_insn, char *why,
+		      size_t why_len)
+{
+	if (why && why_len)
+		why[0] = 0;
+	if (!n) {
+		pb_format(why, why_len, "not predicted: no cost fit was measured");
+		return -1;
+	}
+	if (!target_class)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if (fits[i].site_class && !strcmp(fits[i].site_class, target_class))
+			return (int)i;
+	pb_format(why, why_len, "not predicted: the per-event cost was measured on ");
+	for (size_t i = 0; i < n; i++)
+		pb_append(why, why_len, "%s%s %s (%s: %s)", i ? (i + 1 < n ? ", " : " and ") : "",
+			  fits[i].site_class && fits[i].site_class[0] == 'e' ? "an" : "a",
+			  fits[i].site_class ? fits[i].site_class : "unclassified", fits[i].site,
+			  fits[i].insn);
+	pb_append(why, why_len, " site; the target's site %s (%s) is %s, and a per-event cost "
+		  "belongs to the probed instruction's class", target_site, target_insn,
+		  target_class);
+	return -1;
+}
+
+int pb_site_cost_sample_source(const struct pb_site_cost *fits, size_t n, int k)
+{
+	if (k < 0 || (size_t)k >= n)
+		return -1;
+	if (fits[k].resolved)
+		return k;
+	if (k > 0 && fits[k].event_resolved && fits[0].resolved)
+		return 0;
+	return -1;
 }
 
 int pb_program_measure(char *const *argv, const struct pb_spec *spec, uint64_t period,

@@ -59,6 +59,30 @@ double pb_slowdown_overhead_pct(const struct pb_slowdown_model *m, uint64_t peri
 int pb_period_for_budget(const struct pb_slowdown_model *m, double budget_pct, struct pb_budget_period *out,
 		   struct pb_error *err);
 
+/* A cost per event fitted on one probe site, and the class of that site (the facility's
+ * event_cost_class hook: a uprobe's hit on an instruction the kernel emulates costs ~0.5 us,
+ * on one it single-steps ~10 us). */
+struct pb_site_cost {
+	const char *site_class;  /* NULL: the facility's cost per event is the same everywhere */
+	const char *site;        /* the label the fit was measured on */
+	const char *insn;        /* the instruction there */
+	bool resolved;           /* the fit's per-sample cost resolved */
+	bool event_resolved;     /* its per-event cost resolved (positive, CI within ±10 %) */
+};
+/* Which of n fits predicts a target site of target_class: the index of the first fit of the
+ * same class, 0 when the target has no class (target_class NULL), and -1 with the reason in
+ * why when no fit of that class was measured: a cost per event is never carried over to a
+ * site the kernel treats differently. */
+int pb_site_cost_pick(const struct pb_site_cost *fits, size_t n, const char *target_class,
+		      const char *target_site, const char *target_insn, char *why,
+		      size_t why_len);
+/* Which fit gives the per-sample cost of a prediction from fits[k] (pb_site_cost_pick's
+ * answer): k when its fit resolved; 0 when k is another site whose per-event cost resolved
+ * but whose per-sample cost did not (a single-stepped site's ~10 us traps bury what a sample
+ * adds) and fits[0]'s did: a sample is the facility's record of the hit, written the same
+ * way whatever the kernel did with the instruction; -1 when none may be used. */
+int pb_site_cost_sample_source(const struct pb_site_cost *fits, size_t n, int k);
+
 /* The cost of one sample of a facility in delivery mode none, by experiments/cost.c's method:
  * paired runs (sampled, and without perf) over a period sweep, CPU time against samples, at
  * least min_rounds rounds and then more until the fit resolves or budget_ms is spent;

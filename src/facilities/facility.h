@@ -29,6 +29,14 @@ struct pb_target {
 	                          * set: code_addr is a file offset in this ELF file */
 };
 
+/* Classes of probe site (a facility's event_cost_class): how the kernel carries out a probed
+ * instruction on every hit, which the cost of the hit belongs to. */
+#define PB_SITE_EMULATED "emulated"             /* done by the kernel inside the trap (x86
+						 * "emulate", arm64 "simulate") */
+#define PB_SITE_SINGLE_STEPPED "single-stepped" /* copied out of line and stepped: 2 traps */
+#define PB_SITE_OPTIMIZED "optimized"           /* x86 5-byte nop: a call into the kernel */
+#define PB_SITE_REFUSED "refused"               /* the kernel will not probe it */
+
 struct pb_facility;
 struct pb_truth;
 struct pb_label_truth;
@@ -171,6 +179,13 @@ struct pb_facility {
 				const char **why);
 	/* Whether the spec sits on one instruction (a label of the workload). NULL: never. */
 	bool (*sits_on_instruction)(const struct pb_spec *spec);
+	/* The class of probe site the cost of an event belongs to, for the spec sitting on
+	 * code_addr (an address of this process) on machine m, with the instruction there written
+	 * to insn: a uprobe's hit costs ~0.5 us where the kernel emulates the instruction and
+	 * ~10 us where it single-steps it, so a cost per event measured on one class says nothing
+	 * about another. NULL hook or NULL answer: the cost per event is the facility's own. */
+	const char *(*event_cost_class)(const struct pb_machine *m, const struct pb_spec *spec,
+					uint64_t code_addr, char *insn, size_t insn_len);
 	/* Whether the spec must sample the kernel level to see the workload's events (faults a
 	 * workload takes in kernel mode). NULL: never. */
 	bool (*needs_kernel_level)(const struct pb_spec *spec, const struct pb_truth *truth);
@@ -212,6 +227,8 @@ const char *pb_spec_workload(const struct pb_spec *spec, enum pb_workload_role r
 			     const char **why);
 bool pb_spec_sits_on_instruction(const struct pb_spec *spec);
 bool pb_spec_needs_kernel_level(const struct pb_spec *spec, const struct pb_truth *truth);
+const char *pb_spec_event_cost_class(const struct pb_machine *m, const struct pb_spec *spec,
+				     uint64_t code_addr, char *insn, size_t insn_len);
 const char *pb_spec_spread(const struct pb_spec *spec, char *buf, size_t len, const char **why);
 /* The spec's facility, from a spec text ("timer:cpu-clock" -> timer); NULL if none. */
 const struct pb_facility *pb_facility_of(const char *spec_text);

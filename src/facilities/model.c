@@ -49,6 +49,16 @@ bool pb_spec_needs_kernel_level(const struct pb_spec *spec, const struct pb_trut
 	       spec->facility->needs_kernel_level(spec, truth);
 }
 
+const char *pb_spec_event_cost_class(const struct pb_machine *m, const struct pb_spec *spec,
+				     uint64_t code_addr, char *insn, size_t insn_len)
+{
+	if (insn && insn_len)
+		insn[0] = 0;
+	if (!spec->facility->event_cost_class || !code_addr)
+		return NULL;
+	return spec->facility->event_cost_class(m, spec, code_addr, insn, insn_len);
+}
+
 const char *pb_spec_spread(const struct pb_spec *spec, char *buf, size_t len, const char **why)
 {
 	*why = NULL;

@@ -196,6 +196,28 @@ static const char *uprobe_spread(const struct pb_spec *spec, char *buf, size_t l
 	return NULL;
 }
 
+/* The class of the probed instruction (uprobe_site.c). A return probe's cost is its entry
+ * probe's and the return trampoline's, which the label it is given does not decide. */
+static const char *uprobe_event_cost_class(const struct pb_machine *m, const struct pb_spec *spec,
+					   uint64_t code_addr, char *insn, size_t insn_len)
+{
+	if (spec->options)
+		return NULL;
+	struct pb_uprobe_kernel k;
+	pb_uprobe_kernel_of(m ? m : pb_machine_live(), &k);
+#if defined(__x86_64__)
+	/* the longest x86 instruction; the workloads' labels sit well inside our text */
+	return pb_uprobe_site_class(PB_ISA_X86_64, (const uint8_t *)(uintptr_t)code_addr, 15,
+				    code_addr, &k, insn, insn_len);
+#elif defined(__aarch64__)
+	return pb_uprobe_site_class(PB_ISA_A64, (const uint8_t *)(uintptr_t)code_addr, 4,
+				    code_addr, &k, insn, insn_len);
+#else
+	(void)code_addr, (void)insn, (void)insn_len;
+	return NULL;
+#endif
+}
+
 const struct pb_facility pb_facility_uprobe = {
 	.name = "uprobe",
 	.options = &uprobe_options,
@@ -217,5 +239,6 @@ const struct pb_facility pb_facility_uprobe = {
 	.periods = &pb_exact_periods,
 	.declare = uprobe_declare,
 	.sits_on_instruction = uprobe_sits_on_instruction,
+	.event_cost_class = uprobe_event_cost_class,
 	.spread_spec = uprobe_spread,
 };
