@@ -63,6 +63,7 @@ enum pb_perfdata_user_record {
 struct pb_perfdata_event {
 	struct perf_event_attr attr;     /* zero-extended when the file's attr is shorter */
 	struct pb_record_format fmt;
+	struct pb_sample_layout layout;  /* of fmt.sample_type: the walk's fast path for samples */
 	char name[PB_PERFDATA_NAME_MAX]; /* HEADER_EVENT_DESC name, else "type/config" */
 	uint64_t *ids;
 	size_t nids;

@@ -429,6 +429,7 @@ static int add_event(struct pb_perfdata *pd, const uint8_t *attr, size_t alen,
 	}
 	pd->nevents++;
 	pb_record_format_from_attr(&ev->fmt, &ev->attr);
+	pb_sample_layout_init(&ev->layout, ev->fmt.sample_type);
 	snprintf(ev->name, sizeof ev->name, "type%u/config=%#llx", ev->attr.type,
 		 (unsigned long long)ev->attr.config);
 	return 0;
@@ -913,6 +914,10 @@ int pb_perfdata_for_each(struct pb_perfdata *pd, pb_perfdata_record_fn fn, void 
 	const uint64_t end = pd->data.offset + pd->data.size;
 	uint64_t pos = pd->data.offset;
 	struct pb_record rec;
+	/* rec holds a sample the fast path decoded with a layout of this sample_type, so the next
+	 * one of the same layout rewrites only its fields */
+	bool rec_fast = false;
+	uint64_t rec_fast_type = 0;
 
 	while (pos < end) {
 		if (end - pos < sizeof(struct perf_event_header))
@@ -962,6 +967,7 @@ int pb_perfdata_for_each(struct pb_perfdata *pd, pb_perfdata_record_fn fn, void 
 				return bad(err, "the data of the record of type %u at offset %" PRIu64
 					   " runs past the data section", h.type, pos);
 			stats->user_records++;
+			rec_fast = false;
 			rc = 0;
 			if (h.type == PB_PERF_RECORD_EVENT_UPDATE)
 				event_update(pd, p, h.size);
@@ -976,8 +982,17 @@ int pb_perfdata_for_each(struct pb_perfdata *pd, pb_perfdata_record_fn fn, void 
 			rc = unparsed(&rec, &h);
 		} else {
 			event = record_event(pd, p, h.size, h.type);
-			const struct pb_record_format *fmt = &pd->events[event >= 0 ? event : 0].fmt;
-			if (event < 0 && h.type == PERF_RECORD_SAMPLE) {
+			const struct pb_perfdata_event *ev = &pd->events[event >= 0 ? event : 0];
+			const struct pb_record_format *fmt = &ev->fmt;
+			bool fast = event >= 0 && h.type == PERF_RECORD_SAMPLE &&
+				    pb_record_parse_fixed_sample(&ev->layout, p, h.size, &rec,
+								 rec_fast && rec_fast_type ==
+									     ev->layout.sample_type);
+			rec_fast = fast;
+			rec_fast_type = ev->layout.sample_type;
+			if (fast) {
+				rc = PB_PARSE_OK;
+			} else if (event < 0 && h.type == PERF_RECORD_SAMPLE) {
 				rc = unparsed(&rec, &h);
 			} else {
 				rc = pb_record_parse(fmt, p, h.size, &rec);
