@@ -914,27 +914,28 @@ int pb_perfdata_for_each(struct pb_perfdata *pd, pb_perfdata_record_fn fn, void 
 	const uint64_t end = pd->data.offset + pd->data.size;
 	uint64_t pos = pd->data.offset;
 	struct pb_record rec;
-	/* rec holds a sample the fast path decoded with a layout of this sample_type, so the next
-	 * one of the same layout rewrites only its fields */
-	bool rec_fast = false;
-	uint64_t rec_fast_type = 0;
+	/* rec holds a sample the fast path decoded with a layout of this sample_type (UINT64_MAX,
+	 * which has no fixed layout: none), so the next one of the same layout rewrites only its
+	 * fields */
+	uint64_t rec_fast_type = UINT64_MAX;
+	/* File bytes [have_off, have_end) sit at have: the whole file in memory, else the window
+	 * (kept in locals, which the callback cannot alias, rather than reread from *pd) */
+	const uint8_t *have = pd->mem;
+	uint64_t have_off = 0, have_end = pd->mem ? end : 0;
 
 	while (pos < end) {
 		if (end - pos < sizeof(struct perf_event_header))
 			return bad(err, "%" PRIu64 " stray bytes at the end of the data section "
 				   "(offset %" PRIu64 "): the recording was cut short", end - pos, pos);
-		const uint8_t *p;
 		const uint64_t avail = end - pos;
-		if (pd->mem) {
-			p = pd->mem + pos;
-		} else {
-			if (pos < pd->win_off || pos + sizeof(struct perf_event_header) >
-			    pd->win_off + pd->win_len) {
-				if (window_fill(pd, pos, sizeof(struct perf_event_header), end, err))
-					return -1;
-			}
-			p = pd->window + (pos - pd->win_off);
+		if (pos < have_off || pos + sizeof(struct perf_event_header) > have_end) {
+			if (window_fill(pd, pos, sizeof(struct perf_event_header), end, err))
+				return -1;
+			have = pd->window;
+			have_off = pd->win_off;
+			have_end = pd->win_off + pd->win_len;
 		}
+		const uint8_t *p = have + (pos - have_off);
 		struct perf_event_header h;
 		memcpy(&h, p, sizeof h);
 		if (h.size < sizeof h)
@@ -944,10 +945,13 @@ int pb_perfdata_for_each(struct pb_perfdata *pd, pb_perfdata_record_fn fn, void 
 			return bad(err, "record at offset %" PRIu64 " (type %u, %u bytes) runs past the "
 				   "end of the data section: the recording was cut short", pos, h.type,
 				   h.size);
-		if (!pd->mem && pos + h.size > pd->win_off + pd->win_len) {
+		if (pos + h.size > have_end) {
 			if (window_fill(pd, pos, h.size, end, err))
 				return -1;
-			p = pd->window;
+			have = pd->window;
+			have_off = pd->win_off;
+			have_end = pd->win_off + pd->win_len;
+			p = have + (pos - have_off);
 		}
 		stats->records++;
 		stats->by_type[h.type < PB_PERF_RECORD_USER_TYPE_MAX ? h.type
@@ -967,7 +971,7 @@ int pb_perfdata_for_each(struct pb_perfdata *pd, pb_perfdata_record_fn fn, void 
 				return bad(err, "the data of the record of type %u at offset %" PRIu64
 					   " runs past the data section", h.type, pos);
 			stats->user_records++;
-			rec_fast = false;
+			rec_fast_type = UINT64_MAX;
 			rc = 0;
 			if (h.type == PB_PERF_RECORD_EVENT_UPDATE)
 				event_update(pd, p, h.size);
@@ -986,10 +990,9 @@ int pb_perfdata_for_each(struct pb_perfdata *pd, pb_perfdata_record_fn fn, void 
 			const struct pb_record_format *fmt = &ev->fmt;
 			bool fast = event >= 0 && h.type == PERF_RECORD_SAMPLE &&
 				    pb_record_parse_fixed_sample(&ev->layout, p, h.size, &rec,
-								 rec_fast && rec_fast_type ==
-									     ev->layout.sample_type);
-			rec_fast = fast;
-			rec_fast_type = ev->layout.sample_type;
+								 rec_fast_type ==
+									 ev->layout.sample_type);
+			rec_fast_type = fast ? ev->layout.sample_type : UINT64_MAX;
 			if (fast) {
 				rc = PB_PARSE_OK;
 			} else if (event < 0 && h.type == PERF_RECORD_SAMPLE) {
