@@ -240,6 +240,13 @@ static __attribute__((noinline)) int sample_extras(struct walk *wk, int event,
 	return 0;
 }
 
+/* A sample of an (event, IP) the histogram has not seen yet. */
+static __attribute__((noinline)) int histogram_add_new(struct walk *wk, int event,
+						       const struct pb_sample *s)
+{
+	return pb_histogram_add(&wk->hist, (uint64_t)event, s->ip, s->pid);
+}
+
 static int on_record(void *ctx, int event, const struct pb_record *rec, const uint8_t *bytes,
 		     size_t len, struct pb_error *err)
 {
@@ -252,7 +259,8 @@ static int on_record(void *ctx, int event, const struct pb_record *rec, const ui
 		return 0;
 	const struct pb_sample *s = &rec->u.sample;
 	if (wk->histogram && (s->sample_type & PERF_SAMPLE_IP) &&
-	    pb_histogram_add(&wk->hist, (uint64_t)event, s->ip, s->pid))
+	    !pb_histogram_count_known(&wk->hist, (uint64_t)event, s->ip) &&
+	    histogram_add_new(wk, event, s))
 		return pb_fail(err, PB_EXIT_FAILURE, ENOMEM, "out of memory for the histogram");
 	if ((s->sample_type & PERF_SAMPLE_DATA_SRC) || wk->dump)
 		return sample_extras(wk, event, s, err);
