@@ -15,7 +15,9 @@
  *    exactly what the full parser does, field for field and byte for byte, on random records of
  *    random fixed layouts, refilled in a row; it refuses a record cut short, a longer one, one
  *    cut by the end of the buffer and one of another type, and in a file the record cut short
- *    still stops the walk while the longer one is read by the full parser. */
+ *    still stops the walk while the longer one is read by the full parser; the same files walked
+ *    with the IP sink (pb_perfdata_for_each_ip) give it the same IPs and pids, hand it nothing
+ *    of an excluded sample_type, and fail and count alike. */
 #include "check.h"
 #include "facilities/facility.h"
 #include "facilities/ibs_raw.h"
@@ -871,6 +873,17 @@ static void test_fixed_layout_parse(void)
 		random_sample(buf[1], size, PERF_RECORD_SAMPLE);
 		for (int k = 0; k < 2; k++) {
 			CHECK_EQ_U64(pb_record_parse(&fmt, buf[k], size, &full), PB_PARSE_OK);
+			/* where the IP sink reads the IP and pid */
+			uint64_t ip = 0;
+			uint32_t pid = 0;
+			CHECK_EQ_U64(layout.ip_at != 0, (st & PERF_SAMPLE_IP) != 0);
+			CHECK_EQ_U64(layout.tid_at != 0, (st & PERF_SAMPLE_TID) != 0);
+			if (layout.ip_at)
+				memcpy(&ip, buf[k] + layout.ip_at, 8);
+			if (layout.tid_at)
+				memcpy(&pid, buf[k] + layout.tid_at, 4);
+			CHECK_EQ_U64(ip, full.u.sample.ip);
+			CHECK_EQ_U64(pid, full.u.sample.pid);
 			bool ok = pb_record_parse_fixed_sample(&layout, buf[k], size, &fast, k == 1);
 			CHECK(ok);
 			if (!ok || !same_record(&full, &fast)) {
@@ -902,9 +915,22 @@ static void test_fixed_layout_parse(void)
 
 /* Every record a walk hands out, against the full parser of its bytes. */
 struct fixed_walk {
-	uint64_t samples, compared, differ;
-	uint64_t ip_sum;
+	uint64_t samples, compared, differ, sunk;
+	uint64_t ip_sum, pid_sum;
 };
+
+/* The IP sink (pb_perfdata_for_each_ip): counted like the samples compare_with_full sees. */
+static int sink_ip(void *ctx, int event, uint64_t ip, uint32_t pid, struct pb_error *err)
+{
+	struct fixed_walk *w = ctx;
+	(void)err;
+	CHECK_EQ_U64(event, 0);
+	w->samples++;
+	w->sunk++;
+	w->ip_sum += ip;
+	w->pid_sum += pid;
+	return 0;
+}
 
 static int compare_with_full(void *ctx, int event, const struct pb_record *rec,
 			     const uint8_t *bytes, size_t len, struct pb_error *err)
@@ -921,6 +947,7 @@ static int compare_with_full(void *ctx, int event, const struct pb_record *rec,
 	struct pb_record full;
 	w->samples++;
 	w->ip_sum += rec->u.sample.ip;
+	w->pid_sum += rec->u.sample.pid;
 	if (pb_record_parse(&fmt, bytes, len, &full) == PB_PARSE_OK) {
 		w->compared++;
 		w->differ += !same_record(&full, rec);
@@ -932,7 +959,8 @@ static int compare_with_full(void *ctx, int event, const struct pb_record *rec,
 
 /* A file of IP|TID|TIME samples and, after sample `at`, one raw SAMPLE record of `odd_size`
  * bytes (0: none); returns the walk's result. */
-static int walk_fixed_file(const char *path, size_t at, uint16_t odd_size, struct fixed_walk *w,
+static int walk_fixed_file(const char *path, size_t at, uint16_t odd_size,
+			   const struct pb_perfdata_ip_sink *sink, struct fixed_walk *w,
 			   struct pb_error *err)
 {
 	struct pb_perfdata_writer *wr;
@@ -950,7 +978,9 @@ static int walk_fixed_file(const char *path, size_t at, uint16_t odd_size, struc
 			uint8_t rec[64];
 			random_sample(rec, odd_size, PERF_RECORD_SAMPLE);
 			uint64_t ip = 0x900000;
+			uint32_t pid = 5;
 			memcpy(rec + 8, &ip, 8);
+			memcpy(rec + 16, &pid, 4);
 			CHECK(pb_perfdata_writer_record(wr, rec, odd_size, err) == 0);
 		}
 	}
@@ -958,7 +988,7 @@ static int walk_fixed_file(const char *path, size_t at, uint16_t odd_size, struc
 	struct pb_perfdata *pd;
 	if (pb_perfdata_open(path, &pd, err))
 		return -1;
-	int rc = pb_perfdata_for_each(pd, compare_with_full, w, NULL, err);
+	int rc = pb_perfdata_for_each_ip(pd, compare_with_full, sink, w, NULL, err);
 	pb_perfdata_close(pd);
 	return rc;
 }
@@ -966,31 +996,42 @@ static int walk_fixed_file(const char *path, size_t at, uint16_t odd_size, struc
 static void test_fixed_layout_walk(const char *path)
 {
 	const uint64_t ip_sum = FX_SAMPLES * UINT64_C(0x400000) + FX_SAMPLES * (FX_SAMPLES - 1) / 2;
-	struct pb_error err = {0};
-	struct fixed_walk w = {0};
-	CHECK_EQ_U64(walk_fixed_file(path, 0, 0, &w, &err), 0);
-	CHECK_EQ_U64(w.samples, FX_SAMPLES);
-	CHECK_EQ_U64(w.compared, FX_SAMPLES);
-	CHECK_EQ_U64(w.differ, 0);
-	CHECK_EQ_U64(w.ip_sum, ip_sum);
+	const struct pb_perfdata_ip_sink to_sink = {.fn = sink_ip};
+	/* a sample_type bit of the event: its samples go to the record callback after all */
+	const struct pb_perfdata_ip_sink excluded = {.fn = sink_ip, .exclude = PERF_SAMPLE_TIME};
+	const struct pb_perfdata_ip_sink *sinks[] = {NULL, &to_sink, &excluded};
+	for (size_t k = 0; k < PB_ARRAY_SIZE(sinks); k++) {
+		const bool sunk = sinks[k] == &to_sink;
+		struct pb_error err = {0};
+		struct fixed_walk w = {0};
+		CHECK_EQ_U64(walk_fixed_file(path, 0, 0, sinks[k], &w, &err), 0);
+		CHECK_EQ_U64(w.samples, FX_SAMPLES);
+		CHECK_EQ_U64(w.compared, sunk ? 0 : FX_SAMPLES);
+		CHECK_EQ_U64(w.sunk, sunk ? FX_SAMPLES : 0);
+		CHECK_EQ_U64(w.differ, 0);
+		CHECK_EQ_U64(w.ip_sum, ip_sum);
+		CHECK_EQ_U64(w.pid_sum, 7 * FX_SAMPLES);
 
-	/* 8 bytes longer than the layout: read by the full parser, its first fields count */
-	memset(&w, 0, sizeof w);
-	pb_error_clear(&err);
-	CHECK_EQ_U64(walk_fixed_file(path, 100, 40, &w, &err), 0);
-	CHECK_EQ_U64(w.samples, FX_SAMPLES + 1);
-	CHECK_EQ_U64(w.compared, FX_SAMPLES + 1);
-	CHECK_EQ_U64(w.differ, 0);
-	CHECK_EQ_U64(w.ip_sum, ip_sum + 0x900000);
+		/* 8 bytes longer than the layout: read by the full parser, its first fields
+		 * count */
+		memset(&w, 0, sizeof w);
+		pb_error_clear(&err);
+		CHECK_EQ_U64(walk_fixed_file(path, 100, 40, sinks[k], &w, &err), 0);
+		CHECK_EQ_U64(w.samples, FX_SAMPLES + 1);
+		CHECK_EQ_U64(w.compared, sunk ? 1 : FX_SAMPLES + 1);
+		CHECK_EQ_U64(w.differ, 0);
+		CHECK_EQ_U64(w.ip_sum, ip_sum + 0x900000);
+		CHECK_EQ_U64(w.pid_sum, 7 * FX_SAMPLES + 5);
 
-	/* 8 bytes shorter: the sample is cut short, and the walk says where */
-	memset(&w, 0, sizeof w);
-	pb_error_clear(&err);
-	CHECK(walk_fixed_file(path, 100, 24, &w, &err) != 0);
-	CHECK_EQ_U64(err.code, PB_EXIT_BAD_FILE);
-	CHECK_STR_CONTAINS(err.msg, "does not parse");
-	CHECK_EQ_U64(w.samples, 101);
-	CHECK_EQ_U64(w.differ, 0);
+		/* 8 bytes shorter: the sample is cut short, and the walk says where */
+		memset(&w, 0, sizeof w);
+		pb_error_clear(&err);
+		CHECK(walk_fixed_file(path, 100, 24, sinks[k], &w, &err) != 0);
+		CHECK_EQ_U64(err.code, PB_EXIT_BAD_FILE);
+		CHECK_STR_CONTAINS(err.msg, "does not parse");
+		CHECK_EQ_U64(w.samples, 101);
+		CHECK_EQ_U64(w.differ, 0);
+	}
 }
 
 int main(void)

@@ -902,6 +902,13 @@ static int unparsed(struct pb_record *rec, const struct perf_event_header *h)
 int pb_perfdata_for_each(struct pb_perfdata *pd, pb_perfdata_record_fn fn, void *ctx,
 			 struct pb_perfdata_stats *stats, struct pb_error *err)
 {
+	return pb_perfdata_for_each_ip(pd, fn, NULL, ctx, stats, err);
+}
+
+int pb_perfdata_for_each_ip(struct pb_perfdata *pd, pb_perfdata_record_fn fn,
+			    const struct pb_perfdata_ip_sink *sink, void *ctx,
+			    struct pb_perfdata_stats *stats, struct pb_error *err)
+{
 	struct pb_perfdata_stats local;
 	if (!stats)
 		stats = &local;
@@ -956,6 +963,27 @@ int pb_perfdata_for_each(struct pb_perfdata *pd, pb_perfdata_record_fn fn, void 
 		stats->records++;
 		stats->by_type[h.type < PB_PERF_RECORD_USER_TYPE_MAX ? h.type
 								     : PB_PERF_RECORD_USER_TYPE_MAX - 1]++;
+		if (sink && h.type == PERF_RECORD_SAMPLE) {
+			int sev = record_event(pd, p, h.size, h.type);
+			const struct pb_perfdata_event *ev = sev >= 0 ? &pd->events[sev] : NULL;
+			/* the layout's size, so the IP and pid are inside the record (which
+			 * pos + h.size <= have_end keeps inside the buffer) */
+			if (ev && ev->layout.ip_at && h.size == ev->layout.size &&
+			    !(ev->layout.sample_type & sink->exclude)) {
+				uint64_t ip;
+				uint32_t pid = 0;
+				memcpy(&ip, p + ev->layout.ip_at, 8);
+				if (ev->layout.tid_at)
+					memcpy(&pid, p + ev->layout.tid_at, 4);
+				stats->samples++;
+				pd->events[sev].samples++;
+				int src = sink->fn(ctx, sev, ip, pid, err);
+				if (src)
+					return src;
+				pos += h.size;
+				continue;
+			}
+		}
 		int event = -1;
 		uint64_t extra = 0;
 		int rc;
