@@ -960,8 +960,8 @@ static int compare_with_full(void *ctx, int event, const struct pb_record *rec,
 /* A file of IP|TID|TIME samples and, after sample `at`, one raw SAMPLE record of `odd_size`
  * bytes (0: none); returns the walk's result. */
 static int walk_fixed_file(const char *path, size_t at, uint16_t odd_size,
-			   const struct pb_perfdata_ip_sink *sink, struct fixed_walk *w,
-			   struct pb_error *err)
+			   const struct pb_perfdata_ip_sink *sink, size_t chunk,
+			   struct fixed_walk *w, struct pb_error *err)
 {
 	struct pb_perfdata_writer *wr;
 	struct perf_event_attr a;
@@ -988,6 +988,7 @@ static int walk_fixed_file(const char *path, size_t at, uint16_t odd_size,
 	struct pb_perfdata *pd;
 	if (pb_perfdata_open(path, &pd, err))
 		return -1;
+	pb_perfdata_set_read_chunk(pd, chunk);
 	int rc = pb_perfdata_for_each_ip(pd, compare_with_full, sink, w, NULL, err);
 	pb_perfdata_close(pd);
 	return rc;
@@ -1000,11 +1001,14 @@ static void test_fixed_layout_walk(const char *path)
 	/* a sample_type bit of the event: its samples go to the record callback after all */
 	const struct pb_perfdata_ip_sink excluded = {.fn = sink_ip, .exclude = PERF_SAMPLE_TIME};
 	const struct pb_perfdata_ip_sink *sinks[] = {NULL, &to_sink, &excluded};
-	for (size_t k = 0; k < PB_ARRAY_SIZE(sinks); k++) {
+	/* reads of the default size, and small ones that end the buffer inside records */
+	static const size_t chunks[] = {0, 8, 44, 1000};
+	for (size_t run = 0; run < PB_ARRAY_SIZE(sinks) * PB_ARRAY_SIZE(chunks); run++) {
+		const size_t k = run % PB_ARRAY_SIZE(sinks), chunk = chunks[run / PB_ARRAY_SIZE(sinks)];
 		const bool sunk = sinks[k] == &to_sink;
 		struct pb_error err = {0};
 		struct fixed_walk w = {0};
-		CHECK_EQ_U64(walk_fixed_file(path, 0, 0, sinks[k], &w, &err), 0);
+		CHECK_EQ_U64(walk_fixed_file(path, 0, 0, sinks[k], chunk, &w, &err), 0);
 		CHECK_EQ_U64(w.samples, FX_SAMPLES);
 		CHECK_EQ_U64(w.compared, sunk ? 0 : FX_SAMPLES);
 		CHECK_EQ_U64(w.sunk, sunk ? FX_SAMPLES : 0);
@@ -1016,7 +1020,7 @@ static void test_fixed_layout_walk(const char *path)
 		 * count */
 		memset(&w, 0, sizeof w);
 		pb_error_clear(&err);
-		CHECK_EQ_U64(walk_fixed_file(path, 100, 40, sinks[k], &w, &err), 0);
+		CHECK_EQ_U64(walk_fixed_file(path, 100, 40, sinks[k], chunk, &w, &err), 0);
 		CHECK_EQ_U64(w.samples, FX_SAMPLES + 1);
 		CHECK_EQ_U64(w.compared, sunk ? 1 : FX_SAMPLES + 1);
 		CHECK_EQ_U64(w.differ, 0);
@@ -1026,7 +1030,7 @@ static void test_fixed_layout_walk(const char *path)
 		/* 8 bytes shorter: the sample is cut short, and the walk says where */
 		memset(&w, 0, sizeof w);
 		pb_error_clear(&err);
-		CHECK(walk_fixed_file(path, 100, 24, sinks[k], &w, &err) != 0);
+		CHECK(walk_fixed_file(path, 100, 24, sinks[k], chunk, &w, &err) != 0);
 		CHECK_EQ_U64(err.code, PB_EXIT_BAD_FILE);
 		CHECK_STR_CONTAINS(err.msg, "does not parse");
 		CHECK_EQ_U64(w.samples, 101);

@@ -929,8 +929,46 @@ int pb_perfdata_for_each_ip(struct pb_perfdata *pd, pb_perfdata_record_fn fn,
 	 * (kept in locals, which the callback cannot alias, rather than reread from *pd) */
 	const uint8_t *have = pd->mem;
 	uint64_t have_off = 0, have_end = pd->mem ? end : 0;
+	/* One event, whose samples the sink takes (a pipe-mode file may add events as it goes):
+	 * runs of its samples take the loop below, which compares each header with the one such a
+	 * sample has (type SAMPLE, the layout's size; misc varies) and does nothing else. */
+	const struct pb_sample_layout *one = NULL;
+	if (sink && !pd->pipe && pd->nevents == 1 && pd->events[0].layout.ip_at &&
+	    !(pd->events[0].layout.sample_type & sink->exclude))
+		one = &pd->events[0].layout;
 
 	while (pos < end) {
+		if (one && pos >= have_off && pos < have_end) {
+			const uint64_t want = PERF_RECORD_SAMPLE | (uint64_t)one->size << 48;
+			const uint8_t *q = have + (pos - have_off);
+			const uint8_t *stop = have + (have_end - have_off); /* have_end <= end */
+			uint64_t n = 0;
+			int rc = 0;
+			while ((size_t)(stop - q) >= one->size) {
+				uint64_t header, ip;
+				uint32_t pid = 0;
+				memcpy(&header, q, 8);
+				if ((header & UINT64_C(0xffff0000ffffffff)) != want)
+					break;
+				memcpy(&ip, q + one->ip_at, 8);
+				if (one->tid_at)
+					memcpy(&pid, q + one->tid_at, 4);
+				n++;
+				rc = sink->fn(ctx, 0, ip, pid, err);
+				if (rc)
+					break;
+				q += one->size;
+			}
+			stats->records += n;
+			stats->by_type[PERF_RECORD_SAMPLE] += n;
+			stats->samples += n;
+			pd->events[0].samples += n;
+			if (rc)
+				return rc;
+			pos += n * one->size;
+			if (pos >= end)
+				break;
+		}
 		if (end - pos < sizeof(struct perf_event_header))
 			return bad(err, "%" PRIu64 " stray bytes at the end of the data section "
 				   "(offset %" PRIu64 "): the recording was cut short", end - pos, pos);
