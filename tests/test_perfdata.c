@@ -10,7 +10,14 @@
  *    pb_ibs_print prints for the samples pesbench reads back (skipped without perf).
  * 4. Writer vs perf: samples of a real timer session on this process, written with the writer,
  *    must open in `perf script` and `perf report` with the same count and the same IPs, and
- *    perf must resolve them to this program's symbols (skipped without perf or permission). */
+ *    perf must resolve them to this program's symbols (skipped without perf or permission).
+ * 5. The walk's fast path for samples of a fixed layout (pb_record_parse_fixed_sample) decodes
+ *    exactly what the full parser does, field for field and byte for byte, on random records of
+ *    random fixed layouts, refilled in a row; it refuses a record cut short, a longer one, one
+ *    cut by the end of the buffer and one of another type, and in a file the record cut short
+ *    still stops the walk while the longer one is read by the full parser; the same files walked
+ *    with the IP sink (pb_perfdata_for_each_ip) give it the same IPs and pids, hand it nothing
+ *    of an excluded sample_type, and fail and count alike. */
 #include "check.h"
 #include "facilities/facility.h"
 #include "facilities/ibs_raw.h"
@@ -21,6 +28,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -781,6 +789,255 @@ static void test_writer_with_perf(const char *path)
 	free(want);
 }
 
+/* ---- 5. the fast path for samples of a fixed layout ---- */
+
+/* Equal but for a sample's arrays, which neither parser writes for a fixed layout. */
+static bool same_record(const struct pb_record *a, const struct pb_record *b)
+{
+#define AT(f) offsetof(struct pb_record, u.sample.f)
+#define END(f) (AT(f) + sizeof a->u.sample.f)
+	const uint8_t *x = (const uint8_t *)a, *y = (const uint8_t *)b;
+	return !memcmp(x, y, AT(read.values)) &&
+	       !memcmp(x + END(read.values), y + END(read.values),
+		       AT(regs_user.regs) - END(read.values)) &&
+	       !memcmp(x + END(regs_user.regs), y + END(regs_user.regs),
+		       AT(regs_intr.regs) - END(regs_user.regs)) &&
+	       !memcmp(x + END(regs_intr.regs), y + END(regs_intr.regs),
+		       sizeof *a - END(regs_intr.regs));
+#undef AT
+#undef END
+}
+
+static const uint64_t fixed_fields[] = {
+	PERF_SAMPLE_IDENTIFIER, PERF_SAMPLE_IP, PERF_SAMPLE_TID, PERF_SAMPLE_TIME,
+	PERF_SAMPLE_ADDR, PERF_SAMPLE_ID, PERF_SAMPLE_STREAM_ID, PERF_SAMPLE_CPU,
+	PERF_SAMPLE_PERIOD, PERF_SAMPLE_WEIGHT, PERF_SAMPLE_WEIGHT_STRUCT, PERF_SAMPLE_DATA_SRC,
+	PERF_SAMPLE_TRANSACTION, PERF_SAMPLE_PHYS_ADDR, PERF_SAMPLE_CGROUP,
+	PERF_SAMPLE_DATA_PAGE_SIZE, PERF_SAMPLE_CODE_PAGE_SIZE};
+static const uint64_t variable_fields[] = {
+	PERF_SAMPLE_READ, PERF_SAMPLE_CALLCHAIN, PERF_SAMPLE_RAW, PERF_SAMPLE_BRANCH_STACK,
+	PERF_SAMPLE_REGS_USER, PERF_SAMPLE_STACK_USER, PERF_SAMPLE_REGS_INTR, PERF_SAMPLE_AUX};
+
+static void random_sample(uint8_t *buf, size_t size, uint32_t type)
+{
+	for (size_t i = 0; i < size; i++)
+		buf[i] = (uint8_t)rnd();
+	struct perf_event_header h = {.type = type, .misc = (uint16_t)rnd(), .size = (uint16_t)size};
+	memcpy(buf, &h, sizeof h);
+}
+
+static void test_fixed_layout_parse(void)
+{
+	static uint8_t buf[2][512];
+	struct pb_record full, fast, before;
+	unsigned decoded = 0, fields_seen = 0;
+	for (unsigned round = 0; round < 4000; round++) {
+		uint64_t st = 0;
+		for (size_t i = 0; i < PB_ARRAY_SIZE(fixed_fields); i++)
+			if (rnd() % 3 == 0)
+				st |= fixed_fields[i];
+		struct pb_record_format fmt = {.sample_type = st};
+		struct pb_sample_layout layout;
+		pb_sample_layout_init(&layout, st);
+		/* a variable field, or a bit no parser knows, leaves no fixed layout */
+		if (round % 8 == 7) {
+			uint64_t more = round % 16 == 7
+						? variable_fields[rnd() % PB_ARRAY_SIZE(variable_fields)]
+						: UINT64_C(1) << (40 + rnd() % 24);
+			struct pb_sample_layout varying;
+			pb_sample_layout_init(&varying, st | more);
+			CHECK_EQ_U64(varying.size, 0);
+			random_sample(buf[0], 256, PERF_RECORD_SAMPLE);
+			for (uint32_t size = 8; size <= 256; size += 8) {
+				memcpy(buf[0] + 6, &(uint16_t){(uint16_t)size}, 2);
+				CHECK(!pb_record_parse_fixed_sample(&varying, buf[0], 256, &fast, false));
+			}
+			continue;
+		}
+		CHECK(layout.size >= 8 && layout.size % 8 == 0);
+		size_t size = layout.size;
+		/* the layout's size is what the full parser needs: 8 bytes less are too few */
+		random_sample(buf[0], size, PERF_RECORD_SAMPLE);
+		if (size > 8) {
+			memcpy(buf[0] + 6, &(uint16_t){(uint16_t)(size - 8)}, 2);
+			CHECK_EQ_U64(pb_record_parse(&fmt, buf[0], size - 8, &full), PB_PARSE_TRUNCATED);
+			memset(&fast, 0x5a, sizeof fast);
+			before = fast;
+			CHECK(!pb_record_parse_fixed_sample(&layout, buf[0], size, &fast, false));
+			CHECK(!memcmp(&fast, &before, sizeof fast));
+			memcpy(buf[0] + 6, &(uint16_t){(uint16_t)size}, 2);
+		}
+		/* two records in a row: the second one refills what the first left */
+		memset(&full, 0xa5, sizeof full);
+		memset(&fast, 0xa5, sizeof fast);
+		random_sample(buf[1], size, PERF_RECORD_SAMPLE);
+		for (int k = 0; k < 2; k++) {
+			CHECK_EQ_U64(pb_record_parse(&fmt, buf[k], size, &full), PB_PARSE_OK);
+			/* where the IP sink reads the IP and pid */
+			uint64_t ip = 0;
+			uint32_t pid = 0;
+			CHECK_EQ_U64(layout.ip_at != 0, (st & PERF_SAMPLE_IP) != 0);
+			CHECK_EQ_U64(layout.tid_at != 0, (st & PERF_SAMPLE_TID) != 0);
+			if (layout.ip_at)
+				memcpy(&ip, buf[k] + layout.ip_at, 8);
+			if (layout.tid_at)
+				memcpy(&pid, buf[k] + layout.tid_at, 4);
+			CHECK_EQ_U64(ip, full.u.sample.ip);
+			CHECK_EQ_U64(pid, full.u.sample.pid);
+			bool ok = pb_record_parse_fixed_sample(&layout, buf[k], size, &fast, k == 1);
+			CHECK(ok);
+			if (!ok || !same_record(&full, &fast)) {
+				fprintf(stderr, "sample_type %#" PRIx64 " record %d: the fast path "
+					"differs from the full parser\n", st, k);
+				CHECK(false);
+				break;
+			}
+			decoded++;
+		}
+		if (st & PERF_SAMPLE_IP) /* a field both read, so a misread offset shows */
+			fields_seen += full.u.sample.ip != 0;
+		/* a longer record: the full parser reads it (and ignores the rest); not the fast path */
+		random_sample(buf[0], size + 8, PERF_RECORD_SAMPLE);
+		CHECK_EQ_U64(pb_record_parse(&fmt, buf[0], size + 8, &full), PB_PARSE_OK);
+		before = fast;
+		CHECK(!pb_record_parse_fixed_sample(&layout, buf[0], size + 8, &fast, true));
+		/* cut by the end of the buffer, and of another type */
+		random_sample(buf[0], size, PERF_RECORD_SAMPLE);
+		CHECK(!pb_record_parse_fixed_sample(&layout, buf[0], size - 1, &fast, true));
+		CHECK(!pb_record_parse_fixed_sample(&layout, buf[0], 7, &fast, true));
+		random_sample(buf[0], size, PERF_RECORD_MMAP);
+		CHECK(!pb_record_parse_fixed_sample(&layout, buf[0], size, &fast, true));
+		CHECK(!memcmp(&fast, &before, sizeof fast));
+	}
+	CHECK(decoded > 5000);
+	CHECK(fields_seen > 1000);
+}
+
+/* Every record a walk hands out, against the full parser of its bytes. */
+struct fixed_walk {
+	uint64_t samples, compared, differ, sunk;
+	uint64_t ip_sum, pid_sum;
+};
+
+/* The IP sink (pb_perfdata_for_each_ip): counted like the samples compare_with_full sees. */
+static int sink_ip(void *ctx, int event, uint64_t ip, uint32_t pid, struct pb_error *err)
+{
+	struct fixed_walk *w = ctx;
+	(void)err;
+	CHECK_EQ_U64(event, 0);
+	w->samples++;
+	w->sunk++;
+	w->ip_sum += ip;
+	w->pid_sum += pid;
+	return 0;
+}
+
+static int compare_with_full(void *ctx, int event, const struct pb_record *rec,
+			     const uint8_t *bytes, size_t len, struct pb_error *err)
+{
+	struct fixed_walk *w = ctx;
+	(void)err;
+	if (rec->type != PERF_RECORD_SAMPLE || event < 0)
+		return 0;
+	struct perf_event_attr a;
+	sw_attr(&a, PERF_COUNT_SW_CPU_CLOCK);
+	a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME;
+	struct pb_record_format fmt;
+	pb_record_format_from_attr(&fmt, &a);
+	struct pb_record full;
+	w->samples++;
+	w->ip_sum += rec->u.sample.ip;
+	w->pid_sum += rec->u.sample.pid;
+	if (pb_record_parse(&fmt, bytes, len, &full) == PB_PARSE_OK) {
+		w->compared++;
+		w->differ += !same_record(&full, rec);
+	}
+	return 0;
+}
+
+#define FX_SAMPLES 300
+
+/* A file of IP|TID|TIME samples and, after sample `at`, one raw SAMPLE record of `odd_size`
+ * bytes (0: none); returns the walk's result. */
+static int walk_fixed_file(const char *path, size_t at, uint16_t odd_size,
+			   const struct pb_perfdata_ip_sink *sink, size_t chunk,
+			   struct fixed_walk *w, struct pb_error *err)
+{
+	struct pb_perfdata_writer *wr;
+	struct perf_event_attr a;
+	sw_attr(&a, PERF_COUNT_SW_CPU_CLOCK);
+	a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME;
+	const uint64_t ids[] = {3};
+	CHECK(pb_perfdata_writer_open(path, &wr, err) == 0);
+	CHECK(pb_perfdata_writer_add_event(wr, &a, "cpu-clock", ids, 1, err) == 0);
+	for (size_t i = 0; i < FX_SAMPLES; i++) {
+		struct pb_sample s = {.misc = PERF_RECORD_MISC_USER, .pid = 7, .tid = (uint32_t)i,
+				      .time = i, .ip = 0x400000 + i};
+		CHECK(pb_perfdata_writer_sample(wr, 0, &s, err) == 0);
+		if (i == at && odd_size) {
+			uint8_t rec[64];
+			random_sample(rec, odd_size, PERF_RECORD_SAMPLE);
+			uint64_t ip = 0x900000;
+			uint32_t pid = 5;
+			memcpy(rec + 8, &ip, 8);
+			memcpy(rec + 16, &pid, 4);
+			CHECK(pb_perfdata_writer_record(wr, rec, odd_size, err) == 0);
+		}
+	}
+	CHECK(pb_perfdata_writer_close(wr, err) == 0);
+	struct pb_perfdata *pd;
+	if (pb_perfdata_open(path, &pd, err))
+		return -1;
+	pb_perfdata_set_read_chunk(pd, chunk);
+	int rc = pb_perfdata_for_each_ip(pd, compare_with_full, sink, w, NULL, err);
+	pb_perfdata_close(pd);
+	return rc;
+}
+
+static void test_fixed_layout_walk(const char *path)
+{
+	const uint64_t ip_sum = FX_SAMPLES * UINT64_C(0x400000) + FX_SAMPLES * (FX_SAMPLES - 1) / 2;
+	const struct pb_perfdata_ip_sink to_sink = {.fn = sink_ip};
+	/* a sample_type bit of the event: its samples go to the record callback after all */
+	const struct pb_perfdata_ip_sink excluded = {.fn = sink_ip, .exclude = PERF_SAMPLE_TIME};
+	const struct pb_perfdata_ip_sink *sinks[] = {NULL, &to_sink, &excluded};
+	/* reads of the default size, and small ones that end the buffer inside records */
+	static const size_t chunks[] = {0, 8, 44, 1000};
+	for (size_t run = 0; run < PB_ARRAY_SIZE(sinks) * PB_ARRAY_SIZE(chunks); run++) {
+		const size_t k = run % PB_ARRAY_SIZE(sinks), chunk = chunks[run / PB_ARRAY_SIZE(sinks)];
+		const bool sunk = sinks[k] == &to_sink;
+		struct pb_error err = {0};
+		struct fixed_walk w = {0};
+		CHECK_EQ_U64(walk_fixed_file(path, 0, 0, sinks[k], chunk, &w, &err), 0);
+		CHECK_EQ_U64(w.samples, FX_SAMPLES);
+		CHECK_EQ_U64(w.compared, sunk ? 0 : FX_SAMPLES);
+		CHECK_EQ_U64(w.sunk, sunk ? FX_SAMPLES : 0);
+		CHECK_EQ_U64(w.differ, 0);
+		CHECK_EQ_U64(w.ip_sum, ip_sum);
+		CHECK_EQ_U64(w.pid_sum, 7 * FX_SAMPLES);
+
+		/* 8 bytes longer than the layout: read by the full parser, its first fields
+		 * count */
+		memset(&w, 0, sizeof w);
+		pb_error_clear(&err);
+		CHECK_EQ_U64(walk_fixed_file(path, 100, 40, sinks[k], chunk, &w, &err), 0);
+		CHECK_EQ_U64(w.samples, FX_SAMPLES + 1);
+		CHECK_EQ_U64(w.compared, sunk ? 1 : FX_SAMPLES + 1);
+		CHECK_EQ_U64(w.differ, 0);
+		CHECK_EQ_U64(w.ip_sum, ip_sum + 0x900000);
+		CHECK_EQ_U64(w.pid_sum, 7 * FX_SAMPLES + 5);
+
+		/* 8 bytes shorter: the sample is cut short, and the walk says where */
+		memset(&w, 0, sizeof w);
+		pb_error_clear(&err);
+		CHECK(walk_fixed_file(path, 100, 24, sinks[k], chunk, &w, &err) != 0);
+		CHECK_EQ_U64(err.code, PB_EXIT_BAD_FILE);
+		CHECK_STR_CONTAINS(err.msg, "does not parse");
+		CHECK_EQ_U64(w.samples, 101);
+		CHECK_EQ_U64(w.differ, 0);
+	}
+}
+
 int main(void)
 {
 	if (!mkdtemp(tmpdir))
@@ -794,6 +1051,9 @@ int main(void)
 	test_id_without_identifier(path);
 	snprintf(path, sizeof path, "%s/straddle.data", tmpdir);
 	test_straddle(path);
+	test_fixed_layout_parse();
+	snprintf(path, sizeof path, "%s/fixed.data", tmpdir);
+	test_fixed_layout_walk(path);
 
 	bool have_perf = system("perf version >/dev/null 2>&1") == 0;
 	if (!have_perf)

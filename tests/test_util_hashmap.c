@@ -1,13 +1,37 @@
 /* The small hash map: values found again after growth, keys that differ in one word apart,
- * iteration over every entry once, against a plain array as the reference. */
+ * iteration over every entry once, against a plain array as the reference; and the hash spreads
+ * the key sets of a histogram (one page of IPs, IPs far apart, IPs that differ only in their
+ * high bits, several events) so that a search starts on average within two slots of its key. */
 #include "check.h"
 #include "util/hashmap.h"
 #include "util/rng.h"
+
+#include <stdio.h>
 
 #define N 20000
 
 static uint64_t keys[N][2];
 static uint64_t want[N];
+
+/* Mean distance from each key's home slot to its slot, in hundredths, for 2048 keys (event
+ * e < 4, address base + j * stride). */
+static uint64_t mean_displacement(uint64_t base, uint64_t stride)
+{
+	struct pb_hashmap m = PB_HASHMAP_INIT;
+	for (uint64_t e = 0; e < 4; e++)
+		for (uint64_t j = 0; j < 512; j++) {
+			bool added;
+			if (!pb_hashmap_upsert(&m, e, base + j * stride, &added))
+				return UINT64_MAX;
+		}
+	uint64_t total = 0;
+	size_t mask = m.cap - 1;
+	PB_HASHMAP_EACH(&m, s)
+		total += ((size_t)(s - m.slots) - pb_hashmap_home_(&m, s->key[0], s->key[1])) & mask;
+	uint64_t mean = m.n == 2048 ? total * 100 / m.n : UINT64_MAX;
+	pb_hashmap_free(&m);
+	return mean;
+}
 
 int main(void)
 {
@@ -73,6 +97,20 @@ int main(void)
 
 	pb_hashmap_free(&m);
 	CHECK(m.slots == NULL && m.n == 0 && m.cap == 0);
+
+	/* at most half full, a uniform hash keeps linear probing's mean distance near 0.5 slots */
+	static const uint64_t strides[][2] = {{0x401000, 1},		     {0x401000, 4},
+					      {0x401000, 64},		     {0x7f0000000000, 4096},
+					      {0xffffffff81000000, 1 << 20}, {0, UINT64_C(1) << 40},
+					      {1, UINT64_C(1) << 53}};
+	for (size_t i = 0; i < sizeof strides / sizeof strides[0]; i++) {
+		uint64_t d = mean_displacement(strides[i][0], strides[i][1]);
+		if (d >= 200)
+			fprintf(stderr, "base %#llx stride %#llx: mean displacement %llu/100\n",
+				(unsigned long long)strides[i][0], (unsigned long long)strides[i][1],
+				(unsigned long long)d);
+		CHECK(d < 200);
+	}
 	CHECK(pb_hashmap_find(&m, keys[0][0], keys[0][1]) == NULL);
 	return pb_check_done("util_hashmap");
 }

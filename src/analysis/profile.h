@@ -122,6 +122,20 @@ static inline int pb_histogram_add(struct pb_histogram *h, uint64_t group, uint6
 	h->rows[*row].count++;
 	return 0;
 }
+/* Counts one more sample of a (group, addr) already in h and returns true; false, counting
+ * nothing, when it is not there yet (or after pb_histogram_sort): then pb_histogram_add. No
+ * allocation on this path, so a caller that keeps pb_histogram_add out of line saves and
+ * restores fewer registers per sample. */
+static inline bool pb_histogram_count_known(struct pb_histogram *h, uint64_t group, uint64_t addr)
+{
+	if (h->sorted)
+		return false;
+	const uint64_t *row = pb_hashmap_find(&h->index, group, addr);
+	if (!row)
+		return false;
+	h->rows[*row].count++;
+	return true;
+}
 /* Orders the rows by group, then samples descending, then address; adding ends here. */
 void pb_histogram_sort(struct pb_histogram *h);
 void pb_histogram_free(struct pb_histogram *h);

@@ -216,27 +216,65 @@ static void dump_sample(struct walk *wk, int event, const struct pb_sample *s)
 	pb_ibs_print(stdout, &ibs);
 }
 
+/* The mappings, which name the histogram's addresses. Out of line, like sample_extras: the
+ * per-sample path of on_record then saves and restores only the few registers it uses. */
+static __attribute__((noinline)) int on_mapping(struct walk *wk, const struct pb_record *rec,
+						struct pb_error *err)
+{
+	if (wk->histogram && (rec->type == PERF_RECORD_MMAP || rec->type == PERF_RECORD_MMAP2) &&
+	    rec->u.mmap.filename &&
+	    pb_symbolizer_add_map(&wk->sym, rec->u.mmap.pid, rec->u.mmap.addr, rec->u.mmap.len,
+				  rec->u.mmap.pgoff, rec->u.mmap.filename))
+		return pb_fail(err, PB_EXIT_FAILURE, ENOMEM, "out of memory for the mappings");
+	return 0;
+}
+
+/* What a sample gives beyond the histogram: its data source, its --dump line. */
+static __attribute__((noinline)) int sample_extras(struct walk *wk, int event,
+						   const struct pb_sample *s, struct pb_error *err)
+{
+	if ((s->sample_type & PERF_SAMPLE_DATA_SRC) && mem_add(&wk->mem, event, s))
+		return pb_fail(err, PB_EXIT_FAILURE, ENOMEM, "out of memory for the data sources");
+	if (wk->dump)
+		dump_sample(wk, event, s);
+	return 0;
+}
+
+/* A sample of an (event, IP) the histogram has not seen yet. */
+static __attribute__((noinline)) int histogram_add_new(struct walk *wk, int event, uint64_t ip,
+						       uint32_t pid)
+{
+	return pb_histogram_add(&wk->hist, (uint64_t)event, ip, pid);
+}
+
+/* The samples the walk hands over as IP and pid only (pb_perfdata_for_each_ip): those of a
+ * fixed layout without a data source, when nothing is dumped. */
+static int on_sample_ip(void *ctx, int event, uint64_t ip, uint32_t pid, struct pb_error *err)
+{
+	struct walk *wk = ctx;
+	if (!pb_histogram_count_known(&wk->hist, (uint64_t)event, ip) &&
+	    histogram_add_new(wk, event, ip, pid))
+		return pb_fail(err, PB_EXIT_FAILURE, ENOMEM, "out of memory for the histogram");
+	return 0;
+}
+
 static int on_record(void *ctx, int event, const struct pb_record *rec, const uint8_t *bytes,
 		     size_t len, struct pb_error *err)
 {
 	struct walk *wk = ctx;
 	(void)bytes;
 	(void)len;
-	if (wk->histogram && (rec->type == PERF_RECORD_MMAP || rec->type == PERF_RECORD_MMAP2) &&
-	    rec->u.mmap.filename &&
-	    pb_symbolizer_add_map(&wk->sym, rec->u.mmap.pid, rec->u.mmap.addr, rec->u.mmap.len,
-				  rec->u.mmap.pgoff, rec->u.mmap.filename))
-		return pb_fail(err, PB_EXIT_FAILURE, ENOMEM, "out of memory for the mappings");
-	if (rec->type != PERF_RECORD_SAMPLE || event < 0)
+	if (rec->type != PERF_RECORD_SAMPLE)
+		return on_mapping(wk, rec, err);
+	if (event < 0)
 		return 0;
 	const struct pb_sample *s = &rec->u.sample;
 	if (wk->histogram && (s->sample_type & PERF_SAMPLE_IP) &&
-	    pb_histogram_add(&wk->hist, (uint64_t)event, s->ip, s->pid))
+	    !pb_histogram_count_known(&wk->hist, (uint64_t)event, s->ip) &&
+	    histogram_add_new(wk, event, s->ip, s->pid))
 		return pb_fail(err, PB_EXIT_FAILURE, ENOMEM, "out of memory for the histogram");
-	if ((s->sample_type & PERF_SAMPLE_DATA_SRC) && mem_add(&wk->mem, event, s))
-		return pb_fail(err, PB_EXIT_FAILURE, ENOMEM, "out of memory for the data sources");
-	if (wk->dump)
-		dump_sample(wk, event, s);
+	if ((s->sample_type & PERF_SAMPLE_DATA_SRC) || wk->dump)
+		return sample_extras(wk, event, s, err);
 	return 0;
 }
 
@@ -573,7 +611,11 @@ int pb_cmd_perfdata(int argc, char **argv)
 	for (size_t i = 0; i < nev; i++)
 		wk.is_ibs[i] = pb_perfdata_ibs_event(wk.pd, i, &wk.ibs_kind[i], &wk.ibs_cpu[i]);
 	struct pb_perfdata_stats st;
-	if (pb_perfdata_for_each(wk.pd, on_record, &wk, &st, &err)) {
+	/* --histogram alone needs a sample's IP and pid only; mem_add needs its data source */
+	const struct pb_perfdata_ip_sink ip_sink = {.fn = on_sample_ip,
+						    .exclude = PERF_SAMPLE_DATA_SRC};
+	if (pb_perfdata_for_each_ip(wk.pd, on_record, wk.histogram && !wk.dump ? &ip_sink : NULL,
+				    &wk, &st, &err)) {
 		fprintf(stderr, "pesbench perfdata: %s: %s\n", path, err.msg);
 		rc = err.code ? err.code : PB_EXIT_FAILURE;
 		goto out;

@@ -429,6 +429,7 @@ static int add_event(struct pb_perfdata *pd, const uint8_t *attr, size_t alen,
 	}
 	pd->nevents++;
 	pb_record_format_from_attr(&ev->fmt, &ev->attr);
+	pb_sample_layout_init(&ev->layout, ev->fmt.sample_type);
 	snprintf(ev->name, sizeof ev->name, "type%u/config=%#llx", ev->attr.type,
 		 (unsigned long long)ev->attr.config);
 	return 0;
@@ -901,6 +902,13 @@ static int unparsed(struct pb_record *rec, const struct perf_event_header *h)
 int pb_perfdata_for_each(struct pb_perfdata *pd, pb_perfdata_record_fn fn, void *ctx,
 			 struct pb_perfdata_stats *stats, struct pb_error *err)
 {
+	return pb_perfdata_for_each_ip(pd, fn, NULL, ctx, stats, err);
+}
+
+int pb_perfdata_for_each_ip(struct pb_perfdata *pd, pb_perfdata_record_fn fn,
+			    const struct pb_perfdata_ip_sink *sink, void *ctx,
+			    struct pb_perfdata_stats *stats, struct pb_error *err)
+{
 	struct pb_perfdata_stats local;
 	if (!stats)
 		stats = &local;
@@ -913,23 +921,66 @@ int pb_perfdata_for_each(struct pb_perfdata *pd, pb_perfdata_record_fn fn, void 
 	const uint64_t end = pd->data.offset + pd->data.size;
 	uint64_t pos = pd->data.offset;
 	struct pb_record rec;
+	/* rec holds a sample the fast path decoded with a layout of this sample_type (UINT64_MAX,
+	 * which has no fixed layout: none), so the next one of the same layout rewrites only its
+	 * fields */
+	uint64_t rec_fast_type = UINT64_MAX;
+	/* File bytes [have_off, have_end) sit at have: the whole file in memory, else the window
+	 * (kept in locals, which the callback cannot alias, rather than reread from *pd) */
+	const uint8_t *have = pd->mem;
+	uint64_t have_off = 0, have_end = pd->mem ? end : 0;
+	/* One event, whose samples the sink takes (a pipe-mode file may add events as it goes):
+	 * runs of its samples take the loop below, which compares each header with the one such a
+	 * sample has (type SAMPLE, the layout's size; misc varies) and does nothing else. */
+	const struct pb_sample_layout *one = NULL;
+	if (sink && !pd->pipe && pd->nevents == 1 && pd->events[0].layout.ip_at &&
+	    !(pd->events[0].layout.sample_type & sink->exclude))
+		one = &pd->events[0].layout;
 
 	while (pos < end) {
+		if (one && pos >= have_off && pos < have_end) {
+			const uint64_t want = PERF_RECORD_SAMPLE | (uint64_t)one->size << 48;
+			const uint8_t *q = have + (pos - have_off);
+			const uint8_t *stop = have + (have_end - have_off); /* have_end <= end */
+			uint64_t n = 0;
+			int rc = 0;
+			while ((size_t)(stop - q) >= one->size) {
+				uint64_t header, ip;
+				uint32_t pid = 0;
+				memcpy(&header, q, 8);
+				if ((header & UINT64_C(0xffff0000ffffffff)) != want)
+					break;
+				memcpy(&ip, q + one->ip_at, 8);
+				if (one->tid_at)
+					memcpy(&pid, q + one->tid_at, 4);
+				n++;
+				rc = sink->fn(ctx, 0, ip, pid, err);
+				if (rc)
+					break;
+				q += one->size;
+			}
+			stats->records += n;
+			stats->by_type[PERF_RECORD_SAMPLE] += n;
+			stats->samples += n;
+			pd->events[0].samples += n;
+			if (rc)
+				return rc;
+			pos += n * one->size;
+			if (pos >= end)
+				break;
+		}
 		if (end - pos < sizeof(struct perf_event_header))
 			return bad(err, "%" PRIu64 " stray bytes at the end of the data section "
 				   "(offset %" PRIu64 "): the recording was cut short", end - pos, pos);
-		const uint8_t *p;
 		const uint64_t avail = end - pos;
-		if (pd->mem) {
-			p = pd->mem + pos;
-		} else {
-			if (pos < pd->win_off || pos + sizeof(struct perf_event_header) >
-			    pd->win_off + pd->win_len) {
-				if (window_fill(pd, pos, sizeof(struct perf_event_header), end, err))
-					return -1;
-			}
-			p = pd->window + (pos - pd->win_off);
+		if (pos < have_off || pos + sizeof(struct perf_event_header) > have_end) {
+			if (window_fill(pd, pos, sizeof(struct perf_event_header), end, err))
+				return -1;
+			have = pd->window;
+			have_off = pd->win_off;
+			have_end = pd->win_off + pd->win_len;
 		}
+		const uint8_t *p = have + (pos - have_off);
 		struct perf_event_header h;
 		memcpy(&h, p, sizeof h);
 		if (h.size < sizeof h)
@@ -939,14 +990,38 @@ int pb_perfdata_for_each(struct pb_perfdata *pd, pb_perfdata_record_fn fn, void 
 			return bad(err, "record at offset %" PRIu64 " (type %u, %u bytes) runs past the "
 				   "end of the data section: the recording was cut short", pos, h.type,
 				   h.size);
-		if (!pd->mem && pos + h.size > pd->win_off + pd->win_len) {
+		if (pos + h.size > have_end) {
 			if (window_fill(pd, pos, h.size, end, err))
 				return -1;
-			p = pd->window;
+			have = pd->window;
+			have_off = pd->win_off;
+			have_end = pd->win_off + pd->win_len;
+			p = have + (pos - have_off);
 		}
 		stats->records++;
 		stats->by_type[h.type < PB_PERF_RECORD_USER_TYPE_MAX ? h.type
 								     : PB_PERF_RECORD_USER_TYPE_MAX - 1]++;
+		if (sink && h.type == PERF_RECORD_SAMPLE) {
+			int sev = record_event(pd, p, h.size, h.type);
+			const struct pb_perfdata_event *ev = sev >= 0 ? &pd->events[sev] : NULL;
+			/* the layout's size, so the IP and pid are inside the record (which
+			 * pos + h.size <= have_end keeps inside the buffer) */
+			if (ev && ev->layout.ip_at && h.size == ev->layout.size &&
+			    !(ev->layout.sample_type & sink->exclude)) {
+				uint64_t ip;
+				uint32_t pid = 0;
+				memcpy(&ip, p + ev->layout.ip_at, 8);
+				if (ev->layout.tid_at)
+					memcpy(&pid, p + ev->layout.tid_at, 4);
+				stats->samples++;
+				pd->events[sev].samples++;
+				int src = sink->fn(ctx, sev, ip, pid, err);
+				if (src)
+					return src;
+				pos += h.size;
+				continue;
+			}
+		}
 		int event = -1;
 		uint64_t extra = 0;
 		int rc;
@@ -962,6 +1037,7 @@ int pb_perfdata_for_each(struct pb_perfdata *pd, pb_perfdata_record_fn fn, void 
 				return bad(err, "the data of the record of type %u at offset %" PRIu64
 					   " runs past the data section", h.type, pos);
 			stats->user_records++;
+			rec_fast_type = UINT64_MAX;
 			rc = 0;
 			if (h.type == PB_PERF_RECORD_EVENT_UPDATE)
 				event_update(pd, p, h.size);
@@ -976,8 +1052,16 @@ int pb_perfdata_for_each(struct pb_perfdata *pd, pb_perfdata_record_fn fn, void 
 			rc = unparsed(&rec, &h);
 		} else {
 			event = record_event(pd, p, h.size, h.type);
-			const struct pb_record_format *fmt = &pd->events[event >= 0 ? event : 0].fmt;
-			if (event < 0 && h.type == PERF_RECORD_SAMPLE) {
+			const struct pb_perfdata_event *ev = &pd->events[event >= 0 ? event : 0];
+			const struct pb_record_format *fmt = &ev->fmt;
+			bool fast = event >= 0 && h.type == PERF_RECORD_SAMPLE &&
+				    pb_record_parse_fixed_sample(&ev->layout, p, h.size, &rec,
+								 rec_fast_type ==
+									 ev->layout.sample_type);
+			rec_fast_type = fast ? ev->layout.sample_type : UINT64_MAX;
+			if (fast) {
+				rc = PB_PARSE_OK;
+			} else if (event < 0 && h.type == PERF_RECORD_SAMPLE) {
 				rc = unparsed(&rec, &h);
 			} else {
 				rc = pb_record_parse(fmt, p, h.size, &rec);

@@ -388,7 +388,7 @@ static inline __attribute__((always_inline)) void zero_span(uint8_t *b, size_t f
  * small sample's decoding (reading a perf.data of 5 M samples spent two thirds of its
  * instructions here). parse_read and parse_regs set every element below the nr they set; the
  * ones past it are documented as undefined. */
-static void clear_record(struct pb_record *out)
+void pb_record_clear_(struct pb_record *out)
 {
 #define AT(f) offsetof(struct pb_record, u.sample.f)
 #define END(f) (AT(f) + sizeof out->u.sample.f)
@@ -406,7 +406,7 @@ int pb_record_parse(const struct pb_record_format *fmt, const uint8_t *buf, size
 {
 	struct perf_event_header h;
 
-	clear_record(out);
+	pb_record_clear_(out);
 	if (len < sizeof(h))
 		return PB_PARSE_TRUNCATED;
 	memcpy(&h, buf, sizeof(h));
@@ -427,6 +427,37 @@ int pb_record_parse(const struct pb_record_format *fmt, const uint8_t *buf, size
 	if (rc == PB_PARSE_UNKNOWN)
 		out->sample_id.present = false;
 	return rc;
+}
+
+/* The sample fields whose size never varies (WEIGHT and WEIGHT_STRUCT share one word). */
+#define PB_FIXED_SAMPLE_FIELDS                                                                 \
+	(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |        \
+	 PERF_SAMPLE_ADDR | PERF_SAMPLE_ID | PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU |         \
+	 PERF_SAMPLE_PERIOD | PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT |                  \
+	 PERF_SAMPLE_DATA_SRC | PERF_SAMPLE_TRANSACTION | PERF_SAMPLE_PHYS_ADDR |               \
+	 PERF_SAMPLE_CGROUP | PERF_SAMPLE_DATA_PAGE_SIZE | PERF_SAMPLE_CODE_PAGE_SIZE)
+
+void pb_sample_layout_init(struct pb_sample_layout *layout, uint64_t sample_type)
+{
+	layout->sample_type = sample_type;
+	layout->size = 0;
+	layout->ip_at = layout->tid_at = 0;
+	/* A bit this parser does not know (a newer kernel's field) may add bytes: no fast path. */
+	if (sample_type & ~(uint64_t)PB_FIXED_SAMPLE_FIELDS)
+		return;
+	/* Only IDENTIFIER comes before IP, only IDENTIFIER and IP before TID (parse_sample). */
+	size_t at = sizeof(struct perf_event_header) +
+		    (sample_type & PERF_SAMPLE_IDENTIFIER ? 8 : 0);
+	if (sample_type & PERF_SAMPLE_IP)
+		layout->ip_at = (uint8_t)at;
+	at += sample_type & PERF_SAMPLE_IP ? 8 : 0;
+	if (sample_type & PERF_SAMPLE_TID)
+		layout->tid_at = (uint8_t)at;
+	uint64_t words = sample_type;
+	if (words & PERF_SAMPLE_WEIGHT)
+		words &= ~(uint64_t)PERF_SAMPLE_WEIGHT_STRUCT;
+	layout->size = (uint32_t)(sizeof(struct perf_event_header) +
+				  8 * (size_t)__builtin_popcountll(words));
 }
 
 const char *pb_record_type_name(uint32_t type)
