@@ -43,16 +43,18 @@ int main(void)
 	uint64_t c = pb_now_ns();
 	uint64_t ref = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 	CHECK(c >= ref && c - ref < 1000ull * 1000 * 1000);
-	/* The thread's CPU clock stands still while it sleeps and never runs ahead of the wall
-	 * clock while it spins (a process-wide or a wall clock would fail one or the other). */
+	/* The thread's CPU clock stands (nearly) still while it sleeps, unlike a wall clock, and
+	 * moves while it spins, unlike a stuck one. Its rate is not compared with the wall clock's:
+	 * in a VM the scheduler's clock and CLOCK_MONOTONIC drift apart (a check that 5 ms of
+	 * thread CPU took at least 5 ms of wall time failed in CI). */
 	uint64_t cpu0 = pb_thread_cpu_ns(), wall0 = pb_now_ns();
 	nanosleep(&nap, NULL);
 	uint64_t cpu1 = pb_thread_cpu_ns(), wall1 = pb_now_ns();
 	CHECK(wall1 - wall0 >= 20 * 1000 * 1000);
 	CHECK(cpu1 - cpu0 < 10 * 1000 * 1000);
-	while (pb_thread_cpu_ns() - cpu1 < 5 * 1000 * 1000)
+	while (pb_now_ns() - wall1 < 20 * 1000 * 1000)
 		;
-	CHECK(pb_now_ns() - wall1 >= 5 * 1000 * 1000);
+	CHECK(pb_thread_cpu_ns() > cpu1);
 	/* A growing array: doubles from its first size, keeps what it held, never shrinks. */
 	uint32_t *v = NULL;
 	size_t cap = 0;
