@@ -191,6 +191,16 @@ static void test_pick(void)
 	CHECK(pb_site_cost_pick(both, 2, NULL, "t", "", why, sizeof why) == 0);
 	CHECK(pb_site_cost_pick(both, 0, NULL, "t", "", why, sizeof why) == -1);
 
+	/* a sweep stops when its per-sample fit resolved or is futile, and, for a facility that
+	 * traps on every event, its per-event cost resolved too */
+	CHECK(pb_cost_sweep_done(true, false, false, false));
+	CHECK(pb_cost_sweep_done(false, true, false, false));
+	CHECK(!pb_cost_sweep_done(false, false, false, false));
+	CHECK(!pb_cost_sweep_done(false, true, true, false));   /* the single-stepped site */
+	CHECK(!pb_cost_sweep_done(true, false, true, false));
+	CHECK(pb_cost_sweep_done(false, true, true, true));
+	CHECK(pb_cost_sweep_done(true, false, true, true));
+
 	/* the per-sample cost: the chosen fit's when it resolved; the first site's when only
 	 * the chosen (other) site's per-event cost resolved; none otherwise */
 	struct pb_site_cost f[2] = {

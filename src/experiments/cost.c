@@ -411,8 +411,8 @@ static int sweep_mode(struct sweep_setup *su, enum pb_delivery mode,
 				continue;
 			fit_sweep(sw, su->per_event, cf);
 			futile = cf->fitted && sw->n >= 2 * su->np && !(cf->cpu.r2 >= FUTILE_R2);
-			if (cf->resolved || futile || pb_now_ns() - start >= su->budget_ns ||
-			    sw->n >= MAX_PAIRS) {
+			if (pb_cost_sweep_done(cf->resolved, futile, su->per_event, cf->event_resolved) ||
+			    pb_now_ns() - start >= su->budget_ns || sw->n >= MAX_PAIRS) {
 				done = true;
 				break;
 			}
@@ -428,7 +428,8 @@ static int sweep_mode(struct sweep_setup *su, enum pb_delivery mode,
 		pb_format(cf->why + n, sizeof cf->why - n,
 			  " after %zu pairs in %.1f s (budget %.1f s)%s", cf->pairs, cf->seconds,
 			  cf->budget_seconds,
-			  futile ? "; stopped early: R² below 0.9 after two rounds, and more pairs "
+			  futile && pb_cost_sweep_done(false, true, su->per_event, cf->event_resolved)
+				  ? "; stopped early: R² below 0.9 after two rounds, and more pairs "
 				   "do not raise it, only less noise does" : "");
 	}
 	free(sw);

@@ -135,6 +135,12 @@ int pb_site_cost_sample_source(const struct pb_site_cost *fits, size_t n, int k)
 	return -1;
 }
 
+bool pb_cost_sweep_done(bool sample_resolved, bool sample_futile, bool per_event,
+			bool event_resolved)
+{
+	return (sample_resolved || sample_futile) && (!per_event || event_resolved);
+}
+
 int pb_program_measure(char *const *argv, const struct pb_spec *spec, uint64_t period,
 		       unsigned ring_pages, struct pb_program_figures *out, struct pb_error *err)
 {

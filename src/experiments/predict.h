@@ -82,6 +82,14 @@ int pb_site_cost_pick(const struct pb_site_cost *fits, size_t n, const char *tar
  * adds) and fits[0]'s did: a sample is the facility's record of the hit, written the same
  * way whatever the kernel did with the instruction; -1 when none may be used. */
 int pb_site_cost_sample_source(const struct pb_site_cost *fits, size_t n, int k);
+/* Whether a cost sweep has what it came for. The per-sample fit is done when it resolved or when
+ * it is futile (R² below 0.9 after two rounds: more pairs estimate the noise better but do not
+ * raise R²). A facility that traps on every event also needs its per-event cost (the
+ * intercept), whose CI narrows with every pair even when the per-sample slope is buried: on a
+ * single-stepped uprobe site the futile slope stopped the sweep after 14 pairs with the
+ * per-event cost at ±16 %, and its prediction was refused. */
+bool pb_cost_sweep_done(bool sample_resolved, bool sample_futile, bool per_event,
+			bool event_resolved);
 
 /* The cost of one sample of a facility in delivery mode none, by experiments/cost.c's method:
  * paired runs (sampled, and without perf) over a period sweep, CPU time against samples, at
