@@ -8,6 +8,7 @@
  * of a fixed layout (pb_record_parse_fixed_sample, refilling from the previous one) accepts must
  * decode, with the full parser, to the same bytes. */
 #include "ring/record.h"
+#include "../tests/lib/same_record.h"
 #include "ring/ring.h"
 
 #include <stddef.h>
@@ -56,23 +57,6 @@ static void consume(void *ctx, const struct pb_record *rec)
 	}
 }
 
-/* Equal but for a sample's arrays, which neither parser writes for a fixed layout. */
-static int same_record(const struct pb_record *a, const struct pb_record *b)
-{
-#define AT(f) offsetof(struct pb_record, u.sample.f)
-#define END(f) (AT(f) + sizeof a->u.sample.f)
-	const uint8_t *x = (const uint8_t *)a, *y = (const uint8_t *)b;
-	return !memcmp(x, y, AT(read.values)) &&
-	       !memcmp(x + END(read.values), y + END(read.values),
-		       AT(regs_user.regs) - END(read.values)) &&
-	       !memcmp(x + END(regs_user.regs), y + END(regs_user.regs),
-		       AT(regs_intr.regs) - END(regs_user.regs)) &&
-	       !memcmp(x + END(regs_intr.regs), y + END(regs_intr.regs),
-		       sizeof *a - END(regs_intr.regs));
-#undef AT
-#undef END
-}
-
 static struct pb_ring ring;
 static struct perf_event_mmap_page meta;
 static uint8_t area[STREAM_MAX];
@@ -111,7 +95,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		int took = pb_record_parse_fixed_sample(&layout, stream + pos, len - pos, &fast, refill);
 		refill = took;
 		int rc = pb_record_parse(&fmt, stream + pos, len - pos, &rec);
-		if (took && (rc != PB_PARSE_OK || !same_record(&rec, &fast)))
+		if (took && (rc != PB_PARSE_OK || !pb_same_record(&rec, &fast)))
 			__builtin_trap(); /* the fast path read what the full parser did not */
 		if (rc == PB_PARSE_OK || rc == PB_PARSE_UNKNOWN)
 			consume(NULL, &rec);

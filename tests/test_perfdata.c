@@ -19,6 +19,7 @@
  *    with the IP sink (pb_perfdata_for_each_ip) give it the same IPs and pids, hand it nothing
  *    of an excluded sample_type, and fail and count alike. */
 #include "check.h"
+#include "same_record.h"
 #include "facilities/facility.h"
 #include "facilities/ibs_raw.h"
 #include "io/perfdata.h"
@@ -791,23 +792,6 @@ static void test_writer_with_perf(const char *path)
 
 /* ---- 5. the fast path for samples of a fixed layout ---- */
 
-/* Equal but for a sample's arrays, which neither parser writes for a fixed layout. */
-static bool same_record(const struct pb_record *a, const struct pb_record *b)
-{
-#define AT(f) offsetof(struct pb_record, u.sample.f)
-#define END(f) (AT(f) + sizeof a->u.sample.f)
-	const uint8_t *x = (const uint8_t *)a, *y = (const uint8_t *)b;
-	return !memcmp(x, y, AT(read.values)) &&
-	       !memcmp(x + END(read.values), y + END(read.values),
-		       AT(regs_user.regs) - END(read.values)) &&
-	       !memcmp(x + END(regs_user.regs), y + END(regs_user.regs),
-		       AT(regs_intr.regs) - END(regs_user.regs)) &&
-	       !memcmp(x + END(regs_intr.regs), y + END(regs_intr.regs),
-		       sizeof *a - END(regs_intr.regs));
-#undef AT
-#undef END
-}
-
 static const uint64_t fixed_fields[] = {
 	PERF_SAMPLE_IDENTIFIER, PERF_SAMPLE_IP, PERF_SAMPLE_TID, PERF_SAMPLE_TIME,
 	PERF_SAMPLE_ADDR, PERF_SAMPLE_ID, PERF_SAMPLE_STREAM_ID, PERF_SAMPLE_CPU,
@@ -886,7 +870,7 @@ static void test_fixed_layout_parse(void)
 			CHECK_EQ_U64(pid, full.u.sample.pid);
 			bool ok = pb_record_parse_fixed_sample(&layout, buf[k], size, &fast, k == 1);
 			CHECK(ok);
-			if (!ok || !same_record(&full, &fast)) {
+			if (!ok || !pb_same_record(&full, &fast)) {
 				fprintf(stderr, "sample_type %#" PRIx64 " record %d: the fast path "
 					"differs from the full parser\n", st, k);
 				CHECK(false);
@@ -950,7 +934,7 @@ static int compare_with_full(void *ctx, int event, const struct pb_record *rec,
 	w->pid_sum += rec->u.sample.pid;
 	if (pb_record_parse(&fmt, bytes, len, &full) == PB_PARSE_OK) {
 		w->compared++;
-		w->differ += !same_record(&full, rec);
+		w->differ += !pb_same_record(&full, rec);
 	}
 	return 0;
 }
