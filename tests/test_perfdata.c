@@ -17,7 +17,12 @@
  *    cut by the end of the buffer and one of another type, and in a file the record cut short
  *    still stops the walk while the longer one is read by the full parser; the same files walked
  *    with the IP sink (pb_perfdata_for_each_ip) give it the same IPs and pids, hand it nothing
- *    of an excluded sample_type, and fail and count alike. */
+ *    of an excluded sample_type, and fail and count alike.
+ * 6. A reader walked again sees what its first walk saw: a pipe-mode stream whose walk adds an
+ *    event, features, PMU mappings and capabilities and an event name (and holds a sample of an
+ *    event before its attr, attributed to the only event then) walked four times on one reader, from memory and from a file,
+ *    gives every record the same event and the reader the same state at every record, and the
+ *    same counts after; likewise a real `perf record -o -` stream (skipped without perf). */
 #include "check.h"
 #include "same_record.h"
 #include "facilities/facility.h"
@@ -1022,6 +1027,340 @@ static void test_fixed_layout_walk(const char *path)
 	}
 }
 
+/* ---- 6. a reader walked again ---- */
+
+/* A pipe-mode stream (perf record -o -) built record by record. */
+struct stream {
+	uint8_t bytes[4096];
+	size_t len;
+};
+
+static void put(struct stream *s, const void *p, size_t n)
+{
+	if (s->len + n <= sizeof s->bytes)
+		memcpy(s->bytes + s->len, p, n);
+	s->len += n;
+}
+
+static void put_u32(struct stream *s, uint32_t v) { put(s, &v, 4); }
+static void put_u64(struct stream *s, uint64_t v) { put(s, &v, 8); }
+
+static void put_header(struct stream *s, uint32_t type, size_t size)
+{
+	struct perf_event_header h = {.type = type, .size = (uint16_t)size};
+	put(s, &h, sizeof h);
+}
+
+/* perf_header_string with a length of 4 (3 characters at most and the NUL). */
+static void put_string4(struct stream *s, const char *str)
+{
+	char b[4] = {0};
+	memcpy(b, str, strnlen(str, 3));
+	put_u32(s, 4);
+	put(s, b, 4);
+}
+
+#define PIPE_PID 4242
+
+static void put_attr(struct stream *s, uint64_t config, uint64_t id)
+{
+	struct perf_event_attr a;
+	memset(&a, 0, sizeof a);
+	a.type = PERF_TYPE_SOFTWARE;
+	a.size = sizeof a;
+	a.config = config;
+	a.sample_period = 1000;
+	a.sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID;
+	a.sample_id_all = 1;
+	put_header(s, PB_PERF_RECORD_HEADER_ATTR, 8 + sizeof a + 8);
+	put(s, &a, sizeof a);
+	put_u64(s, id);
+}
+
+static void put_sample(struct stream *s, uint64_t id, uint64_t ip)
+{
+	put_header(s, PERF_RECORD_SAMPLE, 32);
+	put_u64(s, id);
+	put_u64(s, ip);
+	put_u32(s, PIPE_PID);
+	put_u32(s, PIPE_PID);
+}
+
+/* The sample_id trailer of the attrs above: TID, then IDENTIFIER. */
+static void put_trailer(struct stream *s, uint64_t id)
+{
+	put_u32(s, PIPE_PID);
+	put_u32(s, PIPE_PID);
+	put_u64(s, id);
+}
+
+static void put_hostname(struct stream *s, const char *name)
+{
+	put_header(s, PB_PERF_RECORD_HEADER_FEATURE, 8 + 8 + 4 + 4);
+	put_u64(s, PB_FEAT_HOSTNAME);
+	put_string4(s, name);
+}
+
+#define PIPE_ID_A 11
+#define PIPE_ID_B 22
+#define PIPE_PMU_TYPE 4
+#define PIPE_LOST 5
+
+/* Event A in the prescan; then a sample of B before B's attr (A's while A is the only event), B's
+ * attr, a second hostname, PMU mappings and capabilities, a name for B, samples of both, a
+ * LOST and a THROTTLE of B: everything a walk adds to what open read. */
+static void build_pipe_stream(struct stream *s)
+{
+	s->len = 0;
+	put(s, "PERFILE2", 8);
+	put_u64(s, 16);
+	put_attr(s, PERF_COUNT_SW_CPU_CLOCK, PIPE_ID_A);
+	put_hostname(s, "one");
+	put_sample(s, PIPE_ID_A, 0x1000);
+	put_sample(s, PIPE_ID_B, 0x2000);
+	put_attr(s, PERF_COUNT_SW_TASK_CLOCK, PIPE_ID_B);
+	put_hostname(s, "two");
+	put_header(s, PB_PERF_RECORD_HEADER_FEATURE, 8 + 8 + 4 + 4 + 8);
+	put_u64(s, PB_FEAT_PMU_MAPPINGS);
+	put_u32(s, 1);
+	put_u32(s, PIPE_PMU_TYPE);
+	put_string4(s, "cpu");
+	put_header(s, PB_PERF_RECORD_HEADER_FEATURE, 8 + 8 + 4 + 4 + 3 * 8);
+	put_u64(s, PB_FEAT_PMU_CAPS);
+	put_u32(s, 1);
+	put_u32(s, 1);
+	put_string4(s, "cap");
+	put_string4(s, "7");
+	put_string4(s, "cpu");
+	put_header(s, PB_PERF_RECORD_EVENT_UPDATE, 8 + 16 + 8);
+	put_u64(s, 2); /* PERF_EVENT_UPDATE__NAME */
+	put_u64(s, PIPE_ID_B);
+	put(s, "task-b\0\0", 8);
+	put_sample(s, PIPE_ID_A, 0x1001);
+	put_sample(s, PIPE_ID_B, 0x2001);
+	put_sample(s, PIPE_ID_B, 0x2002);
+	put_header(s, PERF_RECORD_LOST, 8 + 16 + 16);
+	put_u64(s, PIPE_ID_B);
+	put_u64(s, PIPE_LOST);
+	put_trailer(s, PIPE_ID_B);
+	put_header(s, PERF_RECORD_THROTTLE, 8 + 24 + 16);
+	put_u64(s, 123456); /* time */
+	put_u64(s, PIPE_ID_B);
+	put_u64(s, PIPE_ID_B); /* stream id */
+	put_trailer(s, PIPE_ID_B);
+}
+
+#define TRACE_MAX 4096
+
+/* What one walk saw: per record its event and the reader's state at that moment, per sample
+ * its IP, and the reader's events after the walk. */
+struct walk_trace {
+	int rc;
+	size_t nrecords;
+	int event[TRACE_MAX];
+	uint32_t type[TRACE_MAX];
+	uint64_t ip[TRACE_MAX];
+	uint64_t state[TRACE_MAX];
+	/* the reader at the first and the last record */
+	size_t nevents_first, nevents_last;
+	char host_first[16], host_last[16], cap_first[16], cap_last[16], pmu_first[16],
+		pmu_last[16], name_last[PB_PERFDATA_NAME_MAX];
+	/* after the walk */
+	struct pb_perfdata_stats stats;
+	size_t nevents;
+	uint64_t ids[8], samples[8], lost[8], throttles[8];
+	char names[8][PB_PERFDATA_NAME_MAX];
+};
+
+struct trace_ctx {
+	struct pb_perfdata *pd;
+	struct walk_trace *t;
+};
+
+static uint64_t reader_state(struct pb_perfdata *pd)
+{
+	uint64_t h = 0xcbf29ce484222325;
+	size_t n = pb_perfdata_nevents(pd);
+	h = (h ^ n) * 0x100000001b3;
+	for (size_t i = 0; i < n; i++) {
+		const struct pb_perfdata_event *ev = pb_perfdata_event(pd, i);
+		for (const char *c = ev->name; *c; c++)
+			h = (h ^ (uint8_t)*c) * 0x100000001b3;
+		for (size_t k = 0; k < ev->nids; k++)
+			h = (h ^ ev->ids[k]) * 0x100000001b3;
+	}
+	for (unsigned bit = 0; bit < PB_FEAT_BITS; bit++)
+		if (pb_perfdata_has_feature(pd, bit))
+			h = (h ^ bit) * 0x100000001b3;
+	for (const char *c = pb_perfdata_hostname(pd); *c; c++)
+		h = (h ^ (uint8_t)*c) * 0x100000001b3;
+	return (h ^ pb_perfdata_npmus(pd)) * 0x100000001b3;
+}
+
+static void copy_or_dash(char *dst, size_t len, const char *src)
+{
+	snprintf(dst, len, "%s", src ? src : "-");
+}
+
+static int trace_record(void *ctx, int event, const struct pb_record *rec, const uint8_t *bytes,
+			size_t len, struct pb_error *err)
+{
+	struct trace_ctx *c = ctx;
+	struct walk_trace *t = c->t;
+	(void)bytes;
+	(void)len;
+	(void)err;
+	if (t->nrecords == TRACE_MAX)
+		return 0;
+	size_t i = t->nrecords++;
+	t->event[i] = event;
+	t->type[i] = rec->type;
+	t->ip[i] = rec->type == PERF_RECORD_SAMPLE && event >= 0 ? rec->u.sample.ip : 0;
+	t->state[i] = reader_state(c->pd);
+	bool first = i == 0;
+	size_t n = pb_perfdata_nevents(c->pd);
+	if (first)
+		t->nevents_first = n;
+	t->nevents_last = n;
+	copy_or_dash(first ? t->host_first : t->host_last, 16, pb_perfdata_hostname(c->pd));
+	copy_or_dash(first ? t->cap_first : t->cap_last, 16,
+		     pb_perfdata_pmu_cap(c->pd, "cpu", "cap"));
+	copy_or_dash(first ? t->pmu_first : t->pmu_last, 16,
+		     pb_perfdata_pmu_name(c->pd, PIPE_PMU_TYPE));
+	if (n > 1)
+		copy_or_dash(t->name_last, sizeof t->name_last, pb_perfdata_event(c->pd, 1)->name);
+	return 0;
+}
+
+static int refuse_ip(void *ctx, int event, uint64_t ip, uint32_t pid, struct pb_error *err)
+{
+	(void)ctx;
+	(void)ip;
+	(void)pid;
+	(void)err;
+	CHECK_MSG(false, "the IP sink got a sample of event %d, whose sample_type it excludes",
+		  event);
+	return 0;
+}
+
+static void trace_walk(struct pb_perfdata *pd, bool ip_sink, struct walk_trace *t)
+{
+	memset(t, 0, sizeof *t);
+	struct trace_ctx c = {pd, t};
+	struct pb_error err = {0};
+	/* a sink that takes nothing: the records go to trace_record as in a plain walk */
+	const struct pb_perfdata_ip_sink none = {.fn = refuse_ip, .exclude = UINT64_MAX};
+	t->rc = ip_sink ? pb_perfdata_for_each_ip(pd, trace_record, &none, &c, &t->stats, &err)
+			: pb_perfdata_for_each(pd, trace_record, &c, &t->stats, &err);
+	if (t->rc)
+		fprintf(stderr, "walk failed: %s\n", err.msg);
+	t->nevents = pb_perfdata_nevents(pd);
+	for (size_t i = 0; i < t->nevents && i < 8; i++) {
+		const struct pb_perfdata_event *ev = pb_perfdata_event(pd, i);
+		t->ids[i] = ev->nids ? ev->ids[0] : UINT64_MAX;
+		t->samples[i] = ev->samples;
+		t->lost[i] = ev->lost;
+		t->throttles[i] = ev->throttles;
+		memcpy(t->names[i], ev->name, sizeof t->names[i]);
+	}
+}
+
+/* The walks after the first must see exactly what it saw. */
+static void check_walks_agree(const char *what, const struct walk_trace *w, size_t nwalks)
+{
+	for (size_t k = 1; k < nwalks; k++)
+		CHECK_MSG(!memcmp(&w[0], &w[k], sizeof w[0]),
+			  "%s: walk %zu saw other events or samples than walk 1 (%zu vs %zu events, "
+			  "%zu vs %zu records)", what, k + 1, w[k].nevents, w[0].nevents,
+			  w[k].nrecords, w[0].nrecords);
+}
+
+static void test_pipe_walked_again(const char *path)
+{
+	static struct stream s;
+	build_pipe_stream(&s);
+	CHECK(s.len <= sizeof s.bytes);
+	FILE *f = fopen(path, "wb");
+	CHECK(f && fwrite(s.bytes, 1, s.len, f) == s.len);
+	if (f)
+		fclose(f);
+	uint8_t *copy = malloc(s.len);
+	memcpy(copy, s.bytes, s.len);
+	static struct walk_trace w[4];
+	for (int from_file = 0; from_file < 2; from_file++) {
+		struct pb_perfdata *pd;
+		struct pb_error err = {0};
+		int rc = from_file ? pb_perfdata_open(path, &pd, &err)
+				   : pb_perfdata_open_memory(copy, s.len, &pd, &err);
+		if (!CHECK_MSG(rc == 0, "pipe stream refused: %s", err.msg))
+			break;
+		CHECK(pb_perfdata_is_pipe(pd));
+		CHECK_EQ_U64(pb_perfdata_nevents(pd), 1);
+		if (from_file)
+			pb_perfdata_set_read_chunk(pd, 64); /* records straddle reads */
+		/* three plain walks, then one with an IP sink that takes none */
+		for (size_t k = 0; k < 4; k++)
+			trace_walk(pd, k == 3, &w[k]);
+		pb_perfdata_close(pd);
+
+		/* what the first walk saw, as the stream says */
+		CHECK_EQ_U64(w[0].rc, 0);
+		CHECK_EQ_U64(w[0].nevents_first, 1);
+		CHECK_EQ_U64(w[0].nevents_last, 2);
+		CHECK_EQ_U64(w[0].nevents, 2);
+		CHECK(!strcmp(w[0].host_first, "one") && !strcmp(w[0].host_last, "two"));
+		CHECK(!strcmp(w[0].cap_first, "-") && !strcmp(w[0].cap_last, "7"));
+		CHECK(!strcmp(w[0].pmu_first, "-") && !strcmp(w[0].pmu_last, "cpu"));
+		CHECK(!strcmp(w[0].name_last, "task-b"));
+		CHECK_EQ_U64(w[0].ids[0], PIPE_ID_A);
+		CHECK_EQ_U64(w[0].ids[1], PIPE_ID_B);
+		CHECK_EQ_U64(w[0].samples[0], 3); /* with it, B's sample before B's attr */
+		CHECK_EQ_U64(w[0].samples[1], 2);
+		CHECK_EQ_U64(w[0].lost[1], PIPE_LOST);
+		CHECK_EQ_U64(w[0].throttles[1], 1);
+		CHECK_EQ_U64(w[0].stats.samples, 5);
+		CHECK_EQ_U64(w[0].stats.unattributed, 0);
+		int sample_events[5], n = 0;
+		for (size_t i = 0; i < w[0].nrecords; i++)
+			if (w[0].type[i] == PERF_RECORD_SAMPLE && n < 5)
+				sample_events[n++] = w[0].event[i];
+		CHECK_EQ_U64(n, 5);
+		/* with one event, every sample is that event's (perf's rule) */
+		CHECK(sample_events[0] == 0 && sample_events[1] == 0 && sample_events[2] == 0 &&
+		      sample_events[3] == 1 && sample_events[4] == 1);
+		check_walks_agree(from_file ? "pipe stream from a file" : "pipe stream in memory", w,
+				  4);
+	}
+	free(copy);
+}
+
+/* A real `perf record -o -` stream of a short command, walked twice on one reader. */
+static void test_real_pipe_walked_again(const char *path)
+{
+	char cmd[512];
+	snprintf(cmd, sizeof cmd,
+		 "perf record -q -e cpu-clock -c 100000 -o - -- "
+		 "dd if=/dev/zero of=/dev/null bs=4k count=200000 2>/dev/null >%s", path);
+	if (system(cmd) != 0) {
+		fprintf(stderr, "skipping the real pipe-mode walk: perf record -o - failed\n");
+		return;
+	}
+	struct pb_perfdata *pd;
+	struct pb_error err = {0};
+	if (!CHECK_MSG(pb_perfdata_open(path, &pd, &err) == 0, "perf record -o -: %s", err.msg))
+		return;
+	CHECK(pb_perfdata_is_pipe(pd));
+	static struct walk_trace w[2];
+	trace_walk(pd, false, &w[0]);
+	trace_walk(pd, true, &w[1]);
+	pb_perfdata_close(pd);
+	CHECK_EQ_U64(w[0].rc, 0);
+	CHECK(w[0].stats.samples > 0 && w[0].nevents >= 1);
+	fprintf(stderr, "real pipe stream: %zu event(s), %" PRIu64 " records, %" PRIu64
+		" samples, walked twice\n", w[0].nevents, w[0].stats.records, w[0].stats.samples);
+	check_walks_agree("perf record -o -", w, 2);
+}
+
 int main(void)
 {
 	if (!mkdtemp(tmpdir))
@@ -1047,9 +1386,13 @@ int main(void)
 	test_ibs_conformance(path, "AuthenticAMD,23,49,0", have_perf);
 	snprintf(path, sizeof path, "%s/ibs_zen3.data", tmpdir);
 	test_ibs_conformance(path, "AuthenticAMD,25,1,1", have_perf);
+	snprintf(path, sizeof path, "%s/pipe.data", tmpdir);
+	test_pipe_walked_again(path);
 	if (have_perf) {
 		snprintf(path, sizeof path, "%s/session.data", tmpdir);
 		test_writer_with_perf(path);
+		snprintf(path, sizeof path, "%s/real_pipe.data", tmpdir);
+		test_real_pipe_walked_again(path);
 	}
 	char cmd[300];
 	snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);

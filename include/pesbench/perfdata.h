@@ -69,7 +69,8 @@ typedef int (*pesbench_perfdata_fn)(void *ctx, int event, const struct pesbench_
 
 /* Walks the data section (fn may be NULL: only count). Returns 0, fn's non-zero return, or -1
  * with err set (PESBENCH_E_BAD_FILE naming the offset) for a record that does not parse. May
- * be called again: the counts start over. */
+ * be called again and sees the same again: the counts start over, and the events, names and
+ * features the last walk found in the data section are dropped until it finds them again. */
 int pesbench_perfdata__for_each(struct pesbench_perfdata *pd, pesbench_perfdata_fn fn, void *ctx,
 				struct pesbench_error *err);
 /* What the last walk counted over the whole file: every record, and PERF_RECORD_SAMPLE ones. */

@@ -262,6 +262,9 @@ int pb_cmd_run(int argc, char **argv)
 			rc = printed;
 	} else if (!a.quiet) {
 		pb_summary_print(stdout, &res);
+		/* out whole before the closing line on stderr: in one log (make run >log 2>&1) a
+		 * table longer than stdout's buffer had that line in the middle of a row */
+		fflush(stdout);
 	}
 	if (!a.quiet)
 		fprintf(stderr, "%s in %.1f s; results in %s/results.json and results.csv\n",

@@ -95,7 +95,8 @@ struct pb_perfdata;
  * pipe mode from the records before the first kernel record. Fails with PB_EXIT_BAD_FILE naming
  * what is wrong: not a perf.data file, the other byte order, compressed records, a section
  * outside the file. Event pointers from pb_perfdata_event stay valid until the walk, which may
- * add events (a pipe-mode HEADER_ATTR record after the first kernel record). */
+ * add events (a pipe-mode HEADER_ATTR record after the first kernel record); the events,
+ * names, features and PMU lists a walk adds stay until the next walk starts. */
 int pb_perfdata_open(const char *path, struct pb_perfdata **out, struct pb_error *err);
 /* The same over bytes in memory (buf must outlive the reader). */
 int pb_perfdata_open_memory(const void *buf, size_t len, struct pb_perfdata **out,
@@ -132,8 +133,10 @@ typedef int (*pb_perfdata_record_fn)(void *ctx, int event, const struct pb_recor
 				     const uint8_t *bytes, size_t len, struct pb_error *err);
 
 /* Streams the data section through fn with a bounded buffer (memory does not grow with the
- * file; no allocation or copy per record), counting per event samples, lost, throttles, and per type in stats (may be NULL).
- * The per-event counters are reset first, so it may be called again. A record that does not
+ * file; no allocation or copy per record), counting per event samples, lost, throttles, and
+ * per type in stats (may be NULL). It may be called again and sees the same again: every walk
+ * starts from what open read (the per-event counters zero; events, features, PMU mappings and
+ * capabilities and event names from records of the last walk dropped). A record that does not
  * parse (size not a multiple of 8, fields past its end, past the data section) fails with
  * PB_EXIT_BAD_FILE naming its offset. */
 int pb_perfdata_for_each(struct pb_perfdata *pd, pb_perfdata_record_fn fn, void *ctx,

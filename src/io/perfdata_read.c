@@ -40,12 +40,19 @@ struct pmu_cap {
 	char pmu[64], name[64], value[64];
 };
 
+/* The header's bitmap and the feature strings and numbers (the PMU lists are kept apart). */
+struct header_facts {
+	uint64_t features[PB_FEAT_BITS / 64];
+	char cpuid[128], arch[32], hostname[128], osrelease[128], version[64];
+	bool has_nrcpus;
+	uint32_t nr_cpus_avail, nr_cpus_online;
+};
+
 struct pb_perfdata {
 	int fd;                       /* -1 for a memory source */
 	const uint8_t *mem;
 	uint64_t file_size;
 	struct section attrs, data;
-	uint64_t features[PB_FEAT_BITS / 64];
 	struct pb_perfdata_event *events;
 	size_t nevents, events_cap;
 	bool pipe;                    /* attrs and features come as records in the data */
@@ -56,13 +63,20 @@ struct pb_perfdata {
 	 * other records (1 = last); -1 when records carry no id. */
 	int id_pos, is_pos;
 	bool sample_id_all;
-	char cpuid[128], arch[32], hostname[128], osrelease[128], version[64];
-	bool has_nrcpus;
-	uint32_t nr_cpus_avail, nr_cpus_online;
+	struct header_facts facts;
 	struct pb_perfdata_pmu *pmus;
 	size_t npmus;
 	struct pmu_cap *caps;
 	size_t ncaps;
+	/* What open read. A walk may add to it (pipe-mode HEADER_ATTR and HEADER_FEATURE records
+	 * past the prescan, EVENT_UPDATE names), and every walk starts again from this, so a
+	 * second walk sees what the first saw, not the first's additions on top. */
+	struct {
+		size_t nevents, npmus, ncaps;
+		bool mapped;                  /* a PMU_MAPPINGS feature was read (maybe empty) */
+		struct header_facts facts;
+		char (*names)[PB_PERFDATA_NAME_MAX];
+	} opened;
 	/* Data-section buffer (file sources only): file bytes [win_off, win_off + win_len) sit
 	 * at window[0..win_len); each read(2) asks for chunk bytes, and the buffer holds a chunk
 	 * after the unread part of a straddling record. */
@@ -295,17 +309,18 @@ static int parse_feature_buf(struct pb_perfdata *pd, unsigned bit, const uint8_t
 			     size_t len, uint64_t offset, struct pb_error *err)
 {
 	struct fcur c = {.p = buf, .len = len};
+	struct header_facts *f = &pd->facts;
 	int rc = 0;
 	switch (bit) {
-	case PB_FEAT_HOSTNAME: rc = fstring(&c, pd->hostname, sizeof pd->hostname) ? 0 : -1; break;
-	case PB_FEAT_OSRELEASE: rc = fstring(&c, pd->osrelease, sizeof pd->osrelease) ? 0 : -1; break;
-	case PB_FEAT_VERSION: rc = fstring(&c, pd->version, sizeof pd->version) ? 0 : -1; break;
-	case PB_FEAT_ARCH: rc = fstring(&c, pd->arch, sizeof pd->arch) ? 0 : -1; break;
-	case PB_FEAT_CPUID: rc = fstring(&c, pd->cpuid, sizeof pd->cpuid) ? 0 : -1; break;
+	case PB_FEAT_HOSTNAME: rc = fstring(&c, f->hostname, sizeof f->hostname) ? 0 : -1; break;
+	case PB_FEAT_OSRELEASE: rc = fstring(&c, f->osrelease, sizeof f->osrelease) ? 0 : -1; break;
+	case PB_FEAT_VERSION: rc = fstring(&c, f->version, sizeof f->version) ? 0 : -1; break;
+	case PB_FEAT_ARCH: rc = fstring(&c, f->arch, sizeof f->arch) ? 0 : -1; break;
+	case PB_FEAT_CPUID: rc = fstring(&c, f->cpuid, sizeof f->cpuid) ? 0 : -1; break;
 	case PB_FEAT_NRCPUS:
-		pd->nr_cpus_avail = fu32(&c);
-		pd->nr_cpus_online = fu32(&c);
-		pd->has_nrcpus = !c.failed;
+		f->nr_cpus_avail = fu32(&c);
+		f->nr_cpus_online = fu32(&c);
+		f->has_nrcpus = !c.failed;
 		rc = c.failed ? -1 : 0;
 		break;
 	case PB_FEAT_EVENT_DESC: rc = parse_event_desc(pd, &c); break;
@@ -516,7 +531,7 @@ static int pipe_feature(struct pb_perfdata *pd, const uint8_t *rec, size_t size,
 	memcpy(&bit, rec + 8, 8);
 	if (bit >= PB_FEAT_BITS)
 		return 0;
-	pd->features[bit / 64] |= UINT64_C(1) << (bit % 64);
+	pd->facts.features[bit / 64] |= UINT64_C(1) << (bit % 64);
 	if (bit == PB_FEAT_COMPRESSED)
 		return bad(err, "the data is zstd-compressed (perf record -z), which pesbench does "
 			   "not decompress; record without -z");
@@ -614,7 +629,7 @@ static int open_common(struct pb_perfdata *pd, struct pb_error *err)
 	memcpy(&attr_size, h + 16, 8);
 	memcpy(&pd->attrs, h + 24, 16);
 	memcpy(&pd->data, h + 40, 16);
-	memcpy(pd->features, h + 72, sizeof pd->features);
+	memcpy(pd->facts.features, h + 72, sizeof pd->facts.features);
 	if (!section_inside(pd, &pd->data))
 		return bad(err, "the data section (%" PRIu64 " bytes at %" PRIu64 ") runs past the "
 			   "end of the %" PRIu64 "-byte file: the recording was cut short",
@@ -645,6 +660,50 @@ static int open_common(struct pb_perfdata *pd, struct pb_error *err)
 	return 0;
 }
 
+/* Notes what open read (see `opened`). */
+static int keep_opened(struct pb_perfdata *pd, struct pb_error *err)
+{
+	pd->opened.names = malloc((pd->nevents ? pd->nevents : 1) * sizeof(*pd->opened.names));
+	if (!pd->opened.names)
+		return pb_fail(err, PB_EXIT_FAILURE, ENOMEM, "perf.data: out of memory");
+	for (size_t i = 0; i < pd->nevents; i++)
+		memcpy(pd->opened.names[i], pd->events[i].name, PB_PERFDATA_NAME_MAX);
+	pd->opened.nevents = pd->nevents;
+	pd->opened.npmus = pd->npmus;
+	pd->opened.mapped = pd->pmus != NULL;
+	pd->opened.ncaps = pd->ncaps;
+	pd->opened.facts = pd->facts;
+	return 0;
+}
+
+/* Drops what the last walk added to what open read: its events (with their ids), features,
+ * PMU mappings and capabilities, and the names it gave. */
+static int back_to_opened(struct pb_perfdata *pd, struct pb_error *err)
+{
+	bool reindex = pd->nevents != pd->opened.nevents;
+	for (size_t i = pd->opened.nevents; i < pd->nevents; i++)
+		free(pd->events[i].ids);
+	pd->nevents = pd->opened.nevents;
+	for (size_t i = 0; i < pd->nevents; i++)
+		memcpy(pd->events[i].name, pd->opened.names[i], PB_PERFDATA_NAME_MAX);
+	if (!pd->opened.mapped && pd->pmus) { /* mapped by a record of the walk */
+		free(pd->pmus);
+		pd->pmus = NULL;
+	}
+	pd->npmus = pd->opened.npmus;
+	pd->ncaps = pd->opened.ncaps; /* a walk only appends capabilities */
+	pd->facts = pd->opened.facts;
+	/* the index of the events open read was valid, so it is again */
+	return reindex ? index_ids(pd, err) : 0;
+}
+
+static int open_reader(struct pb_perfdata *pd, struct pb_error *err)
+{
+	if (open_common(pd, err))
+		return -1;
+	return keep_opened(pd, err);
+}
+
 int pb_perfdata_open_memory(const void *buf, size_t len, struct pb_perfdata **out,
 			    struct pb_error *err)
 {
@@ -654,7 +713,7 @@ int pb_perfdata_open_memory(const void *buf, size_t len, struct pb_perfdata **ou
 	pd->fd = -1;
 	pd->mem = buf;
 	pd->file_size = len;
-	if (open_common(pd, err)) {
+	if (open_reader(pd, err)) {
 		pb_perfdata_close(pd);
 		return -1;
 	}
@@ -683,7 +742,7 @@ int pb_perfdata_open(const char *path, struct pb_perfdata **out, struct pb_error
 	pd->fd = fd;
 	pd->file_size = (uint64_t)st.st_size;
 	pd->chunk = READ_CHUNK_BYTES;
-	if (open_common(pd, err)) {
+	if (open_reader(pd, err)) {
 		if (err) {
 			char msg[sizeof err->msg];
 			memcpy(msg, err->msg, sizeof msg);
@@ -708,6 +767,7 @@ void pb_perfdata_close(struct pb_perfdata *pd)
 	free(pd->ids);
 	free(pd->pmus);
 	free(pd->caps);
+	free(pd->opened.names);
 	free(pd->window);
 	free(pd);
 }
@@ -728,23 +788,23 @@ struct pb_perfdata_event *pb_perfdata_event(struct pb_perfdata *pd, size_t index
 
 bool pb_perfdata_has_feature(const struct pb_perfdata *pd, unsigned feature)
 {
-	return feature < PB_FEAT_BITS && (pd->features[feature / 64] >> (feature % 64)) & 1;
+	return feature < PB_FEAT_BITS && (pd->facts.features[feature / 64] >> (feature % 64)) & 1;
 }
 
 uint64_t pb_perfdata_data_size(const struct pb_perfdata *pd) { return pd->data.size; }
 bool pb_perfdata_is_pipe(const struct pb_perfdata *pd) { return pd->pipe; }
-const char *pb_perfdata_cpuid(const struct pb_perfdata *pd) { return pd->cpuid; }
-const char *pb_perfdata_arch(const struct pb_perfdata *pd) { return pd->arch; }
-const char *pb_perfdata_hostname(const struct pb_perfdata *pd) { return pd->hostname; }
-const char *pb_perfdata_osrelease(const struct pb_perfdata *pd) { return pd->osrelease; }
-const char *pb_perfdata_perf_version(const struct pb_perfdata *pd) { return pd->version; }
+const char *pb_perfdata_cpuid(const struct pb_perfdata *pd) { return pd->facts.cpuid; }
+const char *pb_perfdata_arch(const struct pb_perfdata *pd) { return pd->facts.arch; }
+const char *pb_perfdata_hostname(const struct pb_perfdata *pd) { return pd->facts.hostname; }
+const char *pb_perfdata_osrelease(const struct pb_perfdata *pd) { return pd->facts.osrelease; }
+const char *pb_perfdata_perf_version(const struct pb_perfdata *pd) { return pd->facts.version; }
 
 bool pb_perfdata_nr_cpus(const struct pb_perfdata *pd, uint32_t *available, uint32_t *online)
 {
-	if (!pd->has_nrcpus)
+	if (!pd->facts.has_nrcpus)
 		return false;
-	*available = pd->nr_cpus_avail;
-	*online = pd->nr_cpus_online;
+	*available = pd->facts.nr_cpus_avail;
+	*online = pd->facts.nr_cpus_online;
 	return true;
 }
 
@@ -913,6 +973,8 @@ int pb_perfdata_for_each_ip(struct pb_perfdata *pd, pb_perfdata_record_fn fn,
 	if (!stats)
 		stats = &local;
 	memset(stats, 0, sizeof(*stats));
+	if (back_to_opened(pd, err))
+		return -1;
 	for (size_t i = 0; i < pd->nevents; i++) {
 		struct pb_perfdata_event *ev = &pd->events[i];
 		ev->samples = ev->lost = ev->lost_samples = ev->throttles = ev->unthrottles = 0;
