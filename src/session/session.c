@@ -604,6 +604,7 @@ static void *collector_main(void *arg)
 			break;
 	}
 	free(fds);
+	s->res->collector_cpu_ns = pb_thread_cpu_ns();
 	return NULL;
 }
 
