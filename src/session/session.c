@@ -594,17 +594,27 @@ static void *collector_main(void *arg)
 	 * cost the sampled thread a wakeup on a shared CPU whether or not there was anything to
 	 * read. The buffer experiment asks for an interval to show what eager polling buys. */
 	int timeout_ms = cfg->drain_interval_us ? (int)(cfg->drain_interval_us + 999) / 1000 : -1;
+	uint64_t wakeups = 0;
 	for (;;) {
 		poll(fds, n, timeout_ms);
+		wakeups++;
 		bool stopping = fds[0].revents & POLLIN;
 		for (unsigned t = 0; t < cfg->threads; t++)
 			for (unsigned e = 0; e < cfg->nevents; e++)
 				drain_event(s, &s->workers[t], e);
+		/* An event whose thread has ended (POLLHUP) is ready on every poll from then on:
+		 * polled again it spun the collector until the session stopped, thousands of
+		 * wakeups on the CPU the other sampled threads need. Its last records were just
+		 * taken, and the final pass after the stop takes any left. */
+		for (unsigned i = 1; i < n; i++)
+			if (fds[i].revents & (POLLHUP | POLLERR | POLLNVAL))
+				fds[i].fd = -1;
 		if (stopping)
 			break;
 	}
 	free(fds);
 	s->res->collector_cpu_ns = pb_thread_cpu_ns();
+	s->res->collector_wakeups = wakeups;
 	return NULL;
 }
 

@@ -109,6 +109,7 @@ struct pb_session_result {
 	 * delivering every record): what the engine costs beside what the sampled threads pay.
 	 * 0 in the other modes, where a sampled thread reads its own ring once its region ends. */
 	uint64_t collector_cpu_ns;
+	uint64_t collector_wakeups;   /* drain mode: the collector's returns from poll */
 };
 
 /* Runs the session. Fails (returns -1 with err) if any thread could not open or map an event,
