@@ -249,6 +249,10 @@ static void delivery_modes_configure_the_kernel(void)
 
 	CHECK(run_session("timer:cpu-clock", 100000, PB_DELIVERY_DRAIN, 0, &st, &seen) == 0);
 	CHECK_EQ_U64(result.thread[0].events[0].samples, 10);
+	/* the record perf record writes for the same event, 32 bytes: no IDENTIFIER, as each
+	 * event has a ring of its own */
+	CHECK_EQ_U64(result.thread[0].events[0].attr.sample_type,
+		     PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME);
 	CHECK_EQ_U64(result.thread[0].events[0].ring_pages, 64);
 	fake_kernel_uninstall();
 }
