@@ -21,13 +21,16 @@
 # What the engine itself pays, where it has a reader of its own: drain mode's collector thread
 # (`collector_cpu_ns`, its whole life, fixed costs included) and the perf record process (its
 # own CPU time from `perf stat --no-inherit`, which leaves out the workload it starts), less
-# perf record's fixed cost: a perf record run whose period is so long it takes no sample
-# (perf-idle). Each per sample the reader handled (perf: every sample in its file).
+# perf record's fixed cost: the median of perf record runs at a period 1000 times as long
+# (perf-few), which take a few samples, so that perf's work for the files they hit (build
+# ids) is in the fixed cost as well. Each per sample the reader handled (perf: every sample
+# in its file; for perf-few's fixed cost, beyond its own few).
 #
 # usage: bash bench/peer.sh [PESBENCH]    (make bench-peer)
 # env:   FACILITY (timer:cpu-clock)  PERIOD (100000)  WORKLOAD (busy)  ITERATIONS (30000000)
 #        REPEAT (5)  PERF_EVENT (cpu-clock:u: the perf event matching FACILITY)
 #        MODES (none signal sigtrap drain: the pesbench delivery modes to run)
+#        READERS (1; 0 leaves out the engine's own reader and its perf-few runs)
 #        KEEP (a directory: each configuration's raw runs are copied there, CONFIG.txt)
 # Fails (exit 1) if any run lost or throttled samples, or if the kernel's
 # perf_event_max_sample_rate changed during the benchmark (the kernel lowers it on its own
@@ -41,7 +44,7 @@ ITERATIONS=${ITERATIONS:-30000000}
 REPEAT=${REPEAT:-5}
 PERF_EVENT=${PERF_EVENT:-cpu-clock:u}
 MODES=${MODES:-none signal sigtrap drain}
-IDLE_PERIOD=1000000000000 # 1000 s of CPU per sample: perf record with no sample at all
+FEW_PERIOD=$((PERIOD * 1000))
 
 command -v jq >/dev/null || { echo "peer.sh: needs jq (scripts/install-deps.sh installs it)" >&2; exit 2; }
 [ -x "$PB_BIN" ] || { echo "peer.sh: no pesbench at $PB_BIN (make build)" >&2; exit 2; }
@@ -54,7 +57,9 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 read -ra modes <<<"$MODES"
 configs=(baseline "${modes[@]}")
-[ $have_perf = 1 ] && configs+=(perf-record perf-idle)
+READERS=${READERS:-1}
+[ $have_perf = 1 ] && configs+=(perf-record)
+[ $have_perf = 1 ] && [ "$READERS" = 1 ] && configs+=(perf-few)
 
 common=(--workload "$WORKLOAD" --iterations "$ITERATIONS" --json)
 # Each run appends one line to its configuration's file (the order of runs is kept):
@@ -81,8 +86,8 @@ run_one() { # config round -> one line on stdout
 		# region pesbench's modes sample.
 		n=$(perf script -i "$work/perf.data" -F ip,sym 2>/dev/null | grep -c "pb_wl_${WORKLOAD}_" || true)
 		echo "$r $(jq -r '"\(.wall_ns) \(.cpu_ns[0])"' "$out") $n $engine" ;;
-	perf-idle)
-		engine=$(perf_run "$IDLE_PERIOD")
+	perf-few)
+		engine=$(perf_run "$FEW_PERIOD")
 		echo "$r $(jq -r '"\(.wall_ns) \(.cpu_ns[0])"' "$out") 0 $engine" ;;
 	*)
 		"$PB_BIN" measure --facility "$FACILITY" --period "$PERIOD" --delivery "$c" \
@@ -131,7 +136,7 @@ median_ci() { sort -g | awk '{v[NR] = $1} END {
 base_wall=$(cut -d' ' -f2 "$work/baseline.txt" | median)
 base_cpu=$(cut -d' ' -f3 "$work/baseline.txt" | median)
 for c in "${configs[@]}"; do
-	case $c in baseline | perf-idle) continue ;; esac
+	case $c in baseline | perf-few) continue ;; esac
 	awk -v bw="$base_wall" -v bc="$base_cpu" '{
 		s = $4; cpu = 0; wall = 0; reader = 0
 		if (s > 0) { cpu = ($3 - bc) / s; wall = ($2 - bw) / s }
@@ -159,7 +164,7 @@ for c in "${configs[@]}"; do
 			"$(awk '{printf "%.2f\n", $2 / 1e6}' "$work/baseline.txt" | stats) ms"
 		continue
 	fi
-	[ "$c" = perf-idle ] && continue
+	[ "$c" = perf-few ] && continue
 	ratio=- ci=
 	if [ $have_perf = 1 ] && [ "$c" != perf-record ]; then
 		ratio=$(ratio_of "$c" 2 | stats)
@@ -173,27 +178,29 @@ done
 
 # The engine's own reader, per sample it handled.
 engine_rows=()
-[[ " ${modes[*]} " == *" drain "* ]] && engine_rows+=(drain)
-[ $have_perf = 1 ] && engine_rows+=(perf-record)
+if [ "$READERS" = 1 ]; then
+	[[ " ${modes[*]} " == *" drain "* ]] && engine_rows+=(drain)
+	[ $have_perf = 1 ] && engine_rows+=(perf-record)
+fi
 if [ ${#engine_rows[@]} -gt 0 ]; then
-	idle=0
-	[ $have_perf = 1 ] && idle=$(cut -d' ' -f5 "$work/perf-idle.txt" | median)
-	echo
-	echo "the engine's own reader (not the sampled thread): CPU ns per sample it handled"
-	[ $have_perf = 1 ] && printf '  perf record fixed cost (perf-idle, no sample): %s ms CPU\n' \
-		"$(awk '{printf "%.2f\n", $5 / 1e6}' "$work/perf-idle.txt" | stats)"
-	for c in "${engine_rows[@]}"; do
-		fixed=0 what="collector thread, whole life"
-		[ "$c" = perf-record ] && fixed=$idle what="perf process less the median fixed cost"
-		awk -v f="$fixed" '$6 > 0 {printf "%d %.0f\n", $1, ($5 - f) / $6}' "$work/$c.txt" | sort -k1,1 >"$work/$c.eng"
-		printf '  %-12s %-26s  (%s)\n' "$c" "$(cut -d' ' -f2 "$work/$c.eng" | stats)" "$what"
-	done
-	if [ ${#engine_rows[@]} = 2 ]; then
-		join "$work/drain.eng" "$work/perf-record.eng" |
-			awk '$3 > 0 {printf "%.3f\n", $2 / $3}' >"$work/eng.ratio"
-		printf '  drain / perf record: %s, 95%% CI of the median %s\n' \
-			"$(stats <"$work/eng.ratio")" "$(ci_text <"$work/eng.ratio")"
+	fixed_ns=0 fixed_samples=0
+	if [ $have_perf = 1 ]; then
+		fixed_ns=$(cut -d' ' -f5 "$work/perf-few.txt" | median)
+		fixed_samples=$(cut -d' ' -f6 "$work/perf-few.txt" | median)
 	fi
+	echo
+	echo "the engine's own reader (not the sampled thread): CPU ns per sample it handled,"
+	echo "min / median / max and the median's 95% CI"
+	[ $have_perf = 1 ] && printf '  perf record fixed cost (perf-few, period %s, %s samples): %s ms CPU\n' \
+		"$FEW_PERIOD" "$fixed_samples" "$(awk '{printf "%.2f\n", $5 / 1e6}' "$work/perf-few.txt" | stats)"
+	for c in "${engine_rows[@]}"; do
+		f=0 fs=0 what="collector thread, its whole life"
+		[ "$c" = perf-record ] && f=$fixed_ns fs=$fixed_samples what="perf process less perf-few's median"
+		awk -v f="$f" -v fs="$fs" '$6 > fs {printf "%d %.0f\n", $1, ($5 - f) / ($6 - fs)}' \
+			"$work/$c.txt" >"$work/$c.eng"
+		printf '  %-12s %-22s  %-28s  (%s)\n' "$c" "$(cut -d' ' -f2 "$work/$c.eng" | stats)" \
+			"$(cut -d' ' -f2 "$work/$c.eng" | ci_text | sed 's/, [a-z]* 1$//')" "$what"
+	done
 fi
 
 echo "(load average at the end: $(cut -d' ' -f1-3 /proc/loadavg); perf_event_max_sample_rate $rate_after)"
