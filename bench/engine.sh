@@ -30,9 +30,9 @@ if [ "${REPEAT:-31}" -gt 0 ]; then
 	ITERATIONS=${ITERATIONS:-100000000} PERIOD=$period REPEAT=${REPEAT:-31} \
 		MODES="none drain" READERS=0 bash "$here/peer.sh" "$pb" || rc=1
 fi
-if [ "${READER_REPEAT:-7}" -gt 0 ]; then
+if [ "${READER_REPEAT:-9}" -gt 0 ]; then
 	echo; echo "== 2. the engine's own reader's cost per sample"
-	ITERATIONS=${READER_ITERATIONS:-1000000000} PERIOD=$period REPEAT=${READER_REPEAT:-7} \
+	ITERATIONS=${READER_ITERATIONS:-3000000000} PERIOD=$period REPEAT=${READER_REPEAT:-9} \
 		MODES="drain" READERS=1 bash "$here/peer.sh" "$pb" || rc=1
 fi
 if [ "${SIGNAL_REPEAT:-7}" -gt 0 ]; then
