@@ -128,5 +128,14 @@ expect_exit 2 "$bin" measure --facility bp:w --workload nosuch
 expect_exit 2 "$bin" measure
 check grep -q "facility is required" "$tmp/err"
 
+# measure --json: drain mode reports its collector thread's CPU time (the engine's own cost,
+# which bench/peer.sh compares with perf record's); the modes without a collector do not
+expect_exit 0 "$bin" measure --facility timer:cpu-clock --period 100000 --delivery drain \
+  --workload busy --iterations 20000000 --json
+check json "$tmp/out" "assert d['delivery']=='drain' and d['collector_cpu_ns'] > 0, d"
+expect_exit 0 "$bin" measure --facility timer:cpu-clock --period 100000 --delivery none \
+  --workload busy --iterations 20000000 --json
+check json "$tmp/out" "assert d['delivery']=='none' and 'collector_cpu_ns' not in d, d"
+
 echo "cli_run: $passed passed, $failed failed"
 [ "$failed" = 0 ]

@@ -8,6 +8,7 @@
 #include "fake_kernel.h"
 #include "ring/ring.h"
 #include "session/session.h"
+#include "util/kit.h"
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -248,8 +249,62 @@ static void delivery_modes_configure_the_kernel(void)
 
 	CHECK(run_session("timer:cpu-clock", 100000, PB_DELIVERY_DRAIN, 0, &st, &seen) == 0);
 	CHECK_EQ_U64(result.thread[0].events[0].samples, 10);
+	/* the record perf record writes for the same event, 32 bytes: no IDENTIFIER, as each
+	 * event has a ring of its own */
+	CHECK_EQ_U64(result.thread[0].events[0].attr.sample_type,
+		     PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME);
 	CHECK_EQ_U64(result.thread[0].events[0].ring_pages, 64);
 	fake_kernel_uninstall();
+}
+
+/* A reader that costs 300 us of its thread's CPU per sample. */
+static void costly_record(void *ctx, unsigned thread, unsigned event, const struct pb_record *rec)
+{
+	(void)thread;
+	(void)event;
+	if (rec->type != PERF_RECORD_SAMPLE)
+		return;
+	(*(unsigned *)ctx)++;
+	uint64_t until = pb_thread_cpu_ns() + 300000;
+	while (pb_thread_cpu_ns() < until)
+		;
+}
+
+static int run_costly(enum pb_delivery mode, struct stream *st, unsigned *delivered)
+{
+	struct pb_session_config cfg = {
+		.nevents = 1, .delivery = mode, .threads = 1, .machine = &machine,
+		.expected_samples = st->n, .run = idle_run, .on_record = costly_record,
+		.record_ctx = delivered,
+	};
+	struct pb_error err = {0};
+	CHECK(pb_spec_parse("timer:cpu-clock", &cfg.events[0].spec, &err) == 0);
+	cfg.events[0].period = 100000;
+	fake_kernel_install();
+	fake_kernel_on_disable(write_stream, st);
+	int rc = pb_session_run(&cfg, &result, &err);
+	fake_kernel_uninstall();
+	return rc;
+}
+
+/* The drain collector's CPU time is the engine's own cost beside the sampled thread's: it must
+ * hold the time spent delivering every record on that thread, and be 0 in the modes where the
+ * sampled thread reads its own ring. */
+static void collector_cpu_time_is_the_readers(void)
+{
+	load_fixture("sysfs-vm");
+	struct stream st = {.n = 20, .period = 100000, .ips = {1, 2, 3, 4}};
+	unsigned delivered = 0;
+	CHECK(run_costly(PB_DELIVERY_DRAIN, &st, &delivered) == 0);
+	CHECK_EQ_U64(delivered, 20);
+	CHECK(result.collector_cpu_ns >= 20 * 300000ull);
+	printf("drain collector: %llu ns CPU for 20 records of 300000 ns\n",
+	       (unsigned long long)result.collector_cpu_ns);
+
+	delivered = 0;
+	CHECK(run_costly(PB_DELIVERY_NONE, &st, &delivered) == 0);
+	CHECK_EQ_U64(delivered, 20);
+	CHECK_EQ_U64(result.collector_cpu_ns, 0);
 }
 
 static void open_failure_is_reported(void)
@@ -472,6 +527,7 @@ int main(void)
 	lossy_stream();
 	multiplexed_stream();
 	delivery_modes_configure_the_kernel();
+	collector_cpu_time_is_the_readers();
 	open_failure_is_reported();
 	ring_sizing_saturates();
 	enable_failure_fails_the_run();

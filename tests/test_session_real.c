@@ -3,6 +3,7 @@
 #include "check.h"
 #include "facilities/facility.h"
 #include "session/session.h"
+#include "util/kit.h"
 
 #include <errno.h>
 #include <stdint.h>
@@ -387,6 +388,42 @@ static void fifth_breakpoint_is_reported(void)
 	CHECK_STR_CONTAINS(err.msg, "debug-register");
 }
 
+/* Thread 0 ends at once, thread 1 spins 50 ms of its CPU time. */
+static void uneven_run(void *ctx, unsigned thread)
+{
+	(void)ctx;
+	if (thread == 0)
+		return;
+	uint64_t until = pb_thread_cpu_ns() + 50000000;
+	while (pb_thread_cpu_ns() < until)
+		;
+}
+
+/* The drain collector sleeps in poll until there is something to do: each wakeup has a cause,
+ * a thread's end (its event then reports POLLHUP) or the stop; a period of 10 s takes no
+ * sample and reaches no watermark. An ended thread's event, polled again, is ready at once:
+ * the collector spun on it, thousands of wakeups while thread 1 still ran. */
+static void drain_collector_sleeps_after_a_thread_ends(void)
+{
+	struct pb_session_config cfg = {
+		.nevents = 1, .delivery = PB_DELIVERY_DRAIN, .threads = 2, .run = uneven_run,
+	};
+	struct pb_error err = {0};
+	CHECK(pb_spec_parse("timer:cpu-clock", &cfg.events[0].spec, &err) == 0);
+	cfg.events[0].period = 10000000000ull;
+	cfg.events[0].exclude_kernel = true;
+	if (pb_session_run(&cfg, &result, &err)) {
+		fprintf(stderr, "timer:cpu-clock, drain: %s\n", err.msg);
+		CHECK(0);
+		return;
+	}
+	printf("drain collector: %llu wakeups, %llu ns CPU\n",
+	       (unsigned long long)result.collector_wakeups,
+	       (unsigned long long)result.collector_cpu_ns);
+	CHECK(result.collector_wakeups >= 1);
+	CHECK(result.collector_wakeups <= cfg.threads + 1);
+}
+
 int main(void)
 {
 	breakpoint_sampling_is_exact();
@@ -400,5 +437,6 @@ int main(void)
 	page_faults_are_exact();
 	signal_queue_overflow_is_counted();
 	fifth_breakpoint_is_reported();
+	drain_collector_sleeps_after_a_thread_ends();
 	return pb_check_done("session_real");
 }

@@ -264,7 +264,7 @@ int pb_cmd_plan(int argc, char **argv)
 		.baseline_ns = (double)base.cpu_ns,
 		.time_based = spec.facility->time_based,
 		.min_period = spec.facility->min_period,
-		.record_bytes = 48, /* header, identifier, ip, pid/tid, time */
+		.record_bytes = 48, /* header, ip, pid/tid, time (32), with room to spare */
 	};
 	if (!model.time_based) {
 		if (measure_median(cmd, &spec, 0, 0, (unsigned)runs, &counted, &err))

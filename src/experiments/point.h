@@ -96,6 +96,8 @@ struct pb_point {
 	unsigned unpinned_threads;           /* threads sched_setaffinity refused their CPU */
 	uint64_t signal_overflows;           /* signal mode: signals the kernel could not queue
 					      * (session.h), a lower bound */
+	uint64_t collector_cpu_ns;           /* drain mode: the collector thread's CPU time */
+	uint64_t collector_wakeups;          /* drain mode: its returns from poll */
 	struct pb_point_figures ev[PB_MAX_EVENTS];
 	int label;                           /* index of the probed label, -1 if none */
 	/* attribution of event 0 */

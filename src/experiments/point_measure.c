@@ -103,6 +103,8 @@ int pb_point_measure(const struct pb_point_request *req, struct pb_point *pt,
 	pb_point_tally_free_skid(&tally, req->threads);
 	pt->wall_ns = pt->session->wall_ns;
 	pt->signal_overflows = pt->session->signal_overflows;
+	pt->collector_cpu_ns = pt->session->collector_cpu_ns;
+	pt->collector_wakeups = pt->session->collector_wakeups;
 	for (unsigned th = 0; th < pt->session->threads; th++) {
 		pt->elapsed_ns[th] = pt->session->thread[th].elapsed_ns;
 		pt->cpu_ns[th] = pt->session->thread[th].cpu_ns;

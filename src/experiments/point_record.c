@@ -102,6 +102,12 @@ void pb_point_record(const struct pb_point_request *req, const struct pb_point *
 	if (req->delivery == PB_DELIVERY_SIGNAL)
 		pb_rset_int(o, "signal_queue_overflows", PB_UNIT_SIGNALS,
 			    (int64_t)pt->signal_overflows);
+	/* What the engine's own reader costs, beside the sampled threads' cpu_ns: only drain
+	 * mode has one (bench/peer.sh compares it with perf record's own CPU time). */
+	if (req->delivery == PB_DELIVERY_DRAIN && !req->no_perf) {
+		pb_rset_int(o, "collector_cpu_ns", PB_UNIT_NS, (int64_t)pt->collector_cpu_ns);
+		pb_rset_int(o, "collector_wakeups", PB_UNIT_COUNT, (int64_t)pt->collector_wakeups);
+	}
 	if (pt->label >= 0)
 		pb_rset_text(o, "label", pt->instance.truth.labels[pt->label].name);
 	struct pb_rlist *events = pb_rset_list(o, "events");
@@ -123,6 +129,9 @@ void pb_point_print(FILE *out, const struct pb_point_request *req, const struct 
 			pt->unpinned_threads, req->threads);
 	if (req->no_perf)
 		return;
+	if (req->delivery == PB_DELIVERY_DRAIN)
+		fprintf(out, "collector thread: %.3f ms CPU, %llu wakeups\n",
+			(double)pt->collector_cpu_ns / 1e6, (unsigned long long)pt->collector_wakeups);
 	fprintf(out, "%-18s %10s %10s %12s %12s %9s %8s %8s %8s %7s\n", "facility", "period",
 		"basis", "expected", "observed", "accuracy", "lost", "throttle", "signals",
 		"run/en");

@@ -203,6 +203,9 @@ static int spe_attr(const struct pb_machine *m, const struct pb_spec *spec,
 	if ((spec->options & SPE_MIN_LATENCY) &&
 	    set_format(p, "min_latency", "config2:0-11", spec->config2, attr, spec->text, err))
 		return -1;
+	/* The samples decoded from the AUX area carry the id of the AUX record that announced
+	 * their chunk; it costs 8 bytes per chunk, not per sample. */
+	attr->sample_type |= PERF_SAMPLE_IDENTIFIER;
 	return 0;
 }
 

@@ -105,6 +105,11 @@ struct pb_session_result {
 	 * lost (a SIGIO arriving while one is pending merges with it), for the whole session:
 	 * a SIGIO does not say which event it stands for. The samples are in the rings. */
 	uint64_t signal_overflows;
+	/* Drain mode: the collector thread's CPU time, its whole life (polling, reading the rings,
+	 * delivering every record): what the engine costs beside what the sampled threads pay.
+	 * 0 in the other modes, where a sampled thread reads its own ring once its region ends. */
+	uint64_t collector_cpu_ns;
+	uint64_t collector_wakeups;   /* drain mode: the collector's returns from poll */
 };
 
 /* Runs the session. Fails (returns -1 with err) if any thread could not open or map an event,
