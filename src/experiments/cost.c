@@ -84,20 +84,7 @@ static unsigned cost_periods(const struct pb_suite_options *o, const struct pb_s
 		memcpy(p, o->periods, o->nperiods * sizeof *p);
 		return o->nperiods;
 	}
-	const uint64_t *src = s->facility->periods->cost;
-	unsigned n = 0;
-	for (unsigned i = 0; i < 5; i++)
-		p[n++] = src[i];
-	/* A facility that traps on every event pays ~10^2-10^4 ns per event and a few hundred per
-	 * sample: at every 4th event the samples add a few percent to a run the traps fill, about
-	 * the run-to-run noise. Down to a sample per event (the facility's smallest period) they
-	 * add tens of percent, and the two costs separate. */
-	uint64_t least = s->facility->min_period ? s->facility->min_period : 1;
-	const uint64_t denser[] = {2 * least, least};
-	for (unsigned i = 0; s->facility->traps_every_event && i < 2; i++)
-		if (n < PB_MAX_LIST && denser[i] < p[n - 1])
-			p[n++] = denser[i];
-	return n;
+	return pb_cost_sweep_periods(s->facility, p);
 }
 
 /* Rounds a mode makes before its fit may stop it: two for mode none, the floor every other
