@@ -672,6 +672,38 @@ static void prediction_point_fill(struct pb_result_point *p, const struct pb_spe
 	pb_rset_real(m, "measured_slowdown_pct", PB_UNIT_PERCENT, pb_median(meas_s, n));
 }
 
+/* The baseline point of a prediction's target (a workload of the suite or a real program);
+ * its medians come with the predictions. */
+static struct pb_result_point *prediction_baseline_point(struct pb_results *res,
+							 const char *facility, const char *name,
+							 unsigned threads)
+{
+	struct pb_result_point *bp = pb_results_point(res, "cost", facility, name);
+	pb_rset_text(&bp->params, "kind", "prediction-baseline");
+	pb_rset_int(&bp->params, "period", PB_UNIT_NONE, 0);
+	pb_rset_int(&bp->params, "threads", PB_UNIT_THREADS, threads);
+	return bp;
+}
+
+/* The rounds done: the baselines' medians on bp, which every period's prediction is set
+ * against, and a prediction point per period. */
+static void prediction_points(struct pb_results *res, const char *facility, const char *name,
+			      struct pb_result_point *bp, const struct pb_spec *spec,
+			      const struct cost_fit *none, const uint64_t *periods,
+			      unsigned nperiods, unsigned threads,
+			      struct predict_run runs[][MAX_RUNS], unsigned rounds,
+			      const double *bcpu, const double *bwall)
+{
+	double base_cpu = pb_median(bcpu, rounds), base_wall = pb_median(bwall, rounds);
+	pb_rset_real(&bp->metrics, "cpu_ns_median", PB_UNIT_NS, base_cpu);
+	pb_rset_real(&bp->metrics, "wall_ns_median", PB_UNIT_NS, base_wall);
+	for (unsigned i = 0; i < nperiods; i++) {
+		struct pb_result_point *p = pb_results_point(res, "cost", facility, name);
+		prediction_point_fill(p, spec, none, periods[i], threads, runs[i], rounds, base_cpu,
+				      base_wall);
+	}
+}
+
 /* Another workload of the suite: rounds of a run without perf and one sampled run per period
  * (mode none), in rotating order; predicted from the median baseline. */
 static int predict_workload_runs(const struct pb_suite_options *o, const char *facility,
@@ -731,18 +763,9 @@ static int predict_workload_runs(const struct pb_suite_options *o, const char *f
 			pb_point_free(&pt);
 		}
 	}
-	double base_cpu = pb_median(bcpu, rounds), base_wall = pb_median(bwall, rounds);
-	struct pb_result_point *bp = pb_results_point(res, "cost", facility, workload);
-	pb_rset_text(&bp->params, "kind", "prediction-baseline");
-	pb_rset_int(&bp->params, "period", PB_UNIT_NONE, 0);
-	pb_rset_int(&bp->params, "threads", PB_UNIT_THREADS, threads);
-	pb_rset_real(&bp->metrics, "cpu_ns_median", PB_UNIT_NS, base_cpu);
-	pb_rset_real(&bp->metrics, "wall_ns_median", PB_UNIT_NS, base_wall);
-	for (unsigned i = 0; i < nperiods; i++) {
-		struct pb_result_point *p = pb_results_point(res, "cost", facility, workload);
-		prediction_point_fill(p, spec, none, periods[i], threads, runs[i], rounds, base_cpu,
-				      base_wall);
-	}
+	struct pb_result_point *bp = prediction_baseline_point(res, facility, workload, threads);
+	prediction_points(res, facility, workload, bp, spec, none, periods, nperiods, threads, runs,
+			  rounds, bcpu, bwall);
 	return 0;
 }
 
@@ -798,10 +821,8 @@ static int program_runs(const struct pb_suite_options *o, const char *facility,
 	unsigned rounds = program_rounds(o);
 	struct predict_run runs[3][MAX_RUNS];
 	double bcpu[MAX_RUNS], bwall[MAX_RUNS];
-	struct pb_result_point *bp = pb_results_point(res, "cost", facility, name);
-	pb_rset_text(&bp->params, "kind", "prediction-baseline");
-	pb_rset_int(&bp->params, "period", PB_UNIT_NONE, 0);
-	pb_rset_int(&bp->params, "threads", PB_UNIT_THREADS, 1);
+	/* made first: a run that fails leaves its error here, and the program is skipped */
+	struct pb_result_point *bp = prediction_baseline_point(res, facility, name, 1);
 	for (unsigned r = 0; r < rounds; r++) {
 		for (unsigned k = 0; k <= nperiods; k++) {
 			unsigned slot = (k + r) % (nperiods + 1);
@@ -840,14 +861,8 @@ static int program_runs(const struct pb_suite_options *o, const char *facility,
 			}
 		}
 	}
-	double base_cpu = pb_median(bcpu, rounds), base_wall = pb_median(bwall, rounds);
-	pb_rset_real(&bp->metrics, "cpu_ns_median", PB_UNIT_NS, base_cpu);
-	pb_rset_real(&bp->metrics, "wall_ns_median", PB_UNIT_NS, base_wall);
-	for (unsigned i = 0; i < nperiods; i++) {
-		struct pb_result_point *p = pb_results_point(res, "cost", facility, name);
-		prediction_point_fill(p, spec, none, periods[i], 1, runs[i], rounds, base_cpu,
-				      base_wall);
-	}
+	prediction_points(res, facility, name, bp, spec, none, periods, nperiods, 1, runs, rounds,
+			  bcpu, bwall);
 	return 0;
 }
 
