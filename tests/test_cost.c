@@ -207,6 +207,62 @@ static json_t *find(json_t *points, const char *exp, const char *key, const char
 }
 
 /* Every run of the point: observed + lost == expected, exactly. */
+/* The spread of samples per run over a sweep, as a fraction of a run's events: SD(1/P) x min P. */
+static double sample_spread(const uint64_t *p, unsigned n)
+{
+	double sum = 0, sq = 0;
+	for (unsigned i = 0; i < n; i++) {
+		double x = (double)p[n - 1] / (double)p[i];
+		sum += x;
+		sq += x * x;
+	}
+	double mean = sum / n;
+	return sqrt(sq / n - mean * mean);
+}
+
+static void test_sweep_periods(void)
+{
+	for (const struct pb_facility *const *fp = pb_facility_list(); *fp; fp++) {
+		const struct pb_facility *f = *fp;
+		uint64_t p[PB_MAX_LIST];
+		unsigned n = pb_cost_sweep_periods(f, p);
+		const uint64_t *set = f->periods->cost;
+		CHECK_MSG(n >= 3 && n <= PB_MAX_LIST, "%s: %u cost periods", f->name, n);
+		CHECK_EQ_U64(p[0], set[0]);
+		for (unsigned i = 1; i < n; i++)
+			CHECK_MSG(p[i] < p[i - 1], "%s cost periods not longest first", f->name);
+		if (!f->traps_every_event) {
+			/* the timer's and the counters' sweeps are their sets as they are */
+			CHECK_EQ_U64(n, PB_ARRAY_SIZE(f->periods->cost));
+			for (unsigned i = 0; i < n && i < PB_ARRAY_SIZE(f->periods->cost); i++)
+				CHECK_EQ_U64(p[i], set[i]);
+			continue;
+		}
+		/* down to a sample per event, and the samples per run spread toward the ends more
+		 * than the whole set followed by the two shortest periods (SD 0.34 of the events
+		 * on an exact facility) */
+		uint64_t least = f->min_period ? f->min_period : 1;
+		CHECK_EQ_U64(p[n - 1], least);
+		uint64_t whole[PB_MAX_LIST];
+		unsigned nw = 0;
+		for (unsigned i = 0; i < PB_ARRAY_SIZE(f->periods->cost); i++)
+			whole[nw++] = set[i];
+		if (2 * least < whole[nw - 1])
+			whole[nw++] = 2 * least;
+		whole[nw++] = least;
+		double spread = sample_spread(p, n), whole_spread = sample_spread(whole, nw);
+		CHECK_MSG(spread >= 0.4 && spread > whole_spread + 0.05,
+			  "%s: samples per run spread %.3f of the events (whole set %.3f)", f->name,
+			  spread, whole_spread);
+		/* a point between the ends, for Theil-Sen to see a bend */
+		bool middle = false;
+		for (unsigned i = 0; i < n; i++)
+			middle |= (double)least / (double)p[i] > 0.25 &&
+				  (double)least / (double)p[i] < 0.75;
+		CHECK_MSG(middle, "%s: no cost period near half a sample per event", f->name);
+	}
+}
+
 static void check_adds_up(json_t *p)
 {
 	json_t *runs = json_object_get(p, "runs"), *run;
@@ -441,6 +497,7 @@ int main(void)
 	test_fit();
 	test_fit_resolved();
 	test_fastest_per_period();
+	test_sweep_periods();
 	test_predict();
 	test_plan();
 	test_program_cpu();

@@ -84,20 +84,7 @@ static unsigned cost_periods(const struct pb_suite_options *o, const struct pb_s
 		memcpy(p, o->periods, o->nperiods * sizeof *p);
 		return o->nperiods;
 	}
-	const uint64_t *src = s->facility->periods->cost;
-	unsigned n = 0;
-	for (unsigned i = 0; i < 5; i++)
-		p[n++] = src[i];
-	/* A facility that traps on every event pays ~10^2-10^4 ns per event and a few hundred per
-	 * sample: at every 4th event the samples add a few percent to a run the traps fill, about
-	 * the run-to-run noise. Down to a sample per event (the facility's smallest period) they
-	 * add tens of percent, and the two costs separate. */
-	uint64_t least = s->facility->min_period ? s->facility->min_period : 1;
-	const uint64_t denser[] = {2 * least, least};
-	for (unsigned i = 0; s->facility->traps_every_event && i < 2; i++)
-		if (n < PB_MAX_LIST && denser[i] < p[n - 1])
-			p[n++] = denser[i];
-	return n;
+	return pb_cost_sweep_periods(s->facility, p);
 }
 
 /* Rounds a mode makes before its fit may stop it: two for mode none, the floor every other
@@ -685,6 +672,38 @@ static void prediction_point_fill(struct pb_result_point *p, const struct pb_spe
 	pb_rset_real(m, "measured_slowdown_pct", PB_UNIT_PERCENT, pb_median(meas_s, n));
 }
 
+/* The baseline point of a prediction's target (a workload of the suite or a real program);
+ * its medians come with the predictions. */
+static struct pb_result_point *prediction_baseline_point(struct pb_results *res,
+							 const char *facility, const char *name,
+							 unsigned threads)
+{
+	struct pb_result_point *bp = pb_results_point(res, "cost", facility, name);
+	pb_rset_text(&bp->params, "kind", "prediction-baseline");
+	pb_rset_int(&bp->params, "period", PB_UNIT_NONE, 0);
+	pb_rset_int(&bp->params, "threads", PB_UNIT_THREADS, threads);
+	return bp;
+}
+
+/* The rounds done: the baselines' medians on bp, which every period's prediction is set
+ * against, and a prediction point per period. */
+static void prediction_points(struct pb_results *res, const char *facility, const char *name,
+			      struct pb_result_point *bp, const struct pb_spec *spec,
+			      const struct cost_fit *none, const uint64_t *periods,
+			      unsigned nperiods, unsigned threads,
+			      struct predict_run runs[][MAX_RUNS], unsigned rounds,
+			      const double *bcpu, const double *bwall)
+{
+	double base_cpu = pb_median(bcpu, rounds), base_wall = pb_median(bwall, rounds);
+	pb_rset_real(&bp->metrics, "cpu_ns_median", PB_UNIT_NS, base_cpu);
+	pb_rset_real(&bp->metrics, "wall_ns_median", PB_UNIT_NS, base_wall);
+	for (unsigned i = 0; i < nperiods; i++) {
+		struct pb_result_point *p = pb_results_point(res, "cost", facility, name);
+		prediction_point_fill(p, spec, none, periods[i], threads, runs[i], rounds, base_cpu,
+				      base_wall);
+	}
+}
+
 /* Another workload of the suite: rounds of a run without perf and one sampled run per period
  * (mode none), in rotating order; predicted from the median baseline. */
 static int predict_workload_runs(const struct pb_suite_options *o, const char *facility,
@@ -744,18 +763,9 @@ static int predict_workload_runs(const struct pb_suite_options *o, const char *f
 			pb_point_free(&pt);
 		}
 	}
-	double base_cpu = pb_median(bcpu, rounds), base_wall = pb_median(bwall, rounds);
-	struct pb_result_point *bp = pb_results_point(res, "cost", facility, workload);
-	pb_rset_text(&bp->params, "kind", "prediction-baseline");
-	pb_rset_int(&bp->params, "period", PB_UNIT_NONE, 0);
-	pb_rset_int(&bp->params, "threads", PB_UNIT_THREADS, threads);
-	pb_rset_real(&bp->metrics, "cpu_ns_median", PB_UNIT_NS, base_cpu);
-	pb_rset_real(&bp->metrics, "wall_ns_median", PB_UNIT_NS, base_wall);
-	for (unsigned i = 0; i < nperiods; i++) {
-		struct pb_result_point *p = pb_results_point(res, "cost", facility, workload);
-		prediction_point_fill(p, spec, none, periods[i], threads, runs[i], rounds, base_cpu,
-				      base_wall);
-	}
+	struct pb_result_point *bp = prediction_baseline_point(res, facility, workload, threads);
+	prediction_points(res, facility, workload, bp, spec, none, periods, nperiods, threads, runs,
+			  rounds, bcpu, bwall);
 	return 0;
 }
 
@@ -811,10 +821,8 @@ static int program_runs(const struct pb_suite_options *o, const char *facility,
 	unsigned rounds = program_rounds(o);
 	struct predict_run runs[3][MAX_RUNS];
 	double bcpu[MAX_RUNS], bwall[MAX_RUNS];
-	struct pb_result_point *bp = pb_results_point(res, "cost", facility, name);
-	pb_rset_text(&bp->params, "kind", "prediction-baseline");
-	pb_rset_int(&bp->params, "period", PB_UNIT_NONE, 0);
-	pb_rset_int(&bp->params, "threads", PB_UNIT_THREADS, 1);
+	/* made first: a run that fails leaves its error here, and the program is skipped */
+	struct pb_result_point *bp = prediction_baseline_point(res, facility, name, 1);
 	for (unsigned r = 0; r < rounds; r++) {
 		for (unsigned k = 0; k <= nperiods; k++) {
 			unsigned slot = (k + r) % (nperiods + 1);
@@ -853,14 +861,8 @@ static int program_runs(const struct pb_suite_options *o, const char *facility,
 			}
 		}
 	}
-	double base_cpu = pb_median(bcpu, rounds), base_wall = pb_median(bwall, rounds);
-	pb_rset_real(&bp->metrics, "cpu_ns_median", PB_UNIT_NS, base_cpu);
-	pb_rset_real(&bp->metrics, "wall_ns_median", PB_UNIT_NS, base_wall);
-	for (unsigned i = 0; i < nperiods; i++) {
-		struct pb_result_point *p = pb_results_point(res, "cost", facility, name);
-		prediction_point_fill(p, spec, none, periods[i], 1, runs[i], rounds, base_cpu,
-				      base_wall);
-	}
+	prediction_points(res, facility, name, bp, spec, none, periods, nperiods, 1, runs, rounds,
+			  bcpu, bwall);
 	return 0;
 }
 

@@ -2,6 +2,7 @@
 
 #include "ring/ring.h"
 #include "session/process.h"
+#include "util/kit.h"
 #include "util/text.h"
 
 #include <math.h>
@@ -139,6 +140,23 @@ bool pb_cost_sweep_done(bool sample_resolved, bool sample_futile, bool per_event
 			bool event_resolved)
 {
 	return (sample_resolved || sample_futile) && (!per_event || event_resolved);
+}
+
+unsigned pb_cost_sweep_periods(const struct pb_facility *f, uint64_t *out)
+{
+	const uint64_t *set = f->periods->cost;
+	unsigned n = 0;
+	if (!f->traps_every_event) {
+		for (unsigned i = 0; i < PB_ARRAY_SIZE(f->periods->cost); i++)
+			out[n++] = set[i];
+		return n;
+	}
+	uint64_t least = f->min_period ? f->min_period : 1;
+	const uint64_t ends[] = {set[0], set[1], 2 * least, least};
+	for (unsigned i = 0; i < PB_ARRAY_SIZE(ends); i++)
+		if (!n || ends[i] < out[n - 1])
+			out[n++] = ends[i];
+	return n;
 }
 
 int pb_program_measure(char *const *argv, const struct pb_spec *spec, uint64_t period,
