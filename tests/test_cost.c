@@ -7,6 +7,7 @@
 #include "experiments/experiment.h"
 #include "experiments/predict.h"
 #include "facilities/facility.h"
+#include "io/result_model.h"
 #include "workloads/workload.h"
 
 #include <math.h>
@@ -113,6 +114,29 @@ static void test_fastest_per_period(void)
 	/* One period only: one point, its fastest run. */
 	CHECK_EQ_U64(pb_fastest_per_period(runs + 1, 1, out), 1);
 	CHECK(out[0].period == 4 && out[0].y == 900);
+}
+
+/* A sweep pair whose run lost samples for want of room in the ring: the fit counts every
+ * sample taken, and the row says what was kept and what was lost, adding up to the expected
+ * count as every other row does (it once wrote kept + lost as observed, so that a loss under
+ * load counted twice and an exact facility's row no longer added up). */
+static void test_pair_row(void)
+{
+	struct pb_cost_pair pr = {.period = 4, .observed = 9000, .lost = 1000, .events = 40000,
+				  .expected = 10000, .cpu = 3e6, .base_cpu = 2e6, .wall = 3.1e6,
+				  .base_wall = 2.1e6};
+	CHECK(pb_cost_pair_samples(&pr) == 10000);
+	struct pb_rset row = {0};
+	pb_cost_pair_record(&row, &pr, 2);
+	CHECK_EQ_U64(pb_rset_get_int(&row, "observed"), 9000);
+	CHECK_EQ_U64(pb_rset_get_int(&row, "lost"), 1000);
+	bool ok = false;
+	double expected = pb_rset_get_number(&row, "expected", &ok);
+	CHECK(ok);
+	CHECK_EQ_U64((uint64_t)(pb_rset_get_int(&row, "observed") + pb_rset_get_int(&row, "lost")),
+		     (uint64_t)expected);
+	CHECK_EQ_U64(pb_rset_get_int(&row, "run"), 2);
+	pb_rset_clear(&row);
 }
 
 static void test_predict(void)
@@ -314,6 +338,10 @@ static void test_smoke_on(const char *facility)
 				       : NULL;
 	while ((fit = find(points, "cost", "kind", "fit", &at))) {
 		fits++;
+		/* a run that failed ends its sweep early: said here, not as a count further on */
+		const char *fit_err = json_string_value(json_object_get(fit, "error"));
+		CHECK_MSG(!fit_err, "cost %s %s: %s", facility,
+			  json_string_value(json_object_get(fit, "delivery")), fit_err ? fit_err : "");
 		json_t *m = json_object_get(fit, "metrics");
 		CHECK(json_is_number(json_object_get(m, "ns_per_sample")));
 		CHECK(json_is_number(json_object_get(m, "r2")));
@@ -501,6 +529,7 @@ int main(void)
 	test_fit_resolved();
 	test_fastest_per_period();
 	test_sweep_periods();
+	test_pair_row();
 	test_predict();
 	test_plan();
 	test_program_cpu();

@@ -168,15 +168,8 @@ static uint64_t sum_cpu(const struct pb_point *pt, unsigned threads)
 	return s;
 }
 
-/* One pair: a sampled run and its partner without perf. */
-struct pair {
-	uint64_t period;
-	double samples, events, expected, lost;
-	double cpu, base_cpu, wall, base_wall;
-};
-
 struct sweep {
-	struct pair p[MAX_PAIRS];
+	struct pb_cost_pair p[MAX_PAIRS];
 	size_t n;
 };
 
@@ -233,7 +226,7 @@ static void fit_sweep(const struct sweep *sw, bool per_event, struct cost_fit *c
 		bw[i] = sw->p[i].base_wall;
 	}
 	for (size_t i = 0; i < sw->n; i++) {
-		x[i] = sw->p[i].samples;
+		x[i] = pb_cost_pair_samples(&sw->p[i]);
 		y[i] = sw->p[i].cpu - local_baseline(b, sw->n, i);
 		yw[i] = sw->p[i].wall - local_baseline(bw, sw->n, i);
 		events += sw->p[i].events;
@@ -303,7 +296,7 @@ struct sweep_setup {
 };
 
 static int measure_pair(const struct sweep_setup *su, const struct pb_point_request *req,
-			bool base_first, struct pair *out, struct pb_error *err)
+			bool base_first, struct pb_cost_pair *out, struct pb_error *err)
 {
 	struct pb_point sp, bp;
 	const struct pb_point_request *first = base_first ? &su->base : req;
@@ -315,11 +308,9 @@ static int measure_pair(const struct sweep_setup *su, const struct pb_point_requ
 		pb_point_free(p1);
 		return -1;
 	}
-	*out = (struct pair){
+	*out = (struct pb_cost_pair){
 		.period = req->period,
-		/* A lost sample was taken (the interrupt or trap, the overflow handling) but
-		 * found no room in the ring: it costs as much as one kept, near enough. */
-		.samples = (double)(sp.ev[0].observed + sp.ev[0].lost),
+		.observed = (double)sp.ev[0].observed,
 		.events = (double)sp.ev[0].count,
 		.expected = sp.ev[0].expected,
 		.lost = (double)sp.ev[0].lost,
@@ -333,10 +324,10 @@ static int measure_pair(const struct sweep_setup *su, const struct pb_point_requ
 	return 0;
 }
 
-static void pair_record(struct pb_rset *run, const struct pair *p, unsigned round)
+void pb_cost_pair_record(struct pb_rset *run, const struct pb_cost_pair *p, unsigned round)
 {
 	pb_rset_int(run, "run", PB_UNIT_NONE, round);
-	pb_rset_int(run, "observed", PB_UNIT_SAMPLES, (int64_t)p->samples);
+	pb_rset_int(run, "observed", PB_UNIT_SAMPLES, (int64_t)p->observed);
 	pb_rset_real(run, "expected", PB_UNIT_SAMPLES, p->expected);
 	pb_rset_int(run, "lost", PB_UNIT_SAMPLES, (int64_t)p->lost);
 	pb_rset_int(run, "count", PB_UNIT_EVENTS, (int64_t)p->events);
@@ -384,7 +375,7 @@ static int sweep_mode(struct sweep_setup *su, enum pb_delivery mode,
 				su->o->progress(su->o->progress_ctx, what);
 			}
 			req.period = req.events[0].period = su->periods[i];
-			struct pair pr;
+			struct pb_cost_pair pr;
 			if (measure_pair(su, &req, (round + k) % 2 == 0, &pr, err)) {
 				rc = -1;
 				break;
@@ -393,7 +384,7 @@ static int sweep_mode(struct sweep_setup *su, enum pb_delivery mode,
 				sw->p[sw->n++] = pr;
 			/* a pair whose expectation is no number has no row (as /1 had it) */
 			if (period_points && period_points[i] && isfinite(pr.expected))
-				pair_record(pb_rlist_set(&period_points[i]->runs), &pr, round);
+				pb_cost_pair_record(pb_rlist_set(&period_points[i]->runs), &pr, round);
 			if (round + 1 < su->min_rounds || (round + 1 == su->min_rounds &&
 							   k + 1 < su->np))
 				continue;

@@ -136,6 +136,11 @@ int pb_site_cost_sample_source(const struct pb_site_cost *fits, size_t n, int k)
 	return -1;
 }
 
+double pb_cost_pair_samples(const struct pb_cost_pair *p)
+{
+	return p->observed + p->lost;
+}
+
 bool pb_cost_sweep_done(bool sample_resolved, bool sample_futile, bool per_event,
 			bool event_resolved)
 {

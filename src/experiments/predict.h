@@ -82,6 +82,21 @@ int pb_site_cost_pick(const struct pb_site_cost *fits, size_t n, const char *tar
  * adds) and fits[0]'s did: a sample is the facility's record of the hit, written the same
  * way whatever the kernel did with the instruction; -1 when none may be used. */
 int pb_site_cost_sample_source(const struct pb_site_cost *fits, size_t n, int k);
+/* One pair of a cost sweep: a sampled run and its partner without perf. */
+struct pb_cost_pair {
+	uint64_t period;
+	double observed;  /* samples kept in the ring */
+	double lost;      /* samples taken but lost for want of room in the ring */
+	double events, expected;
+	double cpu, base_cpu, wall, base_wall;
+};
+/* The samples the pair's sampled run took, kept or lost: the x of the cost fit, since a lost
+ * sample cost its interrupt or trap and the overflow handling as one kept did, near enough. */
+double pb_cost_pair_samples(const struct pb_cost_pair *p);
+struct pb_rset;
+/* The pair's row in its period's sweep point: observed is what was kept, so that observed +
+ * lost is what was taken, the expected count on an exact facility, as in every other row. */
+void pb_cost_pair_record(struct pb_rset *run, const struct pb_cost_pair *p, unsigned round);
 /* Whether a cost sweep has what it came for. The per-sample fit is done when it resolved or when
  * it is futile (R² below 0.9 after two rounds: more pairs estimate the noise better but do not
  * raise R²). A facility that traps on every event also needs its per-event cost (the
