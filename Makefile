@@ -7,7 +7,7 @@ FUZZ_SECONDS ?= 20
 OUT        ?= results
 PREFIX     ?= /usr/local
 
-.PHONY: all deps test-deps build build-asan install run docs check test test-asan memcheck fuzz fuzz-smoke check-arm64 bench-engine bench-analysis bench-peer cross-arm64 clean
+.PHONY: all deps test-deps build program build-asan install run docs check test test-asan memcheck fuzz fuzz-smoke check-arm64 bench-engine bench-analysis bench-peer cross-arm64 clean
 
 all: build
 
@@ -23,6 +23,11 @@ $(BUILD)/CMakeCache.txt:
 build: deps $(BUILD)/CMakeCache.txt
 	cmake --build $(BUILD) -j $(JOBS)
 
+# The pesbench program alone, not the libraries' extra artefacts nor the test programs: what
+# `make run` and the benchmarks need.
+program: deps $(BUILD)/CMakeCache.txt
+	cmake --build $(BUILD) -j $(JOBS) --target pesbench
+
 # pesbench, libpesbench (.a and .so), include/pesbench/, pesbench.pc and pesbench(1) under PREFIX
 # (default /usr/local); then `pkg-config --cflags --libs pesbench` builds a program on the library.
 install: build
@@ -36,7 +41,7 @@ build-asan: deps $(ASAN_BUILD)/CMakeCache.txt
 
 # The default suite: every experiment on every facility this machine has (about 2 minutes
 # on a 2-core VM); the facilities it cannot run are listed with the reason.
-run: build
+run: program
 	./$(BUILD)/pesbench probe
 	./$(BUILD)/pesbench run $(if $(RUN_ARGS),$(RUN_ARGS),)
 
@@ -84,15 +89,15 @@ cross-arm64:
 check-arm64:
 	@ARM64_BUILD=$(ARM64_BUILD) JOBS=$(JOBS) bash scripts/check-arm64.sh
 
-bench-engine: build
+bench-engine: program
 	@bash bench/engine.sh ./$(BUILD)/pesbench
 
 # pesbench's delivery modes vs perf record on one workload, facility and period (bench/peer.sh).
-bench-peer: build
+bench-peer: program
 	@bash bench/peer.sh ./$(BUILD)/pesbench
 
 # perf.data reading speed and peak RSS: pesbench's per-IP histogram vs perf script and perf report.
-bench-analysis: build
+bench-analysis: program
 	@bash bench/analysis.sh ./$(BUILD)/pesbench
 
 clean:
