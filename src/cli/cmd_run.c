@@ -12,6 +12,7 @@
 #include "io/results.h"
 #include "present/report.h"
 #include "present/summary.h"
+#include "util/suggest.h"
 #include "util/text.h"
 
 #include <signal.h>
@@ -33,6 +34,8 @@ struct run_args {
 	struct pb_suite_options o;
 	struct pb_suite suite;
 	const char *facilities[PB_MAX_LIST];
+	/* each as pb_spec_parse wrote it: perf's names read as specs (cycles: hw:cycles) */
+	char facility_texts[PB_MAX_LIST][sizeof ((struct pb_spec *)0)->text];
 	unsigned nfacilities;
 	const char *out_dir;
 	bool json, quiet;
@@ -43,11 +46,11 @@ static int add_experiment(void *args, const char *value, struct pb_error *err)
 	struct run_args *a = args;
 	const struct pb_experiment *e = pb_experiment_find(value);
 	if (!e) {
-		char known[256] = "";
+		struct pb_suggest near;
+		pb_suggest_init(&near, value);
 		for (const struct pb_experiment *const *x = pb_experiment_list(); *x; x++)
-			pb_list_add(known, sizeof known, (*x)->name);
-		return pb_fail(err, PB_EXIT_USAGE, 0, "unknown experiment '%s'; known: %s", value,
-			       known);
+			pb_suggest_consider(&near, (*x)->name);
+		return pb_suggest_fail(err, &near, "", "experiment", "`pesbench run --help`");
 	}
 	if (a->suite.nexperiments < PB_SUITE_MAX_EXPERIMENTS)
 		a->suite.experiments[a->suite.nexperiments++] = e;
@@ -62,7 +65,9 @@ static int add_facility(void *args, const char *value, struct pb_error *err)
 		return -1;
 	if (a->nfacilities == PB_MAX_LIST)
 		return pb_fail(err, PB_EXIT_USAGE, 0, "at most %d facilities", PB_MAX_LIST);
-	a->facilities[a->nfacilities++] = value;
+	snprintf(a->facility_texts[a->nfacilities], sizeof a->facility_texts[0], "%s", spec.text);
+	a->facilities[a->nfacilities] = a->facility_texts[a->nfacilities];
+	a->nfacilities++;
 	return 0;
 }
 

@@ -21,6 +21,7 @@ static const struct pb_command commands[] = {
 	{&pb_cmd_attr_spec, pb_cmd_attr},
 	{&pb_cmd_facilities_spec, pb_cmd_facilities},
 	{&pb_cmd_perfdata_spec, pb_cmd_perfdata},
+	{&pb_cmd_version_spec, pb_cmd_version},
 	{0},
 };
 

@@ -29,6 +29,7 @@ PB_DECLARE_COMMAND(plan);
 PB_DECLARE_COMMAND(perfdata);
 PB_DECLARE_COMMAND(attr);
 PB_DECLARE_COMMAND(facilities);
+PB_DECLARE_COMMAND(version);
 
 /* The commands in the order of `pesbench --help`, ending with {0}. */
 const struct pb_command *pb_command_list(void);

@@ -3,6 +3,8 @@
 #include "cli/commands.h"
 
 #include "facilities/machine.h"
+#include "util/suggest.h"
+#include "util/text.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -28,12 +30,50 @@ static const struct pb_opt *find_long(const struct pb_cmd_spec *spec, const char
 	return NULL;
 }
 
+/* The short options a perf user brings, one meaning in every command: a command whose table
+ * has the long option answers to the letter too, unless its table gives the letter to another
+ * option. -e is perf's spelling of the event, which here is the facility spec (-e cycles). */
+static const struct {
+	const char *name;
+	char letter;
+} conventional_short[] = {
+	{"facility", 'f'}, {"facility", 'e'}, {"period", 'c'}, {"out", 'o'},
+	{"workload", 'w'}, {"threads", 't'}, {"runs", 'r'}, {"quiet", 'q'},
+};
+
+static bool letter_declared(const struct pb_cmd_spec *spec, char c)
+{
+	if (c == help_option.short_name)
+		return true;
+	for (const struct pb_opt *o = spec->options; o && o->name; o++)
+		if (o->short_name == c)
+			return true;
+	return false;
+}
+
+size_t pb_opt_short_letters(const struct pb_cmd_spec *spec, const struct pb_opt *o,
+			    char letters[PB_OPT_MAX_SHORT + 1])
+{
+	size_t n = 0;
+	if (o->short_name)
+		letters[n++] = o->short_name;
+	if (o != &help_option && !o->hidden)
+		for (size_t i = 0; i < sizeof conventional_short / sizeof conventional_short[0] &&
+				   n < PB_OPT_MAX_SHORT; i++)
+			if (!strcmp(conventional_short[i].name, o->name) &&
+			    !letter_declared(spec, conventional_short[i].letter))
+				letters[n++] = conventional_short[i].letter;
+	letters[n] = '\0';
+	return n;
+}
+
 static const struct pb_opt *find_short(const struct pb_cmd_spec *spec, char c)
 {
 	if (c == help_option.short_name)
 		return &help_option;
+	char letters[PB_OPT_MAX_SHORT + 1];
 	for (const struct pb_opt *o = spec->options; o && o->name; o++)
-		if (o->short_name && o->short_name == c)
+		if (pb_opt_short_letters(spec, o, letters) && strchr(letters, c))
 			return o;
 	return NULL;
 }
@@ -41,9 +81,21 @@ static const struct pb_opt *find_short(const struct pb_cmd_spec *spec, char c)
 static int unknown_option(const struct pb_cmd_spec *spec, const char *shown, size_t len,
 			  struct pb_error *err)
 {
-	return pb_fail(err, PB_EXIT_USAGE, 0,
-		       "unknown option %.*s: it is not an option of this command (`pesbench %s "
-		       "--help` lists them)", (int)len, shown, spec->name);
+	char typed[PB_SUGGEST_NAME_LEN];
+	pb_format(typed, sizeof typed, "%.*s", (int)len, shown);
+	struct pb_suggest near;
+	pb_suggest_init(&near, typed);
+	for (const struct pb_opt *o = spec->options; o && o->name; o++) {
+		if (o->hidden)
+			continue;
+		char name[PB_SUGGEST_NAME_LEN];
+		pb_format(name, sizeof name, "--%s", o->name);
+		pb_suggest_consider(&near, name);
+	}
+	pb_suggest_consider(&near, "--help");
+	char lister[64];
+	pb_format(lister, sizeof lister, "`pesbench %s --help`", spec->name);
+	return pb_suggest_fail(err, &near, "", "option", lister);
 }
 
 /* Bytes an option's value takes at o->at. */
@@ -207,14 +259,16 @@ int pb_options_run(const struct pb_cmd_spec *spec, int argc, char **argv, void *
 	return pb_cli_report(spec->name, &err);
 }
 
-/* "--name ARG", "-h, --help" */
-static void option_label(const struct pb_opt *o, char *buf, size_t len)
+/* "--name ARG", "-h, --help", "-f, -e, --facility SPEC" */
+static void option_label(const struct pb_cmd_spec *spec, const struct pb_opt *o, char *buf,
+			 size_t len)
 {
-	if (o->short_name)
-		snprintf(buf, len, "-%c, --%s%s%s", o->short_name, o->name, o->arg ? " " : "",
-			 o->arg ? o->arg : "");
-	else
-		snprintf(buf, len, "--%s%s%s", o->name, o->arg ? " " : "", o->arg ? o->arg : "");
+	char letters[PB_OPT_MAX_SHORT + 1];
+	size_t n = pb_opt_short_letters(spec, o, letters);
+	buf[0] = '\0';
+	for (size_t i = 0; i < n; i++)
+		pb_append(buf, len, "-%c, ", letters[i]);
+	pb_append(buf, len, "--%s%s%s", o->name, o->arg ? " " : "", o->arg ? o->arg : "");
 }
 
 /* Words of text from column `col`, wrapped to HELP_WIDTH with continuation lines at `indent`. */
@@ -303,7 +357,7 @@ void pb_options_help(const struct pb_cmd_spec *spec, FILE *out)
 	for (const struct pb_opt *o = spec->options; o && o->name; o++) {
 		if (o->hidden)
 			continue;
-		option_label(o, label, sizeof label);
+		option_label(spec, o, label, sizeof label);
 		if (strlen(label) > column)
 			column = (unsigned)strlen(label);
 	}
@@ -315,7 +369,7 @@ void pb_options_help(const struct pb_cmd_spec *spec, FILE *out)
 			o = &help_option;
 		if (o->hidden)
 			continue;
-		option_label(o, label, sizeof label);
+		option_label(spec, o, label, sizeof label);
 		fprintf(out, "  %s", label);
 		unsigned col = 2 + (unsigned)strlen(label);
 		if (col + 2 > column) {
@@ -371,11 +425,13 @@ void pb_roff_text(FILE *out, const char *text)
 		fputs(".fi\n", out);
 }
 
-static void roff_option(FILE *out, const struct pb_opt *o)
+static void roff_option(FILE *out, const struct pb_cmd_spec *spec, const struct pb_opt *o)
 {
 	fputs(".TP\n", out);
-	if (o->short_name)
-		fprintf(out, "\\fB\\-%c\\fR, ", o->short_name);
+	char letters[PB_OPT_MAX_SHORT + 1];
+	size_t n = pb_opt_short_letters(spec, o, letters);
+	for (size_t i = 0; i < n; i++)
+		fprintf(out, "\\fB\\-%c\\fR, ", letters[i]);
 	fputs("\\fB\\-\\-", out);
 	roff_escaped(out, o->name, strlen(o->name));
 	fputs("\\fR", out);
@@ -414,8 +470,8 @@ void pb_options_man(const struct pb_cmd_spec *spec, FILE *out)
 	}
 	for (const struct pb_opt *o = spec->options; o && o->name; o++)
 		if (!o->hidden)
-			roff_option(out, o);
-	roff_option(out, &help_option);
+			roff_option(out, spec, o);
+	roff_option(out, spec, &help_option);
 	if (spec->epilogue) {
 		fputs(".PP\n", out);
 		pb_roff_text(out, spec->epilogue);

@@ -82,6 +82,13 @@ enum pb_parse_result pb_options_parse(const struct pb_cmd_spec *spec, int argc, 
  * message". Returns -1 to go on, or the exit code the command returns. */
 int pb_options_run(const struct pb_cmd_spec *spec, int argc, char **argv, void *args, int *rest);
 
+/* The short letters of option o in command spec: its own, then the conventional ones
+ * (-f facility, -e facility as perf's -e, -c period as perf's -c, -o out, -w workload,
+ * -t threads, -r runs, -q quiet) where the table gives the letter to no other option. */
+#define PB_OPT_MAX_SHORT 3
+size_t pb_opt_short_letters(const struct pb_cmd_spec *spec, const struct pb_opt *o,
+			    char letters[PB_OPT_MAX_SHORT + 1]);
+
 /* `pesbench NAME --help`, generated from the table. */
 void pb_options_help(const struct pb_cmd_spec *spec, FILE *out);
 /* The command's section of pesbench(1), in roff. */

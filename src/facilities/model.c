@@ -79,7 +79,8 @@ const struct pb_facility *pb_facility_of(const char *spec_text)
 		return NULL;
 	memcpy(name, spec_text, n);
 	name[n] = '\0';
-	return pb_facility_find(name);
+	const struct pb_facility *f = pb_facility_find(name);
+	return f ? f : pb_facility_of_perf_name(name);
 }
 
 /* Exact facilities see every event: short periods, and primes near them. */
