@@ -39,6 +39,7 @@ struct run_args {
 	unsigned nfacilities;
 	const char *out_dir;
 	bool json, quiet;
+	unsigned period_units;
 };
 
 static int add_experiment(void *args, const char *value, struct pb_error *err)
@@ -115,10 +116,11 @@ static const struct pb_opt run_options[] = {
 	 .repeatable = true, .example = "sw:page-faults",
 	 .help = "a facility to run on, repeatable (default: every facility this machine has); "
 		 "`pesbench probe` lists them"},
-	{.name = "period", .arg = "LIST", .kind = PB_OPT_U64_LIST, .at = ARG(o.periods[0], uint64_t),
-	 .count_at = PB_COUNT(struct run_args, o.nperiods), .min = 1, .max = UINT64_MAX >> 1,
+	{.name = "period", .arg = "LIST", .kind = PB_OPT_PERIOD_LIST,
+	 .at = ARG(o.periods[0], uint64_t), .count_at = PB_COUNT(struct run_args, o.nperiods),
+	 .units_at = PB_UNITS(struct run_args, period_units), .min = 1, .max = UINT64_MAX >> 1,
 	 .max_n = PB_MAX_LIST, .help = "periods to use instead of each experiment's own, e.g. "
-	 "10000,100000"},
+	 "10000,100000 or 10k,100k; for timers also 1ms,100us (plain: ns)"},
 	{.name = "runs", .arg = "N", .kind = PB_OPT_CALL, .parse = set_runs,
 	 .example = "1", .help = "repetitions of every point (default 5): mean, stdev, min, max"},
 	{.name = "threads", .arg = "LIST", .kind = PB_OPT_CALL, .parse = set_threads,
@@ -203,6 +205,15 @@ int pb_cmd_run(int argc, char **argv)
 	if (rc >= 0)
 		return rc;
 	struct pb_error err = {0};
+	/* checked before anything is written: a unit suits facilities of one kind of period */
+	if (a.period_units && !a.nfacilities) {
+		pb_fail(&err, PB_EXIT_USAGE, 0, "--period with a unit needs --facility: the default "
+			"facilities count some periods in ns and others in events");
+		return pb_cli_report("run", &err);
+	}
+	for (unsigned i = 0; i < a.nfacilities; i++)
+		if (pb_period_check("--period", a.period_units, a.facilities[i], &err))
+			return pb_cli_report("run", &err);
 
 	char default_dir[64];
 	if (!a.out_dir) {

@@ -2,6 +2,7 @@
 
 #include "cli/commands.h"
 
+#include "facilities/facility.h"
 #include "facilities/machine.h"
 #include "util/suggest.h"
 #include "util/text.h"
@@ -108,8 +109,10 @@ static size_t value_size(const struct pb_opt *o)
 		return sizeof(const char *);
 	case PB_OPT_U64:
 	case PB_OPT_THREADS:
+	case PB_OPT_PERIOD:
 		return sizeof(uint64_t);
 	case PB_OPT_U64_LIST:
+	case PB_OPT_PERIOD_LIST:
 		return o->max_n * sizeof(uint64_t);
 	case PB_OPT_CALL:
 		break;
@@ -122,8 +125,10 @@ static int apply(const struct pb_cmd_spec *spec, const struct pb_opt *o, void *a
 {
 	/* A table pointing outside its command's arguments is a bug in the table, never
 	 * something to write through. */
+	bool list = o->kind == PB_OPT_U64_LIST || o->kind == PB_OPT_PERIOD_LIST;
 	if (o->at + value_size(o) > spec->args_size || o->given_at > spec->args_size ||
-	    (o->kind == PB_OPT_U64_LIST && o->count_at + sizeof(unsigned) > spec->args_size))
+	    (list && o->count_at + sizeof(unsigned) > spec->args_size) ||
+	    (o->units_at && o->units_at - 1 + sizeof(unsigned) > spec->args_size))
 		return pb_fail(err, PB_EXIT_FAILURE, 0, "option table of %s: --%s lies outside its "
 			       "arguments", spec->name, o->name);
 	char what[72];
@@ -153,6 +158,20 @@ static int apply(const struct pb_cmd_spec *spec, const struct pb_opt *o, void *a
 		if (o->parse(args, value, err))
 			return -1;
 		break;
+	case PB_OPT_PERIOD:
+	case PB_OPT_PERIOD_LIST: {
+		unsigned units = 0, *units_to = o->units_at ? (unsigned *)(base + o->units_at - 1)
+							     : &units;
+		*units_to = 0;
+		if (o->kind == PB_OPT_PERIOD
+			    ? pb_parse_period(what, value, o->min, o->max,
+					      (uint64_t *)(base + o->at), units_to, err)
+			    : pb_parse_period_list(what, value, o->min, o->max,
+						   (uint64_t *)(base + o->at), o->max_n,
+						   (unsigned *)(base + o->count_at), units_to, err))
+			return -1;
+		break;
+	}
 	}
 	if (o->given_at)
 		*(bool *)(base + o->given_at - 1) = true;
@@ -486,7 +505,8 @@ void pb_options_list(const struct pb_cmd_spec *spec, FILE *out)
 		char example[32];
 		const char *shown = o->example;
 		if (!shown && (o->kind == PB_OPT_U64 || o->kind == PB_OPT_THREADS ||
-			       o->kind == PB_OPT_U64_LIST)) {
+			       o->kind == PB_OPT_U64_LIST || o->kind == PB_OPT_PERIOD ||
+			       o->kind == PB_OPT_PERIOD_LIST)) {
 			snprintf(example, sizeof example, "%llu",
 				 (unsigned long long)(o->kind == PB_OPT_THREADS ? 1 : o->min));
 			shown = example;
@@ -538,6 +558,107 @@ int pb_parse_u64(const char *what, const char *text, uint64_t min, uint64_t max,
 		return pb_fail(err, PB_EXIT_USAGE, 0, "%s '%s' is too small (min %llu)", what, text,
 			       (unsigned long long)min);
 	*out = v;
+	return 0;
+}
+
+/* A time unit and its length in ns; "us" before "s" so the longer suffix is tried first. */
+static const struct {
+	const char *suffix;
+	uint64_t ns;
+} time_units[] = {
+	{"ns", 1}, {"us", 1000}, {"ms", 1000000}, {"s", 1000000000},
+};
+
+int pb_parse_period(const char *what, const char *text, uint64_t min, uint64_t max,
+		    uint64_t *out, unsigned *units, struct pb_error *err)
+{
+	*units = PB_PERIOD_PLAIN;
+	size_t len = text ? strlen(text) : 0;
+	for (size_t i = 0; i < sizeof time_units / sizeof time_units[0]; i++) {
+		size_t sl = strlen(time_units[i].suffix);
+		if (len <= sl || strcmp(text + len - sl, time_units[i].suffix) ||
+		    !isdigit((unsigned char)text[len - sl - 1]))
+			continue;
+		char number[64];
+		if (len - sl >= sizeof number)
+			return pb_fail(err, PB_EXIT_USAGE, 0, "%s '%s' is too long", what, text);
+		memcpy(number, text, len - sl);
+		number[len - sl] = '\0';
+		/* the number itself plain: "1kms" is no period */
+		for (const char *c = number; *c; c++)
+			if (!isdigit((unsigned char)*c))
+				return pb_fail(err, PB_EXIT_USAGE, 0, "%s '%s': write a time as whole "
+					       "units (1500us, not 1.5ms; 2ms, not 2kus)", what, text);
+		uint64_t v;
+		if (pb_parse_u64(what, number, 0, UINT64_MAX, &v, err))
+			return -1;
+		if (v > max / time_units[i].ns)
+			return pb_fail(err, PB_EXIT_USAGE, 0, "%s '%s' is too long a time (max %llu ns)",
+				       what, text, (unsigned long long)max);
+		v *= time_units[i].ns;
+		if (v < min)
+			return pb_fail(err, PB_EXIT_USAGE, 0, "%s '%s' is too short (min %llu ns)", what,
+				       text, (unsigned long long)min);
+		*out = v;
+		*units = PB_PERIOD_TIME;
+		return 0;
+	}
+	if (pb_parse_u64(what, text, min, max, out, err)) {
+		/* a unit we do not know reads better named as such than as stray characters */
+		if (len && isalpha((unsigned char)text[len - 1]) && isdigit((unsigned char)text[0]))
+			pb_fail(err, PB_EXIT_USAGE, 0, "%s '%s': unknown unit; a period is a number "
+				"of events (10000, 10k, 2M) or a time (500ns, 100us, 1ms, 1s)", what,
+				text);
+		return -1;
+	}
+	if (len && strchr("kKMG", text[len - 1]))
+		*units = PB_PERIOD_COUNT;
+	return 0;
+}
+
+int pb_parse_period_list(const char *what, const char *text, uint64_t min, uint64_t max,
+			 uint64_t *out, unsigned max_n, unsigned *n, unsigned *units,
+			 struct pb_error *err)
+{
+	char buf[512];
+	*units = PB_PERIOD_PLAIN;
+	if (!text || strlen(text) >= sizeof buf)
+		return pb_fail(err, PB_EXIT_USAGE, 0, "%s: list missing or too long", what);
+	strcpy(buf, text);
+	*n = 0;
+	char *save = NULL;
+	for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (*n >= max_n)
+			return pb_fail(err, PB_EXIT_USAGE, 0, "%s: at most %u values", what, max_n);
+		unsigned one;
+		if (pb_parse_period(what, tok, min, max, &out[*n], &one, err))
+			return -1;
+		*units |= one;
+		(*n)++;
+	}
+	if (!*n)
+		return pb_fail(err, PB_EXIT_USAGE, 0, "%s: empty list", what);
+	return 0;
+}
+
+int pb_period_check(const char *what, unsigned units, const char *spec_text,
+		    struct pb_error *err)
+{
+	struct pb_spec spec;
+	struct pb_error ignored = {0};
+	if (!units || !spec_text || pb_spec_parse(spec_text, &spec, &ignored))
+		return 0;
+	const struct pb_facility *f = spec.facility;
+	spec_text = spec.text;
+	bool in_ns = !strcmp(pb_facility_period_unit(f), "ns");
+	if ((units & PB_PERIOD_TIME) && !in_ns)
+		return pb_fail(err, PB_EXIT_USAGE, 0, "%s: %s samples every N %s, not after a time; "
+			       "give a count (10000, 10k)", what, spec_text,
+			       pb_facility_period_unit(f));
+	if ((units & PB_PERIOD_COUNT) && in_ns)
+		return pb_fail(err, PB_EXIT_USAGE, 0, "%s: the period of %s is a time; give it with "
+			       "a unit (100us, 1ms) or in ns, not with a count suffix (k, M, G)",
+			       what, spec_text);
 	return 0;
 }
 

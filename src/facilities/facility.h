@@ -239,6 +239,8 @@ bool pb_spec_needs_kernel_level(const struct pb_spec *spec, const struct pb_trut
 const char *pb_spec_event_cost_class(const struct pb_machine *m, const struct pb_spec *spec,
 				     uint64_t code_addr, char *insn, size_t insn_len);
 const char *pb_spec_spread(const struct pb_spec *spec, char *buf, size_t len, const char **why);
+/* The unit of the facility's sampling period: "ns" (time_based) or "events". */
+const char *pb_facility_period_unit(const struct pb_facility *f);
 /* The spec's facility, from a spec text ("timer:cpu-clock" -> timer); NULL if none. */
 const struct pb_facility *pb_facility_of(const char *spec_text);
 

@@ -71,6 +71,11 @@ const char *pb_spec_spread(const struct pb_spec *spec, char *buf, size_t len, co
 	return buf;
 }
 
+const char *pb_facility_period_unit(const struct pb_facility *f)
+{
+	return f->time_based ? "ns" : "events";
+}
+
 const struct pb_facility *pb_facility_of(const char *spec_text)
 {
 	char name[32];
