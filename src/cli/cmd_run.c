@@ -12,6 +12,7 @@
 #include "io/results.h"
 #include "present/report.h"
 #include "present/summary.h"
+#include "util/progress.h"
 #include "util/suggest.h"
 #include "util/text.h"
 
@@ -157,33 +158,19 @@ const struct pb_cmd_spec pb_cmd_run_spec = {
 };
 
 struct progress {
-	bool tty, quiet;
-	unsigned done, total;
-	time_t started;
+	bool quiet;
+	struct pb_progress line;
 };
 
 static void show_progress(void *ctx, const char *what)
 {
 	struct progress *p = ctx;
-	p->done++;
-	if (p->quiet)
-		return;
-	if (!p->tty) {
-		return;
-	}
-	unsigned width = 24, filled = p->total ? width * (p->done - 1) / p->total : 0;
-	char bar[32];
-	for (unsigned i = 0; i < width; i++)
-		bar[i] = i < filled ? '#' : '.';
-	bar[width] = '\0';
-	fprintf(stderr, "\r\033[K[%s] %u/%u %.90s", bar, p->done, p->total, what);
-	fflush(stderr);
+	pb_progress_step(&p->line, what);
 }
 
 static void end_progress(struct progress *p)
 {
-	if (p->tty && !p->quiet)
-		fprintf(stderr, "\r\033[K");
+	pb_progress_clear(&p->line);
 }
 
 static void report_failure(void *ctx, const char *experiment, const char *facility,
@@ -248,8 +235,9 @@ int pb_cmd_run(int argc, char **argv)
 		return pb_cli_report("run", &err);
 	}
 
-	struct progress progress = {.tty = isatty(STDERR_FILENO), .quiet = a.quiet,
-				    .total = suite->total_runs, .started = time(NULL)};
+	struct progress progress = {.quiet = a.quiet};
+	pb_progress_start(&progress.line, stderr, !a.quiet && isatty(STDERR_FILENO),
+			  suite->total_runs);
 	a.o.progress = show_progress;
 	a.o.progress_ctx = &progress;
 	a.o.interrupted = &interrupted;
@@ -260,7 +248,10 @@ int pb_cmd_run(int argc, char **argv)
 	sigaction(SIGTERM, &sa, &old_term);
 	double seconds = 0;
 	rc = pb_suite_run(suite, &a.o, &res, report_failure, &progress, &seconds);
-	end_progress(&progress);
+	if (rc == PB_EXIT_OK)
+		pb_progress_finish(&progress.line);
+	else
+		end_progress(&progress);
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGTERM, &old_term, NULL);
 

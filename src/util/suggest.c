@@ -41,8 +41,8 @@ static int score(const char *typed, const char *name, unsigned *distance, bool *
 		return -1;
 	*distance = d;
 	*starts_out = starts;
-	/* nearer first; between equals, the longer shared start */
-	return (int)d * 16 - (int)prefix;
+	/* nearer first; between equals, the longer shared start (never negative: -1 is none) */
+	return (int)d * 128 + 127 - (int)(prefix < 127 ? prefix : 127);
 }
 
 void pb_suggest_consider(struct pb_suggest *s, const char *name)
