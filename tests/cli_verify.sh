@@ -19,7 +19,7 @@ assert [w for w in d if w[\"name\"]==\"mix\"][0][\"per_iteration\"][\"locked\"]=
 expect_exit 0 "workloads with parameters" "$PB_BIN" workloads accuracy:ratio=100
 check "grep -q 'instructions=100 ' '$work/out'" "ratio=100 declares 100 instructions per iteration"
 expect_exit 2 "unknown workload" "$PB_BIN" workloads nosuch
-check "grep -q 'the workloads are' '$work/err'" "unknown workload lists the valid ones"
+check "grep -q 'known: accuracy' '$work/err'" "unknown workload lists the valid ones"
 
 # --- verify usage ---
 expect_exit 2 "verify: ratio below 5" "$PB_BIN" verify accuracy:ratio=4

@@ -72,13 +72,19 @@ int main(void)
 	pb_suggest_fail(&err, &s, "", "facility", "`pesbench facilities`");
 	CHECK_MSG(!strcmp(err.msg, "unknown facility 'blah'; `pesbench facilities` lists them all"),
 		  "%s", err.msg);
-	/* a short list is shown whole, with the prefix; an option is shown as typed */
+	/* with the prefix; an option is shown as typed */
 	pb_suggest_init(&s, "--jsn");
 	pb_suggest_consider(&s, "--json");
 	pb_suggest_consider(&s, "--help");
 	pb_suggest_fail(&err, &s, "x: ", "option", "`pesbench x --help`");
-	CHECK_MSG(!strcmp(err.msg, "x: unknown option --jsn; did you mean --json? (known: --json, "
-			  "--help)"), "%s", err.msg);
+	CHECK_MSG(!strcmp(err.msg, "x: unknown option --jsn; did you mean --json? `pesbench x "
+			  "--help` lists them all"), "%s", err.msg);
+	/* nothing near, a short list: shown whole */
+	pb_suggest_init(&s, "--frob");
+	pb_suggest_consider(&s, "--json");
+	pb_suggest_consider(&s, "--help");
+	pb_suggest_fail(&err, &s, "", "option", "`pesbench x --help`");
+	CHECK_MSG(!strcmp(err.msg, "unknown option --frob; known: --json, --help"), "%s", err.msg);
 	/* a name too long for the buffers is cut, never overrun */
 	char longname[400];
 	memset(longname, 'a', sizeof longname - 1);

@@ -21,9 +21,9 @@ static unsigned common_prefix(const char *a, const char *b)
 }
 
 /* How near name is to what was typed, or -1 when it is no suggestion. A typo is a small edit
- * distance: at most a third of the typed length, and at least 1 (2 from 6 characters on), so
- * "timr" finds "timer" but "bp" does not find "sw". Typing the start of a name ("ibs" for
- * "ibs-op", "cost" for "cost-sweep") is a suggestion whatever the distance. */
+ * distance: at most a third of the typed length, and at least 1 (2 from 6 characters on; 0 for
+ * a single letter), so "timr" finds "timer" but "bp" does not find "sw" nor "z" find "w".
+ * Typing the start of a name ("ibs" for "ibs-op") is a suggestion whatever the distance. */
 static int score(const char *typed, const char *name, unsigned *distance, bool *starts_out)
 {
 	size_t len = strlen(typed);
@@ -32,7 +32,8 @@ static int score(const char *typed, const char *name, unsigned *distance, bool *
 	unsigned d = pb_edit_distance(typed, name, true);
 	unsigned prefix = common_prefix(typed, name);
 	unsigned limit = (unsigned)(len / 3);
-	if (limit < 1)
+	/* one typed letter off another is no typo of it */
+	if (limit < 1 && len >= 2)
 		limit = 1;
 	if (len >= 6 && limit < 2)
 		limit = 2;
@@ -107,9 +108,7 @@ int pb_suggest_fail(struct pb_error *err, const struct pb_suggest *s, const char
 	pb_suggest_names(s, near, sizeof near);
 	bool short_list = !s->all_cut && strlen(s->all) <= PB_SUGGEST_SHORT_LIST;
 	char tail[256];
-	if (near[0] && short_list)
-		pb_format(tail, sizeof tail, "did you mean %s? (known: %s)", near, s->all);
-	else if (near[0])
+	if (near[0])
 		pb_format(tail, sizeof tail, "did you mean %s? %s lists them all", near, lister);
 	else if (short_list && s->known)
 		pb_format(tail, sizeof tail, "known: %s", s->all);
