@@ -43,7 +43,7 @@ static const struct pb_opt measure_options[] = {
 	{.name = "delivery", .arg = "MODE", .kind = PB_OPT_CALL, .parse = set_delivery,
 	 .example = "none", .help = "none (default), signal, sigtrap, drain"},
 	{.name = "workload", .arg = "W", .kind = PB_OPT_STRING, .at = ARG(workload, const char *),
-	 .help = "NAME[:key=value,...]; default: the facility's natural workload (see README)"},
+	 .help = "NAME[:key=value,...]; default: the facility's natural workload (`pesbench facilities`)"},
 	{.name = "iterations", .arg = "N", .kind = PB_OPT_U64, .at = ARG(req.iterations, uint64_t),
 	 .min = 1, .max = UINT64_MAX >> 8, .help = "loop iterations per thread (default 100000)"},
 	{.name = "threads", .arg = "N", .kind = PB_OPT_THREADS, .at = ARG(threads, uint64_t),

@@ -151,8 +151,8 @@ const struct pb_cmd_spec pb_cmd_run_spec = {
 	.args_size = sizeof(struct run_args),
 	.positional = add_experiment,
 	.epilogue =
-		"Writes DIR/results.json and DIR/results.csv (schema in README). Exit 0 when every\n"
-		"point was measured, 130 when interrupted (partial results written, marked\n"
+		"Writes DIR/results.json and DIR/results.csv (schema in docs/results.md). Exit 0\n"
+		"when every point was measured, 130 when interrupted (partial results written, marked\n"
 		"incomplete), 2 for bad usage, 3 when no chosen facility is available here, 4 when\n"
 		"DIR cannot be written.\n",
 };

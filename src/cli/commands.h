@@ -38,6 +38,8 @@ const struct pb_command *pb_command_list(void);
 int pb_cli_help(int argc, char **argv);
 /* pesbench(1) in roff, from the command list and every command's option table. */
 void pb_cli_man(FILE *out);
+/* The bash completion script, from the same tables (src/cli/completion.c). */
+void pb_cli_completion(FILE *out);
 
 /* Reports an error on stderr as "pesbench NAME: message" and returns its exit code. */
 struct pb_error;

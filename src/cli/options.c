@@ -291,7 +291,7 @@ static void option_label(const struct pb_cmd_spec *spec, const struct pb_opt *o,
 }
 
 /* Words of text from column `col`, wrapped to HELP_WIDTH with continuation lines at `indent`. */
-static void put_wrapped(FILE *out, const char *text, unsigned col, unsigned indent)
+void pb_put_wrapped(FILE *out, const char *text, unsigned col, unsigned indent)
 {
 	const char *p = text;
 	while (*p) {
@@ -396,7 +396,7 @@ void pb_options_help(const struct pb_cmd_spec *spec, FILE *out)
 		} else {
 			fprintf(out, "%*s", (int)(column - col), "");
 		}
-		put_wrapped(out, o->help ? o->help : "", column, column);
+		pb_put_wrapped(out, o->help ? o->help : "", column, column);
 		if (o == &help_option)
 			break;
 	}

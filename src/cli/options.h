@@ -103,6 +103,10 @@ int pb_options_run(const struct pb_cmd_spec *spec, int argc, char **argv, void *
 size_t pb_opt_short_letters(const struct pb_cmd_spec *spec, const struct pb_opt *o,
 			    char letters[PB_OPT_MAX_SHORT + 1]);
 
+/* Words of text from column col, wrapped at 80 columns with continuation lines at indent, and
+ * a newline. */
+void pb_put_wrapped(FILE *out, const char *text, unsigned col, unsigned indent);
+
 /* `pesbench NAME --help`, generated from the table. */
 void pb_options_help(const struct pb_cmd_spec *spec, FILE *out);
 /* The command's section of pesbench(1), in roff. */
