@@ -76,6 +76,19 @@ else
 	skip_checks 8 "hw: $hw_verdict (hw:instructions rows)"
 fi
 
+# --json: the same checks as one JSON object, the oracles not run named with why
+expect_exit 0 "verify --json" "$PB_BIN" verify accuracy mix --iterations 200 --no-callgrind --json
+check "python3 - '$work/out' <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d['checks'] == len(d['rows']) > 0 and d['mismatches'] == 0, d
+rows = {(r['workload'], r['oracle'], r['what']): r for r in d['rows']}
+r = rows[('accuracy', 'uprobe', 'pb_wl_accuracy_chase')]
+assert r['declared'] == r['measured'] == 200 and r['ok'] and r['address'].startswith('0x'), r
+assert all(r['ok'] for r in d['rows']), d
+assert isinstance(d['not_run'], list) and all(isinstance(x, str) and x for x in d['not_run']), d
+PY" "verify --json: every row, 200 chasing loads counted by the uprobe, not_run a list"
+
 expect_exit 0 "verify on two threads without callgrind" "$PB_BIN" verify mix accuracy:ratio=37 \
 	--iterations 300 --threads 2 --no-callgrind
 check "! grep -q callgrind '$work/out'" "--no-callgrind runs no callgrind"
