@@ -134,6 +134,8 @@ row "period of zero as a time" 2 "--period '0ms' is too short (min 1 ns)" \
 	$pb attr timer --period 0ms
 row "period as a time too long" 2 "is too long a time" \
 	$pb measure --facility timer --period 99999999999s
+row "period as a time past 64 bits" 2 "'99999999999999999999ms' is too long a time" \
+	$pb measure --facility timer --period 99999999999999999999ms
 row "period with a unit and the default facilities" 2 "--period with a unit needs --facility" \
 	$pb run accuracy --period 1ms
 row "period with a unit on an event facility (run)" 2 "sw:page-faults samples every N events" \

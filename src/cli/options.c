@@ -590,9 +590,9 @@ int pb_parse_period(const char *what, const char *text, uint64_t min, uint64_t m
 				return pb_fail(err, PB_EXIT_USAGE, 0, "%s '%s': write a time as whole "
 					       "units (1500us, not 1.5ms; 2ms, not 2kus)", what, text);
 		uint64_t v;
-		if (pb_parse_u64(what, number, 0, UINT64_MAX, &v, err))
-			return -1;
-		if (v > max / time_units[i].ns)
+		/* digits only, so the one way to fail is a number past 64 bits */
+		if (pb_parse_u64(what, number, 0, UINT64_MAX, &v, NULL) ||
+		    v > max / time_units[i].ns)
 			return pb_fail(err, PB_EXIT_USAGE, 0, "%s '%s' is too long a time (max %llu ns)",
 				       what, text, (unsigned long long)max);
 		v *= time_units[i].ns;
