@@ -561,6 +561,51 @@ int pb_parse_u64(const char *what, const char *text, uint64_t min, uint64_t max,
 	return 0;
 }
 
+/* A comma-separated list: each item parsed by item(ctx, text, index), at most max_n. */
+struct list_ctx {
+	uint64_t min, max, *out;
+	unsigned *units;
+};
+
+static int parse_list(const char *what, const char *text, unsigned max_n, unsigned *n,
+		      int (*item)(const char *what, struct list_ctx *ctx, const char *text,
+				  unsigned i, struct pb_error *err),
+		      struct list_ctx *ctx, struct pb_error *err)
+{
+	char buf[512];
+	if (!text || strlen(text) >= sizeof buf)
+		return pb_fail(err, PB_EXIT_USAGE, 0, "%s: list missing or too long", what);
+	strcpy(buf, text);
+	*n = 0;
+	char *save = NULL;
+	for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (*n >= max_n)
+			return pb_fail(err, PB_EXIT_USAGE, 0, "%s: at most %u values", what, max_n);
+		if (item(what, ctx, tok, *n, err))
+			return -1;
+		(*n)++;
+	}
+	if (!*n)
+		return pb_fail(err, PB_EXIT_USAGE, 0, "%s: empty list", what);
+	return 0;
+}
+
+static int u64_item(const char *what, struct list_ctx *ctx, const char *text, unsigned i,
+		    struct pb_error *err)
+{
+	return pb_parse_u64(what, text, ctx->min, ctx->max, &ctx->out[i], err);
+}
+
+static int period_item(const char *what, struct list_ctx *ctx, const char *text, unsigned i,
+		       struct pb_error *err)
+{
+	unsigned one;
+	if (pb_parse_period(what, text, ctx->min, ctx->max, &ctx->out[i], &one, err))
+		return -1;
+	*ctx->units |= one;
+	return 0;
+}
+
 /* A time unit and its length in ns; "us" before "s" so the longer suffix is tried first. */
 static const struct {
 	const char *suffix;
@@ -620,25 +665,9 @@ int pb_parse_period_list(const char *what, const char *text, uint64_t min, uint6
 			 uint64_t *out, unsigned max_n, unsigned *n, unsigned *units,
 			 struct pb_error *err)
 {
-	char buf[512];
+	struct list_ctx ctx = {.min = min, .max = max, .out = out, .units = units};
 	*units = PB_PERIOD_PLAIN;
-	if (!text || strlen(text) >= sizeof buf)
-		return pb_fail(err, PB_EXIT_USAGE, 0, "%s: list missing or too long", what);
-	strcpy(buf, text);
-	*n = 0;
-	char *save = NULL;
-	for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		if (*n >= max_n)
-			return pb_fail(err, PB_EXIT_USAGE, 0, "%s: at most %u values", what, max_n);
-		unsigned one;
-		if (pb_parse_period(what, tok, min, max, &out[*n], &one, err))
-			return -1;
-		*units |= one;
-		(*n)++;
-	}
-	if (!*n)
-		return pb_fail(err, PB_EXIT_USAGE, 0, "%s: empty list", what);
-	return 0;
+	return parse_list(what, text, max_n, n, period_item, &ctx, err);
 }
 
 int pb_period_check(const char *what, unsigned units, const char *spec_text,
@@ -665,22 +694,8 @@ int pb_period_check(const char *what, unsigned units, const char *spec_text,
 int pb_parse_u64_list(const char *what, const char *text, uint64_t min, uint64_t max,
 		      uint64_t *out, unsigned max_n, unsigned *n, struct pb_error *err)
 {
-	char buf[512];
-	if (!text || strlen(text) >= sizeof buf)
-		return pb_fail(err, PB_EXIT_USAGE, 0, "%s: list missing or too long", what);
-	strcpy(buf, text);
-	*n = 0;
-	char *save = NULL;
-	for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		if (*n >= max_n)
-			return pb_fail(err, PB_EXIT_USAGE, 0, "%s: at most %u values", what, max_n);
-		if (pb_parse_u64(what, tok, min, max, &out[*n], err))
-			return -1;
-		(*n)++;
-	}
-	if (!*n)
-		return pb_fail(err, PB_EXIT_USAGE, 0, "%s: empty list", what);
-	return 0;
+	struct list_ctx ctx = {.min = min, .max = max, .out = out};
+	return parse_list(what, text, max_n, n, u64_item, &ctx, err);
 }
 
 int pb_parse_threads(const char *what, const char *text, uint64_t *out, struct pb_error *err)
