@@ -38,8 +38,8 @@ static const struct {
 	const char *name;
 	char letter;
 } conventional_short[] = {
-	{"facility", 'f'}, {"facility", 'e'}, {"period", 'c'}, {"out", 'o'},
-	{"workload", 'w'}, {"threads", 't'}, {"runs", 'r'}, {"quiet", 'q'},
+	{"facility", 'f'}, {"facility", 'e'}, {"event", 'e'}, {"period", 'c'}, {"out", 'o'},
+	{"output", 'o'}, {"workload", 'w'}, {"threads", 't'}, {"runs", 'r'}, {"quiet", 'q'},
 };
 
 static bool letter_declared(const struct pb_cmd_spec *spec, char c)
@@ -49,6 +49,19 @@ static bool letter_declared(const struct pb_cmd_spec *spec, char c)
 	for (const struct pb_opt *o = spec->options; o && o->name; o++)
 		if (o->short_name == c)
 			return true;
+	return false;
+}
+
+/* Whether an option before o in the table takes letter c by convention (-e: --facility before
+ * --event): each letter means one option. */
+static bool convention_taken_before(const struct pb_cmd_spec *spec, const struct pb_opt *o,
+				    char c)
+{
+	for (const struct pb_opt *p = spec->options; p && p->name && p != o; p++)
+		for (size_t i = 0; i < sizeof conventional_short / sizeof conventional_short[0]; i++)
+			if (!p->hidden && conventional_short[i].letter == c &&
+			    !strcmp(conventional_short[i].name, p->name))
+				return true;
 	return false;
 }
 
@@ -62,7 +75,8 @@ size_t pb_opt_short_letters(const struct pb_cmd_spec *spec, const struct pb_opt 
 		for (size_t i = 0; i < sizeof conventional_short / sizeof conventional_short[0] &&
 				   n < PB_OPT_MAX_SHORT; i++)
 			if (!strcmp(conventional_short[i].name, o->name) &&
-			    !letter_declared(spec, conventional_short[i].letter))
+			    !letter_declared(spec, conventional_short[i].letter) &&
+			    !convention_taken_before(spec, o, conventional_short[i].letter))
 				letters[n++] = conventional_short[i].letter;
 	letters[n] = '\0';
 	return n;

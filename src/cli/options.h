@@ -97,8 +97,9 @@ enum pb_parse_result pb_options_parse(const struct pb_cmd_spec *spec, int argc, 
 int pb_options_run(const struct pb_cmd_spec *spec, int argc, char **argv, void *args, int *rest);
 
 /* The short letters of option o in command spec: its own, then the conventional ones
- * (-f facility, -e facility as perf's -e, -c period as perf's -c, -o out, -w workload,
- * -t threads, -r runs, -q quiet) where the table gives the letter to no other option. */
+ * (-f facility, -e facility or event as perf's -e, -c period as perf's -c, -o out or output,
+ * -w workload, -t threads, -r runs, -q quiet) where the table gives the letter to no other
+ * option. */
 #define PB_OPT_MAX_SHORT 3
 size_t pb_opt_short_letters(const struct pb_cmd_spec *spec, const struct pb_opt *o,
 			    char letters[PB_OPT_MAX_SHORT + 1]);
