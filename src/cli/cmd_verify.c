@@ -83,7 +83,8 @@ const struct pb_cmd_spec pb_cmd_verify_spec = {
 		"Exit 5 on a mismatch, naming the instruction and both numbers.\n"
 		"--json: {\"checks\", \"mismatches\", \"rows\": [{\"workload\", \"params\", \"oracle\",\n"
 		"\"what\", \"address\" (hex, null for totals), \"thread\", \"declared\", \"measured\"\n"
-		"(null where the oracle cannot observe it), \"ok\", \"refused\", \"note\"}], \"not_run\": [why, ...]}.\n",
+		"(null where the oracle cannot observe it), \"ok\", \"refused\", \"note\"}],\n"
+		"\"not_run\": [why, ...]}.\n",
 };
 
 static json_t *report_json(const struct pb_verify_report *rep)

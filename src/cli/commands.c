@@ -4,6 +4,7 @@
 
 #include "cli/options.h"
 #include "util/error.h"
+#include "util/suggest.h"
 
 #include <errno.h>
 #include <stdbool.h>
@@ -191,8 +192,18 @@ int pb_cli_help(int argc, char **argv)
 				return PB_EXIT_OK;
 			}
 	if (argc > 2 && !strcmp(argv[1], "help")) {
-		fprintf(stderr, "pesbench help: unknown topic '%s'; give a command, --man, "
-			"--options, --examples, --commands or --completion\n", argv[2]);
+		static const char *const topics[] = {"--man", "--options", "--examples",
+						      "--commands", "--completion"};
+		struct pb_suggest near;
+		pb_suggest_init(&near, argv[2]);
+		for (const struct pb_command *c = commands; c->spec; c++)
+			pb_suggest_consider(&near, c->spec->name);
+		for (size_t i = 0; i < sizeof topics / sizeof topics[0]; i++)
+			pb_suggest_consider(&near, topics[i]);
+		struct pb_error err = {0};
+		pb_suggest_fail(&err, &near, "", "topic", "`pesbench --help`");
+		fprintf(stderr, "pesbench help: %s (a command, --man, --options, --examples, "
+			"--commands or --completion)\n", err.msg);
 		return PB_EXIT_USAGE;
 	}
 	usage(stdout);

@@ -139,7 +139,8 @@ void pb_cli_completion(FILE *out)
 	      "\tcase ${COMP_WORDS[1]} in\n", out);
 	for (const struct pb_command *c = pb_command_list(); c->spec; c++)
 		command_case(out, c->spec);
-	fputs("\thelp) _pesbench_words \"$commands --man --options\" ;;\n"
+	fputs("\thelp) _pesbench_words \"$commands --man --options --examples --commands "
+	      "--completion\" ;;\n"
 	      "\tesac\n"
 	      "}\n"
 	      "complete -F _pesbench pesbench\n", out);
