@@ -191,7 +191,7 @@ _pesbench() {
 		case $cur in
 		-*) _pesbench_words "--json --help -h" ;;
 		esac ;;
-	help) _pesbench_words "$commands --man --options" ;;
+	help) _pesbench_words "$commands --man --options --examples --commands --completion" ;;
 	esac
 }
 complete -F _pesbench pesbench

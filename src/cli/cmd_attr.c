@@ -140,8 +140,8 @@ int pb_cmd_attr(int argc, char **argv)
 	pb_point_request_defaults(&req);
 	req.machine = m;
 	req.period = period;
-	if (pb_point_request_set(&req, spec_text, workload, NULL, period_given, &err) ||
-	    pb_period_check("--period", a.period_units, spec_text, &err))
+	if (pb_period_check("--period", a.period_units, spec_text, &err) ||
+	    pb_point_request_set(&req, spec_text, workload, NULL, period_given, &err))
 		return pb_cli_report("attr", &err);
 	const struct pb_spec *spec = &req.events[0].spec;
 	struct pb_instance in;

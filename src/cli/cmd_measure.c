@@ -83,8 +83,9 @@ int pb_cmd_measure(int argc, char **argv)
 	const char *workload = a.workload, *label = a.label, *facility = a.facility;
 	bool json = a.json, period_given = a.period_given;
 	struct pb_error err = {0};
-	if (pb_point_request_set(&req, facility, workload, label, period_given, &err) ||
-	    pb_period_check("--period", a.period_units, facility, &err))
+	/* a usage error before whatever the machine says of the facility */
+	if (pb_period_check("--period", a.period_units, facility, &err) ||
+	    pb_point_request_set(&req, facility, workload, label, period_given, &err))
 		return pb_cli_report("measure", &err);
 	/* only where the facility's samples carry the overflow's count (its model says) */
 	req.measure_skid = true;
