@@ -202,8 +202,7 @@ int pb_cli_help(int argc, char **argv)
 			pb_suggest_consider(&near, topics[i]);
 		struct pb_error err = {0};
 		pb_suggest_fail(&err, &near, "", "topic", "`pesbench --help`");
-		fprintf(stderr, "pesbench help: %s (a command, --man, --options, --examples, "
-			"--commands or --completion)\n", err.msg);
+		fprintf(stderr, "pesbench help: %s\n", err.msg);
 		return PB_EXIT_USAGE;
 	}
 	usage(stdout);
