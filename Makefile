@@ -52,8 +52,8 @@ test-asan: build-asan
 	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 		ctest --output-on-failure -j $(JOBS)
 
-# The documentation blocks generated from the code (the facility tables in README.md and
-# docs/facilities.md); a test fails when they are stale.
+# What is generated from the code: the facility and command tables in README.md and docs/, and
+# the bash completion completion/pesbench.bash; a test fails when they are stale.
 docs: build
 	@bash scripts/gen-docs.sh ./$(BUILD)/pesbench
 

@@ -26,7 +26,7 @@ if ! cmake --install "$PB_BUILD_DIR" --prefix "$prefix" >"$work/install.log" 2>&
 	exit 1
 fi
 for f in bin/pesbench include/pesbench/pesbench.h lib/pkgconfig/pesbench.pc lib/libpesbench.a \
-	share/man/man1/pesbench.1; do
+	share/man/man1/pesbench.1 share/bash-completion/completions/pesbench; do
 	[ -e "$prefix/$f" ] || fail "not installed: $f"
 done
 # Internal headers stay private.

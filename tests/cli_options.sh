@@ -16,13 +16,14 @@ fails=0
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 
 # Spellings the tests use on purpose to check that an unknown option is refused.
-deliberately_wrong="--frobnicate --bogus --no-such-option"
+deliberately_wrong="--frobnicate --bogus --no-such-option --facilty"
 
-# The options section of a --help text: "  --name ARG  help" and "  -h, --help  help" lines
-# between "options:" and the next blank line; prints the long names.
+# The options section of a --help text: "  --name ARG  help", "  -h, --help  help" and
+# "  -f, -e, --facility SPEC" lines between "options:" and the next blank line; prints the long
+# names.
 help_options() {
 	awk '/^options:$/ {on = 1; next} on && /^$/ {exit}
-	     on && match($0, /^  (-[A-Za-z], )?--[a-z0-9][a-z0-9-]*/) {
+	     on && match($0, /^  (-[A-Za-z], )*--[a-z0-9][a-z0-9-]*/) {
 	       s = substr($0, RSTART, RLENGTH); sub(/^.*--/, "--", s); print s }' "$1" | sort -u
 }
 
@@ -136,6 +137,72 @@ for c in $(cat "$work/help/_commands"); do
 	"$pb" "$c" -h >"$work/out" 2>&1 && cmp -s "$work/out" "$work/help/$c" ||
 		fail "pesbench $c -h is not its --help"
 done
+# Short options: the conventional letters (-f/-e facility, -c period, -o out, -w workload,
+# -t threads, -r runs, -q quiet) wherever the long option exists, shown in --help and the man
+# page, and parsed as the long one: the same --help output, the same error for a bad value.
+short_of() { # CMD LONG: the short letters --help shows for --LONG
+	awk -v l="--$2" '/^options:$/ {on = 1; next} on && /^$/ {exit}
+	     on { n = split($1 " " $2 " " $3, w, " "); for (i = 1; i <= n; i++) if (w[i] == l) {
+	          for (k = 1; k < i; k++) { s = w[k]; sub(/,$/, "", s); print s } } }' \
+		"$work/help/$1"
+}
+for pair in run:facility:-f run:facility:-e run:period:-c run:out:-o run:threads:-t \
+	run:runs:-r run:quiet:-q measure:facility:-f measure:workload:-w measure:period:-c \
+	profile:facility:-e attr:workload:-w; do
+	IFS=: read -r c long letter <<<"$pair"
+	short_of "$c" "$long" | grep -qxF -- "$letter" ||
+		fail "pesbench $c --help does not show $letter for --$long"
+	man_has=$(awk -v c="$c" '/^\.SS / {on = ($0 == ".SS \"pesbench " c "\""); next}
+		on && /^\.TP$/ {getline; print}' "$work/man" | grep -F -- "\\fB\\-${letter#-}\\fR, " |
+		grep -cF -- "\\-\\-$long")
+	[ "$man_has" -ge 1 ] || fail "pesbench(1) does not show $letter for $c --$long"
+done
+# parsed as the long option: a bad value gets the long option's message
+"$pb" measure -c 5q >/dev/null 2>"$work/err"
+[ $? -eq 2 ] && grep -q -- "--period '5q'" "$work/err" || fail "measure -c 5q: $(cat "$work/err")"
+"$pb" run -r 0 >/dev/null 2>"$work/err"
+[ $? -eq 2 ] && grep -q -- "--runs" "$work/err" || fail "run -r 0: $(cat "$work/err")"
+"$pb" measure -e frob >/dev/null 2>"$work/err"
+[ $? -eq 2 ] && grep -q "unknown facility 'frob'" "$work/err" || fail "measure -e frob: $(cat "$work/err")"
+# a letter a command has no option for is refused, not taken for another option
+"$pb" compare -f x --help >/dev/null 2>"$work/err"
+[ $? -eq 2 ] && grep -q "unknown option -f" "$work/err" || fail "compare -f accepted"
+# the same attr, spelled the perf way and the long way
+"$pb" attr page-faults -c 5k -w accuracy --json >"$work/short.json" 2>&1
+"$pb" attr sw:page-faults --period 5000 --workload accuracy --json >"$work/long.json" 2>&1
+cmp -s "$work/short.json" "$work/long.json" && grep -q '"sample_period": 5000' "$work/short.json" ||
+	fail "attr page-faults -c 5k -w accuracy differs from its long spelling"
+# a hardware event's alias names the full spec, available here or not
+"$pb" attr cycles >"$work/a.out" 2>&1
+grep -q "hw:cycles" "$work/a.out" || fail "attr cycles does not name hw:cycles: $(head -c 200 "$work/a.out")"
+# perf's generic event names read as specs: the attr of the alias is that of the full spec
+for alias in cpu-clock:timer:cpu-clock task-clock:timer:task-clock page-faults:sw:page-faults \
+	context-switches:sw:context-switches; do
+	name=${alias%%:*} full=${alias#*:}
+	"$pb" attr "$name" --json >"$work/a.json" 2>&1
+	"$pb" attr "$full" --json >"$work/b.json" 2>&1
+	cmp -s "$work/a.json" "$work/b.json" || fail "attr $name is not attr $full"
+	grep -q "\"spec\": \"$full\"" "$work/a.json" || fail "attr $name does not name $full"
+done
+# periods with units: a time in ns for a timer, a count suffix for an event facility
+"$pb" attr timer --period 250us --json | grep -q '"sample_period": 250000' ||
+	fail "attr timer --period 250us is not 250000 ns"
+"$pb" attr timer --period 2ms --json | grep -q '"sample_period": 2000000' ||
+	fail "attr timer --period 2ms is not 2000000 ns"
+"$pb" attr timer --period 1s --json | grep -q '"sample_period": 1000000000' ||
+	fail "attr timer --period 1s is not 1e9 ns"
+"$pb" attr sw:page-faults --period 5k --json | grep -q '"sample_period": 5000' ||
+	fail "attr sw:page-faults --period 5k is not 5000"
+
+# `version` and `--version`: the version the build was made with, the same twice
+v1=$("$pb" version) && v2=$("$pb" --version) || fail "pesbench version failed"
+[ "$v1" = "$v2" ] || fail "version ($v1) and --version ($v2) differ"
+grep -qE '^pesbench [0-9]+\.[0-9]+\.[0-9]+$' <<<"$v1" || fail "version prints '$v1'"
+"$pb" version --json | python3 -c 'import json, sys; d = json.load(sys.stdin); assert d["version"], d' ||
+	fail "version --json"
+"$pb" vrsion >/dev/null 2>"$work/err"
+[ $? -eq 2 ] && grep -q "did you mean version?" "$work/err" || fail "pesbench vrsion: $(cat "$work/err")"
+
 # a value-less option given a value, a value option without one
 "$pb" run --quiet=yes >/dev/null 2>"$work/err"
 [ $? -eq 2 ] && grep -q "option --quiet takes no value" "$work/err" || fail "--quiet=yes accepted"

@@ -19,7 +19,7 @@ assert [w for w in d if w[\"name\"]==\"mix\"][0][\"per_iteration\"][\"locked\"]=
 expect_exit 0 "workloads with parameters" "$PB_BIN" workloads accuracy:ratio=100
 check "grep -q 'instructions=100 ' '$work/out'" "ratio=100 declares 100 instructions per iteration"
 expect_exit 2 "unknown workload" "$PB_BIN" workloads nosuch
-check "grep -q 'the workloads are' '$work/err'" "unknown workload lists the valid ones"
+check "grep -q 'known: accuracy' '$work/err'" "unknown workload lists the valid ones"
 
 # --- verify usage ---
 expect_exit 2 "verify: ratio below 5" "$PB_BIN" verify accuracy:ratio=4
@@ -75,6 +75,19 @@ else
 	check "grep -q '^hw:instructions: ' '$work/out'" "verify names the hw:instructions oracle it could not use"
 	skip_checks 8 "hw: $hw_verdict (hw:instructions rows)"
 fi
+
+# --json: the same checks as one JSON object, the oracles not run named with why
+expect_exit 0 "verify --json" "$PB_BIN" verify accuracy mix --iterations 200 --no-callgrind --json
+check "python3 - '$work/out' <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d['checks'] == len(d['rows']) > 0 and d['mismatches'] == 0, d
+rows = {(r['workload'], r['oracle'], r['what']): r for r in d['rows']}
+r = rows[('accuracy', 'uprobe', 'pb_wl_accuracy_chase')]
+assert r['declared'] == r['measured'] == 200 and r['ok'] and r['address'].startswith('0x'), r
+assert all(r['ok'] for r in d['rows']), d
+assert isinstance(d['not_run'], list) and all(isinstance(x, str) and x for x in d['not_run']), d
+PY" "verify --json: every row, 200 chasing loads counted by the uprobe, not_run a list"
 
 expect_exit 0 "verify on two threads without callgrind" "$PB_BIN" verify mix accuracy:ratio=37 \
 	--iterations 300 --threads 2 --no-callgrind

@@ -18,6 +18,7 @@
 struct attr_args {
 	const char *spec_text, *root, *workload;
 	bool json, period_given;
+	unsigned period_units;
 	uint64_t period;
 };
 
@@ -38,9 +39,11 @@ static const struct pb_opt attr_options[] = {
 		 "this machine"},
 	{.name = "workload", .arg = "W", .kind = PB_OPT_STRING, .at = ARG(workload, const char *),
 	 .help = "the workload (default: the facility's natural one)"},
-	{.name = "period", .arg = "P", .kind = PB_OPT_U64, .at = ARG(period, uint64_t),
+	{.name = "period", .arg = "P", .kind = PB_OPT_PERIOD, .at = ARG(period, uint64_t),
 	 .given_at = PB_GIVEN(struct attr_args, period_given), .min = 1, .max = INT64_MAX,
-	 .help = "events (ns for timers) per sample (default: the facility's)"},
+	 .units_at = PB_UNITS(struct attr_args, period_units),
+	 .help = "events per sample (10000, 10k), or for a timer a time (1ms, 100us; plain: "
+		 "ns); default: the facility's"},
 	{.name = "json", .kind = PB_OPT_FLAG, .at = ARG(json, bool),
 	 .help = "machine-readable output"},
 	{0},
@@ -137,7 +140,8 @@ int pb_cmd_attr(int argc, char **argv)
 	pb_point_request_defaults(&req);
 	req.machine = m;
 	req.period = period;
-	if (pb_point_request_set(&req, spec_text, workload, NULL, period_given, &err))
+	if (pb_period_check("--period", a.period_units, spec_text, &err) ||
+	    pb_point_request_set(&req, spec_text, workload, NULL, period_given, &err))
 		return pb_cli_report("attr", &err);
 	const struct pb_spec *spec = &req.events[0].spec;
 	struct pb_instance in;

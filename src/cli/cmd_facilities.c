@@ -1,6 +1,6 @@
 /* `pesbench facilities`: every facility's measurement model as its descriptor holds it — the
  * basis of its expectations on its natural workload, its IP relation, its periods and how it
- * excludes a privilege level. The README's and docs/facilities.md's tables are this command's
+ * excludes a privilege level. The table of docs/facilities.md is this command's
  * --markdown output (scripts/gen-docs.sh), so the documentation cannot drift from the code. */
 #include "cli/commands.h"
 #include "cli/options.h"
@@ -156,7 +156,7 @@ struct facilities_args {
 
 static const struct pb_opt facilities_options[] = {
 	{.name = "markdown", .kind = PB_OPT_FLAG, .at = PB_AT(struct facilities_args, markdown, bool),
-	 .help = "a Markdown table (the one in README.md and docs/facilities.md)"},
+	 .help = "a Markdown table (the one in docs/facilities.md)"},
 	{.name = "json", .kind = PB_OPT_FLAG, .at = PB_AT(struct facilities_args, json, bool),
 	 .help = "the same as JSON"},
 	{0},

@@ -18,6 +18,7 @@ struct measure_args {
 	struct pb_point_request req;
 	const char *workload, *label, *facility;
 	bool json, period_given;
+	unsigned period_units;
 	uint64_t threads, ring_pages;
 };
 
@@ -34,14 +35,15 @@ static const struct pb_opt measure_options[] = {
 		     "facilities",
 	 .help = "timer:cpu-clock, sw:page-faults, bp:w, uprobe, ... (`pesbench probe` lists "
 		 "them); 'none' runs the workload without perf"},
-	{.name = "period", .arg = "P", .kind = PB_OPT_U64, .at = ARG(req.period, uint64_t),
+	{.name = "period", .arg = "P", .kind = PB_OPT_PERIOD, .at = ARG(req.period, uint64_t),
 	 .given_at = PB_GIVEN(struct measure_args, period_given), .min = 0, .max = UINT64_MAX >> 1,
-	 .help = "events (ns for timers) per sample; 0 counts only (default: the facility's "
-		 "default)"},
+	 .units_at = PB_UNITS(struct measure_args, period_units),
+	 .help = "events per sample (10000, 10k), or for a timer a time (1ms, 100us; plain: "
+		 "ns); 0 counts only (default: the facility's default)"},
 	{.name = "delivery", .arg = "MODE", .kind = PB_OPT_CALL, .parse = set_delivery,
 	 .example = "none", .help = "none (default), signal, sigtrap, drain"},
 	{.name = "workload", .arg = "W", .kind = PB_OPT_STRING, .at = ARG(workload, const char *),
-	 .help = "NAME[:key=value,...]; default: the facility's natural workload (see README)"},
+	 .help = "NAME[:key=value,...]; default: the facility's natural workload (`pesbench facilities`)"},
 	{.name = "iterations", .arg = "N", .kind = PB_OPT_U64, .at = ARG(req.iterations, uint64_t),
 	 .min = 1, .max = UINT64_MAX >> 8, .help = "loop iterations per thread (default 100000)"},
 	{.name = "threads", .arg = "N", .kind = PB_OPT_THREADS, .at = ARG(threads, uint64_t),
@@ -81,7 +83,9 @@ int pb_cmd_measure(int argc, char **argv)
 	const char *workload = a.workload, *label = a.label, *facility = a.facility;
 	bool json = a.json, period_given = a.period_given;
 	struct pb_error err = {0};
-	if (pb_point_request_set(&req, facility, workload, label, period_given, &err))
+	/* a usage error before whatever the machine says of the facility */
+	if (pb_period_check("--period", a.period_units, facility, &err) ||
+	    pb_point_request_set(&req, facility, workload, label, period_given, &err))
 		return pb_cli_report("measure", &err);
 	/* only where the facility's samples carry the overflow's count (its model says) */
 	req.measure_skid = true;

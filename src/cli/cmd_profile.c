@@ -28,6 +28,7 @@ struct options {
 	const char *facility, *perf_data;
 	uint64_t period, seed, top;
 	bool period_given, json;
+	unsigned period_units;
 	enum pb_period_method method;
 	char **argv;
 };
@@ -49,9 +50,11 @@ static int no_operand(void *args, const char *value, struct pb_error *err)
 static const struct pb_opt profile_options[] = {
 	{.name = "facility", .arg = "SPEC", .kind = PB_OPT_STRING, .at = ARG(facility, const char *),
 	 .help = "default timer:cpu-clock (`pesbench probe` lists the others)"},
-	{.name = "period", .arg = "P", .kind = PB_OPT_U64, .at = ARG(period, uint64_t),
+	{.name = "period", .arg = "P", .kind = PB_OPT_PERIOD, .at = ARG(period, uint64_t),
 	 .given_at = PB_GIVEN(struct options, period_given), .min = 1, .max = UINT64_MAX >> 2,
-	 .help = "events per sample (ns for timers; default: the facility's)"},
+	 .units_at = PB_UNITS(struct options, period_units),
+	 .help = "events per sample (10000, 10k), or for a timer a time (1ms, 100us; plain: "
+		 "ns); default: the facility's"},
 	{.name = "period-method", .arg = "M", .kind = PB_OPT_CALL, .parse = set_method,
 	 .example = "prime",
 	 .help = "round (P as given, default), prime (the next prime >= P), random (a new period "
@@ -368,6 +371,8 @@ int pb_cmd_profile(int argc, char **argv)
 	int rest, rc0 = pb_options_run(&pb_cmd_profile_spec, argc, argv, &opt, &rest);
 	if (rc0 >= 0)
 		return rc0;
+	if (pb_period_check("--period", opt.period_units, opt.facility, &err))
+		return pb_cli_report("profile", &err);
 	if (rest >= argc) {
 		pb_fail(&err, PB_EXIT_USAGE, 0,
 			"no command to profile: give it after --, e.g. pesbench profile -- gzip -k FILE");

@@ -12,6 +12,8 @@
 #include "io/results.h"
 #include "present/report.h"
 #include "present/summary.h"
+#include "util/progress.h"
+#include "util/suggest.h"
 #include "util/text.h"
 
 #include <signal.h>
@@ -33,9 +35,12 @@ struct run_args {
 	struct pb_suite_options o;
 	struct pb_suite suite;
 	const char *facilities[PB_MAX_LIST];
+	/* each as pb_spec_parse wrote it: perf's names read as specs (cycles: hw:cycles) */
+	char facility_texts[PB_MAX_LIST][sizeof ((struct pb_spec *)0)->text];
 	unsigned nfacilities;
 	const char *out_dir;
 	bool json, quiet;
+	unsigned period_units;
 };
 
 static int add_experiment(void *args, const char *value, struct pb_error *err)
@@ -43,11 +48,11 @@ static int add_experiment(void *args, const char *value, struct pb_error *err)
 	struct run_args *a = args;
 	const struct pb_experiment *e = pb_experiment_find(value);
 	if (!e) {
-		char known[256] = "";
+		struct pb_suggest near;
+		pb_suggest_init(&near, value);
 		for (const struct pb_experiment *const *x = pb_experiment_list(); *x; x++)
-			pb_list_add(known, sizeof known, (*x)->name);
-		return pb_fail(err, PB_EXIT_USAGE, 0, "unknown experiment '%s'; known: %s", value,
-			       known);
+			pb_suggest_consider(&near, (*x)->name);
+		return pb_suggest_fail(err, &near, "", "experiment", "`pesbench run --help`");
 	}
 	if (a->suite.nexperiments < PB_SUITE_MAX_EXPERIMENTS)
 		a->suite.experiments[a->suite.nexperiments++] = e;
@@ -62,7 +67,9 @@ static int add_facility(void *args, const char *value, struct pb_error *err)
 		return -1;
 	if (a->nfacilities == PB_MAX_LIST)
 		return pb_fail(err, PB_EXIT_USAGE, 0, "at most %d facilities", PB_MAX_LIST);
-	a->facilities[a->nfacilities++] = value;
+	snprintf(a->facility_texts[a->nfacilities], sizeof a->facility_texts[0], "%s", spec.text);
+	a->facilities[a->nfacilities] = a->facility_texts[a->nfacilities];
+	a->nfacilities++;
 	return 0;
 }
 
@@ -110,10 +117,11 @@ static const struct pb_opt run_options[] = {
 	 .repeatable = true, .example = "sw:page-faults",
 	 .help = "a facility to run on, repeatable (default: every facility this machine has); "
 		 "`pesbench probe` lists them"},
-	{.name = "period", .arg = "LIST", .kind = PB_OPT_U64_LIST, .at = ARG(o.periods[0], uint64_t),
-	 .count_at = PB_COUNT(struct run_args, o.nperiods), .min = 1, .max = UINT64_MAX >> 1,
+	{.name = "period", .arg = "LIST", .kind = PB_OPT_PERIOD_LIST,
+	 .at = ARG(o.periods[0], uint64_t), .count_at = PB_COUNT(struct run_args, o.nperiods),
+	 .units_at = PB_UNITS(struct run_args, period_units), .min = 1, .max = UINT64_MAX >> 1,
 	 .max_n = PB_MAX_LIST, .help = "periods to use instead of each experiment's own, e.g. "
-	 "10000,100000"},
+	 "10000,100000 or 10k,100k; for timers also 1ms,100us (plain: ns)"},
 	{.name = "runs", .arg = "N", .kind = PB_OPT_CALL, .parse = set_runs,
 	 .example = "1", .help = "repetitions of every point (default 5): mean, stdev, min, max"},
 	{.name = "threads", .arg = "LIST", .kind = PB_OPT_CALL, .parse = set_threads,
@@ -143,40 +151,26 @@ const struct pb_cmd_spec pb_cmd_run_spec = {
 	.args_size = sizeof(struct run_args),
 	.positional = add_experiment,
 	.epilogue =
-		"Writes DIR/results.json and DIR/results.csv (schema in README). Exit 0 when every\n"
-		"point was measured, 130 when interrupted (partial results written, marked\n"
+		"Writes DIR/results.json and DIR/results.csv (schema in docs/results.md). Exit 0\n"
+		"when every point was measured, 130 when interrupted (partial results written, marked\n"
 		"incomplete), 2 for bad usage, 3 when no chosen facility is available here, 4 when\n"
 		"DIR cannot be written.\n",
 };
 
 struct progress {
-	bool tty, quiet;
-	unsigned done, total;
-	time_t started;
+	bool quiet;
+	struct pb_progress line;
 };
 
 static void show_progress(void *ctx, const char *what)
 {
 	struct progress *p = ctx;
-	p->done++;
-	if (p->quiet)
-		return;
-	if (!p->tty) {
-		return;
-	}
-	unsigned width = 24, filled = p->total ? width * (p->done - 1) / p->total : 0;
-	char bar[32];
-	for (unsigned i = 0; i < width; i++)
-		bar[i] = i < filled ? '#' : '.';
-	bar[width] = '\0';
-	fprintf(stderr, "\r\033[K[%s] %u/%u %.90s", bar, p->done, p->total, what);
-	fflush(stderr);
+	pb_progress_step(&p->line, what);
 }
 
 static void end_progress(struct progress *p)
 {
-	if (p->tty && !p->quiet)
-		fprintf(stderr, "\r\033[K");
+	pb_progress_clear(&p->line);
 }
 
 static void report_failure(void *ctx, const char *experiment, const char *facility,
@@ -198,6 +192,15 @@ int pb_cmd_run(int argc, char **argv)
 	if (rc >= 0)
 		return rc;
 	struct pb_error err = {0};
+	/* checked before anything is written: a unit suits facilities of one kind of period */
+	if (a.period_units && !a.nfacilities) {
+		pb_fail(&err, PB_EXIT_USAGE, 0, "--period with a unit needs --facility: the default "
+			"facilities count some periods in ns and others in events");
+		return pb_cli_report("run", &err);
+	}
+	for (unsigned i = 0; i < a.nfacilities; i++)
+		if (pb_period_check("--period", a.period_units, a.facilities[i], &err))
+			return pb_cli_report("run", &err);
 
 	char default_dir[64];
 	if (!a.out_dir) {
@@ -232,8 +235,9 @@ int pb_cmd_run(int argc, char **argv)
 		return pb_cli_report("run", &err);
 	}
 
-	struct progress progress = {.tty = isatty(STDERR_FILENO), .quiet = a.quiet,
-				    .total = suite->total_runs, .started = time(NULL)};
+	struct progress progress = {.quiet = a.quiet};
+	pb_progress_start(&progress.line, stderr, !a.quiet && isatty(STDERR_FILENO),
+			  suite->total_runs);
 	a.o.progress = show_progress;
 	a.o.progress_ctx = &progress;
 	a.o.interrupted = &interrupted;
@@ -244,7 +248,10 @@ int pb_cmd_run(int argc, char **argv)
 	sigaction(SIGTERM, &sa, &old_term);
 	double seconds = 0;
 	rc = pb_suite_run(suite, &a.o, &res, report_failure, &progress, &seconds);
-	end_progress(&progress);
+	if (rc == PB_EXIT_OK)
+		pb_progress_finish(&progress.line);
+	else
+		end_progress(&progress);
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGTERM, &old_term, NULL);
 

@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,7 +22,7 @@ struct verify_args {
 	struct pb_workload_choice choices[MAX_NAMED];
 	size_t n;
 	uint64_t iterations, threads;
-	bool no_callgrind, no_uprobe, no_bp, no_hw, run_once;
+	bool no_callgrind, no_uprobe, no_bp, no_hw, run_once, json;
 };
 
 static int add_workload(void *args, const char *value, struct pb_error *err)
@@ -49,6 +50,8 @@ static const struct pb_opt verify_options[] = {
 	 .help = "leave out the breakpoint oracle"},
 	{.name = "no-hw", .kind = PB_OPT_FLAG, .at = ARG(no_hw, bool),
 	 .help = "leave out the hw:instructions oracle (where the PMU's count is not exact)"},
+	{.name = "json", .kind = PB_OPT_FLAG, .at = ARG(json, bool),
+	 .help = "print the checks as one JSON object on stdout instead of the table"},
 	/* what callgrind runs: the workloads once, nothing counted */
 	{.name = "run-once", .kind = PB_OPT_FLAG, .at = ARG(run_once, bool), .hidden = true,
 	 .help = "run the named workloads once, for callgrind"},
@@ -76,8 +79,44 @@ const struct pb_cmd_spec pb_cmd_verify_spec = {
 	.options = verify_options,
 	.args_size = sizeof(struct verify_args),
 	.positional = add_workload,
-	.epilogue = "Exit 5 on a mismatch, naming the instruction and both numbers.\n",
+	.epilogue =
+		"Exit 5 on a mismatch, naming the instruction and both numbers.\n"
+		"--json: {\"checks\", \"mismatches\", \"rows\": [{\"workload\", \"params\", \"oracle\",\n"
+		"\"what\", \"address\" (hex, null for totals), \"thread\", \"declared\", \"measured\"\n"
+		"(null where the oracle cannot observe it), \"ok\", \"refused\", \"note\"}],\n"
+		"\"not_run\": [why, ...]}.\n",
 };
+
+static json_t *report_json(const struct pb_verify_report *rep)
+{
+	json_t *rows = json_array();
+	for (size_t i = 0; i < rep->n; i++) {
+		const struct pb_verify_row *r = &rep->rows[i];
+		char addr[24];
+		snprintf(addr, sizeof addr, "0x%" PRIx64, r->addr);
+		json_array_append_new(rows, json_pack(
+			"{s:s, s:s, s:s, s:s, s:o, s:I, s:I, s:o, s:b, s:b, s:s}", "workload", r->workload,
+			"params", r->params, "oracle", r->oracle, "what", r->what,
+			"address", r->addr ? json_string(addr) : json_null(), "thread",
+			(json_int_t)r->thread, "declared", (json_int_t)r->declared, "measured",
+			r->refused ? json_null() : json_integer((json_int_t)r->measured), "ok",
+			r->ok, "refused", r->refused, "note", r->note));
+	}
+	json_t *not_run = json_array();
+	for (const char *p = rep->skipped; *p;) {
+		size_t len = strcspn(p, "\n");
+		const char *line = p;
+		while (len && (*line == ' ')) /* the table's indent */
+			line++, len--;
+		if (len)
+			json_array_append_new(not_run, json_stringn(line, len));
+		p = line + len;
+		if (*p)
+			p++;
+	}
+	return json_pack("{s:I, s:I, s:o, s:o}", "checks", (json_int_t)rep->n, "mismatches",
+			 (json_int_t)rep->mismatches, "rows", rows, "not_run", not_run);
+}
 
 int pb_cmd_verify(int argc, char **argv)
 {
@@ -117,12 +156,16 @@ int pb_cmd_verify(int argc, char **argv)
 	}
 	if (!rc && o.callgrind)
 		rc = pb_verify_callgrind(choices, truths, n, &o, &rep, &err);
-	pb_verify_print(&rep, stdout);
+	int printed = PB_EXIT_OK;
+	if (a.json && !rc)
+		printed = pb_cli_print_json("verify", report_json(&rep), 2);
+	else
+		pb_verify_print(&rep, stdout);
 	fflush(stdout);
 	if (!rc && rep.mismatches) {
 		pb_verify_mismatch_error(&rep, &err);
 		rc = -1;
 	}
 	pb_verify_report_free(&rep);
-	return rc ? pb_cli_report("verify", &err) : PB_EXIT_OK;
+	return rc ? pb_cli_report("verify", &err) : printed;
 }

@@ -29,6 +29,7 @@ PB_DECLARE_COMMAND(plan);
 PB_DECLARE_COMMAND(perfdata);
 PB_DECLARE_COMMAND(attr);
 PB_DECLARE_COMMAND(facilities);
+PB_DECLARE_COMMAND(version);
 
 /* The commands in the order of `pesbench --help`, ending with {0}. */
 const struct pb_command *pb_command_list(void);
@@ -37,6 +38,8 @@ const struct pb_command *pb_command_list(void);
 int pb_cli_help(int argc, char **argv);
 /* pesbench(1) in roff, from the command list and every command's option table. */
 void pb_cli_man(FILE *out);
+/* The bash completion script, from the same tables (src/cli/completion.c). */
+void pb_cli_completion(FILE *out);
 
 /* Reports an error on stderr as "pesbench NAME: message" and returns its exit code. */
 struct pb_error;

@@ -2,7 +2,10 @@
 
 #include "cli/commands.h"
 
+#include "facilities/facility.h"
 #include "facilities/machine.h"
+#include "util/suggest.h"
+#include "util/text.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -28,12 +31,64 @@ static const struct pb_opt *find_long(const struct pb_cmd_spec *spec, const char
 	return NULL;
 }
 
+/* The short options a perf user brings, one meaning in every command: a command whose table
+ * has the long option answers to the letter too, unless its table gives the letter to another
+ * option. -e is perf's spelling of the event, which here is the facility spec (-e cycles). */
+static const struct {
+	const char *name;
+	char letter;
+} conventional_short[] = {
+	{"facility", 'f'}, {"facility", 'e'}, {"event", 'e'}, {"period", 'c'}, {"out", 'o'},
+	{"output", 'o'}, {"workload", 'w'}, {"threads", 't'}, {"runs", 'r'}, {"quiet", 'q'},
+};
+
+static bool letter_declared(const struct pb_cmd_spec *spec, char c)
+{
+	if (c == help_option.short_name)
+		return true;
+	for (const struct pb_opt *o = spec->options; o && o->name; o++)
+		if (o->short_name == c)
+			return true;
+	return false;
+}
+
+/* Whether an option before o in the table takes letter c by convention (-e: --facility before
+ * --event): each letter means one option. */
+static bool convention_taken_before(const struct pb_cmd_spec *spec, const struct pb_opt *o,
+				    char c)
+{
+	for (const struct pb_opt *p = spec->options; p && p->name && p != o; p++)
+		for (size_t i = 0; i < sizeof conventional_short / sizeof conventional_short[0]; i++)
+			if (!p->hidden && conventional_short[i].letter == c &&
+			    !strcmp(conventional_short[i].name, p->name))
+				return true;
+	return false;
+}
+
+size_t pb_opt_short_letters(const struct pb_cmd_spec *spec, const struct pb_opt *o,
+			    char letters[PB_OPT_MAX_SHORT + 1])
+{
+	size_t n = 0;
+	if (o->short_name)
+		letters[n++] = o->short_name;
+	if (o != &help_option && !o->hidden)
+		for (size_t i = 0; i < sizeof conventional_short / sizeof conventional_short[0] &&
+				   n < PB_OPT_MAX_SHORT; i++)
+			if (!strcmp(conventional_short[i].name, o->name) &&
+			    !letter_declared(spec, conventional_short[i].letter) &&
+			    !convention_taken_before(spec, o, conventional_short[i].letter))
+				letters[n++] = conventional_short[i].letter;
+	letters[n] = '\0';
+	return n;
+}
+
 static const struct pb_opt *find_short(const struct pb_cmd_spec *spec, char c)
 {
 	if (c == help_option.short_name)
 		return &help_option;
+	char letters[PB_OPT_MAX_SHORT + 1];
 	for (const struct pb_opt *o = spec->options; o && o->name; o++)
-		if (o->short_name && o->short_name == c)
+		if (pb_opt_short_letters(spec, o, letters) && strchr(letters, c))
 			return o;
 	return NULL;
 }
@@ -41,9 +96,21 @@ static const struct pb_opt *find_short(const struct pb_cmd_spec *spec, char c)
 static int unknown_option(const struct pb_cmd_spec *spec, const char *shown, size_t len,
 			  struct pb_error *err)
 {
-	return pb_fail(err, PB_EXIT_USAGE, 0,
-		       "unknown option %.*s: it is not an option of this command (`pesbench %s "
-		       "--help` lists them)", (int)len, shown, spec->name);
+	char typed[PB_SUGGEST_NAME_LEN];
+	pb_format(typed, sizeof typed, "%.*s", (int)len, shown);
+	struct pb_suggest near;
+	pb_suggest_init(&near, typed);
+	for (const struct pb_opt *o = spec->options; o && o->name; o++) {
+		if (o->hidden)
+			continue;
+		char name[PB_SUGGEST_NAME_LEN];
+		pb_format(name, sizeof name, "--%s", o->name);
+		pb_suggest_consider(&near, name);
+	}
+	pb_suggest_consider(&near, "--help");
+	char lister[64];
+	pb_format(lister, sizeof lister, "`pesbench %s --help`", spec->name);
+	return pb_suggest_fail(err, &near, "", "option", lister);
 }
 
 /* Bytes an option's value takes at o->at. */
@@ -56,8 +123,10 @@ static size_t value_size(const struct pb_opt *o)
 		return sizeof(const char *);
 	case PB_OPT_U64:
 	case PB_OPT_THREADS:
+	case PB_OPT_PERIOD:
 		return sizeof(uint64_t);
 	case PB_OPT_U64_LIST:
+	case PB_OPT_PERIOD_LIST:
 		return o->max_n * sizeof(uint64_t);
 	case PB_OPT_CALL:
 		break;
@@ -70,8 +139,10 @@ static int apply(const struct pb_cmd_spec *spec, const struct pb_opt *o, void *a
 {
 	/* A table pointing outside its command's arguments is a bug in the table, never
 	 * something to write through. */
+	bool list = o->kind == PB_OPT_U64_LIST || o->kind == PB_OPT_PERIOD_LIST;
 	if (o->at + value_size(o) > spec->args_size || o->given_at > spec->args_size ||
-	    (o->kind == PB_OPT_U64_LIST && o->count_at + sizeof(unsigned) > spec->args_size))
+	    (list && o->count_at + sizeof(unsigned) > spec->args_size) ||
+	    (o->units_at && o->units_at - 1 + sizeof(unsigned) > spec->args_size))
 		return pb_fail(err, PB_EXIT_FAILURE, 0, "option table of %s: --%s lies outside its "
 			       "arguments", spec->name, o->name);
 	char what[72];
@@ -101,6 +172,20 @@ static int apply(const struct pb_cmd_spec *spec, const struct pb_opt *o, void *a
 		if (o->parse(args, value, err))
 			return -1;
 		break;
+	case PB_OPT_PERIOD:
+	case PB_OPT_PERIOD_LIST: {
+		unsigned units = 0, *units_to = o->units_at ? (unsigned *)(base + o->units_at - 1)
+							     : &units;
+		*units_to = 0;
+		if (o->kind == PB_OPT_PERIOD
+			    ? pb_parse_period(what, value, o->min, o->max,
+					      (uint64_t *)(base + o->at), units_to, err)
+			    : pb_parse_period_list(what, value, o->min, o->max,
+						   (uint64_t *)(base + o->at), o->max_n,
+						   (unsigned *)(base + o->count_at), units_to, err))
+			return -1;
+		break;
+	}
 	}
 	if (o->given_at)
 		*(bool *)(base + o->given_at - 1) = true;
@@ -207,18 +292,20 @@ int pb_options_run(const struct pb_cmd_spec *spec, int argc, char **argv, void *
 	return pb_cli_report(spec->name, &err);
 }
 
-/* "--name ARG", "-h, --help" */
-static void option_label(const struct pb_opt *o, char *buf, size_t len)
+/* "--name ARG", "-h, --help", "-f, -e, --facility SPEC" */
+static void option_label(const struct pb_cmd_spec *spec, const struct pb_opt *o, char *buf,
+			 size_t len)
 {
-	if (o->short_name)
-		snprintf(buf, len, "-%c, --%s%s%s", o->short_name, o->name, o->arg ? " " : "",
-			 o->arg ? o->arg : "");
-	else
-		snprintf(buf, len, "--%s%s%s", o->name, o->arg ? " " : "", o->arg ? o->arg : "");
+	char letters[PB_OPT_MAX_SHORT + 1];
+	size_t n = pb_opt_short_letters(spec, o, letters);
+	buf[0] = '\0';
+	for (size_t i = 0; i < n; i++)
+		pb_append(buf, len, "-%c, ", letters[i]);
+	pb_append(buf, len, "--%s%s%s", o->name, o->arg ? " " : "", o->arg ? o->arg : "");
 }
 
 /* Words of text from column `col`, wrapped to HELP_WIDTH with continuation lines at `indent`. */
-static void put_wrapped(FILE *out, const char *text, unsigned col, unsigned indent)
+void pb_put_wrapped(FILE *out, const char *text, unsigned col, unsigned indent)
 {
 	const char *p = text;
 	while (*p) {
@@ -303,7 +390,7 @@ void pb_options_help(const struct pb_cmd_spec *spec, FILE *out)
 	for (const struct pb_opt *o = spec->options; o && o->name; o++) {
 		if (o->hidden)
 			continue;
-		option_label(o, label, sizeof label);
+		option_label(spec, o, label, sizeof label);
 		if (strlen(label) > column)
 			column = (unsigned)strlen(label);
 	}
@@ -315,7 +402,7 @@ void pb_options_help(const struct pb_cmd_spec *spec, FILE *out)
 			o = &help_option;
 		if (o->hidden)
 			continue;
-		option_label(o, label, sizeof label);
+		option_label(spec, o, label, sizeof label);
 		fprintf(out, "  %s", label);
 		unsigned col = 2 + (unsigned)strlen(label);
 		if (col + 2 > column) {
@@ -323,7 +410,7 @@ void pb_options_help(const struct pb_cmd_spec *spec, FILE *out)
 		} else {
 			fprintf(out, "%*s", (int)(column - col), "");
 		}
-		put_wrapped(out, o->help ? o->help : "", column, column);
+		pb_put_wrapped(out, o->help ? o->help : "", column, column);
 		if (o == &help_option)
 			break;
 	}
@@ -371,11 +458,13 @@ void pb_roff_text(FILE *out, const char *text)
 		fputs(".fi\n", out);
 }
 
-static void roff_option(FILE *out, const struct pb_opt *o)
+static void roff_option(FILE *out, const struct pb_cmd_spec *spec, const struct pb_opt *o)
 {
 	fputs(".TP\n", out);
-	if (o->short_name)
-		fprintf(out, "\\fB\\-%c\\fR, ", o->short_name);
+	char letters[PB_OPT_MAX_SHORT + 1];
+	size_t n = pb_opt_short_letters(spec, o, letters);
+	for (size_t i = 0; i < n; i++)
+		fprintf(out, "\\fB\\-%c\\fR, ", letters[i]);
 	fputs("\\fB\\-\\-", out);
 	roff_escaped(out, o->name, strlen(o->name));
 	fputs("\\fR", out);
@@ -414,8 +503,8 @@ void pb_options_man(const struct pb_cmd_spec *spec, FILE *out)
 	}
 	for (const struct pb_opt *o = spec->options; o && o->name; o++)
 		if (!o->hidden)
-			roff_option(out, o);
-	roff_option(out, &help_option);
+			roff_option(out, spec, o);
+	roff_option(out, spec, &help_option);
 	if (spec->epilogue) {
 		fputs(".PP\n", out);
 		pb_roff_text(out, spec->epilogue);
@@ -430,7 +519,8 @@ void pb_options_list(const struct pb_cmd_spec *spec, FILE *out)
 		char example[32];
 		const char *shown = o->example;
 		if (!shown && (o->kind == PB_OPT_U64 || o->kind == PB_OPT_THREADS ||
-			       o->kind == PB_OPT_U64_LIST)) {
+			       o->kind == PB_OPT_U64_LIST || o->kind == PB_OPT_PERIOD ||
+			       o->kind == PB_OPT_PERIOD_LIST)) {
 			snprintf(example, sizeof example, "%llu",
 				 (unsigned long long)(o->kind == PB_OPT_THREADS ? 1 : o->min));
 			shown = example;
@@ -485,8 +575,16 @@ int pb_parse_u64(const char *what, const char *text, uint64_t min, uint64_t max,
 	return 0;
 }
 
-int pb_parse_u64_list(const char *what, const char *text, uint64_t min, uint64_t max,
-		      uint64_t *out, unsigned max_n, unsigned *n, struct pb_error *err)
+/* A comma-separated list: each item parsed by item(ctx, text, index), at most max_n. */
+struct list_ctx {
+	uint64_t min, max, *out;
+	unsigned *units;
+};
+
+static int parse_list(const char *what, const char *text, unsigned max_n, unsigned *n,
+		      int (*item)(const char *what, struct list_ctx *ctx, const char *text,
+				  unsigned i, struct pb_error *err),
+		      struct list_ctx *ctx, struct pb_error *err)
 {
 	char buf[512];
 	if (!text || strlen(text) >= sizeof buf)
@@ -497,13 +595,121 @@ int pb_parse_u64_list(const char *what, const char *text, uint64_t min, uint64_t
 	for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		if (*n >= max_n)
 			return pb_fail(err, PB_EXIT_USAGE, 0, "%s: at most %u values", what, max_n);
-		if (pb_parse_u64(what, tok, min, max, &out[*n], err))
+		if (item(what, ctx, tok, *n, err))
 			return -1;
 		(*n)++;
 	}
 	if (!*n)
 		return pb_fail(err, PB_EXIT_USAGE, 0, "%s: empty list", what);
 	return 0;
+}
+
+static int u64_item(const char *what, struct list_ctx *ctx, const char *text, unsigned i,
+		    struct pb_error *err)
+{
+	return pb_parse_u64(what, text, ctx->min, ctx->max, &ctx->out[i], err);
+}
+
+static int period_item(const char *what, struct list_ctx *ctx, const char *text, unsigned i,
+		       struct pb_error *err)
+{
+	unsigned one;
+	if (pb_parse_period(what, text, ctx->min, ctx->max, &ctx->out[i], &one, err))
+		return -1;
+	*ctx->units |= one;
+	return 0;
+}
+
+/* A time unit and its length in ns; "us" before "s" so the longer suffix is tried first. */
+static const struct {
+	const char *suffix;
+	uint64_t ns;
+} time_units[] = {
+	{"ns", 1}, {"us", 1000}, {"ms", 1000000}, {"s", 1000000000},
+};
+
+int pb_parse_period(const char *what, const char *text, uint64_t min, uint64_t max,
+		    uint64_t *out, unsigned *units, struct pb_error *err)
+{
+	*units = PB_PERIOD_PLAIN;
+	size_t len = text ? strlen(text) : 0;
+	for (size_t i = 0; i < sizeof time_units / sizeof time_units[0]; i++) {
+		size_t sl = strlen(time_units[i].suffix);
+		if (len <= sl || strcmp(text + len - sl, time_units[i].suffix) ||
+		    !isdigit((unsigned char)text[len - sl - 1]))
+			continue;
+		char number[64];
+		if (len - sl >= sizeof number)
+			return pb_fail(err, PB_EXIT_USAGE, 0, "%s '%s' is too long", what, text);
+		memcpy(number, text, len - sl);
+		number[len - sl] = '\0';
+		/* the number itself plain: "1kms" is no period */
+		for (const char *c = number; *c; c++)
+			if (!isdigit((unsigned char)*c))
+				return pb_fail(err, PB_EXIT_USAGE, 0, "%s '%s': write a time as whole "
+					       "units (1500us, not 1.5ms; 2ms, not 2kus)", what, text);
+		uint64_t v;
+		/* digits only, so the one way to fail is a number past 64 bits */
+		if (pb_parse_u64(what, number, 0, UINT64_MAX, &v, NULL) ||
+		    v > max / time_units[i].ns)
+			return pb_fail(err, PB_EXIT_USAGE, 0, "%s '%s' is too long a time (max %llu ns)",
+				       what, text, (unsigned long long)max);
+		v *= time_units[i].ns;
+		if (v < min)
+			return pb_fail(err, PB_EXIT_USAGE, 0, "%s '%s' is too short (min %llu ns)", what,
+				       text, (unsigned long long)min);
+		*out = v;
+		*units = PB_PERIOD_TIME;
+		return 0;
+	}
+	if (pb_parse_u64(what, text, min, max, out, err)) {
+		/* a unit we do not know reads better named as such than as stray characters */
+		if (len && isalpha((unsigned char)text[len - 1]) && isdigit((unsigned char)text[0]))
+			pb_fail(err, PB_EXIT_USAGE, 0, "%s '%s': unknown unit; a period is a number "
+				"of events (10000, 10k, 2M) or a time (500ns, 100us, 1ms, 1s)", what,
+				text);
+		return -1;
+	}
+	if (len && strchr("kKMG", text[len - 1]))
+		*units = PB_PERIOD_COUNT;
+	return 0;
+}
+
+int pb_parse_period_list(const char *what, const char *text, uint64_t min, uint64_t max,
+			 uint64_t *out, unsigned max_n, unsigned *n, unsigned *units,
+			 struct pb_error *err)
+{
+	struct list_ctx ctx = {.min = min, .max = max, .out = out, .units = units};
+	*units = PB_PERIOD_PLAIN;
+	return parse_list(what, text, max_n, n, period_item, &ctx, err);
+}
+
+int pb_period_check(const char *what, unsigned units, const char *spec_text,
+		    struct pb_error *err)
+{
+	struct pb_spec spec;
+	struct pb_error ignored = {0};
+	if (!units || !spec_text || pb_spec_parse(spec_text, &spec, &ignored))
+		return 0;
+	const struct pb_facility *f = spec.facility;
+	spec_text = spec.text;
+	bool in_ns = !strcmp(pb_facility_period_unit(f), "ns");
+	if ((units & PB_PERIOD_TIME) && !in_ns)
+		return pb_fail(err, PB_EXIT_USAGE, 0, "%s: %s samples every N %s, not after a time; "
+			       "give a count (10000, 10k)", what, spec_text,
+			       pb_facility_period_unit(f));
+	if ((units & PB_PERIOD_COUNT) && in_ns)
+		return pb_fail(err, PB_EXIT_USAGE, 0, "%s: the period of %s is a time; give it with "
+			       "a unit (100us, 1ms) or in ns, not with a count suffix (k, M, G)",
+			       what, spec_text);
+	return 0;
+}
+
+int pb_parse_u64_list(const char *what, const char *text, uint64_t min, uint64_t max,
+		      uint64_t *out, unsigned max_n, unsigned *n, struct pb_error *err)
+{
+	struct list_ctx ctx = {.min = min, .max = max, .out = out};
+	return parse_list(what, text, max_n, n, u64_item, &ctx, err);
 }
 
 int pb_parse_threads(const char *what, const char *text, uint64_t *out, struct pb_error *err)

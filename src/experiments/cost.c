@@ -150,9 +150,12 @@ static unsigned cost_count_runs(const struct pb_suite_options *o, const char *fa
 		return 0;
 	uint64_t p[PB_MAX_LIST];
 	unsigned np = cost_periods(o, &s, p);
-	/* The minimum rounds; the adaptive ones are not known in advance. */
-	unsigned n = (NMODES + 1) * np * 2;
-	n += other_site_classes(&s, o->machine) * 2 * np * 2;
+	/* The minimum rounds, one progress step per pair of runs; the adaptive rounds are not
+	 * known in advance (the progress line's total grows when they come). */
+	unsigned n = 0;
+	for (unsigned m = 0; m < NMODES; m++)
+		n += min_rounds(o, modes[m]) * np;
+	n += other_site_classes(&s, o->machine) * min_rounds(o, PB_DELIVERY_NONE) * np;
 	if (predict_workload(&s))
 		n += 2 * predict_rounds(o) * 4;
 	if (is_timer(&s))

@@ -1,6 +1,6 @@
 /* Which workload, and which place in it, a point measures when the caller does not say. */
 #include "experiments/point_parts.h"
-#include "util/text.h"
+#include "util/suggest.h"
 
 #include <string.h>
 
@@ -14,11 +14,12 @@ int pb_point_find_label(const struct pb_truth *truth, const char *name, struct p
 	if (name[0]) {
 		int l = pb_truth_label(truth, name);
 		if (l < 0) {
-			char known[512] = "";
+			struct pb_suggest near;
+			pb_suggest_init(&near, name);
 			for (unsigned i = 0; i < truth->nlabels; i++)
-				pb_list_add(known, sizeof known, truth->labels[i].name);
-			pb_fail(err, PB_EXIT_USAGE, 0, "no label '%s' in this workload; labels: %s",
-				name, known);
+				pb_suggest_consider(&near, truth->labels[i].name);
+			pb_suggest_fail(err, &near, "", "label",
+					"`pesbench workloads WORKLOAD`");
 			return -2;
 		}
 		return l;

@@ -1,4 +1,5 @@
 #include "facilities/facility.h"
+#include "util/suggest.h"
 #include "util/text.h"
 
 #include <pthread.h>
@@ -25,33 +26,65 @@ const struct pb_facility *pb_facility_find(const char *name)
 	return NULL;
 }
 
+const struct pb_facility *pb_facility_of_perf_name(const char *event)
+{
+	for (const struct pb_facility *const *f = facilities; *f; f++) {
+		if (!(*f)->perf_event_name)
+			continue;
+		const char *name;
+		for (size_t i = 0; (name = (*f)->perf_event_name(i)); i++)
+			if (!strcmp(name, event))
+				return *f;
+	}
+	return NULL;
+}
+
+static int unknown_facility(const char *name, const char *text, struct pb_error *err)
+{
+	struct pb_suggest near;
+	pb_suggest_init(&near, name);
+	for (const struct pb_facility *const *f = facilities; *f; f++) {
+		pb_suggest_consider(&near, (*f)->name);
+		const char *event;
+		for (size_t i = 0; (*f)->perf_event_name && (event = (*f)->perf_event_name(i)); i++)
+			pb_suggest_consider(&near, event);
+	}
+	char prefix[128] = "";
+	if (strcmp(name, text))
+		pb_format(prefix, sizeof prefix, "%.100s: ", text);
+	return pb_suggest_fail(err, &near, prefix, "facility", "`pesbench facilities`");
+}
+
 int pb_spec_parse(const char *text, struct pb_spec *spec, struct pb_error *err)
 {
 	memset(spec, 0, sizeof *spec);
 	spec->precise = -1;
 	if (!text || !*text)
-		return pb_fail(err, PB_EXIT_USAGE, 0, "empty facility spec; `pesbench probe` lists them");
-	if (strlen(text) >= sizeof spec->text)
-		return pb_fail(err, PB_EXIT_USAGE, 0, "facility spec '%.40s...' is too long (max %zu)",
-			       text, sizeof spec->text - 1);
-	strcpy(spec->text, text);
-
+		return pb_fail(err, PB_EXIT_USAGE, 0, "empty facility spec; `pesbench facilities` "
+			       "lists them");
 	char name[64];
-	const char *colon = strchr(text, ':');
-	size_t len = colon ? (size_t)(colon - text) : strlen(text);
+	size_t len = strcspn(text, ":");
 	if (len >= sizeof name)
 		len = sizeof name - 1;
 	memcpy(name, text, len);
 	name[len] = '\0';
 
 	spec->facility = pb_facility_find(name);
-	if (!spec->facility) {
-		char known[512] = "";
-		for (const struct pb_facility *const *f = facilities; *f; f++)
-			pb_list_add(known, sizeof known, (*f)->usage);
-		return pb_fail(err, PB_EXIT_USAGE, 0, "unknown facility '%s' in '%s'; known: %s", name,
-			       text, known);
+	const struct pb_facility *by_perf_name = spec->facility ? NULL
+					       : pb_facility_of_perf_name(name);
+	int written = by_perf_name ? snprintf(spec->text, sizeof spec->text, "%s:%s",
+					      by_perf_name->name, text)
+				   : snprintf(spec->text, sizeof spec->text, "%s", text);
+	if (written < 0 || (size_t)written >= sizeof spec->text)
+		return pb_fail(err, PB_EXIT_USAGE, 0, "facility spec '%.40s...' is too long (max %zu)",
+			       text, sizeof spec->text - 1);
+	if (by_perf_name) {
+		spec->facility = by_perf_name;
+		return spec->facility->parse(spec, text, err);
 	}
+	if (!spec->facility)
+		return unknown_facility(name, text, err);
+	const char *colon = strchr(text, ':');
 	const char *args = colon && colon[1] ? colon + 1 : NULL;
 	return spec->facility->parse(spec, args, err);
 }

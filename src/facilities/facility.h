@@ -200,6 +200,11 @@ struct pb_facility {
 	 * :subset=...: its raw registers decoded for machine m and classified). */
 	bool (*sample_in_subset)(const struct pb_machine *m, const struct pb_spec *spec,
 				 const struct pb_sample *sample);
+	/* The i-th of perf's generic event names this facility takes as its event ("cycles" for
+	 * hw:cycles), NULL past the last: a user may type one alone, as with perf -e, and
+	 * pb_spec_parse reads it as NAME:EVENT (the first facility in the registry that takes it).
+	 * NULL hook: none. */
+	const char *(*perf_event_name)(size_t i);
 	/* The name pesbench verify gives its oracle row; NULL: the spec text. */
 	const char *oracle_name;
 	/* Its overflow interrupt reads the counter into the event's count before it writes the
@@ -213,8 +218,12 @@ struct pb_facility {
 /* NULL-terminated list of every facility. */
 const struct pb_facility *const *pb_facility_list(void);
 const struct pb_facility *pb_facility_find(const char *name);
-/* Parses "name[:args]". Unknown names get the list of valid ones in the message. */
+/* Parses "name[:args]", or one of perf's generic event names alone ("cycles", read as
+ * "hw:cycles"; spec->text is then the full spec). An unknown name gets the nearest known ones. */
 int pb_spec_parse(const char *text, struct pb_spec *spec, struct pb_error *err);
+/* The facility that takes perf's generic event name `event` (pb_facility.perf_event_name), or
+ * NULL. */
+const struct pb_facility *pb_facility_of_perf_name(const char *event);
 const char *pb_ip_kind_name(enum pb_ip_kind kind);
 const char *pb_verdict_name(enum pb_verdict verdict);
 /* The IP relation of one spec on machine m (NULL: this machine). */
@@ -230,6 +239,8 @@ bool pb_spec_needs_kernel_level(const struct pb_spec *spec, const struct pb_trut
 const char *pb_spec_event_cost_class(const struct pb_machine *m, const struct pb_spec *spec,
 				     uint64_t code_addr, char *insn, size_t insn_len);
 const char *pb_spec_spread(const struct pb_spec *spec, char *buf, size_t len, const char **why);
+/* The unit of the facility's sampling period: "ns" (time_based) or "events". */
+const char *pb_facility_period_unit(const struct pb_facility *f);
 /* The spec's facility, from a spec text ("timer:cpu-clock" -> timer); NULL if none. */
 const struct pb_facility *pb_facility_of(const char *spec_text);
 

@@ -189,7 +189,13 @@ static void hw_self_test(const struct pb_machine *m, const struct pb_spec *spec,
 	pb_selftest_merge(out, &part, "cycles sampled", false);
 }
 
+static const char *hw_perf_event_name(size_t i)
+{
+	return i < NGENERIC ? generic_events[i].name : NULL;
+}
+
 const struct pb_facility pb_facility_hw = {
+	.perf_event_name = hw_perf_event_name,
 	.name = "hw",
 	.options = &hw_options,
 	.usage = "hw:EVENT",

@@ -71,6 +71,11 @@ const char *pb_spec_spread(const struct pb_spec *spec, char *buf, size_t len, co
 	return buf;
 }
 
+const char *pb_facility_period_unit(const struct pb_facility *f)
+{
+	return f->time_based ? "ns" : "events";
+}
+
 const struct pb_facility *pb_facility_of(const char *spec_text)
 {
 	char name[32];
@@ -79,7 +84,8 @@ const struct pb_facility *pb_facility_of(const char *spec_text)
 		return NULL;
 	memcpy(name, spec_text, n);
 	name[n] = '\0';
-	return pb_facility_find(name);
+	const struct pb_facility *f = pb_facility_find(name);
+	return f ? f : pb_facility_of_perf_name(name);
 }
 
 /* Exact facilities see every event: short periods, and primes near them. */

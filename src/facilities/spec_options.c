@@ -1,6 +1,7 @@
 #include "facilities/spec_options.h"
 
 #include "facilities/facility.h"
+#include "util/suggest.h"
 #include "util/text.h"
 
 #include <errno.h>
@@ -54,18 +55,34 @@ void pb_spec_options_list(const struct pb_spec_options *t, char *buf, size_t len
 	}
 }
 
+const char *pb_spec_options_choice(const struct pb_spec_options *t, size_t i)
+{
+	for (size_t k = 0; k < t->n; k++)
+		if (t->options[k].kind == PB_SPEC_CHOICE && i-- == 0)
+			return t->options[k].word;
+	return NULL;
+}
+
 static int unknown_word(const struct pb_spec_options *t, struct pb_spec *spec, const char *word,
 			struct pb_error *err)
 {
 	if (t->unknown)
 		return t->unknown(t, spec, word, err);
+	struct pb_suggest near;
+	pb_suggest_init(&near, word);
+	for (size_t i = 0; i < t->n; i++)
+		pb_suggest_consider(&near, t->options[i].word);
+	char nearest[3 * PB_SUGGEST_NAME_LEN + 16];
+	pb_suggest_names(&near, nearest, sizeof nearest);
 	if (t->hint)
-		return pb_fail(err, PB_EXIT_USAGE, EINVAL, "%s: unknown %s '%s'; %s", spec->text,
-			       t->what, word, t->hint);
+		return pb_fail(err, PB_EXIT_USAGE, EINVAL, "%s: unknown %s '%s'; %s%s%s%s",
+			       spec->text, t->what, word, nearest[0] ? "did you mean " : "",
+			       nearest, nearest[0] ? "? " : "", t->hint);
 	char valid[320];
 	pb_spec_options_list(t, valid, sizeof valid);
-	return pb_fail(err, PB_EXIT_USAGE, EINVAL, "%s: unknown %s '%s'; valid: %s", spec->text,
-		       t->what, word, valid);
+	return pb_fail(err, PB_EXIT_USAGE, EINVAL, "%s: unknown %s '%s'; %s%s%svalid: %s",
+		       spec->text, t->what, word, nearest[0] ? "did you mean " : "", nearest,
+		       nearest[0] ? "? " : "", valid);
 }
 
 static const struct pb_spec_option *find(const struct pb_spec_options *t, const char *word,

@@ -73,6 +73,8 @@ int pb_spec_options_parse(const struct pb_spec_options *t, struct pb_spec *spec,
 			  void *ctx, struct pb_error *err);
 /* "ops, cycles, l3missonly, swfilt, ldlat=128..2048": every word, as a user writes it. */
 void pb_spec_options_list(const struct pb_spec_options *t, char *buf, size_t len);
+/* The i-th CHOICE word of the table, NULL past the last. */
+const char *pb_spec_options_choice(const struct pb_spec_options *t, size_t i);
 /* One word as a user writes it ("ldlat=128..2048"). */
 void pb_spec_option_usage(const struct pb_spec_option *o, char *buf, size_t len);
 

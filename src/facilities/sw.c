@@ -2,6 +2,7 @@
 #include "facilities/facility.h"
 #include "facilities/selftest.h"
 #include "util/kit.h"
+#include "util/suggest.h"
 #include "util/text.h"
 #include "workloads/workload.h"
 
@@ -28,22 +29,13 @@ static const struct pb_spec_option sw_events[] = {
 static int sw_unknown(const struct pb_spec_options *t, struct pb_spec *spec, const char *name,
 		      struct pb_error *err)
 {
-	char known[256];
-	pb_spec_options_list(t, known, sizeof known);
-	/* the closest name first: a typo is the usual cause */
-	size_t best = 0;
-	unsigned best_d = PB_EDIT_DISTANCE_FAR;
-	for (size_t i = 0; i < t->n; i++) {
-		unsigned d = pb_edit_distance(name, t->options[i].word, false);
-		if (d < best_d)
-			best = i, best_d = d;
-	}
-	if (best_d <= 3)
-		return pb_fail(err, PB_EXIT_USAGE, 0, "sw facility '%s': unknown event '%s'; "
-			       "closest: %s; known: %s", spec->text, name, t->options[best].word,
-			       known);
-	return pb_fail(err, PB_EXIT_USAGE, 0, "sw facility '%s': unknown event '%s'; known: %s",
-		       spec->text, name, known);
+	struct pb_suggest near;
+	pb_suggest_init(&near, name);
+	for (size_t i = 0; i < t->n; i++)
+		pb_suggest_consider(&near, t->options[i].word);
+	char prefix[224];
+	pb_format(prefix, sizeof prefix, "%s: ", spec->text);
+	return pb_suggest_fail(err, &near, prefix, "sw event", "`pesbench facilities`");
 }
 
 static const struct pb_spec_options sw_options =
@@ -178,7 +170,14 @@ static const char *sw_spread(const struct pb_spec *spec, char *buf, size_t len,
 	return NULL;
 }
 
+/* Every word of the spec is perf's own name of the software event (page-faults, ...). */
+static const char *sw_perf_event_name(size_t i)
+{
+	return pb_spec_options_choice(&sw_options, i);
+}
+
 const struct pb_facility pb_facility_sw = {
+	.perf_event_name = sw_perf_event_name,
 	.name = "sw",
 	.options = &sw_options,
 	.usage = "sw:page-faults|minor-faults|major-faults|context-switches|cpu-migrations|...",

@@ -93,7 +93,14 @@ static const struct pb_period_sets timer_periods = {
 	.buffer = 100000,
 };
 
+/* perf's names for the two clocks are the words of the spec: cpu-clock, task-clock. */
+static const char *timer_perf_event_name(size_t i)
+{
+	return pb_spec_options_choice(&clock_options, i);
+}
+
 const struct pb_facility pb_facility_timer = {
+	.perf_event_name = timer_perf_event_name,
 	.name = "timer",
 	.options = &clock_options,
 	.usage = "timer:cpu-clock|task-clock",

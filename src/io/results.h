@@ -1,4 +1,4 @@
-/* The results folder: results.json (versioned schema, see README "Results schema") and
+/* The results folder: results.json (versioned schema, docs/results.md, "Results schema") and
  * results.csv (one row per run). Both are written to a temporary file and renamed, so a file
  * that exists is whole; a run stopped early is written with "complete": false. */
 #ifndef PB_RESULTS_H
@@ -11,7 +11,7 @@
 #include <stdbool.h>
 
 /* /2 is /1 with a top-level "units" object: the unit of every field that has one, by name
- * (README "Results schema"). /1 files are still read, with the units /1 implied. */
+ * (docs/results.md, "Results schema"). /1 files are still read, with the units /1 implied. */
 #define PB_RESULTS_SCHEMA "pesbench-results/2"
 #define PB_RESULTS_SCHEMA_V1 "pesbench-results/1"
 

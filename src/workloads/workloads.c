@@ -1,4 +1,5 @@
 /* The workload table, parameter parsing, and the helpers workloads declare their truth with. */
+#include "util/suggest.h"
 #include "util/text.h"
 #include "workloads/workload.h"
 
@@ -118,11 +119,11 @@ int pb_workload_parse(const char *text, struct pb_workload_choice *out, struct p
 		*args++ = '\0';
 	const struct pb_workload *w = pb_workload_find(buf);
 	if (!w) {
-		names[0] = '\0';
+		struct pb_suggest near;
+		pb_suggest_init(&near, buf);
 		for (unsigned i = 0; workloads[i]; i++)
-			pb_list_add(names, sizeof names, workloads[i]->name);
-		return pb_fail(err, PB_EXIT_USAGE, 0, "unknown workload '%s'; the workloads are: %s",
-			       buf, names);
+			pb_suggest_consider(&near, workloads[i]->name);
+		return pb_suggest_fail(err, &near, "", "workload", "`pesbench workloads`");
 	}
 	out->workload = w;
 	for (unsigned i = 0; i < w->nparams; i++)
