@@ -3,6 +3,7 @@
  * plotting; prints the same summary table as the end of `pesbench run`. */
 #include "cli/commands.h"
 #include "cli/options.h"
+#include "analysis/scorecard.h"
 #include "experiments/experiment.h"
 #include "io/results.h"
 #include "present/report.h"
@@ -70,11 +71,16 @@ int pb_cmd_report(int argc, char **argv)
 	struct pb_results results;
 	if (pb_results_load(json_path, &results, &err))
 		return pb_cli_report("report", &err);
+	/* a file from before the scorecard gets one computed, for this report only */
+	if (!pb_rlist_size(&results.scorecard))
+		pb_scorecard_fill(&results);
 	size_t nplots = 0;
 	int rc = pb_report_folder(&results, dir, no_plots, pb_experiment_summary, stderr, &nplots,
 				  &err);
-	if (!rc && !quiet)
+	if (!rc && !quiet) {
 		pb_summary_print(stdout, &results);
+		fflush(stdout);
+	}
 	pb_results_free(&results);
 	if (rc)
 		return pb_cli_report("report", &err);
