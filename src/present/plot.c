@@ -1,8 +1,8 @@
 /* Drawing: a figure becomes NAME.dat (one block per series: x, mean, lowest and highest run)
  * and NAME.gp (a gnuplot script that draws NAME.png with pngcairo, or png where cairo is
  * missing, and NAME.svg), and gnuplot is run on it in DIR/plots. What is plotted, and the
- * driver over a results document, are in plot_choose.c, which calls this file and never the
- * other way round. */
+ * driver over a results document, are in plot_choose.c, plot_special.c and plot_driver.c,
+ * which call this file and never the other way round. */
 #include "present/plot.h"
 
 #include "io/results.h"

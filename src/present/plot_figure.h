@@ -78,7 +78,8 @@ void pb_fig_finish(struct pb_plot_ctx *c, struct pb_figure *f);
 /* $PB_GNUPLOT, else "gnuplot" on PATH (the path built in buf); NULL when not found */
 const char *pb_gnuplot_find(char *buf, size_t len);
 
-/* plot_choose.c: what to plot (and pb_plots_make, the driver over a results document) */
+/* what to plot: the generic plots (plot_choose.c), the special ones (plot_special.c); the
+ * driver over a results document is pb_plots_make (plot_driver.c) */
 typedef const struct pb_result_point *const pb_plot_points[];
 bool pb_plot_plottable(const struct pb_result_point *p);
 /* every metric against the varying parameter; only: NULL for all, or a NULL-terminated list
