@@ -187,7 +187,12 @@ static void check_report(void)
 	for (size_t i = 0; i < set.n; i++) {
 		char needle[300];
 		snprintf(needle, sizeof needle, "href=\"plots/%s.svg\"", set.plots[i].name);
-		if (set.plots[i].rendered) {
+		if (set.plots[i].sentence[0]) {
+			/* a plot of flat lines: its sentence stands in its place */
+			CHECK(!strstr(html, needle));
+			CHECK(strstr(set.plots[i].sentence, ": not drawn, as ") != NULL);
+			snprintf(needle, sizeof needle, "<p class=\"nodraw\">%.60s", set.plots[i].title);
+		} else if (set.plots[i].rendered) {
 			CHECK_STR_CONTAINS(html, needle);
 			snprintf(needle, sizeof needle, "<img src=\"plots/%s.png\"", set.plots[i].name);
 		} else {

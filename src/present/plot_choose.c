@@ -252,12 +252,13 @@ static const struct candidate *choose_x(const struct candidate *c, size_t nc)
 	return best;
 }
 
-static void series_part(const char *field, const char *value, char *buf, size_t len)
+static void series_part(const char *field, const char *value, const char *facility, char *buf,
+			size_t len)
 {
 	if (!strcmp(field, "threads"))
 		pb_format(buf, len, "%s thread%s", value, strcmp(value, "1") ? "s" : "");
 	else if (!strcmp(field, "period"))
-		pb_format(buf, len, "period %s", value);
+		pb_format(buf, len, "period %s %s", value, pb_plot_period_unit(facility));
 	else if (!strcmp(field, "period_kind") || !strcmp(field, "variant") ||
 		 !strcmp(field, "levels") || !strcmp(field, "workload"))
 		pb_format(buf, len, "%s%s", value, !strcmp(field, "period_kind") ? " period" : "");
@@ -357,6 +358,9 @@ static size_t plain_metrics(pb_plot_points pts, size_t n, const char *const *onl
 			}
 			for (const char *const *o = leave_out ? only : NULL; o && *o; o++)
 				wanted &= strcmp(*o + 1, k) != 0;
+			/* a count of missed timer ticks without the ticks due says nothing on an
+			 * axis; the tables show it beside the samples */
+			wanted &= strcmp(k, "missed_ticks_total") != 0;
 			for (size_t j = 0; j < count && wanted; j++)
 				wanted = strcmp(names[j], k);
 			if (wanted && count < max)
@@ -390,12 +394,18 @@ static void rescale_time(struct pb_figure *f, enum pb_unit unit)
 	pb_format(rest, sizeof rest, "%s", at + 4);
 	pb_format(at, sizeof f->ylabel - (size_t)(at - f->ylabel), "(%s)%s",
 		  scale == 1e6 ? "ms" : "µs", rest);
+	/* the file's name says the unit its axis does: wall_ns drawn in ms is wall_ms */
+	for (char *ns = strstr(f->name, "_ns"); ns; ns = strstr(ns + 1, "_ns"))
+		if (ns[3] == '\0' || ns[3] == '_' || ns[3] == '-') {
+			ns[1] = scale == 1e6 ? 'm' : 'u';
+			break;
+		}
 }
 
 /* One metric against the varying parameter, for the points of one experiment (split per
  * facility when x is a period: periods of different facilities are different units). */
 void pb_plot_generic(struct pb_plot_ctx *c, const char *experiment, pb_plot_points all,
-		     size_t nall, const char *const *only)
+		     size_t nall, const char *const *only, const char *accuracy_is)
 {
 	point_t *pts = calloc(nall ? nall : 1, sizeof *pts);
 	if (!pts)
@@ -412,6 +422,13 @@ void pb_plot_generic(struct pb_plot_ctx *c, const char *experiment, pb_plot_poin
 	char metrics[16][64];
 	size_t nmetrics = plain_metrics(pts, n, only, metrics, 16);
 	const char *summary = c->summary ? c->summary(experiment) : NULL;
+	bool periods_differ = false, period_shown = x && !strcmp(x->name, "period");
+	for (size_t i = 1; i < n; i++)
+		periods_differ |= pb_rset_get_int(&pts[i]->params, "period") !=
+				  pb_rset_get_int(&pts[0]->params, "period");
+	for (size_t k = 0; k < ncand; k++)
+		period_shown |= !strcmp(cand[k].name, "period") &&
+				splits_series(pts, n, cand, ncand, k, x);
 
 	/* facilities, in order */
 	const char *facilities[64];
@@ -426,9 +443,12 @@ void pb_plot_generic(struct pb_plot_ctx *c, const char *experiment, pb_plot_poin
 	for (size_t m = 0; m < nmetrics; m++) {
 		for (size_t g = 0; g < (split ? nfac : 1); g++) {
 			const char *only_facility = split ? facilities[g] : NULL;
+			/* a metric the experiment means otherwise is named so, in the file too */
+			bool renamed = accuracy_is && !strcmp(metrics[m], "accuracy");
 			char stem[160];
-			pb_format(stem, sizeof stem, "%s-%s%s%s", experiment, metrics[m],
-				  only_facility ? "-" : "", only_facility ? only_facility : "");
+			pb_format(stem, sizeof stem, "%s-%s%s%s", experiment,
+				  renamed ? "share" : metrics[m], only_facility ? "-" : "",
+				  only_facility ? only_facility : "");
 			struct pb_figure *f = pb_fig_new(c, experiment, stem);
 			if (!f)
 				break;
@@ -437,6 +457,8 @@ void pb_plot_generic(struct pb_plot_ctx *c, const char *experiment, pb_plot_poin
 			char mlabel[160], xlabel[160];
 			enum pb_unit munit = pb_plot_metric_unit(pts, n, metrics[m], -1);
 			pb_plot_metric_label(metrics[m], munit, mlabel, sizeof mlabel);
+			if (renamed)
+				pb_format(mlabel, sizeof mlabel, "%s", accuracy_is);
 			pb_plot_field_label(xname, pb_plot_param_unit(pts, n, xname),
 				    only_facility ? only_facility : nfac == 1 ? facilities[0] : NULL,
 				    xlabel, sizeof xlabel);
@@ -458,7 +480,7 @@ void pb_plot_generic(struct pb_plot_ctx *c, const char *experiment, pb_plot_poin
 				f->ylo = 0;
 				f->yhi = 1.1;
 			}
-			if (!strcmp(metrics[m], "accuracy")) {
+			if (!strcmp(metrics[m], "accuracy") && !renamed) {
 				f->has_ref = true;
 				f->ref = 100;
 				pb_format(f->ref_title, sizeof f->ref_title, "exact (100 %%)");
@@ -482,7 +504,7 @@ void pb_plot_generic(struct pb_plot_ctx *c, const char *experiment, pb_plot_poin
 					double d;
 					if (!param(p, cand[k].name, value, sizeof value, &d))
 						continue;
-					series_part(cand[k].name, value, part, sizeof part);
+					series_part(cand[k].name, value, fac, part, sizeof part);
 					size_t used = strlen(series);
 					pb_format(series + used, sizeof series - used, "%s%s",
 						  used ? ", " : "", part);
@@ -490,6 +512,12 @@ void pb_plot_generic(struct pb_plot_ctx *c, const char *experiment, pb_plot_poin
 				if (!*series)
 					pb_format(series, sizeof series, "%s", only_facility ? only_facility
 											     : "all");
+				/* periods that differ between facilities but are neither x nor a series
+				 * of their own (100000 ns beside 7 events) are said in the series */
+				int64_t period = pb_rset_get_int(&p->params, "period");
+				if (periods_differ && !period_shown && period > 0)
+					pb_append(series, sizeof series, ", period %lld %s",
+						  (long long)period, pb_plot_period_unit(fac));
 				double xv = 0;
 				char xt[96] = "";
 				if (x) {

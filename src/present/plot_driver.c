@@ -25,16 +25,19 @@ struct special {
 	void (*own[2])(struct pb_plot_ctx *c, pb_plot_points pts, size_t n);
 	const char *const *generic;   /* as pb_plot_generic's `only` */
 	bool no_generic;
+	const char *accuracy_is;      /* as pb_plot_generic's */
 };
 
 static const char *const accuracy_only[] = {"accuracy", NULL};
 static const char *const shadow_drawn[] = {"!max_deviation", "!tolerance_pp", "!tv_distance",
 					   "!pooled_event_samples", NULL};
 static const struct special specials[] = {
-	{"bias", {pb_plot_bias_shares, pb_plot_bias_deviation}, accuracy_only, false},
-	{"multi", {pb_plot_multi, NULL}, NULL, true},
-	{"mode", {pb_plot_mode, NULL}, accuracy_only, false},
-	{"shadow", {pb_plot_shadow, NULL}, shadow_drawn, false},
+	{"bias", {pb_plot_bias_shares, pb_plot_bias_deviation}, accuracy_only, false, NULL},
+	{"multi", {pb_plot_multi, NULL}, NULL, true, NULL},
+	/* with one level excluded, "accuracy" is the share of the events on the level sampled */
+	{"mode", {pb_plot_mode, NULL}, accuracy_only, false,
+	 "samples recorded / events at every level (%): the share on the levels sampled"},
+	{"shadow", {pb_plot_shadow, NULL}, shadow_drawn, false, NULL},
 };
 
 static const struct special *special_of(const char *experiment)
@@ -94,7 +97,8 @@ int pb_plots_make(const struct pb_results *doc, const char *dir, bool write_file
 		for (size_t k = 0; sp && k < 2 && sp->own[k]; k++)
 			sp->own[k](&c, pts, n);
 		if (!sp || !sp->no_generic)
-			pb_plot_generic(&c, e, pts, n, sp ? sp->generic : NULL);
+			pb_plot_generic(&c, e, pts, n, sp ? sp->generic : NULL,
+					sp ? sp->accuracy_is : NULL);
 	}
 	free(pts);
 	if (c.error)

@@ -282,3 +282,9 @@ bool pb_plot_first_of_facility(pb_plot_points pts, size_t i)
 			return false;
 	return true;
 }
+
+const char *pb_plot_period_unit(const char *facility)
+{
+	const struct pb_facility *f = pb_facility_of(facility);
+	return f && f->time_based ? "ns" : "events";
+}

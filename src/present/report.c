@@ -258,6 +258,13 @@ static void figures(FILE *f, const struct pb_plot_set *plots, const char *experi
 		const struct pb_plot *pl = &plots->plots[i];
 		if (strcmp(pl->experiment, experiment))
 			continue;
+		if (pl->sentence[0]) {
+			/* a plot of flat lines says less than this sentence */
+			fputs("<p class=\"nodraw\">", f);
+			pb_html_esc(f, pl->sentence);
+			fputs("</p>\n", f);
+			continue;
+		}
 		fputs("<figure>\n", f);
 		if (pl->rendered) {
 			fputs("<img src=\"plots/", f);
