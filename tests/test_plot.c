@@ -334,6 +334,9 @@ static void plots_say_what_they_show(void)
 		metric_point(pts, "spanx", "bp:w", "busy", 7, t, "none", "time_overhead_pct",
 			     90000 + t, 100);
 	}
+	/* and one below zero, which a log axis cannot show: the caption names it */
+	metric_point(pts, "spanx", "sw:page-faults", "busy", 1, 1, "none", "time_overhead_pct", -5,
+		     1);
 	/* a figure that is the same at every x */
 	for (int t = 1; t <= 2; t++)
 		metric_point(pts, "flatx", "timer:cpu-clock", "busy", 100000, t, "none", "ratio_pct",
@@ -370,6 +373,9 @@ static void plots_say_what_they_show(void)
 	CHECK_STR_CONTAINS(dat, "period 100000 ns");
 	CHECK_STR_CONTAINS(dat, "period 7 events");
 	free(dat);
+	const struct pb_plot *span = find_plot(&set, "spanx-time_overhead_pct");
+	CHECK(span && strstr(span->caption, "one point at or below 0 is not on it: "
+					    "sw:page-faults, period 1 event: -5."));
 
 	const struct pb_plot *flat = find_plot(&set, "flatx-ratio_pct");
 	CHECK(flat && !flat->rendered &&

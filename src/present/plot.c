@@ -269,23 +269,42 @@ static void y_span(const struct pb_figure *f, double *lo, double *hi, bool *nonp
 		}
 }
 
-/* Values spanning more than 100x read on a log axis: on a linear one the small ones sit on
- * zero. Only for positive values (a log axis cannot show 0 or less). */
+/* Positive values spanning more than 100x read on a log axis: on a linear one the small ones
+ * sit on zero. A value at or below 0 cannot be on it; the caption names each such point
+ * (nonpositive_points). */
 static bool wants_log_y(const struct pb_figure *f)
 {
 	double lo, hi;
 	bool nonpositive;
 	y_span(f, &lo, &hi, &nonpositive);
-	return !f->fixed_y && !nonpositive && isfinite(lo) && hi / lo > 100;
+	return !f->fixed_y && isfinite(lo) && hi / lo > 100;
 }
 
-/* Where category labels of this length and count go without touching each other: level, or
- * slanted when one slanted line's height fits between two labels (a 13 px line at 25°:
- * 31 px apart), or upright. In a plot area of about 880 px, about 6.5 px a character. */
+/* "; series: value" for every point of f at or below 0, appended to buf. */
+static size_t nonpositive_points(const struct pb_figure *f, char *buf, size_t len)
+{
+	size_t count = 0;
+	for (size_t s = 0; s < f->nseries; s++)
+		for (size_t i = 0; i < f->series[s].n; i++) {
+			const struct pb_plot_datum *d = &f->series[s].d[i];
+			if (d->y > 0)
+				continue;
+			pb_append(buf, len, "%s%s: %.4g", count ? "; " : " ", f->series[s].title,
+				  d->y);
+			count++;
+		}
+	return count;
+}
+
+/* Where category labels of this length and count go without touching each other: level when
+ * the longest fits its share of the width with a gap, slanted when one slanted line's height
+ * fits between two labels (a 13 px line at 25°: 31 px apart), else upright. In a plot area of
+ * about 880 px, at most 8 px a character of DejaVu Sans 10 (measured on these plots: "m"
+ * and "=" are the widest). */
 static const char *category_tics(size_t longest, size_t ncats)
 {
 	double spacing = 880.0 / (double)(ncats ? ncats : 1);
-	if ((double)longest * 6.5 <= spacing)
+	if ((double)longest * 8 + 10 <= spacing)
 		return "set xtics (";
 	if (spacing >= 31)
 		return "set xtics rotate by -25 left (";
@@ -531,15 +550,14 @@ void pb_fig_finish(struct pb_plot_ctx *c, struct pb_figure *f)
 		constant_sentence(f, plot->sentence, sizeof plot->sentence);
 		goto out;
 	}
-	if (!wants_log_y(f)) {
-		double lo, hi;
-		bool nonpositive;
-		y_span(f, &lo, &hi, &nonpositive);
-		if (nonpositive && isfinite(lo) && hi / lo > 100)
+	if (wants_log_y(f)) {
+		char below[400] = "";
+		size_t k = nonpositive_points(f, below, sizeof below);
+		if (k)
 			pb_append(plot->caption, sizeof plot->caption,
-				  " The values span more than 100x and include some at or below 0, "
-				  "which a log axis cannot show: the axis is linear, and the table "
-				  "above lists every value.");
+				  " The axis is logarithmic (the values span more than 100x), so %s at "
+				  "or below 0 %s not on it:%s.",
+				  k == 1 ? "one point" : "these points", k == 1 ? "is" : "are", below);
 	}
 	if (!c->write_files) {
 		plot->rendered = file_nonempty(c->plots_dir, f->name, "png") &&

@@ -258,7 +258,8 @@ static void series_part(const char *field, const char *value, const char *facili
 	if (!strcmp(field, "threads"))
 		pb_format(buf, len, "%s thread%s", value, strcmp(value, "1") ? "s" : "");
 	else if (!strcmp(field, "period"))
-		pb_format(buf, len, "period %s %s", value, pb_plot_period_unit(facility));
+		pb_format(buf, len, "period %s %s", value,
+			  pb_plot_period_unit(facility, strtoll(value, NULL, 10)));
 	else if (!strcmp(field, "period_kind") || !strcmp(field, "variant") ||
 		 !strcmp(field, "levels") || !strcmp(field, "workload"))
 		pb_format(buf, len, "%s%s", value, !strcmp(field, "period_kind") ? " period" : "");
@@ -517,7 +518,7 @@ void pb_plot_generic(struct pb_plot_ctx *c, const char *experiment, pb_plot_poin
 				int64_t period = pb_rset_get_int(&p->params, "period");
 				if (periods_differ && !period_shown && period > 0)
 					pb_append(series, sizeof series, ", period %lld %s",
-						  (long long)period, pb_plot_period_unit(fac));
+						  (long long)period, pb_plot_period_unit(fac, period));
 				double xv = 0;
 				char xt[96] = "";
 				if (x) {

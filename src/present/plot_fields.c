@@ -283,8 +283,8 @@ bool pb_plot_first_of_facility(pb_plot_points pts, size_t i)
 	return true;
 }
 
-const char *pb_plot_period_unit(const char *facility)
+const char *pb_plot_period_unit(const char *facility, long long period)
 {
 	const struct pb_facility *f = pb_facility_of(facility);
-	return f && f->time_based ? "ns" : "events";
+	return f && f->time_based ? "ns" : period == 1 ? "event" : "events";
 }

@@ -32,7 +32,8 @@ void pb_plot_field_label(const char *field, enum pb_unit unit, const char *facil
 			 size_t len);
 /* Whether pts[i] is the first plottable point of its facility. */
 bool pb_plot_first_of_facility(pb_plot_points pts, size_t i);
-/* What a period of this facility counts ("ns" or "events"): every period shown carries it. */
-const char *pb_plot_period_unit(const char *facility);
+/* What a period of this facility counts ("ns", "event" or "events"): every period shown
+ * carries it. */
+const char *pb_plot_period_unit(const char *facility, long long period);
 
 #endif

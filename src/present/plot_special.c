@@ -148,7 +148,7 @@ void pb_plot_bias_shares(struct pb_plot_ctx *c, pb_plot_points pts, size_t n)
 		pb_format(f->title, sizeof f->title,
 			  "bias experiment (%s, period %lld %s): share of samples on each identical "
 			  "load",
-			  fac, period, pb_plot_period_unit(fac));
+			  fac, period, pb_plot_period_unit(fac, period));
 		pb_format(f->xlabel, sizeof f->xlabel,
 			  "identical load in the loop (position, in program order)");
 		pb_format(f->ylabel, sizeof f->ylabel, "share of all samples (%%)");
@@ -180,7 +180,8 @@ void pb_plot_bias_deviation(struct pb_plot_ctx *c, pb_plot_points pts, size_t n)
 				continue;
 			char series[192];
 			pb_format(series, sizeof series, "%s, period %lld %s, %s", p->facility,
-				  period_of(p), pb_plot_period_unit(p->facility), attributions[k].words);
+				  period_of(p), pb_plot_period_unit(p->facility, period_of(p)),
+				  attributions[k].words);
 			struct pb_spread v = {0};
 			for (size_t r = 0; r < pb_plot_nruns(p); r++) {
 				bool ok;
