@@ -259,8 +259,11 @@ static void y_span(const struct pb_figure *f, double *lo, double *hi, bool *nonp
 	for (size_t s = 0; s < f->nseries; s++)
 		for (size_t i = 0; i < f->series[s].n; i++) {
 			const struct pb_plot_datum *d = &f->series[s].d[i];
-			double v[2] = {d->bars ? d->lo : d->y, d->bars ? d->hi : d->y};
-			for (size_t k = 0; k < 2; k++) {
+			double v[3] = {d->y, d->bars ? d->lo : d->y, d->bars ? d->hi : d->y};
+			for (size_t k = 0; k < 3; k++) {
+				/* a bar reaching 0 or below is cut by a log axis; a point is not */
+				if (k && v[k] <= 0)
+					continue;
 				*nonpositive |= v[k] <= 0;
 				if (v[k] > 0)
 					*lo = fmin(*lo, v[k]);

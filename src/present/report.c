@@ -122,7 +122,7 @@ static const char *const machine_labels[][2] = {
 	{"kernel", "kernel"}, {"cpu_vendor", "CPU vendor"}, {"cpu_family", "CPU family"},
 	{"cpu_model", "CPU model number"}, {"cpu_stepping", "CPU stepping"},
 	{"cpu_model_name", "CPU"}, {"hypervisor", "virtual machine"}, {"ncpus", "CPUs"},
-	{"paranoid", "perf_event_paranoid"}, {"max_sample_rate", "kernel's max sample rate (/s)"},
+	{"paranoid", "perf events paranoia (perf_event_paranoid)"}, {"max_sample_rate", "kernel's max sample rate (/s)"},
 	{"cap_perfmon", "CAP_PERFMON"}, {"cap_sys_admin", "CAP_SYS_ADMIN"}, {"is_root", "root"},
 	{"max_precise", "highest precise level"}, {"ibs_caps_names", "IBS capabilities"},
 	{"bp_slots", "breakpoint slots"}, {"bp_exec_slots", "execute-breakpoint slots"},
