@@ -255,6 +255,19 @@ static void check_report(void)
 	char *out = NULL;
 	CHECK(run_captured(pb_cmd_report, 3, argv, bare, &out) == 0);
 	free(out);
+	/* --json: the scorecard and where the report is, as JSON, nothing else on stdout */
+	char *argv_json[] = {"report", dir, "--no-plots", "--json", NULL};
+	CHECK(run_captured(pb_cmd_report, 4, argv_json, bare, &out) == 0);
+	json_error_t je;
+	json_t *printed = json_loads(out ? out : "", 0, &je);
+	CHECK(printed != NULL);
+	const char *where = json_string_value(json_object_get(printed, "report"));
+	CHECK(where && strstr(where, "/report.html"));
+	json_t *entries = json_object_get(printed, "scorecard");
+	CHECK(json_is_array(entries) && json_array_size(entries) >= 4);
+	CHECK(json_is_object(json_object_get(json_array_get(entries, 0), "accuracy_worst")));
+	json_decref(printed);
+	free(out);
 	pb_results_free(&doc);
 	json_decref(results_json);
 	char cmd[200];
