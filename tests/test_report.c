@@ -90,6 +90,9 @@ static void add_scorecard_points(json_t *root, const char *precise)
 	json_t *few = point(pts, "accuracy", "timer:cpu-clock", "accuracy:ratio=5", 100000, 1, 10,
 			    3, 0, 1);
 	json_object_set_new(few, "too_few_samples", json_true());
+	/* uprobe: every run exact; sw: runs of 98, 99, 100 whose interval reaches 100 */
+	point(pts, "accuracy", "uprobe", "accuracy:ratio=20", 7, 1, 100, 1, 0, 1);
+	point(pts, "accuracy", "sw:page-faults", "accuracy:ratio=20", 7, 1, 98, 3, 0, 1);
 	/* the cost fits: a resolved one for the timer, an unresolved one for the precise one */
 	json_array_append_new(
 		pts, json_pack("{s:s, s:s, s:s, s:[], s:{s:f, s:f, s:f, s:f, s:b}, s:s, s:s, s:i}",
@@ -339,6 +342,10 @@ static void check_scorecard(void)
 	CHECK(fig(pebs, "loss", "value") > 0);
 	CHECK_STR_CONTAINS(pb_rset_get_text(pebs, "summary"), "lossless capture");
 	CHECK_STR_CONTAINS(pb_rset_get_text(pebs, "summary"), "multiplexed");
+	CHECK_STR_CONTAINS(pb_rset_get_text(card_of(&doc, "uprobe"), "summary"),
+			   "use for exact counts");
+	CHECK_STR_CONTAINS(pb_rset_get_text(card_of(&doc, "sw"), "summary"),
+			   "use for counts to ±2.5 %");
 	/* spe was skipped: not measured, and why */
 	const struct pb_rset *spe = card_of(&doc, "spe");
 	CHECK(spe && !pb_rset_is_true(spe, "measured"));

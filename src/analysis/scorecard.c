@@ -126,8 +126,9 @@ static int by_mean(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* Count accuracy over the accuracy and interval points: the median row and the worst. A row
- * is exact when 100 % lies inside its 95 % interval; counts are usable when the worst is. */
+/* Count accuracy over the accuracy and interval points: the median row and the worst. Counts
+ * are exact when every run of every row counted exactly; unbiased to the runs' resolution when
+ * 100 % lies inside the worst row's 95 % interval; otherwise off by the worst row's shortfall. */
 static void accuracy_part(struct pb_rset *e, const struct pb_results *r, const char *family,
 			  struct verdict_parts *v)
 {
@@ -158,8 +159,17 @@ static void accuracy_part(struct pb_rset *e, const struct pb_results *r, const c
 	       worst->mean + worst->ci95, "%", !isnan(worst->ci95), row);
 	pb_rset_text(e, "basis", pb_rset_get_text(first_event(worst->p), "basis"));
 	char text[96];
-	if (!isnan(worst->ci95) && worst->mean + worst->ci95 >= 100) {
+	bool every_run_exact = true;
+	for (size_t i = 0; i < n; i++) {
+		const struct pb_rsummary *acc = pb_rset_get_summary(&rows[i].p->metrics, "accuracy");
+		every_run_exact &= acc->min >= 100;
+	}
+	if (every_run_exact) {
 		add_part(v->use, sizeof v->use, "exact counts");
+	} else if (!isnan(worst->ci95) && worst->mean + worst->ci95 >= 100) {
+		/* no bias seen, to the resolution the runs give */
+		pb_format(text, sizeof text, "counts to ±%.2g %%", worst->ci95);
+		add_part(v->use, sizeof v->use, text);
 	} else {
 		pb_format(text, sizeof text, "exact counts (off by up to %.2g %%)", 100 - worst->mean);
 		add_part(v->not_for, sizeof v->not_for, text);

@@ -75,9 +75,9 @@ int pb_cmd_report(int argc, char **argv)
 	struct pb_results results;
 	if (pb_results_load(json_path, &results, &err))
 		return pb_cli_report("report", &err);
-	/* a file from before the scorecard gets one computed, for this report only */
-	if (!pb_rlist_size(&results.scorecard))
-		pb_scorecard_fill(&results);
+	/* the scorecard is derived from the points: computed again by this version's rules (a
+	 * file from before the scorecard gets one), for this report only */
+	pb_scorecard_fill(&results);
 	size_t nplots = 0;
 	int rc = pb_report_folder(&results, dir, no_plots, pb_experiment_summary, stderr, &nplots,
 				  &err);

@@ -53,7 +53,7 @@ void pb_scorecard_cells(const struct pb_rset *e, struct pb_scorecard_cells *c)
 	const char *ip = pb_rset_get_text(e, "ip");
 	const struct pb_rset *bias = figure_of(e, "bias_max_deviation");
 	if (bias)
-		pb_format(c->attribution, sizeof c->attribution, "%s, %.2g pp off", ip ? ip : "?",
+		pb_format(c->attribution, sizeof c->attribution, "%s, bias %.2g pp", ip ? ip : "?",
 			  pb_rset_get_number(bias, "value", NULL));
 	else if (ip && pb_rset_is_true(e, "measured"))
 		pb_format(c->attribution, sizeof c->attribution, "%s", ip);
@@ -131,7 +131,7 @@ static void cell(FILE *out, const char *s, int width, bool last)
 		fprintf(out, "%*s", width - used + 1, "");
 }
 
-static const int widths[] = {9, 9, 20, 20, 6, 17, 12};
+static const int widths[] = {9, 9, 19, 22, 6, 17, 12};
 
 static void scorecard(FILE *out, const struct pb_rlist *card)
 {
@@ -143,7 +143,7 @@ static void scorecard(FILE *out, const struct pb_rlist *card)
 		return;
 	}
 	fprintf(out, "Scorecard: can each facility be trusted here, and what does a sample cost?\n");
-	const char *heads[] = {"facility", "self-test", "counts: median/worst", "attribution",
+	const char *heads[] = {"facility", "self-test", "count median/worst", "attribution",
 			       "lost", "cost per sample", "at 1/10 kHz"};
 	for (size_t k = 0; k < PB_ARRAY_SIZE(heads); k++)
 		cell(out, heads[k], widths[k], k + 1 == PB_ARRAY_SIZE(heads));
