@@ -223,7 +223,7 @@ static void check_report(void)
 	CHECK(card && mach && card < mach);
 	CHECK_STR_CONTAINS(html, "<th>ns/sample ± 95 % CI</th>");
 	CHECK_STR_CONTAINS(html, "<td class=\"n\">2000 ±100</td>");
-	CHECK_STR_CONTAINS(html, "<td>no: R² 0.200 &lt; 0.99</td>");
+	CHECK_STR_CONTAINS(html, "<td class=\"prose\">no: R² 0.200 &lt; 0.99</td>");
 	const char *cost = strstr(html, "id=\"exp-cost\"");
 	CHECK(cost && !strstr(cost, "accuracy (%)"));
 	/* the bias shares table */

@@ -114,7 +114,9 @@ static const char style[] =
 	"white-space:nowrap}.wide{overflow-x:auto}"
 	"tr.bad td{color:#8a1c1c}figure{margin:1em 0}"
 	"figure img{max-width:100%;border:1px solid #ddd}figcaption{font-size:.9em;color:#444}"
-	"nav a{margin-right:.8em}code{background:#f4f4f4}td.notes{min-width:22em}";
+	"nav a{margin-right:.8em}code{background:#f4f4f4}td.prose{min-width:22em}"
+	"td:first-child{white-space:nowrap}table.scorecard td.verdict{min-width:24em}"
+	"p.nodraw{color:#444;font-size:.9em;border-left:3px solid #ccc;padding-left:.6em}";
 
 /* The probe's field names as a reader would say them; a field not listed reads as its name
  * with spaces. */

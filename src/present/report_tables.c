@@ -19,6 +19,7 @@ struct column {
 	const char *head;
 	cell_fn *cell;
 	bool number;
+	bool prose;             /* sentences: a column wide enough to read them */
 };
 
 static const struct pb_rset *par(const struct pb_result_point *p)
@@ -177,12 +178,13 @@ static void c_role(const struct pb_result_point *p, char *b, size_t n)
 	text_of(par(p), "role", b, n);
 }
 
-static void c_kind(const struct pb_result_point *p, char *b, size_t n)
+/* where a trapping facility was put (cost), with the kind of instruction there */
+static void c_site(const struct pb_result_point *p, char *b, size_t n)
 {
-	text_of(par(p), "kind", b, n);
-	const char *site = pb_rset_get_text(par(p), "site");
-	if (site)
-		pb_append(b, n, " at %s", site);
+	text_of(par(p), "site", b, n);
+	const char *class = pb_rset_get_text(par(p), "site_class");
+	if (*b && class)
+		pb_append(b, n, " (%s)", class);
 }
 
 static void c_variant(const struct pb_result_point *p, char *b, size_t n)
@@ -225,7 +227,11 @@ static void c_wall_ms(const struct pb_result_point *p, char *b, size_t n)
 static void c_cpu_ms(const struct pb_result_point *p, char *b, size_t n)
 {
 	const struct pb_rsummary *s = pb_rset_get_summary(met(p), "cpu_ns");
+	bool ok;
+	double median = pb_rset_get_number(met(p), "cpu_ns_median", &ok);
 	*b = '\0';
+	if (ok)
+		number(b, n, "%.3g", median / 1e6);
 	if (s) {
 		number(b, n, "%.3g", s->mean / 1e6);
 		if (s->n > 1)
@@ -426,31 +432,32 @@ static void c_notes(const struct pb_result_point *p, char *b, size_t n)
 		b[--end] = '\0';
 }
 
-#define COL(h, f) {h, f, true}
-#define TXT(h, f) {h, f, false}
+#define COL(h, f) {h, f, true, false}
+#define TXT(h, f) {h, f, false, false}
+#define PROSE(h, f) {h, f, false, true}
 
 static const struct column accuracy_cols[] = {
 	COL("period", c_period), COL("threads", c_threads), COL("runs", c_runs),
 	COL("accuracy (%) ± 95 % CI", c_accuracy), COL("min–max (%)", c_min_max),
 	COL("lost", c_lost), COL("throttles", c_throttles),
-	COL("running / enabled (min)", c_running), TXT("notes", c_notes), {0}};
+	COL("running / enabled (min)", c_running), PROSE("notes", c_notes), {0}};
 
 static const struct column interval_cols[] = {
 	COL("period", c_period), TXT("period kind", c_period_kind), COL("threads", c_threads),
 	COL("runs", c_runs), COL("accuracy (%) ± 95 % CI", c_accuracy),
 	COL("min–max (%)", c_min_max), COL("lost", c_lost), COL("throttles", c_throttles),
-	TXT("notes", c_notes), {0}};
+	PROSE("notes", c_notes), {0}};
 
 static const struct column bias_cols[] = {
 	COL("period", c_period), TXT("variant", c_variant), COL("runs", c_runs),
 	TXT("attribution", c_attribution), COL("largest deviation (pp)", c_max_dev),
 	COL("at the IP (pp)", c_dev_at_ip), COL("IP+1-corrected (pp)", c_dev_before_ip),
-	COL("lost", c_lost), TXT("notes", c_notes), {0}};
+	COL("lost", c_lost), PROSE("notes", c_notes), {0}};
 
 static const struct column multi_cols[] = {
 	COL("events opened", c_opened), COL("scheduled", c_scheduled), COL("period", c_period),
 	COL("runs", c_runs), COL("accuracy (%) ± 95 % CI", c_accuracy),
-	COL("running / enabled (min)", c_running), COL("lost", c_lost), TXT("notes", c_notes),
+	COL("running / enabled (min)", c_running), COL("lost", c_lost), PROSE("notes", c_notes),
 	{0}};
 
 static const struct column mode_cols[] = {
@@ -458,7 +465,7 @@ static const struct column mode_cols[] = {
 	COL("samples", c_samples), COL("wrong level, by record flag", c_wrong_flag),
 	COL("wrong level, by IP", c_wrong_ip),
 	COL("samples kept / all events (%)", c_kept_share), COL("lost", c_lost),
-	TXT("notes", c_notes), {0}};
+	PROSE("notes", c_notes), {0}};
 
 static const struct column overhead_cols[] = {
 	TXT("role", c_role), TXT("delivery", c_delivery), COL("period", c_period),
@@ -467,14 +474,15 @@ static const struct column overhead_cols[] = {
 	COL("time overhead (%)", c_time_pct), COL("CPU overhead (%)", c_cpu_pct),
 	COL("memory overhead (%)", c_mem_pct), COL("samples", c_samples),
 	COL("signals", c_signals), COL("lost", c_lost), COL("throttles", c_throttles),
-	TXT("notes", c_notes), {0}};
+	PROSE("notes", c_notes), {0}};
 
 static const struct column cost_cols[] = {
-	TXT("kind", c_kind), TXT("delivery", c_delivery), COL("period", c_period),
+	TXT("site", c_site), TXT("delivery", c_delivery), COL("period", c_period),
 	COL("threads", c_threads), COL("ns/sample ± 95 % CI", c_ns_sample), COL("R²", c_r2),
-	COL("Theil–Sen (ns/sample)", c_theil_sen), TXT("resolved", c_resolved),
+	COL("Theil–Sen (ns/sample)", c_theil_sen), PROSE("resolved", c_resolved),
 	COL("excess over the floor (ns)", c_excess), COL("ns/event ± 95 % CI", c_ns_event),
-	TXT("predicted vs measured", c_prediction), COL("lost", c_lost), TXT("notes", c_notes),
+	TXT("predicted vs measured", c_prediction), COL("CPU time (ms)", c_cpu_ms),
+	COL("wall time (ms)", c_wall_ms), COL("lost", c_lost), PROSE("notes", c_notes),
 	{0}};
 
 static const struct column buffer_cols[] = {
@@ -482,13 +490,13 @@ static const struct column buffer_cols[] = {
 	TXT("wakeup", c_wakeup), COL("period", c_period), COL("wall time (ms)", c_wall_ms),
 	COL("time overhead (%)", c_time_pct),
 	COL("samples", c_samples), COL("lost", c_lost), COL("loss (%)", c_loss_pct),
-	COL("signals", c_signals), TXT("notes", c_notes), {0}};
+	COL("signals", c_signals), PROSE("notes", c_notes), {0}};
 
 static const struct column shadow_cols[] = {
 	TXT("variant", c_variant), COL("period", c_period), COL("runs", c_runs),
 	TXT("attribution", c_attribution), COL("largest deviation (pp)", c_max_dev),
 	COL("tolerance (pp)", c_tolerance), TXT("verdict", c_verdict), COL("lost", c_lost),
-	TXT("notes", c_notes), {0}};
+	PROSE("notes", c_notes), {0}};
 
 static const struct {
 	const char *experiment;
@@ -526,24 +534,32 @@ static bool spans(const struct pb_result_point *p)
 
 #define CELL 1024
 
-void pb_report_experiment_table(FILE *f, const struct pb_results *doc, const char *experiment)
+/* The point's kind (cost: fit, prediction, ...), "" for none: each kind gets a table of its
+ * own, as their figures differ. */
+static const char *kind_of(const struct pb_result_point *p)
 {
-	table_doc = doc;
+	const char *kind = pb_rset_get_text(par(p), "kind");
+	return kind ? kind : "";
+}
+
+static bool in_table(const struct pb_result_point *p, const char *experiment, const char *kind)
+{
+	return !strcmp(p->experiment, experiment) && !is_sweep(p) && !strcmp(kind_of(p), kind);
+}
+
+static void table_of_kind(FILE *f, const struct pb_results *doc, const char *experiment,
+			  const char *kind)
+{
 	const struct column *cols = columns_of(experiment);
 	size_t ncols = 0;
 	while (cols[ncols].head)
 		ncols++;
 	bool used[32] = {0}, workload = false;
-	size_t sweeps = 0;
 	char buf[CELL];
 	for (size_t i = 0; i < doc->npoints; i++) {
 		const struct pb_result_point *p = doc->points[i];
-		if (strcmp(p->experiment, experiment))
+		if (!in_table(p, experiment, kind))
 			continue;
-		if (is_sweep(p)) {
-			sweeps++;
-			continue;
-		}
 		workload |= *p->workload != '\0';
 		for (size_t c = 0; c < ncols && !spans(p); c++) {
 			cols[c].cell(p, buf, sizeof buf);
@@ -553,6 +569,11 @@ void pb_report_experiment_table(FILE *f, const struct pb_results *doc, const cha
 	size_t shown = 0;
 	for (size_t c = 0; c < ncols; c++)
 		shown += used[c];
+	if (*kind) {
+		fputs("<h3>", f);
+		pb_html_esc(f, kind);
+		fputs("</h3>\n", f);
+	}
 	fputs("<div class=\"wide\"><table>\n<tr><th>facility</th>", f);
 	if (workload)
 		fputs("<th>workload</th>", f);
@@ -562,7 +583,7 @@ void pb_report_experiment_table(FILE *f, const struct pb_results *doc, const cha
 	fputs("</tr>\n", f);
 	for (size_t i = 0; i < doc->npoints; i++) {
 		const struct pb_result_point *p = doc->points[i];
-		if (strcmp(p->experiment, experiment) || is_sweep(p))
+		if (!in_table(p, experiment, kind))
 			continue;
 		const struct pb_rvalue *na = pb_rset_get(par(p), "not_applicable");
 		const struct pb_rvalue *error = pb_rset_get(par(p), "error");
@@ -586,7 +607,9 @@ void pb_report_experiment_table(FILE *f, const struct pb_results *doc, const cha
 			if (!used[c])
 				continue;
 			cols[c].cell(p, buf, sizeof buf);
-			fputs(cols[c].number ? "<td class=\"n\">" : "<td>", f);
+			fputs(cols[c].number ? "<td class=\"n\">" : cols[c].prose ? "<td class=\"prose\">"
+										   : "<td>",
+			      f);
 			if (*buf)
 				pb_html_esc(f, buf);
 			else
@@ -596,9 +619,31 @@ void pb_report_experiment_table(FILE *f, const struct pb_results *doc, const cha
 		fputs("</tr>\n", f);
 	}
 	fputs("</table></div>\n", f);
+}
+
+void pb_report_experiment_table(FILE *f, const struct pb_results *doc, const char *experiment)
+{
+	table_doc = doc;
+	const char *kinds[16];
+	size_t nkinds = 0, sweeps = 0;
+	for (size_t i = 0; i < doc->npoints; i++) {
+		const struct pb_result_point *p = doc->points[i];
+		if (strcmp(p->experiment, experiment))
+			continue;
+		if (is_sweep(p)) {
+			sweeps++;
+			continue;
+		}
+		bool seen = false;
+		for (size_t k = 0; k < nkinds && !seen; k++)
+			seen = !strcmp(kinds[k], kind_of(p));
+		if (!seen && nkinds < PB_ARRAY_SIZE(kinds))
+			kinds[nkinds++] = kind_of(p);
+	}
+	for (size_t k = 0; k < nkinds; k++)
+		table_of_kind(f, doc, experiment, kinds[k]);
 	if (sweeps)
 		fprintf(f, "<p>%zu sweep points (one sampled run and its unsampled partner each) are "
-			   "the data of the fits above: they are in results.json and the plots "
-			   "below.</p>\n",
+			   "the data of the fits: they are in results.json and the plots below.</p>\n",
 			sweeps);
 }
