@@ -89,7 +89,8 @@ static void add_scorecard_points(json_t *root, const char *precise)
 	json_t *pts = json_object_get(root, "points");
 	json_t *few = point(pts, "accuracy", "timer:cpu-clock", "accuracy:ratio=5", 100000, 1, 10,
 			    3, 0, 1);
-	json_object_set_new(few, "too_few_samples", json_true());
+	json_object_set_new(few, "too_few_samples",
+			    json_string("0.8 samples expected per run, 12 needed"));
 	/* uprobe: every run exact; sw: runs of 98, 99, 100 whose interval reaches 100 */
 	point(pts, "accuracy", "uprobe", "accuracy:ratio=20", 7, 1, 100, 1, 0, 1);
 	point(pts, "accuracy", "sw:page-faults", "accuracy:ratio=20", 7, 1, 98, 3, 0, 1);

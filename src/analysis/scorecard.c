@@ -58,12 +58,18 @@ static bool in_family(const struct pb_result_point *p, const char *family)
 
 /* A point that carries figures: not a not-applicable or failed one, and not one its experiment
  * marked as resting on too few samples to mean anything. */
+static bool too_few_samples(const struct pb_rset *s)
+{
+	/* the marker may be a flag or the reason itself */
+	const struct pb_rvalue *v = pb_rset_get(s, "too_few_samples");
+	return v && v->kind != PB_RV_NULL && (v->kind != PB_RV_BOOL || v->as.b);
+}
+
 static bool usable(const struct pb_result_point *p)
 {
 	if (pb_rset_get(&p->params, "not_applicable") || pb_rset_get(&p->params, "error"))
 		return false;
-	return !pb_rset_is_true(&p->params, "too_few_samples") &&
-	       !pb_rset_is_true(&p->metrics, "too_few_samples");
+	return !too_few_samples(&p->params) && !too_few_samples(&p->metrics);
 }
 
 static bool is_experiment(const struct pb_result_point *p, const char *name)

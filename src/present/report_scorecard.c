@@ -52,11 +52,15 @@ static void figures(FILE *f, const struct pb_rset *e)
 			continue;
 		fputs(any ? "<br>" : "<details><summary>every figure</summary>", f);
 		any = true;
-		double lo = pb_rset_get_number(fig, "lo", NULL), hi = pb_rset_get_number(fig, "hi", NULL);
+		bool has_lo, has_hi;
+		double lo = pb_rset_get_number(fig, "lo", &has_lo);
+		double hi = pb_rset_get_number(fig, "hi", &has_hi);
 		const char *unit = pb_rset_get_text(fig, "unit");
 		fprintf(f, "%s: %.4g", label_of(*name), v);
-		if (lo != v || hi != v)
+		if (has_lo && has_hi && isfinite(lo) && isfinite(hi) && (lo != v || hi != v))
 			fprintf(f, " [%.4g, %.4g]", lo, hi);
+		else if (!has_lo || !has_hi)
+			fputs(" (no interval)", f);
 		fputs(" ", f);
 		pb_html_esc(f, unit);
 		if (!pb_rset_is_true(fig, "resolved"))
