@@ -15,6 +15,7 @@
 #include "present/plot.h"
 #include "present/report.h"
 #include "present/summary.h"
+#include "util/kit.h"
 
 #include <fcntl.h>
 #include <jansson.h>
@@ -225,6 +226,15 @@ static void check_report(void)
 	CHECK_STR_CONTAINS(html, "<th>ns/sample ± 95 % CI</th>");
 	CHECK_STR_CONTAINS(html, "<td class=\"n\">2000 ±100</td>");
 	CHECK_STR_CONTAINS(html, "<td class=\"prose\">no: R² 0.200 &lt; 0.99</td>");
+	/* a 1-run row has no interval: said, never printed as nan */
+	CHECK_STR_CONTAINS(html, "(no interval)");
+	static const char *const nans[] = {">nan", " nan", "nan,", "nan]", "-nan", ">inf", " inf"};
+	for (size_t i = 0; i < PB_ARRAY_SIZE(nans); i++) {
+		const char *at = strstr(html, nans[i]);
+		if (at)
+			fprintf(stderr, "'%s' in: %.80s\n", nans[i], at > html + 60 ? at - 60 : html);
+		CHECK(!at);
+	}
 	const char *cost = strstr(html, "id=\"exp-cost\"");
 	CHECK(cost && !strstr(cost, "accuracy (%)"));
 	/* the bias shares table */

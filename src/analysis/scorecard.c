@@ -241,10 +241,14 @@ static void attribution_part(struct pb_rset *e, const struct pb_results *r, cons
 	}
 	if (at) {
 		char note[320];
-		pb_format(note, sizeof note,
-			  "%s %s, period %lld %s; chance alone reaches %.2g pp with these samples",
-			  at->facility, at->workload, (long long)pb_rset_get_int(&at->params, "period"),
-			  period_unit(at), bound);
+		pb_format(note, sizeof note, "%s %s, period %lld %s; ", at->facility, at->workload,
+			  (long long)pb_rset_get_int(&at->params, "period"), period_unit(at));
+		if (isnan(bound))
+			pb_append(note, sizeof note, "the runs name no sample count, so how far chance "
+						     "alone reaches is not known");
+		else
+			pb_append(note, sizeof note, "chance alone reaches %.2g pp with these samples",
+				  bound);
 		figure(e, "bias_max_deviation", worst, fmax(0, worst - bound), worst + bound, "pp",
 		       !isnan(bound), note);
 		bool ip_names_insn = ip && (!strcmp(ip, "exact") || !strcmp(ip, "next-insn"));
