@@ -124,7 +124,8 @@ static const char *const machine_labels[][2] = {
 	{"kernel", "kernel"}, {"cpu_vendor", "CPU vendor"}, {"cpu_family", "CPU family"},
 	{"cpu_model", "CPU model number"}, {"cpu_stepping", "CPU stepping"},
 	{"cpu_model_name", "CPU"}, {"hypervisor", "virtual machine"}, {"ncpus", "CPUs"},
-	{"paranoid", "perf events paranoia (perf_event_paranoid)"}, {"max_sample_rate", "kernel's max sample rate (/s)"},
+	{"paranoid", "perf events paranoia (perf_event_paranoid)"},
+	{"max_sample_rate", "kernel's max sample rate (/s)"},
 	{"cap_perfmon", "CAP_PERFMON"}, {"cap_sys_admin", "CAP_SYS_ADMIN"}, {"is_root", "root"},
 	{"max_precise", "highest precise level"}, {"ibs_caps_names", "IBS capabilities"},
 	{"bp_slots", "breakpoint slots"}, {"bp_exec_slots", "execute-breakpoint slots"},
@@ -177,7 +178,8 @@ static void machine_section(FILE *f, const struct pb_results *results)
 	fputs("</table></div>\n", f);
 	const struct pb_rlist *facilities = pb_rset_get_list(doc, "facilities");
 	if (pb_rlist_size(facilities)) {
-		fputs("<div class=\"wide\"><table>\n<tr><th>facility</th><th>available</th><th>IP</th><th>what was "
+		fputs("<div class=\"wide\"><table>\n<tr><th>facility</th><th>available</th><th>IP</th>"
+		      "<th>what was "
 		      "found, or why not</th></tr>\n",
 		      f);
 		for (size_t i = 0; i < pb_rlist_size(facilities); i++) {
@@ -356,7 +358,9 @@ char *pb_report_html(const struct pb_results *doc, const struct pb_plot_set *plo
 		pb_html_esc(f, plots->warning);
 		fputs("</p>\n", f);
 	}
-	fputs("<nav><a href=\"#scorecard\">scorecard</a><a href=\"#machine\">machine</a><a href=\"#skipped\">not run here</a>", f);
+	fputs("<nav><a href=\"#scorecard\">scorecard</a><a href=\"#machine\">machine</a>"
+	      "<a href=\"#skipped\">not run here</a>",
+	      f);
 	for (size_t e = 0; e < nexp; e++) {
 		fputs("<a href=\"#exp-", f);
 		url(f, names[e]);

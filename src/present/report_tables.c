@@ -15,9 +15,13 @@
 /* A cell's text (HTML-escaped later), "" when the point has no such figure. */
 typedef void cell_fn(const struct pb_result_point *p, char *buf, size_t len);
 
+/* A column: a function that writes the cell, or a field of the point's parameters or
+ * metrics, written by fmt as a figure (a summary with its interval) or as text (fmt NULL). */
 struct column {
 	const char *head;
 	cell_fn *cell;
+	bool in_params;
+	const char *field, *fmt;
 	bool number;
 	bool prose;             /* sentences: a column wide enough to read them */
 };
@@ -121,25 +125,10 @@ static void c_period(const struct pb_result_point *p, char *b, size_t n)
 		pb_format(b, n, "%.0f%s", v, period_unit(p));
 }
 
-static void c_threads(const struct pb_result_point *p, char *b, size_t n)
-{
-	figure(par(p), "threads", "%.0f", b, n);
-}
-
 static void c_runs(const struct pb_result_point *p, char *b, size_t n)
 {
 	size_t runs = pb_rlist_size(&p->runs);
 	pb_format(b, n, runs ? "%zu" : "", runs);
-}
-
-static void c_accuracy(const struct pb_result_point *p, char *b, size_t n)
-{
-	figure(met(p), "accuracy", "%.3f", b, n);
-}
-
-static void c_kept_share(const struct pb_result_point *p, char *b, size_t n)
-{
-	figure(met(p), "accuracy", "%.1f", b, n);
 }
 
 static void c_min_max(const struct pb_result_point *p, char *b, size_t n)
@@ -150,32 +139,12 @@ static void c_min_max(const struct pb_result_point *p, char *b, size_t n)
 		pb_format(b, n, "%.3f–%.3f", s->min, s->max);
 }
 
-static void c_lost(const struct pb_result_point *p, char *b, size_t n)
-{
-	figure(met(p), "lost_total", "%.0f", b, n);
-}
-
-static void c_throttles(const struct pb_result_point *p, char *b, size_t n)
-{
-	figure(met(p), "throttles_total", "%.0f", b, n);
-}
-
 static void c_running(const struct pb_result_point *p, char *b, size_t n)
 {
 	const struct pb_rsummary *s = pb_rset_get_summary(met(p), "running_ratio");
 	*b = '\0';
 	if (s)
 		pb_format(b, n, "%.3f%s", s->min, pb_rset_is_true(met(p), "multiplexed") ? " (multiplexed)" : "");
-}
-
-static void c_delivery(const struct pb_result_point *p, char *b, size_t n)
-{
-	text_of(par(p), "delivery", b, n);
-}
-
-static void c_role(const struct pb_result_point *p, char *b, size_t n)
-{
-	text_of(par(p), "role", b, n);
 }
 
 /* where a trapping facility was put (cost), with the kind of instruction there */
@@ -185,21 +154,6 @@ static void c_site(const struct pb_result_point *p, char *b, size_t n)
 	const char *class = pb_rset_get_text(par(p), "site_class");
 	if (*b && class)
 		pb_append(b, n, " (%s)", class);
-}
-
-static void c_variant(const struct pb_result_point *p, char *b, size_t n)
-{
-	text_of(par(p), "variant", b, n);
-}
-
-static void c_period_kind(const struct pb_result_point *p, char *b, size_t n)
-{
-	text_of(par(p), "period_kind", b, n);
-}
-
-static void c_levels(const struct pb_result_point *p, char *b, size_t n)
-{
-	text_of(par(p), "levels", b, n);
 }
 
 static void c_wall_ms(const struct pb_result_point *p, char *b, size_t n)
@@ -239,40 +193,10 @@ static void c_cpu_ms(const struct pb_result_point *p, char *b, size_t n)
 	}
 }
 
-static void c_rss(const struct pb_result_point *p, char *b, size_t n)
-{
-	figure(met(p), "maxrss_kib", "%.0f", b, n);
-}
-
-static void c_time_pct(const struct pb_result_point *p, char *b, size_t n)
-{
-	figure(met(p), "time_overhead_pct", "%.4g", b, n);
-}
-
-static void c_cpu_pct(const struct pb_result_point *p, char *b, size_t n)
-{
-	figure(met(p), "cpu_overhead_pct", "%.4g", b, n);
-}
-
-static void c_mem_pct(const struct pb_result_point *p, char *b, size_t n)
-{
-	figure(met(p), "memory_overhead_pct", "%.2g", b, n);
-}
-
 static void c_samples(const struct pb_result_point *p, char *b, size_t n)
 {
 	figure(met(p), pb_rset_get(met(p), "samples_total") ? "samples_total" : "samples", "%.0f",
 	       b, n);
-}
-
-static void c_signals(const struct pb_result_point *p, char *b, size_t n)
-{
-	figure(met(p), "signals", "%.0f", b, n);
-}
-
-static void c_ring(const struct pb_result_point *p, char *b, size_t n)
-{
-	figure(par(p), "ring_pages", "%.0f", b, n);
 }
 
 static void c_wakeup(const struct pb_result_point *p, char *b, size_t n)
@@ -285,27 +209,12 @@ static void c_wakeup(const struct pb_result_point *p, char *b, size_t n)
 		text_of(par(p), "wakeup", b, n);
 }
 
-static void c_loss_pct(const struct pb_result_point *p, char *b, size_t n)
-{
-	figure(met(p), "loss_pct", "%.3g", b, n);
-}
-
 static void c_ns_sample(const struct pb_result_point *p, char *b, size_t n)
 {
 	if (!strcmp(pb_rset_get_text(par(p), "kind") ? pb_rset_get_text(par(p), "kind") : "", "fit"))
 		with_ci(met(p), "ns_per_sample", "ci95_ns", b, n);
 	else
 		*b = '\0';
-}
-
-static void c_r2(const struct pb_result_point *p, char *b, size_t n)
-{
-	figure(met(p), "r2", "%.3f", b, n);
-}
-
-static void c_theil_sen(const struct pb_result_point *p, char *b, size_t n)
-{
-	figure(met(p), "theil_sen_ns_per_sample", "%.4g", b, n);
 }
 
 static void c_resolved(const struct pb_result_point *p, char *b, size_t n)
@@ -350,56 +259,6 @@ static void c_prediction(const struct pb_result_point *p, char *b, size_t n)
 			  pb_rset_get_number(met(p), "measured_slowdown_pct", NULL));
 }
 
-static void c_attribution(const struct pb_result_point *p, char *b, size_t n)
-{
-	text_of(met(p), "attribution", b, n);
-}
-
-static void c_max_dev(const struct pb_result_point *p, char *b, size_t n)
-{
-	figure(met(p), "max_deviation", "%.2f", b, n);
-}
-
-static void c_dev_at_ip(const struct pb_result_point *p, char *b, size_t n)
-{
-	figure(met(p), "max_deviation_at_ip", "%.2f", b, n);
-}
-
-static void c_dev_before_ip(const struct pb_result_point *p, char *b, size_t n)
-{
-	figure(met(p), "max_deviation_before_ip", "%.2f", b, n);
-}
-
-static void c_tolerance(const struct pb_result_point *p, char *b, size_t n)
-{
-	figure(met(p), "tolerance_pp", "%.2f", b, n);
-}
-
-static void c_verdict(const struct pb_result_point *p, char *b, size_t n)
-{
-	text_of(met(p), "verdict", b, n);
-}
-
-static void c_wrong_flag(const struct pb_result_point *p, char *b, size_t n)
-{
-	figure(met(p), "wrong_level_by_flag", "%.0f", b, n);
-}
-
-static void c_wrong_ip(const struct pb_result_point *p, char *b, size_t n)
-{
-	figure(met(p), "wrong_level_by_ip", "%.0f", b, n);
-}
-
-static void c_opened(const struct pb_result_point *p, char *b, size_t n)
-{
-	figure(par(p), "events_opened_together", "%.0f", b, n);
-}
-
-static void c_scheduled(const struct pb_result_point *p, char *b, size_t n)
-{
-	figure(par(p), "events_scheduled", "%.0f", b, n);
-}
-
 /* Flags and notes that belong to no column: never hidden. */
 static void c_notes(const struct pb_result_point *p, char *b, size_t n)
 {
@@ -432,71 +291,76 @@ static void c_notes(const struct pb_result_point *p, char *b, size_t n)
 		b[--end] = '\0';
 }
 
-#define COL(h, f) {h, f, true, false}
-#define TXT(h, f) {h, f, false, false}
-#define PROSE(h, f) {h, f, false, true}
+#define COL(h, f) {h, f, false, NULL, NULL, true, false}
+#define TXT(h, f) {h, f, false, NULL, NULL, false, false}
+#define PROSE(h, f) {h, f, false, NULL, NULL, false, true}
+#define PARAM_FIG(h, k, fmt) {h, NULL, true, k, fmt, true, false}
+#define METRIC_FIG(h, k, fmt) {h, NULL, false, k, fmt, true, false}
+#define PARAM_TEXT(h, k) {h, NULL, true, k, NULL, false, false}
+#define METRIC_TEXT(h, k) {h, NULL, false, k, NULL, false, false}
+
+/* columns more than one experiment shows */
+#define PERIOD COL("period", c_period)
+#define THREADS PARAM_FIG("threads", "threads", "%.0f")
+#define RUNS COL("runs", c_runs)
+#define ACCURACY METRIC_FIG("accuracy (%) ± 95 % CI", "accuracy", "%.3f")
+#define LOST METRIC_FIG("lost", "lost_total", "%.0f")
+#define THROTTLES METRIC_FIG("throttles", "throttles_total", "%.0f")
+#define SIGNALS METRIC_FIG("signals", "signals", "%.0f")
+#define DELIVERY PARAM_TEXT("delivery", "delivery")
+#define ROLE PARAM_TEXT("role", "role")
+#define TIME_OVERHEAD METRIC_FIG("time overhead (%)", "time_overhead_pct", "%.4g")
+#define MAX_DEVIATION METRIC_FIG("largest deviation (pp)", "max_deviation", "%.2f")
+#define NOTES PROSE("notes", c_notes)
 
 static const struct column accuracy_cols[] = {
-	COL("period", c_period), COL("threads", c_threads), COL("runs", c_runs),
-	COL("accuracy (%) ± 95 % CI", c_accuracy), COL("min–max (%)", c_min_max),
-	COL("lost", c_lost), COL("throttles", c_throttles),
-	COL("running / enabled (min)", c_running), PROSE("notes", c_notes), {0}};
+	PERIOD, THREADS, RUNS, ACCURACY, COL("min–max (%)", c_min_max), LOST, THROTTLES,
+	COL("running / enabled (min)", c_running), NOTES, {0}};
 
 static const struct column interval_cols[] = {
-	COL("period", c_period), TXT("period kind", c_period_kind), COL("threads", c_threads),
-	COL("runs", c_runs), COL("accuracy (%) ± 95 % CI", c_accuracy),
-	COL("min–max (%)", c_min_max), COL("lost", c_lost), COL("throttles", c_throttles),
-	PROSE("notes", c_notes), {0}};
+	PERIOD, PARAM_TEXT("period kind", "period_kind"), THREADS, RUNS, ACCURACY,
+	COL("min–max (%)", c_min_max), LOST, THROTTLES, NOTES, {0}};
 
 static const struct column bias_cols[] = {
-	COL("period", c_period), TXT("variant", c_variant), COL("runs", c_runs),
-	TXT("attribution", c_attribution), COL("largest deviation (pp)", c_max_dev),
-	COL("at the IP (pp)", c_dev_at_ip), COL("IP+1-corrected (pp)", c_dev_before_ip),
-	COL("lost", c_lost), PROSE("notes", c_notes), {0}};
+	PERIOD, PARAM_TEXT("variant", "variant"), RUNS, METRIC_TEXT("attribution", "attribution"),
+	MAX_DEVIATION, METRIC_FIG("at the IP (pp)", "max_deviation_at_ip", "%.2f"),
+	METRIC_FIG("IP+1-corrected (pp)", "max_deviation_before_ip", "%.2f"), LOST, NOTES, {0}};
 
 static const struct column multi_cols[] = {
-	COL("events opened", c_opened), COL("scheduled", c_scheduled), COL("period", c_period),
-	COL("runs", c_runs), COL("accuracy (%) ± 95 % CI", c_accuracy),
-	COL("running / enabled (min)", c_running), COL("lost", c_lost), PROSE("notes", c_notes),
-	{0}};
+	PARAM_FIG("events opened", "events_opened_together", "%.0f"),
+	PARAM_FIG("scheduled", "events_scheduled", "%.0f"), PERIOD, RUNS, ACCURACY,
+	COL("running / enabled (min)", c_running), LOST, NOTES, {0}};
 
 static const struct column mode_cols[] = {
-	TXT("levels sampled", c_levels), COL("period", c_period), COL("runs", c_runs),
-	COL("samples", c_samples), COL("wrong level, by record flag", c_wrong_flag),
-	COL("wrong level, by IP", c_wrong_ip),
-	COL("samples kept / all events (%)", c_kept_share), COL("lost", c_lost),
-	PROSE("notes", c_notes), {0}};
+	PARAM_TEXT("levels sampled", "levels"), PERIOD, RUNS, COL("samples", c_samples),
+	METRIC_FIG("wrong level, by record flag", "wrong_level_by_flag", "%.0f"),
+	METRIC_FIG("wrong level, by IP", "wrong_level_by_ip", "%.0f"),
+	METRIC_FIG("samples kept / all events (%)", "accuracy", "%.1f"), LOST, NOTES, {0}};
 
 static const struct column overhead_cols[] = {
-	TXT("role", c_role), TXT("delivery", c_delivery), COL("period", c_period),
-	COL("threads", c_threads), COL("runs", c_runs), COL("wall time (ms)", c_wall_ms),
-	COL("CPU time (ms)", c_cpu_ms), COL("peak RSS (KiB)", c_rss),
-	COL("time overhead (%)", c_time_pct), COL("CPU overhead (%)", c_cpu_pct),
-	COL("memory overhead (%)", c_mem_pct), COL("samples", c_samples),
-	COL("signals", c_signals), COL("lost", c_lost), COL("throttles", c_throttles),
-	PROSE("notes", c_notes), {0}};
+	ROLE, DELIVERY, PERIOD, THREADS, RUNS, COL("wall time (ms)", c_wall_ms),
+	COL("CPU time (ms)", c_cpu_ms), METRIC_FIG("peak RSS (KiB)", "maxrss_kib", "%.0f"),
+	TIME_OVERHEAD, METRIC_FIG("CPU overhead (%)", "cpu_overhead_pct", "%.4g"),
+	METRIC_FIG("memory overhead (%)", "memory_overhead_pct", "%.2g"), COL("samples", c_samples),
+	SIGNALS, LOST, THROTTLES, NOTES, {0}};
 
 static const struct column cost_cols[] = {
-	TXT("site", c_site), TXT("delivery", c_delivery), COL("period", c_period),
-	COL("threads", c_threads), COL("ns/sample ± 95 % CI", c_ns_sample), COL("R²", c_r2),
-	COL("Theil–Sen (ns/sample)", c_theil_sen), PROSE("resolved", c_resolved),
-	COL("excess over the floor (ns)", c_excess), COL("ns/event ± 95 % CI", c_ns_event),
-	TXT("predicted vs measured", c_prediction), COL("CPU time (ms)", c_cpu_ms),
-	COL("wall time (ms)", c_wall_ms), COL("lost", c_lost), PROSE("notes", c_notes),
-	{0}};
+	TXT("site", c_site), DELIVERY, PERIOD, THREADS, COL("ns/sample ± 95 % CI", c_ns_sample),
+	METRIC_FIG("R²", "r2", "%.3f"),
+	METRIC_FIG("Theil–Sen (ns/sample)", "theil_sen_ns_per_sample", "%.4g"),
+	PROSE("resolved", c_resolved), COL("excess over the floor (ns)", c_excess),
+	COL("ns/event ± 95 % CI", c_ns_event), TXT("predicted vs measured", c_prediction),
+	COL("CPU time (ms)", c_cpu_ms), COL("wall time (ms)", c_wall_ms), LOST, NOTES, {0}};
 
 static const struct column buffer_cols[] = {
-	TXT("role", c_role), TXT("delivery", c_delivery), COL("ring pages", c_ring),
-	TXT("wakeup", c_wakeup), COL("period", c_period), COL("wall time (ms)", c_wall_ms),
-	COL("time overhead (%)", c_time_pct),
-	COL("samples", c_samples), COL("lost", c_lost), COL("loss (%)", c_loss_pct),
-	COL("signals", c_signals), PROSE("notes", c_notes), {0}};
+	ROLE, DELIVERY, PARAM_FIG("ring pages", "ring_pages", "%.0f"), TXT("wakeup", c_wakeup),
+	PERIOD, COL("wall time (ms)", c_wall_ms), TIME_OVERHEAD, COL("samples", c_samples), LOST,
+	METRIC_FIG("loss (%)", "loss_pct", "%.3g"), SIGNALS, NOTES, {0}};
 
 static const struct column shadow_cols[] = {
-	TXT("variant", c_variant), COL("period", c_period), COL("runs", c_runs),
-	TXT("attribution", c_attribution), COL("largest deviation (pp)", c_max_dev),
-	COL("tolerance (pp)", c_tolerance), TXT("verdict", c_verdict), COL("lost", c_lost),
-	PROSE("notes", c_notes), {0}};
+	PARAM_TEXT("variant", "variant"), PERIOD, RUNS, METRIC_TEXT("attribution", "attribution"),
+	MAX_DEVIATION, METRIC_FIG("tolerance (pp)", "tolerance_pp", "%.2f"),
+	METRIC_TEXT("verdict", "verdict"), LOST, NOTES, {0}};
 
 static const struct {
 	const char *experiment;
@@ -534,6 +398,16 @@ static bool spans(const struct pb_result_point *p)
 
 #define CELL 1024
 
+static void cell_of(const struct column *c, const struct pb_result_point *p, char *b, size_t n)
+{
+	if (c->cell)
+		c->cell(p, b, n);
+	else if (c->fmt)
+		figure(c->in_params ? par(p) : met(p), c->field, c->fmt, b, n);
+	else
+		text_of(c->in_params ? par(p) : met(p), c->field, b, n);
+}
+
 /* The point's kind (cost: fit, prediction, ...), "" for none: each kind gets a table of its
  * own, as their figures differ. */
 static const char *kind_of(const struct pb_result_point *p)
@@ -562,7 +436,7 @@ static void table_of_kind(FILE *f, const struct pb_results *doc, const char *exp
 			continue;
 		workload |= *p->workload != '\0';
 		for (size_t c = 0; c < ncols && !spans(p); c++) {
-			cols[c].cell(p, buf, sizeof buf);
+			cell_of(&cols[c], p, buf, sizeof buf);
 			used[c] |= *buf != '\0';
 		}
 	}
@@ -606,7 +480,7 @@ static void table_of_kind(FILE *f, const struct pb_results *doc, const char *exp
 		for (size_t c = 0; c < ncols; c++) {
 			if (!used[c])
 				continue;
-			cols[c].cell(p, buf, sizeof buf);
+			cell_of(&cols[c], p, buf, sizeof buf);
 			fputs(cols[c].number ? "<td class=\"n\">" : cols[c].prose ? "<td class=\"prose\">"
 										   : "<td>",
 			      f);
