@@ -246,9 +246,11 @@ int pb_cmd_run(int argc, char **argv)
 	pb_suite_choose(suite, m, a.facilities, a.nfacilities, &a.o, &res);
 	/* with nothing to run, the reasons are the whole answer, --quiet or not */
 	if (!a.quiet || !suite->nrunnable)
-		for (unsigned i = 0; i < suite->nskipped; i++)
-			fprintf(stderr, "skipping %s: %s\n", suite->skipped[i].facility,
-				suite->skipped[i].reason);
+		for (unsigned i = 0; i < suite->nskipped; i++) {
+			char first[128];
+			snprintf(first, sizeof first, "skipping %s:", suite->skipped[i].facility);
+			pb_summary_wrapped(stderr, first, suite->skipped[i].reason, 2);
+		}
 	if (!suite->nrunnable) {
 		pb_results_write(&res, true, NULL);
 		pb_results_close(&res);

@@ -90,19 +90,23 @@ void pb_scorecard_cells(const struct pb_rset *e, struct pb_scorecard_cells *c)
 	}
 }
 
-/* text wrapped at WIDTH columns, every line after the first indented by indent */
-static void wrapped(FILE *out, const char *first, const char *text, int indent)
+void pb_summary_wrapped(FILE *out, const char *first, const char *text, int indent)
 {
 	int col = fprintf(out, "%s", first);
+	bool space = *first && first[strlen(first) - 1] != ' ';
 	while (*text) {
-		size_t word = strcspn(text, " ");
-		if (col > indent && col + 1 + (int)word > WIDTH) {
-			col = fprintf(out, "\n%*s", indent, "") - 1;
-		} else if (col > indent && col > (int)strlen(first)) {
+		int word = (int)strcspn(text, " ");
+		if (col > indent && col + space + word > WIDTH) {
+			fprintf(out, "\n%*s", indent, "");
+			col = indent;
+			space = false;
+		}
+		if (space) {
 			fputc(' ', out);
 			col++;
 		}
-		col += fprintf(out, "%.*s", (int)word, text);
+		col += fprintf(out, "%.*s", word, text);
+		space = true;
 		text += word;
 		text += strspn(text, " ");
 	}
@@ -170,7 +174,7 @@ static void scorecard(FILE *out, const struct pb_rlist *card)
 		char first[48];
 		pb_format(first, sizeof first, "%-9s ", pb_rset_get_text(e, "facility"));
 		const char *summary = pb_rset_get_text(e, "summary");
-		wrapped(out, first, summary ? summary : "", 10);
+		pb_summary_wrapped(out, first, summary ? summary : "", 10);
 	}
 	if (unmeasured) {
 		fprintf(out, "\nNot measured here:\n");
@@ -185,7 +189,7 @@ static void scorecard(FILE *out, const struct pb_rlist *card)
 			char reason[240];
 			pb_format(reason, sizeof reason, "%.*s", (int)strcspn(why ? why : "", ";"),
 				  why ? why : "");
-			wrapped(out, first, reason, 10);
+			pb_summary_wrapped(out, first, reason, 10);
 		}
 	}
 }
@@ -216,7 +220,7 @@ static void problems(FILE *out, const struct pb_results *r)
 		pb_format(line, sizeof line, "%zu point%s FAILED, e.g. %s on %s: %s", errors,
 			  errors == 1 ? "" : "s", first_error->experiment, first_error->facility,
 			  why && why->kind == PB_RV_TEXT ? why->as.text : "(no reason)");
-		wrapped(out, "", line, 2);
+		pb_summary_wrapped(out, "", line, 2);
 	}
 	if (empty)
 		fprintf(out, "%zu point%s had runs with NO SAMPLES where samples were expected\n",
@@ -233,7 +237,7 @@ void pb_summary_print(FILE *out, const struct pb_results *results)
 {
 	char machine[256];
 	pb_results_machine_label(results, machine, sizeof machine);
-	wrapped(out, "", machine, 2);
+	pb_summary_wrapped(out, "", machine, 2);
 	fputc('\n', out);
 	scorecard(out, &results->scorecard);
 	problems(out, results);

@@ -14,6 +14,10 @@ struct pb_scorecard_cells {
 };
 void pb_scorecard_cells(const struct pb_rset *entry, struct pb_scorecard_cells *cells);
 
+/* first, then text wrapped at 100 columns at its spaces, every line after the first indented
+ * by indent. */
+void pb_summary_wrapped(FILE *out, const char *first, const char *text, int indent);
+
 /* results->scorecard must be filled (pb_scorecard_fill). */
 void pb_summary_print(FILE *out, const struct pb_results *results);
 
