@@ -7,6 +7,7 @@
 #include "analysis/scorecard.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 static const char *const figure_labels[][2] = {
@@ -106,7 +107,14 @@ void pb_report_scorecard(FILE *f, const struct pb_results *doc)
 		cell(f, c.counts);
 		cell(f, c.attribution);
 		cell(f, c.loss);
-		cell(f, c.cost);
+		/* the page has room for the words the terminal abbreviates */
+		if (!strncmp(c.cost, "n.r., est. ", 11)) {
+			char cost[96];
+			snprintf(cost, sizeof cost, "not resolved; estimate %s", c.cost + 11);
+			cell(f, cost);
+		} else {
+			cell(f, c.cost);
+		}
 		cell(f, c.overhead);
 		fputs("<td class=\"verdict\">", f);
 		pb_html_esc(f, pb_rset_get_text(e, "summary"));
