@@ -396,7 +396,10 @@ static void check_scorecard(void)
 	free(text);
 	json_decref(written);
 
-	/* the terminal: the scorecard first, at most 100 columns, no per-point table */
+	/* the terminal: the scorecard first, at most 100 columns, no per-point table; a failed
+	 * point is named, with its reason */
+	struct pb_result_point *bad = pb_results_point(&doc, "accuracy", "timer:cpu-clock", "busy");
+	pb_rset_text(&bad->params, "error", "the workload exited with status 3");
 	char *out = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&out, &len);
@@ -408,6 +411,8 @@ static void check_scorecard(void)
 	CHECK(!strstr(out, "accuracy:ratio=20"));
 	CHECK_STR_CONTAINS(out, "2 ±0.1 µs");
 	CHECK_STR_CONTAINS(out, "0.2 / 2 %");
+	CHECK_STR_CONTAINS(out, "1 point FAILED, e.g. accuracy on timer:cpu-clock with busy: the "
+				"workload exited with status 3");
 	free(out);
 	pb_results_free(&doc);
 	json_decref(root);

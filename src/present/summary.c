@@ -198,39 +198,47 @@ static void scorecard(FILE *out, const struct pb_rlist *card)
  * one of each: never hidden, and never 400 lines. */
 static void problems(FILE *out, const struct pb_results *r)
 {
-	size_t errors = 0, empty = 0, lowered = 0, dropped = 0;
-	const struct pb_result_point *first_error = NULL;
+	struct {
+		const char *what;
+		size_t count;
+		const struct pb_result_point *first;
+	} kinds[] = {
+		{"FAILED", 0, NULL},
+		{"had runs with NO SAMPLES where samples were expected", 0, NULL},
+		{"ran with the precise level LOWERED by the kernel", 0, NULL},
+		{"DROPPED unparseable records", 0, NULL},
+	};
+	bool any = false;
 	for (size_t i = 0; i < r->npoints; i++) {
 		const struct pb_result_point *p = r->points[i];
-		if (pb_rset_get(&p->params, "error")) {
-			errors++;
-			if (!first_error)
-				first_error = p;
+		bool has[] = {pb_rset_get(&p->params, "error") != NULL,
+			      pb_rset_get_int(&p->metrics, "no_samples_runs") > 0,
+			      pb_rset_get_int(&p->metrics, "precise_lowered_runs") > 0,
+			      pb_rset_get_int(&p->metrics, "dropped_total") > 0};
+		for (size_t k = 0; k < PB_ARRAY_SIZE(kinds); k++) {
+			if (!has[k])
+				continue;
+			any = true;
+			if (!kinds[k].count++)
+				kinds[k].first = p;
 		}
-		empty += pb_rset_get_int(&p->metrics, "no_samples_runs") > 0;
-		lowered += pb_rset_get_int(&p->metrics, "precise_lowered_runs") > 0;
-		dropped += pb_rset_get_int(&p->metrics, "dropped_total") > 0;
 	}
-	if (!errors && !empty && !lowered && !dropped)
+	if (!any)
 		return;
 	fputc('\n', out);
-	if (errors) {
-		char line[400];
-		const struct pb_rvalue *why = pb_rset_get(&first_error->params, "error");
-		pb_format(line, sizeof line, "%zu point%s FAILED, e.g. %s on %s: %s", errors,
-			  errors == 1 ? "" : "s", first_error->experiment, first_error->facility,
-			  why && why->kind == PB_RV_TEXT ? why->as.text : "(no reason)");
+	for (size_t k = 0; k < PB_ARRAY_SIZE(kinds); k++) {
+		const struct pb_result_point *p = kinds[k].first;
+		if (!kinds[k].count)
+			continue;
+		char line[600];
+		pb_format(line, sizeof line, "%zu point%s %s, e.g. %s on %s%s%s", kinds[k].count,
+			  kinds[k].count == 1 ? "" : "s", kinds[k].what, p->experiment, p->facility,
+			  *p->workload ? " with " : "", p->workload);
+		const char *why = pb_rset_get_text(&p->params, "error");
+		if (k == 0)
+			pb_append(line, sizeof line, ": %s", why ? why : "(no reason given)");
 		pb_summary_wrapped(out, "", line, 2);
 	}
-	if (empty)
-		fprintf(out, "%zu point%s had runs with NO SAMPLES where samples were expected\n",
-			empty, empty == 1 ? "" : "s");
-	if (lowered)
-		fprintf(out, "%zu point%s ran with the precise level LOWERED by the kernel\n", lowered,
-			lowered == 1 ? "" : "s");
-	if (dropped)
-		fprintf(out, "%zu point%s DROPPED unparseable records\n", dropped,
-			dropped == 1 ? "" : "s");
 }
 
 void pb_summary_print(FILE *out, const struct pb_results *results)
