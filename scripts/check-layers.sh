@@ -22,6 +22,7 @@ LAYERS='
 7  analysis     analysis/
 8  formats      io/
 9  runner       workloads/runner workloads/verify
+9  scorecard    analysis/scorecard
 10 experiments  experiments/
 10 present      present/
 10 api          api/
@@ -38,6 +39,8 @@ LAYERS='
 #            truth under callgrind (analysis).
 #  api       the public library's wrappers (include/pesbench/) over the reusable layers below;
 #            nothing inside pesbench includes them.
+#  scorecard the verdict per facility: analysis of the typed results document, so above
+#            formats; present, compare and run show it.
 #  present   plots and the HTML report read the results document only, never the experiments
 #            that wrote it: a results.json from another build or machine must do.
 

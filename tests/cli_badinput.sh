@@ -259,6 +259,12 @@ row "unknown workload (verify)" 2 "unknown workload 'nope'" $pb verify nope
 echo "a file" >"$work/plainfile"
 row "output folder under a file" 4 "cannot create output folder" \
 	$pb run accuracy --facility $ex --out "$work/plainfile/out"
+mkdir -p "$work/earlier"
+echo '{"earlier": true}' >"$work/earlier/results.json"
+POST="grep -q earlier '$work/earlier/results.json' && [ ! -e '$work/earlier/report.html' ]" \
+	POST_WHAT="the earlier run's results.json was changed or a report written beside it" \
+	row "output folder holding an earlier run" 4 "already holds results" \
+	$pb run accuracy --facility $ex --out "$work/earlier"
 mkdir -p "$work/ro" "$work/full"
 if [ "$(id -u)" -eq 0 ] && mount -t tmpfs -o ro,size=64k tmpfs "$work/ro" 2>/dev/null; then
 	mounts+=("$work/ro")
@@ -363,8 +369,8 @@ SHOW="PATH=<without valgrind> pesbench profile -- /bin/true" \
 if [ -f "$work/multi/results.json" ]; then
 	rm -f "$work/multi/report.html"
 	SHOW="PATH=<without gnuplot> pesbench report DIR/multi" \
-	POST="[ -s '$work/multi/report.html' ] && [ -s '$work/multi/results.csv' ] && grep -q 'multi' '$work/stdout'" \
-	POST_WHAT="report.html, results.csv and the summary table produced without gnuplot" \
+	POST="[ -s '$work/multi/report.html' ] && [ -s '$work/multi/results.csv' ] && grep -q '^Scorecard' '$work/stdout'" \
+	POST_WHAT="report.html, results.csv and the scorecard produced without gnuplot" \
 		row "gnuplot missing (report: tables still produced)" 0 "gnuplot not found" \
 		env PATH="$work/bin" $pb report "$work/multi"
 else

@@ -85,20 +85,35 @@ rows=$(($(wc -l <"$tmp/a/results.csv") - 1))
 runs=$(json "$tmp/a/results.json" "print(sum(len(p.get('runs',[])) for p in d['points']))")
 check test "$rows" = "$runs"
 
-# the summary table has the loss and multiplexing columns; in one log of stdout and stderr (as
-# `make run >log 2>&1` writes) it stays whole and the closing line comes after it, even when
-# stdout's buffer (64 bytes here) is far shorter than the table
+# the end of a run: the scorecard first, at most 100 columns, no per-point table; in one log of
+# stdout and stderr (as `make run >log 2>&1` writes) it stays whole, the closing line comes
+# after it, even when stdout's buffer (64 bytes here) is far shorter, and the last line names
+# report.html
 ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" \
   stdbuf -o64 "$bin" run accuracy --facility $ex --runs 1 --threads 1 --target-ms 10 \
   --out "$tmp/b" >"$tmp/log" 2>&1
 code=$?
 check test "$code" = 0
-check grep -q "lost" "$tmp/log"
-check grep -q "run/en" "$tmp/log"
-check awk '/^exp +facility/ { table = 1; next }
-  table && /^suite done/ { done = 1; next }
-  table && (done || $1 != "accuracy") { bad = 1 }
-  END { exit !(table && done && !bad) }' "$tmp/log"
+family=${ex%%:*}
+check grep -q "^Scorecard" "$tmp/log"
+check grep -q "^$family .*works" "$tmp/log"
+check test "$(grep -v '^skipping ' "$tmp/log" | LC_ALL=C.UTF-8 wc -L)" -le 100
+check awk '/^Scorecard/ { card = 1; next }
+  card && /^suite done/ { done = 1; next }
+  card && !done && /^accuracy / { bad = 1 }
+  END { exit !(card && done && !bad) }' "$tmp/log"
+check test "$(tail -n1 "$tmp/log")" = "report: $tmp/b/report.html (every experiment's figures and plots)"
+check json "$tmp/b/results.json" "
+c=[e for e in d['scorecard'] if e['facility']=='$family']
+assert c and c[0]['measured'] is True and c[0]['summary'], d['scorecard']
+w=c[0]['accuracy_worst']
+assert set(w) >= {'value','lo','hi','unit','resolved'}, w
+"
+# a second run into the same folder is refused and leaves the first run's files alone
+before=$(md5sum <"$tmp/b/results.json")
+expect_exit 4 "$bin" run accuracy --facility $ex --runs 1 --threads 1 --target-ms 10 --out "$tmp/b"
+check grep -q "already holds results" "$tmp/err"
+check test "$(md5sum <"$tmp/b/results.json")" = "$before"
 
 # interrupted mid-suite: exit 130, valid partial results marked incomplete
 "$bin" run --facility uprobe --facility sw:page-faults --runs 5 --target-ms 200 --out "$tmp/c" --quiet &

@@ -1,7 +1,10 @@
 /* Plots from a constructed results.json: every experiment (and one this code has never heard
  * of) gets plots with titles, axis labels with units and error bars from the runs; gnuplot
  * draws a PNG and an SVG of each; without gnuplot, or with one that fails, the scripts are
- * still written and the caller gets one warning. */
+ * still written and the caller gets one warning. Plots say what they show: a log axis where
+ * values span more than 100x, the period's unit wherever a period is shown, a share not
+ * called accuracy, a distinct colour per series (more series: another plot), category labels
+ * that do not touch, and a sentence instead of a plot whose series are constant. */
 #include "check.h"
 #include "results_json.h"
 #include "io/results.h"
@@ -200,6 +203,8 @@ static bool has_unit(const char *label)
 static void check_scripts(const char *dir, const struct pb_plot_set *set)
 {
 	for (size_t i = 0; i < set->n; i++) {
+		if (set->plots[i].sentence[0])
+			continue;
 		size_t len;
 		char *gp = slurp(dir, set->plots[i].name, "gp", &len);
 		char *dat = slurp(dir, set->plots[i].name, "dat", &len);
@@ -288,9 +293,131 @@ static void units_from_the_document(void)
 	CHECK(system(cmd) == 0);
 }
 
+/* A point of 3 runs whose metric NAME is a summary of mean v (spread ±spread). */
+static void metric_point(json_t *pts, const char *experiment, const char *facility,
+			 const char *workload, long long period, int threads, const char *delivery,
+			 const char *name, double v, double spread)
+{
+	json_t *p = json_pack("{s:s, s:s, s:s, s:I, s:i, s:s, s:[{s:i}, {s:i}, {s:i}], s:{}}",
+			      "experiment", experiment, "facility", facility, "workload", workload,
+			      "period", (json_int_t)period, "threads", threads, "delivery", delivery,
+			      "runs", "run", 0, "run", 1, "run", 2, "metrics");
+	json_object_set_new(json_object_get(p, "metrics"), name,
+			    json_pack("{s:i, s:f, s:f, s:f, s:f, s:f, s:f}", "n", 3, "mean", v,
+				      "stdev", spread, "min", v - spread, "max", v + spread,
+				      "median", v, "ci95", spread));
+	json_array_append_new(pts, p);
+}
+
+/* Whether plots/NAME.EXT holds text. */
+static bool plot_file_has(const char *dir, const char *name, const char *ext, const char *text)
+{
+	size_t len;
+	char *content = slurp(dir, name, ext, &len);
+	bool has = content && strstr(content, text);
+	free(content);
+	return has;
+}
+
+/* The colours a script gives its series, in order. */
+static size_t series_colours(const char *gp, char colours[][16], size_t max)
+{
+	size_t n = 0;
+	for (const char *c = gp ? strstr(gp, "linecolor rgb \"#") : NULL; c && n < max;
+	     c = strstr(c + 1, "linecolor rgb \"#")) {
+		snprintf(colours[n], 16, "%.7s", c + 15);
+		n++;
+	}
+	return n;
+}
+
+static void plots_say_what_they_show(void)
+{
+	json_t *root = json_pack("{s:s, s:b, s:{}, s:[], s:[]}", "schema", "pesbench-results/2",
+				 "complete", 1, "machine", "skipped", "points");
+	json_t *pts = json_object_get(root, "points");
+	/* a timer at 10 % and breakpoints at 90000 %: one axis, two orders of magnitude apart;
+	 * their periods count different things */
+	for (int t = 1; t <= 2; t++) {
+		metric_point(pts, "spanx", "timer:cpu-clock", "busy", 100000, t, "none",
+			     "time_overhead_pct", 10 + t, 1);
+		metric_point(pts, "spanx", "bp:w", "busy", 7, t, "none", "time_overhead_pct",
+			     90000 + t, 100);
+	}
+	/* and one below zero, which a log axis cannot show: the caption names it */
+	metric_point(pts, "spanx", "sw:page-faults", "busy", 1, 1, "none", "time_overhead_pct", -5,
+		     1);
+	/* a figure that is the same at every x */
+	for (int t = 1; t <= 2; t++)
+		metric_point(pts, "flatx", "timer:cpu-clock", "busy", 100000, t, "none", "ratio_pct",
+			     100, 0);
+	/* 14 delivery settings over 16 thread counts: 14 series, more than there are distinct
+	 * colours */
+	for (int d = 0; d < 14; d++)
+		for (int t = 1; t <= 16; t++) {
+			char delivery[16];
+			snprintf(delivery, sizeof delivery, "mode%02d", d);
+			metric_point(pts, "manyx", "timer:cpu-clock", "busy", 100000, t, delivery,
+				     "wall_pct", d + t, 0.5);
+		}
+	/* 30 long categories */
+	for (int w = 0; w < 30; w++) {
+		char workload[64];
+		snprintf(workload, sizeof workload, "a-rather-long-workload-name-%02d", w);
+		metric_point(pts, "catx", "timer:cpu-clock", workload, 100000, 1, "none", "gap_pct",
+			     w, 0.5);
+	}
+	struct pb_results doc;
+	pb_test_results_of_json(&doc, root);
+	char dir[] = "/tmp/pb-test-plot-XXXXXX";
+	CHECK(mkdtemp(dir) != NULL);
+	struct pb_plot_set set;
+	struct pb_error err = {0};
+	CHECK(pb_plots_make(&doc, dir, true, NULL, &set, &err) == 0);
+	size_t len;
+	CHECK(plot_file_has(dir, "spanx-time_overhead_pct", "gp", "set logscale y"));
+	CHECK(plot_file_has(dir, "spanx-time_overhead_pct", "dat", "period 100000 ns"));
+	CHECK(plot_file_has(dir, "spanx-time_overhead_pct", "dat", "period 7 events"));
+	const struct pb_plot *span = find_plot(&set, "spanx-time_overhead_pct");
+	CHECK(span && strstr(span->caption, "one point at or below 0 is not on it: "
+					    "sw:page-faults, period 1 event: -5."));
+
+	const struct pb_plot *flat = find_plot(&set, "flatx-ratio_pct");
+	CHECK(flat && !flat->rendered &&
+	      strstr(flat->sentence, "not drawn, as ratio pct does not change with the threads: "
+				     "100 in timer:cpu-clock."));
+	CHECK(!exists(dir, "flatx-ratio_pct", "gp") && !exists(dir, "flatx-ratio_pct", "png"));
+
+	/* 12 series with 12 colours, the 2 left over on a plot of their own */
+	char *gp = slurp(dir, "manyx-wall_pct", "gp", &len);
+	char colours[32][16];
+	size_t n = series_colours(gp, colours, 32);
+	CHECK_EQ_U64(n, 12);
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = 0; j < i; j++)
+			CHECK(strcmp(colours[i], colours[j]));
+	free(gp);
+	gp = slurp(dir, "manyx-wall_pct-part2", "gp", &len);
+	CHECK_EQ_U64(series_colours(gp, colours, 32), 2);
+	free(gp);
+	CHECK(plot_file_has(dir, "manyx-wall_pct-part2", "gp", "(part 2)"));
+	CHECK(plot_file_has(dir, "manyx-wall_pct-part2", "dat", "delivery=mode13"));
+
+	/* 30 labels of 30 characters in 880 px: upright, not slanted into each other */
+	CHECK(plot_file_has(dir, "catx-gap_pct", "gp", "set xtics rotate by 90"));
+
+	pb_plot_set_free(&set);
+	pb_results_free(&doc);
+	json_decref(root);
+	char cmd[128];
+	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+	CHECK(system(cmd) == 0);
+}
+
 int main(void)
 {
 	units_from_the_document();
+	plots_say_what_they_show();
 	json_t *constructed_json = constructed();
 	struct pb_results doc;
 	pb_test_results_of_json(&doc, constructed_json);
@@ -305,7 +432,7 @@ int main(void)
 	static const char *const expected[] = {
 		"accuracy-accuracy", "interval-accuracy-ibs-op", "bias-shares-bp_rw-period7",
 		"bias-deviation", "bias-accuracy", "multi-accuracy-bp_w", "multi-running-bp_w",
-		"mode-wrong-level-timer_cpu-clock", "mode-accuracy", "overheadx-time_overhead_pct",
+		"mode-wrong-level-timer_cpu-clock", "mode-share", "overheadx-time_overhead_pct",
 	};
 	for (size_t i = 0; i < PB_ARRAY_SIZE(expected); i++) {
 		if (!find_plot(&set, expected[i]))
@@ -313,6 +440,17 @@ int main(void)
 		CHECK(find_plot(&set, expected[i]) != NULL);
 	}
 	check_scripts(dir, &set);
+
+	/* mode's "accuracy" with a level excluded is the share on the level sampled: so named */
+	{
+		size_t l;
+		char y[256];
+		char *mode = slurp(dir, "mode-share", "gp", &l);
+		script_value(mode, "ylabel", y, sizeof y);
+		CHECK_STR_CONTAINS(y, "the share on the levels sampled");
+		CHECK(!strstr(y, "accuracy"));
+		free(mode);
+	}
 
 	size_t len;
 	char *gp = slurp(dir, "overheadx-time_overhead_pct", "gp", &len);
@@ -371,6 +509,8 @@ int main(void)
 		if (set.warning[0])
 			fprintf(stderr, "warning: %s\n", set.warning);
 		for (size_t i = 0; i < set.n; i++) {
+			if (set.plots[i].sentence[0])
+				continue;
 			CHECK(set.plots[i].rendered);
 			CHECK(file_starts(dir, set.plots[i].name, "png", "\x89PNG\r\n", 2000));
 			size_t n;
@@ -389,7 +529,7 @@ int main(void)
 	CHECK(pb_plots_make(results, dir, false, pb_experiment_summary, &set, &err) == 0);
 	CHECK_EQ_U64(set.n, planned);
 	for (size_t i = 0; i < set.n; i++)
-		CHECK(set.plots[i].rendered == have_gnuplot);
+		CHECK(set.plots[i].rendered == (have_gnuplot && !set.plots[i].sentence[0]));
 	pb_plot_set_free(&set);
 
 	/* no gnuplot: a warning once, scripts written, no images, no failure */
@@ -403,7 +543,7 @@ int main(void)
 	CHECK_EQ_U64(set.n, planned);
 	for (size_t i = 0; i < set.n; i++) {
 		CHECK(!set.plots[i].rendered);
-		CHECK(exists(bare, set.plots[i].name, "gp"));
+		CHECK(exists(bare, set.plots[i].name, "gp") == !set.plots[i].sentence[0]);
 		CHECK(!exists(bare, set.plots[i].name, "png"));
 	}
 	pb_plot_set_free(&set);

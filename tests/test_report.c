@@ -1,18 +1,25 @@
 /* report.html from a constructed results folder references every plot (PNG shown, SVG
- * linked), shows the machine, the skipped facilities, the per-experiment rows with losses and
- * multiplexing, the bias shares, and escapes what it quotes. `pesbench compare` on two
+ * linked), shows the scorecard first, the machine, the skipped facilities, the per-experiment
+ * rows with losses and multiplexing and each experiment's own figures (no column empty on
+ * every row), the bias shares, and escapes what it quotes. The scorecard is computed from the
+ * points (too-few-samples points left out), round-trips through results.json, and the
+ * terminal summary fits 100 columns. `pesbench compare` on two
  * constructed files matches rows across machines ('-' where a file lacks one) and refuses a
  * file of another schema or a corrupt one with exit 6; `pesbench report` likewise. */
 #include "check.h"
 #include "results_json.h"
 #include "cli/commands.h"
 #include "experiments/experiment.h"
+#include "analysis/scorecard.h"
 #include "io/results.h"
 #include "present/plot.h"
 #include "present/report.h"
+#include "present/summary.h"
+#include "util/kit.h"
 
 #include <fcntl.h>
 #include <jansson.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -76,6 +83,33 @@ static json_t *machine_results(const char *vendor, const char *model, const char
 	return root;
 }
 
+/* What the scorecard reads beyond the rows above: a point marked as resting on too few
+ * samples, and a cost fit per facility (resolved for the timer, not for the precise one). */
+static void add_scorecard_points(json_t *root, const char *precise)
+{
+	json_t *pts = json_object_get(root, "points");
+	json_t *few = point(pts, "accuracy", "timer:cpu-clock", "accuracy:ratio=5", 100000, 1, 10,
+			    3, 0, 1);
+	json_object_set_new(few, "too_few_samples",
+			    json_string("0.8 samples expected per run, 12 needed"));
+	/* uprobe: every run exact; sw: runs of 98, 99, 100 whose interval reaches 100 */
+	point(pts, "accuracy", "uprobe", "accuracy:ratio=20", 7, 1, 100, 1, 0, 1);
+	point(pts, "accuracy", "sw:page-faults", "accuracy:ratio=20", 7, 1, 98, 3, 0, 1);
+	/* the cost fits: a resolved one for the timer, an unresolved one for the precise one */
+	json_array_append_new(
+		pts, json_pack("{s:s, s:s, s:s, s:[], s:{s:f, s:f, s:f, s:f, s:b}, s:s, s:s, s:i}",
+			       "experiment", "cost", "facility", "timer:cpu-clock", "workload",
+			       "busy", "runs", "metrics", "ns_per_sample", 2000.0, "ci95_ns", 100.0,
+			       "r2", 0.998, "theil_sen_ns_per_sample", 2010.0, "resolved", 1,
+			       "kind", "fit", "delivery", "none", "threads", 1));
+	json_array_append_new(
+		pts, json_pack("{s:s, s:s, s:s, s:[], s:{s:f, s:f, s:f, s:b}, s:s, s:s, s:s, s:i}",
+			       "experiment", "cost", "facility", precise, "workload", "busy", "runs",
+			       "metrics", "ns_per_sample", 300.0, "ci95_ns", 500.0, "r2", 0.2,
+			       "resolved", 0, "kind", "fit", "delivery", "none", "note",
+			       "per-sample cost not resolved (rule): R² 0.200 < 0.99", "threads", 1));
+}
+
 static char *read_all(const char *path)
 {
 	FILE *f = fopen(path, "rb");
@@ -136,9 +170,11 @@ static void check_report(void)
 	CHECK(mkdtemp(dir) != NULL);
 	json_t *results_json = machine_results("GenuineIntel", "Intel(R) Xeon(R) Gold 6354",
 					       "pebs:INST_RETIRED:PREC_DIST", 97, true);
+	add_scorecard_points(results_json, "pebs:INST_RETIRED:PREC_DIST");
 	write_results(results_json, dir);
 	struct pb_results doc;
 	pb_test_results_of_json(&doc, results_json);
+	pb_scorecard_fill(&doc);
 	const struct pb_results *results = &doc;
 	struct pb_error err = {0};
 	size_t nplots = 0;
@@ -156,7 +192,12 @@ static void check_report(void)
 	for (size_t i = 0; i < set.n; i++) {
 		char needle[300];
 		snprintf(needle, sizeof needle, "href=\"plots/%s.svg\"", set.plots[i].name);
-		if (set.plots[i].rendered) {
+		if (set.plots[i].sentence[0]) {
+			/* a plot of flat lines: its sentence stands in its place */
+			CHECK(!strstr(html, needle));
+			CHECK(strstr(set.plots[i].sentence, ": not drawn, as ") != NULL);
+			snprintf(needle, sizeof needle, "<p class=\"nodraw\">%.60s", set.plots[i].title);
+		} else if (set.plots[i].rendered) {
 			CHECK_STR_CONTAINS(html, needle);
 			snprintf(needle, sizeof needle, "<img src=\"plots/%s.png\"", set.plots[i].name);
 		} else {
@@ -174,10 +215,30 @@ static void check_report(void)
 	CHECK_STR_CONTAINS(html, "INCOMPLETE");
 	CHECK_STR_CONTAINS(html, "id=\"exp-accuracy\"");
 	CHECK_STR_CONTAINS(html, "id=\"exp-interval\"");
-	/* the summary's figures: mean of 97, 98, 99; losses over 3 runs; multiplexing */
-	CHECK_STR_CONTAINS(html, "<td class=\"n\">98.000</td>");
+	/* the rows' figures: mean of 97, 98, 99 with its interval; losses over 3 runs;
+	 * multiplexing */
+	CHECK_STR_CONTAINS(html, "<td class=\"n\">98.000 ±2.5</td>");
 	CHECK_STR_CONTAINS(html, "<td class=\"n\">21</td>");
-	CHECK_STR_CONTAINS(html, "<td class=\"n\">0.500</td><td>yes</td>");
+	CHECK_STR_CONTAINS(html, "<td class=\"n\">0.500 (multiplexed)</td>");
+	/* the scorecard comes first, the cost table shows the fit, not accuracy columns */
+	const char *card = strstr(html, "id=\"scorecard\""), *mach = strstr(html, "id=\"machine\"");
+	CHECK(card && mach && card < mach);
+	CHECK_STR_CONTAINS(html, "<th>ns/sample ± 95 % CI</th>");
+	CHECK_STR_CONTAINS(html, "<td class=\"n\">2000 ±100</td>");
+	CHECK_STR_CONTAINS(html, "<td class=\"prose\">no: R² 0.200 &lt; 0.99</td>");
+	/* an unresolved cost in the scorecard: its estimate, named as one */
+	CHECK_STR_CONTAINS(html, "<td>not resolved; estimate 300 ns</td>");
+	/* a 1-run row has no interval: said, never printed as nan */
+	CHECK_STR_CONTAINS(html, "(no interval)");
+	static const char *const nans[] = {">nan", " nan", "nan,", "nan]", "-nan", ">inf", " inf"};
+	for (size_t i = 0; i < PB_ARRAY_SIZE(nans); i++) {
+		const char *at = strstr(html, nans[i]);
+		if (at)
+			fprintf(stderr, "'%s' in: %.80s\n", nans[i], at > html + 60 ? at - 60 : html);
+		CHECK(!at);
+	}
+	const char *cost = strstr(html, "id=\"exp-cost\"");
+	CHECK(cost && !strstr(cost, "accuracy (%)"));
 	/* the bias shares table */
 	CHECK_STR_CONTAINS(html, "pb_wl_bias_plain_load4");
 	CHECK_STR_CONTAINS(html, "<td class=\"n\">24.50</td>");
@@ -191,7 +252,7 @@ static void check_report(void)
 	html = pb_report_html(results, NULL, NULL, &len);
 	CHECK(html && !strstr(html, about));
 	CHECK_STR_CONTAINS(html, "id=\"exp-accuracy\"");
-	CHECK_STR_CONTAINS(html, "<td class=\"n\">98.000</td>");
+	CHECK_STR_CONTAINS(html, "<td class=\"n\">98.000 ±2.5</td>");
 	free(html);
 
 	/* --no-plots on a folder without images: still a report, nothing pretends to be drawn */
@@ -210,12 +271,151 @@ static void check_report(void)
 	char *out = NULL;
 	CHECK(run_captured(pb_cmd_report, 3, argv, bare, &out) == 0);
 	free(out);
+	/* --json: the scorecard and where the report is, as JSON, nothing else on stdout */
+	char *argv_json[] = {"report", dir, "--no-plots", "--json", NULL};
+	CHECK(run_captured(pb_cmd_report, 4, argv_json, bare, &out) == 0);
+	json_error_t je;
+	json_t *printed = json_loads(out ? out : "", 0, &je);
+	CHECK(printed != NULL);
+	const char *where = json_string_value(json_object_get(printed, "report"));
+	CHECK(where && strstr(where, "/report.html"));
+	json_t *entries = json_object_get(printed, "scorecard");
+	CHECK(json_is_array(entries) && json_array_size(entries) >= 4);
+	CHECK(json_is_object(json_object_get(json_array_get(entries, 0), "accuracy_worst")));
+	json_decref(printed);
+	free(out);
 	pb_results_free(&doc);
 	json_decref(results_json);
 	char cmd[200];
 	snprintf(cmd, sizeof cmd, "rm -rf %s %s", dir, bare);
 	if (system(cmd))
 		fprintf(stderr, "could not remove %s\n", dir);
+}
+
+static const struct pb_rset *card_of(const struct pb_results *doc, const char *facility)
+{
+	for (size_t i = 0; i < pb_rlist_size(&doc->scorecard); i++) {
+		const struct pb_rset *e = pb_rlist_set_at(&doc->scorecard, i);
+		if (!strcmp(pb_rset_get_text(e, "facility"), facility))
+			return e;
+	}
+	return NULL;
+}
+
+static double fig(const struct pb_rset *e, const char *name, const char *field)
+{
+	bool ok;
+	double v = pb_rset_get_number(pb_rset_get_set(e, name), field, &ok);
+	return ok ? v : NAN;
+}
+
+/* Display columns of the longest line (UTF-8 sequences count once). */
+static size_t widest_line(const char *text)
+{
+	size_t widest = 0, col = 0;
+	for (const char *c = text; *c; c++) {
+		if (*c == '\n') {
+			col = 0;
+			continue;
+		}
+		if ((*c & 0xC0) != 0x80 && ++col > widest)
+			widest = col;
+	}
+	return widest;
+}
+
+static void check_scorecard(void)
+{
+	json_t *root = machine_results("GenuineIntel", "Intel(R) Xeon(R) Gold 6354",
+				       "pebs:INST_RETIRED:PREC_DIST", 97, true);
+	add_scorecard_points(root, "pebs:INST_RETIRED:PREC_DIST");
+	struct pb_results doc;
+	pb_test_results_of_json(&doc, root);
+	pb_scorecard_fill(&doc);
+	/* the timer: accuracy rows 91 (accuracy) and 61 (interval); the marked row of 11 is out */
+	const struct pb_rset *timer = card_of(&doc, "timer");
+	CHECK(timer && pb_rset_is_true(timer, "measured"));
+	CHECK(fabs(fig(timer, "accuracy_worst", "value") - 61) < 1e-9);
+	CHECK(fabs(fig(timer, "accuracy_median", "value") - 61) < 1e-9 ||
+	      fabs(fig(timer, "accuracy_median", "value") - 91) < 1e-9);
+	CHECK(fig(timer, "accuracy_worst", "lo") < 61 && fig(timer, "accuracy_worst", "hi") > 61);
+	CHECK_STR_CONTAINS(pb_rset_get_text(timer, "summary"), "not for exact counts");
+	/* the cost and what it implies at 1 and 10 kHz: 2000 ns × 1000/s = 0.2 % */
+	CHECK(fabs(fig(timer, "ns_per_sample", "value") - 2000) < 1e-9);
+	CHECK(fabs(fig(timer, "ns_per_sample", "hi") - 2100) < 1e-9);
+	CHECK(fabs(fig(timer, "overhead_1khz", "value") - 0.2) < 1e-9);
+	CHECK(fabs(fig(timer, "overhead_10khz", "value") - 2) < 1e-9);
+	CHECK(pb_rset_is_true(pb_rset_get_set(timer, "overhead_1khz"), "resolved"));
+	/* pebs: exact counts at 97..99 % do not reach 100 inside their interval; cost unresolved */
+	const struct pb_rset *pebs = card_of(&doc, "pebs");
+	CHECK(pebs && !pb_rset_is_true(pb_rset_get_set(pebs, "ns_per_sample"), "resolved"));
+	CHECK_STR_CONTAINS(pb_rset_get_text(pb_rset_get_set(pebs, "ns_per_sample"), "note"),
+			   "not resolved: estimate 300");
+	/* lost 7 per run of 3, out of 1000-sample runs: the loss is named */
+	CHECK(fig(pebs, "loss", "value") > 0);
+	CHECK_STR_CONTAINS(pb_rset_get_text(pebs, "summary"), "lossless capture");
+	CHECK_STR_CONTAINS(pb_rset_get_text(pebs, "summary"), "multiplexed");
+	CHECK_STR_CONTAINS(pb_rset_get_text(card_of(&doc, "uprobe"), "summary"),
+			   "use for exact counts");
+	CHECK_STR_CONTAINS(pb_rset_get_text(card_of(&doc, "sw"), "summary"),
+			   "use for counts to ±2.5 %");
+	/* spe was skipped: not measured, and why */
+	const struct pb_rset *spe = card_of(&doc, "spe");
+	CHECK(spe && !pb_rset_is_true(spe, "measured"));
+	CHECK_STR_CONTAINS(pb_rset_get_text(spe, "why"), "no SPE here");
+
+	/* results.json carries it as fixed for every branch, and reads it back */
+	json_t *written = pb_results_json(&doc);
+	json_t *entries = json_object_get(written, "scorecard");
+	CHECK(json_is_array(entries) && json_array_size(entries) == pb_rlist_size(&doc.scorecard));
+	size_t i;
+	json_t *e;
+	json_array_foreach(entries, i, e) {
+		CHECK(json_is_string(json_object_get(e, "facility")));
+		CHECK(json_is_string(json_object_get(e, "verdict")));
+		CHECK(json_is_boolean(json_object_get(e, "measured")));
+		CHECK(json_is_string(json_object_get(e, "summary")));
+		if (!json_is_true(json_object_get(e, "measured")))
+			CHECK(json_is_string(json_object_get(e, "why")));
+	}
+	json_t *worst = json_object_get(json_array_get(entries, 0), "accuracy_worst");
+	CHECK(json_is_number(json_object_get(worst, "value")) &&
+	      json_is_number(json_object_get(worst, "lo")) &&
+	      json_is_number(json_object_get(worst, "hi")) &&
+	      json_is_string(json_object_get(worst, "unit")) &&
+	      json_is_boolean(json_object_get(worst, "resolved")));
+	char *text = json_dumps(written, 0);
+	struct pb_results back;
+	struct pb_error err = {0};
+	CHECK(pb_results_load_buffer(text, strlen(text), "back", &back, &err) == 0);
+	CHECK_EQ_U64(pb_rlist_size(&back.scorecard), pb_rlist_size(&doc.scorecard));
+	CHECK(fabs(fig(card_of(&back, "timer"), "overhead_1khz", "value") - 0.2) < 1e-9);
+	/* the scorecard is not a point field: no "value" unit leaks into the units object */
+	CHECK(!json_object_get(json_object_get(written, "units"), "value"));
+	pb_results_free(&back);
+	free(text);
+	json_decref(written);
+
+	/* the terminal: the scorecard first, at most 100 columns, no per-point table; a failed
+	 * point is named, with its reason */
+	struct pb_result_point *bad = pb_results_point(&doc, "accuracy", "timer:cpu-clock", "busy");
+	pb_rset_text(&bad->params, "error", "the workload exited with status 3");
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&out, &len);
+	pb_summary_print(f, &doc);
+	fclose(f);
+	CHECK(widest_line(out) <= 100);
+	const char *head = strstr(out, "Scorecard");
+	CHECK(head && strstr(head, "\ntimer ") && strstr(out, "Not measured here"));
+	CHECK(!strstr(out, "accuracy:ratio=20"));
+	CHECK_STR_CONTAINS(out, "2 ±0.1 µs");
+	CHECK_STR_CONTAINS(out, "0.2 / 2 %");
+	CHECK_STR_CONTAINS(out, "1 point FAILED, e.g. accuracy on timer:cpu-clock with busy: the "
+				"workload exited with status 3");
+	free(out);
+	pb_results_free(&doc);
+	json_decref(root);
 }
 
 static void check_compare(void)
@@ -316,6 +516,7 @@ static void check_compare(void)
 int main(void)
 {
 	check_report();
+	check_scorecard();
 	check_compare();
 	return pb_check_done("report");
 }

@@ -3,6 +3,7 @@
  * plotting; prints the same summary table as the end of `pesbench run`. */
 #include "cli/commands.h"
 #include "cli/options.h"
+#include "analysis/scorecard.h"
 #include "experiments/experiment.h"
 #include "io/results.h"
 #include "present/report.h"
@@ -13,7 +14,7 @@
 
 struct report_args {
 	const char *target;
-	bool no_plots, quiet;
+	bool no_plots, quiet, json;
 };
 
 static int set_target(void *args, const char *value, struct pb_error *err)
@@ -32,7 +33,9 @@ static const struct pb_opt report_options[] = {
 	{.name = "no-plots", .kind = PB_OPT_FLAG, .at = PB_AT(struct report_args, no_plots, bool),
 	 .help = "do not (re)draw the plots; the report shows those already drawn"},
 	{.name = "quiet", .kind = PB_OPT_FLAG, .at = PB_AT(struct report_args, quiet, bool),
-	 .help = "do not print the summary table"},
+	 .help = "do not print the scorecard"},
+	{.name = "json", .kind = PB_OPT_FLAG, .at = PB_AT(struct report_args, json, bool),
+	 .help = "print the scorecard and where the report is as JSON instead"},
 	{0},
 };
 
@@ -42,7 +45,9 @@ const struct pb_cmd_spec pb_cmd_report_spec = {
 	.operands = "RESULTS_DIR_OR_JSON",
 	.description =
 		"Writes plots (PNG and SVG, with their data and gnuplot scripts) into\n"
-		"RESULTS_DIR/plots/ and a one-page RESULTS_DIR/report.html, from results.json.\n",
+		"RESULTS_DIR/plots/ and a one-page RESULTS_DIR/report.html, from results.json,\n"
+		"and prints the scorecard (docs/scorecard.md); --json prints it as\n"
+		"{\"report\", \"plots\", \"scorecard\"}.\n",
 	.options = report_options,
 	.args_size = sizeof(struct report_args),
 	.positional = set_target,
@@ -70,15 +75,29 @@ int pb_cmd_report(int argc, char **argv)
 	struct pb_results results;
 	if (pb_results_load(json_path, &results, &err))
 		return pb_cli_report("report", &err);
+	/* the scorecard is derived from the points: computed again by this version's rules (a
+	 * file from before the scorecard gets one), for this report only */
+	pb_scorecard_fill(&results);
 	size_t nplots = 0;
 	int rc = pb_report_folder(&results, dir, no_plots, pb_experiment_summary, stderr, &nplots,
 				  &err);
-	if (!rc && !quiet)
+	if (!rc && a.json) {
+		char path[4300];
+		snprintf(path, sizeof path, "%s/report.html", dir);
+		struct pb_rvalue card = {.kind = PB_RV_LIST, .as.list = &results.scorecard};
+		json_t *doc = json_pack("{s:s, s:I, s:o}", "report", path, "plots",
+					(json_int_t)nplots, "scorecard", pb_rvalue_json(&card));
+		pb_results_free(&results);
+		return pb_cli_print_json("report", doc, 2);
+	}
+	if (!rc && !quiet) {
 		pb_summary_print(stdout, &results);
+		fflush(stdout);
+	}
 	pb_results_free(&results);
 	if (rc)
 		return pb_cli_report("report", &err);
-	if (!quiet)
+	if (!quiet && !a.json)
 		fprintf(stderr, "report: %s/report.html (%zu plots in %s/plots)\n", dir, nplots,
 			dir);
 	return PB_EXIT_OK;

@@ -4,6 +4,7 @@
  * and writes what was measured, marked incomplete. */
 #include "cli/commands.h"
 #include "cli/options.h"
+#include "analysis/scorecard.h"
 #include "experiments/experiment.h"
 #include "experiments/suite.h"
 #include "facilities/facility.h"
@@ -17,6 +18,7 @@
 #include "util/text.h"
 
 #include <signal.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -154,7 +156,8 @@ const struct pb_cmd_spec pb_cmd_run_spec = {
 		"Writes DIR/results.json and DIR/results.csv (schema in docs/results.md). Exit 0\n"
 		"when every point was measured, 130 when interrupted (partial results written, marked\n"
 		"incomplete), 2 for bad usage, 3 when no chosen facility is available here, 4 when\n"
-		"DIR cannot be written.\n",
+		"DIR cannot be written or already holds an earlier run's results. Ends with the\n"
+		"scorecard (docs/scorecard.md); every figure is in DIR/report.html.\n",
 };
 
 struct progress {
@@ -181,6 +184,21 @@ static void report_failure(void *ctx, const char *experiment, const char *facili
 		return;
 	end_progress(p);
 	fprintf(stderr, "pesbench run: %s on %s failed: %s\n", experiment, facility, message);
+}
+
+/* A folder that already holds a run's files: writing another run there would leave a mix
+ * (old plots beside new results, or a report of the old run named as the new one's). */
+static const char *earlier_result(const char *dir)
+{
+	static const char *const names[] = {"results.json", "results.csv", "report.html", "plots"};
+	for (size_t i = 0; i < PB_ARRAY_SIZE(names); i++) {
+		char path[4200];
+		struct stat st;
+		snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+		if (!lstat(path, &st))
+			return names[i];
+	}
+	return NULL;
 }
 
 int pb_cmd_run(int argc, char **argv)
@@ -210,6 +228,14 @@ int pb_cmd_run(int argc, char **argv)
 		strftime(default_dir, sizeof default_dir, "results/%Y%m%dT%H%M%SZ", &tm);
 		a.out_dir = default_dir;
 	}
+	const char *earlier = earlier_result(a.out_dir);
+	if (earlier) {
+		pb_fail(&err, PB_EXIT_OUTPUT, 0,
+			"--out %s already holds results (%s): choose a new folder, or remove that "
+			"one first; a run never mixes its files with an earlier run's",
+			a.out_dir, earlier);
+		return pb_cli_report("run", &err);
+	}
 	struct pb_results res;
 	if (pb_results_open(&res, a.out_dir, argc, argv, &err))
 		return pb_cli_report("run", &err);
@@ -223,9 +249,11 @@ int pb_cmd_run(int argc, char **argv)
 	pb_suite_choose(suite, m, a.facilities, a.nfacilities, &a.o, &res);
 	/* with nothing to run, the reasons are the whole answer, --quiet or not */
 	if (!a.quiet || !suite->nrunnable)
-		for (unsigned i = 0; i < suite->nskipped; i++)
-			fprintf(stderr, "skipping %s: %s\n", suite->skipped[i].facility,
-				suite->skipped[i].reason);
+		for (unsigned i = 0; i < suite->nskipped; i++) {
+			char first[128];
+			snprintf(first, sizeof first, "skipping %s:", suite->skipped[i].facility);
+			pb_summary_wrapped(stderr, first, suite->skipped[i].reason, 2);
+		}
 	if (!suite->nrunnable) {
 		pb_results_write(&res, true, NULL);
 		pb_results_close(&res);
@@ -255,13 +283,15 @@ int pb_cmd_run(int argc, char **argv)
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGTERM, &old_term, NULL);
 
+	pb_scorecard_fill(&res);
 	if (pb_results_write(&res, rc == PB_EXIT_OK, &err)) {
 		pb_results_close(&res);
 		return pb_cli_report("run", &err);
 	}
 	/* plots and report.html; the results are written, so a failure here is only a warning */
-	if (pb_report_folder(&res, a.out_dir, false, pb_experiment_summary,
-			     a.quiet ? NULL : stderr, NULL, &err))
+	bool reported = !pb_report_folder(&res, a.out_dir, false, pb_experiment_summary,
+					  a.quiet ? NULL : stderr, NULL, &err);
+	if (!reported)
 		fprintf(stderr, "pesbench run: warning: no report: %s\n", err.msg);
 	if (a.json) {
 		int printed = pb_cli_print_json("run", pb_results_json(&res), 1);
@@ -273,10 +303,15 @@ int pb_cmd_run(int argc, char **argv)
 		 * table longer than stdout's buffer had that line in the middle of a row */
 		fflush(stdout);
 	}
-	if (!a.quiet)
+	if (!a.quiet) {
 		fprintf(stderr, "%s in %.1f s; results in %s/results.json and results.csv\n",
 			rc == PB_EXIT_OK ? "suite done" : "suite INTERRUPTED, partial results",
 			seconds, a.out_dir);
+		if (reported)
+			fprintf(stderr, "report: %s/report.html (every experiment's figures and "
+					"plots)\n",
+				a.out_dir);
+	}
 	pb_results_close(&res);
 	return rc;
 }

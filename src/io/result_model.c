@@ -455,6 +455,7 @@ void pb_results_free(struct pb_results *r)
 	pb_rset_clear(&r->head);
 	pb_rset_clear(&r->machine);
 	pb_rlist_clear(&r->skipped);
+	pb_rlist_clear(&r->scorecard);
 	pb_rset_clear(&r->tail);
 	r->points = NULL;
 	r->npoints = r->cap = 0;

@@ -228,6 +228,11 @@ json_t *pb_results_json(const struct pb_results *r)
 	json_object_set_new(root, "machine", set_json(&r->machine));
 	struct pb_rvalue skipped = {.kind = PB_RV_LIST, .as.list = (struct pb_rlist *)&r->skipped};
 	json_object_set_new(root, "skipped", value_json(&skipped));
+	if (pb_rlist_size(&r->scorecard)) {
+		struct pb_rvalue card = {.kind = PB_RV_LIST,
+					 .as.list = (struct pb_rlist *)&r->scorecard};
+		json_object_set_new(root, "scorecard", value_json(&card));
+	}
 	json_t *points = json_array();
 	for (size_t i = 0; i < r->npoints; i++)
 		json_array_append_new(points, point_json(r->points[i]));
@@ -569,11 +574,13 @@ static void json_to_results(struct pb_results *r, const json_t *root)
 		if (!strcmp(k, "machine")) {
 			if (json_is_object(j))
 				json_to_set(&r->machine, j, NULL);
-		} else if (!strcmp(k, "skipped")) {
+		} else if (!strcmp(k, "skipped") || !strcmp(k, "scorecard")) {
 			struct pb_rvalue x;
 			json_to_value(&x, j, k, units);
 			if (x.kind == PB_RV_LIST) {
-				r->skipped = *x.as.list;
+				struct pb_rlist *to = !strcmp(k, "skipped") ? &r->skipped : &r->scorecard;
+				pb_rlist_clear(to);
+				*to = *x.as.list;
 				free(x.as.list);
 			} else {
 				pb_rvalue_clear(&x);

@@ -1,8 +1,8 @@
 /* Drawing: a figure becomes NAME.dat (one block per series: x, mean, lowest and highest run)
  * and NAME.gp (a gnuplot script that draws NAME.png with pngcairo, or png where cairo is
  * missing, and NAME.svg), and gnuplot is run on it in DIR/plots. What is plotted, and the
- * driver over a results document, are in plot_choose.c, which calls this file and never the
- * other way round. */
+ * driver over a results document, are in plot_choose.c, plot_special.c and plot_driver.c,
+ * which call this file and never the other way round. */
 #include "present/plot.h"
 
 #include "io/results.h"
@@ -242,6 +242,78 @@ static double x_of(const struct pb_figure *f, size_t s, const struct pb_plot_dat
 	return d->x + ((double)s - (double)(f->nseries - 1) / 2.0) * step;
 }
 
+/* As many colours as a figure may have series, each dark enough to read on white and apart
+ * from the others in hue or lightness (no yellow, no pale tint). */
+static const char *const palette[PB_PLOT_COLOURS] = {
+	"#1f4e9c", "#c0392b", "#1e8449", "#7d3c98", "#d35400", "#117a8b",
+	"#8b5a2b", "#c2185b", "#4d4d4d", "#5b7a00", "#0b2f5c", "#9c6b00",
+};
+
+/* The smallest positive and the largest y a figure shows (bars included), and whether any is
+ * <= 0. */
+static void y_span(const struct pb_figure *f, double *lo, double *hi, bool *nonpositive)
+{
+	*lo = INFINITY;
+	*hi = -INFINITY;
+	*nonpositive = false;
+	for (size_t s = 0; s < f->nseries; s++)
+		for (size_t i = 0; i < f->series[s].n; i++) {
+			const struct pb_plot_datum *d = &f->series[s].d[i];
+			double v[3] = {d->y, d->bars ? d->lo : d->y, d->bars ? d->hi : d->y};
+			for (size_t k = 0; k < 3; k++) {
+				/* a bar reaching 0 or below is cut by a log axis; a point is not */
+				if (k && v[k] <= 0)
+					continue;
+				*nonpositive |= v[k] <= 0;
+				if (v[k] > 0)
+					*lo = fmin(*lo, v[k]);
+				*hi = fmax(*hi, v[k]);
+			}
+		}
+}
+
+/* Positive values spanning more than 100x read on a log axis: on a linear one the small ones
+ * sit on zero. A value at or below 0 cannot be on it; the caption names each such point
+ * (nonpositive_points). */
+static bool wants_log_y(const struct pb_figure *f)
+{
+	double lo, hi;
+	bool nonpositive;
+	y_span(f, &lo, &hi, &nonpositive);
+	return !f->fixed_y && isfinite(lo) && hi / lo > 100;
+}
+
+/* "; series: value" for every point of f at or below 0, appended to buf. */
+static size_t nonpositive_points(const struct pb_figure *f, char *buf, size_t len)
+{
+	size_t count = 0;
+	for (size_t s = 0; s < f->nseries; s++)
+		for (size_t i = 0; i < f->series[s].n; i++) {
+			const struct pb_plot_datum *d = &f->series[s].d[i];
+			if (d->y > 0)
+				continue;
+			pb_append(buf, len, "%s%s: %.4g", count ? "; " : " ", f->series[s].title,
+				  d->y);
+			count++;
+		}
+	return count;
+}
+
+/* Where category labels of this length and count go without touching each other: level when
+ * the longest fits its share of the width with a gap, slanted when one slanted line's height
+ * fits between two labels (a 13 px line at 25°: 31 px apart), else upright. In a plot area of
+ * about 880 px, at most 8 px a character of DejaVu Sans 10 (measured on these plots: "m"
+ * and "=" are the widest). */
+static const char *category_tics(size_t longest, size_t ncats)
+{
+	double spacing = 880.0 / (double)(ncats ? ncats : 1);
+	if ((double)longest * 8 + 10 <= spacing)
+		return "set xtics (";
+	if (spacing >= 31)
+		return "set xtics rotate by -25 left (";
+	return "set xtics rotate by 90 right (";
+}
+
 static void emit_script(FILE *g, const struct pb_figure *f, const char *machine)
 {
 	fprintf(g, "# %s — drawn by pesbench from results.json; redraw with `gnuplot %s.gp` in "
@@ -272,9 +344,7 @@ static void emit_script(FILE *g, const struct pb_figure *f, const char *machine)
 			if (strlen(f->cats[i]) > longest)
 				longest = strlen(f->cats[i]);
 		fprintf(g, "set xrange [-0.5:%g]\n", (double)f->ncats - 0.5);
-		/* about 6.5 px a character in a plot area of about 880 px */
-		bool crowded = (double)longest * 6.5 > 880.0 / (double)f->ncats;
-		fputs(crowded ? "set xtics rotate by -25 left (" : "set xtics (", g);
+		fputs(category_tics(longest, f->ncats), g);
 		for (size_t i = 0; i < f->ncats; i++) {
 			fputs(i ? ", " : "", g);
 			gp_string(g, f->cats[i]);
@@ -316,6 +386,12 @@ static void emit_script(FILE *g, const struct pb_figure *f, const char *machine)
 			f->ylo, f->yhi);
 		goto ranged;
 	}
+	if (wants_log_y(f)) {
+		fputs("set offsets graph 0.02, graph 0.02, graph 0, graph 0\n"
+		      "set logscale y 10\nset format y \"%g\"\n",
+		      g);
+		goto ranged;
+	}
 	bool from_zero = ymin >= 0 && ymin <= 0.1 * ymax;
 	/* gnuplot widens even a fixed end by its offset, so the zero end gets none */
 	fprintf(g, "set offsets graph 0.02, graph 0.02, graph 0.08, graph %s\n",
@@ -344,9 +420,9 @@ ranged:
 		/* filled, distinct marks: a plain '+' hides in its own error bar */
 		static const int marks[] = {7, 5, 9, 13, 11, 15, 6, 4, 8, 12, 10, 14};
 		fprintf(g, "%s'%s.dat' index %zu using 1:2%s with %s pointtype %d pointsize 1.2 "
-			   "title ",
+			   "linecolor rgb \"%s\" title ",
 			sep, f->name, s, bars ? ":3:4" : "", style,
-			marks[s % (PB_ARRAY_SIZE(marks))]);
+			marks[s % (PB_ARRAY_SIZE(marks))], palette[s % PB_PLOT_COLOURS]);
 		gp_string(g, f->series[s].title);
 		sep = ", \\\n     ";
 	}
@@ -360,8 +436,84 @@ ranged:
 		f->name);
 }
 
+/* Whether every series of f holds one value (its points and bars all equal): a plot of it
+ * would show flat lines, or a value that cannot depend on x. */
+static bool constant(const struct pb_figure *f)
+{
+	for (size_t s = 0; s < f->nseries; s++)
+		for (size_t i = 0; i < f->series[s].n; i++) {
+			const struct pb_plot_datum *d = &f->series[s].d[i], *first = &f->series[s].d[0];
+			double tol = 1e-9 * fmax(1, fabs(first->y));
+			if (fabs(d->y - first->y) > tol ||
+			    (d->bars && (fabs(d->lo - d->y) > tol || fabs(d->hi - d->y) > tol)))
+				return false;
+		}
+	return true;
+}
+
+/* A label without its unit and explanation: "accuracy (%): 100 - ..." reads "accuracy". */
+static void bare_label(const char *label, char *buf, size_t len)
+{
+	pb_format(buf, len, "%s", label);
+	buf[strcspn(buf, "(:")] = '\0';
+	for (size_t n = strlen(buf); n && buf[n - 1] == ' ';)
+		buf[--n] = '\0';
+}
+
+/* The sentence that replaces a constant figure: what it shows, and each series' one value
+ * with its unit. */
+static void constant_sentence(const struct pb_figure *f, char *buf, size_t len)
+{
+	char y[160], x[160], unit[32] = "";
+	bare_label(f->ylabel, y, sizeof y);
+	bare_label(f->xlabel, x, sizeof x);
+	const char *open = strchr(f->ylabel, '(');
+	if (open)
+		pb_format(unit, sizeof unit, " %.*s", (int)strcspn(open + 1, ");"), open + 1);
+	if (!strcmp(unit, " count") || !strcmp(unit, " value") || !strcmp(unit, " ratio"))
+		unit[0] = '\0';
+	pb_format(buf, len, "%s: not drawn, as %s does not change with the %s:", f->title, y, x);
+	bool same = true;
+	for (size_t s = 1; s < f->nseries; s++)
+		same &= f->series[s].n && f->series[0].n &&
+			f->series[s].d[0].y == f->series[0].d[0].y;
+	if (same && f->nseries && f->series[0].n) {
+		pb_append(buf, len, " %.4g%s in %s.", f->series[0].d[0].y, unit,
+			  f->nseries > 1 ? "every series" : f->series[0].title);
+		return;
+	}
+	for (size_t s = 0; s < f->nseries; s++)
+		if (f->series[s].n)
+			pb_append(buf, len, "%s %s %.4g%s", s ? ";" : "", f->series[s].title,
+				  f->series[s].d[0].y, unit);
+	pb_append(buf, len, ".");
+}
+
+/* The series of f past the palette, moved to a figure of their own ("NAME-part2", ...). */
+static struct pb_figure *split_off(struct pb_plot_ctx *c, struct pb_figure *f, unsigned part)
+{
+	if (f->nseries <= PB_PLOT_COLOURS)
+		return NULL;
+	char stem[160];
+	pb_format(stem, sizeof stem, "%.100s-part%u", f->name, part);
+	struct pb_figure *rest = pb_fig_new(c, f->experiment, stem);
+	if (!rest)
+		return NULL;
+	memcpy(rest, f, sizeof *rest);
+	pb_format(rest->name, sizeof rest->name, "%s", stem);
+	rest->nseries = f->nseries - PB_PLOT_COLOURS;
+	memmove(rest->series, f->series + PB_PLOT_COLOURS, rest->nseries * sizeof rest->series[0]);
+	memset(rest->series + rest->nseries, 0,
+	       (PB_PLOT_MAX_SERIES - rest->nseries) * sizeof rest->series[0]);
+	f->nseries = PB_PLOT_COLOURS;
+	pb_append(f->title, sizeof f->title, " (part %u)", part - 1);
+	pb_append(rest->title, sizeof rest->title, " (part %u)", part);
+	return rest;
+}
+
 void pb_fig_finish(struct pb_plot_ctx *c, struct pb_figure *f)
 {
+	struct pb_figure *rest = NULL;
 	if (c->error || !f)
 		goto out;
 	size_t points = 0;
@@ -369,6 +521,8 @@ void pb_fig_finish(struct pb_plot_ctx *c, struct pb_figure *f)
 		points += f->series[s].n;
 	if (!points)
 		goto out;
+	/* more series than distinct colours: the rest become a figure of their own */
+	rest = split_off(c, f, 2);
 	/* unique names: a second plot of the same stem gets a number */
 	char base[128];
 	pb_format(base, sizeof base, "%s", f->name);
@@ -395,6 +549,19 @@ void pb_fig_finish(struct pb_plot_ctx *c, struct pb_figure *f)
 	pb_format(plot->title, sizeof plot->title, "%s", f->title);
 	pb_format(plot->caption, sizeof plot->caption, "%s", f->caption);
 	plot->caption[0] = (char)toupper((unsigned char)plot->caption[0]);
+	if (constant(f)) {
+		constant_sentence(f, plot->sentence, sizeof plot->sentence);
+		goto out;
+	}
+	if (wants_log_y(f)) {
+		char below[400] = "";
+		size_t k = nonpositive_points(f, below, sizeof below);
+		if (k)
+			pb_append(plot->caption, sizeof plot->caption,
+				  " The axis is logarithmic (the values span more than 100x), so %s at "
+				  "or below 0 %s not on it:%s.",
+				  k == 1 ? "one point" : "these points", k == 1 ? "is" : "are", below);
+	}
 	if (!c->write_files) {
 		plot->rendered = file_nonempty(c->plots_dir, f->name, "png") &&
 				 file_nonempty(c->plots_dir, f->name, "svg");
@@ -436,6 +603,8 @@ void pb_fig_finish(struct pb_plot_ctx *c, struct pb_figure *f)
 		plot->rendered = run_gnuplot(c, f->name);
 out:
 	fig_free(f);
+	if (rest)
+		pb_fig_finish(c, rest);
 }
 
 void pb_plot_set_free(struct pb_plot_set *set)

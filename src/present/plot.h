@@ -23,8 +23,11 @@ struct pb_plot {
 	char name[128];        /* file stem in DIR/plots: NAME.dat, NAME.gp, NAME.png, NAME.svg */
 	char experiment[64];
 	char title[256];       /* first line of the plot's title */
-	char caption[512];     /* what the plot shows and how to read it, for the report */
+	char caption[1024];    /* what the plot shows and how to read it, for the report */
 	bool rendered;         /* gnuplot drew NAME.png and NAME.svg (this time or before) */
+	/* not "" when a plot would carry no information (every series constant): the sentence
+	 * that says what it would show, in its place; no files are written for it */
+	char sentence[512];
 };
 
 struct pb_plot_set {

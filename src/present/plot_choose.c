@@ -5,7 +5,7 @@
  * gets plots without a change here. Experiments whose figures are not "a metric against a
  * parameter" (bias shares per load, multi per event, mode per privilege level) have their
  * own plots as well. */
-#include "present/plot_figure.h"
+#include "present/plot_fields.h"
 
 #include "facilities/facility.h"
 #include "io/results.h"
@@ -21,257 +21,6 @@
 #include <sys/stat.h>
 
 #define MAX_CANDIDATES 32
-
-typedef const struct pb_result_point *point_t;
-
-static const char *text_or_empty(const char *s)
-{
-	return s ? s : "";
-}
-
-/* A named text of a set, "" when it has none. */
-static const char *str(const struct pb_rset *s, const char *k)
-{
-	return text_or_empty(pb_rset_get_text(s, k));
-}
-
-/* A field of a point by its name in results.json: the point's identity or a parameter. */
-static const struct pb_rvalue *field_of(point_t p, const char *k, struct pb_rvalue *scratch)
-{
-	const char *identity = !strcmp(k, "experiment") ? p->experiment
-			       : !strcmp(k, "facility") ? p->facility
-			       : !strcmp(k, "workload") ? p->workload : NULL;
-	if (!identity)
-		return pb_rset_get(&p->params, k);
-	*scratch = (struct pb_rvalue){.kind = PB_RV_TEXT, .as.text = (char *)identity};
-	return scratch;
-}
-
-/* A number of a summary, or of a table of one written without a confidence interval. */
-static bool summary_number(const struct pb_rvalue *v, const char *k, double *out)
-{
-	if (v && v->kind == PB_RV_SUMMARY) {
-		const struct pb_rsummary *s = &v->as.sum;
-		*out = !strcmp(k, "mean") ? s->mean : !strcmp(k, "min") ? s->min
-		       : !strcmp(k, "max") ? s->max : !strcmp(k, "median") ? s->median
-		       : !strcmp(k, "stdev") ? s->stdev : !strcmp(k, "ci95") ? s->ci95 : (double)s->n;
-		return true;
-	}
-	bool ok = false;
-	*out = v && v->kind == PB_RV_SET ? pb_rset_get_number(v->as.set, k, &ok) : 0;
-	return ok;
-}
-
-static bool is_table(const struct pb_rvalue *v)
-{
-	return v && (v->kind == PB_RV_SUMMARY || v->kind == PB_RV_SET);
-}
-
-static size_t nruns(point_t p)
-{
-	return pb_rlist_size(&p->runs);
-}
-
-static const struct pb_rset *run_at(point_t p, size_t r)
-{
-	return pb_rlist_set_at(&p->runs, r);
-}
-
-static bool metric_value(point_t p, const struct pb_rset *metrics, const char *name,
-			 struct pb_spread *out)
-{
-	const struct pb_rvalue *m = pb_rset_get(metrics, name);
-	memset(out, 0, sizeof *out);
-	double mean;
-	if (is_table(m) && summary_number(m, "mean", &mean)) {
-		out->mean = mean;
-		if (!summary_number(m, "min", &out->min))
-			out->min = out->mean;
-		if (!summary_number(m, "max", &out->max))
-			out->max = out->mean;
-		const struct pb_rvalue *n =
-			m->kind == PB_RV_SET ? pb_rset_get(m->as.set, "n") : NULL;
-		out->n = m->kind == PB_RV_SUMMARY ? m->as.sum.n
-			 : n && n->kind == PB_RV_INT ? (unsigned)n->as.i : (unsigned)nruns(p);
-		return true;
-	}
-	if (!pb_rvalue_is_number(m))
-		return false;
-	for (size_t r = 0; r < nruns(p); r++) {
-		const struct pb_rvalue *v = pb_rset_get(run_at(p, r), name);
-		if (pb_rvalue_is_number(v))
-			pb_spread_add(out, pb_rvalue_number(v));
-	}
-	if (out->n < 2) {
-		out->mean = out->min = out->max = pb_rvalue_number(m);
-		out->n = 1;
-	} else {
-		/* the point's own figure is what the tables show; the runs give the range */
-		out->mean = pb_rvalue_number(m);
-	}
-	return true;
-}
-
-/* ---------- labels and units ---------- */
-
-static void trim(char *s)
-{
-	size_t n = strlen(s);
-	while (n && s[n - 1] == ' ')
-		s[--n] = '\0';
-}
-
-static void humanize(const char *name, char *buf, size_t len)
-{
-	pb_format(buf, len, "%s", name);
-	for (char *p = buf; *p; p++)
-		if (*p == '_' || *p == '.')
-			*p = ' ';
-}
-
-/* How a unit reads on an axis. */
-static const char *unit_words(enum pb_unit unit)
-{
-	return unit == PB_UNIT_NONE ? NULL : pb_unit_name(unit);
-}
-
-/* The length of the end of name that restates its unit ("_ns" of "wall_ns" in ns, "_pct" of
- * "loss_pct" in %): the label says the unit once, in brackets. 0 when there is none. */
-static size_t unit_suffix(const char *name, enum pb_unit unit)
-{
-	static const struct {
-		enum pb_unit unit;
-		const char *spelling;
-	} spellings[] = {
-		{PB_UNIT_NS, "ns"},      {PB_UNIT_US, "us"},       {PB_UNIT_S, "s"},
-		{PB_UNIT_S, "seconds"},  {PB_UNIT_PERCENT, "pct"}, {PB_UNIT_PERCENT, "percent"},
-		{PB_UNIT_PERCENT_POINTS, "pp"}, {PB_UNIT_KIB, "kib"}, {PB_UNIT_BYTES, "bytes"},
-		{PB_UNIT_PAGES, "pages"}, {PB_UNIT_RATIO, "ratio"}, {PB_UNIT_INSTRUCTIONS, "nops"},
-		{PB_UNIT_TSC, "cycles"},
-	};
-	size_t n = strlen(name);
-	for (size_t i = 0; i < PB_ARRAY_SIZE(spellings); i++) {
-		size_t k = strlen(spellings[i].spelling);
-		if (spellings[i].unit == unit && n > k + 1 && name[n - k - 1] == '_' &&
-		    !strcmp(name + n - k, spellings[i].spelling))
-			return k + 1;
-	}
-	return 0;
-}
-
-/* The unit of the first value of that name among the points' metrics (or of event e's
- * metrics, e >= 0). */
-static enum pb_unit metric_unit(pb_plot_points pts, size_t n, const char *name, int e)
-{
-	for (size_t i = 0; i < n; i++) {
-		const struct pb_rset *m = &pts[i]->metrics;
-		if (e >= 0) {
-			char key[32];
-			snprintf(key, sizeof key, "event%d", e);
-			m = pb_rset_get_set(m, key);
-		}
-		const struct pb_rvalue *v = pb_rset_get(m, name);
-		if (v)
-			return v->unit;
-	}
-	return PB_UNIT_NONE;
-}
-
-/* The unit of the first parameter of that name among the points. */
-static enum pb_unit param_unit(pb_plot_points pts, size_t n, const char *name)
-{
-	for (size_t i = 0; i < n; i++) {
-		const struct pb_rvalue *v = pb_rset_get(&pts[i]->params, name);
-		if (v)
-			return v->unit;
-	}
-	return PB_UNIT_NONE;
-}
-
-/* Names whose axis label is written out rather than made from the name and its unit. */
-struct known_label {
-	const char *name, *label;
-};
-
-static const char *known_label(const struct known_label *table, size_t n, const char *name)
-{
-	for (size_t i = 0; i < n; i++)
-		if (!strcmp(name, table[i].name))
-			return table[i].label;
-	return NULL;
-}
-
-static void metric_label(const char *name, enum pb_unit unit, char *buf, size_t len)
-{
-	static const struct known_label known[] = {
-		{"accuracy", "accuracy (%): 100 - |observed - expected| / expected x 100"},
-		{"running_ratio", "time running / time enabled (ratio; 1 = never multiplexed)"},
-		{"max_deviation", "largest deviation from the ideal share (percentage points)"},
-		{"max_deviation_at_ip", "largest deviation from the ideal share, at the IP (percentage points)"},
-		{"max_deviation_before_ip",
-		 "largest deviation from the ideal share, IP+1-corrected (percentage points)"},
-		{"lost_total", "samples lost, all runs (count)"},
-		{"throttles_total", "throttle events, all runs (count)"},
-		{"observed", "samples observed (count)"},
-		{"expected", "samples expected (count)"},
-		{"samples_total", "samples (count)"},
-		{"wall_ns", "wall time (ns)"},
-		{"maxrss_kib", "peak resident memory (KiB)"},
-	};
-	const char *label = known_label(known, PB_ARRAY_SIZE(known), name);
-	if (label) {
-		pb_format(buf, len, "%s", label);
-		return;
-	}
-	char words[128];
-	humanize(name, words, sizeof words);
-	/* "wall_ns" reads "wall (ns)", not "wall ns (ns)" */
-	size_t restated = unit_suffix(name, unit);
-	if (restated && strlen(words) == strlen(name))
-		words[strlen(name) - restated] = '\0';
-	pb_format(buf, len, "%s (%s)", words, unit_words(unit) ? unit_words(unit) : "value");
-}
-
-static bool facility_is_timer(const char *facility)
-{
-	const struct pb_facility *f = pb_facility_of(facility);
-	return f && f->time_based;
-}
-
-static void field_label(const char *field, enum pb_unit unit, const char *facility, char *buf,
-			size_t len)
-{
-	static const struct known_label known[] = {
-		{"threads", "threads (count)"},
-		{"events_opened_together", "events opened together (count)"},
-		{"workload", "workload (name:parameters)"},
-		{"variant", "bias-loop variant (category)"},
-		{"levels", "privilege levels sampled (category)"},
-		{"facility", "facility (spec)"},
-		{"delivery", "sample delivery to user space (mode)"},
-		{"ring_pages", "ring buffer size (pages)"},
-		{"padding", "padding after each event (nop instructions)"},
-		{"workload.gap", "padding after each event (nop instructions)"},
-		{"kind", "event kind (category)"},
-	};
-	const char *label = known_label(known, PB_ARRAY_SIZE(known), field);
-	if (!strcmp(field, "period")) {
-		if (facility && facility_is_timer(facility))
-			pb_format(buf, len, "sampling period (ns of CPU time per sample)");
-		else if (facility)
-			pb_format(buf, len, "sampling period (events per sample)");
-		else
-			pb_format(buf, len, "sampling period (events per sample; ns for timers)");
-	} else if (label) {
-		pb_format(buf, len, "%s", label);
-	} else {
-		bool of_workload = !strncmp(field, "workload.", 9);
-		char words[96];
-		humanize(of_workload ? field + 9 : field, words, sizeof words);
-		pb_format(buf, len, "%s%s (%s)", of_workload ? "workload " : "", words,
-			  unit_words(unit) ? unit_words(unit) : "value");
-	}
-}
 
 /* ---------- the varying parameters of a set of points ---------- */
 
@@ -298,7 +47,7 @@ static int param(point_t p, const char *field, char *text, size_t len, double *n
 		return 0;
 	}
 	struct pb_rvalue scratch;
-	const struct pb_rvalue *v = field_of(p, field, &scratch);
+	const struct pb_rvalue *v = pb_plot_field_of(p, field, &scratch);
 	if (v && v->kind == PB_RV_TEXT) {
 		pb_format(text, len, "%s", v->as.text);
 		return 1;
@@ -503,12 +252,14 @@ static const struct candidate *choose_x(const struct candidate *c, size_t nc)
 	return best;
 }
 
-static void series_part(const char *field, const char *value, char *buf, size_t len)
+static void series_part(const char *field, const char *value, const char *facility, char *buf,
+			size_t len)
 {
 	if (!strcmp(field, "threads"))
 		pb_format(buf, len, "%s thread%s", value, strcmp(value, "1") ? "s" : "");
 	else if (!strcmp(field, "period"))
-		pb_format(buf, len, "period %s", value);
+		pb_format(buf, len, "period %s %s", value,
+			  pb_plot_period_unit(facility, strtoll(value, NULL, 10)));
 	else if (!strcmp(field, "period_kind") || !strcmp(field, "variant") ||
 		 !strcmp(field, "levels") || !strcmp(field, "workload"))
 		pb_format(buf, len, "%s%s", value, !strcmp(field, "period_kind") ? " period" : "");
@@ -565,26 +316,6 @@ static void shorten_workload_categories(struct pb_figure *f)
 	memcpy(f->cats, kept, sizeof kept[0] * f->ncats);
 }
 
-/* ---------- plots ---------- */
-
-bool pb_plot_plottable(point_t p)
-{
-	return !pb_rset_get(&p->params, "not_applicable") && p->metrics.n > 0 && nruns(p) > 0;
-}
-
-/* Whether pts[i] is the first plottable point of its facility: a figure drawn once per
- * facility is drawn at it. */
-static bool first_of_facility(pb_plot_points pts, size_t i)
-{
-	if (!pb_plot_plottable(pts[i]))
-		return false;
-	for (size_t j = 0; j < i; j++)
-		if (pb_plot_plottable(pts[j]) && !strcmp(pts[j]->facility, pts[i]->facility))
-			return false;
-	return true;
-}
-
-
 /* Which metrics of these points a generic plot shows: summaries (except the raw sample
  * counts, and the running ratio unless something was multiplexed), then numbers that vary. */
 static size_t plain_metrics(pb_plot_points pts, size_t n, const char *const *only,
@@ -603,14 +334,14 @@ static size_t plain_metrics(pb_plot_points pts, size_t n, const char *const *onl
 				wanted = false;
 				for (const char *const *o = only; *o; o++)
 					wanted |= !strcmp(*o, k);
-			} else if (is_table(v)) {
-				wanted = summary_number(v, "mean", &mean) && strcmp(k, "observed") &&
+			} else if (pb_plot_is_table(v)) {
+				wanted = pb_plot_summary_number(v, "mean", &mean) && strcmp(k, "observed") &&
 					 strcmp(k, "expected");
 				if (wanted && !strcmp(k, "running_ratio")) {
 					wanted = false;
 					for (size_t j = 0; j < n; j++) {
 						double min = 0;
-						if (!summary_number(pb_rset_get(&pts[j]->metrics, k),
+						if (!pb_plot_summary_number(pb_rset_get(&pts[j]->metrics, k),
 								    "min", &min))
 							min = 0;
 						wanted |= min < 0.999;
@@ -628,6 +359,9 @@ static size_t plain_metrics(pb_plot_points pts, size_t n, const char *const *onl
 			}
 			for (const char *const *o = leave_out ? only : NULL; o && *o; o++)
 				wanted &= strcmp(*o + 1, k) != 0;
+			/* a count of missed timer ticks without the ticks due says nothing on an
+			 * axis; the tables show it beside the samples */
+			wanted &= strcmp(k, "missed_ticks_total") != 0;
 			for (size_t j = 0; j < count && wanted; j++)
 				wanted = strcmp(names[j], k);
 			if (wanted && count < max)
@@ -661,12 +395,18 @@ static void rescale_time(struct pb_figure *f, enum pb_unit unit)
 	pb_format(rest, sizeof rest, "%s", at + 4);
 	pb_format(at, sizeof f->ylabel - (size_t)(at - f->ylabel), "(%s)%s",
 		  scale == 1e6 ? "ms" : "µs", rest);
+	/* the file's name says the unit its axis does: wall_ns drawn in ms is wall_ms */
+	for (char *ns = strstr(f->name, "_ns"); ns; ns = strstr(ns + 1, "_ns"))
+		if (ns[3] == '\0' || ns[3] == '_' || ns[3] == '-') {
+			ns[1] = scale == 1e6 ? 'm' : 'u';
+			break;
+		}
 }
 
 /* One metric against the varying parameter, for the points of one experiment (split per
  * facility when x is a period: periods of different facilities are different units). */
 void pb_plot_generic(struct pb_plot_ctx *c, const char *experiment, pb_plot_points all,
-		     size_t nall, const char *const *only)
+		     size_t nall, const char *const *only, const char *accuracy_is)
 {
 	point_t *pts = calloc(nall ? nall : 1, sizeof *pts);
 	if (!pts)
@@ -683,6 +423,13 @@ void pb_plot_generic(struct pb_plot_ctx *c, const char *experiment, pb_plot_poin
 	char metrics[16][64];
 	size_t nmetrics = plain_metrics(pts, n, only, metrics, 16);
 	const char *summary = c->summary ? c->summary(experiment) : NULL;
+	bool periods_differ = false, period_shown = x && !strcmp(x->name, "period");
+	for (size_t i = 1; i < n; i++)
+		periods_differ |= pb_rset_get_int(&pts[i]->params, "period") !=
+				  pb_rset_get_int(&pts[0]->params, "period");
+	for (size_t k = 0; k < ncand; k++)
+		period_shown |= !strcmp(cand[k].name, "period") &&
+				splits_series(pts, n, cand, ncand, k, x);
 
 	/* facilities, in order */
 	const char *facilities[64];
@@ -697,18 +444,23 @@ void pb_plot_generic(struct pb_plot_ctx *c, const char *experiment, pb_plot_poin
 	for (size_t m = 0; m < nmetrics; m++) {
 		for (size_t g = 0; g < (split ? nfac : 1); g++) {
 			const char *only_facility = split ? facilities[g] : NULL;
+			/* a metric the experiment means otherwise is named so, in the file too */
+			bool renamed = accuracy_is && !strcmp(metrics[m], "accuracy");
 			char stem[160];
-			pb_format(stem, sizeof stem, "%s-%s%s%s", experiment, metrics[m],
-				  only_facility ? "-" : "", only_facility ? only_facility : "");
+			pb_format(stem, sizeof stem, "%s-%s%s%s", experiment,
+				  renamed ? "share" : metrics[m], only_facility ? "-" : "",
+				  only_facility ? only_facility : "");
 			struct pb_figure *f = pb_fig_new(c, experiment, stem);
 			if (!f)
 				break;
 			const char *xname = x ? x->name : "facility";
 			f->categorical = !x || !x->numeric;
 			char mlabel[160], xlabel[160];
-			enum pb_unit munit = metric_unit(pts, n, metrics[m], -1);
-			metric_label(metrics[m], munit, mlabel, sizeof mlabel);
-			field_label(xname, param_unit(pts, n, xname),
+			enum pb_unit munit = pb_plot_metric_unit(pts, n, metrics[m], -1);
+			pb_plot_metric_label(metrics[m], munit, mlabel, sizeof mlabel);
+			if (renamed)
+				pb_format(mlabel, sizeof mlabel, "%s", accuracy_is);
+			pb_plot_field_label(xname, pb_plot_param_unit(pts, n, xname),
 				    only_facility ? only_facility : nfac == 1 ? facilities[0] : NULL,
 				    xlabel, sizeof xlabel);
 			pb_format(f->ylabel, sizeof f->ylabel, "%s", mlabel);
@@ -718,8 +470,8 @@ void pb_plot_generic(struct pb_plot_ctx *c, const char *experiment, pb_plot_poin
 			mshort[strcspn(mshort, "(:")] = '\0';
 			pb_format(xshort, sizeof xshort, "%s", xlabel);
 			xshort[strcspn(xshort, "(")] = '\0';
-			trim(mshort);
-			trim(xshort);
+			pb_plot_trim(mshort);
+			pb_plot_trim(xshort);
 			pb_format(f->title, sizeof f->title, "%s experiment%s%s%s: %.60s by %.60s",
 				  experiment, only_facility ? " (" : "",
 				  only_facility ? only_facility : "", only_facility ? ")" : "",
@@ -729,7 +481,7 @@ void pb_plot_generic(struct pb_plot_ctx *c, const char *experiment, pb_plot_poin
 				f->ylo = 0;
 				f->yhi = 1.1;
 			}
-			if (!strcmp(metrics[m], "accuracy")) {
+			if (!strcmp(metrics[m], "accuracy") && !renamed) {
 				f->has_ref = true;
 				f->ref = 100;
 				pb_format(f->ref_title, sizeof f->ref_title, "exact (100 %%)");
@@ -741,7 +493,7 @@ void pb_plot_generic(struct pb_plot_ctx *c, const char *experiment, pb_plot_poin
 				if (only_facility && strcmp(fac, only_facility))
 					continue;
 				struct pb_spread v;
-				if (!metric_value(p, &p->metrics, metrics[m], &v))
+				if (!pb_plot_metric_value(p, &p->metrics, metrics[m], &v))
 					continue;
 				char series[160] = "";
 				if (!only_facility)
@@ -753,7 +505,7 @@ void pb_plot_generic(struct pb_plot_ctx *c, const char *experiment, pb_plot_poin
 					double d;
 					if (!param(p, cand[k].name, value, sizeof value, &d))
 						continue;
-					series_part(cand[k].name, value, part, sizeof part);
+					series_part(cand[k].name, value, fac, part, sizeof part);
 					size_t used = strlen(series);
 					pb_format(series + used, sizeof series - used, "%s%s",
 						  used ? ", " : "", part);
@@ -761,6 +513,12 @@ void pb_plot_generic(struct pb_plot_ctx *c, const char *experiment, pb_plot_poin
 				if (!*series)
 					pb_format(series, sizeof series, "%s", only_facility ? only_facility
 											     : "all");
+				/* periods that differ between facilities but are neither x nor a series
+				 * of their own (100000 ns beside 7 events) are said in the series */
+				int64_t period = pb_rset_get_int(&p->params, "period");
+				if (periods_differ && !period_shown && period > 0)
+					pb_append(series, sizeof series, ", period %lld %s",
+						  (long long)period, pb_plot_period_unit(fac, period));
 				double xv = 0;
 				char xt[96] = "";
 				if (x) {
@@ -770,7 +528,7 @@ void pb_plot_generic(struct pb_plot_ctx *c, const char *experiment, pb_plot_poin
 				}
 				if (f->categorical && (!*xt || !strcmp(xt, "-"))) {
 					/* no value: the point's role says what it is (a baseline) */
-					const char *role = str(&p->params, "role");
+					const char *role = pb_plot_text(&p->params, "role");
 					pb_format(xt, sizeof xt, "%s", *role ? role : "(none)");
 				}
 				if (f->categorical) {
@@ -797,7 +555,7 @@ void pb_plot_generic(struct pb_plot_ctx *c, const char *experiment, pb_plot_poin
 				if (!splits_series(pts, n, cand, ncand, k, x))
 					continue;
 				char words[64];
-				humanize(!strncmp(cand[k].name, "workload.", 9) ? cand[k].name + 9
+				pb_plot_humanize(!strncmp(cand[k].name, "workload.", 9) ? cand[k].name + 9
 										 : cand[k].name,
 					 words, sizeof words);
 				size_t used = strlen(per);
@@ -816,532 +574,4 @@ void pb_plot_generic(struct pb_plot_ctx *c, const char *experiment, pb_plot_poin
 		}
 	}
 	free(pts);
-}
-
-/* Shares from 0 to at least twice the ideal: a 0.3-point wobble around 25 % must not fill
- * the plot and look like a bias. */
-static void share_range(struct pb_figure *f, double ideal)
-{
-	double top = 2 * ideal;
-	for (size_t s = 0; s < f->nseries; s++)
-		for (size_t i = 0; i < f->series[s].n; i++)
-			top = fmax(top, f->series[s].d[i].bars ? f->series[s].d[i].hi
-							       : f->series[s].d[i].y);
-	f->fixed_y = true;
-	f->ylo = 0;
-	f->yhi = ceil(top * 1.08 / 5) * 5;
-}
-
-static const char *load_name(const char *label)
-{
-	/* "pb_wl_bias_plain_load3" → "load3": the position is what compares across variants */
-	const char *u = strrchr(label, '_');
-	return u ? u + 1 : label;
-}
-
-/* Bias: the share of samples on each of the identical loads, per variant, with the facility's
- * own attribution (both for skid, which has no right one), against the ideal share. */
-static bool has_shares(point_t p)
-{
-	return pb_rset_get(&p->metrics, "shares") != NULL;
-}
-
-static long long period_of(point_t p)
-{
-	return (long long)pb_rset_get_int(&p->params, "period");
-}
-
-/* The bias-loop variant a point measured (its workload when it names none). */
-static const char *variant_of(point_t p)
-{
-	const char *variant = str(&p->params, "variant");
-	return *variant ? variant : p->workload;
-}
-
-/* The two ways a bias sample is put on a load, with the metrics the figures read for each. */
-static const struct {
-	const char *key, *words, *share, *deviation;
-} attributions[] = {
-	{"at_ip", "at the IP", "share_at_ip", "max_deviation_at_ip"},
-	{"before_ip", "IP+1-corrected", "share_before_ip", "max_deviation_before_ip"},
-};
-
-/* Whether a bias figure shows point p under attribution k: under its facility's own
- * attribution, or under both for skid, which has no right one. */
-static bool shows_attribution(point_t p, size_t k)
-{
-	const char *own = str(&p->metrics, "attribution");
-	bool skid = strcmp(own, "at_ip") && strcmp(own, "before_ip");
-	return skid || !strcmp(own, attributions[k].key);
-}
-
-void pb_plot_bias_shares(struct pb_plot_ctx *c, pb_plot_points pts, size_t n)
-{
-	for (size_t i = 0; i < n; i++) {
-		point_t p = pts[i];
-		if (!has_shares(p))
-			continue;
-		/* one figure per facility and period, made at its first point */
-		bool first = true;
-		for (size_t j = 0; j < i && first; j++)
-			first = !(has_shares(pts[j]) && !strcmp(pts[j]->facility, p->facility) &&
-				  period_of(pts[j]) == period_of(p));
-		if (!first)
-			continue;
-		const char *fac = p->facility;
-		long long period = period_of(p);
-		char stem[160];
-		pb_format(stem, sizeof stem, "bias-shares-%s-period%lld", fac, period);
-		struct pb_figure *f = pb_fig_new(c, "bias", stem);
-		if (!f)
-			return;
-		f->categorical = true;
-		double ideal = 0;
-		for (size_t j = i; j < n; j++) {
-			point_t q = pts[j];
-			const struct pb_rset *m = &q->metrics;
-			if (!has_shares(q) || strcmp(q->facility, fac) || period_of(q) != period)
-				continue;
-			const char *variant = variant_of(q);
-			const struct pb_rlist *shares = pb_rset_get_list(m, "shares");
-			for (size_t k = 0; k < PB_ARRAY_SIZE(attributions); k++) {
-				if (!shows_attribution(q, k))
-					continue;
-				const char *field = attributions[k].share;
-				char series[160];
-				pb_format(series, sizeof series, "%s, %s", variant,
-					  attributions[k].words);
-				int s = pb_fig_series(f, series);
-				for (size_t l = 0; l < pb_rlist_size(shares); l++) {
-					const struct pb_rset *share = pb_rlist_set_at(shares, l);
-					struct pb_spread v = {0};
-					for (size_t r = 0; r < nruns(q); r++) {
-						const struct pb_rset *a =
-							pb_rset_get_set(run_at(q, r), "attribution");
-						const struct pb_rvalue *lab =
-							pb_rlist_at(pb_rset_get_list(a, "loads"), l);
-						if (lab)
-							pb_spread_add(&v, lab->kind == PB_RV_SET
-									? pb_rset_get_number(
-										lab->as.set,
-										field, NULL)
-									: 0);
-						bool ok;
-						double share_of_one =
-							pb_rset_get_number(a, "ideal_share", &ok);
-						if (ok)
-							ideal = share_of_one;
-					}
-					int cat = pb_fig_cat(f, load_name(str(share, "label")));
-					if (cat < 0)
-						continue;
-					double mean = pb_rset_get_number(share, field, NULL);
-					pb_fig_add(f, s, cat, mean, v.n ? v.min : mean, v.n ? v.max : mean,
-						   v.n);
-				}
-			}
-		}
-		if (ideal > 0) {
-			f->has_ref = true;
-			f->ref = ideal;
-			pb_format(f->ref_title, sizeof f->ref_title, "ideal share (%.4g %%)", ideal);
-			share_range(f, ideal);
-		}
-		pb_format(f->title, sizeof f->title,
-			  "bias experiment (%s, period %lld): share of samples on each identical load", fac, period);
-		pb_format(f->xlabel, sizeof f->xlabel,
-			  "identical load in the loop (position, in program order)");
-		pb_format(f->ylabel, sizeof f->ylabel, "share of all samples (%%)");
-		pb_format(f->caption, sizeof f->caption,
-			  "An unbiased facility puts the ideal share on every load (dashed line). "
-			  "'At the IP' counts a sample on the instruction its IP names; "
-			  "'IP+1-corrected' on the instruction before it (right for facilities that "
-			  "report the next instruction). Shares do not add up to 100 %% when samples "
-			  "land elsewhere in the loop.");
-		pb_fig_finish(c, f);
-	}
-}
-
-/* Bias, in one figure: the largest deviation from the ideal share per variant, under the
- * facility's own attribution (both for skid). */
-void pb_plot_bias_deviation(struct pb_plot_ctx *c, pb_plot_points pts, size_t n)
-{
-	struct pb_figure *f = pb_fig_new(c, "bias", "bias-deviation");
-	if (!f)
-		return;
-	f->categorical = true;
-	for (size_t i = 0; i < n; i++) {
-		point_t p = pts[i];
-		if (!has_shares(p))
-			continue;
-		const char *variant = variant_of(p);
-		for (size_t k = 0; k < PB_ARRAY_SIZE(attributions); k++) {
-			if (!shows_attribution(p, k))
-				continue;
-			char series[192];
-			pb_format(series, sizeof series, "%s, period %lld, %s", p->facility,
-				  period_of(p), attributions[k].words);
-			struct pb_spread v = {0};
-			for (size_t r = 0; r < nruns(p); r++) {
-				bool ok;
-				double d = pb_rset_get_number(run_at(p, r), attributions[k].deviation,
-							      &ok);
-				if (ok)
-					pb_spread_add(&v, d);
-			}
-			int cat = pb_fig_cat(f, variant);
-			if (cat >= 0 && v.n)
-				pb_fig_add(f, pb_fig_series(f, series), cat, v.mean, v.min, v.max, v.n);
-		}
-	}
-	pb_format(f->title, sizeof f->title,
-		  "bias experiment: largest deviation from the ideal share, by loop variant");
-	pb_format(f->xlabel, sizeof f->xlabel, "bias-loop variant (category)");
-	pb_format(f->ylabel, sizeof f->ylabel,
-		  "largest |share - ideal share| over the loads (percentage points)");
-	pb_format(f->caption, sizeof f->caption,
-		  "0 is unbiased. Each facility is shown with its own attribution: at the IP for "
-		  "exact IPs, IP+1-corrected for facilities that report the next instruction, both "
-		  "for skid (timer, classic overflow), which has no right one. A period that divides "
-		  "the loop (4 loads) locks periodic sampling onto one load.");
-	pb_fig_finish(c, f);
-}
-
-/* Multi: each event's accuracy and running-time share against the number opened together. */
-void pb_plot_multi(struct pb_plot_ctx *c, pb_plot_points pts, size_t n)
-{
-	static const struct {
-		const char *metric, *stem;
-	} what[] = {{"accuracy", "multi-accuracy"}, {"running_ratio", "multi-running"}};
-	for (size_t i = 0; i < n; i++) {
-		if (!first_of_facility(pts, i))
-			continue;
-		const char *fac = pts[i]->facility;
-		for (size_t w = 0; w < 2; w++) {
-			char stem[160];
-			pb_format(stem, sizeof stem, "%s-%s", what[w].stem, fac);
-			struct pb_figure *f = pb_fig_new(c, "multi", stem);
-			if (!f)
-				return;
-			f->dodge = true;
-			for (size_t j = i; j < n; j++) {
-				point_t q = pts[j];
-				if (!pb_plot_plottable(q) || strcmp(q->facility, fac))
-					continue;
-				double k = (double)pb_rset_get_int(&q->params, "events_opened_together");
-				const struct pb_rlist *evs = pb_rset_get_list(run_at(q, 0), "events");
-				unsigned refused = 0;
-				for (size_t e = 0; e < pb_rlist_size(evs); e++)
-					refused += !pb_rset_is_true(pb_rlist_set_at(evs, e), "opened");
-				if (refused && f->nnotes < 8) {
-					f->notes[f->nnotes].x = k;
-					pb_format(f->notes[f->nnotes++].text, sizeof f->notes[0].text,
-						  "%u of %.0f not opened", refused, k);
-				}
-				for (size_t e = 0; e < pb_rlist_size(evs) && e < PB_PLOT_MAX_SERIES; e++) {
-					/* an event the kernel refused has no figures, only its error */
-					if (!pb_rset_is_true(pb_rlist_set_at(evs, e), "opened"))
-						continue;
-					char key[32], series[32];
-					snprintf(key, sizeof key, "event%zu", e);
-					snprintf(series, sizeof series, "event %zu", e + 1);
-					struct pb_spread v;
-					const struct pb_rset *m = pb_rset_get_set(&q->metrics, key);
-					if (!metric_value(q, m, what[w].metric, &v))
-						continue;
-					pb_fig_add(f, pb_fig_series(f, series), k, v.mean, v.min, v.max, v.n);
-				}
-			}
-			metric_label(what[w].metric, metric_unit(pts, n, what[w].metric, 0), f->ylabel,
-				     sizeof f->ylabel);
-			field_label("events_opened_together",
-				    param_unit(pts, n, "events_opened_together"), fac, f->xlabel,
-				    sizeof f->xlabel);
-			if (w == 0) {
-				f->has_ref = true;
-				f->ref = 100;
-				pb_format(f->ref_title, sizeof f->ref_title, "exact (100 %%)");
-			} else {
-				f->has_ref = true;
-				f->ref = 1;
-				pb_format(f->ref_title, sizeof f->ref_title, "always running (1)");
-				f->fixed_y = true;
-				f->ylo = 0;
-				f->yhi = 1.1;
-			}
-			pb_format(f->title, sizeof f->title, "multi experiment (%s): %s of each event by events "
-				  "opened together", fac, w == 0 ? "accuracy" : "running-time share");
-			pb_format(f->caption, sizeof f->caption,
-				  "k copies of the event opened together; one series per event. When "
-				  "the PMU has fewer counters than events the kernel multiplexes them "
-				  "(running share below 1) and the samples of the descheduled time are "
-				  "never taken. Events the kernel refused to open are left out.");
-			pb_fig_finish(c, f);
-		}
-	}
-}
-
-/* Mode: share of the samples that fell on a privilege level that was excluded. */
-/* Shadow: per padding, where the samples of the adjacent events went, and how far that is
- * from uniform against the experiment's own tolerance. */
-void pb_plot_shadow(struct pb_plot_ctx *c, pb_plot_points pts, size_t n)
-{
-	for (size_t i = 0; i < n; i++) {
-		if (!has_shares(pts[i]) || !first_of_facility(pts, i))
-			continue;
-		const char *fac = pts[i]->facility;
-		const struct pb_rset *m0 = &pts[i]->metrics;
-		bool before = !strcmp(str(m0, "attribution"), "before_ip");
-		const char *how = before ? "IP+1-corrected" : "at the IP";
-		char stem[160];
-		pb_format(stem, sizeof stem, "shadow-shares-%s", fac);
-		struct pb_figure *shares = pb_fig_new(c, "shadow", stem);
-		pb_format(stem, sizeof stem, "shadow-deviation-%s", fac);
-		struct pb_figure *dev = pb_fig_new(c, "shadow", stem);
-		if (!shares || !dev) {
-			pb_fig_finish(c, shares);
-			pb_fig_finish(c, dev);
-			return;
-		}
-		pb_format(shares->runs_note, sizeof shares->runs_note,
-			  "points: runs pooled; bars: lowest to highest run");
-		pb_format(dev->runs_note, sizeof dev->runs_note,
-			  "bars: lowest to highest run");
-		int per_run = pb_fig_series(dev, "largest deviation, each run");
-		int pooled = pb_fig_series(dev, "largest deviation of the runs pooled (the verdict)");
-		int tolerance = pb_fig_series(dev, "tolerance: uniform at or below");
-		double ideal = 0;
-		for (size_t j = i; j < n; j++) {
-			point_t q = pts[j];
-			const struct pb_rset *m = &q->metrics;
-			const struct pb_rvalue *pad = pb_rset_get(&q->params, "padding");
-			if (!pb_plot_plottable(q) || strcmp(q->facility, fac) || !pad ||
-			    pad->kind != PB_RV_INT)
-				continue;
-			double x = (double)pad->as.i;
-			const struct pb_rlist *pooled_shares = pb_rset_get_list(m, "shares");
-			size_t nev = pb_rlist_size(pooled_shares);
-			if (nev)
-				ideal = 100.0 / (double)nev;
-			for (size_t e = 0; e < nev && e < PB_PLOT_MAX_SERIES; e++) {
-				struct pb_spread v = {0};
-				for (size_t r = 0; r < nruns(q); r++) {
-					const struct pb_rset *a =
-						pb_rset_get_set(run_at(q, r), "attribution");
-					const struct pb_rvalue *share = pb_rlist_at(
-						pb_rset_get_list(a, before ? "share_before_ip"
-									   : "share_at_ip"), e);
-					if (pb_rvalue_is_number(share))
-						pb_spread_add(&v, pb_rvalue_number(share));
-				}
-				char series[48];
-				snprintf(series, sizeof series, "event %zu", e + 1);
-				double y = pb_rset_get_number(pb_rlist_set_at(pooled_shares, e),
-							      before ? "share_before_ip"
-								     : "share_at_ip", NULL);
-				pb_fig_add(shares, pb_fig_series(shares, series), x, y, v.n ? v.min : y,
-					   v.n ? v.max : y, v.n);
-			}
-			struct pb_spread v = {0};
-			for (size_t r = 0; r < nruns(q); r++) {
-				const struct pb_rset *a = pb_rset_get_set(run_at(q, r), "attribution");
-				bool ok;
-				double d = pb_rset_get_number(a, before ? "max_deviation_before_ip"
-									: "max_deviation_at_ip", &ok);
-				if (ok)
-					pb_spread_add(&v, d);
-			}
-			if (v.n)
-				pb_fig_add(dev, per_run, x, v.mean, v.min, v.max, v.n);
-			bool ok;
-			double md = pb_rset_get_number(m, "max_deviation", &ok);
-			if (ok)
-				pb_fig_add(dev, pooled, x, md, 0, 0, 1);
-			double tol = pb_rset_get_number(m, "tolerance_pp", &ok);
-			if (ok)
-				pb_fig_add(dev, tolerance, x, tol, 0, 0, 1);
-		}
-		const char *note = str(&pts[i]->params, "note");
-		if (ideal > 0) {
-			shares->has_ref = true;
-			shares->ref = ideal;
-			pb_format(shares->ref_title, sizeof shares->ref_title, "uniform (%.4g %%)",
-				  ideal);
-			share_range(shares, ideal);
-		}
-		pb_format(shares->title, sizeof shares->title,
-			  "shadow experiment (%s): share of samples on each adjacent event, %s", fac,
-			  how);
-		pb_format(shares->xlabel, sizeof shares->xlabel,
-			  "padding after each event (nop instructions)");
-		pb_format(shares->ylabel, sizeof shares->ylabel,
-			  "share of the samples on the events (%%)");
-		pb_format(shares->caption, sizeof shares->caption,
-			  "Identical adjacent events separated by a padding of nops; one series per "
-			  "event in program order, pooled over the runs (bars: lowest to highest run). "
-			  "A facility with a shadow piles samples on the event after the longest gap "
-			  "until the padding is longer than the shadow.%s%s",
-			  *note ? " Note: " : "", note);
-		pb_format(dev->title, sizeof dev->title,
-			  "shadow experiment (%s): distance from uniform by padding", fac);
-		pb_format(dev->xlabel, sizeof dev->xlabel,
-			  "padding after each event (nop instructions)");
-		pb_format(dev->ylabel, sizeof dev->ylabel,
-			  "largest |share - uniform share| (percentage points)");
-		pb_format(dev->caption, sizeof dev->caption,
-			  "A padding is uniform when the pooled deviation is at or below the tolerance; "
-			  "the shadow length is the smallest padding from which every larger one is "
-			  "uniform (see the table).%s%s",
-			  *note ? " Note: " : "", note);
-		pb_fig_finish(c, shares);
-		pb_fig_finish(c, dev);
-	}
-}
-
-void pb_plot_mode(struct pb_plot_ctx *c, pb_plot_points pts, size_t n)
-{
-	for (size_t i = 0; i < n; i++) {
-		if (!first_of_facility(pts, i))
-			continue;
-		const char *fac = pts[i]->facility;
-		char stem[160];
-		pb_format(stem, sizeof stem, "mode-wrong-level-%s", fac);
-		struct pb_figure *f = pb_fig_new(c, "mode", stem);
-		if (!f)
-			return;
-		f->categorical = true;
-		int by_flag = pb_fig_series(f, "by the record's privilege flag");
-		int by_ip = pb_fig_series(f, "by the IP's address range");
-		for (size_t j = i; j < n; j++) {
-			point_t q = pts[j];
-			if (!pb_plot_plottable(q) || strcmp(q->facility, fac))
-				continue;
-			bool no_kernel = pb_rset_is_true(&q->params, "exclude_kernel");
-			bool no_user = pb_rset_is_true(&q->params, "exclude_user");
-			if (!no_kernel && !no_user)
-				continue; /* nothing excluded: no sample can be on a wrong level */
-			struct pb_spread flag = {0}, ip = {0};
-			for (size_t r = 0; r < nruns(q); r++) {
-				const struct pb_rset *ev =
-					pb_rlist_set_at(pb_rset_get_list(run_at(q, r), "events"), 0);
-				double user = (double)pb_rset_get_int(ev, "user_samples");
-				double kern = (double)pb_rset_get_int(ev, "kernel_samples");
-				double kip = (double)pb_rset_get_int(ev, "kernel_ip_samples");
-				double total = user + kern;
-				if (total <= 0)
-					continue;
-				double wrong_flag = (no_kernel ? kern : 0) + (no_user ? user : 0);
-				double wrong_ip = (no_kernel ? kip : 0) + (no_user ? total - kip : 0);
-				pb_spread_add(&flag, 100 * wrong_flag / total);
-				pb_spread_add(&ip, 100 * wrong_ip / total);
-			}
-			const char *levels = *str(&q->params, "levels") ? str(&q->params, "levels")
-									: q->workload;
-			int cat = pb_fig_cat(f, levels);
-			if (cat < 0 || !flag.n)
-				continue;
-			pb_fig_add(f, by_flag, cat, flag.mean, flag.min, flag.max, flag.n);
-			pb_fig_add(f, by_ip, cat, ip.mean, ip.min, ip.max, ip.n);
-		}
-		pb_format(f->title, sizeof f->title,
-			  "mode experiment (%s): samples on an excluded privilege level", fac);
-		pb_format(f->xlabel, sizeof f->xlabel, "privilege levels sampled (category)");
-		pb_format(f->ylabel, sizeof f->ylabel, "samples on the wrong level (%% of samples)");
-		pb_format(f->caption, sizeof f->caption,
-			  "Each sample is checked by the privilege level the kernel wrote in the "
-			  "record and by whether its IP lies in the kernel half of the address space; "
-			  "0 %% is right. Settings where no sample was taken have no point.");
-		pb_fig_finish(c, f);
-	}
-}
-
-/* ---------- the driver ---------- */
-
-/* Experiments whose figures are more than "each metric against the varying parameter": their
- * own plots first, then the generic ones for the metrics those leave out. Every other
- * experiment, including any added later, gets the generic plots alone. */
-struct special {
-	const char *experiment;
-	void (*own[2])(struct pb_plot_ctx *c, pb_plot_points pts, size_t n);
-	const char *const *generic;   /* as pb_plot_generic's `only` */
-	bool no_generic;
-};
-
-static const char *const accuracy_only[] = {"accuracy", NULL};
-static const char *const shadow_drawn[] = {"!max_deviation", "!tolerance_pp", "!tv_distance",
-					   "!pooled_event_samples", NULL};
-static const struct special specials[] = {
-	{"bias", {pb_plot_bias_shares, pb_plot_bias_deviation}, accuracy_only, false},
-	{"multi", {pb_plot_multi, NULL}, NULL, true},
-	{"mode", {pb_plot_mode, NULL}, accuracy_only, false},
-	{"shadow", {pb_plot_shadow, NULL}, shadow_drawn, false},
-};
-
-static const struct special *special_of(const char *experiment)
-{
-	for (size_t i = 0; i < PB_ARRAY_SIZE(specials); i++)
-		if (!strcmp(specials[i].experiment, experiment))
-			return &specials[i];
-	return NULL;
-}
-
-int pb_plots_make(const struct pb_results *doc, const char *dir, bool write_files,
-		  pb_summary_fn *summary, struct pb_plot_set *set, struct pb_error *err)
-{
-	memset(set, 0, sizeof *set);
-	struct pb_plot_ctx c = {.results = doc, .write_files = write_files,
-			     .summary = summary, .set = set, .err = err};
-	snprintf(c.plots_dir, sizeof c.plots_dir, "%s/plots", dir);
-	pb_results_machine_label(doc, c.machine, sizeof c.machine);
-	if (write_files && mkdir(c.plots_dir, 0755) && errno != EEXIST)
-		return pb_fail(err, PB_EXIT_OUTPUT, errno, "cannot create %s: %s", c.plots_dir,
-			       strerror(errno));
-	char gnuplot_path[4200];
-	c.gnuplot = pb_gnuplot_find(gnuplot_path, sizeof gnuplot_path);
-	if (write_files && !c.gnuplot) {
-		set->gnuplot_missing = true;
-		pb_format(set->warning, sizeof set->warning,
-			  "gnuplot not found (%s): plot data and scripts are in %s but no images "
-			  "were drawn; install gnuplot-nox (scripts/install-deps.sh) and run "
-			  "`pesbench report %s`",
-			  getenv("PB_GNUPLOT") && *getenv("PB_GNUPLOT") ? getenv("PB_GNUPLOT")
-									: "not on PATH",
-			  c.plots_dir, dir);
-	}
-
-	size_t npoints = doc->npoints;
-	point_t *pts = calloc(npoints ? npoints : 1, sizeof *pts);
-	if (!pts)
-		return pb_fail(err, PB_EXIT_FAILURE, ENOMEM, "out of memory choosing plots");
-	/* experiments in the order they ran */
-	for (size_t i = 0; i < npoints && !c.error; i++) {
-		const char *e = doc->points[i]->experiment;
-		bool seen = false;
-		for (size_t j = 0; j < i && !seen; j++)
-			seen = !strcmp(doc->points[j]->experiment, e);
-		if (seen || !*e)
-			continue;
-		size_t n = 0;
-		for (size_t j = i; j < npoints; j++)
-			if (!strcmp(doc->points[j]->experiment, e))
-				pts[n++] = doc->points[j];
-		bool any = false;
-		for (size_t j = 0; j < n; j++)
-			any |= pb_plot_plottable(pts[j]);
-		if (!any)
-			continue;
-		const struct special *sp = special_of(e);
-		for (size_t k = 0; sp && k < 2 && sp->own[k]; k++)
-			sp->own[k](&c, pts, n);
-		if (!sp || !sp->no_generic)
-			pb_plot_generic(&c, e, pts, n, sp ? sp->generic : NULL);
-	}
-	free(pts);
-	if (c.error)
-		return -1;
-	if (c.failed && !set->gnuplot_missing)
-		pb_format(set->warning, sizeof set->warning,
-			  "gnuplot failed to draw %u of %zu plots; first: %s", c.failed, set->n,
-			  c.first_failure);
-	return 0;
 }

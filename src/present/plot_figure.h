@@ -9,6 +9,8 @@
 #include <stddef.h>
 
 #define PB_PLOT_MAX_SERIES 24
+/* distinct colours readable on white (plot.c): a figure with more series is split */
+#define PB_PLOT_COLOURS 12
 #define PB_PLOT_MAX_CATS 48
 
 struct pb_plot_datum {
@@ -78,13 +80,16 @@ void pb_fig_finish(struct pb_plot_ctx *c, struct pb_figure *f);
 /* $PB_GNUPLOT, else "gnuplot" on PATH (the path built in buf); NULL when not found */
 const char *pb_gnuplot_find(char *buf, size_t len);
 
-/* plot_choose.c: what to plot (and pb_plots_make, the driver over a results document) */
+/* what to plot: the generic plots (plot_choose.c), the special ones (plot_special.c); the
+ * driver over a results document is pb_plots_make (plot_driver.c) */
 typedef const struct pb_result_point *const pb_plot_points[];
 bool pb_plot_plottable(const struct pb_result_point *p);
 /* every metric against the varying parameter; only: NULL for all, or a NULL-terminated list
- * of the metric names to plot, or of names each prefixed with '!' to leave out */
+ * of the metric names to plot, or of names each prefixed with '!' to leave out; accuracy_is:
+ * NULL, or the axis label of "accuracy" where the experiment's accuracy is another quantity
+ * (a share, not a count's accuracy) */
 void pb_plot_generic(struct pb_plot_ctx *c, const char *experiment, pb_plot_points pts,
-		     size_t n, const char *const *only);
+		     size_t n, const char *const *only, const char *accuracy_is);
 void pb_plot_bias_shares(struct pb_plot_ctx *c, pb_plot_points pts, size_t n);
 void pb_plot_bias_deviation(struct pb_plot_ctx *c, pb_plot_points pts, size_t n);
 void pb_plot_multi(struct pb_plot_ctx *c, pb_plot_points pts, size_t n);

@@ -4,6 +4,8 @@
 #include "present/report.h"
 
 #include "io/results.h"
+#include "present/report_parts.h"
+#include "util/text.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -35,7 +37,7 @@ static const struct pb_rvalue *doc_get(const struct pb_results *r, const char *n
 	return v ? v : pb_rset_get(&r->tail, name);
 }
 
-static void esc(FILE *f, const char *s)
+void pb_html_esc(FILE *f, const char *s)
 {
 	for (; s && *s; s++) {
 		switch (*s) {
@@ -70,7 +72,7 @@ static void scalar(FILE *f, const struct pb_rvalue *v)
 	}
 	switch (v->kind) {
 	case PB_RV_TEXT:
-		esc(f, v->as.text);
+		pb_html_esc(f, v->as.text);
 		break;
 	case PB_RV_INT:
 		fprintf(f, "%lld", (long long)v->as.i);
@@ -86,7 +88,7 @@ static void scalar(FILE *f, const struct pb_rvalue *v)
 			const struct pb_rvalue *e = &v->as.list->v[i];
 			fputs(i ? ", " : "", f);
 			if (e->kind == PB_RV_SET && pb_rset_get(e->as.set, "name"))
-				esc(f, str(e->as.set, "name"));
+				pb_html_esc(f, str(e->as.set, "name"));
 			else
 				scalar(f, e);
 		}
@@ -112,41 +114,86 @@ static const char style[] =
 	"white-space:nowrap}.wide{overflow-x:auto}"
 	"tr.bad td{color:#8a1c1c}figure{margin:1em 0}"
 	"figure img{max-width:100%;border:1px solid #ddd}figcaption{font-size:.9em;color:#444}"
-	"nav a{margin-right:.8em}code{background:#f4f4f4}td.notes{min-width:22em}";
+	"nav a{margin-right:.8em}code{background:#f4f4f4}td.prose{min-width:22em}"
+	"td:first-child{white-space:nowrap}table.scorecard td.verdict{min-width:24em}"
+	"p.nodraw{color:#444;font-size:.9em;border-left:3px solid #ccc;padding-left:.6em}";
+
+/* The probe's field names as a reader would say them; a field not listed reads as its name
+ * with spaces. */
+static const char *const machine_labels[][2] = {
+	{"kernel", "kernel"}, {"cpu_vendor", "CPU vendor"}, {"cpu_family", "CPU family"},
+	{"cpu_model", "CPU model number"}, {"cpu_stepping", "CPU stepping"},
+	{"cpu_model_name", "CPU"}, {"hypervisor", "virtual machine"}, {"ncpus", "CPUs"},
+	{"paranoid", "perf events paranoia (perf_event_paranoid)"},
+	{"max_sample_rate", "kernel's max sample rate (/s)"},
+	{"cap_perfmon", "CAP_PERFMON"}, {"cap_sys_admin", "CAP_SYS_ADMIN"}, {"is_root", "root"},
+	{"max_precise", "highest precise level"}, {"ibs_caps_names", "IBS capabilities"},
+	{"bp_slots", "breakpoint slots"}, {"bp_exec_slots", "execute-breakpoint slots"},
+	{"has_format_lost", "kernel reports lost samples (PERF_FORMAT_LOST)"},
+	{"l1d_size", "L1 data cache (bytes)"}, {"l1d_line", "L1 data cache line (bytes)"},
+	{"l1d_source", "L1 figures from"}, {"arm", "Arm"}, {"midr", "Arm MIDR"},
+	{"core_pmu", "core PMU"}, {"core_pmu_type", "core PMU type"},
+	{"pmu_counters", "general-purpose counters"}, {"pmu_counters_source", "counters from"},
+	{"pmus_skipped", "PMUs not listed"}, {"root", "file-system root"},
+};
+
+static void machine_label(const char *name, char *buf, size_t len)
+{
+	for (size_t i = 0; i < sizeof machine_labels / sizeof machine_labels[0]; i++)
+		if (!strcmp(machine_labels[i][0], name)) {
+			pb_format(buf, len, "%s", machine_labels[i][1]);
+			return;
+		}
+	pb_format(buf, len, "%s", name);
+	for (char *c = buf; *c; c++)
+		if (*c == '_')
+			*c = ' ';
+}
+
+/* A value worth a row: not null, not empty text, not an object or a list. */
+static bool shown_value(const struct pb_rvalue *v)
+{
+	if (is_object(v) || v->kind == PB_RV_LIST || v->kind == PB_RV_NULL)
+		return false;
+	return v->kind != PB_RV_TEXT || (v->as.text && *v->as.text);
+}
 
 static void machine_section(FILE *f, const struct pb_results *results)
 {
 	const struct pb_rset *doc = &results->machine;
 	const struct pb_rset *m =
 		pb_rset_get(doc, "machine") ? pb_rset_get_set(doc, "machine") : doc;
-	fputs("<h2 id=\"machine\">Machine</h2>\n<table>\n", f);
+	fputs("<h2 id=\"machine\">Machine</h2>\n<div class=\"wide\"><table>\n", f);
 	for (size_t i = 0; m && i < m->n; i++) {
-		if (is_object(&m->f[i].v))
+		if (!shown_value(&m->f[i].v))
 			continue;
+		char label[96];
+		machine_label(m->f[i].name, label, sizeof label);
 		fputs("<tr><th>", f);
-		esc(f, m->f[i].name);
+		pb_html_esc(f, label);
 		fputs("</th><td>", f);
 		scalar(f, &m->f[i].v);
 		fputs("</td></tr>\n", f);
 	}
-	fputs("</table>\n", f);
+	fputs("</table></div>\n", f);
 	const struct pb_rlist *facilities = pb_rset_get_list(doc, "facilities");
 	if (pb_rlist_size(facilities)) {
-		fputs("<table>\n<tr><th>facility</th><th>available</th><th>IP</th><th>what was "
+		fputs("<div class=\"wide\"><table>\n<tr><th>facility</th><th>available</th><th>IP</th>"
+		      "<th>what was "
 		      "found, or why not</th></tr>\n",
 		      f);
 		for (size_t i = 0; i < pb_rlist_size(facilities); i++) {
 			const struct pb_rset *fa = pb_rlist_set_at(facilities, i);
 			bool ok = pb_rset_is_true(fa, "available");
 			fprintf(f, "<tr%s><td>", ok ? "" : " class=\"bad\"");
-			esc(f, str(fa, "usage")[0] ? str(fa, "usage") : str(fa, "name"));
+			pb_html_esc(f, str(fa, "usage")[0] ? str(fa, "usage") : str(fa, "name"));
 			fprintf(f, "</td><td>%s</td><td>", ok ? "yes" : "no");
-			esc(f, str(fa, "ip"));
+			pb_html_esc(f, str(fa, "ip"));
 			fputs("</td><td>", f);
-			esc(f, ok ? str(fa, "detail") : str(fa, "reason"));
+			pb_html_esc(f, ok ? str(fa, "detail") : str(fa, "reason"));
 			fputs("</td></tr>\n", f);
 		}
-		fputs("</table>\n", f);
+		fputs("</table></div>\n", f);
 	}
 }
 
@@ -162,101 +209,12 @@ static void skipped_section(FILE *f, const struct pb_results *results)
 	for (size_t i = 0; i < pb_rlist_size(skipped); i++) {
 		const struct pb_rset *s = pb_rlist_set_at(skipped, i);
 		fputs("<tr><td>", f);
-		esc(f, str(s, "facility"));
+		pb_html_esc(f, str(s, "facility"));
 		fputs("</td><td>", f);
-		esc(f, str(s, "reason"));
+		pb_html_esc(f, str(s, "reason"));
 		fputs("</td></tr>\n", f);
 	}
 	fputs("</table>\n", f);
-}
-
-/* The terminal summary's notes column, for the same points. */
-static void notes(FILE *f, const struct pb_result_point *pt)
-{
-	const struct pb_rset *p = &pt->params, *m = &pt->metrics;
-	const struct pb_rvalue *v;
-	if ((v = pb_rset_get(m, "max_deviation")))
-		fprintf(f, "max deviation %.2f pp (%s) ", pb_rvalue_number(v),
-			str(m, "attribution"));
-	else if ((v = pb_rset_get(m, "wrong_level_by_flag")))
-		fprintf(f, "%s: wrong level %lld by flag / %lld by IP of %lld ", str(p, "levels"),
-			(long long)pb_rset_get_int(m, "wrong_level_by_flag"),
-			(long long)pb_rset_get_int(m, "wrong_level_by_ip"),
-			(long long)pb_rset_get_int(m, "samples_total"));
-	else if ((v = pb_rset_get(p, "events_opened_together")))
-		fprintf(f, "%lld events, %lld scheduled ",
-			(long long)pb_rset_get_int(p, "events_opened_together"),
-			(long long)pb_rset_get_int(p, "events_scheduled"));
-	else if ((v = pb_rset_get(p, "period_kind")))
-		fprintf(f, "%s period ", text_of(v));
-	if (pb_rset_get(p, "variant"))
-		esc(f, str(p, "variant"));
-	if (*str(p, "note")) {
-		fputs(" (", f);
-		esc(f, str(p, "note"));
-		fputs(")", f);
-	}
-	/* an experiment's conclusion over its points (e.g. the shadow length) */
-	const struct pb_rset *summary = pb_rset_get_set(p, "summary");
-	for (size_t i = 0; summary && i < summary->n; i++) {
-		const struct pb_rvalue *x = &summary->f[i].v;
-		if (is_object(x) || x->kind == PB_RV_LIST || !strcmp(summary->f[i].name, "note"))
-			continue;
-		fputs("<br>", f);
-		esc(f, summary->f[i].name);
-		fputs(": ", f);
-		scalar(f, x);
-	}
-}
-
-static void point_row(FILE *f, const struct pb_result_point *pt)
-{
-	const struct pb_rset *p = &pt->params;
-	const struct pb_rvalue *na = pb_rset_get(p, "not_applicable");
-	const struct pb_rvalue *error = pb_rset_get(p, "error");
-	const char *wl = pt->workload;
-	size_t nruns = pb_rlist_size(&pt->runs);
-	fputs(na || error ? "<tr class=\"bad\"><td>" : "<tr><td>", f);
-	esc(f, pt->facility);
-	fputs("</td><td>", f);
-	esc(f, *wl ? wl : "-");
-	fputs("</td>", f);
-	if ((na || error) && !nruns) {
-		fprintf(f, "<td colspan=\"11\">%s: ", na ? "not applicable" : "ERROR");
-		esc(f, text_of(na ? na : error));
-		fputs("</td></tr>\n", f);
-		return;
-	}
-	if (!nruns) {
-		/* a point that concludes over the others: no figures of its own */
-		fputs("<td colspan=\"11\">", f);
-		notes(f, pt);
-		fputs("</td></tr>\n", f);
-		return;
-	}
-	const struct pb_rset *m = &pt->metrics;
-	const struct pb_rsummary *acc = pb_rset_get_summary(m, "accuracy");
-	const struct pb_rsummary *ratio = pb_rset_get_summary(m, "running_ratio");
-	fprintf(f, "<td class=\"n\">%lld</td><td class=\"n\">%lld</td><td class=\"n\">%zu</td>",
-		(long long)pb_rset_get_int(p, "period"), (long long)pb_rset_get_int(p, "threads"),
-		nruns);
-	if (acc)
-		fprintf(f, "<td class=\"n\">%.3f</td><td class=\"n\">%.3f</td><td class=\"n\">%.3f"
-			   "&ndash;%.3f</td>",
-			acc->mean, acc->stdev, acc->min, acc->max);
-	else
-		fputs("<td>-</td><td>-</td><td>-</td>", f);
-	fprintf(f, "<td class=\"n\">%lld</td><td class=\"n\">%lld</td><td class=\"n\">%.3f</td>"
-		   "<td>%s</td><td class=\"notes\">",
-		(long long)pb_rset_get_int(m, "lost_total"),
-		(long long)pb_rset_get_int(m, "throttles_total"), ratio ? ratio->min : 1.0,
-		pb_rset_is_true(m, "multiplexed") ? "yes" : "no");
-	notes(f, pt);
-	if (error) {
-		fputs(" ERROR: ", f);
-		esc(f, text_of(error));
-	}
-	fputs("</td></tr>\n", f);
 }
 
 static void shares_table(FILE *f, const struct pb_results *r, const char *experiment)
@@ -280,14 +238,14 @@ static void shares_table(FILE *f, const struct pb_results *r, const char *experi
 		for (size_t j = 0; shares->kind == PB_RV_LIST && j < shares->as.list->n; j++) {
 			const struct pb_rset *s = pb_rlist_set_at(shares->as.list, j);
 			fputs("<tr><td>", f);
-			esc(f, p->facility);
+			pb_html_esc(f, p->facility);
 			fputs("</td><td>", f);
-			esc(f, p->workload);
+			pb_html_esc(f, p->workload);
 			fprintf(f, "</td><td class=\"n\">%lld</td><td>",
 				(long long)pb_rset_get_int(&p->params, "period"));
-			esc(f, str(s, "label"));
+			pb_html_esc(f, str(s, "label"));
 			fputs("</td><td><code>", f);
-			esc(f, str(s, "insn"));
+			pb_html_esc(f, str(s, "insn"));
 			fprintf(f, "</code></td><td class=\"n\">%.2f</td><td class=\"n\">%.2f</td></tr>\n",
 				num(s, "share_at_ip"), num(s, "share_before_ip"));
 		}
@@ -304,18 +262,25 @@ static void figures(FILE *f, const struct pb_plot_set *plots, const char *experi
 		const struct pb_plot *pl = &plots->plots[i];
 		if (strcmp(pl->experiment, experiment))
 			continue;
+		if (pl->sentence[0]) {
+			/* a plot of flat lines says less than this sentence */
+			fputs("<p class=\"nodraw\">", f);
+			pb_html_esc(f, pl->sentence);
+			fputs("</p>\n", f);
+			continue;
+		}
 		fputs("<figure>\n", f);
 		if (pl->rendered) {
 			fputs("<img src=\"plots/", f);
 			url(f, pl->name);
 			fputs(".png\" alt=\"", f);
-			esc(f, pl->title);
+			pb_html_esc(f, pl->title);
 			fputs("\">\n", f);
 		}
 		fputs("<figcaption><b>", f);
-		esc(f, pl->title);
+		pb_html_esc(f, pl->title);
 		fputs(".</b> ", f);
-		esc(f, pl->caption);
+		pb_html_esc(f, pl->caption);
 		if (pl->rendered) {
 			fputs(" <a href=\"plots/", f);
 			url(f, pl->name);
@@ -362,25 +327,25 @@ char *pb_report_html(const struct pb_results *doc, const struct pb_plot_set *plo
 	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>"
 	      "pesbench results: ",
 	      f);
-	esc(f, machine);
+	pb_html_esc(f, machine);
 	fprintf(f, "</title>\n<style>%s</style>\n</head>\n<body>\n<h1>pesbench results</h1>\n"
 		   "<p class=\"meta\">",
 		style);
-	esc(f, machine);
+	pb_html_esc(f, machine);
 	fputs("<br>started ", f);
-	esc(f, text_of(doc_get(doc, "started")));
+	pb_html_esc(f, text_of(doc_get(doc, "started")));
 	fputs(", finished ", f);
-	esc(f, text_of(doc_get(doc, "finished")));
+	pb_html_esc(f, text_of(doc_get(doc, "finished")));
 	if (pb_rvalue_is_number(doc_get(doc, "elapsed_s")))
 		fprintf(f, " (%.1f s)", pb_rvalue_number(doc_get(doc, "elapsed_s")));
 	fputs("; pesbench ", f);
-	esc(f, text_of(doc_get(doc, "pesbench_version")));
+	pb_html_esc(f, text_of(doc_get(doc, "pesbench_version")));
 	fputs("<br>command: <code>pesbench", f);
 	const struct pb_rvalue *command = doc_get(doc, "command");
 	for (size_t i = 0; command && command->kind == PB_RV_LIST && i < command->as.list->n;
 	     i++) {
 		fputc(' ', f);
-		esc(f, text_of(&command->as.list->v[i]));
+		pb_html_esc(f, text_of(&command->as.list->v[i]));
 	}
 	fputs("</code></p>\n", f);
 	const struct pb_rvalue *complete = doc_get(doc, "complete");
@@ -390,44 +355,39 @@ char *pb_report_html(const struct pb_results *doc, const struct pb_plot_set *plo
 		      f);
 	if (plots && plots->warning[0]) {
 		fputs("<p class=\"warn\">", f);
-		esc(f, plots->warning);
+		pb_html_esc(f, plots->warning);
 		fputs("</p>\n", f);
 	}
-	fputs("<nav><a href=\"#machine\">machine</a><a href=\"#skipped\">not run here</a>", f);
+	fputs("<nav><a href=\"#scorecard\">scorecard</a><a href=\"#machine\">machine</a>"
+	      "<a href=\"#skipped\">not run here</a>",
+	      f);
 	for (size_t e = 0; e < nexp; e++) {
 		fputs("<a href=\"#exp-", f);
 		url(f, names[e]);
 		fputs("\">", f);
-		esc(f, names[e]);
+		pb_html_esc(f, names[e]);
 		fputs("</a>", f);
 	}
 	fputs("<a href=\"results.json\">results.json</a><a href=\"results.csv\">results.csv</a>"
 	      "</nav>\n",
 	      f);
 
+	pb_report_scorecard(f, doc);
 	machine_section(f, doc);
 	skipped_section(f, doc);
 	for (size_t e = 0; e < nexp; e++) {
 		fputs("<h2 id=\"exp-", f);
 		url(f, names[e]);
 		fputs("\">", f);
-		esc(f, names[e]);
+		pb_html_esc(f, names[e]);
 		fputs("</h2>\n", f);
 		const char *about = summary ? summary(names[e]) : NULL;
 		if (about) {
 			fputs("<p>", f);
-			esc(f, about);
+			pb_html_esc(f, about);
 			fputs(".</p>\n", f);
 		}
-		fputs("<div class=\"wide\"><table>\n<tr><th>facility</th><th>workload</th>"
-		      "<th>period</th><th>threads</th><th>runs</th><th>accuracy (%)</th><th>stdev</th><th>min&ndash;max</th>"
-		      "<th>lost</th><th>throttles</th><th>run/enabled (min)</th><th>multiplexed</th>"
-		      "<th>notes</th></tr>\n",
-		      f);
-		for (size_t i = 0; i < doc->npoints; i++)
-			if (!strcmp(doc->points[i]->experiment, names[e]))
-				point_row(f, doc->points[i]);
-		fputs("</table></div>\n", f);
+		pb_report_experiment_table(f, doc, names[e]);
 		shares_table(f, doc, names[e]);
 		figures(f, plots, names[e]);
 	}

@@ -1,159 +1,255 @@
+/* The end of a run is short and fits 100 columns: the scorecard first (one row per facility,
+ * then its "use it for / not for" line), what went wrong, and where the details are. Every
+ * per-point figure is one step away, in report.html and results.json. */
 #include "present/summary.h"
 
+#include "util/kit.h"
+#include "present/plot.h"
 #include "util/text.h"
 
-#include <stdbool.h>
+#include <math.h>
 #include <string.h>
 
-/* A figure that is a summary over runs or a bare number (files of older versions wrote some
- * summaries without their confidence interval: those read back as sets). */
-static double median_or_value(const struct pb_rvalue *v)
+#define WIDTH 100
+
+static const struct pb_rset *figure_of(const struct pb_rset *entry, const char *name)
 {
-	if (v->kind == PB_RV_SUMMARY)
-		return v->as.sum.median;
-	if (v->kind == PB_RV_SET)
-		return pb_rset_get_number(v->as.set, "median", NULL);
-	return pb_rvalue_number(v);
+	const struct pb_rset *f = pb_rset_get_set(entry, name);
+	bool ok;
+	pb_rset_get_number(f, "value", &ok);
+	return ok ? f : NULL;
 }
 
-static void point_row(FILE *out, const struct pb_result_point *p)
+/* A time in ns and its 95 % half-width (ci < 0: none), in the unit that keeps it short. */
+static void duration(char *buf, size_t len, double ns, double ci)
 {
-	const struct pb_rset *par = &p->params;
-	char workload[40];
-	pb_format(workload, sizeof workload, "%s", *p->workload ? p->workload : "-");
-	const struct pb_rvalue *na = pb_rset_get(par, "not_applicable");
-	const struct pb_rvalue *error = pb_rset_get(par, "error");
-	if (na || error) {
-		const struct pb_rvalue *why = na ? na : error;
-		fprintf(out, "%-9s %-16s %-28s %s: %.80s\n", p->experiment, p->facility, workload,
-			na ? "n/a" : "ERROR", why->kind == PB_RV_TEXT ? why->as.text : "(null)");
+	double a = fabs(ns), scale = 1;
+	const char *unit = "ns";
+	if (a >= 1e6)
+		scale = 1e6, unit = "ms";
+	else if (a >= 1e3)
+		scale = 1e3, unit = "µs";
+	if (ci >= 0)
+		pb_format(buf, len, "%.3g ±%.2g %s", ns / scale, ci / scale, unit);
+	else
+		pb_format(buf, len, "%.3g %s", ns / scale, unit);
+}
+
+void pb_scorecard_cells(const struct pb_rset *e, struct pb_scorecard_cells *c)
+{
+	memset(c, 0, sizeof *c);
+	const struct pb_rset *med = figure_of(e, "accuracy_median"),
+			     *worst = figure_of(e, "accuracy_worst");
+	if (med && worst) {
+		double v = pb_rset_get_number(worst, "value", NULL);
+		double hi = pb_rset_get_number(worst, "hi", NULL);
+		if (pb_rset_is_true(worst, "resolved"))
+			pb_format(c->counts, sizeof c->counts, "%.4g / %.4g ±%.2g %%",
+				  pb_rset_get_number(med, "value", NULL), v, hi - v);
+		else
+			pb_format(c->counts, sizeof c->counts, "%.4g / %.4g %% (1 run)",
+				  pb_rset_get_number(med, "value", NULL), v);
+	}
+	const char *ip = pb_rset_get_text(e, "ip");
+	const struct pb_rset *bias = figure_of(e, "bias_max_deviation");
+	if (bias)
+		pb_format(c->attribution, sizeof c->attribution, "%s, bias %.2g pp", ip ? ip : "?",
+			  pb_rset_get_number(bias, "value", NULL));
+	else if (ip && pb_rset_is_true(e, "measured"))
+		pb_format(c->attribution, sizeof c->attribution, "%s", ip);
+	const struct pb_rset *skid = figure_of(e, "skid");
+	if (skid)
+		pb_append(c->attribution, sizeof c->attribution, "%sskid %.3g", *c->attribution ? ", " : "",
+			  pb_rset_get_number(skid, "value", NULL));
+	const struct pb_rset *loss = figure_of(e, "loss"), *thr = figure_of(e, "throttles"),
+			     *mux = figure_of(e, "running_share_min");
+	if (loss) {
+		double pct = pb_rset_get_number(loss, "value", NULL);
+		pb_format(c->loss, sizeof c->loss, pct > 0 ? "%.2g %%" : "0", pct);
+		double t = thr ? pb_rset_get_number(thr, "value", NULL) : 0;
+		if (t > 0)
+			pb_append(c->loss, sizeof c->loss, " thr %.0f", t);
+		double share = mux ? pb_rset_get_number(mux, "value", NULL) : 100;
+		if (share < 100)
+			pb_append(c->loss, sizeof c->loss, " mux %.0f%%", share);
+	}
+	const struct pb_rset *cost = figure_of(e, "ns_per_sample");
+	if (cost) {
+		double v = pb_rset_get_number(cost, "value", NULL);
+		double ci = pb_rset_get_number(cost, "hi", NULL) - v;
+		char a[48];
+		bool resolved = pb_rset_is_true(cost, "resolved");
+		duration(a, sizeof a, v, resolved ? ci : -1);
+		pb_format(c->cost, sizeof c->cost, resolved ? "%s" : "n.r., est. %s", a);
+		const struct pb_rset *k1 = figure_of(e, "overhead_1khz"),
+				     *k10 = figure_of(e, "overhead_10khz");
+		if (k1 && k10 && pb_rset_is_true(cost, "resolved"))
+			pb_format(c->overhead, sizeof c->overhead, "%.2g / %.2g %%",
+				  pb_rset_get_number(k1, "value", NULL),
+				  pb_rset_get_number(k10, "value", NULL));
+	}
+}
+
+void pb_summary_wrapped(FILE *out, const char *first, const char *text, int indent)
+{
+	int col = fprintf(out, "%s", first);
+	bool space = *first && first[strlen(first) - 1] != ' ';
+	while (*text) {
+		int word = (int)strcspn(text, " ");
+		if (col > indent && col + space + word > WIDTH) {
+			fprintf(out, "\n%*s", indent, "");
+			col = indent;
+			space = false;
+		}
+		if (space) {
+			fputc(' ', out);
+			col++;
+		}
+		col += fprintf(out, "%.*s", word, text);
+		space = true;
+		text += word;
+		text += strspn(text, " ");
+	}
+	fputc('\n', out);
+}
+
+static const char *dash(const char *s)
+{
+	return *s ? s : "-";
+}
+
+/* s in a column of width characters (UTF-8: "±" and "µ" are one each), cut to fit */
+static void cell(FILE *out, const char *s, int width, bool last)
+{
+	int used = 0;
+	for (const char *q = s ? s : ""; *q && used < width; used++) {
+		size_t n = 1;
+		while ((q[n] & 0xC0) == 0x80)
+			n++;
+		fwrite(q, 1, n, out);
+		q += n;
+	}
+	if (last)
+		fputc('\n', out);
+	else
+		fprintf(out, "%*s", width - used + 1, "");
+}
+
+static const int widths[] = {9, 9, 19, 22, 6, 17, 12};
+
+static void scorecard(FILE *out, const struct pb_rlist *card)
+{
+	size_t measured = 0;
+	for (size_t i = 0; i < pb_rlist_size(card); i++)
+		measured += pb_rset_is_true(pb_rlist_set_at(card, i), "measured");
+	if (!measured) {
+		fprintf(out, "No facility was measured: there is no scorecard.\n");
 		return;
 	}
-	const struct pb_rset *m = &p->metrics;
-	const struct pb_rsummary *acc = pb_rset_get_summary(m, "accuracy");
-	const struct pb_rsummary *ratio = pb_rset_get_summary(m, "running_ratio");
-	char accuracy[48] = "      -";
-	if (acc)
-		pb_format(accuracy, sizeof accuracy, "%8.3f %6.3f %8.3f-%-8.3f", acc->mean,
-			  acc->stdev, acc->min, acc->max);
-	char note[128] = "";
-	const struct pb_rvalue *v;
-	int64_t empty = pb_rset_get_int(m, "no_samples_runs");
-	if (empty) {
-		if (!acc)
-			pb_format(accuracy, sizeof accuracy, "%-41s", "  NO SAMPLES");
-		pb_format(note, sizeof note, "NO SAMPLES in %lld of %zu runs; ", (long long)empty,
-			  pb_rlist_size(&p->runs));
+	fprintf(out, "Scorecard: can each facility be trusted here, and what does a sample cost?\n");
+	const char *heads[] = {"facility", "self-test", "count median/worst", "attribution",
+			       "lost", "cost per sample", "at 1/10 kHz"};
+	for (size_t k = 0; k < PB_ARRAY_SIZE(heads); k++)
+		cell(out, heads[k], widths[k], k + 1 == PB_ARRAY_SIZE(heads));
+	size_t unmeasured = 0;
+	for (size_t i = 0; i < pb_rlist_size(card); i++) {
+		const struct pb_rset *e = pb_rlist_set_at(card, i);
+		if (!pb_rset_is_true(e, "measured")) {
+			unmeasured++;
+			continue;
+		}
+		struct pb_scorecard_cells c;
+		pb_scorecard_cells(e, &c);
+		const char *cells[] = {pb_rset_get_text(e, "facility"), pb_rset_get_text(e, "verdict"),
+				       dash(c.counts), dash(c.attribution), dash(c.loss),
+				       dash(c.cost), dash(c.overhead)};
+		for (size_t k = 0; k < PB_ARRAY_SIZE(cells); k++)
+			cell(out, cells[k], widths[k], k + 1 == PB_ARRAY_SIZE(cells));
 	}
-	if (pb_rset_get_int(m, "precise_lowered_runs")) {
-		const struct pb_rset *ev = pb_rlist_set_at(
-			pb_rset_get_list(pb_rlist_set_at(&p->runs, 0), "events"), 0);
-		size_t n = strlen(note);
-		pb_format(note + n, sizeof note - n, "pp LOWERED %lld->%lld; ",
-			  (long long)pb_rset_get_int(ev, "precise_requested"),
-			  (long long)pb_rset_get_int(ev, "precise_granted"));
+	fputc('\n', out);
+	for (size_t i = 0; i < pb_rlist_size(card); i++) {
+		const struct pb_rset *e = pb_rlist_set_at(card, i);
+		if (!pb_rset_is_true(e, "measured"))
+			continue;
+		char first[48];
+		pb_format(first, sizeof first, "%-9s ", pb_rset_get_text(e, "facility"));
+		const char *summary = pb_rset_get_text(e, "summary");
+		pb_summary_wrapped(out, first, summary ? summary : "", 10);
 	}
-	int64_t missed = pb_rset_get_int(m, "missed_ticks_total");
-	if (missed) {
-		size_t n = strlen(note);
-		pb_format(note + n, sizeof note - n, "missed %lld ticks; ", (long long)missed);
+	if (unmeasured) {
+		fprintf(out, "\nNot measured here:\n");
+		for (size_t i = 0; i < pb_rlist_size(card); i++) {
+			const struct pb_rset *e = pb_rlist_set_at(card, i);
+			if (pb_rset_is_true(e, "measured"))
+				continue;
+			char first[48];
+			pb_format(first, sizeof first, "%-9s ", pb_rset_get_text(e, "facility"));
+			const char *why = pb_rset_get_text(e, "why");
+			/* the first sentence is the reason; the rest (what to do) is in the report */
+			char reason[240];
+			pb_format(reason, sizeof reason, "%.*s", (int)strcspn(why ? why : "", ";"),
+				  why ? why : "");
+			pb_summary_wrapped(out, first, reason, 10);
+		}
 	}
-	int64_t dropped = pb_rset_get_int(m, "dropped_total");
-	if (dropped) {
-		size_t n = strlen(note);
-		pb_format(note + n, sizeof note - n, "DROPPED %lld unparseable records; ",
-			  (long long)dropped);
-	}
-	size_t used = strlen(note);
-	if ((v = pb_rset_get(m, "max_deviation")))
-		pb_format(note + used, sizeof note - used, "max dev %.2f pp (%s)",
-			  pb_rvalue_number(v), pb_rset_get_text(m, "attribution"));
-	else if ((v = pb_rset_get(m, "wrong_level_by_flag")))
-		pb_format(note + used, sizeof note - used, "%s: wrong level %lld flag / %lld ip of %lld",
-			  pb_rset_get_text(par, "levels"), (long long)pb_rset_get_int(m,
-										"wrong_level_by_flag"),
-			  (long long)pb_rset_get_int(m, "wrong_level_by_ip"),
-			  (long long)pb_rset_get_int(m, "samples_total"));
-	else if ((v = pb_rset_get(par, "events_opened_together")))
-		pb_format(note + used, sizeof note - used, "%lld events, %lld scheduled",
-			  (long long)pb_rset_get_int(par, "events_opened_together"),
-			  (long long)pb_rset_get_int(par, "events_scheduled"));
-	else if ((v = pb_rset_get(m, "ns_per_sample")) && pb_rset_get(m, "r2"))
-		pb_format(note + used, sizeof note - used, "fit: %.0f ns/sample +-%.0f, R2 %.3f (%s)%s",
-			  pb_rvalue_number(v), pb_rset_get_number(m, "ci95_ns", NULL),
-			  pb_rset_get_number(m, "r2", NULL), pb_rset_get_text(par, "delivery"),
-			  pb_rset_get(m, "resolved") && pb_rset_get(m, "resolved")->kind == PB_RV_BOOL &&
-				  !pb_rset_is_true(m, "resolved")
-				  ? " NOT RESOLVED" : "");
-	else if ((v = pb_rset_get(m, "error_pct")))
-		pb_format(note + used, sizeof note - used, "predicted vs measured: %+.1f %%",
-			  median_or_value(v));
-	else if ((v = pb_rset_get(m, "time_overhead_pct")))
-		pb_format(note + used, sizeof note - used, "%s: time %+.1f %%, memory %+.1f %%%s",
-			  pb_rset_get_text(par, "delivery"), median_or_value(v),
-			  pb_rset_get_number(m, "memory_overhead_pct", NULL),
-			  pb_rset_get(m, "loss_pct") ? " (buffer)" : "");
-	else if ((v = pb_rset_get(par, "period_kind")))
-		pb_format(note + used, sizeof note - used, "%s period",
-			  pb_rset_get_text(par, "period_kind"));
-	if (pb_rset_get(par, "variant")) {
-		size_t n = strlen(note);
-		pb_format(note + n, sizeof note - n, " %s", pb_rset_get_text(par, "variant"));
-	}
-	/* the flags above end in "; " for what follows; nothing may follow */
-	size_t end = strlen(note);
-	while (end && (note[end - 1] == ' ' || note[end - 1] == ';'))
-		note[--end] = '\0';
-	fprintf(out, "%-9s %-16s %-28s %9lld %3lld %s %8lld %5.3f %s\n", p->experiment,
-		p->facility, workload, (long long)pb_rset_get_int(par, "period"),
-		(long long)pb_rset_get_int(par, "threads"), accuracy,
-		(long long)pb_rset_get_int(m, "lost_total"), ratio ? ratio->min : 1.0, note);
 }
 
-static void bias_table(FILE *out, const struct pb_results *r)
+/* Points that failed or lost something the scorecard does not name, per kind, with the first
+ * one of each: never hidden, and never 400 lines. */
+static void problems(FILE *out, const struct pb_results *r)
 {
-	bool header = false;
+	struct {
+		const char *what;
+		size_t count;
+		const struct pb_result_point *first;
+	} kinds[] = {
+		{"FAILED", 0, NULL},
+		{"had runs with NO SAMPLES where samples were expected", 0, NULL},
+		{"ran with the precise level LOWERED by the kernel", 0, NULL},
+		{"DROPPED unparseable records", 0, NULL},
+	};
+	bool any = false;
 	for (size_t i = 0; i < r->npoints; i++) {
 		const struct pb_result_point *p = r->points[i];
-		const struct pb_rvalue *shares = pb_rset_get(&p->metrics, "shares");
-		if (!shares)
-			continue;
-		if (!header) {
-			fprintf(out, "\nbias: mean share of samples per load (ideal 25%%), at the IP "
-				     "and IP+1-corrected\n");
-			header = true;
+		bool has[] = {pb_rset_get(&p->params, "error") != NULL,
+			      pb_rset_get_int(&p->metrics, "no_samples_runs") > 0,
+			      pb_rset_get_int(&p->metrics, "precise_lowered_runs") > 0,
+			      pb_rset_get_int(&p->metrics, "dropped_total") > 0};
+		for (size_t k = 0; k < PB_ARRAY_SIZE(kinds); k++) {
+			if (!has[k])
+				continue;
+			any = true;
+			if (!kinds[k].count++)
+				kinds[k].first = p;
 		}
-		fprintf(out, "  %s %s period %lld:\n", p->facility, p->workload,
-			(long long)pb_rset_get_int(&p->params, "period"));
-		if (shares->kind != PB_RV_LIST)
+	}
+	if (!any)
+		return;
+	fputc('\n', out);
+	for (size_t k = 0; k < PB_ARRAY_SIZE(kinds); k++) {
+		const struct pb_result_point *p = kinds[k].first;
+		if (!kinds[k].count)
 			continue;
-		for (size_t j = 0; j < shares->as.list->n; j++) {
-			const struct pb_rset *s = pb_rlist_set_at(shares->as.list, j);
-			fprintf(out, "    %-24s %-30s at-ip %6.2f%%  before-ip %6.2f%%\n",
-				pb_rset_get_text(s, "label"), pb_rset_get_text(s, "insn"),
-				pb_rset_get_number(s, "share_at_ip", NULL),
-				pb_rset_get_number(s, "share_before_ip", NULL));
-		}
+		char line[600];
+		pb_format(line, sizeof line, "%zu point%s %s, e.g. %s on %s%s%s", kinds[k].count,
+			  kinds[k].count == 1 ? "" : "s", kinds[k].what, p->experiment, p->facility,
+			  *p->workload ? " with " : "", p->workload);
+		const char *why = pb_rset_get_text(&p->params, "error");
+		if (k == 0)
+			pb_append(line, sizeof line, ": %s", why ? why : "(no reason given)");
+		pb_summary_wrapped(out, "", line, 2);
 	}
 }
 
 void pb_summary_print(FILE *out, const struct pb_results *results)
 {
-	fprintf(out, "%-9s %-16s %-28s %9s %3s %8s %6s %17s %8s %5s %s\n", "exp", "facility",
-		"workload", "period", "thr", "accuracy", "stdev", "min-max", "lost", "run/en",
-		"notes");
-	for (size_t i = 0; i < results->npoints; i++)
-		point_row(out, results->points[i]);
-	bias_table(out, results);
-	if (pb_rlist_size(&results->skipped)) {
-		fprintf(out, "\nnot run here:\n");
-		for (size_t i = 0; i < pb_rlist_size(&results->skipped); i++) {
-			const struct pb_rset *s = pb_rlist_set_at(&results->skipped, i);
-			fprintf(out, "  %-28s %s\n", pb_rset_get_text(s, "facility"),
-				pb_rset_get_text(s, "reason"));
-		}
-	}
+	char machine[256];
+	pb_results_machine_label(results, machine, sizeof machine);
+	pb_summary_wrapped(out, "", machine, 2);
+	fputc('\n', out);
+	scorecard(out, &results->scorecard);
+	problems(out, results);
 	if (!pb_rset_is_true(&results->head, "complete"))
-		fprintf(out, "\nINCOMPLETE: the suite was interrupted; the rows above are what was "
+		fprintf(out, "\nINCOMPLETE: the suite was interrupted; the figures above are what was "
 			     "measured.\n");
 }

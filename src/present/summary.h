@@ -1,5 +1,5 @@
-/* The compact table printed at the end of a suite (and by `pesbench report`): one row per
- * point with accuracy over runs, losses and multiplexing, then the bias shares. */
+/* The end of a run (and of `pesbench report`): the scorecard first, at most 100 columns wide,
+ * what went wrong, and where every other figure is. */
 #ifndef PB_SUMMARY_H
 #define PB_SUMMARY_H
 
@@ -7,6 +7,18 @@
 
 #include <stdio.h>
 
+/* One scorecard entry's figures as short text, "" where the entry has none: what the terminal
+ * and report.html both show. */
+struct pb_scorecard_cells {
+	char counts[64], attribution[64], loss[48], cost[48], overhead[32];
+};
+void pb_scorecard_cells(const struct pb_rset *entry, struct pb_scorecard_cells *cells);
+
+/* first, then text wrapped at 100 columns at its spaces, every line after the first indented
+ * by indent. */
+void pb_summary_wrapped(FILE *out, const char *first, const char *text, int indent);
+
+/* results->scorecard must be filled (pb_scorecard_fill). */
 void pb_summary_print(FILE *out, const struct pb_results *results);
 
 #endif

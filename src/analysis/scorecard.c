@@ -1,0 +1,510 @@
+/* The scorecard of a results document; docs/scorecard.md says what each figure is, where it
+ * comes from, and how each threshold of the "use it for / not for" line is derived. */
+#include "analysis/scorecard.h"
+
+#include "util/text.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *const pb_scorecard_figures[] = {
+	"accuracy_median", "accuracy_worst", "bias_max_deviation", "skid", "loss",
+	"throttles", "running_share_min", "ns_per_sample", "ns_per_event", "overhead_1khz",
+	"overhead_10khz", NULL};
+
+double pb_scorecard_overhead_pct(double ns_per_sample, double rate_hz)
+{
+	return ns_per_sample * rate_hz / 1e9 * 100;
+}
+
+/* The z with P(|Z| > z) = p for a standard normal Z, by bisection on erfc (p in (0, 1)). */
+static double two_sided_z(double p)
+{
+	double lo = 0, hi = 40;
+	for (int i = 0; i < 200; i++) {
+		double mid = (lo + hi) / 2;
+		if (erfc(mid / sqrt(2)) > p)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return (lo + hi) / 2;
+}
+
+double pb_scorecard_share_noise_pp(double n, unsigned k)
+{
+	if (!(n > 0) || !k)
+		return NAN;
+	double p = 1.0 / k;
+	return two_sided_z(0.05 / k) * sqrt(p * (1 - p) / n) * 100;
+}
+
+/* ---------- reading points ---------- */
+
+static void family_of(const char *spec, char *out, size_t len)
+{
+	size_t n = strcspn(spec ? spec : "", ":");
+	pb_format(out, len, "%.*s", (int)n, spec ? spec : "");
+}
+
+static bool in_family(const struct pb_result_point *p, const char *family)
+{
+	char f[64];
+	family_of(p->facility, f, sizeof f);
+	return !strcmp(f, family);
+}
+
+/* A point that carries figures: not a not-applicable or failed one, and not one its experiment
+ * marked as resting on too few samples to mean anything. */
+static bool too_few_samples(const struct pb_rset *s)
+{
+	/* the marker may be a flag or the reason itself */
+	const struct pb_rvalue *v = pb_rset_get(s, "too_few_samples");
+	return v && v->kind != PB_RV_NULL && (v->kind != PB_RV_BOOL || v->as.b);
+}
+
+static bool usable(const struct pb_result_point *p)
+{
+	if (pb_rset_get(&p->params, "not_applicable") || pb_rset_get(&p->params, "error"))
+		return false;
+	return !too_few_samples(&p->params) && !too_few_samples(&p->metrics);
+}
+
+static bool is_experiment(const struct pb_result_point *p, const char *name)
+{
+	return p->experiment && !strcmp(p->experiment, name);
+}
+
+static const struct pb_rset *first_event(const struct pb_result_point *p)
+{
+	return pb_rlist_set_at(pb_rset_get_list(pb_rlist_set_at(&p->runs, 0), "events"), 0);
+}
+
+/* "events" or "ns": what a point's period counts. */
+static const char *period_unit(const struct pb_result_point *p)
+{
+	const char *basis = pb_rset_get_text(first_event(p), "basis");
+	return basis && !strcmp(basis, "time") ? "ns" : "events";
+}
+
+static void describe_row(const struct pb_result_point *p, char *buf, size_t len)
+{
+	pb_format(buf, len, "%s %s, period %lld %s, %lld thread%s", p->facility, p->workload,
+		  (long long)pb_rset_get_int(&p->params, "period"), period_unit(p),
+		  (long long)pb_rset_get_int(&p->params, "threads"),
+		  pb_rset_get_int(&p->params, "threads") == 1 ? "" : "s");
+}
+
+static void figure(struct pb_rset *entry, const char *name, double value, double lo, double hi,
+		   const char *unit, bool resolved, const char *note)
+{
+	struct pb_rset *f = pb_rset_set(entry, name);
+	pb_rset_real_or_null(f, "value", PB_UNIT_NONE, value);
+	pb_rset_real_or_null(f, "lo", PB_UNIT_NONE, lo);
+	pb_rset_real_or_null(f, "hi", PB_UNIT_NONE, hi);
+	pb_rset_text(f, "unit", unit);
+	pb_rset_bool(f, "resolved", resolved);
+	if (note && *note)
+		pb_rset_text(f, "note", note);
+}
+
+/* ---------- the parts of one entry ---------- */
+
+struct verdict_parts {
+	char use[320], not_for[480];
+};
+
+static void add_part(char *buf, size_t len, const char *text)
+{
+	pb_append(buf, len, "%s%s", *buf ? ", " : "", text);
+}
+
+struct acc_row {
+	double mean, ci95;
+	const struct pb_result_point *p;
+};
+
+static int by_mean(const void *a, const void *b)
+{
+	double x = ((const struct acc_row *)a)->mean, y = ((const struct acc_row *)b)->mean;
+	return (x > y) - (x < y);
+}
+
+/* Count accuracy over the accuracy and interval points: the median row and the worst. Counts
+ * are exact when every run of every row counted exactly; unbiased to the runs' resolution when
+ * 100 % lies inside the worst row's 95 % interval; otherwise off by the worst row's shortfall. */
+static void accuracy_part(struct pb_rset *e, const struct pb_results *r, const char *family,
+			  struct verdict_parts *v)
+{
+	struct acc_row *rows = calloc(r->npoints ? r->npoints : 1, sizeof *rows);
+	size_t n = 0;
+	for (size_t i = 0; rows && i < r->npoints; i++) {
+		const struct pb_result_point *p = r->points[i];
+		if (!in_family(p, family) || !usable(p) ||
+		    !(is_experiment(p, "accuracy") || is_experiment(p, "interval")))
+			continue;
+		const struct pb_rsummary *acc = pb_rset_get_summary(&p->metrics, "accuracy");
+		if (!acc || !acc->n)
+			continue;
+		rows[n++] = (struct acc_row){acc->mean, acc->n > 1 ? acc->ci95 : NAN, p};
+	}
+	if (!n) {
+		free(rows);
+		return;
+	}
+	qsort(rows, n, sizeof *rows, by_mean);
+	char row[256];
+	const struct acc_row *med = &rows[(n - 1) / 2], *worst = &rows[0];
+	describe_row(med->p, row, sizeof row);
+	figure(e, "accuracy_median", med->mean, med->mean - med->ci95, med->mean + med->ci95, "%",
+	       !isnan(med->ci95), row);
+	describe_row(worst->p, row, sizeof row);
+	figure(e, "accuracy_worst", worst->mean, worst->mean - worst->ci95,
+	       worst->mean + worst->ci95, "%", !isnan(worst->ci95), row);
+	pb_rset_text(e, "basis", pb_rset_get_text(first_event(worst->p), "basis"));
+	char text[96];
+	bool every_run_exact = true;
+	for (size_t i = 0; i < n; i++) {
+		const struct pb_rsummary *acc = pb_rset_get_summary(&rows[i].p->metrics, "accuracy");
+		every_run_exact &= acc->min >= 100;
+	}
+	if (every_run_exact) {
+		add_part(v->use, sizeof v->use, "exact counts");
+	} else if (!isnan(worst->ci95) && worst->mean + worst->ci95 >= 100) {
+		/* no bias seen, to the resolution the runs give */
+		pb_format(text, sizeof text, "counts to ±%.2g %%", worst->ci95);
+		add_part(v->use, sizeof v->use, text);
+	} else {
+		pb_format(text, sizeof text, "exact counts (off by up to %.2g %%)", 100 - worst->mean);
+		add_part(v->not_for, sizeof v->not_for, text);
+	}
+	free(rows);
+}
+
+/* Whether a bias point's period can lock onto one of k loads: a count period sharing a factor
+ * with k can; a time period cannot. */
+static bool coprime_period(const struct pb_result_point *p, unsigned k)
+{
+	if (!strcmp(period_unit(p), "ns"))
+		return true;
+	unsigned long long a = (unsigned long long)pb_rset_get_int(&p->params, "period"), b = k;
+	while (b) {
+		unsigned long long t = a % b;
+		a = b;
+		b = t;
+	}
+	return a == 1;
+}
+
+/* Attribution: the IP relation the facility declares, the bias experiment's largest deviation
+ * from the equal share at a coprime period against the noise bound of its samples, and skid
+ * where a counter measured it. */
+static void attribution_part(struct pb_rset *e, const struct pb_results *r, const char *family,
+			     const char *ip, struct verdict_parts *v)
+{
+	double worst = -1, bound = NAN;
+	const struct pb_result_point *at = NULL;
+	double skid_med_lo = INFINITY, skid_med_hi = -1, skid_max = -1;
+	for (size_t i = 0; i < r->npoints; i++) {
+		const struct pb_result_point *p = r->points[i];
+		if (!in_family(p, family) || !usable(p))
+			continue;
+		for (size_t run = 0; run < pb_rlist_size(&p->runs); run++) {
+			const struct pb_rset *ev = pb_rlist_set_at(
+				pb_rset_get_list(pb_rlist_set_at(&p->runs, run), "events"), 0);
+			const struct pb_rset *skid = pb_rset_get_set(ev, "skid");
+			if (!skid || pb_rset_get_int(skid, "samples") <= 0)
+				continue;
+			double med = pb_rset_get_number(skid, "median", NULL);
+			skid_med_lo = fmin(skid_med_lo, med);
+			skid_med_hi = fmax(skid_med_hi, med);
+			skid_max = fmax(skid_max, pb_rset_get_number(skid, "max", NULL));
+		}
+		const struct pb_rlist *shares = pb_rset_get_list(&p->metrics, "shares");
+		bool dev_ok;
+		double dev = pb_rset_get_number(&p->metrics, "max_deviation", &dev_ok);
+		unsigned k = (unsigned)pb_rlist_size(shares);
+		if (!is_experiment(p, "bias") || !dev_ok || !k || !coprime_period(p, k))
+			continue;
+		double samples = 0;
+		for (size_t run = 0; run < pb_rlist_size(&p->runs); run++)
+			samples += pb_rset_get_number(
+				pb_rset_get_set(pb_rlist_set_at(&p->runs, run), "attribution"),
+				"samples", NULL);
+		if (dev > worst) {
+			worst = dev;
+			at = p;
+			bound = pb_scorecard_share_noise_pp(samples, k);
+		}
+	}
+	if (at) {
+		char note[320];
+		pb_format(note, sizeof note, "%s %s, period %lld %s; ", at->facility, at->workload,
+			  (long long)pb_rset_get_int(&at->params, "period"), period_unit(at));
+		if (isnan(bound))
+			pb_append(note, sizeof note, "the runs name no sample count, so how far chance "
+						     "alone reaches is not known");
+		else
+			pb_append(note, sizeof note, "chance alone reaches %.2g pp with these samples",
+				  bound);
+		figure(e, "bias_max_deviation", worst, fmax(0, worst - bound), worst + bound, "pp",
+		       !isnan(bound), note);
+		bool ip_names_insn = ip && (!strcmp(ip, "exact") || !strcmp(ip, "next-insn"));
+		char text[128];
+		if (ip_names_insn && !isnan(bound) && worst <= bound) {
+			add_part(v->use, sizeof v->use, "instruction-level attribution");
+		} else {
+			pb_format(text, sizeof text, "instruction-level attribution (%s%.0f pp off)",
+				  ip_names_insn ? "" : "IP skids; ", worst);
+			add_part(v->not_for, sizeof v->not_for, text);
+			add_part(v->use, sizeof v->use, "function-level profiles");
+		}
+	}
+	if (skid_max >= 0)
+		figure(e, "skid", skid_med_hi, skid_med_lo, skid_max, "events", true,
+		       "value: the largest per-run median; lo: the smallest; hi: the largest skid seen");
+}
+
+/* Losses, throttling and multiplexing at the suite's default ring: the buffer experiment,
+ * which shrinks the ring on purpose, is left out (its own table shows its losses). */
+static void delivery_part(struct pb_rset *e, const struct pb_results *r, const char *family,
+			  struct verdict_parts *v)
+{
+	double lost = 0, kept = 0, throttles = 0, share = INFINITY;
+	bool any = false;
+	for (size_t i = 0; i < r->npoints; i++) {
+		const struct pb_result_point *p = r->points[i];
+		if (!in_family(p, family) || !usable(p) || pb_rset_get(&p->params, "ring_pages") ||
+		    !pb_rlist_size(&p->runs))
+			continue;
+		any = true;
+		lost += (double)pb_rset_get_int(&p->metrics, "lost_total");
+		throttles += (double)pb_rset_get_int(&p->metrics, "throttles_total");
+		for (size_t run = 0; run < pb_rlist_size(&p->runs); run++)
+			kept += pb_rset_get_number(pb_rlist_set_at(&p->runs, run), "observed", NULL);
+		const struct pb_rsummary *ratio = pb_rset_get_summary(&p->metrics, "running_ratio");
+		/* multi opens more events than counters on purpose: its own table says so */
+		if (ratio && !is_experiment(p, "multi"))
+			share = fmin(share, ratio->min * 100);
+	}
+	if (!any)
+		return;
+	double pct = lost + kept > 0 ? lost / (lost + kept) * 100 : 0;
+	char note[128], text[128];
+	pb_format(note, sizeof note, "%.0f samples lost, %.0f kept", lost, kept);
+	figure(e, "loss", pct, pct, pct, "%", true, note);
+	figure(e, "throttles", throttles, throttles, throttles, "count", true, NULL);
+	if (isfinite(share))
+		figure(e, "running_share_min", share, share, share, "%", true,
+		       "the least time an event was on its counter, outside the multi experiment");
+	if (lost > 0) {
+		pb_format(text, sizeof text, "lossless capture (%.2g %% lost)", pct);
+		add_part(v->not_for, sizeof v->not_for, text);
+	}
+	if (throttles > 0) {
+		pb_format(text, sizeof text, "high rates (throttled %.0f times)", throttles);
+		add_part(v->not_for, sizeof v->not_for, text);
+	}
+	if (isfinite(share) && share < 100) {
+		pb_format(text, sizeof text, "unshared counters (multiplexed, %.0f %% on)", share);
+		add_part(v->not_for, sizeof v->not_for, text);
+	}
+}
+
+/* The cost fit of delivery mode none for the family: the first resolved one (a facility with
+ * several sites or specs has several), else the first. */
+static const struct pb_result_point *cost_fit(const struct pb_results *r, const char *family)
+{
+	const struct pb_result_point *first = NULL;
+	for (size_t i = 0; i < r->npoints; i++) {
+		const struct pb_result_point *p = r->points[i];
+		const char *kind = pb_rset_get_text(&p->params, "kind");
+		const char *delivery = pb_rset_get_text(&p->params, "delivery");
+		if (!in_family(p, family) || !is_experiment(p, "cost") || !kind ||
+		    strcmp(kind, "fit") || (delivery && strcmp(delivery, "none")) ||
+		    !pb_rset_get(&p->metrics, "ns_per_sample"))
+			continue;
+		if (pb_rset_is_true(&p->metrics, "resolved"))
+			return p;
+		if (!first)
+			first = p;
+	}
+	return first;
+}
+
+/* The run-to-run spread of an unsampled run's CPU time (the overhead experiment's baselines),
+ * as a fraction: the smallest relative 95 % interval, the finest change this machine showed it
+ * can see. NaN when there is none. */
+static double timing_noise(const struct pb_results *r, const char *family)
+{
+	double best = NAN;
+	for (size_t i = 0; i < r->npoints; i++) {
+		const struct pb_result_point *p = r->points[i];
+		const char *role = pb_rset_get_text(&p->params, "role");
+		const struct pb_rsummary *cpu = pb_rset_get_summary(&p->metrics, "cpu_ns");
+		if (!in_family(p, family) || !is_experiment(p, "overhead") || !role ||
+		    strcmp(role, "baseline") || !cpu || cpu->n < 2 || !(cpu->mean > 0))
+			continue;
+		double rel = cpu->ci95 / cpu->mean;
+		if (isnan(best) || rel < best)
+			best = rel;
+	}
+	return best;
+}
+
+static void cost_part(struct pb_rset *e, const struct pb_results *r, const char *family,
+		      struct verdict_parts *v)
+{
+	const struct pb_result_point *p = cost_fit(r, family);
+	if (!p)
+		return;
+	const struct pb_rset *m = &p->metrics;
+	double ns = pb_rset_get_number(m, "ns_per_sample", NULL);
+	double ci = pb_rset_get_number(m, "ci95_ns", NULL);
+	bool resolved = pb_rset_is_true(m, "resolved");
+	char note[320];
+	if (resolved)
+		pb_format(note, sizeof note, "%s, R² %.3f", p->facility,
+			  pb_rset_get_number(m, "r2", NULL));
+	else
+		pb_format(note, sizeof note, "not resolved: estimate %.3g ± %.2g ns, R² %.2f (%s)",
+			  ns, ci, pb_rset_get_number(m, "r2", NULL), p->facility);
+	figure(e, "ns_per_sample", ns, ns - ci, ns + ci, "ns/sample", resolved, note);
+	if (pb_rset_get(m, "ns_per_event")) {
+		double ev = pb_rset_get_number(m, "ns_per_event", NULL);
+		double evci = pb_rset_get_number(m, "ns_per_event_ci95", NULL);
+		figure(e, "ns_per_event", ev, ev - evci, ev + evci, "ns/event",
+		       pb_rset_is_true(m, "event_resolved"),
+		       "the trap every event pays, sampled or not");
+	}
+	const double rates[] = {1e3, 1e4};
+	const char *names[] = {"overhead_1khz", "overhead_10khz"};
+	for (size_t i = 0; i < 2; i++)
+		figure(e, names[i], pb_scorecard_overhead_pct(ns, rates[i]),
+		       pb_scorecard_overhead_pct(ns - ci, rates[i]),
+		       pb_scorecard_overhead_pct(ns + ci, rates[i]), "%", resolved,
+		       "per-sample cost × rate; a facility that traps on every event pays its "
+		       "per-event cost on top");
+	double noise = timing_noise(r, family);
+	if (resolved && ns + ci > 0 && !isnan(noise)) {
+		/* the rate whose overhead, at the cost's upper bound, stays inside the noise */
+		double hz = noise / ((ns + ci) * 1e-9);
+		char text[128];
+		if (hz < 1e3)
+			pb_format(text, sizeof text, "sampling up to %.0f Hz", hz);
+		else
+			pb_format(text, sizeof text, "sampling up to %.3g kHz", hz / 1e3);
+		pb_append(text, sizeof text, " (cost below the %.2g %% timing noise)", noise * 100);
+		add_part(v->use, sizeof v->use, text);
+	}
+}
+
+/* ---------- the entries ---------- */
+
+static const struct pb_rset *probe_of(const struct pb_results *r, const char *family)
+{
+	const struct pb_rlist *fs = pb_rset_get_list(&r->machine, "facilities");
+	for (size_t i = 0; i < pb_rlist_size(fs); i++) {
+		const struct pb_rset *f = pb_rlist_set_at(fs, i);
+		const char *name = pb_rset_get_text(f, "name");
+		if (name && !strcmp(name, family))
+			return f;
+	}
+	return NULL;
+}
+
+static const char *skip_reason(const struct pb_results *r, const char *family)
+{
+	for (size_t i = 0; i < pb_rlist_size(&r->skipped); i++) {
+		const struct pb_rset *s = pb_rlist_set_at(&r->skipped, i);
+		char f[64];
+		family_of(pb_rset_get_text(s, "facility"), f, sizeof f);
+		if (!strcmp(f, family))
+			return pb_rset_get_text(s, "reason");
+	}
+	return NULL;
+}
+
+static bool measured(const struct pb_results *r, const char *family)
+{
+	for (size_t i = 0; i < r->npoints; i++)
+		if (in_family(r->points[i], family) && pb_rlist_size(&r->points[i]->runs))
+			return true;
+	return false;
+}
+
+static void entry(struct pb_results *r, const char *family)
+{
+	struct pb_rset *e = pb_rlist_set(&r->scorecard);
+	const struct pb_rset *probe = probe_of(r, family);
+	const char *verdict = pb_rset_get_text(probe, "verdict");
+	if (!verdict)
+		verdict = pb_rset_get_text(pb_rset_get_set(probe, "self_test"), "verdict");
+	const char *ip = pb_rset_get_text(probe, "ip");
+	pb_rset_text(e, "facility", family);
+	pb_rset_text(e, "verdict", verdict ? verdict : "not tested");
+	pb_rset_text(e, "ip", ip ? ip : "unknown");
+	bool was = measured(r, family);
+	pb_rset_bool(e, "measured", was);
+	if (!was) {
+		const char *why = skip_reason(r, family);
+		if (!why && probe && !pb_rset_is_true(probe, "available"))
+			why = pb_rset_get_text(probe, "reason");
+		pb_rset_text(e, "why", why && *why ? why : "not chosen for this run");
+		pb_rset_text(e, "summary", "not measured here");
+		return;
+	}
+	struct verdict_parts v = {"", ""};
+	accuracy_part(e, r, family, &v);
+	attribution_part(e, r, family, ip, &v);
+	delivery_part(e, r, family, &v);
+	cost_part(e, r, family, &v);
+	char summary[900] = "";
+	if (verdict && strcmp(verdict, "works"))
+		pb_format(summary, sizeof summary, "self-test %s: check it before relying on it; ",
+			  verdict);
+	if (*v.use)
+		pb_append(summary, sizeof summary, "use for %s", v.use);
+	if (*v.not_for)
+		pb_append(summary, sizeof summary, "%snot for %s", *v.use ? "; " : "", v.not_for);
+	if (!*v.use && !*v.not_for)
+		pb_append(summary, sizeof summary, "measured, but no experiment here decides a use");
+	pb_rset_text(e, "summary", summary);
+	pb_rset_text(e, "use_for", v.use);
+	pb_rset_text(e, "not_for", v.not_for);
+}
+
+static bool listed(const struct pb_rlist *l, const char *family)
+{
+	for (size_t i = 0; i < pb_rlist_size(l); i++) {
+		const char *f = pb_rset_get_text(pb_rlist_set_at(l, i), "facility");
+		if (f && !strcmp(f, family))
+			return true;
+	}
+	return false;
+}
+
+void pb_scorecard_fill(struct pb_results *r)
+{
+	pb_rlist_clear(&r->scorecard);
+	const struct pb_rlist *fs = pb_rset_get_list(&r->machine, "facilities");
+	for (size_t i = 0; i < pb_rlist_size(fs); i++) {
+		const char *name = pb_rset_get_text(pb_rlist_set_at(fs, i), "name");
+		if (name && !listed(&r->scorecard, name))
+			entry(r, name);
+	}
+	for (size_t i = 0; i < r->npoints; i++) {
+		char f[64];
+		family_of(r->points[i]->facility, f, sizeof f);
+		if (*f && !listed(&r->scorecard, f))
+			entry(r, f);
+	}
+	for (size_t i = 0; i < pb_rlist_size(&r->skipped); i++) {
+		char f[64];
+		family_of(pb_rset_get_text(pb_rlist_set_at(&r->skipped, i), "facility"), f, sizeof f);
+		if (*f && !listed(&r->scorecard, f))
+			entry(r, f);
+	}
+}

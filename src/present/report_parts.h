@@ -1,0 +1,19 @@
+/* The parts of report.html, each in its own file: report.c lays out the page, the tables of
+ * the experiments are report_tables.c's, the scorecard report_scorecard.c's. */
+#ifndef PB_REPORT_PARTS_H
+#define PB_REPORT_PARTS_H
+
+#include "io/result_model.h"
+
+#include <stdio.h>
+
+/* s with <, >, &, " and ' escaped. */
+void pb_html_esc(FILE *f, const char *s);
+
+/* The experiment's table: the columns its points have figures in. */
+void pb_report_experiment_table(FILE *f, const struct pb_results *doc, const char *experiment);
+
+/* The scorecard section (id "scorecard"); a document without one says so. */
+void pb_report_scorecard(FILE *f, const struct pb_results *doc);
+
+#endif

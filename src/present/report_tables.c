@@ -1,0 +1,523 @@
+/* report.html's table per experiment: each experiment shows the figures it measured (cost its
+ * fit, overhead its delivery mode and overheads, buffer its ring and losses, ...), with a
+ * column only when some row has a value in it. A point that failed or does not apply spans
+ * the row with its reason. */
+#include "present/report_parts.h"
+
+#include "analysis/stats.h"
+#include "util/kit.h"
+#include "util/text.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+/* A cell's text (HTML-escaped later), "" when the point has no such figure. */
+typedef void cell_fn(const struct pb_result_point *p, char *buf, size_t len);
+
+/* A column: a function that writes the cell, or a field of the point's parameters or
+ * metrics, written by fmt as a figure (a summary with its interval) or as text (fmt NULL). */
+struct column {
+	const char *head;
+	cell_fn *cell;
+	bool in_params;
+	const char *field, *fmt;
+	bool number;
+	bool prose;             /* sentences: a column wide enough to read them */
+};
+
+static const struct pb_rset *par(const struct pb_result_point *p)
+{
+	return &p->params;
+}
+
+static const struct pb_rset *met(const struct pb_result_point *p)
+{
+	return &p->metrics;
+}
+
+static void text_of(const struct pb_rset *s, const char *k, char *buf, size_t len)
+{
+	const char *t = pb_rset_get_text(s, k);
+	pb_format(buf, len, "%s", t && strcmp(t, "-") ? t : "");
+}
+
+/* v by fmt, or whole when fmt would write an exponent (a reader compares 11640 with 2721 at a
+ * glance, not 1.164e+04 with 2721) */
+static void number(char *buf, size_t len, const char *fmt, double v)
+{
+	pb_format(buf, len, fmt, v);
+	if (strchr(buf, 'e'))
+		pb_format(buf, len, "%.0f", v);
+}
+
+/* " ±ci", appended */
+static void plus_minus(char *buf, size_t len, double ci)
+{
+	char t[48];
+	number(t, sizeof t, "%.2g", ci);
+	pb_append(buf, len, " ±%s", t);
+}
+
+/* A number, or the mean (and its interval) of a summary; "" when absent. */
+static void figure(const struct pb_rset *s, const char *k, const char *fmt, char *buf,
+		   size_t len)
+{
+	const struct pb_rvalue *v = pb_rset_get(s, k);
+	*buf = '\0';
+	if (!v)
+		return;
+	if (v->kind == PB_RV_SUMMARY) {
+		number(buf, len, fmt, v->as.sum.mean);
+		if (v->as.sum.n > 1)
+			plus_minus(buf, len, v->as.sum.ci95);
+	} else if (v->kind == PB_RV_SET) {
+		bool ok;
+		double x = pb_rset_get_number(v->as.set, "median", &ok);
+		if (ok)
+			number(buf, len, fmt, x);
+	} else if (pb_rvalue_is_number(v)) {
+		number(buf, len, fmt, pb_rvalue_number(v));
+	}
+}
+
+/* value ± its 95 % half-width, both real fields */
+static void with_ci(const struct pb_rset *s, const char *k, const char *ci, char *buf, size_t len)
+{
+	bool ok, ok_ci;
+	double v = pb_rset_get_number(s, k, &ok), c = pb_rset_get_number(s, ci, &ok_ci);
+	*buf = '\0';
+	if (!ok)
+		return;
+	number(buf, len, "%.4g", v);
+	if (ok_ci)
+		plus_minus(buf, len, c);
+}
+
+/* The document the table is drawn from: a point whose runs do not say what its period counts
+ * (overhead, buffer and cost record no basis) learns it from another point of its facility. */
+static const struct pb_results *table_doc;
+
+static const char *basis_of(const struct pb_result_point *p)
+{
+	const struct pb_rset *ev = pb_rlist_set_at(
+		pb_rset_get_list(pb_rlist_set_at(&p->runs, 0), "events"), 0);
+	return pb_rset_get_text(ev, "basis");
+}
+
+static const char *period_unit(const struct pb_result_point *p)
+{
+	const char *basis = basis_of(p);
+	for (size_t i = 0; !basis && table_doc && i < table_doc->npoints; i++)
+		if (!strcmp(table_doc->points[i]->facility, p->facility))
+			basis = basis_of(table_doc->points[i]);
+	if (basis)
+		return !strcmp(basis, "time") ? " ns" : " events";
+	return "";
+}
+
+static void c_period(const struct pb_result_point *p, char *b, size_t n)
+{
+	bool ok;
+	double v = pb_rset_get_number(par(p), "period", &ok);
+	*b = '\0';
+	if (ok && v > 0)
+		pb_format(b, n, "%.0f%s", v, period_unit(p));
+}
+
+static void c_runs(const struct pb_result_point *p, char *b, size_t n)
+{
+	size_t runs = pb_rlist_size(&p->runs);
+	pb_format(b, n, runs ? "%zu" : "", runs);
+}
+
+static void c_min_max(const struct pb_result_point *p, char *b, size_t n)
+{
+	const struct pb_rsummary *s = pb_rset_get_summary(met(p), "accuracy");
+	*b = '\0';
+	if (s && s->n > 1)
+		pb_format(b, n, "%.3f–%.3f", s->min, s->max);
+}
+
+static void c_running(const struct pb_result_point *p, char *b, size_t n)
+{
+	const struct pb_rsummary *s = pb_rset_get_summary(met(p), "running_ratio");
+	*b = '\0';
+	if (s)
+		pb_format(b, n, "%.3f%s", s->min, pb_rset_is_true(met(p), "multiplexed") ? " (multiplexed)" : "");
+}
+
+/* where a trapping facility was put (cost), with the kind of instruction there */
+static void c_site(const struct pb_result_point *p, char *b, size_t n)
+{
+	text_of(par(p), "site", b, n);
+	const char *class = pb_rset_get_text(par(p), "site_class");
+	if (*b && class)
+		pb_append(b, n, " (%s)", class);
+}
+
+static void c_wall_ms(const struct pb_result_point *p, char *b, size_t n)
+{
+	const struct pb_rsummary *s = pb_rset_get_summary(met(p), "wall_ns");
+	bool ok;
+	double median = pb_rset_get_number(met(p), "wall_ns_median", &ok);
+	*b = '\0';
+	if (s) {
+		number(b, n, "%.3g", s->mean / 1e6);
+		if (s->n > 1)
+			plus_minus(b, n, s->ci95 / 1e6);
+	} else if (ok) {
+		number(b, n, "%.3g", median / 1e6);
+	} else if (pb_rlist_size(&p->runs)) {
+		double v[256];
+		size_t k = 0;
+		for (size_t r = 0; r < pb_rlist_size(&p->runs) && k < 256; r++)
+			v[k++] = pb_rset_get_number(pb_rlist_set_at(&p->runs, r), "wall_ns", &ok);
+		if (ok)
+			number(b, n, "%.3g", pb_median(v, k) / 1e6);
+	}
+}
+
+static void c_cpu_ms(const struct pb_result_point *p, char *b, size_t n)
+{
+	const struct pb_rsummary *s = pb_rset_get_summary(met(p), "cpu_ns");
+	bool ok;
+	double median = pb_rset_get_number(met(p), "cpu_ns_median", &ok);
+	*b = '\0';
+	if (ok)
+		number(b, n, "%.3g", median / 1e6);
+	if (s) {
+		number(b, n, "%.3g", s->mean / 1e6);
+		if (s->n > 1)
+			plus_minus(b, n, s->ci95 / 1e6);
+	}
+}
+
+static void c_samples(const struct pb_result_point *p, char *b, size_t n)
+{
+	figure(met(p), pb_rset_get(met(p), "samples_total") ? "samples_total" : "samples", "%.0f",
+	       b, n);
+}
+
+static void c_wakeup(const struct pb_result_point *p, char *b, size_t n)
+{
+	bool ok;
+	double poll = pb_rset_get_number(par(p), "poll_us", &ok);
+	if (ok)
+		pb_format(b, n, "drained every %.0f µs", poll);
+	else
+		text_of(par(p), "wakeup", b, n);
+}
+
+static void c_ns_sample(const struct pb_result_point *p, char *b, size_t n)
+{
+	if (!strcmp(pb_rset_get_text(par(p), "kind") ? pb_rset_get_text(par(p), "kind") : "", "fit"))
+		with_ci(met(p), "ns_per_sample", "ci95_ns", b, n);
+	else
+		*b = '\0';
+}
+
+static void c_resolved(const struct pb_result_point *p, char *b, size_t n)
+{
+	*b = '\0';
+	if (!pb_rset_get(met(p), "resolved"))
+		return;
+	if (pb_rset_is_true(met(p), "resolved")) {
+		pb_format(b, n, "yes");
+		return;
+	}
+	/* the reason, after the rule the note restates */
+	const char *note = pb_rset_get_text(par(p), "note");
+	const char *why = note ? strstr(note, "): ") : NULL;
+	pb_format(b, n, "no: %s", why ? why + 3 : note ? note : "");
+}
+
+static void c_excess(const struct pb_result_point *p, char *b, size_t n)
+{
+	with_ci(met(p), "excess_over_floor_ns", "excess_ci95_ns", b, n);
+}
+
+static void c_ns_event(const struct pb_result_point *p, char *b, size_t n)
+{
+	with_ci(met(p), "ns_per_event", "ns_per_event_ci95", b, n);
+}
+
+static void c_prediction(const struct pb_result_point *p, char *b, size_t n)
+{
+	const struct pb_rvalue *v = pb_rset_get(met(p), "error_pct");
+	*b = '\0';
+	if (!v)
+		return;
+	/* files of version 1 wrote it as a summary without its interval: a table of figures */
+	double e = v->kind == PB_RV_SET ? pb_rset_get_number(v->as.set, "median", NULL)
+		 : v->kind == PB_RV_SUMMARY ? v->as.sum.median : pb_rvalue_number(v);
+	pb_format(b, n, "%+.3g %%", e);
+	bool ok;
+	double predicted = pb_rset_get_number(met(p), "predicted_slowdown_pct", &ok);
+	if (ok)
+		pb_append(b, n, " (slowdown predicted %.3g %%, measured %.3g %%)", predicted,
+			  pb_rset_get_number(met(p), "measured_slowdown_pct", NULL));
+}
+
+/* Flags and notes that belong to no column: never hidden. */
+static void c_notes(const struct pb_result_point *p, char *b, size_t n)
+{
+	*b = '\0';
+	const char *error = pb_rset_get_text(par(p), "error");
+	if (error)
+		pb_append(b, n, "ERROR: %s; ", error);
+	int64_t empty = pb_rset_get_int(met(p), "no_samples_runs");
+	if (empty)
+		pb_append(b, n, "NO SAMPLES in %lld of %zu runs; ", (long long)empty,
+			  pb_rlist_size(&p->runs));
+	if (pb_rset_get_int(met(p), "precise_lowered_runs"))
+		pb_append(b, n, "precise level LOWERED in %lld runs; ",
+			  (long long)pb_rset_get_int(met(p), "precise_lowered_runs"));
+	if (pb_rset_get_int(met(p), "dropped_total"))
+		pb_append(b, n, "%lld unparseable records DROPPED; ",
+			  (long long)pb_rset_get_int(met(p), "dropped_total"));
+	const char *note = pb_rset_get_text(par(p), "note");
+	/* a cost fit's note is its resolved column */
+	if (note && !pb_rset_get(met(p), "resolved"))
+		pb_append(b, n, "%s; ", note);
+	const struct pb_rset *summary = pb_rset_get_set(par(p), "summary");
+	for (size_t i = 0; summary && i < summary->n; i++) {
+		const struct pb_rvalue *x = &summary->f[i].v;
+		if (x->kind == PB_RV_TEXT && strcmp(summary->f[i].name, "note"))
+			pb_append(b, n, "%s; ", x->as.text);
+	}
+	size_t end = strlen(b);
+	while (end && (b[end - 1] == ' ' || b[end - 1] == ';'))
+		b[--end] = '\0';
+}
+
+#define COL(h, f) {h, f, false, NULL, NULL, true, false}
+#define TXT(h, f) {h, f, false, NULL, NULL, false, false}
+#define PROSE(h, f) {h, f, false, NULL, NULL, false, true}
+#define PARAM_FIG(h, k, fmt) {h, NULL, true, k, fmt, true, false}
+#define METRIC_FIG(h, k, fmt) {h, NULL, false, k, fmt, true, false}
+#define PARAM_TEXT(h, k) {h, NULL, true, k, NULL, false, false}
+#define METRIC_TEXT(h, k) {h, NULL, false, k, NULL, false, false}
+
+/* columns more than one experiment shows */
+#define PERIOD COL("period", c_period)
+#define THREADS PARAM_FIG("threads", "threads", "%.0f")
+#define RUNS COL("runs", c_runs)
+#define ACCURACY METRIC_FIG("accuracy (%) ± 95 % CI", "accuracy", "%.3f")
+#define LOST METRIC_FIG("lost", "lost_total", "%.0f")
+#define THROTTLES METRIC_FIG("throttles", "throttles_total", "%.0f")
+#define SIGNALS METRIC_FIG("signals", "signals", "%.0f")
+#define DELIVERY PARAM_TEXT("delivery", "delivery")
+#define ROLE PARAM_TEXT("role", "role")
+#define TIME_OVERHEAD METRIC_FIG("time overhead (%)", "time_overhead_pct", "%.4g")
+#define MAX_DEVIATION METRIC_FIG("largest deviation (pp)", "max_deviation", "%.2f")
+#define NOTES PROSE("notes", c_notes)
+
+static const struct column accuracy_cols[] = {
+	PERIOD, THREADS, RUNS, ACCURACY, COL("min–max (%)", c_min_max), LOST, THROTTLES,
+	COL("running / enabled (min)", c_running), NOTES, {0}};
+
+static const struct column interval_cols[] = {
+	PERIOD, PARAM_TEXT("period kind", "period_kind"), THREADS, RUNS, ACCURACY,
+	COL("min–max (%)", c_min_max), LOST, THROTTLES, NOTES, {0}};
+
+static const struct column bias_cols[] = {
+	PERIOD, PARAM_TEXT("variant", "variant"), RUNS, METRIC_TEXT("attribution", "attribution"),
+	MAX_DEVIATION, METRIC_FIG("at the IP (pp)", "max_deviation_at_ip", "%.2f"),
+	METRIC_FIG("IP+1-corrected (pp)", "max_deviation_before_ip", "%.2f"), LOST, NOTES, {0}};
+
+static const struct column multi_cols[] = {
+	PARAM_FIG("events opened", "events_opened_together", "%.0f"),
+	PARAM_FIG("scheduled", "events_scheduled", "%.0f"), PERIOD, RUNS, ACCURACY,
+	COL("running / enabled (min)", c_running), LOST, NOTES, {0}};
+
+static const struct column mode_cols[] = {
+	PARAM_TEXT("levels sampled", "levels"), PERIOD, RUNS, COL("samples", c_samples),
+	METRIC_FIG("wrong level, by record flag", "wrong_level_by_flag", "%.0f"),
+	METRIC_FIG("wrong level, by IP", "wrong_level_by_ip", "%.0f"),
+	METRIC_FIG("samples kept / all events (%)", "accuracy", "%.1f"), LOST, NOTES, {0}};
+
+static const struct column overhead_cols[] = {
+	ROLE, DELIVERY, PERIOD, THREADS, RUNS, COL("wall time (ms)", c_wall_ms),
+	COL("CPU time (ms)", c_cpu_ms), METRIC_FIG("peak RSS (KiB)", "maxrss_kib", "%.0f"),
+	TIME_OVERHEAD, METRIC_FIG("CPU overhead (%)", "cpu_overhead_pct", "%.4g"),
+	METRIC_FIG("memory overhead (%)", "memory_overhead_pct", "%.2g"), COL("samples", c_samples),
+	SIGNALS, LOST, THROTTLES, NOTES, {0}};
+
+static const struct column cost_cols[] = {
+	TXT("site", c_site), DELIVERY, PERIOD, THREADS, COL("ns/sample ± 95 % CI", c_ns_sample),
+	METRIC_FIG("R²", "r2", "%.3f"),
+	METRIC_FIG("Theil–Sen (ns/sample)", "theil_sen_ns_per_sample", "%.4g"),
+	PROSE("resolved", c_resolved), COL("excess over the floor (ns)", c_excess),
+	COL("ns/event ± 95 % CI", c_ns_event), TXT("predicted vs measured", c_prediction),
+	COL("CPU time (ms)", c_cpu_ms), COL("wall time (ms)", c_wall_ms), LOST, NOTES, {0}};
+
+static const struct column buffer_cols[] = {
+	ROLE, DELIVERY, PARAM_FIG("ring pages", "ring_pages", "%.0f"), TXT("wakeup", c_wakeup),
+	PERIOD, COL("wall time (ms)", c_wall_ms), TIME_OVERHEAD, COL("samples", c_samples), LOST,
+	METRIC_FIG("loss (%)", "loss_pct", "%.3g"), SIGNALS, NOTES, {0}};
+
+static const struct column shadow_cols[] = {
+	PARAM_TEXT("variant", "variant"), PERIOD, RUNS, METRIC_TEXT("attribution", "attribution"),
+	MAX_DEVIATION, METRIC_FIG("tolerance (pp)", "tolerance_pp", "%.2f"),
+	METRIC_TEXT("verdict", "verdict"), LOST, NOTES, {0}};
+
+static const struct {
+	const char *experiment;
+	const struct column *columns;
+} tables[] = {
+	{"accuracy", accuracy_cols}, {"interval", interval_cols}, {"bias", bias_cols},
+	{"multi", multi_cols},       {"mode", mode_cols},         {"overhead", overhead_cols},
+	{"cost", cost_cols},         {"buffer", buffer_cols},     {"shadow", shadow_cols},
+};
+
+static const struct column *columns_of(const char *experiment)
+{
+	for (size_t i = 0; i < PB_ARRAY_SIZE(tables); i++)
+		if (!strcmp(tables[i].experiment, experiment))
+			return tables[i].columns;
+	return accuracy_cols;
+}
+
+/* A cost sweep row is one pair of runs behind a fit: the fit's row and the plots show them.
+ * (The kind's name is a constant apart: tests/source_facility_names.sh reads a comparison
+ * with a word starting "sw" as a branch on the sw facility.) */
+static const char sweep_kind[] = "sweep";
+
+static bool is_sweep(const struct pb_result_point *p)
+{
+	const char *kind = pb_rset_get_text(par(p), "kind");
+	return kind && !strcmp(kind, sweep_kind);
+}
+
+static bool spans(const struct pb_result_point *p)
+{
+	return pb_rset_get(par(p), "not_applicable") ||
+	       (pb_rset_get(par(p), "error") && !pb_rlist_size(&p->runs));
+}
+
+#define CELL 1024
+
+static void cell_of(const struct column *c, const struct pb_result_point *p, char *b, size_t n)
+{
+	if (c->cell)
+		c->cell(p, b, n);
+	else if (c->fmt)
+		figure(c->in_params ? par(p) : met(p), c->field, c->fmt, b, n);
+	else
+		text_of(c->in_params ? par(p) : met(p), c->field, b, n);
+}
+
+/* The point's kind (cost: fit, prediction, ...), "" for none: each kind gets a table of its
+ * own, as their figures differ. */
+static const char *kind_of(const struct pb_result_point *p)
+{
+	const char *kind = pb_rset_get_text(par(p), "kind");
+	return kind ? kind : "";
+}
+
+static bool in_table(const struct pb_result_point *p, const char *experiment, const char *kind)
+{
+	return !strcmp(p->experiment, experiment) && !is_sweep(p) && !strcmp(kind_of(p), kind);
+}
+
+static void table_of_kind(FILE *f, const struct pb_results *doc, const char *experiment,
+			  const char *kind)
+{
+	const struct column *cols = columns_of(experiment);
+	size_t ncols = 0;
+	while (cols[ncols].head)
+		ncols++;
+	bool used[32] = {0}, workload = false;
+	char buf[CELL];
+	for (size_t i = 0; i < doc->npoints; i++) {
+		const struct pb_result_point *p = doc->points[i];
+		if (!in_table(p, experiment, kind))
+			continue;
+		workload |= *p->workload != '\0';
+		for (size_t c = 0; c < ncols && !spans(p); c++) {
+			cell_of(&cols[c], p, buf, sizeof buf);
+			used[c] |= *buf != '\0';
+		}
+	}
+	size_t shown = 0;
+	for (size_t c = 0; c < ncols; c++)
+		shown += used[c];
+	if (*kind) {
+		fputs("<h3>", f);
+		pb_html_esc(f, kind);
+		fputs("</h3>\n", f);
+	}
+	fputs("<div class=\"wide\"><table>\n<tr><th>facility</th>", f);
+	if (workload)
+		fputs("<th>workload</th>", f);
+	for (size_t c = 0; c < ncols; c++)
+		if (used[c])
+			fprintf(f, "<th>%s</th>", cols[c].head);
+	fputs("</tr>\n", f);
+	for (size_t i = 0; i < doc->npoints; i++) {
+		const struct pb_result_point *p = doc->points[i];
+		if (!in_table(p, experiment, kind))
+			continue;
+		const struct pb_rvalue *na = pb_rset_get(par(p), "not_applicable");
+		const struct pb_rvalue *error = pb_rset_get(par(p), "error");
+		fputs(na || error ? "<tr class=\"bad\"><td>" : "<tr><td>", f);
+		pb_html_esc(f, p->facility);
+		fputs("</td>", f);
+		if (workload) {
+			fputs("<td>", f);
+			pb_html_esc(f, p->workload);
+			fputs("</td>", f);
+		}
+		if (spans(p)) {
+			fprintf(f, "<td colspan=\"%zu\">%s: ", shown ? shown : 1,
+				na ? "not applicable" : "ERROR");
+			const struct pb_rvalue *why = na ? na : error;
+			pb_html_esc(f, why->kind == PB_RV_TEXT ? why->as.text : "");
+			fputs("</td></tr>\n", f);
+			continue;
+		}
+		for (size_t c = 0; c < ncols; c++) {
+			if (!used[c])
+				continue;
+			cell_of(&cols[c], p, buf, sizeof buf);
+			fputs(cols[c].number ? "<td class=\"n\">" : cols[c].prose ? "<td class=\"prose\">"
+										   : "<td>",
+			      f);
+			if (*buf)
+				pb_html_esc(f, buf);
+			else
+				fputs("&ndash;", f);
+			fputs("</td>", f);
+		}
+		fputs("</tr>\n", f);
+	}
+	fputs("</table></div>\n", f);
+}
+
+void pb_report_experiment_table(FILE *f, const struct pb_results *doc, const char *experiment)
+{
+	table_doc = doc;
+	const char *kinds[16];
+	size_t nkinds = 0, sweeps = 0;
+	for (size_t i = 0; i < doc->npoints; i++) {
+		const struct pb_result_point *p = doc->points[i];
+		if (strcmp(p->experiment, experiment))
+			continue;
+		if (is_sweep(p)) {
+			sweeps++;
+			continue;
+		}
+		bool seen = false;
+		for (size_t k = 0; k < nkinds && !seen; k++)
+			seen = !strcmp(kinds[k], kind_of(p));
+		if (!seen && nkinds < PB_ARRAY_SIZE(kinds))
+			kinds[nkinds++] = kind_of(p);
+	}
+	for (size_t k = 0; k < nkinds; k++)
+		table_of_kind(f, doc, experiment, kinds[k]);
+	if (sweeps)
+		fprintf(f, "<p>%zu sweep points (one sampled run and its unsampled partner each) are "
+			   "the data of the fits: they are in results.json and the plots below.</p>\n",
+			sweeps);
+}
