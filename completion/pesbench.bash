@@ -113,7 +113,7 @@ _pesbench() {
 		case $prev in
 		esac
 		case $cur in
-		-*) _pesbench_words "--no-plots --quiet -q --help -h" ;;
+		-*) _pesbench_words "--no-plots --quiet -q --json --help -h" ;;
 		*) COMPREPLY=($(compgen -f -- "$cur")) ;;
 		esac ;;
 	compare)
