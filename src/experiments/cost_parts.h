@@ -1,0 +1,104 @@
+/* What the files of the cost experiment share and nobody else needs: cost_sweep.c measures the
+ * pairs of a sweep by the design, cost_fit.c fits them and writes the fit's point,
+ * cost_predict.c predicts other programs from a fit, cost_plan.c is what `pesbench plan` asks,
+ * and cost.c runs the experiment. */
+#ifndef PB_COST_PARTS_H
+#define PB_COST_PARTS_H
+
+#include "experiments/experiment.h"
+#include "experiments/point.h"
+#include "experiments/predict.h"
+#include "experiments/suite.h"
+#include "experiments/suite_defaults.h"
+
+#include "analysis/stats.h"
+#include "io/result_model.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define MAX_PAIRS 512
+#define MAX_RUNS 64
+
+/* The time a mode's sweep may take, in multiples of --target-ms (60 ms by default: 4.2 s for
+ * mode none, 1.5 s for each other mode). Mode none gets more: it is the floor every other
+ * figure and the prediction stand on. */
+#define BUDGET_NONE_TARGETS 70
+#define BUDGET_MODE_TARGETS 25
+
+struct sweep {
+	struct pb_cost_pair p[MAX_PAIRS];
+	size_t n;
+};
+
+/* A mode's fit and what it took. */
+struct cost_fit {
+	bool fitted, resolved, wall_fitted, disagree, per_event;
+	bool event_resolved;         /* per_event: event_ns positive, CI within ±10 % */
+	/* A prediction's model whose per-sample cost was taken from another site's fit (the
+	 * site's own did not resolve): that site's label; "" otherwise. */
+	char sample_cost_from[64];
+	struct pb_fit cpu, wall;
+	double ts_slope, ts_intercept;
+	double events;               /* mean events per sampled run */
+	double event_ns, event_ci95; /* per_event: intercept / events */
+	double baseline_cpu, baseline_wall;  /* medians of the partner runs */
+	size_t pairs;
+	unsigned rounds;
+	double seconds, budget_seconds;
+	char why[320];               /* unresolved: the reason */
+	/* Facilities whose cost per event depends on the probed instruction (event_cost_class):
+	 * the label the sweep sat on, the instruction there and its class. */
+	const char *site_class;
+	char site[64], site_insn[96];
+};
+
+/* What a sweep needs: the sampled request (its period and delivery set per run), its partner
+ * without perf, the periods, and when to stop. */
+struct sweep_setup {
+	const struct pb_suite_options *o;   /* progress and interruption; may be NULL */
+	const char *facility;
+	struct pb_point_request sampled, base;
+	uint64_t periods[PB_MAX_LIST];
+	unsigned np;
+	unsigned min_rounds;
+	uint64_t budget_ns;
+	bool per_event;
+};
+
+const char *pb_cost_workload(const struct pb_spec *s);
+unsigned pb_cost_periods(const struct pb_suite_options *o, const struct pb_spec *s,
+			 uint64_t *p);
+unsigned pb_cost_predict_rounds(const struct pb_suite_options *o);
+
+uint64_t pb_cost_sum_cpu(const struct pb_point *pt, unsigned threads);
+int pb_cost_setup_sweep(struct sweep_setup *su, const char *facility, const struct pb_spec *spec,
+			const struct pb_machine *machine, uint64_t target_ms, struct pb_error *err);
+/* Measures a mode's sweep; period_points[i] (may be NULL) receives the runs of periods[i]. */
+int pb_cost_sweep_mode(struct sweep_setup *su, enum pb_delivery mode,
+		       struct pb_result_point **period_points, struct cost_fit *cf,
+		       struct pb_error *err);
+const char *pb_cost_site_of(const struct pb_point_request *req, const struct pb_spec *spec,
+			    char *label, size_t label_len, char *insn, size_t insn_len);
+
+void pb_cost_fit_sweep(const struct sweep *sw, bool per_event, struct cost_fit *cf);
+void pb_cost_fit_site(struct cost_fit *cf, const char *cls, const char *label, const char *insn);
+struct pb_result_point *pb_cost_fit_point(struct pb_results *res, const char *facility,
+					  const char *workload, enum pb_delivery mode,
+					  const struct cost_fit *cf, const struct cost_fit *floor);
+
+void pb_cost_refuse_prediction(struct pb_results *res, const char *facility,
+			       const char *workload, const struct cost_fit *cf,
+			       const struct cost_fit *first);
+int pb_cost_predict_workload(const struct pb_suite_options *o, const char *facility,
+			     const struct pb_spec *spec, const char *workload, unsigned threads,
+			     const uint64_t *periods, unsigned nperiods,
+			     const struct cost_fit *none, struct pb_results *res,
+			     struct pb_error *err);
+extern const char *const pb_cost_program_names[2];
+int pb_cost_real_programs(const struct pb_suite_options *o, const char *facility,
+			  const struct pb_spec *spec, const struct cost_fit *none,
+			  struct pb_results *res, struct pb_error *err);
+
+#endif

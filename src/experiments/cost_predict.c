@@ -1,0 +1,387 @@
+/* Predictions from a cost fit: a workload of the suite and real programs run as given, each at
+ * three periods against baselines interleaved with the sampled runs. */
+#include "experiments/cost_parts.h"
+
+#include "analysis/stats.h"
+#include "util/kit.h"
+#include "util/rng.h"
+#include "util/text.h"
+
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static void error_metrics(struct pb_rset *metrics, const char *name, const double *e, size_t n)
+{
+	double abs_max = 0;
+	for (size_t i = 0; i < n; i++)
+		abs_max = fmax(abs_max, fabs(e[i]));
+	pb_rset_summarize(metrics, name, PB_UNIT_PERCENT, e, n);
+	char key[64];
+	pb_format(key, sizeof key, "abs_%s_max", name);
+	pb_rset_real(metrics, key, PB_UNIT_PERCENT, abs_max);
+}
+
+
+/* The prediction that an unresolved cost of mode none cannot make: a point saying so, with the
+ * fit's figures, instead of predicted times that would only restate the noise. */
+void pb_cost_refuse_prediction(struct pb_results *res, const char *facility, const char *workload,
+			      const struct cost_fit *cf, const struct cost_fit *first)
+{
+	char note[480];
+	pb_format(note, sizeof note,
+		  "not predicted: the per-sample cost fit (mode none) did not resolve (R² %.3f, "
+		  "slope %.0f ± %.0f ns)", cf->cpu.r2, cf->cpu.slope, cf->cpu.slope_ci95);
+	if (cf->site_class)
+		pb_append(note, sizeof note, " on the %s site %s (%s)", cf->site_class, cf->site,
+			  cf->site_insn);
+	if (cf->per_event && !cf->event_resolved)
+		pb_append(note, sizeof note, ", nor did its per-event cost (%.0f ± %.0f ns)",
+			  cf->event_ns, cf->event_ci95);
+	else if (first && first != cf && !first->resolved)
+		/* its per-event cost alone would do, with the first site's per-sample cost */
+		pb_append(note, sizeof note, ", and neither did the per-sample cost on the first site "
+			  "%s (R² %.3f, slope %.0f ± %.0f ns)", first->site, first->cpu.r2,
+			  first->cpu.slope, first->cpu.slope_ci95);
+	struct pb_result_point *p = pb_results_point(res, "cost", facility, workload);
+	pb_rset_text(&p->params, "kind", "prediction");
+	/* A string, as every not-applicable point carries its reason there. */
+	pb_rset_text(&p->params, "not_applicable", note);
+	pb_rset_text(&p->params, "note", note);
+}
+
+/* The cost model of mode none for a workload's baseline and events. */
+static struct pb_slowdown_model model_for(const struct pb_spec *spec, const struct cost_fit *none,
+				      double baseline_ns, double events)
+{
+	return (struct pb_slowdown_model){
+		.baseline_ns = baseline_ns,
+		.time_based = spec->facility->time_based,
+		.events = events,
+		.ns_per_sample = none->cpu.slope,
+		.ns_per_event = none->per_event ? none->event_ns : 0,
+		.min_period = 1,
+	};
+}
+
+/* One measured run of a prediction: CPU and wall time, samples and events. */
+struct predict_run {
+	double cpu, wall, samples, events, expected, lost;
+};
+
+static void prediction_point_fill(struct pb_result_point *p, const struct pb_spec *spec,
+				  const struct cost_fit *none, uint64_t period, unsigned threads,
+				  const struct predict_run *runs, unsigned n, double base_cpu,
+				  double base_wall)
+{
+	struct pb_rset *par = &p->params;
+	pb_rset_text(par, "kind", "prediction");
+	pb_rset_int(par, "period", PB_UNIT_NONE, (int64_t)period);
+	pb_rset_int(par, "threads", PB_UNIT_THREADS, threads);
+	pb_rset_real(par, "baseline_ns", PB_UNIT_NS, base_cpu);
+	pb_rset_real(par, "baseline_wall_ns", PB_UNIT_NS, base_wall);
+	pb_rset_real(par, "ns_per_sample", PB_UNIT_NS_PER_SAMPLE, none->cpu.slope);
+	if (none->site_class) {
+		/* the fit was chosen for the target site's class: the two are the same */
+		pb_rset_text(par, "cost_site", none->site);
+		pb_rset_text(par, "site_class", none->site_class);
+		if (none->sample_cost_from[0])
+			pb_rset_text(par, "ns_per_sample_from", none->sample_cost_from);
+	}
+	if (none->per_event)
+		pb_rset_real(par, "ns_per_event", PB_UNIT_NS_PER_EVENT, none->event_ns);
+	pb_rset_text(par, "time_basis",
+		     "CPU time of the measured threads (summed); wall time beside it");
+	double e[MAX_RUNS], ew[MAX_RUNS], pred_s[MAX_RUNS], meas_s[MAX_RUNS];
+	uint64_t lost = 0;
+	for (unsigned r = 0; r < n; r++) {
+		const struct predict_run *pr = &runs[r];
+		/* Events per thread for the model: a timer's come from the period, not from
+		 * the run being predicted. */
+		struct pb_slowdown_model m = model_for(spec, none, base_cpu / threads,
+						   pr->events / threads);
+		double predicted = pb_model_time_ns(&m, period) * threads;
+		struct pb_slowdown_model mw = model_for(spec, none, base_wall, pr->events / threads);
+		double predicted_wall = pb_model_time_ns(&mw, period);
+		e[r] = pb_prediction_error_pct(pr->cpu, predicted);
+		ew[r] = pb_prediction_error_pct(pr->wall, predicted_wall);
+		pred_s[r] = (predicted - base_cpu) / base_cpu * 100;
+		meas_s[r] = (pr->cpu - base_cpu) / base_cpu * 100;
+		lost += (uint64_t)pr->lost;
+		/* a run with a figure that is no number has no row (as the /1 writer had it) */
+		if (!isfinite(pr->expected) || !isfinite(predicted) || !isfinite(predicted_wall) ||
+		    !isfinite(e[r]) || !isfinite(ew[r]) || !isfinite(meas_s[r]))
+			continue;
+		struct pb_rset *run = pb_rlist_set(&p->runs);
+		pb_rset_int(run, "run", PB_UNIT_NONE, r);
+		pb_rset_int(run, "cpu_ns", PB_UNIT_NS, (int64_t)pr->cpu);
+		pb_rset_int(run, "wall_ns", PB_UNIT_NS, (int64_t)pr->wall);
+		pb_rset_int(run, "observed", PB_UNIT_SAMPLES, (int64_t)pr->samples);
+		pb_rset_real(run, "expected", PB_UNIT_SAMPLES, pr->expected);
+		pb_rset_int(run, "lost", PB_UNIT_SAMPLES, (int64_t)pr->lost);
+		pb_rset_int(run, "count", PB_UNIT_EVENTS, (int64_t)pr->events);
+		pb_rset_real(run, "predicted_ns", PB_UNIT_NS, predicted);
+		pb_rset_real(run, "predicted_wall_ns", PB_UNIT_NS, predicted_wall);
+		pb_rset_real(run, "error_pct", PB_UNIT_PERCENT, e[r]);
+		pb_rset_real(run, "wall_error_pct", PB_UNIT_PERCENT, ew[r]);
+		pb_rset_real(run, "measured_slowdown_pct", PB_UNIT_PERCENT, meas_s[r]);
+	}
+	struct pb_rset *m = &p->metrics;
+	pb_rset_int(m, "lost_total", PB_UNIT_SAMPLES, (int64_t)lost);
+	error_metrics(m, "error_pct", e, n);
+	error_metrics(m, "wall_error_pct", ew, n);
+	pb_rset_real(m, "predicted_slowdown_pct", PB_UNIT_PERCENT, pb_median(pred_s, n));
+	pb_rset_real(m, "measured_slowdown_pct", PB_UNIT_PERCENT, pb_median(meas_s, n));
+}
+
+/* The baseline point of a prediction's target (a workload of the suite or a real program);
+ * its medians come with the predictions. */
+static struct pb_result_point *prediction_baseline_point(struct pb_results *res,
+							 const char *facility, const char *name,
+							 unsigned threads)
+{
+	struct pb_result_point *bp = pb_results_point(res, "cost", facility, name);
+	pb_rset_text(&bp->params, "kind", "prediction-baseline");
+	pb_rset_int(&bp->params, "period", PB_UNIT_NONE, 0);
+	pb_rset_int(&bp->params, "threads", PB_UNIT_THREADS, threads);
+	return bp;
+}
+
+/* The rounds done: the baselines' medians on bp, which every period's prediction is set
+ * against, and a prediction point per period. */
+static void prediction_points(struct pb_results *res, const char *facility, const char *name,
+			      struct pb_result_point *bp, const struct pb_spec *spec,
+			      const struct cost_fit *none, const uint64_t *periods,
+			      unsigned nperiods, unsigned threads,
+			      struct predict_run runs[][MAX_RUNS], unsigned rounds,
+			      const double *bcpu, const double *bwall)
+{
+	double base_cpu = pb_median(bcpu, rounds), base_wall = pb_median(bwall, rounds);
+	pb_rset_real(&bp->metrics, "cpu_ns_median", PB_UNIT_NS, base_cpu);
+	pb_rset_real(&bp->metrics, "wall_ns_median", PB_UNIT_NS, base_wall);
+	for (unsigned i = 0; i < nperiods; i++) {
+		struct pb_result_point *p = pb_results_point(res, "cost", facility, name);
+		prediction_point_fill(p, spec, none, periods[i], threads, runs[i], rounds, base_cpu,
+				      base_wall);
+	}
+}
+
+/* Another workload of the suite: rounds of a run without perf and one sampled run per period
+ * (mode none), in rotating order; predicted from the median baseline. */
+int pb_cost_predict_workload(const struct pb_suite_options *o, const char *facility,
+				 const struct pb_spec *spec, const char *workload,
+				 unsigned threads, const uint64_t *periods, unsigned nperiods,
+				 const struct cost_fit *none, struct pb_results *res,
+				 struct pb_error *err)
+{
+	struct pb_point_request req, base;
+	if (pb_suite_request(&req, facility, workload, 0, threads, PB_DELIVERY_NONE, err))
+		return -1;
+	req.machine = o->machine;
+	req.iterations = pb_calibrate_iterations(&req.workload, &req.events[0].spec, o->target_ms,
+						 err);
+	if (!req.iterations)
+		return -1;
+	base = req;
+	base.no_perf = true;
+	base.nevents = 0;
+	unsigned rounds = pb_cost_predict_rounds(o);
+	struct predict_run runs[3][MAX_RUNS];
+	double bcpu[MAX_RUNS], bwall[MAX_RUNS];
+	for (unsigned r = 0; r < rounds; r++) {
+		for (unsigned k = 0; k <= nperiods; k++) {
+			/* slot 0 is the baseline; its place in the round rotates */
+			unsigned slot = (k + r) % (nperiods + 1);
+			if (pb_suite_interrupted(o, err))
+				return -1;
+			if (o->progress) {
+				char what[256];
+				pb_format(what, sizeof what, "cost %s predict %s, %u thread(s), %s, "
+					  "round %u/%u", facility, workload, threads,
+					  slot ? "sampled" : "baseline", r + 1, rounds);
+				o->progress(o->progress_ctx, what);
+			}
+			struct pb_point pt;
+			const struct pb_point_request *q = &base;
+			if (slot) {
+				req.period = req.events[0].period = periods[slot - 1];
+				q = &req;
+			}
+			if (pb_point_measure(q, &pt, err))
+				return -1;
+			if (!slot) {
+				bcpu[r] = (double)pb_cost_sum_cpu(&pt, threads);
+				bwall[r] = (double)pt.wall_ns;
+			} else {
+				runs[slot - 1][r] = (struct predict_run){
+					.cpu = (double)pb_cost_sum_cpu(&pt, threads),
+					.wall = (double)pt.wall_ns,
+					.samples = (double)pt.ev[0].observed,
+					.events = (double)pt.ev[0].count,
+					.expected = pt.ev[0].expected,
+					.lost = (double)pt.ev[0].lost,
+				};
+			}
+			pb_point_free(&pt);
+		}
+	}
+	struct pb_result_point *bp = prediction_baseline_point(res, facility, workload, threads);
+	prediction_points(res, facility, workload, bp, spec, none, periods, nperiods, threads, runs,
+			  rounds, bcpu, bwall);
+	return 0;
+}
+
+/* A compressible file of pseudo-words, the same every time: xz's input. */
+static int make_input(char *path, size_t len, size_t bytes, struct pb_error *err)
+{
+	pb_format(path, len, "/tmp/pesbench-cost-XXXXXX");
+	int fd = mkstemp(path);
+	if (fd < 0)
+		return pb_fail(err, PB_EXIT_FAILURE, 0, "cannot create a scratch file in /tmp");
+	FILE *f = fdopen(fd, "w");
+	static const char *const words[] = {"sample", "period", "event", "buffer", "signal",
+					    "thread", "kernel", "ring", "cost", "trap",
+					    "uprobe", "timer", "loss", "overhead", "pebs"};
+	struct pb_rng rng;
+	pb_rng_seed(&rng, 88172645463325252ull);
+	for (size_t written = 0; f && written < bytes;) {
+		uint64_t x = pb_rng_next(&rng);
+		int n = fprintf(f, "%s%c", words[x % 15], (x >> 20) % 11 ? ' ' : '\n');
+		if (n < 0)
+			break;
+		written += (size_t)n;
+	}
+	if (!f || fclose(f)) {
+		unlink(path);
+		return pb_fail(err, PB_EXIT_FAILURE, 0, "cannot write the scratch file %s", path);
+	}
+	return 0;
+}
+
+static bool in_path(const char *prog)
+{
+	const char *path = getenv("PATH");
+	char buf[4096];
+	for (const char *p = path; p && *p;) {
+		const char *colon = strchr(p, ':');
+		size_t n = colon ? (size_t)(colon - p) : strlen(p);
+		pb_format(buf, sizeof buf, "%.*s/%s", (int)n, p, prog);
+		if (!access(buf, X_OK))
+			return true;
+		p = colon ? colon + 1 : NULL;
+	}
+	return false;
+}
+
+/* A real program: rounds of a run without perf and one sampled run per period, in rotating
+ * order; CPU time is the program's (user + system from wait4). */
+static int program_runs(const struct pb_suite_options *o, const char *facility,
+			const struct pb_spec *spec, char *const *argv, const char *name,
+			const uint64_t *periods, unsigned nperiods, const struct cost_fit *none,
+			struct pb_results *res, struct pb_error *err)
+{
+	unsigned rounds = pb_cost_predict_rounds(o);
+	struct predict_run runs[3][MAX_RUNS];
+	double bcpu[MAX_RUNS], bwall[MAX_RUNS];
+	/* made first: a run that fails leaves its error here, and the program is skipped */
+	struct pb_result_point *bp = prediction_baseline_point(res, facility, name, 1);
+	for (unsigned r = 0; r < rounds; r++) {
+		for (unsigned k = 0; k <= nperiods; k++) {
+			unsigned slot = (k + r) % (nperiods + 1);
+			if (pb_suite_interrupted(o, err))
+				return -1;
+			if (o->progress) {
+				char what[256];
+				pb_format(what, sizeof what, "cost %s %s %s, round %u/%u", facility,
+					  name, slot ? "sampled" : "baseline", r + 1, rounds);
+				o->progress(o->progress_ctx, what);
+			}
+			struct pb_program_figures f;
+			struct pb_error run_err = {0};
+			if (pb_program_measure(argv, slot ? spec : NULL,
+					       slot ? periods[slot - 1] : 0, 0, &f, &run_err)) {
+				pb_rset_text(&bp->params, "error", run_err.msg);
+				return 0;
+			}
+			if (!slot) {
+				bcpu[r] = (double)f.cpu_ns;
+				bwall[r] = (double)f.wall_ns;
+				struct pb_rset *run = pb_rlist_set(&bp->runs);
+				pb_rset_int(run, "run", PB_UNIT_NONE, r);
+				pb_rset_int(run, "cpu_ns", PB_UNIT_NS, (int64_t)f.cpu_ns);
+				pb_rset_int(run, "wall_ns", PB_UNIT_NS, (int64_t)f.wall_ns);
+				pb_rset_int(run, "maxrss_kib", PB_UNIT_KIB, (int64_t)f.maxrss_kib);
+			} else {
+				runs[slot - 1][r] = (struct predict_run){
+					.cpu = (double)f.cpu_ns,
+					.wall = (double)f.wall_ns,
+					.samples = (double)f.samples,
+					.events = (double)f.count,
+					.expected = (double)f.samples + (double)f.lost,
+					.lost = (double)f.lost,
+				};
+			}
+		}
+	}
+	prediction_points(res, facility, name, bp, spec, none, periods, nperiods, 1, runs, rounds,
+			  bcpu, bwall);
+	return 0;
+}
+
+/* The interpreter python3 runs, not a wrapper in front of it: a pyenv shim is a shell script
+ * that forks helpers before it execs the interpreter, and their CPU time would be in the
+ * baseline (wait4 counts waited-for children) but never sampled (the timer follows the one
+ * process). Falls back to "python3" when python3 cannot say. */
+static void python_path(char *buf, size_t len)
+{
+	pb_format(buf, len, "python3");
+	FILE *p = popen("python3 -c 'import sys; print(sys.executable)' 2>/dev/null", "r");
+	if (!p)
+		return;
+	char line[4096];
+	if (fgets(line, sizeof line, p)) {
+		line[strcspn(line, "\n")] = 0;
+		if (line[0] == '/' && !access(line, X_OK))
+			pb_format(buf, len, "%s", line);
+	}
+	pclose(p);
+}
+
+const char *const pb_cost_program_names[2] = {"program:xz -4 -T1 (256 KiB text)",
+					     "program:python3 loop 3e5"};
+
+int pb_cost_real_programs(const struct pb_suite_options *o, const char *facility,
+			 const struct pb_spec *spec, const struct cost_fit *none,
+			 struct pb_results *res, struct pb_error *err)
+{
+	static const uint64_t periods[] = {1000000, 200000, 100000};
+	char input[64];
+	if (make_input(input, sizeof input, 256u << 10, err))
+		return -1;
+	char python[4096];
+	python_path(python, sizeof python);
+	char *xz[] = {"xz", "-4", "-T1", "-c", "-k", input, NULL};
+	char *py[] = {python, "-c", "s = 0\nfor i in range(300000): s += i * i\nprint(s)",
+		      NULL};
+	struct {
+		char **argv;
+		const char *name;
+	} progs[] = {{xz, pb_cost_program_names[0]}, {py, pb_cost_program_names[1]}};
+	int rc = 0;
+	for (size_t i = 0; i < 2 && !rc; i++) {
+		if (progs[i].argv[0][0] != '/' && !in_path(progs[i].argv[0])) {
+			char why[160];
+			pb_format(why, sizeof why, "%s is not installed (scripts/install-deps.sh "
+				  "installs it)", progs[i].argv[0]);
+			pb_not_applicable(res, "cost", facility, why);
+			continue;
+		}
+		rc = program_runs(o, facility, spec, progs[i].argv, progs[i].name, periods, 3,
+				  none, res, err);
+	}
+	unlink(input);
+	return rc;
+}
