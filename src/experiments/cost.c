@@ -76,11 +76,9 @@ unsigned pb_cost_periods(const struct pb_suite_options *o, const struct pb_spec 
 	return pb_cost_sweep_periods(s->facility, p);
 }
 
-/* Rounds a mode makes before its fit may stop it: two for mode none, the floor every other
- * figure and the prediction stand on (each period measured twice, so that a lucky first round
- * cannot resolve it alone), one for the others; --runs 1 asks for one. After them the fit is
- * checked after every pair, so a facility whose runs are slow to set up (a uprobe's open and
- * close take ~0.3 s each in the kernel here) stops close to its budget. */
+/* The fewest rounds a mode's design may have: two for mode none, the floor every other figure
+ * and the prediction stand on (each period measured twice, so that one disturbed round cannot
+ * carry it), one for the others; --runs 1 asks for one. The design sizes the rest. */
 static unsigned min_rounds(const struct pb_suite_options *o, enum pb_delivery mode)
 {
 	return mode == PB_DELIVERY_NONE && o->runs >= 2 ? 2 : 1;
@@ -158,6 +156,28 @@ static bool class_fitted(const struct cost_fit *fits, size_t n, const char *cls)
 	return false;
 }
 
+/* What a sweep point of a mode carries besides its period. */
+struct sweep_point_ctx {
+	struct pb_results *res;
+	const char *facility, *workload, *site;
+	uint64_t iterations;
+};
+
+static struct pb_result_point *sweep_point(void *ctx, uint64_t period, enum pb_delivery mode)
+{
+	const struct sweep_point_ctx *c = ctx;
+	struct pb_result_point *p = pb_results_point(c->res, "cost", c->facility, c->workload);
+	struct pb_rset *par = &p->params;
+	pb_rset_text(par, "kind", "sweep");
+	pb_rset_text(par, "delivery", pb_delivery_name(mode));
+	pb_rset_int(par, "period", PB_UNIT_NONE, (int64_t)period);
+	pb_rset_int(par, "threads", PB_UNIT_THREADS, 1);
+	pb_rset_int(par, "iterations", PB_UNIT_ITERATIONS, (int64_t)c->iterations);
+	if (c->site)
+		pb_rset_text(par, "site", c->site);
+	return p;
+}
+
 /* For a facility whose cost per event depends on the probe site's class: a sweep in mode none
  * on one more label of the cost workload for each class the first site did not cover, so that
  * a target of that class is predicted from a cost measured on its own class. The kernel's
@@ -188,27 +208,21 @@ static int sweep_other_sites(const struct pb_suite_options *o, const char *facil
 		su.sampled.iterations = pb_calibrate_for(&su.sampled, o->target_ms / 2 ? o->target_ms / 2
 									: 1, &cal_err);
 		struct cost_fit *cf = &site_fits[*nsite];
-		struct pb_result_point *pp[PB_MAX_LIST];
-		for (unsigned i = 0; i < su.np; i++) {
-			pp[i] = pb_results_point(res, "cost", facility, wl);
-			struct pb_rset *par = &pp[i]->params;
-			pb_rset_text(par, "kind", "sweep");
-			pb_rset_text(par, "delivery", pb_delivery_name(PB_DELIVERY_NONE));
-			pb_rset_int(par, "period", PB_UNIT_NONE, (int64_t)su.periods[i]);
-			pb_rset_int(par, "threads", PB_UNIT_THREADS, 1);
-			pb_rset_int(par, "iterations", PB_UNIT_ITERATIONS,
-				    (int64_t)su.sampled.iterations);
-			pb_rset_text(par, "site", label);
-		}
+		struct sweep_point_ctx pc = {res, facility, wl, label, su.sampled.iterations};
+		su.new_point = sweep_point;
+		su.point_ctx = &pc;
 		struct pb_error mode_err = {0};
 		int mrc = -1;
 		if (su.sampled.iterations) {
 			su.base = su.sampled;
 			su.base.no_perf = true;
 			su.base.nevents = 0;
+			/* another site, other iterations: its own noise */
+			su.noise_pairs = 0;
+			su.base_cpu_ns = 0;
 			su.budget_ns = (uint64_t)BUDGET_NONE_TARGETS * o->target_ms * 1000000ull;
 			su.min_rounds = min_rounds(o, PB_DELIVERY_NONE);
-			mrc = pb_cost_sweep_mode(&su, PB_DELIVERY_NONE, pp, cf, &mode_err);
+			mrc = pb_cost_sweep_mode(&su, PB_DELIVERY_NONE, cf, &mode_err);
 		} else {
 			memset(cf, 0, sizeof *cf);
 			mode_err = cal_err;
@@ -219,17 +233,23 @@ static int sweep_other_sites(const struct pb_suite_options *o, const char *facil
 			break;
 		}
 		pb_cost_fit_site(cf, cls, label, insn);
-		struct pb_result_point *fp = pb_cost_fit_point(res, facility, wl, PB_DELIVERY_NONE, cf, NULL);
-		if (mrc) {
-			pb_rset_text(&fp->params, "error",
-				     mode_err.msg[0] ? mode_err.msg : "a run failed");
-			cf->fitted = cf->resolved = false;
-		}
+		/* issue 21: a failed run clears both costs before the point is written, so that
+		 * neither the JSON nor a prediction can take them */
+		if (mrc)
+			pb_cost_fit_failed(cf, mode_err.msg);
+		pb_cost_fit_point(res, facility, wl, PB_DELIVERY_NONE, cf, NULL);
 		(*nsite)++;
 	}
 out:
 	free(t);
 	return rc;
+}
+
+static struct pb_site_cost site_cost(const struct cost_fit *cf)
+{
+	return (struct pb_site_cost){cf->site_class, cf->site, cf->site_insn,
+				     cf->resolved && !cf->error[0],
+				     cf->event_resolved && !cf->error[0], cf->per_event};
 }
 
 /* The fit a target site's prediction uses: the one measured on a site of the target's class.
@@ -251,8 +271,7 @@ static const struct cost_fit *fit_for_target(const struct pb_suite_options *o,
 	*cls = pb_cost_site_of(target, spec, label, 64, insn, 96);
 	struct pb_site_cost sc[MAX_SITE_CLASSES];
 	for (size_t i = 0; i < n; i++)
-		sc[i] = (struct pb_site_cost){fits[i].site_class, fits[i].site, fits[i].site_insn,
-					      fits[i].resolved, fits[i].event_resolved};
+		sc[i] = site_cost(&fits[i]);
 	char why[480];
 	int k = pb_site_cost_pick(sc, n, *cls, label, insn, why, sizeof why);
 	if (k >= 0)
@@ -291,25 +310,17 @@ static int cost_run(const struct pb_suite_options *o, const char *facility,
 
 	struct cost_fit fits[NMODES];
 	bool none_ok = false;
+	struct sweep_point_ctx pc = {res, facility, wl, site_class ? site : NULL,
+				     su.sampled.iterations};
+	su.new_point = sweep_point;
+	su.point_ctx = &pc;
+	su.extend_high = !o->nperiods;
 	for (unsigned m = 0; m < NMODES; m++) {
 		su.budget_ns = (uint64_t)(m ? BUDGET_MODE_TARGETS : BUDGET_NONE_TARGETS) *
 			       o->target_ms * 1000000ull;
 		su.min_rounds = min_rounds(o, modes[m]);
-		struct pb_result_point *pp[PB_MAX_LIST];
-		for (unsigned i = 0; i < su.np; i++) {
-			pp[i] = pb_results_point(res, "cost", facility, wl);
-			struct pb_rset *par = &pp[i]->params;
-			pb_rset_text(par, "kind", "sweep");
-			pb_rset_text(par, "delivery", pb_delivery_name(modes[m]));
-			pb_rset_int(par, "period", PB_UNIT_NONE, (int64_t)su.periods[i]);
-			pb_rset_int(par, "threads", PB_UNIT_THREADS, 1);
-			pb_rset_int(par, "iterations", PB_UNIT_ITERATIONS,
-				    (int64_t)su.sampled.iterations);
-			if (site_class)
-				pb_rset_text(par, "site", site);
-		}
 		struct pb_error mode_err = {0};
-		int rc = pb_cost_sweep_mode(&su, modes[m], pp, &fits[m], &mode_err);
+		int rc = pb_cost_sweep_mode(&su, modes[m], &fits[m], &mode_err);
 		if (rc && mode_err.code == PB_EXIT_INTERRUPTED) {
 			if (err)
 				*err = mode_err;
@@ -317,19 +328,25 @@ static int cost_run(const struct pb_suite_options *o, const char *facility,
 		}
 		if (site_class)
 			pb_cost_fit_site(&fits[m], site_class, site, site_insn);
-		struct pb_result_point *fp =
-			pb_cost_fit_point(res, facility, wl, modes[m], &fits[m], m ? &fits[0] : NULL);
-		if (rc) {
-			/* A mode the facility refuses is a result, not the end of the suite. */
-			pb_rset_text(&fp->params, "error",
-				     mode_err.msg[0] ? mode_err.msg : "a run failed");
-			fits[m].fitted = fits[m].resolved = false;
-		}
+		/* A mode the facility refuses is a result, not the end of the suite; the fit
+		 * resolves nothing then (issue 21: `resolved` was written before this cleared
+		 * it). */
+		if (rc)
+			pb_cost_fit_failed(&fits[m], mode_err.msg);
+		pb_cost_fit_point(res, facility, wl, modes[m], &fits[m], m ? &fits[0] : NULL);
 		if (m == 0)
 			none_ok = !rc && fits[0].fitted;
 	}
-	if (!none_ok)
+	if (!none_ok) {
+		/* no floor: every prediction is refused, saying why */
+		const char *other = predict_workload(&spec);
+		if (other)
+			pb_cost_refuse_prediction(res, facility, other, &fits[0], NULL);
+		for (size_t i = 0; is_timer(&spec) && i < 2; i++)
+			pb_cost_refuse_prediction(res, facility, pb_cost_program_names[i], &fits[0],
+						  NULL);
 		return 0;
+	}
 
 	/* Mode none on the cost workload's other site classes, for targets of those classes. */
 	struct cost_fit *site_fits = calloc(MAX_SITE_CLASSES, sizeof *site_fits);
@@ -357,9 +374,9 @@ static int cost_run(const struct pb_suite_options *o, const char *facility,
 		int k = use ? (int)(use - site_fits) : -1;
 		struct pb_site_cost sc[MAX_SITE_CLASSES];
 		for (size_t i = 0; i < nsite; i++)
-			sc[i] = (struct pb_site_cost){.resolved = site_fits[i].resolved,
-						      .event_resolved = site_fits[i].event_resolved};
-		if (use && pb_site_cost_sample_source(sc, nsite, k) == 0 && k != 0) {
+			sc[i] = site_cost(&site_fits[i]);
+		int source = use ? pb_site_cost_sample_source(sc, nsite, k) : -1;
+		if (use && source == 0 && k != 0) {
 			/* The site's cost per event, with the per-sample cost of the first site. */
 			model = *use;
 			model.cpu.slope = site_fits[0].cpu.slope;
@@ -369,14 +386,11 @@ static int cost_run(const struct pb_suite_options *o, const char *facility,
 			model.resolved = true;
 			use = &model;
 		}
-		if (use && !use->resolved) {
+		if (use && source < 0) {
 			pb_cost_refuse_prediction(res, facility, other, use, &site_fits[0]);
 		} else if (use) {
-			unsigned np = su.np;
-			uint64_t pp[3] = {su.periods[0], su.periods[np / 2], su.periods[np - 1]};
-			unsigned npp = np >= 3 ? 3 : np;
-			if (np < 3)
-				memcpy(pp, su.periods, np * sizeof *pp);
+			uint64_t pp[3];
+			unsigned npp = pb_cost_prediction_periods(&spec, use, su.periods, su.np, pp);
 			unsigned tc[2] = {1, o->threads[o->nthreads - 1]};
 			for (unsigned t = 0; t < (tc[1] > 1 ? 2u : 1u) && !rc; t++)
 				rc = pb_cost_predict_workload(o, facility, &spec, other, tc[t], pp, npp,
@@ -384,7 +398,7 @@ static int cost_run(const struct pb_suite_options *o, const char *facility,
 		}
 	}
 	if (!rc && is_timer(&spec)) {
-		if (!fits[0].resolved)
+		if (!pb_cost_fit_usable(&fits[0]))
 			for (size_t i = 0; i < 2; i++)
 				pb_cost_refuse_prediction(res, facility, pb_cost_program_names[i], &fits[0], NULL);
 		else

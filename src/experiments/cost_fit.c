@@ -7,6 +7,7 @@
 #include "util/kit.h"
 #include "util/text.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -77,17 +78,10 @@ void pb_cost_fit_sweep(const struct sweep *sw, bool per_event, struct cost_fit *
 	if (!(f->slope > 0))
 		pb_format(cf->why, sizeof cf->why, "the slope is not positive (%.0f ± %.0f ns)",
 			  f->slope, f->slope_ci95);
-	else if (!(f->r2 >= PB_FIT_MIN_R2) && !(f->slope_ci95 <= PB_FIT_MAX_REL_CI * f->slope))
-		pb_format(cf->why, sizeof cf->why,
-			  "R² %.3f < %.2f and the 95 %% CI is ±%.0f %% of the slope (> ±%.0f %%)",
-			  f->r2, PB_FIT_MIN_R2, 100 * f->slope_ci95 / f->slope,
-			  PB_FIT_MAX_REL_CI * 100);
-	else if (!(f->r2 >= PB_FIT_MIN_R2))
-		pb_format(cf->why, sizeof cf->why, "R² %.3f < %.2f", f->r2, PB_FIT_MIN_R2);
 	else if (!(f->slope_ci95 <= PB_FIT_MAX_REL_CI * f->slope))
 		pb_format(cf->why, sizeof cf->why,
-			  "the 95 %% CI is ±%.0f %% of the slope (> ±%.0f %%)",
-			  100 * f->slope_ci95 / f->slope, PB_FIT_MAX_REL_CI * 100);
+			  "the 95 %% CI is ±%.0f %% of the slope (> ±%.0f %%; R² %.3f)",
+			  100 * f->slope_ci95 / f->slope, PB_FIT_MAX_REL_CI * 100, f->r2);
 	else
 		pb_format(cf->why, sizeof cf->why,
 			  "least squares (%.0f ± %.0f ns) and Theil–Sen (%.0f ns) disagree",
@@ -98,6 +92,57 @@ out:
 	free(yw);
 	free(b);
 	free(bw);
+}
+
+void pb_cost_fit_failed(struct cost_fit *cf, const char *msg)
+{
+	pb_format(cf->error, sizeof cf->error, "%s", msg && msg[0] ? msg : "a run failed");
+	cf->resolved = cf->event_resolved = false;
+}
+
+bool pb_cost_fit_usable(const struct cost_fit *cf)
+{
+	return cf->fitted && cf->resolved && !cf->error[0] &&
+	       (!cf->per_event || cf->event_resolved);
+}
+
+void pb_cost_estimate_text(char *buf, size_t len, double ns, double ci95, bool resolved)
+{
+	double lo = ns - ci95, hi = ns + ci95;
+	bool us = fabs(ns) >= 1000 || fabs(hi) >= 1000;
+	double k = us ? 1e-3 : 1;
+	const char *unit = us ? "µs" : "ns";
+	int prec = us ? 1 : 0;
+	pb_format(buf, len, "~%.*f %s, 95 %% CI %.*f–%.*f %s, %s to ±%.0f %%", prec, ns * k, unit,
+		  prec, lo * k, prec, hi * k, unit, resolved ? "resolved" : "not resolved",
+		  PB_FIT_MAX_REL_CI * 100);
+}
+
+/* How the sweep was designed, beside the fit (see pb_cost_design_size). */
+static void design_metrics(struct pb_result_point *p, const struct cost_fit *cf)
+{
+	struct pb_rset *m = &p->metrics;
+	if (!cf->noise_pairs)
+		return;
+	pb_rset_real(m, "noise_ns", PB_UNIT_NS, cf->noise_ns);
+	pb_rset_int(m, "noise_pairs", PB_UNIT_COUNT, (int64_t)cf->noise_pairs);
+	pb_rset_real_or_null(m, "pilot_ns_per_sample", PB_UNIT_NS_PER_SAMPLE, cf->pilot_ns);
+	pb_rset_int(m, "pilot_pairs", PB_UNIT_COUNT, (int64_t)cf->pilot_pairs);
+	pb_rset_int(m, "design_pairs", PB_UNIT_COUNT, (int64_t)cf->design_pairs);
+	pb_rset_int(m, "design_rounds", PB_UNIT_COUNT, cf->design_rounds);
+	if (cf->design_rounds_needed != UINT_MAX)
+		pb_rset_int(m, "design_rounds_needed", PB_UNIT_COUNT, cf->design_rounds_needed);
+	pb_rset_real_or_null(m, "design_expected_ci_pct", PB_UNIT_PERCENT,
+			     cf->expected_rel_ci * 100);
+	pb_rset_int(&p->params, "design_short_period", PB_UNIT_NONE, (int64_t)cf->high_period);
+	pb_rset_bool(m, "cut_short", cf->cut_short);
+	pb_rset_text(&p->params, "stopping_rule",
+		     "fixed design: rounds sized before the first pair from the noise and pilot "
+		     "pairs, which are not in the fit; the interval is the fixed-size one");
+	if (!cf->resolved && isfinite(cf->to_resolve_s)) {
+		pb_rset_real(m, "seconds_to_resolve", PB_UNIT_S, cf->to_resolve_s);
+		pb_rset_bool(m, "seconds_to_resolve_is_lower_bound", cf->to_resolve_lower);
+	}
 }
 
 void pb_cost_fit_site(struct cost_fit *cf, const char *cls, const char *label, const char *insn)
@@ -132,8 +177,19 @@ struct pb_result_point *pb_cost_fit_point(struct pb_results *res, const char *fa
 	pb_rset_int(m, "rounds", PB_UNIT_COUNT, cf->rounds);
 	pb_rset_real(m, "seconds", PB_UNIT_S, cf->seconds);
 	pb_rset_real(m, "budget_seconds", PB_UNIT_S, cf->budget_seconds);
+	design_metrics(p, cf);
+	if (cf->error[0])
+		pb_rset_text(par, "error", cf->error);
 	if (!cf->fitted) {
-		pb_rset_text(par, "error", cf->why);
+		char note[720];
+		if (cf->error[0])
+			pb_format(note, sizeof note, "no fit: a run failed (%s)", cf->error);
+		else
+			pb_format(note, sizeof note, "no fit: %s", cf->why);
+		if (!cf->error[0])
+			pb_rset_text(par, "error", cf->why);
+		pb_rset_bool(m, "resolved", false);
+		pb_rset_text(par, "note", note);
 		return p;
 	}
 	const struct pb_fit *f = &cf->cpu;
@@ -163,7 +219,11 @@ struct pb_result_point *pb_cost_fit_point(struct pb_results *res, const char *fa
 			     "ns_per_sample: the whole cost of a sample; no cost per event (the "
 			     "facility does not trap on events)");
 	}
-	if (floor && floor->fitted) {
+	/* An excess over a floor that did not resolve would be a figure from noise. */
+	if (floor && !pb_cost_fit_usable(floor)) {
+		pb_rset_text(par, "excess_note", "no excess over the floor: mode none's cost did not "
+			     "resolve");
+	} else if (floor) {
 		pb_rset_real(m, "floor_ns", PB_UNIT_NS_PER_SAMPLE, floor->cpu.slope);
 		pb_rset_real(m, "excess_over_floor_ns", PB_UNIT_NS_PER_SAMPLE,
 			     f->slope - floor->cpu.slope);
@@ -171,12 +231,19 @@ struct pb_result_point *pb_cost_fit_point(struct pb_results *res, const char *fa
 			     hypot(f->slope_ci95, floor->cpu.slope_ci95));
 	}
 	pb_rset_bool(m, "resolved", cf->resolved);
+	char estimate[160];
+	pb_cost_estimate_text(estimate, sizeof estimate, f->slope, f->slope_ci95, cf->resolved);
+	pb_rset_text(par, "estimate", estimate);
 	if (!cf->resolved) {
-		char note[480];
-		pb_format(note, sizeof note,
-			  "per-sample cost not resolved (needs slope > 0, R² >= %.2g, a 95 %% CI "
-			  "within %.0f %% of the slope and Theil–Sen inside it): %s",
-			  PB_FIT_MIN_R2, PB_FIT_MAX_REL_CI * 100, cf->why);
+		char note[720];
+		if (cf->error[0])
+			pb_format(note, sizeof note, "per-sample cost not resolved: a run failed (%s)",
+				  cf->error);
+		else
+			pb_format(note, sizeof note,
+				  "per-sample cost not resolved (needs slope > 0, a 95 %% CI within "
+				  "%.0f %% of the slope and Theil–Sen inside it): %s",
+				  PB_FIT_MAX_REL_CI * 100, cf->why);
 		pb_rset_text(par, "note", note);
 	}
 	return p;

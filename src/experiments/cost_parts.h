@@ -47,7 +47,17 @@ struct cost_fit {
 	size_t pairs;
 	unsigned rounds;
 	double seconds, budget_seconds;
-	char why[320];               /* unresolved: the reason */
+	char why[480];               /* unresolved: the reason */
+	char error[256];             /* a run failed: the message ("" otherwise); the fit is then
+				      * never resolved, whatever its figures */
+	/* The design (see pb_cost_design_size): the noise and pilot it was sized from, the
+	 * rounds it chose and needed, the expected CI, its short end, whether it was cut short,
+	 * and, unresolved, the seconds a sweep would need (to_resolve_lower: at least that). */
+	double noise_ns, pilot_ns, expected_rel_ci, to_resolve_s;
+	size_t noise_pairs, pilot_pairs, design_pairs;
+	unsigned design_rounds, design_rounds_needed;
+	uint64_t high_period;
+	bool cut_short, to_resolve_lower;
 	/* Facilities whose cost per event depends on the probed instruction (event_cost_class):
 	 * the label the sweep sat on, the instruction there and its class. */
 	const char *site_class;
@@ -64,7 +74,17 @@ struct sweep_setup {
 	unsigned np;
 	unsigned min_rounds;
 	uint64_t budget_ns;
-	bool per_event;
+	bool per_event, time_based;
+	/* the design may add a period shorter than the set's, down to min_period (not when the
+	 * user gave the periods) */
+	bool extend_high;
+	uint64_t min_period;
+	/* the machine's noise, measured by the first sweep of a setup and kept for the others */
+	double noise_ns, run_s, base_cpu_ns;
+	size_t noise_pairs;
+	/* makes the sweep point of a period (its rows: the pairs); may be NULL */
+	struct pb_result_point *(*new_point)(void *ctx, uint64_t period, enum pb_delivery mode);
+	void *point_ctx;
 };
 
 const char *pb_cost_workload(const struct pb_spec *s);
@@ -75,14 +95,20 @@ unsigned pb_cost_predict_rounds(const struct pb_suite_options *o);
 uint64_t pb_cost_sum_cpu(const struct pb_point *pt, unsigned threads);
 int pb_cost_setup_sweep(struct sweep_setup *su, const char *facility, const struct pb_spec *spec,
 			const struct pb_machine *machine, uint64_t target_ms, struct pb_error *err);
-/* Measures a mode's sweep; period_points[i] (may be NULL) receives the runs of periods[i]. */
-int pb_cost_sweep_mode(struct sweep_setup *su, enum pb_delivery mode,
-		       struct pb_result_point **period_points, struct cost_fit *cf,
+/* Measures a mode's sweep by its design; su->new_point makes the point of each period. */
+int pb_cost_sweep_mode(struct sweep_setup *su, enum pb_delivery mode, struct cost_fit *cf,
 		       struct pb_error *err);
 const char *pb_cost_site_of(const struct pb_point_request *req, const struct pb_spec *spec,
 			    char *label, size_t label_len, char *insn, size_t insn_len);
 
 void pb_cost_fit_sweep(const struct sweep *sw, bool per_event, struct cost_fit *cf);
+/* A run of the sweep failed: the fit keeps its figures but resolves nothing (neither cost). */
+void pb_cost_fit_failed(struct cost_fit *cf, const char *msg);
+/* Whether a fit may predict on its own: resolved, no run failed, and (per-event facilities)
+ * its per-event cost resolved too. */
+bool pb_cost_fit_usable(const struct cost_fit *cf);
+/* "~2.1 µs, 95 % CI 0.4–3.8 µs, not resolved to ±10 %": a cost with its interval, in words. */
+void pb_cost_estimate_text(char *buf, size_t len, double ns, double ci95, bool resolved);
 void pb_cost_fit_site(struct cost_fit *cf, const char *cls, const char *label, const char *insn);
 struct pb_result_point *pb_cost_fit_point(struct pb_results *res, const char *facility,
 					  const char *workload, enum pb_delivery mode,
@@ -96,6 +122,12 @@ int pb_cost_predict_workload(const struct pb_suite_options *o, const char *facil
 			     const uint64_t *periods, unsigned nperiods,
 			     const struct cost_fit *none, struct pb_results *res,
 			     struct pb_error *err);
+/* The periods a target is predicted at (up to 3, shortest last). A timer's come from the fit:
+ * those whose predicted slowdown is 30, 10 and 3 % (the first over the 10 % that the slowdown
+ * criterion needs on one period at least), no shorter than the facility allows; an event-based
+ * facility's are its sweep's ends and middle (its events per run are not known yet). */
+unsigned pb_cost_prediction_periods(const struct pb_spec *spec, const struct cost_fit *fit,
+				    const uint64_t *sweep, unsigned np, uint64_t *out);
 extern const char *const pb_cost_program_names[2];
 int pb_cost_real_programs(const struct pb_suite_options *o, const char *facility,
 			  const struct pb_spec *spec, const struct cost_fit *none,
