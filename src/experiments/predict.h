@@ -90,8 +90,11 @@ int pb_site_cost_sample_source(const struct pb_site_cost *fits, size_t n, int k)
  * machine's noise (pairs of runs without perf) and a pilot of the per-sample cost (pairs at
  * both ends of the sweep). A round visits each slot once (the ends several times); the rounds
  * are as many as the expected CI of the slope needs to come within PB_DESIGN_REL_CI of the
- * pilot's slope, and no more than the budget holds. */
-#define PB_DESIGN_REL_CI 0.08   /* aimed below the 10 % rule: the pilot and noise are estimates */
+ * pilot's slope, and no more than the budget holds. The aim is half the 10 % rule: the noise
+ * comes from 4 pairs (its SD known to about ±35 %) and the pilot's slope from 4 more, so a
+ * design aimed at 10 % would miss it about half the time; aimed at 5 % (4 times the pairs), the
+ * realised CI passes 10 % only when the noise was underestimated twofold. */
+#define PB_DESIGN_REL_CI 0.05
 struct pb_cost_design_input {
 	double noise_ns;          /* SD of one run's CPU time from run to run */
 	double ns_per_sample;     /* the pilot's slope (<= 0 or NaN: none seen above the noise) */
