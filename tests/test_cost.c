@@ -229,7 +229,7 @@ static void test_design(void)
 	const double x[4] = {0, 0, 1000, 1000};
 	const double pair_s[4] = {0.1, 0.1, 0.1, 0.1};
 	struct pb_cost_design_input in = {
-		.noise_ns = 1e6, .ns_per_sample = 10000, .baseline_ns = 1e9, .x = x,
+		.noise_ns = 1e6, .ns_per_sample = 10000, .run_ns = 1e9, .x = x,
 		.pair_s = pair_s, .nslots = 4, .seconds_left = 1e6, .min_rounds = 1,
 	};
 	struct pb_cost_design d;
@@ -627,6 +627,12 @@ static void test_smoke_on(const char *facility)
 		CHECK(json_is_number(json_object_get(run, "error_pct")));
 		CHECK(json_is_number(json_object_get(json_object_get(json_object_get(p, "metrics"),
 								     "error_pct"), "median")));
+		/* judged on the slowdown (issue 27) */
+		json_t *pm = json_object_get(p, "metrics");
+		CHECK(json_is_number(json_object_get(pm, "slowdown_error_pp")));
+		CHECK(json_is_number(json_object_get(pm, "slowdown_tolerance_pp")));
+		CHECK(json_is_boolean(json_object_get(pm, "slowdown_within")));
+		CHECK(json_is_string(json_object_get(p, "criterion")));
 		check_adds_up(p);
 	}
 	if (predictable) {

@@ -314,7 +314,7 @@ static int cost_run(const struct pb_suite_options *o, const char *facility,
 				     su.sampled.iterations};
 	su.new_point = sweep_point;
 	su.point_ctx = &pc;
-	su.extend_high = !o->nperiods;
+	su.design_periods = !o->nperiods;
 	for (unsigned m = 0; m < NMODES; m++) {
 		su.budget_ns = (uint64_t)(m ? BUDGET_MODE_TARGETS : BUDGET_NONE_TARGETS) *
 			       o->target_ms * 1000000ull;

@@ -128,6 +128,7 @@ static void design_metrics(struct pb_result_point *p, const struct cost_fit *cf)
 	pb_rset_int(m, "noise_pairs", PB_UNIT_COUNT, (int64_t)cf->noise_pairs);
 	pb_rset_real_or_null(m, "pilot_ns_per_sample", PB_UNIT_NS_PER_SAMPLE, cf->pilot_ns);
 	pb_rset_int(m, "pilot_pairs", PB_UNIT_COUNT, (int64_t)cf->pilot_pairs);
+	pb_rset_real_or_null(m, "pilot_residual_ns", PB_UNIT_NS, cf->pilot_residual_ns);
 	pb_rset_int(m, "design_pairs", PB_UNIT_COUNT, (int64_t)cf->design_pairs);
 	pb_rset_int(m, "design_rounds", PB_UNIT_COUNT, cf->design_rounds);
 	if (cf->design_rounds_needed != UINT_MAX)

@@ -53,7 +53,7 @@ struct cost_fit {
 	/* The design (see pb_cost_design_size): the noise and pilot it was sized from, the
 	 * rounds it chose and needed, the expected CI, its short end, whether it was cut short,
 	 * and, unresolved, the seconds a sweep would need (to_resolve_lower: at least that). */
-	double noise_ns, pilot_ns, expected_rel_ci, to_resolve_s;
+	double noise_ns, pilot_ns, pilot_residual_ns, expected_rel_ci, to_resolve_s;
 	size_t noise_pairs, pilot_pairs, design_pairs;
 	unsigned design_rounds, design_rounds_needed;
 	uint64_t high_period;
@@ -75,12 +75,13 @@ struct sweep_setup {
 	unsigned min_rounds;
 	uint64_t budget_ns;
 	bool per_event, time_based;
-	/* the design may add a period shorter than the set's, down to min_period (not when the
-	 * user gave the periods) */
-	bool extend_high;
+	/* the design may move the short end of the set: up where the samples there would slow
+	 * a run by more than 100 %, down (to min_period) where they are cheap (not when the user
+	 * gave the periods) */
+	bool design_periods;
 	uint64_t min_period;
 	/* the machine's noise, measured by the first sweep of a setup and kept for the others */
-	double noise_ns, run_s, base_cpu_ns;
+	double noise_ns, noise_run_ns, noise_x, base_cpu_ns;
 	size_t noise_pairs;
 	/* makes the sweep point of a period (its rows: the pairs); may be NULL */
 	struct pb_result_point *(*new_point)(void *ctx, uint64_t period, enum pb_delivery mode);

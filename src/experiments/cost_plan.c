@@ -29,7 +29,7 @@ int pb_cost_measure(const char *facility, unsigned runs, uint64_t target_ms,
 	su.np = pb_cost_periods(&o, &spec, su.periods);
 	su.min_rounds = o.runs;
 	su.budget_ns = budget_ms * 1000000ull;
-	su.extend_high = true;
+	su.design_periods = true;
 	struct cost_fit cf;
 	if (pb_cost_sweep_mode(&su, PB_DELIVERY_NONE, &cf, err))
 		return -1;

@@ -83,44 +83,60 @@ static double pair_y(const struct pb_cost_pair *p)
 	return p->cpu - p->base_cpu;
 }
 
-/* Noise: the CPU time of one run without perf from run to run, from NOISE_PAIRS pairs of such
- * runs (the RMS of their differences / sqrt 2), and the wall time of one run. Measured once
- * per setup: it is the machine's, whatever the mode. */
+/* Noise: the CPU time of one run from run to run, from NOISE_PAIRS pairs of identical runs
+ * (the RMS of their differences / sqrt 2), measured once per setup (it is the machine's,
+ * whatever the mode). The runs are without perf, except for a facility that traps on every
+ * event: its sampled runs are its events' traps (~1000 times the run without perf), and their
+ * noise is the traps', so its pairs are sampled runs at the sweep's long end, mode none. */
 static int measure_noise(struct sweep_setup *su, struct pb_error *err)
 {
-	double d2 = 0;
-	uint64_t t0 = pb_now_ns();
+	struct pb_point_request q = su->base;
+	if (su->per_event) {
+		q = su->sampled;
+		q.delivery = PB_DELIVERY_NONE;
+		q.period = q.events[0].period = su->periods[0];
+	}
+	double d2 = 0, run = 0, x = 0;
 	for (unsigned i = 0; i < NOISE_PAIRS; i++) {
 		struct pb_point a, b;
-		if (pb_point_measure(&su->base, &a, err))
+		if (pb_point_measure(&q, &a, err))
 			return -1;
-		if (pb_point_measure(&su->base, &b, err)) {
+		if (pb_point_measure(&q, &b, err)) {
 			pb_point_free(&a);
 			return -1;
 		}
-		double d = (double)pb_cost_sum_cpu(&a, 1) - (double)pb_cost_sum_cpu(&b, 1);
-		d2 += d * d;
-		su->base_cpu_ns += ((double)pb_cost_sum_cpu(&a, 1) + (double)pb_cost_sum_cpu(&b, 1)) /
-				   (2.0 * NOISE_PAIRS);
+		double ca = (double)pb_cost_sum_cpu(&a, 1), cb = (double)pb_cost_sum_cpu(&b, 1);
+		d2 += (ca - cb) * (ca - cb);
+		run += (ca + cb) / (2.0 * NOISE_PAIRS);
+		if (su->per_event)
+			x += (double)(a.ev[0].observed + a.ev[0].lost + b.ev[0].observed +
+				      b.ev[0].lost) / (2.0 * NOISE_PAIRS);
 		pb_point_free(&a);
 		pb_point_free(&b);
 	}
 	su->noise_ns = sqrt(d2 / NOISE_PAIRS) / sqrt(2.0);
-	su->run_s = (double)(pb_now_ns() - t0) / 1e9 / (2.0 * NOISE_PAIRS);
+	su->noise_run_ns = run;
+	su->noise_x = x;
+	if (!su->per_event)
+		su->base_cpu_ns = run;
 	su->noise_pairs = NOISE_PAIRS;
 	return 0;
 }
 
-/* The shortest period (>= the facility's smallest) at which the pilot's cost slows a run by at
- * most 100 %: the slope's CI per second of budget narrows as the slowdown s at the short end
- * grows (as s / sqrt(2 + s)), 4.5 times from the 8 % of the timer's 50 us to 100 %, and only
- * 1.4 times more from there to 400 %, where the kernel's sample-rate throttle comes near. 0
- * when the pilot saw no cost. */
-static uint64_t high_end(const struct sweep_setup *su, double c, double events)
+/* The short end of the design: the period (>= the facility's smallest) at which the samples
+ * cost as much as the rest of a sampled run (the run at the long end, its events' traps
+ * included), i.e. a 100 % slowdown from the samples. The slope's CI per second of budget
+ * narrows as s / sqrt(2 + s) with the samples' slowdown s at the short end: 4.5 times from the
+ * 8 % of a 4 us timer sample at 50 us to 100 %, and only 1.4 times more from there to 400 %,
+ * where the kernel's sample-rate throttle comes near and a signal-mode uprobe at a sample per
+ * hit ran 36 times longer than its traps (1.1 s of CPU per run, 5-10 s of wall time under
+ * load). Timers: n = T0 / (P - c), so c n = T0 at P = 2c; events: c E / P = T_long at
+ * P = c E / T_long. 0 when the pilot saw no cost. */
+static uint64_t short_end(const struct sweep_setup *su, double c, double events, double t_long)
 {
-	if (!(c > 0) || !(su->base_cpu_ns > 0))
+	if (!(c > 0) || !(t_long > 0))
 		return 0;
-	double p = su->time_based ? 2 * c : c * events / su->base_cpu_ns;
+	double p = su->time_based ? 2 * c : c * events / t_long;
 	uint64_t least = su->min_period ? su->min_period : 1;
 	return p < (double)least ? least : (uint64_t)ceil(p);
 }
@@ -135,31 +151,98 @@ static double expected_samples(const struct sweep_setup *su, uint64_t period, do
 	return events / (double)period;
 }
 
+/* The pilot: what the design is sized from, never fitted. */
 struct pilot {
 	double c, events_cost, events;
+	double t_long;              /* CPU time of a sampled run at the long end */
+	double x_long, x_short;     /* its samples per run at the two ends it measured */
+	double s_long, s_short;     /* seconds of a pair there */
+	uint64_t short_period;      /* the short end it settled on */
+	double residual_ns;         /* SD of its residuals */
 	size_t pairs;
 };
 
+static int pilot_pair(struct sweep_setup *su, struct pb_point_request *req, uint64_t period,
+		      bool base_first, struct pb_cost_pair *pr, double *seconds,
+		      struct pb_error *err)
+{
+	uint64_t t0 = pb_now_ns();
+	req->period = req->events[0].period = period;
+	if (measure_pair(su, req, base_first, pr, err))
+		return -1;
+	*seconds = (double)(pb_now_ns() - t0) / 1e9;
+	return 0;
+}
+
+/* PILOT_PAIRS pairs at each end of the sweep. The first pair at the short end decides it: when
+ * the samples there slow a run by more than the short_end rule allows (a signal per hit of a
+ * trapping facility), the short end moves up to the rule's period (su->design_periods only),
+ * and the remaining pairs go there; the slope is the least-squares one over the pilot's pairs. */
 static int measure_pilot(struct sweep_setup *su, struct pb_point_request *req, struct pilot *pl,
 			 struct pb_error *err)
 {
-	double x[2] = {0}, y[2] = {0}, events = 0;
-	const uint64_t ends[2] = {su->periods[0], su->periods[su->np - 1]};
+	struct pb_cost_pair pr[2 * PILOT_PAIRS];
+	double x[2 * PILOT_PAIRS], y[2 * PILOT_PAIRS], secs[2 * PILOT_PAIRS];
+	uint64_t longp = su->periods[0];
+	pl->short_period = su->periods[su->np - 1];
+	double t_long = 0, events = 0, s_long = 0, s_short = 0, x_long = 0, x_short = 0;
 	for (unsigned k = 0; k < 2 * PILOT_PAIRS; k++) {
-		unsigned e = k % 2;
-		req->period = req->events[0].period = ends[e];
-		struct pb_cost_pair pr;
-		if (measure_pair(su, req, (k / 2) % 2 == 0, &pr, err))
+		bool at_long = k % 2 == 0;
+		if (pilot_pair(su, req, at_long ? longp : pl->short_period, (k / 2) % 2 == 0, &pr[k],
+			       &secs[k], err))
 			return -1;
-		x[e] += pb_cost_pair_samples(&pr) / PILOT_PAIRS;
-		y[e] += pair_y(&pr) / PILOT_PAIRS;
-		events += pr.events / (2 * PILOT_PAIRS);
+		x[k] = pb_cost_pair_samples(&pr[k]);
+		y[k] = pair_y(&pr[k]);
+		events += pr[k].events / (2 * PILOT_PAIRS);
+		if (at_long)
+			t_long += pr[k].cpu / PILOT_PAIRS;
+		if (k == 1 && su->design_periods && x[1] > x[0]) {
+			double c = (y[1] - y[0]) / (x[1] - x[0]);
+			uint64_t p = short_end(su, c, pr[0].events, pr[0].cpu);
+			if (p > pl->short_period && p < longp)
+				pl->short_period = p;
+		}
 	}
+	for (unsigned k = 0; k < 2 * PILOT_PAIRS; k++) {
+		bool at_long = k % 2 == 0;
+		/* the last pair at the short end stands for it (the first may be at the set's) */
+		if (at_long) {
+			s_long += secs[k] / PILOT_PAIRS;
+			x_long += x[k] / PILOT_PAIRS;
+		} else {
+			s_short = secs[k];
+			x_short = x[k];
+		}
+	}
+	struct pb_fit f;
 	pl->pairs = 2 * PILOT_PAIRS;
 	pl->events = events;
-	pl->c = x[1] > x[0] ? (y[1] - y[0]) / (x[1] - x[0]) : NAN;
-	pl->events_cost = su->per_event && isfinite(pl->c) ? y[0] - pl->c * x[0] : 0;
+	pl->t_long = t_long;
+	pl->x_long = x_long;
+	pl->x_short = x_short;
+	pl->s_long = s_long;
+	pl->s_short = s_short;
+	pl->c = pb_linear_fit(x, y, 2 * PILOT_PAIRS, &f) ? NAN : f.slope;
+	pl->events_cost = su->per_event && isfinite(pl->c) ? f.intercept : 0;
+	/* the mode's own noise, from the pilot's residuals (2 degrees of freedom): a delivery
+	 * mode can add noise of its own (drain's reader competing for the CPUs) */
+	double rss = 0;
+	for (unsigned k = 0; isfinite(pl->c) && k < 2 * PILOT_PAIRS; k++) {
+		double r = y[k] - f.intercept - f.slope * x[k];
+		rss += r * r;
+	}
+	pl->residual_ns = isfinite(pl->c) ? sqrt(rss / (2 * PILOT_PAIRS - 2)) : 0;
 	return 0;
+}
+
+/* The seconds of a pair with x samples: the pilot's pair times, linear in the samples. */
+static double pair_seconds(const struct pilot *pl, double x)
+{
+	if (!(pl->x_short > pl->x_long))
+		return fmax(pl->s_long, pl->s_short);
+	double s = pl->s_long + (pl->s_short - pl->s_long) * (x - pl->x_long) /
+					(pl->x_short - pl->x_long);
+	return fmax(s, pl->s_long);
 }
 
 static struct pb_result_point *period_point(struct sweep_setup *su,
@@ -189,10 +272,16 @@ int pb_cost_sweep_mode(struct sweep_setup *su, enum pb_delivery mode, struct cos
 		free(sw);
 		return -1;
 	}
+	/* The design's periods: the set's down to the pilot's short end, and (su->design_periods)
+	 * the short_end rule's period below the set when the samples are cheap there. */
 	uint64_t periods[PB_MAX_LIST];
-	unsigned np = su->np;
-	memcpy(periods, su->periods, np * sizeof *periods);
-	uint64_t hi = su->extend_high ? high_end(su, pl.c, pl.events) : 0;
+	unsigned np = 0;
+	for (unsigned i = 0; i < su->np; i++)
+		if (su->periods[i] > pl.short_period || i == 0)
+			periods[np++] = su->periods[i];
+	if (periods[np - 1] != pl.short_period && np < PB_MAX_LIST)
+		periods[np++] = pl.short_period;
+	uint64_t hi = su->design_periods ? short_end(su, pl.c, pl.events, pl.t_long) : 0;
 	if (hi && hi < periods[np - 1] && np < PB_MAX_LIST)
 		periods[np++] = hi;
 	/* a round: each end END_VISITS times, each middle period once */
@@ -203,16 +292,16 @@ int pb_cost_sweep_mode(struct sweep_setup *su, enum pb_delivery mode, struct cos
 			slot_period[nslots++] = i;
 	for (unsigned k = 0; k < nslots; k++) {
 		x[k] = expected_samples(su, periods[slot_period[k]], pl.c, pl.events);
-		double s = su->base_cpu_ns > 0 && pl.c > 0
-				   ? (pl.c * x[k] + pl.events_cost) / su->base_cpu_ns : 0;
-		pair_s[k] = su->run_s * (2 + s);
+		pair_s[k] = pair_seconds(&pl, x[k]);
 	}
 	double spent = (double)(pb_now_ns() - start) / 1e9;
 	struct pb_cost_design_input in = {
-		.noise_ns = su->noise_ns,
+		/* the larger of the machine's noise and the mode's, each as one run's */
+		.noise_ns = fmax(su->noise_ns, pl.residual_ns / sqrt(1.31)),
 		.ns_per_sample = pl.c,
 		.events_cost_ns = su->per_event && pl.events_cost > 0 ? pl.events_cost : 0,
-		.baseline_ns = su->base_cpu_ns,
+		.run_ns = su->noise_run_ns,
+		.run_x = su->noise_x,
 		.x = x,
 		.pair_s = pair_s,
 		.nslots = nslots,
@@ -267,6 +356,7 @@ int pb_cost_sweep_mode(struct sweep_setup *su, enum pb_delivery mode, struct cos
 	cf->seconds = (double)(pb_now_ns() - start) / 1e9;
 	cf->budget_seconds = (double)su->budget_ns / 1e9;
 	cf->noise_ns = su->noise_ns;
+	cf->pilot_residual_ns = pl.residual_ns;
 	cf->noise_pairs = su->noise_pairs;
 	cf->pilot_ns = pl.c;
 	cf->pilot_pairs = pl.pairs;

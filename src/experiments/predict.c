@@ -217,8 +217,8 @@ void pb_cost_design_size(const struct pb_cost_design_input *in, struct pb_cost_d
 		out->round_s += in->pair_s[i];
 		/* A sampled run slowed by s is that much longer, and (noise in proportion to
 		 * the run) that much noisier; its baseline is a median of five partners. */
-		double s = in->baseline_ns > 0 && in->ns_per_sample > 0
-				   ? (in->ns_per_sample * in->x[i] + in->events_cost_ns) / in->baseline_ns
+		double s = in->run_ns > 0 && in->ns_per_sample > 0
+				   ? fmax(0, in->ns_per_sample * (in->x[i] - in->run_x) / in->run_ns)
 				   : 0;
 		s2 += (1 + s) * (1 + s) + 0.31;
 	}

@@ -97,11 +97,13 @@ int pb_site_cost_sample_source(const struct pb_site_cost *fits, size_t n, int k)
 #define PB_DESIGN_REL_CI 0.05
 struct pb_cost_design_input {
 	double noise_ns;          /* SD of one run's CPU time from run to run */
+	double run_ns, run_x;     /* the CPU time and samples of the runs the noise was measured
+				   * on; a run with more samples is longer by the pilot's cost,
+				   * and its noise grows in proportion */
 	double ns_per_sample;     /* the pilot's slope (<= 0 or NaN: none seen above the noise) */
 	double events_cost_ns;    /* per-event facilities: the pilot's intercept (the events'
 				   * cost per run); 0 otherwise, and then the intercept is not
 				   * sized for */
-	double baseline_ns;       /* one run without perf */
 	const double *x;          /* expected samples per run at each slot of a round */
 	const double *pair_s;     /* expected seconds of a pair at each slot */
 	unsigned nslots;
