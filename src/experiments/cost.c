@@ -134,8 +134,9 @@ static unsigned cost_count_runs(const struct pb_suite_options *o, const char *fa
 		return 0;
 	uint64_t p[PB_MAX_LIST];
 	unsigned np = pb_cost_periods(o, &s, p);
-	/* The minimum rounds; the adaptive ones are not known in advance. */
-	unsigned n = (NMODES + 1) * np * 2;
+	/* The noise and pilot pairs and the design's fewest rounds; the design's size is not
+	 * known before its noise and pilot are measured. */
+	unsigned n = (NMODES + 1) * np * 2 + 2 * (NOISE_PAIRS + 2 * PILOT_PAIRS * NMODES);
 	n += other_site_classes(&s, o->machine) * 2 * np * 2;
 	if (predict_workload(&s))
 		n += 2 * pb_cost_predict_rounds(o) * 4;

@@ -19,6 +19,10 @@
 #include <stdint.h>
 
 #define MAX_PAIRS 512
+/* Before a design (cost_sweep.c): pairs of identical runs for the noise, and pilot pairs at
+ * each end of the sweep. */
+#define NOISE_PAIRS 4
+#define PILOT_PAIRS 2
 #define MAX_RUNS 64
 
 /* The time a mode's sweep may take, in multiples of --target-ms (60 ms by default: 4.2 s for

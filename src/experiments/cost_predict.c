@@ -54,16 +54,23 @@ void pb_cost_refuse_prediction(struct pb_results *res, const char *facility, con
 		pb_append(note, sizeof note, ", and neither did the per-sample cost on the first site "
 			  "%s (R² %.3f, slope %.0f ± %.0f ns)", first->site, first->cpu.r2,
 			  first->cpu.slope, first->cpu.slope_ci95);
-	if (!cf->error[0] && !cf->resolved && isfinite(cf->to_resolve_s))
-		pb_append(note, sizeof note, "; a cost sweep of %s%.0f s would resolve it",
-			  cf->to_resolve_lower ? "more than " : "", cf->to_resolve_s);
+	/* the quicker way to a prediction: when this site's per-event cost resolved, the first
+	 * site's per-sample cost is all that is missing */
+	const struct cost_fit *sizer = first && first != cf && !first->resolved && cf->per_event &&
+						       cf->event_resolved
+					       ? first : cf;
+	bool sized = !cf->error[0] && !sizer->resolved && isfinite(sizer->to_resolve_s);
+	if (sized)
+		pb_append(note, sizeof note, "; a cost sweep of %s%.0f s would resolve %s",
+			  sizer->to_resolve_lower ? "more than " : "", sizer->to_resolve_s,
+			  sizer == cf ? "it" : "the first site's");
 	struct pb_result_point *p = pb_results_point(res, "cost", facility, workload);
 	pb_rset_text(&p->params, "kind", "prediction");
 	/* A string, as every not-applicable point carries its reason there. */
 	pb_rset_text(&p->params, "not_applicable", note);
 	pb_rset_text(&p->params, "note", note);
-	if (!cf->error[0] && !cf->resolved && isfinite(cf->to_resolve_s))
-		pb_rset_real(&p->metrics, "seconds_to_resolve", PB_UNIT_S, cf->to_resolve_s);
+	if (sized)
+		pb_rset_real(&p->metrics, "seconds_to_resolve", PB_UNIT_S, sizer->to_resolve_s);
 }
 
 unsigned pb_cost_prediction_periods(const struct pb_spec *spec, const struct cost_fit *fit,

@@ -63,13 +63,11 @@ void pb_cost_pair_record(struct pb_rset *run, const struct pb_cost_pair *p, unsi
 	pb_rset_int(run, "baseline_wall_ns", PB_UNIT_NS, (int64_t)p->base_wall);
 }
 
-/* Pairs of runs without perf that measure the machine's noise before a facility's sweep,
- * and sampled pairs at each end of the sweep that give the pilot's per-sample cost. Neither is
- * in the fit: the design they size is fixed before its first pair. Four pairs give the noise
- * to about ±35 % (chi-square, 4 degrees of freedom), which moves the rounds the design asks
- * for by about a factor of two either way; more would spend on sizing what they could measure. */
-#define NOISE_PAIRS 4
-#define PILOT_PAIRS 2
+/* NOISE_PAIRS measure the machine's noise before a facility's sweep, PILOT_PAIRS at each end
+ * give the pilot's per-sample cost. Neither is in the fit: the design they size is fixed
+ * before its first pair. Four pairs give the noise to about ±35 % (chi-square, 4 degrees of
+ * freedom), which moves the rounds the design asks for by about a factor of two either way;
+ * more would spend on sizing what they could measure. */
 /* Visits of each end of the sweep per round (each middle period gets one): the slope's
  * variance falls with the spread of the samples per run, which the ends carry; the middle
  * periods stay so that Theil–Sen can see a bend. */
