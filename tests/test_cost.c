@@ -671,17 +671,17 @@ static void test_smoke_on(const char *facility)
 	CHECK(system(cmd) == 0);
 }
 
-/* A fake kernel in front of the real one (the sys seam): perf_event_open fails (EIO) from the
- * fault_after-th call on, or, with fault_other_site, for a uprobe at another offset than the
- * first one opened. */
-static unsigned fault_after, fault_opens;
+/* A fake kernel in front of the real one (the sys seam): perf_event_open fails (EIO) at the
+ * period fault_period, or, with fault_other_site, for a uprobe at another offset than the first
+ * one opened. */
+static uint64_t fault_period;
 static bool fault_other_site, have_site;
 static uint64_t first_site;
 
 static int faulty_open(struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd,
 		       unsigned long flags)
 {
-	if (fault_after && ++fault_opens >= fault_after) {
+	if (fault_period && attr->sample_period == fault_period) {
 		errno = EIO;
 		return -1;
 	}
@@ -711,12 +711,11 @@ static json_t *faulty_cost_run(const char *facility, struct pb_results *res, cha
 	static struct pb_sys faulty;
 	faulty = pb_sys_linux;
 	faulty.perf_event_open = faulty_open;
-	fault_opens = 0;
 	have_site = false;
 	const struct pb_sys *before = pb_sys_install(&faulty);
 	CHECK(pb_experiment_cost.run(&o, facility, res, &err) == 0);
 	pb_sys_install(before);
-	fault_after = 0;
+	fault_period = 0;
 	fault_other_site = false;
 	return pb_test_points_json(res);
 }
@@ -736,12 +735,24 @@ static void test_fault_mid_sweep_on(const char *facility)
 {
 	struct pb_results res;
 	char dir[] = "/tmp/pb-test-cost-XXXXXX";
-	fault_after = 7; /* the pilot's 4 sampled runs pass, the design's 3rd fails */
+	/* every run at a middle period of the sweep fails: the noise and pilot (at the ends)
+	 * pass, and the design fails at its first visit there */
+	struct pb_spec spec;
+	CHECK(pb_spec_parse(facility, &spec, NULL) == 0);
+	uint64_t set[PB_MAX_LIST];
+	CHECK(pb_cost_sweep_periods(spec.facility, set) >= 3);
+	fault_period = set[1];
 	json_t *points = faulty_cost_run(facility, &res, dir);
 	size_t at = 0;
 	json_t *fit = find(points, "cost", "kind", "fit", &at);
 	CHECK(fit != NULL);
 	json_t *m = json_object_get(fit, "metrics");
+	/* mid-sweep: the design was sized (its noise and pilot measured), and fewer of its pairs
+	 * were measured than it asked for */
+	CHECK_MSG(json_integer_value(json_object_get(m, "design_pairs")) > 0, "%s: %s", facility,
+		  json_string_value(json_object_get(fit, "error")));
+	CHECK(json_integer_value(json_object_get(m, "points")) <
+	      json_integer_value(json_object_get(m, "design_pairs")));
 	CHECK(json_is_string(json_object_get(fit, "error")));
 	CHECK(json_is_false(json_object_get(m, "resolved")));
 	if (json_object_get(m, "event_resolved"))
