@@ -176,10 +176,16 @@ static int measure_cost(const char *facility, uint64_t seconds, double *cost,
 		"the cost of one %s sample could not be measured precisely enough on this machine "
 		"in %.1f s: %s (run-to-run noise %.0f ns); a plan needs slope > 0 and a CI within "
 		"%.0f %% of it", facility, c.seconds, estimate, c.noise_ns, PB_FIT_MAX_REL_CI * 100);
-	if (isfinite(c.seconds_to_resolve))
+	/* 20 % over the estimate: it comes from a CI that is itself an estimate */
+	double ask = ceil(c.seconds_to_resolve * 1.2);
+	if (isfinite(c.seconds_to_resolve) && ask <= 3600)
 		pb_append(err->msg, sizeof err->msg, ". A sweep of %s%.0f s would resolve it: "
 			  "--cost-seconds %.0f", c.to_resolve_lower ? "more than " : "",
-			  c.seconds_to_resolve, ceil(c.seconds_to_resolve * 1.2));
+			  c.seconds_to_resolve, ask);
+	else if (isfinite(c.seconds_to_resolve))
+		pb_append(err->msg, sizeof err->msg, ". A sweep of %s%.0f s would resolve it, more "
+			  "than --cost-seconds allows (3600): measure on a quieter machine",
+			  c.to_resolve_lower ? "more than " : "", c.seconds_to_resolve);
 	else
 		pb_append(err->msg, sizeof err->msg, ". No cost was seen above the noise to size a "
 			  "longer sweep for: measure on a quieter machine");

@@ -11,9 +11,11 @@
  * count; the same fit on wall time is reported beside it. The least-squares slope is the cost
  * of one sample (ns), with R², its 95 % CI and the intercept's; Theil–Sen's slope on the same
  * points stands beside it, and the fit is flagged when it falls outside the least-squares CI.
- * Rounds over the sweep repeat until the fit meets the standard (slope > 0, R² >= 0.99, CI
- * within ±10 %) or the mode's time budget is spent; a fit that does not meet it is marked
- * unresolved with the reason.
+ * The rounds are a design fixed before the first of them (cost_sweep.c): the machine's noise
+ * and a pilot of the cost, measured first and not fitted, size them for a 95 % CI within ±5 %
+ * of the pilot's slope inside the mode's budget. The fit resolves when its slope is positive,
+ * its CI within ±10 % and Theil–Sen inside it (R² is reported, not required); one that does
+ * not is kept with its interval, the reason and the time a sweep that resolves it would need.
  *
  * Facilities that trap on every event, sampled or not (breakpoints, uprobes:
  * traps_every_event), pay a cost per event on top of the cost per sample. The partner run

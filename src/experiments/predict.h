@@ -164,9 +164,9 @@ void pb_cost_pair_record(struct pb_rset *run, const struct pb_cost_pair *p, unsi
 unsigned pb_cost_sweep_periods(const struct pb_facility *f, uint64_t *out);
 
 /* The cost of one sample of a facility in delivery mode none, by experiments/cost.c's method:
- * paired runs (sampled, and without perf) over a period sweep, CPU time against samples, at
- * least min_rounds rounds and then more until the fit resolves or budget_ms is spent;
- * target_ms per run. */
+ * paired runs (sampled, and without perf) over a period sweep, CPU time against samples, the
+ * rounds designed from the noise and a pilot to resolve within budget_ms (at least
+ * min_rounds); target_ms per run. */
 struct pb_cost {
 	struct pb_fit fit;        /* least squares on thread CPU time */
 	bool resolved;            /* pb_fit_resolved, and Theil–Sen inside the CI */
