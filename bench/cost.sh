@@ -83,17 +83,7 @@ for ((r = 1; r <= ROUNDS; r++)); do
 		run_one "$c" "$r" >>"$work/$c.txt"
 	done
 done
-median() { sort -g | awk '{v[NR] = $1} END {print NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
-# [v_k, v_(n+1-k)] with the largest k whose binomial(n, 1/2) coverage is >= 95 %
-median_ci() { sort -g | awk '{v[NR] = $1} END {
-	n = NR; p = 0.5 ^ n; below = 0; k = 0; cover = 0
-	for (j = 0; j < n; j++) {
-		below += p
-		if (2 * below > 0.05) break
-		k = j + 1; cover = 1 - 2 * below; p = p * (n - j) / (j + 1)
-	}
-	if (k < 1) { print "- - -"; exit }
-	printf "%s %s %.1f\n", v[k], v[n + 1 - k], 100 * cover }'; }
+. "$(dirname "$0")/median.sh"
 base=$(cut -d' ' -f2 "$work/base.txt" | median)
 printf 'runs without perf:          median %.2f ms CPU over %d rounds (min %.2f, max %.2f)\n' \
 	"$(awk -v b="$base" 'BEGIN {print b / 1e6}')" "$ROUNDS" \

@@ -302,10 +302,13 @@ static void test_slowdown_criterion(void)
 	CHECK(near(pb_slowdown_tolerance_pp(-3), 1, 1e-12));
 	CHECK(!pb_slowdown_within(NAN, 5));
 	char buf[160];
-	pb_cost_estimate_text(buf, sizeof buf, 2100, 1700, false);
+	pb_cost_estimate_text(buf, sizeof buf, 2100, 1700, false, NULL);
 	CHECK_STR_CONTAINS(buf, "~2.1 µs, 95 % CI 0.4–3.8 µs, not resolved to ±10 %");
-	pb_cost_estimate_text(buf, sizeof buf, 412, 20, true);
+	pb_cost_estimate_text(buf, sizeof buf, 412, 20, true, NULL);
 	CHECK_STR_CONTAINS(buf, "~412 ns, 95 % CI 392–432 ns, resolved to ±10 %");
+	/* a CI within 10 % that did not resolve says why */
+	pb_cost_estimate_text(buf, sizeof buf, 25500, 400, false, "Theil–Sen outside the CI");
+	CHECK_STR_CONTAINS(buf, "~25.5 µs, 95 % CI 25.1–25.9 µs, not resolved: Theil–Sen outside");
 }
 
 /* plan --costs reads a results document through pb_cost_from_results: only a resolved fit

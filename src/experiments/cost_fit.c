@@ -106,16 +106,21 @@ bool pb_cost_fit_usable(const struct cost_fit *cf)
 	       (!cf->per_event || cf->event_resolved);
 }
 
-void pb_cost_estimate_text(char *buf, size_t len, double ns, double ci95, bool resolved)
+void pb_cost_estimate_text(char *buf, size_t len, double ns, double ci95, bool resolved,
+			   const char *reason)
 {
 	double lo = ns - ci95, hi = ns + ci95;
 	bool us = fabs(ns) >= 1000 || fabs(hi) >= 1000;
 	double k = us ? 1e-3 : 1;
 	const char *unit = us ? "µs" : "ns";
 	int prec = us ? 1 : 0;
-	pb_format(buf, len, "~%.*f %s, 95 %% CI %.*f–%.*f %s, %s to ±%.0f %%", prec, ns * k, unit,
-		  prec, lo * k, prec, hi * k, unit, resolved ? "resolved" : "not resolved",
-		  PB_FIT_MAX_REL_CI * 100);
+	pb_format(buf, len, "~%.*f %s, 95 %% CI %.*f–%.*f %s, ", prec, ns * k, unit, prec, lo * k,
+		  prec, hi * k, unit);
+	if (!resolved && reason)
+		pb_append(buf, len, "not resolved: %s", reason);
+	else
+		pb_append(buf, len, "%s to ±%.0f %%", resolved ? "resolved" : "not resolved",
+			  PB_FIT_MAX_REL_CI * 100);
 }
 
 /* How the sweep was designed, beside the fit (see pb_cost_design_size). */
@@ -233,7 +238,10 @@ struct pb_result_point *pb_cost_fit_point(struct pb_results *res, const char *fa
 	}
 	pb_rset_bool(m, "resolved", cf->resolved);
 	char estimate[160];
-	pb_cost_estimate_text(estimate, sizeof estimate, f->slope, f->slope_ci95, cf->resolved);
+	pb_cost_estimate_text(estimate, sizeof estimate, f->slope, f->slope_ci95, cf->resolved,
+			      cf->error[0] ? "a run failed"
+			      : cf->disagree && pb_fit_resolved(f) ? "Theil–Sen outside the CI"
+								      : NULL);
 	pb_rset_text(par, "estimate", estimate);
 	if (!cf->resolved) {
 		char note[720];

@@ -112,8 +112,10 @@ void pb_cost_fit_failed(struct cost_fit *cf, const char *msg);
 /* Whether a fit may predict on its own: resolved, no run failed, and (per-event facilities)
  * its per-event cost resolved too. */
 bool pb_cost_fit_usable(const struct cost_fit *cf);
-/* "~2.1 µs, 95 % CI 0.4–3.8 µs, not resolved to ±10 %": a cost with its interval, in words. */
-void pb_cost_estimate_text(char *buf, size_t len, double ns, double ci95, bool resolved);
+/* "~2.1 µs, 95 % CI 0.4–3.8 µs, not resolved to ±10 %": a cost with its interval, in words;
+ * reason (may be NULL) replaces "to ±10 %" where the CI is not why. */
+void pb_cost_estimate_text(char *buf, size_t len, double ns, double ci95, bool resolved,
+			   const char *reason);
 void pb_cost_fit_site(struct cost_fit *cf, const char *cls, const char *label, const char *insn);
 struct pb_result_point *pb_cost_fit_point(struct pb_results *res, const char *facility,
 					  const char *workload, enum pb_delivery mode,

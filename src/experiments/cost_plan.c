@@ -97,7 +97,7 @@ int pb_cost_from_results(const struct pb_results *doc, const char *path, const c
 	struct pb_fit fit = {.slope = slope, .slope_ci95 = ci, .r2 = has_r2 ? r2 : NAN};
 	if (!resolved || !pb_fit_resolved(&fit)) {
 		char estimate[160];
-		pb_cost_estimate_text(estimate, sizeof estimate, slope, ci, false);
+		pb_cost_estimate_text(estimate, sizeof estimate, slope, ci, false, NULL);
 		pb_fail(err, PB_EXIT_FAILURE, 0,
 			"%s: the cost of one %s sample there did not resolve (%.1f ± %.1f ns per "
 			"sample, R² %.3f: %s): it was not measured precisely enough to plan with",
