@@ -229,6 +229,76 @@ static void prediction_points(struct pb_results *res, const char *facility, cons
 	}
 }
 
+/* One run of a prediction's target: period 0 without perf, else sampled at period. Returns 0,
+ * -1 (err: the suite stops) or 1 (the target is skipped; the run left its reason). */
+typedef int prediction_measure_fn(void *ctx, uint64_t period, unsigned round,
+				  struct predict_run *out, struct pb_error *err);
+
+/* Rounds of a run without perf and one sampled run per period, the baseline's place in the
+ * round rotating; `what` names the target in the progress line. */
+static int prediction_rounds(const struct pb_suite_options *o, const char *what,
+			     const uint64_t *periods, unsigned nperiods, unsigned rounds,
+			     prediction_measure_fn *measure, void *ctx,
+			     struct predict_run runs[][MAX_RUNS], double *bcpu, double *bwall,
+			     struct pb_error *err)
+{
+	for (unsigned r = 0; r < rounds; r++) {
+		for (unsigned k = 0; k <= nperiods; k++) {
+			/* slot 0 is the baseline */
+			unsigned slot = (k + r) % (nperiods + 1);
+			if (pb_suite_interrupted(o, err))
+				return -1;
+			if (o->progress) {
+				char line[320];
+				pb_format(line, sizeof line, "%s, %s, round %u/%u", what,
+					  slot ? "sampled" : "baseline", r + 1, rounds);
+				o->progress(o->progress_ctx, line);
+			}
+			struct predict_run pr;
+			int rc = measure(ctx, slot ? periods[slot - 1] : 0, r, &pr, err);
+			if (rc)
+				return rc;
+			if (!slot) {
+				bcpu[r] = pr.cpu;
+				bwall[r] = pr.wall;
+			} else {
+				runs[slot - 1][r] = pr;
+			}
+		}
+	}
+	return 0;
+}
+
+struct workload_target {
+	struct pb_point_request req, base;
+	unsigned threads;
+};
+
+static int workload_run(void *ctx, uint64_t period, unsigned round, struct predict_run *out,
+			struct pb_error *err)
+{
+	(void)round;
+	struct workload_target *w = ctx;
+	const struct pb_point_request *q = &w->base;
+	if (period) {
+		w->req.period = w->req.events[0].period = period;
+		q = &w->req;
+	}
+	struct pb_point pt;
+	if (pb_point_measure(q, &pt, err))
+		return -1;
+	*out = (struct predict_run){
+		.cpu = (double)pb_cost_sum_cpu(&pt, w->threads),
+		.wall = (double)pt.wall_ns,
+		.samples = period ? (double)pt.ev[0].observed : 0,
+		.events = period ? (double)pt.ev[0].count : 0,
+		.expected = period ? pt.ev[0].expected : 0,
+		.lost = period ? (double)pt.ev[0].lost : 0,
+	};
+	pb_point_free(&pt);
+	return 0;
+}
+
 /* Another workload of the suite: rounds of a run without perf and one sampled run per period
  * (mode none), in rotating order; predicted from the median baseline. */
 int pb_cost_predict_workload(const struct pb_suite_options *o, const char *facility,
@@ -237,57 +307,26 @@ int pb_cost_predict_workload(const struct pb_suite_options *o, const char *facil
 				 const struct cost_fit *none, struct pb_results *res,
 				 struct pb_error *err)
 {
-	struct pb_point_request req, base;
-	if (pb_suite_request(&req, facility, workload, 0, threads, PB_DELIVERY_NONE, err))
+	struct workload_target w = {.threads = threads};
+	if (pb_suite_request(&w.req, facility, workload, 0, threads, PB_DELIVERY_NONE, err))
 		return -1;
-	req.machine = o->machine;
-	req.iterations = pb_calibrate_iterations(&req.workload, &req.events[0].spec, o->target_ms,
-						 err);
-	if (!req.iterations)
+	w.req.machine = o->machine;
+	w.req.iterations = pb_calibrate_iterations(&w.req.workload, &w.req.events[0].spec,
+						   o->target_ms, err);
+	if (!w.req.iterations)
 		return -1;
-	base = req;
-	base.no_perf = true;
-	base.nevents = 0;
+	w.base = w.req;
+	w.base.no_perf = true;
+	w.base.nevents = 0;
 	unsigned rounds = pb_cost_predict_rounds(o);
 	struct predict_run runs[3][MAX_RUNS];
 	double bcpu[MAX_RUNS], bwall[MAX_RUNS];
-	for (unsigned r = 0; r < rounds; r++) {
-		for (unsigned k = 0; k <= nperiods; k++) {
-			/* slot 0 is the baseline; its place in the round rotates */
-			unsigned slot = (k + r) % (nperiods + 1);
-			if (pb_suite_interrupted(o, err))
-				return -1;
-			if (o->progress) {
-				char what[256];
-				pb_format(what, sizeof what, "cost %s predict %s, %u thread(s), %s, "
-					  "round %u/%u", facility, workload, threads,
-					  slot ? "sampled" : "baseline", r + 1, rounds);
-				o->progress(o->progress_ctx, what);
-			}
-			struct pb_point pt;
-			const struct pb_point_request *q = &base;
-			if (slot) {
-				req.period = req.events[0].period = periods[slot - 1];
-				q = &req;
-			}
-			if (pb_point_measure(q, &pt, err))
-				return -1;
-			if (!slot) {
-				bcpu[r] = (double)pb_cost_sum_cpu(&pt, threads);
-				bwall[r] = (double)pt.wall_ns;
-			} else {
-				runs[slot - 1][r] = (struct predict_run){
-					.cpu = (double)pb_cost_sum_cpu(&pt, threads),
-					.wall = (double)pt.wall_ns,
-					.samples = (double)pt.ev[0].observed,
-					.events = (double)pt.ev[0].count,
-					.expected = pt.ev[0].expected,
-					.lost = (double)pt.ev[0].lost,
-				};
-			}
-			pb_point_free(&pt);
-		}
-	}
+	char what[256];
+	pb_format(what, sizeof what, "cost %s predict %s, %u thread(s)", facility, workload,
+		  threads);
+	if (prediction_rounds(o, what, periods, nperiods, rounds, workload_run, &w, runs, bcpu,
+			      bwall, err))
+		return -1;
 	struct pb_result_point *bp = prediction_baseline_point(res, facility, workload, threads);
 	prediction_points(res, facility, workload, bp, spec, none, periods, nperiods, threads, runs,
 			  rounds, bcpu, bwall);
@@ -336,8 +375,43 @@ static bool in_path(const char *prog)
 	return false;
 }
 
-/* A real program: rounds of a run without perf and one sampled run per period, in rotating
- * order; CPU time is the program's (user + system from wait4). */
+struct program_target {
+	char *const *argv;
+	const struct pb_spec *spec;
+	struct pb_result_point *bp;   /* the baseline point: its runs, or the error */
+};
+
+static int program_run(void *ctx, uint64_t period, unsigned round, struct predict_run *out,
+		       struct pb_error *err)
+{
+	(void)err;
+	struct program_target *p = ctx;
+	struct pb_program_figures f;
+	struct pb_error run_err = {0};
+	if (pb_program_measure(p->argv, period ? p->spec : NULL, period, 0, &f, &run_err)) {
+		pb_rset_text(&p->bp->params, "error", run_err.msg);
+		return 1;
+	}
+	if (!period) {
+		struct pb_rset *run = pb_rlist_set(&p->bp->runs);
+		pb_rset_int(run, "run", PB_UNIT_NONE, round);
+		pb_rset_int(run, "cpu_ns", PB_UNIT_NS, (int64_t)f.cpu_ns);
+		pb_rset_int(run, "wall_ns", PB_UNIT_NS, (int64_t)f.wall_ns);
+		pb_rset_int(run, "maxrss_kib", PB_UNIT_KIB, (int64_t)f.maxrss_kib);
+	}
+	*out = (struct predict_run){
+		.cpu = (double)f.cpu_ns,
+		.wall = (double)f.wall_ns,
+		.samples = (double)f.samples,
+		.events = (double)f.count,
+		.expected = (double)f.samples + (double)f.lost,
+		.lost = (double)f.lost,
+	};
+	return 0;
+}
+
+/* A real program: CPU time is the program's (user + system from wait4). A run that fails leaves
+ * its error on the baseline point, and the program is skipped. */
 static int program_runs(const struct pb_suite_options *o, const char *facility,
 			const struct pb_spec *spec, char *const *argv, const char *name,
 			const uint64_t *periods, unsigned nperiods, const struct cost_fit *none,
@@ -346,48 +420,16 @@ static int program_runs(const struct pb_suite_options *o, const char *facility,
 	unsigned rounds = pb_cost_predict_rounds(o);
 	struct predict_run runs[3][MAX_RUNS];
 	double bcpu[MAX_RUNS], bwall[MAX_RUNS];
-	/* made first: a run that fails leaves its error here, and the program is skipped */
-	struct pb_result_point *bp = prediction_baseline_point(res, facility, name, 1);
-	for (unsigned r = 0; r < rounds; r++) {
-		for (unsigned k = 0; k <= nperiods; k++) {
-			unsigned slot = (k + r) % (nperiods + 1);
-			if (pb_suite_interrupted(o, err))
-				return -1;
-			if (o->progress) {
-				char what[256];
-				pb_format(what, sizeof what, "cost %s %s %s, round %u/%u", facility,
-					  name, slot ? "sampled" : "baseline", r + 1, rounds);
-				o->progress(o->progress_ctx, what);
-			}
-			struct pb_program_figures f;
-			struct pb_error run_err = {0};
-			if (pb_program_measure(argv, slot ? spec : NULL,
-					       slot ? periods[slot - 1] : 0, 0, &f, &run_err)) {
-				pb_rset_text(&bp->params, "error", run_err.msg);
-				return 0;
-			}
-			if (!slot) {
-				bcpu[r] = (double)f.cpu_ns;
-				bwall[r] = (double)f.wall_ns;
-				struct pb_rset *run = pb_rlist_set(&bp->runs);
-				pb_rset_int(run, "run", PB_UNIT_NONE, r);
-				pb_rset_int(run, "cpu_ns", PB_UNIT_NS, (int64_t)f.cpu_ns);
-				pb_rset_int(run, "wall_ns", PB_UNIT_NS, (int64_t)f.wall_ns);
-				pb_rset_int(run, "maxrss_kib", PB_UNIT_KIB, (int64_t)f.maxrss_kib);
-			} else {
-				runs[slot - 1][r] = (struct predict_run){
-					.cpu = (double)f.cpu_ns,
-					.wall = (double)f.wall_ns,
-					.samples = (double)f.samples,
-					.events = (double)f.count,
-					.expected = (double)f.samples + (double)f.lost,
-					.lost = (double)f.lost,
-				};
-			}
-		}
-	}
-	prediction_points(res, facility, name, bp, spec, none, periods, nperiods, 1, runs, rounds,
-			  bcpu, bwall);
+	/* made first: a run that fails leaves its error here */
+	struct program_target p = {argv, spec, prediction_baseline_point(res, facility, name, 1)};
+	char what[256];
+	pb_format(what, sizeof what, "cost %s %s", facility, name);
+	int rc = prediction_rounds(o, what, periods, nperiods, rounds, program_run, &p, runs, bcpu,
+				   bwall, err);
+	if (rc)
+		return rc < 0 ? -1 : 0;
+	prediction_points(res, facility, name, p.bp, spec, none, periods, nperiods, 1, runs,
+			  rounds, bcpu, bwall);
 	return 0;
 }
 
