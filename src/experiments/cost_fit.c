@@ -127,10 +127,15 @@ void pb_cost_estimate_text(char *buf, size_t len, double ns, double ci95, bool r
 static void design_metrics(struct pb_result_point *p, const struct cost_fit *cf)
 {
 	struct pb_rset *m = &p->metrics;
-	if (!cf->noise_pairs)
+	if (!cf->pilot_pairs)
 		return;
-	pb_rset_real(m, "noise_ns", PB_UNIT_NS, cf->noise_ns);
-	pb_rset_int(m, "noise_pairs", PB_UNIT_COUNT, (int64_t)cf->noise_pairs);
+	if (cf->noise_pairs) {
+		pb_rset_real(m, "noise_ns", PB_UNIT_NS, cf->noise_ns);
+		pb_rset_int(m, "noise_pairs", PB_UNIT_COUNT, (int64_t)cf->noise_pairs);
+	} else {
+		pb_rset_text(&p->params, "noise_from", "the pilot's residuals (a facility that traps "
+			     "on every event: its runs without perf hold none of its noise)");
+	}
 	pb_rset_real_or_null(m, "pilot_ns_per_sample", PB_UNIT_NS_PER_SAMPLE, cf->pilot_ns);
 	pb_rset_int(m, "pilot_pairs", PB_UNIT_COUNT, (int64_t)cf->pilot_pairs);
 	pb_rset_real_or_null(m, "pilot_residual_ns", PB_UNIT_NS, cf->pilot_residual_ns);

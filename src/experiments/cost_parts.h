@@ -85,7 +85,7 @@ struct sweep_setup {
 	bool design_periods;
 	uint64_t min_period;
 	/* the machine's noise, measured by the first sweep of a setup and kept for the others */
-	double noise_ns, noise_run_ns, noise_x, base_cpu_ns;
+	double noise_ns, base_cpu_ns;
 	size_t noise_pairs;
 	/* makes the sweep point of a period (its rows: the pairs); may be NULL */
 	struct pb_result_point *(*new_point)(void *ctx, uint64_t period, enum pb_delivery mode);

@@ -81,20 +81,16 @@ static double pair_y(const struct pb_cost_pair *p)
 	return p->cpu - p->base_cpu;
 }
 
-/* Noise: the CPU time of one run from run to run, from NOISE_PAIRS pairs of identical runs
- * (the RMS of their differences / sqrt 2), measured once per setup (it is the machine's,
- * whatever the mode). The runs are without perf, except for a facility that traps on every
- * event: its sampled runs are its events' traps (~1000 times the run without perf), and their
- * noise is the traps', so its pairs are sampled runs at the sweep's long end, mode none. */
+/* Noise: the CPU time of one run without perf from run to run, from NOISE_PAIRS pairs of such
+ * runs (the RMS of their differences / sqrt 2), measured once per setup (it is the machine's,
+ * whatever the mode). Not for a facility that traps on every event: its unsampled run (a
+ * uprobe's busy loop: 30 us) says nothing of its sampled runs, which are its traps (30 ms),
+ * and a pair of sampled runs costs it two opens and closes of ~0.3 s each; its noise is the
+ * pilot's (the residuals of its pairs). */
 static int measure_noise(struct sweep_setup *su, struct pb_error *err)
 {
-	struct pb_point_request q = su->base;
-	if (su->per_event) {
-		q = su->sampled;
-		q.delivery = PB_DELIVERY_NONE;
-		q.period = q.events[0].period = su->periods[0];
-	}
-	double d2 = 0, run = 0, x = 0;
+	const struct pb_point_request q = su->base;
+	double d2 = 0, run = 0;
 	for (unsigned i = 0; i < NOISE_PAIRS; i++) {
 		struct pb_point a, b;
 		if (pb_point_measure(&q, &a, err))
@@ -106,17 +102,11 @@ static int measure_noise(struct sweep_setup *su, struct pb_error *err)
 		double ca = (double)pb_cost_sum_cpu(&a, 1), cb = (double)pb_cost_sum_cpu(&b, 1);
 		d2 += (ca - cb) * (ca - cb);
 		run += (ca + cb) / (2.0 * NOISE_PAIRS);
-		if (su->per_event)
-			x += (double)(a.ev[0].observed + a.ev[0].lost + b.ev[0].observed +
-				      b.ev[0].lost) / (2.0 * NOISE_PAIRS);
 		pb_point_free(&a);
 		pb_point_free(&b);
 	}
 	su->noise_ns = sqrt(d2 / NOISE_PAIRS) / sqrt(2.0);
-	su->noise_run_ns = run;
-	su->noise_x = x;
-	if (!su->per_event)
-		su->base_cpu_ns = run;
+	su->base_cpu_ns = run;
 	su->noise_pairs = NOISE_PAIRS;
 	return 0;
 }
@@ -266,7 +256,8 @@ int pb_cost_sweep_mode(struct sweep_setup *su, enum pb_delivery mode, struct cos
 	uint64_t start = pb_now_ns();
 	int rc = 0;
 	struct pilot pl = {0};
-	if ((!su->noise_pairs && measure_noise(su, err)) || measure_pilot(su, &req, &pl, err)) {
+	if ((!su->noise_pairs && !su->per_event && measure_noise(su, err)) ||
+	    measure_pilot(su, &req, &pl, err)) {
 		free(sw);
 		return -1;
 	}
@@ -298,8 +289,9 @@ int pb_cost_sweep_mode(struct sweep_setup *su, enum pb_delivery mode, struct cos
 		.noise_ns = fmax(su->noise_ns, pl.residual_ns / sqrt(1.31)),
 		.ns_per_sample = pl.c,
 		.events_cost_ns = su->per_event && pl.events_cost > 0 ? pl.events_cost : 0,
-		.run_ns = su->noise_run_ns,
-		.run_x = su->noise_x,
+		/* the runs the noise was measured on: without perf, or the pilot's long end */
+		.run_ns = su->per_event ? pl.t_long : su->base_cpu_ns,
+		.run_x = su->per_event ? pl.x_long : 0,
 		.x = x,
 		.pair_s = pair_s,
 		.nslots = nslots,
