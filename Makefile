@@ -7,7 +7,7 @@ FUZZ_SECONDS ?= 20
 OUT        ?= results
 PREFIX     ?= /usr/local
 
-.PHONY: all deps test-deps build program build-asan install run docs check test test-asan memcheck fuzz fuzz-smoke check-arm64 bench-engine bench-analysis bench-peer cross-arm64 clean
+.PHONY: all deps test-deps build program build-asan install run docs check test test-asan memcheck fuzz fuzz-smoke check-arm64 bench-engine bench-analysis bench-peer bench-cost cross-arm64 clean
 
 all: build
 
@@ -95,6 +95,10 @@ bench-engine: program
 # pesbench's delivery modes vs perf record on one workload, facility and period (bench/peer.sh).
 bench-peer: program
 	@bash bench/peer.sh ./$(BUILD)/pesbench
+
+# The cost of one timer sample: pesbench's fit vs perf record at two periods (bench/cost.sh).
+bench-cost: program
+	@bash bench/cost.sh ./$(BUILD)/pesbench
 
 # perf.data reading speed and peak RSS: pesbench's per-IP histogram vs perf script and perf report.
 bench-analysis: program

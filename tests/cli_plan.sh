@@ -33,9 +33,32 @@ check "grep -q 'exited with status 1' '$work/err'" "non-zero exit explained"
 cat >"$work/costs.json" <<JSON
 {"schema": "pesbench-results/1", "points": [
  {"experiment": "cost", "facility": "$T", "kind": "fit", "delivery": "signal",
-  "metrics": {"ns_per_sample": 99999}},
+  "metrics": {"ns_per_sample": 99999, "ci95_ns": 10, "resolved": true}},
+ {"experiment": "cost", "facility": "$T", "kind": "fit", "delivery": "none",
+  "metrics": {"ns_per_sample": 10000, "ci95_ns": 500, "r2": 0.8, "resolved": true}}]}
+JSON
+# A results folder, as compare and report take it.
+mkdir -p "$work/folder" && cp "$work/costs.json" "$work/folder/results.json"
+# A bare cost with nothing to check it by (issue 21 2e: it was taken as is).
+cat >"$work/bare.json" <<JSON
+{"schema": "pesbench-results/1", "points": [
  {"experiment": "cost", "facility": "$T", "kind": "fit", "delivery": "none",
   "metrics": {"ns_per_sample": 10000}}]}
+JSON
+# A sweep whose run failed, with resolved: true beside the error (what a failed run left
+# before issue 21 2b): the error wins.
+cat >"$work/failed.json" <<JSON
+{"schema": "pesbench-results/1", "points": [
+ {"experiment": "cost", "facility": "$T", "kind": "fit", "delivery": "none",
+  "error": "perf_event_open failed: Input/output error",
+  "metrics": {"ns_per_sample": 10000, "ci95_ns": 500, "resolved": true}}]}
+JSON
+# Unresolved, with the time a sweep would need to resolve it.
+cat >"$work/slow.json" <<JSON
+{"schema": "pesbench-results/1", "points": [
+ {"experiment": "cost", "facility": "$T", "kind": "fit", "delivery": "none",
+  "metrics": {"ns_per_sample": 2100, "ci95_ns": 1700, "r2": 0.3, "resolved": false,
+   "seconds_to_resolve": 250}}]}
 JSON
 # A fit the cost experiment marked unresolved (bp:w's kind of figures): plan refuses it.
 cat >"$work/unresolved.json" <<JSON
@@ -56,11 +79,19 @@ check "grep -q 'no cost fit' '$work/err'" "missing fit explained"
 expect_exit 6 "corrupt costs file" "$PB_BIN" plan --facility $T --budget 5 --costs "$work/cut.json" -- true
 
 expect_exit 1 "unresolved fit in costs file" "$PB_BIN" plan --facility $T --budget 5 --costs "$work/unresolved.json" -- true
-check "grep -q 'did not resolve (-16247.0 ± 178006.0 ns per sample, R² 0.027)' '$work/err'" "unresolved fit refused with its figures"
+check "grep -q 'did not resolve (-16247.0 ± 178006.0 ns per sample, R² 0.027' '$work/err'" "unresolved fit refused with its figures"
 check "grep -q 'not measured precisely enough' '$work/err'" "unresolved fit: says it is not precise enough"
 check "[ ! -s '$work/out' ]" "no plan printed from an unresolved fit"
 expect_exit 1 "fit wider than 25 % in costs file" "$PB_BIN" plan --facility $T --budget 5 --costs "$work/loose.json" -- true
-check "grep -q 'did not resolve (10000.0 ± 6000.0 ns per sample, R² 0.950)' '$work/err'" "a 60 % CI is refused"
+check "grep -q 'did not resolve (10000.0 ± 6000.0 ns per sample, R² 0.950' '$work/err'" "a 60 % CI is refused"
+expect_exit 6 "bare cost in costs file" "$PB_BIN" plan --facility $T --budget 5 --costs "$work/bare.json" -- true
+check "grep -q 'no resolution figures' '$work/err'" "a bare cost is refused, saying what is missing"
+expect_exit 1 "failed sweep in costs file" "$PB_BIN" plan --facility $T --budget 5 --costs "$work/failed.json" -- true
+check "grep -q 'failed (perf_event_open failed: Input/output error)' '$work/err'" "the sweep's error is shown"
+check "[ ! -s '$work/out' ]" "no plan printed from a failed sweep"
+expect_exit 1 "unresolved with time to resolve" "$PB_BIN" plan --facility $T --budget 5 --costs "$work/slow.json" -- true
+check "grep -q '~2.1 µs, 95 % CI 0.4–3.8 µs, not resolved to ±10 %' '$work/err'" "the estimate with its interval"
+check "grep -q 'a cost sweep of about 250 s would resolve it' '$work/err'" "how long a sweep would need"
 
 # --- the cost measured on the spot: either it resolves and there is a plan, or plan says it
 # could not measure it precisely enough, with the figures. The machine decides which.
@@ -79,7 +110,8 @@ case $rc in
 		fail "unresolved sweep: message missing ($(head -c 300 "$work/err"))"
 	grep -Eq -- '-?[0-9.]+ ± [0-9.]+ ns per sample \(95 % CI\), R² -?[0-9.]+' "$work/err" ||
 		fail "unresolved sweep: figures missing ($(head -c 300 "$work/err"))"
-	grep -q 'longer sweep' "$work/err" || fail "unresolved sweep was not retried longer"
+	grep -Eq 'would resolve it: --cost-seconds [0-9]+|No cost was seen above the noise' \
+		"$work/err" || fail "unresolved sweep: no time to resolve ($(head -c 400 "$work/err"))"
 	[ -s "$work/out" ] && fail "unresolved sweep printed a plan"
 	;;
 *)
@@ -92,10 +124,16 @@ check "grep -q '^period: *110000 ns' '$work/out'" "period = c (1+b)/b = 110000 n
 check "grep -q 'cost of a sample: *10000.0 ns' '$work/out'" "the delivery-none fit is used"
 check "grep -q 'overhead 10.00 %' '$work/out'" "predicted overhead is the budget"
 check "! grep -q '^check:' '$work/out'" "no check without --check"
+expect_exit 0 "plan --costs FOLDER" "$PB_BIN" plan --facility $T --budget 10 --runs 1 --costs "$work/folder" -- "${loop[@]}"
+check "grep -q '^period: *110000 ns' '$work/out'" "a results folder is read as its results.json"
+expect_exit 0 "plan --json" "$PB_BIN" plan --facility $T --budget 10 --runs 1 --json --check --costs "$work/costs.json" -- "${loop[@]}"
+check "jq -e '.period == 110000 and .period_unit == \"ns\" and .ns_per_sample == 10000' '$work/out' >/dev/null" "--json: the plan as one object"
+check "jq -e '(.check.slowdown_error_pp | type) == \"number\" and (.check.slowdown_within | type) == \"boolean\"' '$work/out' >/dev/null" "--json --check: judged on the slowdown"
 expect_exit 0 "plan --check" "$PB_BIN" plan --facility $T --budget 10 --runs 1 --ring 16 --check --costs "$work/costs.json" -- "${loop[@]}"
 check "grep -q '^ring: *16 data pages (--ring)' '$work/out'" "--ring is used"
 check "grep -q '^check: *[0-9]* samples, [0-9]* lost' '$work/out'" "check prints samples and losses"
 check "grep -q 'prediction error' '$work/out'" "check prints the prediction error"
+check "grep -Eq 'slowdown +predicted .* pp \((within|outside) ±' '$work/out'" "check judges the slowdown"
 check "grep -Eq '(within|OVER) the 10 % budget' '$work/out'" "check compares with the budget"
 
 echo "cli_plan: $((checks - failures)) passed, $failures failed"

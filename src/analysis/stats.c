@@ -164,8 +164,7 @@ bool pb_fit_disagrees(const struct pb_fit *fit, double robust_slope)
 bool pb_fit_resolved(const struct pb_fit *fit)
 {
 	/* Written so that a NaN anywhere fails. */
-	return fit->slope > 0 && fit->r2 >= PB_FIT_MIN_R2 &&
-	       fit->slope_ci95 <= PB_FIT_MAX_REL_CI * fit->slope;
+	return fit->slope > 0 && fit->slope_ci95 <= PB_FIT_MAX_REL_CI * fit->slope;
 }
 
 size_t pb_fastest_per_period(const struct pb_xy *xy, size_t n, struct pb_xy *out)

@@ -46,10 +46,11 @@ int pb_theil_sen(const double *x, const double *y, size_t n, double *slope, doub
  * NaN anywhere counts as a contradiction. */
 bool pb_fit_disagrees(const struct pb_fit *fit, double robust_slope);
 
-/* A fitted per-sample cost is only a cost when it stands clear of the noise: slope > 0,
- * R² >= PB_FIT_MIN_R2 and the 95 % CI half-width within PB_FIT_MAX_REL_CI of the slope. A
- * cost fit that fails this is reported but never used to predict or plan. */
-#define PB_FIT_MIN_R2 0.99
+/* A fitted per-sample cost is only a cost when it stands clear of the noise: slope > 0 and
+ * the 95 % CI half-width within PB_FIT_MAX_REL_CI of the slope. R² is no part of it (issue
+ * 27): it measures the design's spread of samples against the noise, and falls as pairs are
+ * added at the same spread while the CI narrows. A cost fit that fails this is reported but
+ * never used to predict or plan. */
 #define PB_FIT_MAX_REL_CI 0.10
 bool pb_fit_resolved(const struct pb_fit *fit);
 

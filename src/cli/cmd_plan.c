@@ -10,10 +10,12 @@
 #include "experiments/predict.h"
 #include "facilities/facility.h"
 #include "io/results.h"
+#include "present/report.h"
 #include "util/kit.h"
 #include "util/text.h"
 
 #include <errno.h>
+#include <jansson.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,8 +37,8 @@ static int parse_budget(const char *text, double *out, struct pb_error *err)
 struct plan_args {
 	const char *facility, *costs;
 	double budget;
-	bool budget_given, check;
-	uint64_t ring, runs;
+	bool budget_given, check, json;
+	uint64_t ring, runs, cost_seconds;
 };
 
 static int set_budget(void *args, const char *value, struct pb_error *err)
@@ -81,11 +83,16 @@ static const struct pb_opt plan_options[] = {
 	 .help = "data pages per ring for the check run (default: recommended)"},
 	{.name = "check", .kind = PB_OPT_FLAG, .at = ARG(check, bool),
 	 .help = "run CMD at the recommended period; print predicted vs measured"},
-	{.name = "costs", .arg = "FILE", .kind = PB_OPT_STRING, .at = ARG(costs, const char *),
-	 .help = "take the cost of one sample from a results.json written by `pesbench run cost` "
-		 "(its delivery-none fit for this facility) instead of measuring it now (a ~2 s "
-		 "sweep, longer when the machine is noisy; plan fails when the cost does not "
-		 "resolve)"},
+	{.name = "costs", .arg = "PATH", .kind = PB_OPT_STRING, .at = ARG(costs, const char *),
+	 .help = "take the cost of one sample from a results folder (or its results.json) written "
+		 "by `pesbench run cost` (its delivery-none fit for this facility, refused unless it "
+		 "resolved) instead of measuring it now"},
+	{.name = "cost-seconds", .arg = "S", .kind = PB_OPT_U64, .at = ARG(cost_seconds, uint64_t),
+	 .min = 1, .max = 3600,
+	 .help = "time the cost sweep on the spot may take (default 5); when the cost does not "
+		 "resolve, plan says how long a sweep that resolves it would need"},
+	{.name = "json", .kind = PB_OPT_FLAG, .at = ARG(json, bool),
+	 .help = "print the plan (and the check) as one JSON object"},
 	{.name = "runs", .arg = "N", .kind = PB_OPT_U64, .at = ARG(runs, uint64_t), .min = 1,
 	 .max = 64, .help = "runs of CMD per measurement, median taken (default 3)"},
 	{0},
@@ -133,90 +140,61 @@ static int measure_median(char *const *argv, const struct pb_spec *spec, uint64_
 	return 0;
 }
 
-static int cost_from_file(const char *path, const char *facility, double *cost,
+static int cost_from_file(const char *arg, const char *facility, double *cost,
 			  struct pb_error *err)
 {
+	char path[4200], dir[4200];
+	pb_results_locate(arg, path, sizeof path, dir, sizeof dir);
 	struct pb_results doc;
 	if (pb_results_load(path, &doc, err))
 		return -1;
-	int rc = pb_fail(err, PB_EXIT_BAD_FILE, 0,
-			 "%s has no cost fit for %s in delivery mode none: run `pesbench run cost "
-			 "--facility %s` first", path, facility, facility);
-	for (size_t i = 0; i < doc.npoints; i++) {
-		const struct pb_result_point *p = doc.points[i];
-		const char *kind = pb_rset_get_text(&p->params, "kind");
-		const char *del = pb_rset_get_text(&p->params, "delivery");
-		const struct pb_rset *m = &p->metrics;
-		bool is_cost;
-		double slope = pb_rset_get_number(m, "ns_per_sample", &is_cost);
-		if (kind && del && !strcmp(p->experiment, "cost") && !strcmp(p->facility, facility) &&
-		    !strcmp(kind, "fit") && !strcmp(del, "none") && is_cost) {
-			*cost = slope;
-			pb_error_clear(err);
-			rc = 0;
-			/* The file's verdict, and the rule again where its figures are there (a
-			 * file written under an older, looser rule); a bare cost is taken as is. */
-			bool has_ci, has_r2;
-			double ci = pb_rset_get_number(m, "ci95_ns", &has_ci);
-			double r2 = pb_rset_get_number(m, "r2", &has_r2);
-			struct pb_fit fit = {.slope = *cost, .slope_ci95 = ci, .r2 = r2};
-			const struct pb_rvalue *resolved = pb_rset_get(m, "resolved");
-			bool said_unresolved = resolved && resolved->kind == PB_RV_BOOL &&
-					       !resolved->as.b;
-			if (said_unresolved || (has_ci && has_r2 && !pb_fit_resolved(&fit)))
-				rc = pb_fail(err, PB_EXIT_FAILURE, 0,
-					     "%s: the cost of one %s sample there did not resolve "
-					     "(%.1f ± %.1f ns per sample, R² %.3f): it was not measured "
-					     "precisely enough to plan with; measure it again (`pesbench "
-					     "run cost` with more --runs or --target-ms) or leave --costs "
-					     "out", path, facility, *cost, has_ci ? ci : NAN,
-					     has_r2 ? r2 : NAN);
-			break;
-		}
-	}
+	int rc = pb_cost_from_results(&doc, path, facility, cost, err);
 	pb_results_free(&doc);
 	return rc;
 }
 
-/* The cost of one sample from a sweep on the spot, used only when its fit resolves: a short
- * sweep, then once a longer one (more runs, longer runs) when the machine is too noisy for it.
- * A cost that still does not resolve fails rather than plan on noise. */
-static int measure_cost(const char *facility, double *cost, struct pb_error *err)
+/* The cost of one sample from a sweep on the spot, designed to resolve within seconds (the
+ * noise and a pilot measured first size it); a cost that does not resolve fails rather than
+ * plan on noise, with its interval and the time a sweep that resolves it would need. */
+static int measure_cost(const char *facility, uint64_t seconds, double *cost,
+			struct pb_error *err)
 {
-	/* The cost experiment's method (paired runs, CPU time, rounds until the fit resolves),
-	 * with a short budget, then once a longer one with longer runs. */
-	static const struct {
-		unsigned rounds;
-		uint64_t target_ms, budget_ms;
-	} tries[] = {{2, 30, 3000}, {3, 100, 10000}};
+	fflush(stdout);
+	fprintf(stderr, "measuring the cost of one %s sample (noise, pilot, then a sweep sized to "
+		"resolve it, up to %llu s)...\n", facility, (unsigned long long)seconds);
 	struct pb_cost c;
-	struct pb_fit fit = {0};
-	for (size_t t = 0; t < PB_ARRAY_SIZE(tries); t++) {
-		fflush(stdout);
-		fprintf(stderr, "measuring the cost of one %s sample (%s sweep: paired runs of "
-			"%llu ms, up to %.0f s)...\n", facility, t ? "longer" : "short",
-			(unsigned long long)tries[t].target_ms, tries[t].budget_ms / 1e3);
-		if (pb_cost_measure(facility, tries[t].rounds, tries[t].target_ms,
-				    tries[t].budget_ms, &c, err))
-			return -1;
-		fit = c.fit;
-		if (c.resolved) {
-			*cost = fit.slope;
-			return 0;
-		}
-		fprintf(stderr, "the cost did not resolve: %s\n", c.why);
+	if (pb_cost_measure(facility, 1, 30, seconds * 1000, &c, err))
+		return -1;
+	if (c.resolved) {
+		*cost = c.fit.slope;
+		return 0;
 	}
-	return pb_fail(err, PB_EXIT_FAILURE, 0,
-		       "the cost of one %s sample could not be measured precisely enough on this "
-		       "machine: %.1f ± %.1f ns per sample (95 %% CI), R² %.3f; a plan needs slope "
-		       "> 0, R² >= %.2g and a CI within %.0f %% of the slope. Measure it on a quieter "
-		       "machine or with `pesbench run cost` and pass --costs", facility, fit.slope,
-		       fit.slope_ci95, fit.r2, PB_FIT_MIN_R2, PB_FIT_MAX_REL_CI * 100);
+	char estimate[160];
+	pb_format(estimate, sizeof estimate, "%.1f ± %.1f ns per sample (95 %% CI), R² %.3f",
+		  c.fit.slope, c.fit.slope_ci95, c.fit.r2);
+	pb_fail(err, PB_EXIT_FAILURE, 0,
+		"the cost of one %s sample could not be measured precisely enough on this machine "
+		"in %.1f s: %s (run-to-run noise %.0f ns); a plan needs slope > 0 and a CI within "
+		"%.0f %% of it", facility, c.seconds, estimate, c.noise_ns, PB_FIT_MAX_REL_CI * 100);
+	/* 20 % over the estimate: it comes from a CI that is itself an estimate */
+	double ask = ceil(c.seconds_to_resolve * 1.2);
+	if (isfinite(c.seconds_to_resolve) && ask <= 3600)
+		pb_append(err->msg, sizeof err->msg, ". A sweep of %s%.0f s would resolve it: "
+			  "--cost-seconds %.0f", c.to_resolve_lower ? "more than " : "",
+			  c.seconds_to_resolve, ask);
+	else if (isfinite(c.seconds_to_resolve))
+		pb_append(err->msg, sizeof err->msg, ". A sweep of %s%.0f s would resolve it, more "
+			  "than --cost-seconds allows (3600): measure on a quieter machine",
+			  c.to_resolve_lower ? "more than " : "", c.seconds_to_resolve);
+	else
+		pb_append(err->msg, sizeof err->msg, ". No cost was seen above the noise to size a "
+			  "longer sweep for: measure on a quieter machine");
+	return -1;
 }
 
 int pb_cmd_plan(int argc, char **argv)
 {
-	struct plan_args a = {.runs = 3};
+	struct plan_args a = {.runs = 3, .cost_seconds = 5};
 	int rest, rc0 = pb_options_run(&pb_cmd_plan_spec, argc, argv, &a, &rest);
 	if (rc0 >= 0)
 		return rc0;
@@ -276,7 +254,7 @@ int pb_cmd_plan(int argc, char **argv)
 		if (cost_from_file(costs, facility, &model.ns_per_sample, &err))
 			return pb_cli_report("plan", &err);
 	} else {
-		if (measure_cost(facility, &model.ns_per_sample, &err))
+		if (measure_cost(facility, a.cost_seconds, &model.ns_per_sample, &err))
 			return pb_cli_report("plan", &err);
 		cost_source = "a sweep just now";
 	}
@@ -285,24 +263,37 @@ int pb_cmd_plan(int argc, char **argv)
 		return pb_cli_report("plan", &err);
 	unsigned ring_pages = ring ? (unsigned)ring : plan.ring_pages;
 
-	printf("command:            %s%s\n", cmd[0], cmd[1] ? " ..." : "");
-	printf("CPU time, no perf:  %.3f ms (median of %llu; wall %.3f ms)\n",
-	       model.baseline_ns / 1e6, (unsigned long long)runs, (double)base.wall_ns / 1e6);
-	if (model.time_based)
-		printf("event rate:         1 per period of the command's CPU time (timer)\n");
-	else
-		printf("events:             %.0f (%.3g per second)\n", model.events,
-		       model.events / (model.baseline_ns / 1e9));
-	printf("cost of a sample:   %.1f ns (from %s)\n", model.ns_per_sample, cost_source);
-	printf("budget:             %.3g %%\n", budget);
-	printf("period:             %llu%s\n", (unsigned long long)plan.period,
-	       model.time_based ? " ns" : " events");
-	printf("predicted:          %.0f samples, %.3f ms, overhead %.2f %%\n", plan.samples,
-	       plan.predicted_ns / 1e6, plan.overhead_pct);
-	printf("ring:               %u data pages%s\n", ring_pages,
-	       ring ? " (--ring)" : " (100 ms of samples)");
+	json_t *doc = json_pack("{s:s, s:s, s:f, s:I, s:f, s:f, s:s, s:f, s:I, s:s, s:f, s:f, s:f, "
+				"s:i}",
+				"command", cmd[0], "facility", facility,
+				"baseline_cpu_ns", model.baseline_ns, "runs", (json_int_t)runs,
+				"events", model.time_based ? 0.0 : model.events,
+				"ns_per_sample", model.ns_per_sample, "cost_source", cost_source,
+				"budget_pct", budget, "period", (json_int_t)plan.period,
+				"period_unit", model.time_based ? "ns" : "events",
+				"predicted_samples", plan.samples, "predicted_ns", plan.predicted_ns,
+				"predicted_overhead_pct", plan.overhead_pct, "ring_pages",
+				(int)ring_pages);
+	if (!a.json) {
+		printf("command:            %s%s\n", cmd[0], cmd[1] ? " ..." : "");
+		printf("CPU time, no perf:  %.3f ms (median of %llu; wall %.3f ms)\n",
+		       model.baseline_ns / 1e6, (unsigned long long)runs, (double)base.wall_ns / 1e6);
+		if (model.time_based)
+			printf("event rate:         1 per period of the command's CPU time (timer)\n");
+		else
+			printf("events:             %.0f (%.3g per second)\n", model.events,
+			       model.events / (model.baseline_ns / 1e9));
+		printf("cost of a sample:   %.1f ns (from %s)\n", model.ns_per_sample, cost_source);
+		printf("budget:             %.3g %%\n", budget);
+		printf("period:             %llu%s\n", (unsigned long long)plan.period,
+		       model.time_based ? " ns" : " events");
+		printf("predicted:          %.0f samples, %.3f ms, overhead %.2f %%\n", plan.samples,
+		       plan.predicted_ns / 1e6, plan.overhead_pct);
+		printf("ring:               %u data pages%s\n", ring_pages,
+		       ring ? " (--ring)" : " (100 ms of samples)");
+	}
 	if (!check)
-		return PB_EXIT_OK;
+		return a.json ? pb_cli_print_json("plan", doc, 2) : (json_decref(doc), PB_EXIT_OK);
 
 	/* The check re-measures the baseline, interleaved with the sampled runs, so that a
 	 * machine that got busier or quieter since the plan moves both alike. */
@@ -310,8 +301,10 @@ int pb_cmd_plan(int argc, char **argv)
 	for (unsigned i = 0; i < runs; i++) {
 		struct pb_program_figures b, f;
 		if (pb_program_measure(cmd, NULL, 0, 0, &b, &err) ||
-		    pb_program_measure(cmd, &spec, plan.period, ring_pages, &f, &err))
+		    pb_program_measure(cmd, &spec, plan.period, ring_pages, &f, &err)) {
+			json_decref(doc);
 			return pb_cli_report("plan", &err);
+		}
 		bases[i] = (double)b.cpu_ns;
 		cpus[i] = (double)f.cpu_ns;
 		samples[i] = (double)f.samples;
@@ -325,8 +318,23 @@ int pb_cmd_plan(int argc, char **argv)
 	model.baseline_ns = pb_median(bases, runs);
 	/* The same model as the plan: samples from the period, not from the run. */
 	double predicted = pb_model_time_ns(&model, plan.period);
+	double predicted_pct = (predicted - model.baseline_ns) / model.baseline_ns * 100.0;
 	double measured_pct = ((double)sampled.cpu_ns - model.baseline_ns) / model.baseline_ns *
 			      100.0;
+	bool within = pb_slowdown_within(predicted_pct, measured_pct);
+	if (a.json) {
+		json_object_set_new(doc, "check", json_pack(
+			"{s:I, s:I, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:b, s:b}",
+			"samples", (json_int_t)sampled.samples, "lost", (json_int_t)sampled.lost,
+			"baseline_cpu_ns", model.baseline_ns, "predicted_ns", predicted,
+			"measured_ns", (double)sampled.cpu_ns, "predicted_slowdown_pct",
+			predicted_pct, "measured_slowdown_pct", measured_pct, "slowdown_error_pp",
+			predicted_pct - measured_pct, "slowdown_tolerance_pp",
+			pb_slowdown_tolerance_pp(measured_pct), "slowdown_within", within,
+			"within_budget", measured_pct <= budget));
+		return pb_cli_print_json("plan", doc, 2);
+	}
+	json_decref(doc);
 	printf("check:              %llu samples, %llu lost (medians of %llu runs)\n",
 	       (unsigned long long)sampled.samples, (unsigned long long)sampled.lost,
 	       (unsigned long long)runs);
@@ -339,5 +347,8 @@ int pb_cmd_plan(int argc, char **argv)
 	       measured_pct <= budget ? "within" : "OVER", budget);
 	printf("  prediction error  %+.2f %%\n",
 	       pb_prediction_error_pct((double)sampled.cpu_ns, predicted));
+	printf("  slowdown          predicted %.2f %%, measured %.2f %%: %+.2f pp (%s ±%.2f pp)\n",
+	       predicted_pct, measured_pct, predicted_pct - measured_pct,
+	       within ? "within" : "outside", pb_slowdown_tolerance_pp(measured_pct));
 	return PB_EXIT_OK;
 }

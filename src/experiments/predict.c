@@ -5,6 +5,7 @@
 #include "util/kit.h"
 #include "util/text.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -129,9 +130,10 @@ int pb_site_cost_sample_source(const struct pb_site_cost *fits, size_t n, int k)
 {
 	if (k < 0 || (size_t)k >= n)
 		return -1;
-	if (fits[k].resolved)
+	if (fits[k].resolved && (!fits[k].per_event || fits[k].event_resolved))
 		return k;
-	if (k > 0 && fits[k].event_resolved && fits[0].resolved)
+	/* fits[0]'s per-event cost is not used, only its per-sample cost */
+	if (k > 0 && fits[k].per_event && fits[k].event_resolved && fits[0].resolved)
 		return 0;
 	return -1;
 }
@@ -139,12 +141,6 @@ int pb_site_cost_sample_source(const struct pb_site_cost *fits, size_t n, int k)
 double pb_cost_pair_samples(const struct pb_cost_pair *p)
 {
 	return p->observed + p->lost;
-}
-
-bool pb_cost_sweep_done(bool sample_resolved, bool sample_futile, bool per_event,
-			bool event_resolved)
-{
-	return (sample_resolved || sample_futile) && (!per_event || event_resolved);
 }
 
 unsigned pb_cost_sweep_periods(const struct pb_facility *f, uint64_t *out)
@@ -208,4 +204,81 @@ int pb_program_measure(char *const *argv, const struct pb_spec *spec, uint64_t p
 	}
 	free(r);
 	return rc;
+}
+
+void pb_cost_design_size(const struct pb_cost_design_input *in, struct pb_cost_design *out)
+{
+	memset(out, 0, sizeof *out);
+	out->rounds_needed = UINT_MAX;
+	out->expected_rel_ci = NAN;
+	double sx = 0, sxx = 0, s2 = 0;
+	for (unsigned i = 0; i < in->nslots; i++) {
+		sx += in->x[i];
+		out->round_s += in->pair_s[i];
+		/* A sampled run slowed by s is that much longer, and (noise in proportion to
+		 * the run) that much noisier; its baseline is a median of five partners. */
+		double s = in->run_ns > 0 && in->ns_per_sample > 0
+				   ? fmax(0, in->ns_per_sample * (in->x[i] - in->run_x) / in->run_ns)
+				   : 0;
+		s2 += (1 + s) * (1 + s) + 0.31;
+	}
+	unsigned k = in->nslots;
+	double mean_x = k ? sx / k : 0;
+	for (unsigned i = 0; i < k; i++)
+		sxx += (in->x[i] - mean_x) * (in->x[i] - mean_x);
+	double sigma_y = k ? in->noise_ns * sqrt(s2 / k) : NAN;
+	unsigned budget_rounds = out->round_s > 0 && in->seconds_left > 0
+					 ? (unsigned)fmin(in->seconds_left / out->round_s, 1e6)
+					 : 0;
+	if (in->ns_per_sample > 0 && sxx > 0 && sigma_y >= 0) {
+		/* t x sigma_y / sqrt(R Sxx) <= rel c; t of the df the rounds give, solved by a
+		 * few steps from t = 2 */
+		double want = PB_DESIGN_REL_CI * in->ns_per_sample, r = 1;
+		for (int it = 0; it < 4; it++) {
+			double t = pb_t95(r * k > 2 ? (size_t)(r * k) - 2 : 1);
+			r = ceil(pow(t * sigma_y / want, 2) / sxx);
+			if (r < 1)
+				r = 1;
+		}
+		/* the intercept (the events' cost) to the same standard: its variance is
+		 * sigma_y^2 (1 / n + mean_x^2 / Sxx) */
+		if (in->events_cost_ns > 0) {
+			double t = pb_t95(r * k > 2 ? (size_t)(r * k) - 2 : 1);
+			double wi = PB_DESIGN_REL_CI * in->events_cost_ns;
+			double ri = ceil(pow(t * sigma_y / wi, 2) * (1.0 / k + mean_x * mean_x / sxx));
+			r = fmax(r, ri);
+		}
+		out->rounds_needed = r > 1e6 ? UINT_MAX : (unsigned)r;
+	}
+	unsigned r = out->rounds_needed < budget_rounds ? out->rounds_needed : budget_rounds;
+	if (r < in->min_rounds)
+		r = in->min_rounds;
+	if (in->max_rounds && r > in->max_rounds)
+		r = in->max_rounds;
+	out->rounds = r ? r : 1;
+	if (in->ns_per_sample > 0 && sxx > 0) {
+		size_t n = (size_t)out->rounds * k;
+		out->expected_rel_ci = pb_t95(n > 2 ? n - 2 : 1) * sigma_y /
+				       sqrt(out->rounds * sxx) / in->ns_per_sample;
+	}
+}
+
+double pb_cost_seconds_to_resolve(const struct pb_fit *f, double seconds_spent, bool *lower_bound)
+{
+	*lower_bound = !(f->slope > 0);
+	double c = f->slope > 0 ? f->slope : f->slope + f->slope_ci95;
+	if (!(c > 0) || !(f->slope_ci95 > 0) || !(seconds_spent > 0))
+		return NAN;
+	double ratio = f->slope_ci95 / (PB_FIT_MAX_REL_CI * c);
+	return seconds_spent * ratio * ratio;
+}
+
+double pb_slowdown_tolerance_pp(double measured_slowdown_pct)
+{
+	return fmax(PB_SLOWDOWN_REL_TOL * fabs(measured_slowdown_pct), PB_SLOWDOWN_ABS_TOL_PP);
+}
+
+bool pb_slowdown_within(double predicted_pct, double measured_pct)
+{
+	return fabs(predicted_pct - measured_pct) <= pb_slowdown_tolerance_pp(measured_pct);
 }

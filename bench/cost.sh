@@ -1,0 +1,124 @@
+#!/usr/bin/env bash
+# The cost of one timer sample measured two ways (a benchmark: figures printed and compared,
+# not a timed test).
+#
+# 1. pesbench's own figure: `pesbench run cost --facility timer:cpu-clock`, the delivery-none
+#    fit of its designed sweep (experiments/cost_sweep.c): ns per sample with its 95 % CI.
+# 2. An independent figure no one here wrote the sampling for: `perf record -e cpu-clock:u -c P`
+#    of the same workload (`pesbench measure --facility none`, the busy loop) at two periods,
+#    each round next to a run without perf, in an order that rotates from round to round. Per
+#    round and period: (the sampled run's thread CPU time - the median of the runs without
+#    perf) / the samples perf took in the workload's code (counted by symbol with perf script).
+#    The median over the rounds comes with a distribution-free 95 % CI (order statistics, as
+#    bench/peer.sh does).
+#
+# The same runs of pesbench itself at the two periods (`pesbench measure --period P`, mode none),
+# in the same rounds, tell a difference of method from a machine that moved between the fit and
+# the perf runs (the fit is measured first, in its own minutes).
+#
+# The two agree at a period when their intervals overlap. perf's record path differs a little
+# from pesbench's mode none (perf record asks for ip, tid, time and period, 40 bytes; pesbench
+# for 32, and perf's reader runs as another process), so a few percent apart is expected.
+#
+# usage: bash bench/cost.sh [PESBENCH]    (make bench-cost)
+# env:   ITERATIONS (200000000)  ROUNDS (9)  PERIODS ("100000 40000": perf's two periods, ns)
+#        TARGET_MS (the cost run's --target-ms; default the suite's)
+set -euo pipefail
+PB_BIN=${1:-${PB_BIN:-./build/pesbench}}
+ITERATIONS=${ITERATIONS:-200000000}
+ROUNDS=${ROUNDS:-9}
+read -ra periods <<<"${PERIODS:-100000 40000}"
+WORKLOAD=busy
+
+command -v jq >/dev/null || { echo "cost.sh: needs jq (scripts/install-deps.sh installs it)" >&2; exit 2; }
+command -v perf >/dev/null || { echo "cost.sh: needs perf (scripts/install-deps.sh installs it)" >&2; exit 2; }
+[ -x "$PB_BIN" ] || { echo "cost.sh: no pesbench at $PB_BIN (make build)" >&2; exit 2; }
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+echo "cost of one timer:cpu-clock sample: pesbench's fit vs perf record at ${periods[*]} ns"
+echo "(machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//'), family $(grep -m1 'cpu family' /proc/cpuinfo | cut -d: -f2 | tr -d ' ') model $(grep -m1 '^model\s*:' /proc/cpuinfo | cut -d: -f2 | tr -d ' '), $(nproc) CPUs;" \
+	"load average at the start: $(cut -d' ' -f1-3 /proc/loadavg))"
+
+# --- 1. pesbench's fit ---
+"$PB_BIN" run cost --facility timer:cpu-clock ${TARGET_MS:+--target-ms "$TARGET_MS"} \
+	--out "$work/run" >"$work/run.log" 2>&1 || {
+	echo "cost.sh: pesbench run cost failed:" >&2
+	tail -n 5 "$work/run.log" >&2
+	exit 1
+}
+read -r fit_ns fit_ci fit_resolved fit_seconds < <(jq -r '[.points[] | select(.experiment ==
+	"cost" and .kind == "fit" and .delivery == "none")][0] | .metrics |
+	"\(.ns_per_sample) \(.ci95_ns) \(.resolved) \(.seconds)"' "$work/run/results.json")
+fit_text=$(jq -r '[.points[] | select(.experiment == "cost" and .kind == "fit" and
+	.delivery == "none")][0] | .estimate // "-"' "$work/run/results.json")
+printf 'pesbench fit (mode none):   %s (%.1f s)\n' "$fit_text" "$fit_seconds"
+
+# --- 2. perf record at two periods ---
+common=(--workload "$WORKLOAD" --iterations "$ITERATIONS" --json)
+run_one() { # config round -> "round cpu_ns samples"
+	local c=$1 r=$2 out=$work/out.json n
+	if [ "$c" = base ]; then
+		"$PB_BIN" measure --facility none "${common[@]}" >"$out"
+		echo "$r $(jq -r '.cpu_ns[0]' "$out") 0"
+		return
+	fi
+	if [ "${c#pb}" != "$c" ]; then # pesbench itself at the same period, mode none
+		"$PB_BIN" measure --facility timer:cpu-clock --period "${c#pb}" --delivery none \
+			"${common[@]}" >"$out"
+		echo "$r $(jq -r '"\(.cpu_ns[0]) \(.events[0].observed + .events[0].lost)"' "$out")"
+		return
+	fi
+	perf record -q -e cpu-clock:u -c "$c" -o "$work/perf.data" -- \
+		"$PB_BIN" measure --facility none "${common[@]}" >"$out" 2>"$work/perf.err"
+	n=$(perf script -i "$work/perf.data" -F ip,sym 2>/dev/null | grep -c "pb_wl_${WORKLOAD}_" || true)
+	echo "$r $(jq -r '.cpu_ns[0]' "$out") $n"
+}
+configs=(base)
+for p in "${periods[@]}"; do configs+=("$p" "pb$p"); done
+nc=${#configs[@]}
+for ((r = 1; r <= ROUNDS; r++)); do
+	for ((k = 0; k < nc; k++)); do
+		c=${configs[$(((k + r - 1) % nc))]}
+		run_one "$c" "$r" >>"$work/$c.txt"
+	done
+done
+. "$(dirname "$0")/median.sh"
+base=$(cut -d' ' -f2 "$work/base.txt" | median)
+printf 'runs without perf:          median %.2f ms CPU over %d rounds (min %.2f, max %.2f)\n' \
+	"$(awk -v b="$base" 'BEGIN {print b / 1e6}')" "$ROUNDS" \
+	"$(cut -d' ' -f2 "$work/base.txt" | sort -g | head -1 | awk '{print $1 / 1e6}')" \
+	"$(cut -d' ' -f2 "$work/base.txt" | sort -g | tail -1 | awk '{print $1 / 1e6}')"
+disagree=0
+for p in "${periods[@]}" $(printf 'pb%s ' "${periods[@]}"); do
+	awk -v b="$base" '$3 > 0 {printf "%.0f\n", ($2 - b) / $3}' "$work/$p.txt" >"$work/$p.per"
+	if [ ! -s "$work/$p.per" ]; then
+		echo "cost.sh: perf record -c $p took no samples in pb_wl_${WORKLOAD}_* ($(head -c 200 "$work/perf.err"))" >&2
+		exit 1
+	fi
+	med=$(median <"$work/$p.per")
+	read -r lo hi cover < <(median_ci <"$work/$p.per")
+	samples=$(cut -d' ' -f3 "$work/$p.txt" | median)
+	verdict="no CI (too few rounds)"
+	if [ "$lo" != - ]; then
+		if awk -v l="$lo" -v h="$hi" -v f="$fit_ns" -v c="$fit_ci" \
+			'BEGIN {exit !(l <= f + c && h >= f - c)}'; then
+			verdict="agrees with the fit (the intervals overlap)"
+		else
+			verdict="DISAGREES with the fit (the intervals do not overlap)"
+			disagree=1
+		fi
+	fi
+	if [ "${p#pb}" != "$p" ]; then
+		who="pesbench --period ${p#pb}"
+	else
+		who="perf record -c $p"
+	fi
+	printf '%-27s %s ns per sample, 95%% CI [%s, %s] (%s %%), %s samples/run;\n' \
+		"$who" "$med" "$lo" "$hi" "$cover" "$samples"
+	printf '                            ratio to the fit %s: %s\n' \
+		"$(awk -v m="$med" -v f="$fit_ns" 'BEGIN {printf "%.3f", m / f}')" "$verdict"
+done
+echo "(load average at the end: $(cut -d' ' -f1-3 /proc/loadavg); pesbench's fit resolved:" \
+	"$fit_resolved)"
+exit 0

@@ -1,0 +1,264 @@
+/* The cost fit of one sweep: least squares of the sampled runs' extra CPU time on their samples,
+ * Theil–Sen beside it, the per-event cost of a trapping facility from the intercept, and the
+ * fit's result point. */
+#include "experiments/cost_parts.h"
+
+#include "analysis/stats.h"
+#include "util/kit.h"
+#include "util/text.h"
+
+#include <limits.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The baseline a sampled run is set against: the median of its partner's and the partners of
+ * the LOCAL_PAIRS pairs measured before and after it. The CPU time of the same work varies by
+ * ~1 % from run to run here, with the machine's load rather than with time, so one partner
+ * alone doubles that noise in every difference; the median of five keeps most of it out while
+ * still following a machine that drifts over the sweep. */
+#define LOCAL_PAIRS 2
+
+static double local_baseline(const double *base, size_t n, size_t i)
+{
+	return pb_window_median(base, n, i, LOCAL_PAIRS);
+}
+
+void pb_cost_fit_sweep(const struct sweep *sw, bool per_event, struct cost_fit *cf)
+{
+	double *x = malloc(sw->n * sizeof *x), *y = malloc(sw->n * sizeof *y),
+	       *yw = malloc(sw->n * sizeof *yw), *b = malloc(sw->n * sizeof *b),
+	       *bw = malloc(sw->n * sizeof *bw);
+	cf->fitted = cf->resolved = cf->wall_fitted = cf->disagree = false;
+	cf->per_event = per_event;
+	cf->pairs = sw->n;
+	cf->why[0] = 0;
+	if (!x || !y || !yw || !b || !bw || sw->n == 0) {
+		pb_format(cf->why, sizeof cf->why, "no pairs measured");
+		goto out;
+	}
+	double events = 0;
+	for (size_t i = 0; i < sw->n; i++) {
+		b[i] = sw->p[i].base_cpu;
+		bw[i] = sw->p[i].base_wall;
+	}
+	for (size_t i = 0; i < sw->n; i++) {
+		x[i] = pb_cost_pair_samples(&sw->p[i]);
+		y[i] = sw->p[i].cpu - local_baseline(b, sw->n, i);
+		yw[i] = sw->p[i].wall - local_baseline(bw, sw->n, i);
+		events += sw->p[i].events;
+	}
+	cf->events = events / (double)sw->n;
+	cf->baseline_cpu = pb_median(b, sw->n);
+	cf->baseline_wall = pb_median(bw, sw->n);
+	if (pb_linear_fit(x, y, sw->n, &cf->cpu)) {
+		pb_format(cf->why, sizeof cf->why,
+			  "no fit: fewer than 3 pairs or the same number of samples in every run");
+		goto out;
+	}
+	cf->fitted = true;
+	cf->wall_fitted = !pb_linear_fit(x, yw, sw->n, &cf->wall);
+	if (pb_theil_sen(x, y, sw->n, &cf->ts_slope, &cf->ts_intercept))
+		cf->ts_slope = cf->ts_intercept = NAN;
+	cf->disagree = pb_fit_disagrees(&cf->cpu, cf->ts_slope);
+	if (per_event && cf->events > 0) {
+		cf->event_ns = cf->cpu.intercept / cf->events;
+		cf->event_ci95 = cf->cpu.intercept_ci95 / cf->events;
+		/* the per-event cost to the standard the slope is held to: positive, and its 95 %
+		 * CI within PB_FIT_MAX_REL_CI of it */
+		cf->event_resolved = cf->event_ns > 0 &&
+				     cf->event_ci95 <= PB_FIT_MAX_REL_CI * cf->event_ns;
+	}
+	cf->resolved = pb_fit_resolved(&cf->cpu) && !cf->disagree;
+	if (cf->resolved)
+		goto out;
+	const struct pb_fit *f = &cf->cpu;
+	if (!(f->slope > 0))
+		pb_format(cf->why, sizeof cf->why, "the slope is not positive (%.0f ± %.0f ns)",
+			  f->slope, f->slope_ci95);
+	else if (!(f->slope_ci95 <= PB_FIT_MAX_REL_CI * f->slope))
+		pb_format(cf->why, sizeof cf->why,
+			  "the 95 %% CI is ±%.0f %% of the slope (> ±%.0f %%; R² %.3f)",
+			  100 * f->slope_ci95 / f->slope, PB_FIT_MAX_REL_CI * 100, f->r2);
+	else
+		pb_format(cf->why, sizeof cf->why,
+			  "least squares (%.0f ± %.0f ns) and Theil–Sen (%.0f ns) disagree",
+			  f->slope, f->slope_ci95, cf->ts_slope);
+out:
+	free(x);
+	free(y);
+	free(yw);
+	free(b);
+	free(bw);
+}
+
+void pb_cost_fit_failed(struct cost_fit *cf, const char *msg)
+{
+	pb_format(cf->error, sizeof cf->error, "%s", msg && msg[0] ? msg : "a run failed");
+	cf->resolved = cf->event_resolved = false;
+}
+
+bool pb_cost_fit_usable(const struct cost_fit *cf)
+{
+	return cf->fitted && cf->resolved && !cf->error[0] &&
+	       (!cf->per_event || cf->event_resolved);
+}
+
+void pb_cost_estimate_text(char *buf, size_t len, double ns, double ci95, bool resolved,
+			   const char *reason)
+{
+	double lo = ns - ci95, hi = ns + ci95;
+	bool us = fabs(ns) >= 1000 || fabs(hi) >= 1000;
+	double k = us ? 1e-3 : 1;
+	const char *unit = us ? "µs" : "ns";
+	int prec = us ? 1 : 0;
+	pb_format(buf, len, "~%.*f %s, 95 %% CI %.*f–%.*f %s, ", prec, ns * k, unit, prec, lo * k,
+		  prec, hi * k, unit);
+	if (!resolved && reason)
+		pb_append(buf, len, "not resolved: %s", reason);
+	else
+		pb_append(buf, len, "%s to ±%.0f %%", resolved ? "resolved" : "not resolved",
+			  PB_FIT_MAX_REL_CI * 100);
+}
+
+/* How the sweep was designed, beside the fit (see pb_cost_design_size). */
+static void design_metrics(struct pb_result_point *p, const struct cost_fit *cf)
+{
+	struct pb_rset *m = &p->metrics;
+	if (!cf->pilot_pairs)
+		return;
+	if (cf->noise_pairs) {
+		pb_rset_real(m, "noise_ns", PB_UNIT_NS, cf->noise_ns);
+		pb_rset_int(m, "noise_pairs", PB_UNIT_COUNT, (int64_t)cf->noise_pairs);
+	} else {
+		pb_rset_text(&p->params, "noise_from", "the pilot's residuals (a facility that traps "
+			     "on every event: its runs without perf hold none of its noise)");
+	}
+	pb_rset_real_or_null(m, "pilot_ns_per_sample", PB_UNIT_NS_PER_SAMPLE, cf->pilot_ns);
+	pb_rset_int(m, "pilot_pairs", PB_UNIT_COUNT, (int64_t)cf->pilot_pairs);
+	pb_rset_real_or_null(m, "pilot_residual_ns", PB_UNIT_NS, cf->pilot_residual_ns);
+	pb_rset_int(m, "design_pairs", PB_UNIT_COUNT, (int64_t)cf->design_pairs);
+	pb_rset_int(m, "design_rounds", PB_UNIT_COUNT, cf->design_rounds);
+	if (cf->design_rounds_needed != UINT_MAX)
+		pb_rset_int(m, "design_rounds_needed", PB_UNIT_COUNT, cf->design_rounds_needed);
+	pb_rset_real_or_null(m, "design_expected_ci_pct", PB_UNIT_PERCENT,
+			     cf->expected_rel_ci * 100);
+	pb_rset_int(&p->params, "design_short_period", PB_UNIT_NONE, (int64_t)cf->high_period);
+	pb_rset_bool(m, "cut_short", cf->cut_short);
+	pb_rset_text(&p->params, "stopping_rule",
+		     "fixed design: rounds sized before the first pair from the noise and pilot "
+		     "pairs, which are not in the fit; the interval is the fixed-size one");
+	if (!cf->resolved && isfinite(cf->to_resolve_s)) {
+		pb_rset_real(m, "seconds_to_resolve", PB_UNIT_S, cf->to_resolve_s);
+		pb_rset_bool(m, "seconds_to_resolve_is_lower_bound", cf->to_resolve_lower);
+	}
+}
+
+void pb_cost_fit_site(struct cost_fit *cf, const char *cls, const char *label, const char *insn)
+{
+	cf->site_class = cls;
+	pb_format(cf->site, sizeof cf->site, "%s", label);
+	pb_format(cf->site_insn, sizeof cf->site_insn, "%s", insn);
+}
+
+/* The fit point of one delivery mode. floor: mode none's fit, NULL for mode none itself. */
+struct pb_result_point *pb_cost_fit_point(struct pb_results *res, const char *facility,
+					 const char *workload, enum pb_delivery mode,
+					 const struct cost_fit *cf, const struct cost_fit *floor)
+{
+	struct pb_result_point *p = pb_results_point(res, "cost", facility, workload);
+	struct pb_rset *par = &p->params;
+	pb_rset_text(par, "kind", "fit");
+	pb_rset_text(par, "delivery", pb_delivery_name(mode));
+	pb_rset_int(par, "threads", PB_UNIT_THREADS, 1);
+	if (cf->site_class) {
+		pb_rset_text(par, "site", cf->site);
+		pb_rset_text(par, "site_insn", cf->site_insn);
+		pb_rset_text(par, "site_class", cf->site_class);
+	}
+	pb_rset_text(par, "fit_on", "pairs: a sampled run and a run without perf next to it; "
+				    "y = the sampled run's extra CPU time (thread CPU clock), x = "
+				    "its samples");
+	struct pb_rset *m = &p->metrics;
+	pb_rset_real(m, "baseline_ns", PB_UNIT_NS, cf->baseline_cpu);
+	pb_rset_real(m, "baseline_wall_ns", PB_UNIT_NS, cf->baseline_wall);
+	pb_rset_int(m, "points", PB_UNIT_COUNT, (int64_t)cf->pairs);
+	pb_rset_int(m, "rounds", PB_UNIT_COUNT, cf->rounds);
+	pb_rset_real(m, "seconds", PB_UNIT_S, cf->seconds);
+	pb_rset_real(m, "budget_seconds", PB_UNIT_S, cf->budget_seconds);
+	design_metrics(p, cf);
+	if (cf->error[0])
+		pb_rset_text(par, "error", cf->error);
+	if (!cf->fitted) {
+		char note[720];
+		if (cf->error[0])
+			pb_format(note, sizeof note, "no fit: a run failed (%s)", cf->error);
+		else
+			pb_format(note, sizeof note, "no fit: %s", cf->why);
+		if (!cf->error[0])
+			pb_rset_text(par, "error", cf->why);
+		pb_rset_bool(m, "resolved", false);
+		pb_rset_text(par, "note", note);
+		return p;
+	}
+	const struct pb_fit *f = &cf->cpu;
+	pb_rset_real(m, "ns_per_sample", PB_UNIT_NS_PER_SAMPLE, f->slope);
+	pb_rset_real(m, "ci95_ns", PB_UNIT_NS_PER_SAMPLE, f->slope_ci95);
+	pb_rset_real(m, "r2", PB_UNIT_NONE, f->r2);
+	pb_rset_real(m, "intercept_ns", PB_UNIT_NS, f->intercept);
+	pb_rset_real(m, "intercept_ci95_ns", PB_UNIT_NS, f->intercept_ci95);
+	pb_rset_real_or_null(m, "theil_sen_ns_per_sample", PB_UNIT_NS_PER_SAMPLE, cf->ts_slope);
+	pb_rset_bool(m, "estimators_disagree", cf->disagree);
+	if (cf->wall_fitted) {
+		pb_rset_real(m, "wall_ns_per_sample", PB_UNIT_NS_PER_SAMPLE, cf->wall.slope);
+		pb_rset_real(m, "wall_ci95_ns", PB_UNIT_NS_PER_SAMPLE, cf->wall.slope_ci95);
+		pb_rset_real(m, "wall_r2", PB_UNIT_NONE, cf->wall.r2);
+	}
+	if (cf->per_event) {
+		pb_rset_real(m, "events_per_run", PB_UNIT_EVENTS, cf->events);
+		pb_rset_real(m, "ns_per_event", PB_UNIT_NS_PER_EVENT, cf->event_ns);
+		pb_rset_real(m, "ns_per_event_ci95", PB_UNIT_NS_PER_EVENT, cf->event_ci95);
+		pb_rset_bool(m, "event_resolved", cf->event_resolved);
+		pb_rset_text(par, "cost_terms",
+			     "ns_per_event: the trap every event pays, sampled or not (the "
+			     "intercept / events per run); ns_per_sample: what a sample adds on top "
+			     "of its event's trap");
+	} else {
+		pb_rset_text(par, "cost_terms",
+			     "ns_per_sample: the whole cost of a sample; no cost per event (the "
+			     "facility does not trap on events)");
+	}
+	/* An excess over a floor that did not resolve would be a figure from noise. */
+	if (floor && !pb_cost_fit_usable(floor)) {
+		pb_rset_text(par, "excess_note", "no excess over the floor: mode none's cost did not "
+			     "resolve");
+	} else if (floor) {
+		pb_rset_real(m, "floor_ns", PB_UNIT_NS_PER_SAMPLE, floor->cpu.slope);
+		pb_rset_real(m, "excess_over_floor_ns", PB_UNIT_NS_PER_SAMPLE,
+			     f->slope - floor->cpu.slope);
+		pb_rset_real(m, "excess_ci95_ns", PB_UNIT_NS_PER_SAMPLE,
+			     hypot(f->slope_ci95, floor->cpu.slope_ci95));
+	}
+	pb_rset_bool(m, "resolved", cf->resolved);
+	char estimate[160];
+	pb_cost_estimate_text(estimate, sizeof estimate, f->slope, f->slope_ci95, cf->resolved,
+			      cf->error[0] ? "a run failed"
+			      : cf->disagree && pb_fit_resolved(f) ? "Theil–Sen outside the CI"
+								      : NULL);
+	pb_rset_text(par, "estimate", estimate);
+	if (!cf->resolved) {
+		char note[720];
+		if (cf->error[0])
+			pb_format(note, sizeof note, "per-sample cost not resolved: a run failed (%s)",
+				  cf->error);
+		else
+			pb_format(note, sizeof note,
+				  "per-sample cost not resolved (needs slope > 0, a 95 %% CI within "
+				  "%.0f %% of the slope and Theil–Sen inside it): %s",
+				  PB_FIT_MAX_REL_CI * 100, cf->why);
+		pb_rset_text(par, "note", note);
+	}
+	return p;
+}

@@ -1,0 +1,143 @@
+/* What the files of the cost experiment share and nobody else needs: cost_sweep.c measures the
+ * pairs of a sweep by the design, cost_fit.c fits them and writes the fit's point,
+ * cost_predict.c predicts other programs from a fit, cost_plan.c is what `pesbench plan` asks,
+ * and cost.c runs the experiment. */
+#ifndef PB_COST_PARTS_H
+#define PB_COST_PARTS_H
+
+#include "experiments/experiment.h"
+#include "experiments/point.h"
+#include "experiments/predict.h"
+#include "experiments/suite.h"
+#include "experiments/suite_defaults.h"
+
+#include "analysis/stats.h"
+#include "io/result_model.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define MAX_PAIRS 512
+/* Before a design (cost_sweep.c): pairs of identical runs for the noise, and pilot pairs at
+ * each end of the sweep. */
+#define NOISE_PAIRS 4
+#define PILOT_PAIRS 2
+#define MAX_RUNS 64
+
+/* The time a mode's sweep may take, in multiples of --target-ms (60 ms by default: 4.2 s for
+ * mode none, 1.5 s for each other mode). Mode none gets more: it is the floor every other
+ * figure and the prediction stand on. */
+#define BUDGET_NONE_TARGETS 70
+#define BUDGET_MODE_TARGETS 25
+
+struct sweep {
+	struct pb_cost_pair p[MAX_PAIRS];
+	size_t n;
+};
+
+/* A mode's fit and what it took. */
+struct cost_fit {
+	bool fitted, resolved, wall_fitted, disagree, per_event;
+	bool event_resolved;         /* per_event: event_ns positive, CI within ±10 % */
+	/* A prediction's model whose per-sample cost was taken from another site's fit (the
+	 * site's own did not resolve): that site's label; "" otherwise. */
+	char sample_cost_from[64];
+	struct pb_fit cpu, wall;
+	double ts_slope, ts_intercept;
+	double events;               /* mean events per sampled run */
+	double event_ns, event_ci95; /* per_event: intercept / events */
+	double baseline_cpu, baseline_wall;  /* medians of the partner runs */
+	size_t pairs;
+	unsigned rounds;
+	double seconds, budget_seconds;
+	char why[480];               /* unresolved: the reason */
+	char error[256];             /* a run failed: the message ("" otherwise); the fit is then
+				      * never resolved, whatever its figures */
+	/* The design (see pb_cost_design_size): the noise and pilot it was sized from, the
+	 * rounds it chose and needed, the expected CI, its short end, whether it was cut short,
+	 * and, unresolved, the seconds a sweep would need (to_resolve_lower: at least that). */
+	double noise_ns, pilot_ns, pilot_residual_ns, expected_rel_ci, to_resolve_s;
+	size_t noise_pairs, pilot_pairs, design_pairs;
+	unsigned design_rounds, design_rounds_needed;
+	uint64_t high_period;
+	bool cut_short, to_resolve_lower;
+	/* Facilities whose cost per event depends on the probed instruction (event_cost_class):
+	 * the label the sweep sat on, the instruction there and its class. */
+	const char *site_class;
+	char site[64], site_insn[96];
+};
+
+/* What a sweep needs: the sampled request (its period and delivery set per run), its partner
+ * without perf, the periods, and when to stop. */
+struct sweep_setup {
+	const struct pb_suite_options *o;   /* progress and interruption; may be NULL */
+	const char *facility;
+	struct pb_point_request sampled, base;
+	uint64_t periods[PB_MAX_LIST];
+	unsigned np;
+	unsigned min_rounds;
+	uint64_t budget_ns;
+	bool per_event, time_based;
+	/* the design may move the short end of the set: up where the samples there would slow
+	 * a run by more than 100 %, down (to min_period) where they are cheap (not when the user
+	 * gave the periods) */
+	bool design_periods;
+	uint64_t min_period;
+	/* the machine's noise, measured by the first sweep of a setup and kept for the others */
+	double noise_ns, base_cpu_ns;
+	size_t noise_pairs;
+	/* makes the sweep point of a period (its rows: the pairs); may be NULL */
+	struct pb_result_point *(*new_point)(void *ctx, uint64_t period, enum pb_delivery mode);
+	void *point_ctx;
+};
+
+const char *pb_cost_workload(const struct pb_spec *s);
+unsigned pb_cost_periods(const struct pb_suite_options *o, const struct pb_spec *s,
+			 uint64_t *p);
+unsigned pb_cost_predict_rounds(const struct pb_suite_options *o);
+
+uint64_t pb_cost_sum_cpu(const struct pb_point *pt, unsigned threads);
+int pb_cost_setup_sweep(struct sweep_setup *su, const char *facility, const struct pb_spec *spec,
+			const struct pb_machine *machine, uint64_t target_ms, struct pb_error *err);
+/* Measures a mode's sweep by its design; su->new_point makes the point of each period. */
+int pb_cost_sweep_mode(struct sweep_setup *su, enum pb_delivery mode, struct cost_fit *cf,
+		       struct pb_error *err);
+const char *pb_cost_site_of(const struct pb_point_request *req, const struct pb_spec *spec,
+			    char *label, size_t label_len, char *insn, size_t insn_len);
+
+void pb_cost_fit_sweep(const struct sweep *sw, bool per_event, struct cost_fit *cf);
+/* A run of the sweep failed: the fit keeps its figures but resolves nothing (neither cost). */
+void pb_cost_fit_failed(struct cost_fit *cf, const char *msg);
+/* Whether a fit may predict on its own: resolved, no run failed, and (per-event facilities)
+ * its per-event cost resolved too. */
+bool pb_cost_fit_usable(const struct cost_fit *cf);
+/* "~2.1 µs, 95 % CI 0.4–3.8 µs, not resolved to ±10 %": a cost with its interval, in words;
+ * reason (may be NULL) replaces "to ±10 %" where the CI is not why. */
+void pb_cost_estimate_text(char *buf, size_t len, double ns, double ci95, bool resolved,
+			   const char *reason);
+void pb_cost_fit_site(struct cost_fit *cf, const char *cls, const char *label, const char *insn);
+struct pb_result_point *pb_cost_fit_point(struct pb_results *res, const char *facility,
+					  const char *workload, enum pb_delivery mode,
+					  const struct cost_fit *cf, const struct cost_fit *floor);
+
+void pb_cost_refuse_prediction(struct pb_results *res, const char *facility,
+			       const char *workload, const struct cost_fit *cf,
+			       const struct cost_fit *first);
+int pb_cost_predict_workload(const struct pb_suite_options *o, const char *facility,
+			     const struct pb_spec *spec, const char *workload, unsigned threads,
+			     const uint64_t *periods, unsigned nperiods,
+			     const struct cost_fit *none, struct pb_results *res,
+			     struct pb_error *err);
+/* The periods a target is predicted at (up to 3, shortest last). A timer's come from the fit:
+ * those whose predicted slowdown is 30, 10 and 3 % (the first over the 10 % that the slowdown
+ * criterion needs on one period at least), no shorter than the facility allows; an event-based
+ * facility's are its sweep's ends and middle (its events per run are not known yet). */
+unsigned pb_cost_prediction_periods(const struct pb_spec *spec, const struct cost_fit *fit,
+				    const uint64_t *sweep, unsigned np, uint64_t *out);
+extern const char *const pb_cost_program_names[2];
+int pb_cost_real_programs(const struct pb_suite_options *o, const char *facility,
+			  const struct pb_spec *spec, const struct cost_fit *none,
+			  struct pb_results *res, struct pb_error *err);
+
+#endif

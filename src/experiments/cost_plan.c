@@ -1,0 +1,127 @@
+/* What `pesbench plan` asks of the cost experiment: a short sweep on the spot, or the cost a
+ * results document holds, refused unless it was measured well enough. */
+#include "experiments/cost_parts.h"
+
+#include "analysis/stats.h"
+#include "io/result_model.h"
+#include "util/kit.h"
+#include "util/text.h"
+
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int pb_cost_measure(const char *facility, unsigned runs, uint64_t target_ms,
+		    uint64_t budget_ms, struct pb_cost *cost, struct pb_error *err)
+{
+	memset(cost, 0, sizeof *cost);
+	struct pb_spec spec;
+	if (pb_spec_parse(facility, &spec, err))
+		return -1;
+	struct pb_suite_options o;
+	memset(&o, 0, sizeof o);
+	o.runs = runs ? runs : 1;
+	struct sweep_setup su;
+	if (pb_cost_setup_sweep(&su, facility, &spec, NULL, target_ms, err))
+		return -1;
+	su.np = pb_cost_periods(&o, &spec, su.periods);
+	su.min_rounds = o.runs;
+	su.budget_ns = budget_ms * 1000000ull;
+	su.design_periods = true;
+	struct cost_fit cf;
+	if (pb_cost_sweep_mode(&su, PB_DELIVERY_NONE, &cf, err))
+		return -1;
+	if (!cf.fitted)
+		return pb_fail(err, PB_EXIT_FAILURE, 0, "the cost sweep of %s gave no fit: %s",
+			       facility, cf.why);
+	cost->fit = cf.cpu;
+	cost->resolved = pb_cost_fit_usable(&cf);
+	cost->ns_per_event = cf.per_event ? cf.event_ns : 0;
+	cost->theil_sen = cf.ts_slope;
+	cost->noise_ns = cf.noise_ns;
+	cost->seconds = cf.seconds;
+	cost->seconds_to_resolve = cf.resolved ? 0 : cf.to_resolve_s;
+	cost->to_resolve_lower = cf.to_resolve_lower;
+	pb_format(cost->why, sizeof cost->why, "%s", cf.why);
+	return 0;
+}
+
+static const struct pb_result_point *none_fit(const struct pb_results *doc, const char *facility)
+{
+	for (size_t i = 0; i < doc->npoints; i++) {
+		const struct pb_result_point *p = doc->points[i];
+		const char *kind = pb_rset_get_text(&p->params, "kind");
+		const char *del = pb_rset_get_text(&p->params, "delivery");
+		if (kind && del && !strcmp(p->experiment, "cost") &&
+		    !strcmp(p->facility, facility) && !strcmp(kind, "fit") && !strcmp(del, "none"))
+			return p;
+	}
+	return NULL;
+}
+
+static bool get_bool(const struct pb_rset *s, const char *name, bool *value)
+{
+	const struct pb_rvalue *v = pb_rset_get(s, name);
+	if (!v || v->kind != PB_RV_BOOL)
+		return false;
+	*value = v->as.b;
+	return true;
+}
+
+int pb_cost_from_results(const struct pb_results *doc, const char *path, const char *facility,
+			 double *ns_per_sample, struct pb_error *err)
+{
+	const struct pb_result_point *p = none_fit(doc, facility);
+	if (!p)
+		return pb_fail(err, PB_EXIT_BAD_FILE, 0,
+			       "%s has no cost fit for %s in delivery mode none: run `pesbench run "
+			       "cost --facility %s` first", path, facility, facility);
+	const struct pb_rset *m = &p->metrics;
+	bool has_slope, has_ci, has_r2, resolved, event_resolved;
+	double slope = pb_rset_get_number(m, "ns_per_sample", &has_slope);
+	double ci = pb_rset_get_number(m, "ci95_ns", &has_ci);
+	double r2 = pb_rset_get_number(m, "r2", &has_r2);
+	const char *error = pb_rset_get_text(&p->params, "error");
+	if (error)
+		return pb_fail(err, PB_EXIT_FAILURE, 0,
+			       "%s: the cost sweep of %s there failed (%s): its figures are not a "
+			       "cost; measure it again or leave --costs out", path, facility, error);
+	if (!has_slope || !has_ci || !get_bool(m, "resolved", &resolved))
+		return pb_fail(err, PB_EXIT_BAD_FILE, 0,
+			       "%s: the cost fit of %s there has no resolution figures (ns_per_sample, "
+			       "ci95_ns and resolved are needed): it cannot be checked; measure it "
+			       "with `pesbench run cost --facility %s`", path, facility, facility);
+	/* The file's verdict, and the rule again (a file written under an older, looser rule). */
+	struct pb_fit fit = {.slope = slope, .slope_ci95 = ci, .r2 = has_r2 ? r2 : NAN};
+	if (!resolved || !pb_fit_resolved(&fit)) {
+		char estimate[160];
+		pb_cost_estimate_text(estimate, sizeof estimate, slope, ci, false, NULL);
+		pb_fail(err, PB_EXIT_FAILURE, 0,
+			"%s: the cost of one %s sample there did not resolve (%.1f ± %.1f ns per "
+			"sample, R² %.3f: %s): it was not measured precisely enough to plan with",
+			path, facility, slope, ci, has_r2 ? r2 : NAN, estimate);
+		bool has_s;
+		double s = pb_rset_get_number(m, "seconds_to_resolve", &has_s);
+		if (!err)
+			return -1;
+		if (has_s && isfinite(s))
+			pb_append(err->msg, sizeof err->msg, "; a cost sweep of about %.0f s would "
+				  "resolve it (`pesbench run cost --facility %s --target-ms ...`)", s,
+				  facility);
+		else
+			pb_append(err->msg, sizeof err->msg, "; measure it again or leave --costs out");
+		return -1;
+	}
+	if (get_bool(m, "event_resolved", &event_resolved) && !event_resolved) {
+		bool has_e;
+		double e = pb_rset_get_number(m, "ns_per_event", &has_e);
+		return pb_fail(err, PB_EXIT_FAILURE, 0,
+			       "%s: the per-event cost of %s there did not resolve (%.1f ns per "
+			       "event): a plan needs both of its costs", path, facility,
+			       has_e ? e : NAN);
+	}
+	*ns_per_sample = slope;
+	return 0;
+}

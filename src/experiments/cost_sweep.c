@@ -1,0 +1,425 @@
+/* The sweep of a cost fit: paired runs (a sampled run and one without perf next to it) over the
+ * design's periods, in an order that changes from round to round. */
+#include "experiments/cost_parts.h"
+
+#include "analysis/stats.h"
+#include "util/kit.h"
+#include "util/text.h"
+#include "workloads/workload.h"
+
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+uint64_t pb_cost_sum_cpu(const struct pb_point *pt, unsigned threads)
+{
+	uint64_t s = 0;
+	for (unsigned t = 0; t < threads && t < PB_MAX_THREADS; t++)
+		s += pt->cpu_ns[t];
+	return s;
+}
+
+static int measure_pair(const struct sweep_setup *su, const struct pb_point_request *req,
+			bool base_first, struct pb_cost_pair *out, struct pb_error *err)
+{
+	struct pb_point sp, bp;
+	const struct pb_point_request *first = base_first ? &su->base : req;
+	const struct pb_point_request *second = base_first ? req : &su->base;
+	struct pb_point *p1 = base_first ? &bp : &sp, *p2 = base_first ? &sp : &bp;
+	if (pb_point_measure(first, p1, err))
+		return -1;
+	if (pb_point_measure(second, p2, err)) {
+		pb_point_free(p1);
+		return -1;
+	}
+	*out = (struct pb_cost_pair){
+		.period = req->period,
+		.observed = (double)sp.ev[0].observed,
+		.events = (double)sp.ev[0].count,
+		.expected = sp.ev[0].expected,
+		.lost = (double)sp.ev[0].lost,
+		.cpu = (double)pb_cost_sum_cpu(&sp, req->threads),
+		.base_cpu = (double)pb_cost_sum_cpu(&bp, su->base.threads),
+		.wall = (double)sp.wall_ns,
+		.base_wall = (double)bp.wall_ns,
+	};
+	pb_point_free(&sp);
+	pb_point_free(&bp);
+	return 0;
+}
+
+void pb_cost_pair_record(struct pb_rset *run, const struct pb_cost_pair *p, unsigned round)
+{
+	pb_rset_int(run, "run", PB_UNIT_NONE, round);
+	pb_rset_int(run, "observed", PB_UNIT_SAMPLES, (int64_t)p->observed);
+	pb_rset_real(run, "expected", PB_UNIT_SAMPLES, p->expected);
+	pb_rset_int(run, "lost", PB_UNIT_SAMPLES, (int64_t)p->lost);
+	pb_rset_int(run, "count", PB_UNIT_EVENTS, (int64_t)p->events);
+	pb_rset_int(run, "cpu_ns", PB_UNIT_NS, (int64_t)p->cpu);
+	pb_rset_int(run, "baseline_cpu_ns", PB_UNIT_NS, (int64_t)p->base_cpu);
+	pb_rset_int(run, "wall_ns", PB_UNIT_NS, (int64_t)p->wall);
+	pb_rset_int(run, "baseline_wall_ns", PB_UNIT_NS, (int64_t)p->base_wall);
+}
+
+/* NOISE_PAIRS measure the machine's noise before a facility's sweep, PILOT_PAIRS at each end
+ * give the pilot's per-sample cost. Neither is in the fit: the design they size is fixed
+ * before its first pair. Four pairs give the noise to about ±35 % (chi-square, 4 degrees of
+ * freedom), which moves the rounds the design asks for by about a factor of two either way;
+ * more would spend on sizing what they could measure. */
+/* Visits of each end of the sweep per round (each middle period gets one): the slope's
+ * variance falls with the spread of the samples per run, which the ends carry; the middle
+ * periods stay so that Theil–Sen can see a bend. */
+#define END_VISITS 3
+/* The design is cut short past this multiple of its budget (a machine that slowed down after
+ * the design was sized), once its fewest rounds are measured, and the fit says so. */
+#define BUDGET_HARD_CAP 2
+
+static double pair_y(const struct pb_cost_pair *p)
+{
+	return p->cpu - p->base_cpu;
+}
+
+/* Noise: the CPU time of one run without perf from run to run, from NOISE_PAIRS pairs of such
+ * runs (the RMS of their differences / sqrt 2), measured once per setup (it is the machine's,
+ * whatever the mode). Not for a facility that traps on every event: its unsampled run (a
+ * uprobe's busy loop: 30 us) says nothing of its sampled runs, which are its traps (30 ms),
+ * and a pair of sampled runs costs it two opens and closes of ~0.3 s each; its noise is the
+ * pilot's (the residuals of its pairs). */
+static int measure_noise(struct sweep_setup *su, struct pb_error *err)
+{
+	const struct pb_point_request q = su->base;
+	double d2 = 0, run = 0;
+	for (unsigned i = 0; i < NOISE_PAIRS; i++) {
+		struct pb_point a, b;
+		if (pb_point_measure(&q, &a, err))
+			return -1;
+		if (pb_point_measure(&q, &b, err)) {
+			pb_point_free(&a);
+			return -1;
+		}
+		double ca = (double)pb_cost_sum_cpu(&a, 1), cb = (double)pb_cost_sum_cpu(&b, 1);
+		d2 += (ca - cb) * (ca - cb);
+		run += (ca + cb) / (2.0 * NOISE_PAIRS);
+		pb_point_free(&a);
+		pb_point_free(&b);
+	}
+	su->noise_ns = sqrt(d2 / NOISE_PAIRS) / sqrt(2.0);
+	su->base_cpu_ns = run;
+	su->noise_pairs = NOISE_PAIRS;
+	return 0;
+}
+
+/* The short end of the design: the period (>= the facility's smallest) at which the samples
+ * cost as much as the rest of a sampled run (the run at the long end, its events' traps
+ * included), i.e. a 100 % slowdown from the samples. The slope's CI per second of budget
+ * narrows as s / sqrt(2 + s) with the samples' slowdown s at the short end: 4.5 times from the
+ * 8 % of a 4 us timer sample at 50 us to 100 %, and only 1.4 times more from there to 400 %,
+ * where the kernel's sample-rate throttle comes near and a signal-mode uprobe at a sample per
+ * hit ran 36 times longer than its traps (1.1 s of CPU per run, 5-10 s of wall time under
+ * load). Timers: n = T0 / (P - c), so c n = T0 at P = 2c; events: c E / P = T_long at
+ * P = c E / T_long. 0 when the pilot saw no cost. */
+static uint64_t short_end(const struct sweep_setup *su, double c, double events, double t_long)
+{
+	if (!(c > 0) || !(t_long > 0))
+		return 0;
+	double p = su->time_based ? 2 * c : c * events / t_long;
+	uint64_t least = su->min_period ? su->min_period : 1;
+	return p < (double)least ? least : (uint64_t)ceil(p);
+}
+
+/* Samples per run the pilot expects at period. */
+static double expected_samples(const struct sweep_setup *su, uint64_t period, double c,
+			       double events)
+{
+	if (su->time_based)
+		return (double)period > c && c >= 0 ? su->base_cpu_ns / ((double)period - c)
+						   : su->base_cpu_ns / (double)period;
+	return events / (double)period;
+}
+
+/* The pilot: what the design is sized from, never fitted. */
+struct pilot {
+	double c, events_cost, events;
+	double t_long;              /* CPU time of a sampled run at the long end */
+	double x_long, x_short;     /* its samples per run at the two ends it measured */
+	double s_long, s_short;     /* seconds of a pair there */
+	uint64_t short_period;      /* the short end it settled on */
+	double residual_ns;         /* SD of its residuals */
+	size_t pairs;
+};
+
+static int pilot_pair(struct sweep_setup *su, struct pb_point_request *req, uint64_t period,
+		      bool base_first, struct pb_cost_pair *pr, double *seconds,
+		      struct pb_error *err)
+{
+	uint64_t t0 = pb_now_ns();
+	req->period = req->events[0].period = period;
+	if (measure_pair(su, req, base_first, pr, err))
+		return -1;
+	*seconds = (double)(pb_now_ns() - t0) / 1e9;
+	return 0;
+}
+
+/* PILOT_PAIRS pairs at each end of the sweep. The first pair at the short end decides it: when
+ * the samples there slow a run by more than the short_end rule allows (a signal per hit of a
+ * trapping facility), the short end moves up to the rule's period (su->design_periods only),
+ * and the remaining pairs go there; the slope is the least-squares one over the pilot's pairs. */
+static int measure_pilot(struct sweep_setup *su, struct pb_point_request *req, struct pilot *pl,
+			 struct pb_error *err)
+{
+	struct pb_cost_pair pr[2 * PILOT_PAIRS];
+	double x[2 * PILOT_PAIRS], y[2 * PILOT_PAIRS], secs[2 * PILOT_PAIRS];
+	uint64_t longp = su->periods[0];
+	pl->short_period = su->periods[su->np - 1];
+	double t_long = 0, events = 0, s_long = 0, s_short = 0, x_long = 0, x_short = 0;
+	for (unsigned k = 0; k < 2 * PILOT_PAIRS; k++) {
+		bool at_long = k % 2 == 0;
+		if (pilot_pair(su, req, at_long ? longp : pl->short_period, (k / 2) % 2 == 0, &pr[k],
+			       &secs[k], err))
+			return -1;
+		x[k] = pb_cost_pair_samples(&pr[k]);
+		y[k] = pair_y(&pr[k]);
+		events += pr[k].events / (2 * PILOT_PAIRS);
+		if (at_long)
+			t_long += pr[k].cpu / PILOT_PAIRS;
+		if (k == 1 && su->design_periods && x[1] > x[0]) {
+			double c = (y[1] - y[0]) / (x[1] - x[0]);
+			uint64_t p = short_end(su, c, pr[0].events, pr[0].cpu);
+			if (p > pl->short_period && p < longp)
+				pl->short_period = p;
+		}
+	}
+	for (unsigned k = 0; k < 2 * PILOT_PAIRS; k++) {
+		bool at_long = k % 2 == 0;
+		/* the last pair at the short end stands for it (the first may be at the set's) */
+		if (at_long) {
+			s_long += secs[k] / PILOT_PAIRS;
+			x_long += x[k] / PILOT_PAIRS;
+		} else {
+			s_short = secs[k];
+			x_short = x[k];
+		}
+	}
+	struct pb_fit f;
+	pl->pairs = 2 * PILOT_PAIRS;
+	pl->events = events;
+	pl->t_long = t_long;
+	pl->x_long = x_long;
+	pl->x_short = x_short;
+	pl->s_long = s_long;
+	pl->s_short = s_short;
+	pl->c = pb_linear_fit(x, y, 2 * PILOT_PAIRS, &f) ? NAN : f.slope;
+	pl->events_cost = su->per_event && isfinite(pl->c) ? f.intercept : 0;
+	/* the mode's own noise, from the pilot's residuals (2 degrees of freedom): a delivery
+	 * mode can add noise of its own (drain's reader competing for the CPUs) */
+	double rss = 0;
+	for (unsigned k = 0; isfinite(pl->c) && k < 2 * PILOT_PAIRS; k++) {
+		double r = y[k] - f.intercept - f.slope * x[k];
+		rss += r * r;
+	}
+	pl->residual_ns = isfinite(pl->c) ? sqrt(rss / (2 * PILOT_PAIRS - 2)) : 0;
+	return 0;
+}
+
+/* The seconds of a pair with x samples: the pilot's pair times, linear in the samples. */
+static double pair_seconds(const struct pilot *pl, double x)
+{
+	if (!(pl->x_short > pl->x_long))
+		return fmax(pl->s_long, pl->s_short);
+	double s = pl->s_long + (pl->s_short - pl->s_long) * (x - pl->x_long) /
+					(pl->x_short - pl->x_long);
+	return fmax(s, pl->s_long);
+}
+
+static struct pb_result_point *period_point(struct sweep_setup *su,
+					    struct pb_result_point **points, unsigned i,
+					    uint64_t period, enum pb_delivery mode)
+{
+	if (!points[i] && su->new_point)
+		points[i] = su->new_point(su->point_ctx, period, mode);
+	return points[i];
+}
+
+/* One delivery mode: the noise (once per setup), the pilot, the design sized from them, its
+ * rounds measured in full, and the fit over the design's pairs alone. */
+int pb_cost_sweep_mode(struct sweep_setup *su, enum pb_delivery mode, struct cost_fit *cf,
+		       struct pb_error *err)
+{
+	memset(cf, 0, sizeof *cf);
+	struct sweep *sw = calloc(1, sizeof *sw);
+	if (!sw)
+		return pb_fail(err, PB_EXIT_FAILURE, 0, "out of memory");
+	struct pb_point_request req = su->sampled;
+	req.delivery = mode;
+	uint64_t start = pb_now_ns();
+	int rc = 0;
+	struct pilot pl = {0};
+	if ((!su->noise_pairs && !su->per_event && measure_noise(su, err)) ||
+	    measure_pilot(su, &req, &pl, err)) {
+		free(sw);
+		return -1;
+	}
+	/* The design's periods: the set's down to the pilot's short end, and (su->design_periods)
+	 * the short_end rule's period below the set when the samples are cheap there. */
+	uint64_t periods[PB_MAX_LIST];
+	unsigned np = 0;
+	for (unsigned i = 0; i < su->np; i++)
+		if (su->periods[i] > pl.short_period || i == 0)
+			periods[np++] = su->periods[i];
+	if (periods[np - 1] != pl.short_period && np < PB_MAX_LIST)
+		periods[np++] = pl.short_period;
+	uint64_t hi = su->design_periods ? short_end(su, pl.c, pl.events, pl.t_long) : 0;
+	if (hi && hi < periods[np - 1] && np < PB_MAX_LIST)
+		periods[np++] = hi;
+	/* a round: each end END_VISITS times, each middle period once */
+	unsigned slot_period[PB_MAX_LIST * END_VISITS], nslots = 0;
+	double x[PB_MAX_LIST * END_VISITS], pair_s[PB_MAX_LIST * END_VISITS];
+	for (unsigned i = 0; i < np; i++)
+		for (unsigned v = 0; v < (i == 0 || i == np - 1 ? END_VISITS : 1u); v++)
+			slot_period[nslots++] = i;
+	for (unsigned k = 0; k < nslots; k++) {
+		x[k] = expected_samples(su, periods[slot_period[k]], pl.c, pl.events);
+		pair_s[k] = pair_seconds(&pl, x[k]);
+	}
+	double spent = (double)(pb_now_ns() - start) / 1e9;
+	struct pb_cost_design_input in = {
+		/* the larger of the machine's noise and the mode's, each as one run's */
+		.noise_ns = fmax(su->noise_ns, pl.residual_ns / sqrt(1.31)),
+		.ns_per_sample = pl.c,
+		.events_cost_ns = su->per_event && pl.events_cost > 0 ? pl.events_cost : 0,
+		/* the runs the noise was measured on: without perf, or the pilot's long end */
+		.run_ns = su->per_event ? pl.t_long : su->base_cpu_ns,
+		.run_x = su->per_event ? pl.x_long : 0,
+		.x = x,
+		.pair_s = pair_s,
+		.nslots = nslots,
+		.seconds_left = (double)su->budget_ns / 1e9 - spent,
+		.min_rounds = su->min_rounds ? su->min_rounds : 1,
+		.max_rounds = MAX_PAIRS / nslots,
+	};
+	struct pb_cost_design d;
+	pb_cost_design_size(&in, &d);
+	struct pb_result_point *points[PB_MAX_LIST] = {0};
+	unsigned last = nslots, round = 0;
+	bool cut = false;
+	for (; round < d.rounds && !rc && !cut; round++) {
+		/* Each round visits the slots in a new order, and the order inside the pairs
+		 * alternates: in a fixed order a machine that warms up or quiets down would read
+		 * as a per-sample cost. */
+		unsigned order[PB_MAX_LIST * END_VISITS];
+		pb_round_order(order, nslots, round, &last);
+		for (unsigned k = 0; k < nslots; k++) {
+			unsigned i = slot_period[order[k]];
+			if (su->o && pb_suite_interrupted(su->o, err)) {
+				rc = -1;
+				break;
+			}
+			if (round >= in.min_rounds &&
+			    pb_now_ns() - start >= BUDGET_HARD_CAP * su->budget_ns) {
+				cut = true;
+				break;
+			}
+			if (su->o && su->o->progress) {
+				char what[256];
+				pb_format(what, sizeof what, "cost %s %s, period %llu, round %u/%u",
+					  su->facility, pb_delivery_name(mode),
+					  (unsigned long long)periods[i], round + 1, d.rounds);
+				su->o->progress(su->o->progress_ctx, what);
+			}
+			req.period = req.events[0].period = periods[i];
+			struct pb_cost_pair pr;
+			if (measure_pair(su, &req, (round + k) % 2 == 0, &pr, err)) {
+				rc = -1;
+				break;
+			}
+			sw->p[sw->n++] = pr;
+			struct pb_result_point *pt = period_point(su, points, i, periods[i], mode);
+			/* a pair whose expectation is no number has no row (as /1 had it) */
+			if (pt && isfinite(pr.expected))
+				pb_cost_pair_record(pb_rlist_set(&pt->runs), &pr, round);
+		}
+	}
+	pb_cost_fit_sweep(sw, su->per_event, cf);
+	cf->rounds = round;
+	cf->seconds = (double)(pb_now_ns() - start) / 1e9;
+	cf->budget_seconds = (double)su->budget_ns / 1e9;
+	cf->noise_ns = su->noise_ns;
+	cf->pilot_residual_ns = pl.residual_ns;
+	cf->noise_pairs = su->noise_pairs;
+	cf->pilot_ns = pl.c;
+	cf->pilot_pairs = pl.pairs;
+	cf->design_rounds = d.rounds;
+	cf->design_rounds_needed = d.rounds_needed;
+	cf->design_pairs = (size_t)d.rounds * nslots;
+	cf->expected_rel_ci = d.expected_rel_ci;
+	cf->high_period = periods[np - 1];
+	cf->cut_short = cut;
+	if (!rc && !cf->resolved) {
+		double design_s = cf->seconds - spent;
+		cf->to_resolve_s = cf->fitted ? pb_cost_seconds_to_resolve(&cf->cpu, design_s,
+									  &cf->to_resolve_lower)
+					      : NAN;
+		size_t n = strlen(cf->why);
+		pb_format(cf->why + n, sizeof cf->why - n, " after %zu pairs in %.1f s (budget %.1f s)",
+			  cf->pairs, cf->seconds, cf->budget_seconds);
+		if (cut)
+			pb_append(cf->why, sizeof cf->why, "; cut short at %zu of the design's %zu "
+				  "pairs (over twice its budget)", cf->pairs, cf->design_pairs);
+		if (isfinite(cf->to_resolve_s))
+			pb_append(cf->why, sizeof cf->why, "; a sweep of %s%.0f s would resolve %s",
+				  cf->to_resolve_lower ? "more than " : "", cf->to_resolve_s,
+				  cf->to_resolve_lower ? "a cost at the CI's upper end"
+						       : "it at this noise");
+	}
+	free(sw);
+	return rc;
+}
+
+/* The probe site of a request (its label, or the workload's first event label) and the class
+ * the facility's cost per event there belongs to; NULL when that cost does not depend on the
+ * site (or the facility sits on no instruction). */
+const char *pb_cost_site_of(const struct pb_point_request *req, const struct pb_spec *spec,
+			   char *label, size_t label_len, char *insn, size_t insn_len)
+{
+	label[0] = insn[0] = 0;
+	if (!pb_spec_sits_on_instruction(spec))
+		return NULL;
+	struct pb_truth *t = calloc(1, sizeof *t);
+	const char *cls = NULL;
+	if (t && !pb_workload_truth(&req->workload, req->iterations ? req->iterations : 1, t,
+				    NULL)) {
+		int l = req->label[0] ? pb_truth_label(t, req->label) : pb_truth_default_label(t);
+		if (l >= 0) {
+			pb_format(label, label_len, "%s", t->labels[l].name);
+			cls = pb_spec_event_cost_class(req->machine, spec, t->labels[l].addr, insn,
+						       insn_len);
+		}
+	}
+	free(t);
+	return cls;
+}
+
+int pb_cost_setup_sweep(struct sweep_setup *su, const char *facility, const struct pb_spec *spec,
+		       const struct pb_machine *machine, uint64_t target_ms, struct pb_error *err)
+{
+	memset(su, 0, sizeof *su);
+	su->facility = facility;
+	su->per_event = spec->facility->traps_every_event;
+	if (pb_suite_request(&su->sampled, facility, pb_cost_workload(spec), 0, 1, PB_DELIVERY_NONE,
+			    err))
+		return -1;
+	su->sampled.machine = machine;
+	su->sampled.iterations = pb_calibrate_iterations(&su->sampled.workload,
+							 &su->sampled.events[0].spec,
+							 target_ms ? target_ms : 1, err);
+	if (!su->sampled.iterations)
+		return -1;
+	su->base = su->sampled;
+	su->base.no_perf = true;
+	su->base.nevents = 0;
+	su->time_based = spec->facility->time_based;
+	su->min_period = spec->facility->min_period;
+	return 0;
+}
