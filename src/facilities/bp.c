@@ -43,7 +43,10 @@ static void bp_availability(const struct pb_machine *m, const struct pb_spec *sp
 	memset(out, 0, sizeof *out);
 	if (!pb_machine_pmu(m, "breakpoint")) {
 		snprintf(out->reason, sizeof out->reason,
-			 "no 'breakpoint' PMU: the kernel lacks CONFIG_HAVE_HW_BREAKPOINT");
+			 "no 'breakpoint' PMU: the kernel lacks CONFIG_HAVE_HW_BREAKPOINT%s",
+			 pb_machine_is_riscv(m) ? " (Linux 6.1 has no hardware breakpoints on "
+						  "RISC-V; its debug triggers are not a perf PMU)"
+						: "");
 		return;
 	}
 	out->available = true;

@@ -91,6 +91,15 @@ static void hw_availability(const struct pb_machine *m, const struct pb_spec *sp
 	}
 	if (pb_perf_forbidden(m, out))
 		return;
+	if (pb_machine_is_riscv(m) && !m->riscv_sscofpmf) {
+		snprintf(out->reason, sizeof out->reason,
+			 "RISC-V hart without Sscofpmf (isa %.60s): no counter-overflow interrupt, so "
+			 "Linux's SBI PMU driver counts but refuses sampling (EOPNOTSUPP) and "
+			 "privilege filters (EINVAL): counting only. Needs Sscofpmf and an SBI "
+			 "firmware with the PMU extension",
+			 m->riscv_isa);
+		return;
+	}
 	out->available = true;
 	const char *table = pb_pfm_pmu_for_machine(m);
 	char counters[48] = "";

@@ -38,6 +38,23 @@ __asm__(".text\n"
 	"pb_selftest_spin_end:\n"
 	"	ret\n"
 	".size pb_selftest_spin, . - pb_selftest_spin\n");
+#elif defined(__riscv)
+/* norvc: 4-byte instructions, as the workloads' (workloads/asm.h) */
+__asm__(".text\n"
+	".option push\n"
+	".option norvc\n"
+	".globl pb_selftest_spin\n"
+	".type pb_selftest_spin, %function\n"
+	"pb_selftest_spin:\n"
+	".globl pb_selftest_spin_begin\n"
+	"pb_selftest_spin_begin:\n"
+	"1:	addi a0, a0, -1\n"
+	"	bnez a0, 1b\n"
+	".globl pb_selftest_spin_end\n"
+	"pb_selftest_spin_end:\n"
+	"	ret\n"
+	".size pb_selftest_spin, . - pb_selftest_spin\n"
+	".option pop\n");
 #else
 #error "pb_selftest_spin has no loop for this architecture"
 #endif

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Builds a riscv64 pesbench on this (x86-64 Debian 12) machine: build-riscv64/pesbench, linked
+# statically so that the bare initramfs of `make check-riscv64` (or a board without the -dev
+# libraries) runs it. Debian 12 has no riscv64 architecture, so its libraries come from
+# scripts/riscv64-deps.sh (cross-built from Debian's own sources, cached); the cross compiler
+# is Debian's gcc-riscv64-linux-gnu, installed when missing.
+# Usage: scripts/cross-riscv64.sh [BUILD_DIR]   (default build-riscv64; BUILD_TYPE, JOBS from env)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+out=${1:-build-riscv64}
+packages=(cmake pkg-config make gcc-riscv64-linux-gnu libc6-dev-riscv64-cross)
+. scripts/lib/debian-packages.sh
+mapfile -t missing < <(pb_missing_packages "${packages[@]}")
+if [ ${#missing[@]} -gt 0 ]; then
+	echo "pesbench: installing missing Debian packages: ${missing[*]}"
+	sudo=""
+	[ "$(id -u)" -eq 0 ] || sudo=sudo
+	export DEBIAN_FRONTEND=noninteractive
+	$sudo apt-get -o DPkg::Lock::Timeout=600 update -qq
+	$sudo apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends "${missing[@]}"
+fi
+sysroot=$(bash scripts/riscv64-deps.sh | tail -1)
+cmake -S . -B "$out" -DCMAKE_TOOLCHAIN_FILE="$PWD/cmake/riscv64-linux-gnu.cmake" \
+	-DPB_RISCV64_SYSROOT="$sysroot" -DCMAKE_BUILD_TYPE="${BUILD_TYPE:-RelWithDebInfo}" \
+	-DPB_STATIC=ON -DPB_WERROR=ON
+# Only the program: the tests run natively (make check) or in the guest (make check-riscv64).
+cmake --build "$out" -j "${JOBS:-$(nproc)}" --target pesbench
+file "$out/pesbench" 2>/dev/null || true
