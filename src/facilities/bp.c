@@ -69,6 +69,10 @@ static int bp_attr(const struct pb_machine *m, const struct pb_spec *spec,
 		   const struct pb_target *target, uint64_t period, struct perf_event_attr *attr,
 		   struct pb_error *err)
 {
+	struct pb_availability av;
+	bp_availability(m, spec, &av);
+	if (!av.available)
+		return pb_fail(err, PB_EXIT_UNAVAILABLE, 0, "%s: %s", spec->text, av.reason);
 	if (spec->bp_type == HW_BREAKPOINT_R && !pb_machine_is_arm(m))
 		return pb_fail(err, PB_EXIT_USAGE, 0,
 			       "%s: x86 debug registers cannot trap reads alone; use bp:rw (reads "

@@ -1,10 +1,12 @@
 /* /init of the riscv64 guest (scripts/riscv64-guest.sh): Debian 12 has no busybox for riscv64,
  * so this small static program is the whole userland. It mounts proc, sysfs, tracefs and a
  * tmpfs, opens perf to every user (perf_event_paranoid = -1), runs each line of
- * /etc/guest-cmds as a command (words split on spaces; cwd /guest; PATH /guest) with its
- * output on the console, then prints every file under /out base64-encoded between markers so
- * the host can take the results back from the console log, and powers the machine off.
- * Console markers: "=== PB-GUEST CMD <status> <line>" after each command, "=== PB-GUEST FILE
+ * /etc/guest-cmds, "NAME WANT COMMAND ARGS..." (words split on spaces; cwd /guest; PATH
+ * /guest), keeping its stdout, stderr, exit status and command line in /out as NAME.out,
+ * NAME.err, NAME.rc and NAME.cmd (as tests/arm64/guest-tests.sh does), then prints every file
+ * under /out base64-encoded between markers so the host can take the results back from the
+ * console log, and powers the machine off. A command fails when its status is not WANT.
+ * Console: "guest: ok NAME ..." or "guest: FAIL NAME ..." per command, "=== PB-GUEST FILE
  * <path>" ... "=== PB-GUEST FILE END", and last "=== PB-GUEST EXIT <n>" (n: the commands that
  * failed). */
 #define _GNU_SOURCE
@@ -17,6 +19,7 @@
 #include <sys/reboot.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #define MAX_ARGS 64
@@ -31,25 +34,83 @@ static void write_file(const char *path, const char *text)
 	}
 }
 
+static void save_text(const char *name, const char *suffix, const char *text)
+{
+	char path[256];
+	snprintf(path, sizeof path, "/out/%s.%s", name, suffix);
+	FILE *f = fopen(path, "w");
+	if (f) {
+		fprintf(f, "%s\n", text);
+		fclose(f);
+	}
+}
+
+static void show_tail(const char *name)
+{
+	char path[256], buf[400];
+	snprintf(path, sizeof path, "/out/%s.err", name);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return;
+	fseek(f, 0, SEEK_END);
+	long size = ftell(f);
+	fseek(f, size > (long)sizeof buf - 1 ? size - (long)sizeof buf + 1 : 0, SEEK_SET);
+	size_t n = fread(buf, 1, sizeof buf - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	printf("guest:      ...%s\n", buf);
+}
+
+/* "NAME WANT COMMAND ARGS...": 0 when the command exited WANT. */
 static int run_line(char *line)
 {
+	char shown[1024];
+	snprintf(shown, sizeof shown, "%s", line);
 	char *argv[MAX_ARGS + 1];
 	int argc = 0;
 	for (char *w = strtok(line, " \t"); w && argc < MAX_ARGS; w = strtok(NULL, " \t"))
 		argv[argc++] = w;
 	argv[argc] = NULL;
-	if (!argc)
-		return 0;
+	if (argc < 3) {
+		printf("guest: FAIL malformed line (NAME WANT COMMAND...): %s\n", shown);
+		return 1;
+	}
+	const char *name = argv[0];
+	int want = atoi(argv[1]);
+	char out[256], err[256];
+	snprintf(out, sizeof out, "/out/%s.out", name);
+	snprintf(err, sizeof err, "/out/%s.err", name);
+	struct timespec t0, t1;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
 	pid_t pid = fork();
 	if (pid == 0) {
-		execvp(argv[0], argv);
-		perror(argv[0]);
+		int o = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		int e = open(err, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		int z = open("/dev/null", O_RDONLY);
+		if (o < 0 || e < 0 || dup2(o, 1) < 0 || dup2(e, 2) < 0 || (z >= 0 && dup2(z, 0) < 0))
+			_exit(126);
+		execvp(argv[2], argv + 2);
+		perror(argv[2]);
 		_exit(127);
 	}
-	int status = 0;
+	int status = 0, rc;
 	if (pid < 0 || waitpid(pid, &status, 0) < 0)
-		return 126;
-	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+		rc = 126;
+	else
+		rc = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	double secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+	char rc_text[16];
+	snprintf(rc_text, sizeof rc_text, "%d", rc);
+	save_text(name, "rc", rc_text);
+	save_text(name, "cmd", strchr(strchr(shown, ' ') + 1, ' ') + 1);
+	if (rc == want) {
+		printf("guest: ok   %s (exit %d, %.1f s)\n", name, rc, secs);
+		return 0;
+	}
+	printf("guest: FAIL %s: exit %d, expected %d (%.1f s): %s\n", name, rc, want, secs, shown);
+	show_tail(name);
+	return 1;
 }
 
 static int dump_file(const char *path, const struct stat *st, int type, struct FTW *ftw)
@@ -97,6 +158,7 @@ int main(void)
 	setenv("HOME", "/tmp", 1);
 	setenv("TMPDIR", "/tmp", 1);
 	setenv("PB_OUT", "/out", 1);
+	setenv("PB_BIN", "/guest/pesbench", 1);
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (chdir("/guest"))
 		perror("/guest");
@@ -113,14 +175,9 @@ int main(void)
 	char line[1024];
 	while (cmds && fgets(line, sizeof line, cmds)) {
 		line[strcspn(line, "\n")] = '\0';
-		char shown[1024];
-		snprintf(shown, sizeof shown, "%s", line);
-		if (!shown[0] || shown[0] == '#')
+		if (!line[0] || line[0] == '#')
 			continue;
-		printf("=== PB-GUEST RUN %s\n", shown);
-		int rc = run_line(line);
-		printf("=== PB-GUEST CMD %d %s\n", rc, shown);
-		failed += rc != 0;
+		failed += run_line(line);
 	}
 	if (cmds)
 		fclose(cmds);
