@@ -41,11 +41,8 @@ stamp "pesbench built"
 
 echo "=== check-riscv64: the RV64 workloads' declared truth, traced under qemu-riscv64"
 . scripts/lib/debian-packages.sh
-mapfile -t missing < <(pb_missing_packages qemu-user-static binutils-riscv64-linux-gnu)
-if [ ${#missing[@]} -gt 0 ]; then
-	DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -qq \
-		--no-install-recommends "${missing[@]}" >/dev/null || fail "cannot install ${missing[*]}"
-fi
+pb_install_missing check-riscv64 qemu-user-static binutils-riscv64-linux-gnu ||
+	fail "cannot install qemu-user-static or binutils-riscv64-linux-gnu"
 mkdir -p "$work"
 if riscv64-linux-gnu-gcc -O2 -static -std=c11 -D_GNU_SOURCE -Wall -Werror -I src \
 	-ffunction-sections -fdata-sections -Wl,--gc-sections -o "$work/trace_truth" \

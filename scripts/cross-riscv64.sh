@@ -10,15 +10,7 @@ cd "$(dirname "$0")/.."
 out=${1:-build-riscv64}
 packages=(cmake pkg-config make gcc-riscv64-linux-gnu libc6-dev-riscv64-cross)
 . scripts/lib/debian-packages.sh
-mapfile -t missing < <(pb_missing_packages "${packages[@]}")
-if [ ${#missing[@]} -gt 0 ]; then
-	echo "pesbench: installing missing Debian packages: ${missing[*]}"
-	sudo=""
-	[ "$(id -u)" -eq 0 ] || sudo=sudo
-	export DEBIAN_FRONTEND=noninteractive
-	$sudo apt-get -o DPkg::Lock::Timeout=600 update -qq
-	$sudo apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends "${missing[@]}"
-fi
+pb_install_missing cross-riscv64 "${packages[@]}"
 sysroot=$(bash scripts/riscv64-deps.sh | tail -1)
 cmake -S . -B "$out" -DCMAKE_TOOLCHAIN_FILE="$PWD/cmake/riscv64-linux-gnu.cmake" \
 	-DPB_RISCV64_SYSROOT="$sysroot" -DCMAKE_BUILD_TYPE="${BUILD_TYPE:-RelWithDebInfo}" \

@@ -12,6 +12,10 @@ base=${PB_KERNEL_CACHE:-/var/cache/pesbench}
 jobs=${JOBS:-$(nproc)}
 log() { echo "riscv64-deps: $*" >&2; }
 sources=(zlib jansson libpfm4 capstone elfutils)
+. "$root/scripts/lib/debian-packages.sh"
+# the cross compiler, and what the builds run on the host (elfutils' libcpu: flex, bison, m4)
+pb_install_missing riscv64-deps gcc-riscv64-linux-gnu libc6-dev-riscv64-cross cmake make \
+	pkg-config flex bison m4 gawk xz-utils
 
 apt_src=$base/apt-src
 mkdir -p "$apt_src"/{etc,lists/partial,cache/archives/partial}

@@ -26,15 +26,7 @@ dir=$1 cmds=$2 results=$3
 [ -f "$cmds" ] || { echo "riscv64-guest: $cmds is not a file" >&2; exit 2; }
 log() { echo "riscv64-guest: $*" >&2; }
 
-mapfile -t missing < <(pb_missing_packages qemu-system-misc gcc-riscv64-linux-gnu libc6-dev-riscv64-cross)
-if [ ${#missing[@]} -gt 0 ]; then
-	log "installing ${missing[*]}"
-	sudo=""
-	[ "$(id -u)" -eq 0 ] || sudo=sudo
-	export DEBIAN_FRONTEND=noninteractive
-	$sudo apt-get -o DPkg::Lock::Timeout=600 update -qq
-	$sudo apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-fi
+pb_install_missing riscv64-guest qemu-system-misc gcc-riscv64-linux-gnu libc6-dev-riscv64-cross
 image=$("$root/scripts/riscv64-kernel.sh" | tail -1)
 kdir=$(dirname "$image")
 

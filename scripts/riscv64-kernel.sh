@@ -13,15 +13,7 @@ log() { echo "riscv64-kernel: $*" >&2; }
 
 packages=(linux-source-6.1 gcc-riscv64-linux-gnu binutils-riscv64-linux-gnu make flex bison bc
           libssl-dev libelf-dev cpio xz-utils)
-mapfile -t missing < <(pb_missing_packages "${packages[@]}")
-if [ ${#missing[@]} -gt 0 ]; then
-	log "installing missing Debian packages: ${missing[*]}"
-	sudo=""
-	[ "$(id -u)" -eq 0 ] || sudo=sudo
-	export DEBIAN_FRONTEND=noninteractive
-	$sudo apt-get -o DPkg::Lock::Timeout=600 update -qq
-	$sudo apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-fi
+pb_install_missing riscv64-kernel "${packages[@]}"
 
 tarball=$(ls /usr/src/linux-source-6.1.tar.xz)
 version=$(dpkg-query -W -f='${Version}' linux-source-6.1)
