@@ -52,8 +52,9 @@ static void print_text(const struct pb_machine *m)
 	if (m->riscv)
 		printf("  RISC-V ISA       %s\n  Sscofpmf         %s\n", m->riscv_isa,
 		       m->riscv_sscofpmf ? "present: counter-overflow interrupts, sampling works"
-					 : "ABSENT: counting only (no overflow interrupt to sample "
-					   "with; needs a core with Sscofpmf and an SBI PMU firmware)");
+					 : "ABSENT: counting only, no overflow interrupt to sample with\n"
+					   "                   (needs a core with Sscofpmf and an SBI "
+					   "firmware with the PMU extension)");
 	const struct pb_pmu *core = pb_machine_core_pmu(m);
 	if (core && m->pmu_counters)
 		printf("  core PMU         %s (type %d), %u counters (from the %s)\n", core->name,
