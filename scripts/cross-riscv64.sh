@@ -12,6 +12,10 @@ packages=(cmake pkg-config make gcc-riscv64-linux-gnu libc6-dev-riscv64-cross)
 . scripts/lib/debian-packages.sh
 pb_install_missing cross-riscv64 "${packages[@]}"
 sysroot=$(bash scripts/riscv64-deps.sh | tail -1)
+# pkg-config's answers are cached in the build: another sysroot needs a fresh configure
+if [ -f "$out/CMakeCache.txt" ] && ! grep -qx "PB_RISCV64_SYSROOT:[A-Z]*=$sysroot" "$out/CMakeCache.txt"; then
+	rm -rf "$out"
+fi
 cmake -S . -B "$out" -DCMAKE_TOOLCHAIN_FILE="$PWD/cmake/riscv64-linux-gnu.cmake" \
 	-DPB_RISCV64_SYSROOT="$sysroot" -DCMAKE_BUILD_TYPE="${BUILD_TYPE:-RelWithDebInfo}" \
 	-DPB_STATIC=ON -DPB_WERROR=ON
