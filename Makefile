@@ -7,7 +7,7 @@ FUZZ_SECONDS ?= 20
 OUT        ?= results
 PREFIX     ?= /usr/local
 
-.PHONY: all deps test-deps build program build-asan install run docs check test test-asan memcheck fuzz fuzz-smoke check-arm64 bench-engine bench-analysis bench-peer bench-cost cross-arm64 clean
+.PHONY: all deps test-deps build program build-asan install run docs check test test-asan memcheck fuzz fuzz-smoke check-arm64 check-riscv64 bench-engine bench-analysis bench-peer bench-cost cross-arm64 cross-riscv64 clean
 
 all: build
 
@@ -74,7 +74,7 @@ memcheck: build
 	@bash scripts/memcheck.sh $(BUILD)
 
 # Every stage runs (build, tests, tests under ASan+UBSan, memcheck, fuzz, the Release and Debug
-# builds with gcc and clang, the arm64 guest); the last line sums up tests and skipped checks per reason.
+# builds with gcc and clang, the arm64 and riscv64 guests); the last line sums up tests and skipped checks per reason.
 check: test-deps
 	@BUILD=$(BUILD) ASAN_BUILD=$(ASAN_BUILD) JOBS=$(JOBS) FUZZ_SECONDS=10 bash scripts/check.sh
 
@@ -88,6 +88,19 @@ cross-arm64:
 # cycles == instructions), its results checked on the host; under 4 minutes with installation.
 check-arm64:
 	@ARM64_BUILD=$(ARM64_BUILD) JOBS=$(JOBS) bash scripts/check-arm64.sh
+
+# A riscv64 pesbench, statically linked: build-riscv64/pesbench. Debian 12 has no riscv64
+# architecture: its libraries are cross-built from Debian's sources (scripts/riscv64-deps.sh,
+# cached in /var/cache/pesbench); cmake/riscv64-linux-gnu.cmake. See docs/riscv64.md.
+RISCV64_BUILD ?= build-riscv64
+cross-riscv64:
+	@JOBS=$(JOBS) bash scripts/cross-riscv64.sh $(RISCV64_BUILD)
+
+# pesbench on Linux's riscv_pmu_sbi driver: a kernel built from Debian's linux-source-6.1
+# (cached by its config fragment's hash) under qemu-system-riscv64 -icount shift=0, its results
+# checked on the host (tests/riscv64/check_results.py). Times in docs/riscv64.md.
+check-riscv64:
+	@RISCV64_BUILD=$(RISCV64_BUILD) JOBS=$(JOBS) bash scripts/check-riscv64.sh
 
 bench-engine: program
 	@bash bench/engine.sh ./$(BUILD)/pesbench

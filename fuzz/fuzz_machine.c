@@ -1,7 +1,7 @@
 /* Fuzzes machine discovery with arbitrary procfs/sysfs contents. Byte 0 picks which file the
  * rest becomes in a scratch root: /proc/cpuinfo, a PMU format file (also parsed directly as a
- * format string and applied to an attr), a PMU caps file, osrelease, the fixture caps files, or
- * a cache size. The probe must never fail or read outside what it was given. */
+ * format string and applied to an attr), a PMU caps file, osrelease, the fixture caps files, a
+ * cache size, or a saved kernel log (arm64, x86 and riscv-pmu-sbi lines). The probe must never fail or read outside what it was given. */
 #include "facilities/machine.h"
 #include "util/kit.h"
 
@@ -76,6 +76,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		"pesbench-ibs-caps",
 		"sys/devices/system/cpu/cpu0/cache/index0/size",
 		"proc/sys/kernel/perf_event_paranoid",
+		"pesbench-dmesg",
 	};
 	const char *rel = targets[data[0] % (PB_ARRAY_SIZE(targets))];
 	write_file(rel, data + 1, size - 1);

@@ -37,6 +37,7 @@ stage memcheck bash scripts/memcheck.sh "$build"
 stage fuzz make --no-print-directory fuzz FUZZ_SECONDS="${FUZZ_SECONDS:-10}"
 stage release-builds bash scripts/release-builds.sh
 stage check-arm64 bash scripts/check-arm64.sh
+stage check-riscv64 bash scripts/check-riscv64.sh
 
 python3 - "$logs" "$(( $(date +%s) - started ))" "${failed_stages[@]+"${failed_stages[@]}"}" <<'PY'
 import collections, glob, os, re, sys

@@ -162,6 +162,53 @@ static void optional_check_and_failed_run(void)
 	fake_kernel_uninstall();
 }
 
+/* What a counter reads when the PMU lost its events without a word: 0, for time_running out
+ * of time_enabled (QEMU 7.2's RISC-V PMU gives 0 with running == enabled). */
+static void zero_count(struct fake_event *ev, void *ctx)
+{
+	ev->count = 0;
+	ev->time_enabled = 1000000;
+	ev->time_running = *(const uint64_t *)ctx;
+}
+
+/* A counter that read 0 while on the PMU the whole time, with the workload's events declared,
+ * is a loss: flagged silent_zero with a note, no accuracy, counted in the point's metrics;
+ * the same 0 after a descheduled (multiplexed) time is not. */
+static void silent_zero_is_a_loss(void)
+{
+	load_fixture("sysfs-skl");
+	struct pb_point_request req;
+	request(&req, "hw:instructions", "busy", 100003, 40000);
+	uint64_t running = 1000000;
+	fake_kernel_install();
+	fake_kernel_on_disable(zero_count, &running);
+	struct pb_point pt;
+	struct pb_error err = {0};
+	CHECK(pb_point_measure(&req, &pt, &err) == 0);
+	CHECK(pt.ev[0].declared > 0);
+	CHECK(pt.ev[0].silent_zero);
+	CHECK(isnan(pt.ev[0].accuracy));
+	json_t *run = pb_test_run_json(&req, &pt);
+	json_t *ev = json_array_get(json_object_get(run, "events"), 0);
+	CHECK(json_is_true(json_object_get(ev, "silent_zero")));
+	CHECK_STR_CONTAINS(json_string_value(json_object_get(ev, "silent_zero_note")), "a loss");
+	struct pb_results doc;
+	pb_point_metrics(pb_test_point_of_json(&doc, json_pack("{s:[O]}", "runs", run)));
+	json_t *point = pb_test_point_json(&doc, 0);
+	pb_results_free(&doc);
+	CHECK_EQ_U64(json_integer_value(json_object_get(json_object_get(point, "metrics"),
+							"silent_zero_runs")), 1);
+	json_decref(point);
+	json_decref(run);
+	pb_point_free(&pt);
+
+	running = 400000;
+	CHECK(pb_point_measure(&req, &pt, &err) == 0);
+	CHECK(!pt.ev[0].silent_zero);
+	pb_point_free(&pt);
+	fake_kernel_uninstall();
+}
+
 /* A facility that produced no sample where samples were due: no accuracy (never a plain 0 %),
  * an explicit flag and note in the point, the run and the point's metrics. */
 static void no_samples_is_flagged(void)
@@ -524,6 +571,7 @@ int main(void)
 {
 	pebs_accuracy();
 	no_samples_is_flagged();
+	silent_zero_is_a_loss();
 	optional_check_and_failed_run();
 	ibs_bias();
 	ibs_cycles_basis();

@@ -2,6 +2,7 @@
  * live system. */
 #include "check.h"
 #include "fixture.h"
+#include "facilities/facility.h"
 #include "facilities/machine.h"
 
 #include <linux/perf_event.h>
@@ -210,6 +211,48 @@ static void test_midr_only(void)
 	CHECK(system(cmd) == 0);
 }
 
+/* A RISC-V hart: identified by its ISA string; Sscofpmf decides whether hw can sample. */
+static void test_riscv(void)
+{
+	char root[] = "/tmp/pesbench-riscv-XXXXXX";
+	if (!mkdtemp(root))
+		pb_skip("cannot create a temporary directory");
+	put(root, "proc/cpuinfo", "processor\t: 0\nhart\t\t: 0\nisa\t\t: "
+				  "rv64imafdch_sscofpmf_sstc_zihintpause\nmmu\t\t: sv57\n\n");
+	put(root, "sys/bus/event_source/devices/cpu/type", "4\n");
+	put(root, "pesbench-dmesg", "[    0.2] riscv-pmu-sbi: SBI PMU extension is available\n"
+				    "[    0.2] riscv-pmu-sbi: 16 firmware and 18 hardware counters\n");
+	struct pb_machine m;
+	pb_machine_probe(&m, root);
+	CHECK(pb_machine_is_riscv(&m) && !pb_machine_is_arm(&m) && !pb_machine_is_x86(&m));
+	CHECK(!strcmp(m.riscv_isa, "rv64imafdch_sscofpmf_sstc_zihintpause"));
+	CHECK(m.riscv_sscofpmf);
+	CHECK_EQ_U64(m.pmu_counters, 18);
+	CHECK_EQ_U64(m.riscv_fw_counters, 16);
+	CHECK(!strcmp(pb_machine_core_pmu(&m)->name, "cpu"));
+	struct pb_spec spec;
+	struct pb_availability av;
+	CHECK(pb_spec_parse("hw:cycles", &spec, NULL) == 0);
+	pb_facility_hw.availability(&m, &spec, &av);
+	CHECK(av.available);
+	CHECK(pb_spec_parse("bp:w", &spec, NULL) == 0);
+	pb_facility_bp.availability(&m, &spec, &av);
+	CHECK(!av.available);
+	CHECK_STR_CONTAINS(av.reason, "RISC-V");
+	/* no Sscofpmf (a name that only starts like it does not count): counting only */
+	put(root, "proc/cpuinfo", "processor\t: 0\nisa\t\t: rv64imafdc_sscofpmfx_zicsr\n");
+	pb_machine_probe(&m, root);
+	CHECK(pb_machine_is_riscv(&m) && !m.riscv_sscofpmf);
+	CHECK(pb_spec_parse("hw:cycles", &spec, NULL) == 0);
+	pb_facility_hw.availability(&m, &spec, &av);
+	CHECK(!av.available);
+	CHECK_STR_CONTAINS(av.reason, "Sscofpmf");
+	CHECK_STR_CONTAINS(av.reason, "counting only");
+	char cmd[128];
+	snprintf(cmd, sizeof cmd, "rm -rf %s", root);
+	CHECK(system(cmd) == 0);
+}
+
 static void test_kernel_log(void)
 {
 	struct pb_machine m;
@@ -375,6 +418,7 @@ int main(void)
 	test_neoverse();
 	test_qemu_a57();
 	test_midr_only();
+	test_riscv();
 	test_kernel_log();
 	test_missing_root();
 	test_many_pmus();

@@ -183,19 +183,24 @@ static void fake_counts_give_their_verdicts(void)
 static uint64_t sample_ip;
 static unsigned sample_count;
 static unsigned far_attempts; /* sampling runs still to land far from the loop */
+static unsigned starved_runs; /* sampling runs still to give nothing (starved after counting) */
+static unsigned noisy_counts; /* counting runs still to count a timer tick's 5000 on top */
 
 static void write_samples(struct fake_event *ev, void *ctx)
 {
 	(void)ctx;
 	if (!ev->attr.sample_period) {
 		/* hw's counting part: the spin loop's instructions, as a PMU counts them */
-		ev->count = pb_selftest_spin_instructions(100000);
+		ev->count = pb_selftest_spin_instructions(100000) + (noisy_counts ? 5000 : 0);
+		noisy_counts -= noisy_counts > 0;
 		return;
 	}
 	uint8_t rec[512];
 	bool far = far_attempts > 0;
 	far_attempts -= far;
-	for (unsigned i = 0; i < sample_count; i++) {
+	bool starved = starved_runs > 0;
+	starved_runs -= starved;
+	for (unsigned i = 0; !starved && i < sample_count; i++) {
 		struct pb_sample s = {0};
 		s.ip = far ? 0x1000 : sample_ip;
 		size_t len = fake_build_sample(rec, sizeof rec, &ev->attr, &s);
@@ -240,6 +245,24 @@ static void pmu_samples_give_their_verdicts(void)
 		CHECK(pmu_verdict(machines[i], names[i], &test) == PB_VERDICT_INERT);
 		CHECK_STR_CONTAINS(test.text, "none sampled");
 	}
+	/* hw: the first sampling test right after the counting one starved, an identical second
+	 * sampled: works, and the self-test names the loss */
+	sample_ip = (uint64_t)(uintptr_t)pb_selftest_spin_begin;
+	sample_count = 40;
+	starved_runs = 1;
+	CHECK(pmu_verdict(&spr, "hw", &test) == PB_VERDICT_WORKS);
+	CHECK_STR_CONTAINS(test.text, "STARVED after counting");
+	CHECK_STR_CONTAINS(test.text, "got 0 samples, an identical second 40");
+	CHECK_EQ_U64(starved_runs, 0);
+	/* a count with a timer tick's kernel instructions in it, then an exact one: the closest */
+	noisy_counts = 1;
+	CHECK(pmu_verdict(&spr, "hw", &test) == PB_VERDICT_WORKS);
+	CHECK_EQ_U64(noisy_counts, 0);
+	CHECK(!strstr(test.text, "miscount"));
+	noisy_counts = 3; /* every try: believed */
+	CHECK(pmu_verdict(&spr, "hw", &test) == PB_VERDICT_INEXACT);
+	CHECK_STR_CONTAINS(test.text, "miscount");
+	noisy_counts = 0;
 	/* a saved tree runs nothing: untested, available as its files say */
 	struct pb_availability av;
 	pb_facility_check(&zen4, NULL, facility("ibs-op"), &av, &test);

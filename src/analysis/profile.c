@@ -94,6 +94,14 @@ static void classify(csh cs, const cs_insn *insn, struct decoded *d)
 		}
 	}
 }
+#elif defined(__riscv)
+/* Only capstone's generic groups (capstone 4 has no RISC-V: pb_capstone_open refuses and the
+ * profile says so); no direct target. */
+static void classify(csh cs, const cs_insn *insn, struct decoded *d)
+{
+	d->ends_block = cs_insn_group(cs, insn, CS_GRP_JUMP) || cs_insn_group(cs, insn, CS_GRP_CALL) ||
+			cs_insn_group(cs, insn, CS_GRP_RET) || cs_insn_group(cs, insn, CS_GRP_INT);
+}
 #else
 #error "profile: no basic-block rules for this architecture"
 #endif

@@ -49,6 +49,12 @@ static void print_text(const struct pb_machine *m)
 		       "32 KiB)\n");
 	if (m->midr)
 		printf("  MIDR_EL1         0x%016llx\n", (unsigned long long)m->midr);
+	if (m->riscv)
+		printf("  RISC-V ISA       %s\n  Sscofpmf         %s\n", m->riscv_isa,
+		       m->riscv_sscofpmf ? "present: counter-overflow interrupts, sampling works"
+					 : "ABSENT: counting only, no overflow interrupt to sample with\n"
+					   "                   (needs a core with Sscofpmf and an SBI "
+					   "firmware with the PMU extension)");
 	const struct pb_pmu *core = pb_machine_core_pmu(m);
 	if (core && m->pmu_counters)
 		printf("  core PMU         %s (type %d), %u counters (from the %s)\n", core->name,
@@ -131,7 +137,9 @@ const struct pb_cmd_spec pb_cmd_probe_spec = {
 		"               \"bp_slots\" (watchpoints), \"bp_exec_slots\", \"has_format_lost\",\n"
 		"               \"l1d_size\", \"l1d_line\",\n"
 		"               \"l1d_source\" (\"sysfs\"|\"cpuid\"|\"\" unknown),\n"
-		"               \"arm\", \"midr\" (null unless arm64 exports it), \"core_pmu\"\n"
+		"               \"arm\", \"midr\" (null unless arm64 exports it), \"riscv\",\n"
+		"               \"riscv_isa\" (\"\" unless RISC-V), \"riscv_sscofpmf\",\n"
+		"               \"riscv_fw_counters\" (SBI firmware counters), \"core_pmu\"\n"
 		"               (\"\" none: cpu, cpu_core, armv8_pmuv3...), \"core_pmu_type\" (null),\n"
 		"               \"pmu_counters\" (null: unknown), \"pmu_counters_source\"\n"
 		"               (\"kernel log\"|\"\"),\n"

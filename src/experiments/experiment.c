@@ -177,12 +177,13 @@ void pb_point_metrics(struct pb_result_point *point)
 				pb_rset_summarize(&per_event, fields[f], unit, values, n);
 		}
 		uint64_t lost = 0, throttles = 0, no_samples = 0, dropped = 0, filtered = 0,
-			 lowered = 0, missed = 0;
+			 lowered = 0, missed = 0, silent_zero = 0;
 		bool time_based = false;
 		bool multiplexed = false;
 		for (size_t r = 0; r < nruns; r++) {
 			const struct pb_rset *ev = event_of_run(point, r, e);
 			no_samples += pb_rset_is_true(ev, "no_samples");
+			silent_zero += pb_rset_is_true(ev, "silent_zero");
 			lowered += pb_rset_is_true(ev, "precise_lowered");
 			dropped += (uint64_t)pb_rset_get_int(ev, "dropped");
 			filtered += (uint64_t)pb_rset_get_int(ev, "filtered");
@@ -197,6 +198,8 @@ void pb_point_metrics(struct pb_result_point *point)
 		pb_rset_bool(&per_event, "multiplexed", multiplexed);
 		/* runs that expected samples and got none carry no accuracy: counted, never 0 % */
 		pb_rset_int(&per_event, "no_samples_runs", PB_UNIT_RUNS, (int64_t)no_samples);
+		/* runs whose counter read 0 for its whole running time: a loss nobody reported */
+		pb_rset_int(&per_event, "silent_zero_runs", PB_UNIT_RUNS, (int64_t)silent_zero);
 		pb_rset_int(&per_event, "dropped_total", PB_UNIT_RECORDS, (int64_t)dropped);
 		pb_rset_int(&per_event, "precise_lowered_runs", PB_UNIT_RUNS, (int64_t)lowered);
 		pb_rset_int(&per_event, "filtered_total", PB_UNIT_SAMPLES, (int64_t)filtered);

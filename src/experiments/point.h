@@ -81,6 +81,11 @@ struct pb_point_figures {
 	bool no_samples;             /* samples were expected and none came: no accuracy is given,
 				      * the facility produced nothing (a plain 0 % would read as a
 				      * measured figure) */
+	bool silent_zero;            /* the counter read 0 over its whole enabled time (running ==
+				      * enabled: never multiplexed) although the workload declares
+				      * its events or an identical event of the run counted some: a
+				      * loss the kernel does not report and no scaling can reveal
+				      * (QEMU 7.2's RISC-V PMU gives it); no accuracy is given */
 	bool opened_all;
 	char open_error[256];
 	struct pb_skid skid;         /* event 0 with measure_skid only */

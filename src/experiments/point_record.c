@@ -53,6 +53,13 @@ static void record_figures(const struct pb_point_request *req, unsigned e,
 		pb_rset_bool(o, "precise_lowered", f->precise_requested > f->precise_granted);
 	}
 	pb_rset_bool(o, "no_samples", f->no_samples);
+	pb_rset_bool(o, "silent_zero", f->silent_zero);
+	if (f->silent_zero)
+		pb_rset_text(o, "silent_zero_note",
+			     "a loss: the counter read 0 while on the PMU for its whole enabled time "
+			     "(time_running == time_enabled), though the workload declares its events or "
+			     "an identical event of this run counted them; the kernel reported nothing, "
+			     "so no scaling can reveal it and no accuracy is given");
 	if (f->no_samples) {
 		char note[160];
 		snprintf(note, sizeof note, "%.1f samples expected and none arrived: the facility "
@@ -140,6 +147,8 @@ void pb_point_print(FILE *out, const struct pb_point_request *req, const struct 
 		char accuracy[16];
 		if (f->no_samples)
 			snprintf(accuracy, sizeof accuracy, "NO SAMPLES");
+		else if (f->silent_zero)
+			snprintf(accuracy, sizeof accuracy, "SILENT 0");
 		else
 			snprintf(accuracy, sizeof accuracy, "%8.3f%%", f->accuracy);
 		fprintf(out, "%-18s %10llu %10s %12.1f %12llu %9s %8llu %8llu %8llu %7.3f\n",

@@ -105,6 +105,27 @@ void pb_point_tally_record(void *ctx, unsigned thread, unsigned event,
 }
 
 
+/* A counter that read 0 while it was on the PMU the whole time cannot be right when the
+ * workload declares its events, or when an identical event of the same run counted them:
+ * the events were lost without a word from the kernel. */
+static void mark_silent_zeros(const struct pb_point_request *req, struct pb_point *pt)
+{
+	for (unsigned e = 0; e < req->nevents; e++) {
+		struct pb_point_figures *f = &pt->ev[e];
+		if (!f->opened_all || f->count || !f->time_enabled ||
+		    f->time_running != f->time_enabled)
+			continue;
+		bool due = f->declared > 0 && strcmp(f->basis, "undeclared");
+		for (unsigned o = 0; o < req->nevents && !due; o++)
+			due = o != e && pt->ev[o].count > 0 &&
+			      !strcmp(req->events[o].spec.text, req->events[e].spec.text);
+		if (!due)
+			continue;
+		f->silent_zero = true;
+		f->accuracy = NAN;
+	}
+}
+
 void pb_point_sum_figures(const struct pb_point_request *req, struct pb_point *pt,
 			  const struct pb_point_tally *t, bool run_failed)
 {
@@ -169,4 +190,5 @@ void pb_point_sum_figures(const struct pb_point_request *req, struct pb_point *p
 				!f->observed;
 		f->accuracy = pb_point_accuracy(f, req->events[e].period, sr->threads, run_failed);
 	}
+	mark_silent_zeros(req, pt);
 }

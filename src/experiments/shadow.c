@@ -192,6 +192,15 @@ static inline uint64_t timestamp(void)
 	__asm__ volatile("isb\n\tmrs %0, cntvct_el0\n\tisb" : "=r"(t) : : "memory");
 	return t;
 }
+#elif defined(__riscv)
+/* rdtime: the platform's fixed-frequency timer (QEMU virt: 10 MHz), not core cycles. */
+#define TIMESTAMP_COUNTER "rdtime"
+static inline uint64_t timestamp(void)
+{
+	uint64_t t;
+	__asm__ volatile("fence rw, rw\n\trdtime %0\n\tfence rw, rw" : "=r"(t) : : "memory");
+	return t;
+}
 #else
 #error "shadow: no timestamp counter for this architecture"
 #endif

@@ -43,7 +43,10 @@ static void bp_availability(const struct pb_machine *m, const struct pb_spec *sp
 	memset(out, 0, sizeof *out);
 	if (!pb_machine_pmu(m, "breakpoint")) {
 		snprintf(out->reason, sizeof out->reason,
-			 "no 'breakpoint' PMU: the kernel lacks CONFIG_HAVE_HW_BREAKPOINT");
+			 "no 'breakpoint' PMU: the kernel lacks CONFIG_HAVE_HW_BREAKPOINT%s",
+			 pb_machine_is_riscv(m) ? " (Linux 6.1 has no hardware breakpoints on "
+						  "RISC-V; its debug triggers are not a perf PMU)"
+						: "");
 		return;
 	}
 	out->available = true;
@@ -66,6 +69,10 @@ static int bp_attr(const struct pb_machine *m, const struct pb_spec *spec,
 		   const struct pb_target *target, uint64_t period, struct perf_event_attr *attr,
 		   struct pb_error *err)
 {
+	struct pb_availability av;
+	bp_availability(m, spec, &av);
+	if (!av.available)
+		return pb_fail(err, PB_EXIT_UNAVAILABLE, 0, "%s: %s", spec->text, av.reason);
 	if (spec->bp_type == HW_BREAKPOINT_R && !pb_machine_is_arm(m))
 		return pb_fail(err, PB_EXIT_USAGE, 0,
 			       "%s: x86 debug registers cannot trap reads alone; use bp:rw (reads "

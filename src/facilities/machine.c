@@ -620,12 +620,58 @@ static void probe_kernel_log(struct pb_machine *m)
 	}
 	unsigned slots = m->bp_slots, exec_slots = m->bp_exec_slots;
 	pb_machine_parse_kernel_log(m, log);
+	pb_machine_parse_riscv_log(m, log);
 	if (!m->arm) {
 		/* x86's four debug registers are architectural: the log cannot change them */
 		m->bp_slots = slots;
 		m->bp_exec_slots = exec_slots;
 	}
 	free(log);
+}
+
+/* The first hart's "isa" line: RISC-V's /proc/cpuinfo has no vendor or model lines that
+ * other CPUs' have (mvendorid/marchid need a newer kernel), so the ISA string is its identity. */
+static void probe_riscv_isa(struct pb_machine *m)
+{
+	char path[512];
+	path_of(m, path, sizeof path, "/proc/cpuinfo");
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return;
+	char line[1024];
+	while (fgets(line, sizeof line, f)) {
+		line[strcspn(line, "\n")] = '\0';
+		const char *v = cpuinfo_value(line, "isa");
+		if (!v)
+			continue;
+		m->riscv = true;
+		copy_str(m->riscv_isa, sizeof m->riscv_isa, v);
+		/* multi-letter extensions follow '_'; the string is lower case */
+		char isa[300];
+		snprintf(isa, sizeof isa, "%s_", v);
+		m->riscv_sscofpmf = strstr(isa, "_sscofpmf_") != NULL;
+		if (!m->cpu_vendor[0])
+			copy_str(m->cpu_vendor, sizeof m->cpu_vendor, "RISC-V");
+		if (!m->cpu_model_name[0])
+			copy_str(m->cpu_model_name, sizeof m->cpu_model_name, v);
+		break;
+	}
+	fclose(f);
+}
+
+void pb_machine_parse_riscv_log(struct pb_machine *m, const char *log)
+{
+	const char *p = log ? strstr(log, "riscv-pmu-sbi: ") : NULL;
+	unsigned fw, hw;
+	for (; p; p = strstr(p + 1, "riscv-pmu-sbi: "))
+		if (sscanf(p, "riscv-pmu-sbi: %u firmware and %u hardware counters", &fw, &hw) == 2) {
+			m->riscv_fw_counters = fw;
+			if (!m->pmu_counters) {
+				m->pmu_counters = hw;
+				m->pmu_counters_source = "kernel log";
+			}
+			return;
+		}
 }
 
 const struct pb_pmu *pb_machine_core_pmu(const struct pb_machine *m)
@@ -651,6 +697,7 @@ void pb_machine_probe(struct pb_machine *m, const char *root)
 	unsigned processors = 0;
 	probe_cpuinfo(m, &processors);
 	probe_midr(m);
+	probe_riscv_isa(m);
 	long v;
 	if (read_rel_long(m, "/proc/sys/kernel/perf_event_paranoid", &v))
 		m->paranoid = (int)v;
@@ -730,6 +777,11 @@ bool pb_machine_is_x86(const struct pb_machine *m)
 {
 	return !strcmp(m->cpu_vendor, "GenuineIntel") || !strcmp(m->cpu_vendor, "AuthenticAMD") ||
 	       !strcmp(m->cpu_vendor, "HygonGenuine");
+}
+
+bool pb_machine_is_riscv(const struct pb_machine *m)
+{
+	return m->riscv;
 }
 
 bool pb_machine_is_arm(const struct pb_machine *m)

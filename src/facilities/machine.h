@@ -45,6 +45,13 @@ struct pb_machine {
 	unsigned l1d_size;       /* bytes, 0 if unknown */
 	unsigned l1d_line;
 	const char *l1d_source;  /* where l1d_size came from: "sysfs", "cpuid", or "" (unknown) */
+	/* RISC-V: the first hart's ISA string (/proc/cpuinfo "isa", "rv64imafdch_sscofpmf_..."),
+	 * whether it names Sscofpmf (counter-overflow interrupts: without it the kernel's SBI PMU
+	 * driver counts but cannot sample), and the SBI firmware counters the driver announced. */
+	bool riscv;
+	char riscv_isa[256];
+	bool riscv_sscofpmf;
+	unsigned riscv_fw_counters;
 };
 
 /* Fills m. root NULL or "" = the live system. Never fails: what it cannot read stays unknown. */
@@ -58,6 +65,10 @@ bool pb_machine_kernel_at_least(const struct pb_machine *m, int major, int minor
 bool pb_machine_is_x86(const struct pb_machine *m);
 /* True on Arm CPUs (any implementer), whatever the build arch. */
 bool pb_machine_is_arm(const struct pb_machine *m);
+/* True on RISC-V harts (/proc/cpuinfo has an "isa" line), whatever the build arch. */
+bool pb_machine_is_riscv(const struct pb_machine *m);
+/* Reads riscv-pmu-sbi's "16 firmware and 18 hardware counters" (exposed for tests). */
+void pb_machine_parse_riscv_log(struct pb_machine *m, const char *log);
 /* The PMU that carries the core counters: "cpu" (x86), "cpu_core" (hybrid Intel) or an
  * armv8_* / armv9_* PMU (armv8_pmuv3, armv8_pmuv3_0, armv8_cortex_a57...) on arm64; NULL if
  * none. Its perf type is dynamic on arm64: read from sysfs, never assumed. */

@@ -138,7 +138,7 @@ static int uprobe_attr(const struct pb_machine *m, const struct pb_spec *spec,
 }
 
 /* The self-test probes a one-instruction function of this binary: N calls, N hits. */
-#if defined(__x86_64__) || defined(__aarch64__)
+#if defined(__x86_64__) || defined(__aarch64__) || defined(__riscv)
 __asm__(".text\n"
 	".globl pb_uprobe_self_test_site\n"
 	".type pb_uprobe_self_test_site, %function\n"

@@ -42,6 +42,10 @@ static json_t *machine_json(const struct pb_machine *m)
 	json_object_set_new(j, "l1d_source", json_string(m->l1d_source ? m->l1d_source : ""));
 	json_object_set_new(j, "arm", json_boolean(m->arm));
 	json_object_set_new(j, "midr", int_or_null((long long)m->midr, m->midr != 0));
+	json_object_set_new(j, "riscv", json_boolean(m->riscv));
+	json_object_set_new(j, "riscv_isa", json_string(m->riscv_isa));
+	json_object_set_new(j, "riscv_sscofpmf", json_boolean(m->riscv_sscofpmf));
+	json_object_set_new(j, "riscv_fw_counters", json_integer(m->riscv_fw_counters));
 	const struct pb_pmu *core = pb_machine_core_pmu(m);
 	json_object_set_new(j, "core_pmu", json_string(core ? core->name : ""));
 	json_object_set_new(j, "core_pmu_type", int_or_null(core ? core->type : 0, core != NULL));

@@ -16,8 +16,9 @@
 /* What perf_event_open answers for an instruction the kernel will not uprobe: x86's
  * arch_uprobe_analyze_insn gives the kernel's internal ENOTSUPP (lock-prefixed instructions
  * among others); arm64's gives EINVAL for what it can neither step out of line nor simulate
- * (svc, exclusive loads and stores). */
-#if defined(__aarch64__)
+ * (svc, exclusive loads and stores); riscv's gives EINVAL for what it rejects (ecall among
+ * others). */
+#if defined(__aarch64__) || defined(__riscv)
 #define UPROBE_REFUSED EINVAL
 #define UPROBE_REFUSED_NAME "EINVAL"
 #else

@@ -3,8 +3,8 @@
  * void pb_wl_accuracy_loop(void **node, uint64_t iterations, uint64_t pad)
  *
  * One iteration: the computed jump, `pad` x add, the chasing load, the count down, the
- * closing branch = pad + 4 instructions, on both architectures. Once per call: three
- * instructions computing the jump target, and ret.
+ * closing branch = pad + 4 instructions, on every architecture. Once per call: three
+ * instructions computing the jump target (RV64: four, lla being auipc + addi), and ret.
  *
  * Why the padding is entered by a computed jump rather than generated per ratio: the ratio
  * is any 1/N with 5 <= N <= 1000, and one body per N would mean a thousand copies of the loop
@@ -51,6 +51,23 @@ PB_LABEL(pb_wl_accuracy_chase)
 	subs	x1, x1, #1
 PB_LABEL(pb_wl_accuracy_back)
 	b.ne	pb_wl_accuracy_jump
+#elif defined(__riscv)
+	/* norvc (asm.h): every instruction is 4 bytes, the adds too. */
+	lla	t4, pb_wl_accuracy_pad_end
+	slli	a2, a2, 2
+	sub	t4, t4, a2
+PB_LABEL(pb_wl_accuracy_jump)
+	jr	t4
+pb_wl_accuracy_pad:
+	.rept	PB_ACCURACY_MAX_PAD
+	addi	t5, t5, 1
+	.endr
+pb_wl_accuracy_pad_end:
+PB_LABEL(pb_wl_accuracy_chase)
+	ld	a0, 0(a0)
+	addi	a1, a1, -1
+PB_LABEL(pb_wl_accuracy_back)
+	bnez	a1, pb_wl_accuracy_jump
 #endif
 PB_LABEL(pb_wl_accuracy_ret)
 	ret

@@ -21,9 +21,16 @@ enum { P_RATIO, P_FACTOR, P_SEED };
 
 /* How setup evicts the ring (pb_wl_flush_line), for the assumption's wording. */
 #if defined(__x86_64__)
-#define FLUSHED "clflushed"
+#define FIRST_LAP "every node's line is clflushed before the run, so the first lap misses too"
+#define ONCE_INSNS 4 /* lea, shl, sub, ret */
 #elif defined(__aarch64__)
-#define FLUSHED "cleaned and invalidated (dc civac)"
+#define FIRST_LAP "every node's line is cleaned and invalidated (dc civac) before the run, " \
+	"so the first lap misses too"
+#define ONCE_INSNS 4 /* adr, lsl, sub, ret */
+#elif defined(__riscv)
+#define FIRST_LAP "the first lap may hit lines setup left in the cache: RV64GC has no " \
+	"instruction that evicts a line (cache-block management, Zicbom, is an extension)"
+#define ONCE_INSNS 5 /* lla (auipc, addi), slli, sub, ret */
 #endif
 
 static const struct pb_param_def params[] = {
@@ -50,8 +57,8 @@ static void assumptions(const int64_t *p, char *buf, size_t len)
 		 "per %d bytes, so each node has a cache line of its own and the line next to it "
 		 "(which adjacent-line prefetchers fetch) is never used; the order is a random "
 		 "single cycle (Sattolo shuffle), so stride prefetchers see no pattern and each "
-		 "load's address comes from the previous load; every node's line is " FLUSHED
-		 " before the run, so the first lap misses too; after that, a cyclic walk over %lldx "
+		 "load's address comes from the previous load; " FIRST_LAP
+		 "; after that, a cyclic walk over %lldx "
 		 "more lines than L1 holds evicts each line before it is reached again under LRU "
 		 "(pseudo-LRU may let a few hit). The ring spans %zu pages, %s. On hardware with a "
 		 "PMU the accuracy experiment checks this with an L1-miss counting event.",
@@ -79,7 +86,7 @@ static int truth(const int64_t *p, uint64_t iterations, struct pb_truth *t, stru
 	pb_truth_add_ret(t, "pb_wl_accuracy_ret", pb_wl_accuracy_ret);
 	pb_truth_count_labels(t);
 	t->instructions = (uint64_t)p[P_RATIO];
-	t->once_instructions = 4; /* x86 lea, shl, sub, ret; AArch64 adr, lsl, sub, ret */
+	t->once_instructions = ONCE_INSNS;
 	/* The chase starts at node 0 and visits every node once per lap. */
 	t->has_watch = true;
 	t->watch_what = "the ring node the chase starts from (read once per lap)";

@@ -6,7 +6,10 @@
  * later instruction start before the earlier ones are done (x86 lfence; AArch64 dsb ld, which
  * waits for the earlier loads and holds back every later instruction, then isb, which
  * refetches everything after it); or a flush of the loads' line and a full barrier that makes
- * the first load a likely miss (x86 clflush + mfence; AArch64 dc civac + dsb sy). Any
+ * the first load a likely miss (x86 clflush + mfence; AArch64 dc civac + dsb sy). RV64: the
+ * fence is `fence r, rw` (every earlier load done before any later access) then fence.i
+ * (refetch, as isb); the miss variant does not exist, as RV64GC has no instruction that evicts
+ * a line (Zicbom is an extension): its entry in pb_wl_bias_table is all zeros. Any
  * run-time switch would put an extra instruction, itself a branch, right before the loads
  * whose sampling bias is studied, so one macro body is assembled per variant instead;
  * pb_wl_bias_table gives C the addresses of each variant: entry, prefix, load1..load4,
@@ -57,6 +60,23 @@ PB_LABEL(pb_wl_bias_\variant\()_load4)
 	subs	x1, x1, #1
 PB_LABEL(pb_wl_bias_\variant\()_back)
 	b.ne	1b
+#elif defined(__riscv)
+	.if	\prefix == 1
+PB_LABEL(pb_wl_bias_\variant\()_fence)
+	fence	r, rw
+	fence.i
+	.endif
+PB_LABEL(pb_wl_bias_\variant\()_load1)
+	lw	t0, 0(a0)
+PB_LABEL(pb_wl_bias_\variant\()_load2)
+	lw	t0, 0(a0)
+PB_LABEL(pb_wl_bias_\variant\()_load3)
+	lw	t0, 0(a0)
+PB_LABEL(pb_wl_bias_\variant\()_load4)
+	lw	t0, 0(a0)
+	addi	a1, a1, -1
+PB_LABEL(pb_wl_bias_\variant\()_back)
+	bnez	a1, 1b
 #endif
 PB_LABEL(pb_wl_bias_\variant\()_ret)
 	ret
@@ -86,5 +106,14 @@ pb_wl_bias_table:
 	PB_CODE_BEGIN(bias)
 	BIAS_LOOP plain, 0
 	BIAS_LOOP lfence, 1
+#if defined(__riscv)
+	.pushsection .data.rel.ro, "aw"
+	.p2align 3
+	.rept	8
+	.quad	0
+	.endr
+	.popsection
+#else
 	BIAS_LOOP miss, 2
+#endif
 	PB_CODE_END(bias)

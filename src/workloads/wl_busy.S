@@ -4,7 +4,7 @@
  * void pb_wl_busy_loop(uint64_t iterations)
  *
  * One iteration: 8 independent adds over 4 registers, the count down, the closing branch =
- * 10 instructions, on both architectures. */
+ * 10 instructions, on every architecture. */
 #include "workloads/asm.h"
 
 	PB_CODE_BEGIN(busy)
@@ -35,6 +35,18 @@ PB_LABEL(pb_wl_busy_back)
 	subs	x0, x0, #1
 PB_LABEL(pb_wl_busy_back)
 	b.ne	1b
+#elif defined(__riscv)
+	addi	t0, t0, 1
+	addi	t1, t1, 1
+	addi	t2, t2, 1
+	addi	t3, t3, 1
+	addi	t0, t0, 1
+	addi	t1, t1, 1
+	addi	t2, t2, 1
+	addi	t3, t3, 1
+	addi	a0, a0, -1
+PB_LABEL(pb_wl_busy_back)
+	bnez	a0, 1b
 #endif
 PB_LABEL(pb_wl_busy_ret)
 	ret

@@ -12,9 +12,17 @@
  * x30 (a load), ret. One iteration: bl, 9*8 + 7, subs, b.ne = 82 instructions. Once: the
  * loop function's own frame record (stp, mov), two movs, ldp, ret = 6.
  *
+ * RV64: jal leaves the return address in ra, and RV64 has no pair store, so every level builds
+ * a frame record as GCC's -fno-omit-frame-pointer does (ra at s0-8, the caller's s0 at
+ * s0-16, what Linux's riscv user unwinder reads): addi sp, sd ra (save), sd s0 (save2),
+ * addi s0; then addi, addi, store, jal next (levels 1-9), ld ra (restore), ld s0 (restore2),
+ * addi sp, ret. One iteration: jal, 9*12 + 11, addi, bnez = 122 instructions. Once: the loop
+ * function's own frame record (addi, sd, sd, addi), two li, ld, ld, addi, ret = 10.
+ *
  * The levels are distinct functions (one macro, assembled per level by .irp) so that each
  * level has its own addresses. pb_wl_callchain_table holds per level: store, call (0 on level
- * 10), ret, frame save, frame restore (both 0 on x86, whose call and ret do that). */
+ * 10), ret, frame save, frame restore (both 0 on x86, whose call and ret do that), second
+ * frame save and restore (RV64 only, else 0). */
 #include "workloads/asm.h"
 
 #define PB_CALLCHAIN_DEPTH 10
@@ -23,7 +31,27 @@
 	 * the local label 9 at the (aligned) end of level n, where level n+1 begins. */
 	.macro	LEVEL n
 PB_FUNC(pb_wl_callchain_l\n)
-#if defined(__aarch64__)
+#if defined(__riscv)
+	addi	sp, sp, -16
+PB_LABEL(pb_wl_callchain_l\n\()_save)
+	sd	ra, 8(sp)
+PB_LABEL(pb_wl_callchain_l\n\()_save2)
+	sd	s0, 0(sp)
+	addi	s0, sp, 16
+	addi	t0, t0, 1
+	addi	t1, t1, 1
+PB_LABEL(pb_wl_callchain_l\n\()_store)
+	sd	t0, 8*(\n-1)(a0)
+	.if	\n < PB_CALLCHAIN_DEPTH
+PB_LABEL(pb_wl_callchain_l\n\()_call)
+	jal	ra, 9f
+	.endif
+PB_LABEL(pb_wl_callchain_l\n\()_restore)
+	ld	ra, 8(sp)
+PB_LABEL(pb_wl_callchain_l\n\()_restore2)
+	ld	s0, 0(sp)
+	addi	sp, sp, 16
+#elif defined(__aarch64__)
 PB_LABEL(pb_wl_callchain_l\n\()_save)
 	stp	x29, x30, [sp, #-16]!
 	mov	x29, sp
@@ -60,9 +88,12 @@ PB_LABEL(pb_wl_callchain_l\n\()_ret)
 	.endif
 	.quad	pb_wl_callchain_l\n\()_ret
 #if defined(__aarch64__)
+	.quad	pb_wl_callchain_l\n\()_save, pb_wl_callchain_l\n\()_restore, 0, 0
+#elif defined(__riscv)
 	.quad	pb_wl_callchain_l\n\()_save, pb_wl_callchain_l\n\()_restore
+	.quad	pb_wl_callchain_l\n\()_save2, pb_wl_callchain_l\n\()_restore2
 #else
-	.quad	0, 0
+	.quad	0, 0, 0, 0
 #endif
 	.popsection
 	.p2align 4
@@ -98,6 +129,22 @@ PB_LABEL(pb_wl_callchain_call)
 PB_LABEL(pb_wl_callchain_back)
 	b.ne	1b
 	ldp	x29, x30, [sp], #16
+#elif defined(__riscv)
+	addi	sp, sp, -16
+	sd	ra, 8(sp)
+	sd	s0, 0(sp)
+	addi	s0, sp, 16
+	li	t0, 0
+	li	t1, 0
+1:
+PB_LABEL(pb_wl_callchain_call)
+	jal	ra, pb_wl_callchain_l1
+	addi	a1, a1, -1
+PB_LABEL(pb_wl_callchain_back)
+	bnez	a1, 1b
+	ld	ra, 8(sp)
+	ld	s0, 0(sp)
+	addi	sp, sp, 16
 #endif
 PB_LABEL(pb_wl_callchain_ret)
 	ret

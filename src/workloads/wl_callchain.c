@@ -4,7 +4,7 @@
 #include <stdio.h>
 
 #define DEPTH 10
-enum { R_STORE, R_CALL, R_RET, R_SAVE, R_RESTORE, R_SIZE };
+enum { R_STORE, R_CALL, R_RET, R_SAVE, R_RESTORE, R_SAVE2, R_RESTORE2, R_SIZE };
 
 /* wl_callchain.S: per iteration, the loop's call, count down and closing branch, then the
  * levels; once per call, the loop function's own set-up and ret. */
@@ -16,6 +16,10 @@ enum { R_STORE, R_CALL, R_RET, R_SAVE, R_RESTORE, R_SIZE };
 /* stp (frame record), mov x29, add, add, store, bl, ldp, ret; the leaf has no bl. */
 #define LEVEL_INSNS 8
 #define ONCE_INSNS 6 /* stp, mov x29, mov, mov, ldp, ret */
+#elif defined(__riscv)
+/* addi sp, sd ra, sd s0, addi s0, addi, addi, store, jal, ld ra, ld s0, addi sp, ret. */
+#define LEVEL_INSNS 12
+#define ONCE_INSNS 10 /* addi sp, sd ra, sd s0, addi s0, li, li, ld ra, ld s0, addi sp, ret */
 #endif
 
 extern const char pb_wl_callchain_code_begin[], pb_wl_callchain_code_end[],
@@ -37,6 +41,10 @@ static int truth(const int64_t *p, uint64_t iterations, struct pb_truth *t, stru
 			snprintf(name, sizeof name, "pb_wl_callchain_l%d_save", level);
 			pb_truth_add_label(t, name, (const void *)rec[R_SAVE], PB_EV_STORE, 1);
 		}
+		if (rec[R_SAVE2]) {
+			snprintf(name, sizeof name, "pb_wl_callchain_l%d_save2", level);
+			pb_truth_add_label(t, name, (const void *)rec[R_SAVE2], PB_EV_STORE, 1);
+		}
 		snprintf(name, sizeof name, "pb_wl_callchain_l%d_store", level);
 		pb_truth_add_label(t, name, (const void *)rec[R_STORE], PB_EV_STORE, 1);
 		if (rec[R_CALL]) {
@@ -46,6 +54,10 @@ static int truth(const int64_t *p, uint64_t iterations, struct pb_truth *t, stru
 		if (rec[R_RESTORE]) {
 			snprintf(name, sizeof name, "pb_wl_callchain_l%d_restore", level);
 			pb_truth_add_label(t, name, (const void *)rec[R_RESTORE], PB_EV_LOAD, 1);
+		}
+		if (rec[R_RESTORE2]) {
+			snprintf(name, sizeof name, "pb_wl_callchain_l%d_restore2", level);
+			pb_truth_add_label(t, name, (const void *)rec[R_RESTORE2], PB_EV_LOAD, 1);
 		}
 		snprintf(name, sizeof name, "pb_wl_callchain_l%d_ret", level);
 		pb_truth_add_label(t, name, (const void *)rec[R_RET], PB_EV_RET_INSN, 1);

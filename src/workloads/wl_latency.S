@@ -17,7 +17,13 @@
  *   ldr (load), udiv, b        the div path
  *   add x3                     the add path
  *   subs, b.ne                 x2                         = 12 instructions
- * Once per call: x86 lea, mov, ret; AArch64 lsl, mov, ret. */
+ * RV64, 3 instructions per path (divu takes registers only, so the divisor has its own ld;
+ * the parity is an andi and a bnez):
+ *   andi, bnez(parity)         x2
+ *   ld (load), divu, j         the div path
+ *   add x3                     the add path
+ *   addi, bnez                 x2                         = 14 instructions
+ * Once per call: x86 lea, mov, ret; AArch64 lsl, mov, ret; RV64 slli, li -1, srli, ret. */
 #include "workloads/asm.h"
 
 	PB_CODE_BEGIN(latency)
@@ -66,6 +72,29 @@ PB_LABEL(pb_wl_latency_add)
 	subs	x11, x11, #1
 PB_LABEL(pb_wl_latency_back)
 	b.ne	1b
+#elif defined(__riscv)
+	slli	t4, a1, 1
+	li	t2, -1
+	srli	t2, t2, 17
+1:
+	andi	t3, t4, 1
+PB_LABEL(pb_wl_latency_parity)
+	bnez	t3, 2f
+PB_LABEL(pb_wl_latency_load)
+	ld	t0, 0(a0)
+PB_LABEL(pb_wl_latency_div)
+	divu	t1, t2, t0
+PB_LABEL(pb_wl_latency_join)
+	j	3f
+2:
+PB_LABEL(pb_wl_latency_add)
+	addi	t5, t5, 1
+	addi	t5, t5, 1
+	addi	t5, t5, 1
+3:
+	addi	t4, t4, -1
+PB_LABEL(pb_wl_latency_back)
+	bnez	t4, 1b
 #endif
 PB_LABEL(pb_wl_latency_ret)
 	ret

@@ -12,10 +12,17 @@ void pb_wl_latency_loop(const uint64_t *divisor, uint64_t iterations);
 #if defined(__x86_64__)
 #define DIV_KINDS PB_EV_LOAD
 #define ITERATION_INSNS 16
+#define ONCE_INSNS 3 /* lea, mov, ret */
 #elif defined(__aarch64__)
 extern const char pb_wl_latency_load[];
 #define DIV_KINDS 0
 #define ITERATION_INSNS 12
+#define ONCE_INSNS 3 /* lsl, mov, ret */
+#elif defined(__riscv)
+extern const char pb_wl_latency_load[];
+#define DIV_KINDS 0
+#define ITERATION_INSNS 14
+#define ONCE_INSNS 4 /* slli, li, srli, ret */
 #endif
 
 static int truth(const int64_t *p, uint64_t iterations, struct pb_truth *t, struct pb_error *err)
@@ -24,7 +31,7 @@ static int truth(const int64_t *p, uint64_t iterations, struct pb_truth *t, stru
 	(void)err;
 	const unsigned taken = PB_EV_BRANCH | PB_EV_TAKEN;
 	pb_truth_add_label(t, "pb_wl_latency_parity", pb_wl_latency_parity, PB_EV_BRANCH, 2);
-#if defined(__aarch64__)
+#if !defined(__x86_64__)
 	pb_truth_add_label(t, "pb_wl_latency_load", pb_wl_latency_load, PB_EV_LOAD, 1);
 #endif
 	pb_truth_add_label(t, "pb_wl_latency_div", pb_wl_latency_div, DIV_KINDS, 1);
@@ -36,7 +43,7 @@ static int truth(const int64_t *p, uint64_t iterations, struct pb_truth *t, stru
 	/* The parity branch is taken on the add pass only: once of its two executions. */
 	t->taken_branches += 1;
 	t->instructions = ITERATION_INSNS;
-	t->once_instructions = 3; /* x86 lea, mov, ret; AArch64 lsl, mov, ret */
+	t->once_instructions = ONCE_INSNS;
 	t->has_watch = true;
 	t->watch_what = "the divisor the div reads";
 	t->watch_accesses = iterations;

@@ -23,6 +23,12 @@
  *   b                      an unconditional taken branch
  *   subs / b.ne            the closing branch, taken
  *   Once: mov x11, x30 (bl overwrites the caller's return address) and ret x11.
+ * RV64, one iteration, 10 instructions:
+ *   jal leaf / ret         as AArch64's (the return address in ra)
+ *   amoadd.d x2            each one instruction, a load, a store and the locked op (the A
+ *                          extension is in RV64GC), with no retry to declare
+ *   ld data[0], sd data[1], beqz (never taken), j, addi / bnez
+ *   Once: mv t5, ra; li t1, 1 (the addend); jr t5.
  * Why the exclusive pairs have no retry loop: a store-exclusive fails whenever an exception
  * (a timer tick, a sampling interrupt) lands between it and its ldxr, and a retry branch
  * would make the instruction count depend on that. Without one every iteration executes the
@@ -86,6 +92,31 @@ PB_LABEL(pb_wl_mix_back)
 3:
 PB_LABEL(pb_wl_mix_ret)
 	ret	x11
+#elif defined(__riscv)
+	mv	t5, ra
+	li	t1, 1
+1:
+PB_LABEL(pb_wl_mix_call)
+	jal	ra, pb_wl_mix_leaf
+PB_LABEL(pb_wl_mix_lock1)
+	amoadd.d zero, t1, (a0)
+PB_LABEL(pb_wl_mix_lock2)
+	amoadd.d zero, t1, (a0)
+PB_LABEL(pb_wl_mix_load)
+	ld	t0, 0(a0)
+PB_LABEL(pb_wl_mix_store)
+	sd	t0, 8(a0)
+PB_LABEL(pb_wl_mix_never)
+	beqz	a1, 3f
+PB_LABEL(pb_wl_mix_jump)
+	j	2f
+2:
+	addi	a1, a1, -1
+PB_LABEL(pb_wl_mix_back)
+	bnez	a1, 1b
+3:
+PB_LABEL(pb_wl_mix_ret)
+	jr	t5
 #endif
 	.size	pb_wl_mix_loop, . - pb_wl_mix_loop
 PB_FUNC(pb_wl_mix_leaf)

@@ -18,6 +18,10 @@ extern const char pb_wl_mix_lock1_store[], pb_wl_mix_lock2_store[];
 #define LOCK_KINDS PB_EV_LOAD
 #define ITERATION_INSNS 14
 #define ONCE_INSNS 2 /* mov x11, x30; ret x11 */
+#elif defined(__riscv)
+#define LOCK_KINDS (PB_EV_LOAD | PB_EV_STORE | PB_EV_LOCKED) /* amoadd.d */
+#define ITERATION_INSNS 10
+#define ONCE_INSNS 3 /* mv t5, ra; li t1, 1; jr t5 */
 #endif
 
 static int truth(const int64_t *p, uint64_t iterations, struct pb_truth *t, struct pb_error *err)

@@ -12,7 +12,9 @@
  * x86-64: rbx holds nr2 because the syscall instruction clobbers rcx and r11; it is saved
  * once per call, outside the loop: once = push, 4 movs, pop, ret = 7.
  * AArch64: svc preserves every register but x0, so caller-saved x9-x12 keep the arguments:
- * once = 4 movs, ret = 5. */
+ * once = 4 movs, ret = 5.
+ * RV64: ecall takes the number in a7 and preserves every register but a0, so t0-t3 keep the
+ * arguments: once = 4 mvs, ret = 5; 4096 is one lui (li would be the same lui). */
 #include "workloads/asm.h"
 
 #define MADV_DONTNEED 4
@@ -22,7 +24,8 @@
  * The `touch` variant: madvise(MADV_DONTNEED) drops the page, then the loop's own store
  * writes to it, so the page fault is taken in user mode, at pb_wl_mode_touch_store. One
  * iteration, 8 instructions: 4 movs, syscall, the store, count down, closing branch. Once:
- * x86 3 movs, ret; AArch64 4 movs (x86 stores an immediate, A64 a register holding 1), ret.
+ * x86 3 movs, ret; AArch64 and RV64 4 movs (x86 stores an immediate, A64 and RV64 a register
+ * holding 1), ret.
  * An unprivileged user (exclude_kernel=1) counts exactly one fault per iteration here. */
 
 	PB_CODE_BEGIN(mode)
@@ -112,6 +115,50 @@ PB_LABEL(pb_wl_mode_touch_store)
 	subs	x10, x10, #1
 PB_LABEL(pb_wl_mode_touch_back)
 	b.ne	1b
+PB_LABEL(pb_wl_mode_touch_ret)
+	ret
+	.size	pb_wl_mode_touch_loop, . - pb_wl_mode_touch_loop
+#elif defined(__riscv)
+PB_FUNC(pb_wl_mode_loop)
+	mv	t0, a0
+	mv	t1, a1
+	mv	t2, a2
+	mv	t3, a3
+1:
+	mv	a0, t0
+	lui	a1, 1
+	li	a2, MADV_DONTNEED
+	mv	a7, t2
+PB_LABEL(pb_wl_mode_syscall1)
+	ecall
+	mv	a0, t0
+	mv	a7, t3
+PB_LABEL(pb_wl_mode_syscall2)
+	ecall
+	addi	t1, t1, -1
+PB_LABEL(pb_wl_mode_back)
+	bnez	t1, 1b
+PB_LABEL(pb_wl_mode_ret)
+	ret
+	.size	pb_wl_mode_loop, . - pb_wl_mode_loop
+
+PB_FUNC(pb_wl_mode_touch_loop)
+	mv	t0, a0
+	mv	t1, a1
+	mv	t2, a2
+	li	t3, 1
+1:
+	mv	a0, t0
+	lui	a1, 1
+	li	a2, MADV_DONTNEED
+	mv	a7, t2
+PB_LABEL(pb_wl_mode_touch_syscall)
+	ecall
+PB_LABEL(pb_wl_mode_touch_store)
+	sb	t3, 0(t0)
+	addi	t1, t1, -1
+PB_LABEL(pb_wl_mode_touch_back)
+	bnez	t1, 1b
 PB_LABEL(pb_wl_mode_touch_ret)
 	ret
 	.size	pb_wl_mode_touch_loop, . - pb_wl_mode_touch_loop

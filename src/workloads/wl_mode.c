@@ -24,6 +24,10 @@ void pb_wl_mode_touch_loop(void *page, uint64_t iterations, uint64_t nr_madvise)
 #define ONCE_INSNS 5       /* 4 movs, ret */
 #define TOUCH_ONCE_INSNS 5 /* 4 movs, ret */
 #define SYSCALL_AS_BRANCH "svc instruction as a branch (an exception)"
+#elif defined(__riscv)
+#define ONCE_INSNS 5       /* 4 mvs, ret */
+#define TOUCH_ONCE_INSNS 5 /* 3 mvs, li, ret */
+#define SYSCALL_AS_BRANCH "ecall instruction as a branch (an exception)"
 #endif
 
 static const char *const variants[] = {"getppid", "fault", "touch", NULL};

@@ -2,7 +2,8 @@
  *   loads     four loads of one word;
  *   branches  four unconditional jumps, each to the instruction after it;
  *   misses    four lines flushed (x86 clflush; AArch64 dc civac), a full barrier (mfence;
- *             dsb sy), then one load from each line.
+ *             dsb sy), then one load from each line. Not on RV64: RV64GC has no instruction
+ *             that evicts a line (Zicbom is an extension); its records are all zeros.
  * One iteration, on both architectures: 4 x (event + gap nops), count down, closing branch,
  * and for misses the 4 flushes and the barrier. Once per call: ret; on AArch64 the misses
  * kind also computes three line addresses (dc takes no offset).
@@ -29,6 +30,8 @@ PB_LABEL(pb_wl_shadow_\kind\()_g\gap\()_ev\n)
 	jmp	1f
 #elif defined(__aarch64__)
 	b	1f
+#elif defined(__riscv)
+	j	1f
 #endif
 1:
 	.else
@@ -36,6 +39,8 @@ PB_LABEL(pb_wl_shadow_\kind\()_g\gap\()_ev\n)
 	mov	64*(\n-1)*MISSES(%rdi), %rax
 #elif defined(__aarch64__)
 	ldr	x9, [x0, #64*(\n-1)*MISSES]
+#elif defined(__riscv)
+	ld	t0, 64*(\n-1)*MISSES(a0)
 #endif
 	.endif
 	.rept	\gap
@@ -90,6 +95,14 @@ PB_LABEL(pb_wl_shadow_\kind\()_g\gap\()_back)
 	subs	x1, x1, #1
 PB_LABEL(pb_wl_shadow_\kind\()_g\gap\()_back)
 	b.ne	2b
+#elif defined(__riscv)
+	SHADOW_EVENT \kind, \gap, 1
+	SHADOW_EVENT \kind, \gap, 2
+	SHADOW_EVENT \kind, \gap, 3
+	SHADOW_EVENT \kind, \gap, 4
+	addi	a1, a1, -1
+PB_LABEL(pb_wl_shadow_\kind\()_g\gap\()_back)
+	bnez	a1, 2b
 #endif
 PB_LABEL(pb_wl_shadow_\kind\()_g\gap\()_ret)
 	ret
@@ -110,9 +123,21 @@ pb_wl_shadow_table:
 	.popsection
 
 	PB_CODE_BEGIN(shadow)
+#if defined(__riscv)
+	.irp	kind, loads, branches
+#else
 	.irp	kind, loads, branches, misses
+#endif
 	.irp	gap, PB_SHADOW_GAPS
 	SHADOW_LOOP \kind, \gap
 	.endr
 	.endr
+#if defined(__riscv)
+	.pushsection .data.rel.ro, "aw"
+	.p2align 3
+	.irp	gap, PB_SHADOW_GAPS
+	.quad	0, 0, 0, 0, 0, 0, 0
+	.endr
+	.popsection
+#endif
 	PB_CODE_END(shadow)

@@ -18,8 +18,8 @@
 #include <stdint.h>
 
 #define PB_WL_MAX_PARAMS 4
-/* call-chain on AArch64: 10 levels x (frame save, store, call, frame restore, ret) + 3. */
-#define PB_WL_MAX_LABELS 64
+/* call-chain on RV64: 10 levels x (2 frame saves, store, call, 2 frame restores, ret) + 3. */
+#define PB_WL_MAX_LABELS 80
 
 /* Event kinds an instruction produces (bits). An instruction may produce several: a locked
  * add is a load, a store and a locked op. 0 = labelled for attribution only (div, fences). */
