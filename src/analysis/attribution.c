@@ -1,6 +1,7 @@
 #include "analysis/attribution.h"
 
 #include <capstone/capstone.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,11 +11,13 @@
 #define PB_CS_MODE CS_MODE_64
 #define PB_CS_NAME "x86-64"
 #define PB_CS_RESYNC 1
+#define PB_CS_ISA "x86_64"
 #elif defined(__aarch64__)
 #define PB_CS_ARCH CS_ARCH_ARM64
 #define PB_CS_MODE CS_MODE_ARM
 #define PB_CS_NAME "A64"
 #define PB_CS_RESYNC 4
+#define PB_CS_ISA "aarch64"
 #else
 #error "attribution: no capstone decoder for this architecture"
 #endif
@@ -34,15 +37,34 @@ unsigned pb_capstone_resync(void)
 	return PB_CS_RESYNC;
 }
 
+const char *pb_code_isa(void)
+{
+	return PB_CS_ISA;
+}
+
 int pb_code_map_decode(struct pb_code_map *map, const uint8_t *code, size_t len, uint64_t begin,
 		       struct pb_error *err)
+{
+	return pb_code_map_decode_isa(map, PB_CS_ISA, code, len, begin, err);
+}
+
+int pb_code_map_decode_isa(struct pb_code_map *map, const char *isa, const uint8_t *code,
+			   size_t len, uint64_t begin, struct pb_error *err)
 {
 	memset(map, 0, sizeof *map);
 	map->begin = begin;
 	map->end = begin + len;
+	bool x86 = !strcmp(isa, "x86_64");
+	if (!x86 && strcmp(isa, "aarch64"))
+		return pb_fail(err, PB_EXIT_BAD_FILE, 0,
+			       "no decoder for instruction set '%s' (x86_64 and aarch64 are known)",
+			       isa);
+	size_t resync = x86 ? 1 : 4;
 	csh handle;
-	if (pb_capstone_open(&handle, err))
-		return -1;
+	if (cs_open(x86 ? CS_ARCH_X86 : CS_ARCH_ARM64, x86 ? CS_MODE_64 : CS_MODE_ARM, &handle) !=
+	    CS_ERR_OK)
+		return pb_fail(err, PB_EXIT_FAILURE, 0, "capstone cannot open an %s decoder",
+			       x86 ? "x86-64" : "A64");
 	size_t cap = len / 2 + 16;
 	map->insns = calloc(cap, sizeof *map->insns);
 	if (!map->insns) {
@@ -74,7 +96,7 @@ int pb_code_map_decode(struct pb_code_map *map, const uint8_t *code, size_t len,
 		} else {
 			/* Not an instruction (padding or data): one byte (x86) or word (A64),
 			 * and resync after it. */
-			size_t skip = left < PB_CS_RESYNC ? left : PB_CS_RESYNC;
+			size_t skip = left < resync ? left : resync;
 			out->len = (uint8_t)skip;
 			snprintf(out->text, sizeof out->text, "(byte 0x%02x)", *p);
 			p += skip;
