@@ -139,8 +139,12 @@ static int copy_kernel_log(const char *dir, struct pb_error *err)
 			    !strstr(l, "... generic registers:") &&
 			    !strstr(l, "... fixed-purpose events:") && !strstr(l, "Performance Events:"))
 				continue;
-			/* the part after the timestamp: a "[    0.1]" says nothing pesbench uses */
-			const char *text = l[0] == '[' && strchr(l, ']') ? strchr(l, ']') + 1 : l;
+			/* the part after the level and the timestamp ("<6>[    0.1] ") */
+			const char *text = l;
+			if (text[0] == '<' && strchr(text, '>'))
+				text = strchr(text, '>') + 1;
+			if (text[0] == '[' && strchr(text, ']'))
+				text = strchr(text, ']') + 1;
 			while (*text == ' ')
 				text++;
 			used += (size_t)sprintf(out + used, "%s\n", text);

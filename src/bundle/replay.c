@@ -132,8 +132,11 @@ static int replay_stream(const char *dir, const struct pb_bundle_reading *rd, un
 	char path[1200];
 	snprintf(path, sizeof path, "%s/%s", dir, rd->file);
 	struct pb_perfdata *pd;
-	if (pb_perfdata_open(path, &pd, err))
+	if (pb_perfdata_open(path, &pd, err)) {
+		if (err)
+			err->code = PB_EXIT_BAD_FILE; /* a file the bundle names is part of it */
 		return -1;
+	}
 	int rc = -1;
 	if (pb_perfdata_nevents(pd) != 1) {
 		pb_fail(err, PB_EXIT_BAD_FILE, 0,
