@@ -25,6 +25,23 @@ const struct pb_facility *pb_facility_find(const char *name)
 	return NULL;
 }
 
+/* "hw@cpu_atom" -> name "hw", spec->pmu "cpu_atom". */
+static int pb_spec_split_pmu(struct pb_spec *spec, char *name, const char *text,
+			     struct pb_error *err)
+{
+	char *at = strchr(name, '@');
+	if (!at)
+		return 0;
+	*at = '\0';
+	const char *pmu = at + 1;
+	if (!*pmu || strlen(pmu) >= sizeof spec->pmu || strchr(pmu, '/') || strchr(pmu, '@'))
+		return pb_fail(err, PB_EXIT_USAGE, 0,
+			       "%s: @ must name a PMU of /sys/bus/event_source/devices (cpu_core, "
+			       "cpu_atom, armv8_pmuv3_0, ...)", text);
+	snprintf(spec->pmu, sizeof spec->pmu, "%s", pmu);
+	return 0;
+}
+
 int pb_spec_parse(const char *text, struct pb_spec *spec, struct pb_error *err)
 {
 	memset(spec, 0, sizeof *spec);
@@ -43,6 +60,8 @@ int pb_spec_parse(const char *text, struct pb_spec *spec, struct pb_error *err)
 		len = sizeof name - 1;
 	memcpy(name, text, len);
 	name[len] = '\0';
+	if (pb_spec_split_pmu(spec, name, text, err))
+		return -1;
 
 	spec->facility = pb_facility_find(name);
 	if (!spec->facility) {
@@ -52,6 +71,10 @@ int pb_spec_parse(const char *text, struct pb_spec *spec, struct pb_error *err)
 		return pb_fail(err, PB_EXIT_USAGE, 0, "unknown facility '%s' in '%s'; known: %s", name,
 			       text, known);
 	}
+	if (spec->pmu[0] && !spec->facility->pmu_qualified)
+		return pb_fail(err, PB_EXIT_USAGE, 0,
+			       "%s: %s takes no @PMU (only hw does: hw@cpu_atom:instructions)", text,
+			       name);
 	const char *args = colon && colon[1] ? colon + 1 : NULL;
 	return spec->facility->parse(spec, args, err);
 }

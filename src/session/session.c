@@ -366,7 +366,9 @@ static int open_one(struct worker *w, unsigned e, const struct pb_target *target
 	const struct pb_sys *sys = pb_sys();
 	char what[256];
 	snprintf(what, sizeof what, "%.200s, thread %u", ec->spec.text, w->index);
-	int fd = pb_event_open(attr, 0, -1, what, er, &w->err);
+	/* an event bound to one PMU of a hybrid machine counts on its thread's CPU only, which
+	 * is one of that PMU's (pmu_cpu) */
+	int fd = pb_event_open(attr, 0, ec->spec.pmu[0] ? w->cpu : -1, what, er, &w->err);
 	if (fd < 0)
 		return -1;
 	oe->fd = fd;
@@ -641,6 +643,19 @@ static void collect_signal_counts(struct session *s)
 	}
 }
 
+/* Thread t's CPU: one of the CPUs of the PMU an event names (hw@cpu_atom), so the event can
+ * count there; else t modulo the CPUs. */
+static int pmu_cpu(const struct session *s, unsigned t, unsigned ncpus)
+{
+	for (unsigned e = 0; e < s->cfg->nevents; e++) {
+		const struct pb_spec *spec = &s->cfg->events[e].spec;
+		int cpu = spec->pmu[0] ? pb_pmu_cpu_at(pb_machine_pmu(s->machine, spec->pmu), t) : -1;
+		if (cpu >= 0)
+			return cpu;
+	}
+	return (int)(t % ncpus);
+}
+
 static int validate(const struct pb_session_config *cfg, struct pb_error *err)
 {
 	if (!cfg->run)
@@ -739,7 +754,7 @@ int pb_session_run(const struct pb_session_config *cfg, struct pb_session_result
 		struct worker *w = &s.workers[t];
 		w->s = &s;
 		w->index = t;
-		w->cpu = cfg->cpus ? cfg->cpus[t] : (int)(t % ncpus);
+		w->cpu = cfg->cpus ? cfg->cpus[t] : pmu_cpu(&s, t, ncpus);
 		if (pthread_create(&w->thread, NULL, worker_main, w))
 			break;
 		started++;
