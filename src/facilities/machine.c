@@ -1,6 +1,8 @@
 /* Machine discovery from procfs/sysfs. Everything is read relative to a root so the same code
  * describes the live system ("") and the constructed trees under tests/fixtures/sysfs-*. */
 #include "facilities/machine.h"
+#include "facilities/pebs.h"
+#include "sys/sys.h"
 
 #include <ctype.h>
 #include <linux/perf_event.h>
@@ -872,6 +874,9 @@ static pthread_once_t live_once = PTHREAD_ONCE_INIT;
 static void probe_live_once(void)
 {
 	pb_machine_probe(&live_machine, "");
+	/* only the real kernel's answer describes this machine (a test's fake kernel may be in) */
+	if (pb_sys() == &pb_sys_linux)
+		pb_pebs_prove_precise(&live_machine);
 }
 
 const struct pb_machine *pb_machine_live(void)

@@ -21,6 +21,9 @@ struct pb_selftest_run {
 	unsigned aux_pages;      /* sampling: samples arrive in an AUX area of this many pages */
 	double tolerance;        /* counting: relative error still exact enough (0: exact) */
 	bool all_levels;         /* the facility cannot exclude the kernel (IBS without swfilt) */
+	uint64_t exact_ip;       /* sampling: every sample inside [ip_lo, ip_hi) must be at this
+				  * address (the one instruction producing the event, where the
+				  * facility promises the exact IP); 0: not checked */
 };
 
 /* Counts run->loop under spec and compares with run->expected. */
@@ -39,6 +42,8 @@ void pb_selftest_merge(struct pb_self_test *whole, const struct pb_self_test *pa
  * between pb_selftest_spin_begin and pb_selftest_spin_end. */
 void pb_selftest_spin(uint64_t iterations);
 extern const char pb_selftest_spin_begin[], pb_selftest_spin_end[];
+/* The loop's closing branch: the only instruction of the loop that takes a branch. */
+extern const char pb_selftest_spin_branch[];
 uint64_t pb_selftest_spin_instructions(uint64_t iterations);
 /* pb_selftest_run.loop for the spin loop: n x 1000 iterations. */
 void pb_selftest_spin_loop(void *arg, unsigned n);
