@@ -70,7 +70,7 @@ EOF
 	cp -r "$x86" "$work/escape"
 	sed -i 's|"points/accuracy-sw.t0.e0.perf.data"|"points/../../../etc/passwd"|' "$work/escape/bundle.json"
 	expect_exit 6 "replay of a bundle naming a file outside it" "$PB_BIN" replay "$work/escape"
-	check 'grep -q "not a file under points/" "$work/err"' "path outside the bundle: $(cat "$work/err")"
+	check 'grep -q "names a file outside the bundle" "$work/err"' "path outside the bundle: $(cat "$work/err")"
 
 	cp -r "$x86" "$work/missing"
 	rm "$work/missing/points/accuracy-sw.t0.e0.perf.data"

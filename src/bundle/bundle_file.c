@@ -265,7 +265,7 @@ static int parse_reading(struct reader *r, json_t *j, struct pb_bundle_reading *
 		return -1;
 	rd->ring_pages = (unsigned)pages;
 	if (!safe_path(rd->file))
-		return bad(r, "file", "is not a file under points/ of the bundle");
+		return bad(r, "events[].threads[].file", "names a file outside the bundle's points/");
 	return 0;
 }
 

@@ -37,7 +37,8 @@ static char *read_whole(const char *path, size_t max, size_t *len, struct pb_err
 	FILE *f = fopen(path, "rb");
 	if (!f)
 		return pb_fail(err, PB_EXIT_BAD_FILE, errno,
-			       "cannot read %s: is it a bundle written by `pesbench capture`?", path),
+			       "cannot read %s (%s): is it a bundle written by `pesbench capture`?",
+			       path, strerror(errno)),
 		       NULL;
 	char *buf = malloc(max + 1);
 	size_t n = buf ? fread(buf, 1, max + 1, f) : 0;
