@@ -183,16 +183,10 @@ static int capture_point(const char *dir, const char *name, const char *experime
 			struct pb_bundle_reading *rd = &ev->thread[th];
 			const struct stream *s = &tap->s[th][e];
 			snprintf(rd->file, sizeof rd->file, "points/%s.t%u.e%u.perf.data", name, th, e);
-			rd->opened = er->opened;
+#define KEEP(field) rd->field = er->field;
+			PB_BUNDLE_READING_FIELDS(KEEP)
+#undef KEEP
 			snprintf(rd->open_error, sizeof rd->open_error, "%s", er->open_error);
-			rd->ring_pages = er->ring_pages;
-			rd->has_lost_format = er->has_lost_format;
-			rd->lost_format = er->lost_format;
-			rd->count = er->count;
-			rd->time_enabled = er->time_enabled;
-			rd->time_running = er->time_running;
-			rd->signals = er->signals;
-			rd->signals_wrong_thread = er->signals_wrong_thread;
 			if (s->overflow) {
 				pb_fail(err, PB_EXIT_FAILURE, 0,
 					"%s: more than %u MiB of records for one event: too much for a "

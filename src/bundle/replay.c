@@ -192,16 +192,10 @@ static int replay_point(const char *dir, const struct pb_bundle_point *bp,
 		for (unsigned e = 0; e < bp->nevents; e++) {
 			const struct pb_bundle_reading *rd = &bp->events[e].thread[th];
 			struct pb_event_result *er = &sr->thread[th].events[e];
-			er->opened = rd->opened;
+#define RESTORE(field) er->field = rd->field;
+			PB_BUNDLE_READING_FIELDS(RESTORE)
+#undef RESTORE
 			snprintf(er->open_error, sizeof er->open_error, "%s", rd->open_error);
-			er->ring_pages = rd->ring_pages;
-			er->has_lost_format = rd->has_lost_format;
-			er->lost_format = rd->lost_format;
-			er->count = rd->count;
-			er->time_enabled = rd->time_enabled;
-			er->time_running = rd->time_running;
-			er->signals = rd->signals;
-			er->signals_wrong_thread = rd->signals_wrong_thread;
 		}
 	struct pb_point_offline *o = pb_point_offline_start(&req, pt, tree, err);
 	if (!o)

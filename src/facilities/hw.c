@@ -130,12 +130,12 @@ static void hw_availability(const struct pb_machine *m, const struct pb_spec *sp
 	char counters[48] = "";
 	if (m->pmu_counters)
 		snprintf(counters, sizeof counters, ", %u counters", m->pmu_counters);
-	char cpus[160] = "";
+	char cpus[72] = "";
 	const struct pb_pmu *core[2];
 	/* which CPUs matter where core PMUs split them (hybrid) */
 	if (p->cpus[0] && pb_machine_core_pmus(m, core, 2) > 1)
-		snprintf(cpus, sizeof cpus, ", CPUs %.140s", p->cpus);
-	snprintf(out->detail, sizeof out->detail, "%s PMU type %d%s%s; libpfm4 table: %s%s",
+		snprintf(cpus, sizeof cpus, ", CPUs %.60s", p->cpus);
+	snprintf(out->detail, sizeof out->detail, "%s PMU type %d%s%.24s; libpfm4 table: %s%s",
 		 p->name, p->type, cpus, counters, table ? table : "none (generic names only)",
 		 pb_user_space_only_note(m));
 }
