@@ -119,6 +119,10 @@ static void size_for_bundle(struct pb_point_request *req)
 	if (samples > CAPTURE_SAMPLES) {
 		uint64_t fewer = req->iterations * CAPTURE_SAMPLES / samples;
 		req->iterations = fewer ? fewer : 1;
+	} else if (samples) {
+		/* at most a hundred times the default: a counter-overflow point stays short */
+		uint64_t factor = CAPTURE_SAMPLES / samples;
+		req->iterations *= factor < 100 ? factor : 100;
 	}
 }
 

@@ -66,8 +66,10 @@ const struct pb_cmd_spec pb_cmd_capture_spec = {
 	.options = capture_options,
 	.args_size = sizeof(struct capture_args),
 	.positional = set_dir,
-	.epilogue = "Exit 0 on success, 1 when a measurement failed, 2 for bad usage or a DIR that\n"
-		    "exists and is not empty, 4 when DIR cannot be written.\n",
+	.epilogue = "Exit 0 on success (a point that cannot run here is a note in bundle.json, not\n"
+		    "a failure), 1 when the system fails, 2 for bad usage or a DIR that exists and\n"
+		    "is not empty, 4 when DIR cannot be written. bundle.json is written last: a DIR\n"
+		    "without it is no bundle.\n",
 };
 
 int pb_cmd_capture(int argc, char **argv)
