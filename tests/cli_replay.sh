@@ -14,7 +14,7 @@ for bundle in "$CAPTURES"/*/; do
 	nbundles=$((nbundles + 1))
 	name=$(basename "$bundle")
 	expect_exit 0 "replay of the checked-in bundle $name" "$PB_BIN" replay "$bundle"
-	check 'grep -q "^replay: all [0-9]* points and the probe identical" "$work/out"' \
+	check 'grep -q "^replay: all [0-9]* points, [0-9]* self-test runs and the probe identical" "$work/out"' \
 		"replay $name: $(grep -m3 -E 'DIFFERS|^    ' "$work/out")"
 	check '! grep -q DIFFERS "$work/out"' "replay $name printed a difference"
 done
@@ -36,6 +36,19 @@ EOF
 	expect_exit 5 "replay of a bundle whose stored figure was changed" "$PB_BIN" replay "$work/changed"
 	check 'grep -q "DIFFERS" "$work/out" && grep -q "results.events\[0\].observed:" "$work/out"' \
 		"replay names the changed figure: $(head -c 400 "$work/out")"
+
+	# A self-test run's stored count that no longer matches its records.
+	cp -r "$x86" "$work/selftest"
+	python3 - "$work/selftest/bundle.json" <<'EOF'
+import json, sys
+path = sys.argv[1]
+doc = json.load(open(path))
+doc["self_test_runs"][0]["samples_inside"] += 1
+json.dump(doc, open(path, "w"))
+EOF
+	expect_exit 5 "replay of a bundle whose self-test count was changed" "$PB_BIN" replay "$work/selftest"
+	check 'grep -q "self-test .* DIFFERS" "$work/out" && grep -q "inside the loop: " "$work/out"' \
+		"replay names the self-test run that differs: $(head -c 400 "$work/out")"
 
 	# A changed record (one sample's IP moved by one byte) changes what it decodes to.
 	cp -r "$x86" "$work/record"

@@ -68,6 +68,19 @@ struct pb_bundle_point {
 	json_t *results;             /* what pesbench computed at capture */
 };
 
+/* One sampling run of a facility's self-test: its records are points/selftest-N.perf.data. */
+struct pb_bundle_selftest_run {
+	char facility[16];
+	char spec[192];
+	char file[160];
+	uint64_t period, ip_lo, ip_hi;   /* the spin loop's code on the capturing machine */
+	uint64_t exact_ip;               /* where every sample inside must be; 0: not checked */
+	uint64_t counted;                /* the event's count over the run */
+	uint64_t samples, samples_inside;/* what the self-test counted: replay counts them again */
+	char verdict[16];
+};
+#define PB_BUNDLE_MAX_SELFTEST_RUNS 64
+
 struct pb_bundle {
 	char version[32];            /* pesbench's, at capture */
 	char isa[16];
@@ -76,6 +89,8 @@ struct pb_bundle {
 	json_t *notes;               /* [text]: what was not captured, and why */
 	struct pb_bundle_point *points;
 	size_t npoints;
+	struct pb_bundle_selftest_run *selftest_runs;
+	size_t nselftest_runs;
 };
 
 /* Parses and checks bundle.json's text (outside bytes: every field's type and range, paths
@@ -106,6 +121,7 @@ int pb_capture(const struct pb_capture_options *o, struct pb_error *err);
 
 struct pb_replay_report {
 	unsigned points, identical, differ;
+	unsigned selftest_runs, selftest_differ;
 	bool probe_identical;
 };
 

@@ -105,16 +105,29 @@ static json_t *point_json(const struct pb_bundle_point *p)
 	return j;
 }
 
+static json_t *selftest_run_json(const struct pb_bundle_selftest_run *r)
+{
+	return json_pack("{s:s, s:s, s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:s}", "facility",
+			 r->facility, "spec", r->spec, "file", r->file, "period",
+			 (json_int_t)r->period, "ip_lo", (json_int_t)r->ip_lo, "ip_hi",
+			 (json_int_t)r->ip_hi, "exact_ip", (json_int_t)r->exact_ip, "counted",
+			 (json_int_t)r->counted, "samples", (json_int_t)r->samples,
+			 "samples_inside", (json_int_t)r->samples_inside, "verdict", r->verdict);
+}
+
 json_t *pb_bundle_json(const struct pb_bundle *b)
 {
-	json_t *points = json_array();
+	json_t *points = json_array(), *runs = json_array();
 	for (size_t i = 0; i < b->npoints; i++)
 		json_array_append_new(points, point_json(&b->points[i]));
-	return json_pack("{s:s, s:s, s:s, s:O, s:O, s:O, s:o}", "schema", PB_BUNDLE_SCHEMA,
+	for (size_t i = 0; i < b->nselftest_runs; i++)
+		json_array_append_new(runs, selftest_run_json(&b->selftest_runs[i]));
+	return json_pack("{s:s, s:s, s:s, s:O, s:O, s:O, s:o, s:o}", "schema", PB_BUNDLE_SCHEMA,
 			 "pesbench_version", b->version, "isa", b->isa, "probe",
 			 b->probe ? b->probe : json_null(), "self_tests",
 			 b->self_tests ? b->self_tests : json_array(), "notes",
-			 b->notes ? b->notes : json_array(), "points", points);
+			 b->notes ? b->notes : json_array(), "points", points, "self_test_runs",
+			 runs);
 }
 
 /* ---- reading ---- */
@@ -323,6 +336,46 @@ static int parse_point(struct reader *r, json_t *j, struct pb_bundle_point *p)
 	return 0;
 }
 
+static int parse_selftest_run(struct reader *r, json_t *j, struct pb_bundle_selftest_run *run)
+{
+	if (!json_is_object(j))
+		return bad(r, "self_test_runs[]", "is not an object");
+	if (get_text(r, j, "facility", run->facility, sizeof run->facility) ||
+	    get_text(r, j, "spec", run->spec, sizeof run->spec) ||
+	    get_text(r, j, "file", run->file, sizeof run->file) ||
+	    get_u64(r, j, "period", UINT64_MAX, &run->period) ||
+	    get_u64(r, j, "ip_lo", UINT64_MAX, &run->ip_lo) ||
+	    get_u64(r, j, "ip_hi", UINT64_MAX, &run->ip_hi) ||
+	    get_u64(r, j, "exact_ip", UINT64_MAX, &run->exact_ip) ||
+	    get_u64(r, j, "counted", UINT64_MAX, &run->counted) ||
+	    get_u64(r, j, "samples", UINT64_MAX, &run->samples) ||
+	    get_u64(r, j, "samples_inside", UINT64_MAX, &run->samples_inside) ||
+	    get_text(r, j, "verdict", run->verdict, sizeof run->verdict))
+		return -1;
+	if (!safe_path(run->file))
+		return bad(r, "self_test_runs[].file", "names a file outside the bundle's points/");
+	return 0;
+}
+
+/* Bundles written before self-test runs were kept have none: an empty list. */
+static int parse_selftest_runs(struct reader *r, json_t *doc, struct pb_bundle *out)
+{
+	json_t *runs = json_object_get(doc, "self_test_runs");
+	if (!runs)
+		return 0;
+	if (!json_is_array(runs) || json_array_size(runs) > PB_BUNDLE_MAX_SELFTEST_RUNS)
+		return bad(r, "self_test_runs", "is not a list, or longer than 64");
+	out->selftest_runs = calloc(json_array_size(runs) + 1, sizeof *out->selftest_runs);
+	if (!out->selftest_runs)
+		return pb_fail(r->err, PB_EXIT_FAILURE, 0, "out of memory");
+	for (size_t i = 0; i < json_array_size(runs); i++) {
+		if (parse_selftest_run(r, json_array_get(runs, i), &out->selftest_runs[i]))
+			return -1;
+		out->nselftest_runs++;
+	}
+	return 0;
+}
+
 int pb_bundle_parse(const char *text, size_t len, const char *name, struct pb_bundle *out,
 		    struct pb_error *err)
 {
@@ -374,6 +427,8 @@ int pb_bundle_parse(const char *text, size_t len, const char *name, struct pb_bu
 		if (parse_point(&r, json_array_get(points, i), &out->points[i]))
 			goto out;
 	}
+	if (parse_selftest_runs(&r, doc, out))
+		goto out;
 	rc = 0;
 out:
 	json_decref(doc);
@@ -389,6 +444,7 @@ void pb_bundle_free(struct pb_bundle *b)
 		json_decref(b->points[i].results);
 	}
 	free(b->points);
+	free(b->selftest_runs);
 	json_decref(b->probe);
 	json_decref(b->self_tests);
 	json_decref(b->notes);

@@ -5,6 +5,7 @@
 #include "experiments/experiment.h"
 #include "experiments/point.h"
 #include "experiments/suite_defaults.h"
+#include "facilities/selftest.h"
 #include "io/perfdata.h"
 #include "io/probe_json.h"
 #include "io/results.h"
@@ -32,16 +33,9 @@ struct tap {
 	unsigned unstored;           /* records without bytes (taken out of an AUX area) */
 };
 
-static void tap_record(void *ctx, unsigned thread, unsigned event, const struct pb_record *rec)
+/* Appends one record's bytes to s; past CAPTURE_MAX_BYTES it keeps none and says so. */
+static void stream_append(struct stream *s, const struct pb_record *rec)
 {
-	struct tap *t = ctx;
-	if (thread >= PB_BUNDLE_MAX_THREADS || event >= PB_MAX_EVENTS)
-		return;
-	if (!rec->bytes) {
-		t->unstored++;
-		return;
-	}
-	struct stream *s = &t->s[thread][event];
 	if (s->overflow || s->len + rec->size > CAPTURE_MAX_BYTES) {
 		s->overflow = true;
 		return;
@@ -62,6 +56,18 @@ static void tap_record(void *ctx, unsigned thread, unsigned event, const struct 
 	s->len += rec->size;
 }
 
+static void tap_record(void *ctx, unsigned thread, unsigned event, const struct pb_record *rec)
+{
+	struct tap *t = ctx;
+	if (thread >= PB_BUNDLE_MAX_THREADS || event >= PB_MAX_EVENTS)
+		return;
+	if (!rec->bytes) {
+		t->unstored++;
+		return;
+	}
+	stream_append(&t->s[thread][event], rec);
+}
+
 static void tap_free(struct tap *t)
 {
 	for (unsigned th = 0; th < PB_BUNDLE_MAX_THREADS; th++)
@@ -69,7 +75,7 @@ static void tap_free(struct tap *t)
 			free(t->s[th][e].bytes);
 }
 
-static int write_stream(const char *dir, const char *file, const struct pb_event_result *er,
+static int write_stream(const char *dir, const char *file, const struct perf_event_attr *attr,
 			const char *name, const struct stream *s, struct pb_error *err)
 {
 	char path[1200];
@@ -78,7 +84,7 @@ static int write_stream(const char *dir, const char *file, const struct pb_event
 	if (pb_perfdata_writer_open(path, &w, err))
 		return -1;
 	pb_perfdata_writer_anonymous(w);
-	if (pb_perfdata_writer_add_event(w, &er->attr, name, NULL, 0, err) < 0) {
+	if (pb_perfdata_writer_add_event(w, attr, name, NULL, 0, err) < 0) {
 		pb_perfdata_writer_abort(w);
 		return -1;
 	}
@@ -197,7 +203,7 @@ static int capture_point(const char *dir, const char *name, const char *experime
 					"bundle", name, CAPTURE_MAX_BYTES >> 20);
 				goto out;
 			}
-			if (write_stream(dir, rd->file, er, ev->spec, s, err))
+			if (write_stream(dir, rd->file, &er->attr, ev->spec, s, err))
 				goto out;
 		}
 	}
@@ -218,6 +224,66 @@ out:
 		tap_free(tap);
 	free(tap);
 	return rc;
+}
+
+/* The sampling self-tests' runs, kept as they run (pb_selftest_set_tap). */
+struct selftest_capture {
+	struct pb_bundle *b;
+	const char *dir;
+	const char *facility;                /* whose self-test is running */
+	struct pb_bundle_selftest_run *run;  /* the run being kept; NULL: this one is not */
+	struct perf_event_attr attr;
+	struct stream s;
+	unsigned unwritten;                  /* runs that could not be kept */
+};
+
+static void selftest_begin(void *ctx, const struct pb_spec *spec,
+			   const struct perf_event_attr *attr, const struct pb_selftest_run *run)
+{
+	struct selftest_capture *c = ctx;
+	c->run = NULL;
+	c->s.len = 0;
+	c->s.overflow = false;
+	/* an AUX facility's samples are in its AUX area, which a bundle does not keep yet */
+	if (run->aux_pages || c->b->nselftest_runs == PB_BUNDLE_MAX_SELFTEST_RUNS) {
+		c->unwritten++;
+		return;
+	}
+	struct pb_bundle_selftest_run *r = &c->b->selftest_runs[c->b->nselftest_runs];
+	memset(r, 0, sizeof *r);
+	snprintf(r->facility, sizeof r->facility, "%s", c->facility);
+	snprintf(r->spec, sizeof r->spec, "%s", spec->text);
+	snprintf(r->file, sizeof r->file, "points/selftest-%zu.perf.data", c->b->nselftest_runs);
+	r->period = run->period;
+	r->ip_lo = run->ip_lo;
+	r->ip_hi = run->ip_hi;
+	r->exact_ip = run->exact_ip;
+	c->attr = *attr;
+	c->run = r;
+}
+
+static void selftest_record(void *ctx, const struct pb_record *rec)
+{
+	struct selftest_capture *c = ctx;
+	if (c->run && rec->bytes)
+		stream_append(&c->s, rec);
+}
+
+static void selftest_end(void *ctx, const struct pb_self_test *out)
+{
+	struct selftest_capture *c = ctx;
+	struct pb_bundle_selftest_run *r = c->run;
+	c->run = NULL;
+	struct pb_error err = {0};
+	if (!r || c->s.overflow || write_stream(c->dir, r->file, &c->attr, r->spec, &c->s, &err)) {
+		c->unwritten += r != NULL;
+		return;
+	}
+	r->counted = out->counted;
+	r->samples = out->samples;
+	r->samples_inside = out->samples_inside;
+	snprintf(r->verdict, sizeof r->verdict, "%s", pb_verdict_name(out->verdict));
+	c->b->nselftest_runs++;
 }
 
 static void note(struct pb_bundle *b, FILE *progress, const char *fmt, const char *a,
@@ -347,8 +413,12 @@ int pb_capture(const struct pb_capture_options *o, struct pb_error *err)
 	b.self_tests = json_array();
 	b.notes = json_array();
 	b.points = calloc(PB_BUNDLE_MAX_POINTS, sizeof *b.points);
+	b.selftest_runs = calloc(PB_BUNDLE_MAX_SELFTEST_RUNS, sizeof *b.selftest_runs);
+	struct selftest_capture stc = {.b = &b, .dir = o->dir};
+	const struct pb_selftest_tap tap = {.begin = selftest_begin, .record = selftest_record,
+					    .end = selftest_end, .ctx = &stc};
 	int rc = -1;
-	if (!b.points) {
+	if (!b.points || !b.selftest_runs) {
 		pb_fail(err, PB_EXIT_FAILURE, 0, "out of memory");
 		goto out;
 	}
@@ -357,7 +427,10 @@ int pb_capture(const struct pb_capture_options *o, struct pb_error *err)
 			continue;
 		struct pb_availability av;
 		struct pb_self_test test;
+		stc.facility = (*f)->name;
+		pb_selftest_set_tap(&tap);
 		pb_facility_check(live, NULL, *f, &av, &test);
+		pb_selftest_set_tap(NULL);
 		json_t *st = json_pack("{s:s, s:b, s:s, s:s, s:o}", "facility", (*f)->name,
 				       "available", av.available, "reason", av.reason, "detail",
 				       av.detail, "self_test", pb_self_test_json(&test));
@@ -377,6 +450,12 @@ int pb_capture(const struct pb_capture_options *o, struct pb_error *err)
 		if (capture_facility(o, *f, &b, err))
 			goto out;
 	}
+	if (stc.unwritten) {
+		char count[16];
+		snprintf(count, sizeof count, "%u", stc.unwritten);
+		note(&b, o->progress, "%s self-test runs not kept%s (AUX data, or no room)", count,
+		     "");
+	}
 	json_t *doc = pb_bundle_json(&b);
 	char *text = json_dumps(doc, JSON_INDENT(1) | JSON_SORT_KEYS);
 	json_decref(doc);
@@ -388,6 +467,8 @@ int pb_capture(const struct pb_capture_options *o, struct pb_error *err)
 	rc = pb_write_atomic(path, text, strlen(text), err);
 	free(text);
 out:
+	pb_selftest_set_tap(NULL);
+	free(stc.s.bytes);
 	pb_bundle_free(&b);
 	return rc;
 }

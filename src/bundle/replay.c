@@ -218,6 +218,58 @@ out:
 	return rc;
 }
 
+struct selftest_count {
+	const struct pb_bundle_selftest_run *run;
+	uint64_t samples, inside;
+};
+
+static int count_selftest_record(void *ctx, int event, const struct pb_record *rec,
+				 const uint8_t *bytes, size_t len, struct pb_error *err)
+{
+	(void)event;
+	(void)bytes;
+	(void)len;
+	(void)err;
+	struct selftest_count *c = ctx;
+	if (rec->type != PERF_RECORD_SAMPLE)
+		return 0;
+	c->samples++;
+	c->inside += rec->u.sample.ip >= c->run->ip_lo && rec->u.sample.ip < c->run->ip_hi;
+	return 0;
+}
+
+/* A self-test run's samples, and those inside its loop, counted again from its records. */
+static int replay_selftest_run(const char *dir, const struct pb_bundle_selftest_run *run,
+			       FILE *out, struct pb_replay_report *rep, struct pb_error *err)
+{
+	char path[1200];
+	snprintf(path, sizeof path, "%s/%s", dir, run->file);
+	struct pb_perfdata *pd;
+	if (pb_perfdata_open(path, &pd, err)) {
+		if (err)
+			err->code = PB_EXIT_BAD_FILE;
+		return -1;
+	}
+	struct selftest_count c = {.run = run};
+	int rc = pb_perfdata_for_each(pd, count_selftest_record, &c, NULL, err);
+	pb_perfdata_close(pd);
+	if (rc)
+		return -1;
+	rep->selftest_runs++;
+	bool same = c.samples == run->samples && c.inside == run->samples_inside;
+	rep->selftest_differ += !same;
+	char what[64];
+	snprintf(what, sizeof what, "self-test %.40s", run->spec);
+	fprintf(out, "  %-22s %s (%s; %llu samples, %llu inside the loop)\n", what,
+		same ? "identical" : "DIFFERS", run->verdict, (unsigned long long)c.samples,
+		(unsigned long long)c.inside);
+	if (!same)
+		fprintf(out, "    samples: %llu -> %llu, inside the loop: %llu -> %llu\n",
+			(unsigned long long)run->samples, (unsigned long long)c.samples,
+			(unsigned long long)run->samples_inside, (unsigned long long)c.inside);
+	return 0;
+}
+
 int pb_replay(const char *dir, FILE *out, struct pb_replay_report *rep, struct pb_error *err)
 {
 	memset(rep, 0, sizeof *rep);
@@ -243,7 +295,8 @@ int pb_replay(const char *dir, FILE *out, struct pb_replay_report *rep, struct p
 	pb_machine_probe(&tree, path);
 	json_t *probe = pb_bundle_probe_json(&tree);
 	unsigned budget = MAX_DIFFERENCES;
-	fprintf(out, "bundle %s: pesbench %s, %s, %zu points\n", dir, b.version, b.isa, b.npoints);
+	fprintf(out, "bundle %s: pesbench %s, %s, %zu self-test runs, %zu points\n", dir, b.version,
+		b.isa, b.nselftest_runs, b.npoints);
 	/* printed before its verdict line would be: counted first, quietly */
 	unsigned quiet = 0;
 	rep->probe_identical = !differences(out, "probe", b.probe, probe, &quiet);
@@ -252,6 +305,8 @@ int pb_replay(const char *dir, FILE *out, struct pb_replay_report *rep, struct p
 	differences(out, "probe", b.probe, probe, &budget);
 	json_decref(probe);
 	rc = 0;
+	for (size_t i = 0; i < b.nselftest_runs && !rc; i++)
+		rc = replay_selftest_run(dir, &b.selftest_runs[i], out, rep, err);
 	for (size_t i = 0; i < b.npoints && !rc; i++) {
 		const struct pb_bundle_point *bp = &b.points[i];
 		json_t *results = NULL;

@@ -30,7 +30,8 @@ const struct pb_cmd_spec pb_cmd_replay_spec = {
 	.description =
 		"Reads the bundle `pesbench capture` wrote into DIR and computes everything again\n"
 		"without running anything: the probe from its machine tree, and for every point the\n"
-		"decoding of its records, the attribution to instructions and the accuracy figures.\n"
+		"decoding of its records, the attribution to instructions and the accuracy figures,\n"
+		"and for every sampling self-test run its samples and those inside its loop.\n"
 		"Each is printed as identical to what the capture stored, or with its differences\n"
 		"(path: stored -> recomputed). The machine replaying does not matter.\n",
 	.options = replay_options,
@@ -55,11 +56,13 @@ int pb_cmd_replay(int argc, char **argv)
 	struct pb_replay_report rep;
 	if (pb_replay(a.dir, stdout, &rep, &err))
 		return pb_cli_report("replay", &err);
-	if (rep.differ || !rep.probe_identical) {
-		printf("replay: %u of %u points differ%s\n", rep.differ, rep.points,
+	if (rep.differ || rep.selftest_differ || !rep.probe_identical) {
+		printf("replay: %u of %u points and %u of %u self-test runs differ%s\n", rep.differ,
+		       rep.points, rep.selftest_differ, rep.selftest_runs,
 		       rep.probe_identical ? "" : ", and the probe differs");
 		return PB_EXIT_MISMATCH;
 	}
-	printf("replay: all %u points and the probe identical\n", rep.points);
+	printf("replay: all %u points, %u self-test runs and the probe identical\n", rep.points,
+	       rep.selftest_runs);
 	return PB_EXIT_OK;
 }

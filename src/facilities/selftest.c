@@ -152,6 +152,13 @@ void pb_selftest_count(const struct pb_machine *m, const struct pb_spec *spec,
 	out->ms = (double)(pb_now_ns() - t0) / 1e6;
 }
 
+static const struct pb_selftest_tap *capture_tap;
+
+void pb_selftest_set_tap(const struct pb_selftest_tap *tap)
+{
+	capture_tap = tap;
+}
+
 struct sample_tally {
 	uint64_t samples, inside, lo, hi;
 	uint64_t exact_ip, at_exact_ip;   /* run->exact_ip, and the samples inside at it */
@@ -160,6 +167,8 @@ struct sample_tally {
 static void on_sample(void *ctx, const struct pb_record *rec)
 {
 	struct sample_tally *t = ctx;
+	if (capture_tap)
+		capture_tap->record(capture_tap->ctx, rec);
 	if (rec->type != PERF_RECORD_SAMPLE)
 		return;
 	t->samples++;
@@ -195,6 +204,8 @@ static void sample_once(const struct pb_machine *m, const struct pb_spec *spec,
 		pb_sys()->close(fd);
 		goto done;
 	}
+	if (capture_tap)
+		capture_tap->begin(capture_tap->ctx, spec, &attr, run);
 	if (run_enabled(fd, run, &out->counted, out) == 0) {
 		struct pb_record_format fmt;
 		pb_record_format_from_attr(&fmt, &attr);
@@ -251,6 +262,8 @@ static void sample_once(const struct pb_machine *m, const struct pb_spec *spec,
 					 (unsigned long long)tally.inside);
 		}
 	}
+	if (capture_tap)
+		capture_tap->end(capture_tap->ctx, out);
 	pb_ring_unmap(ring);
 	pb_sys()->close(fd);
 done:

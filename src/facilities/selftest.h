@@ -38,6 +38,18 @@ void pb_selftest_sample(const struct pb_machine *m, const struct pb_spec *spec,
 void pb_selftest_merge(struct pb_self_test *whole, const struct pb_self_test *part,
 		       const char *label, bool first);
 
+/* A capture's view of the sampling self-tests (pesbench capture keeps their records): begin
+ * when a run's event is open, record for every record its ring gave, end with the run's
+ * verdict. Set to NULL (the default) for none. */
+struct pb_selftest_tap {
+	void (*begin)(void *ctx, const struct pb_spec *spec, const struct perf_event_attr *attr,
+		      const struct pb_selftest_run *run);
+	void (*record)(void *ctx, const struct pb_record *rec);
+	void (*end)(void *ctx, const struct pb_self_test *out);
+	void *ctx;
+};
+void pb_selftest_set_tap(const struct pb_selftest_tap *tap);
+
 /* A loop of known instructions: iterations x (decrement, branch back) + return. Its code lies
  * between pb_selftest_spin_begin and pb_selftest_spin_end. */
 void pb_selftest_spin(uint64_t iterations);
