@@ -73,6 +73,11 @@ static void test_specs(void)
 	CHECK(pb_test_build_attr(&biglittle, "hw@armv8_cortex_a76:cycles", 100003, &a, &err) == 0);
 	CHECK_EQ_U64(a.config, PERF_COUNT_HW_CPU_CYCLES | (uint64_t)9 << 32);
 
+	/* the one core PMU of a machine is its default: not named in config, which kernels
+	 * without hybrid PMUs refuse */
+	CHECK(pb_test_build_attr(&skl, "hw@cpu:cycles", 100003, &a, &err) == 0);
+	CHECK_EQ_U64(a.config, PERF_COUNT_HW_CPU_CYCLES);
+
 	struct pb_availability av;
 	CHECK(pb_spec_parse("hw@frob:cycles", &spec, &err) == 0);
 	spec.facility->availability(&adl, &spec, &av);

@@ -38,7 +38,8 @@ static void print_core_pmus(const struct pb_machine *m)
 			snprintf(cpus, sizeof cpus, ", CPUs %.80s", core[i]->cpus);
 		const char *caps = pb_pmu_caps(core[i], "max_precise", buf, sizeof buf);
 		if (core[i]->precise_opened >= 0)
-			snprintf(precise, sizeof precise, ", precise_ip up to %d by opening (caps: %s)",
+			snprintf(precise, sizeof precise,
+				 ", precise_ip up to %d accepted by opening (caps: %s)",
 				 core[i]->precise_opened, caps ? caps : "none");
 		else if (caps)
 			snprintf(precise, sizeof precise, ", max_precise %s (caps)", caps);

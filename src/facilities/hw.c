@@ -189,7 +189,10 @@ static int hw_attr(const struct pb_machine *m, const struct pb_spec *spec,
 		attr->config = enc.config;
 		attr->config1 = enc.config1;
 	}
-	if (spec->pmu[0])
+	const struct pb_pmu *core[2];
+	/* with one core PMU it is the default one, and a kernel without hybrid PMUs (arm64
+	 * before 6.6) would refuse it named in config */
+	if (spec->pmu[0] && pb_machine_core_pmus(m, core, 2) > 1)
 		hw_apply_pmu(pb_machine_pmu(m, spec->pmu), attr);
 	attr->precise_ip = 0;
 	attr->sample_period = period;

@@ -21,15 +21,16 @@
 /* The highest precise_ip the kernel accepts on PMU p: an event of its cycles opened (for this
  * thread, disabled) at 3, 2, 1, 0 until one opens. A kernel lowers nothing here: x86 refuses
  * a level the PMU lacks (EOPNOTSUPP), so what opens is what a sample will get. */
-int pb_pebs_precise_by_opening(const struct pb_pmu *p)
+int pb_pebs_precise_by_opening(const struct pb_pmu *p, bool hybrid)
 {
 	for (int level = PEBS_MAX_PRECISE; level >= 0; level--) {
 		struct perf_event_attr attr = {
 			.size = sizeof attr,
 			.type = PERF_TYPE_HARDWARE,
-			/* on a hybrid machine the PMU goes in config's upper half */
+			/* on a hybrid machine the PMU goes in config's upper half (kernels
+			 * without hybrid PMUs refuse that: arm64 before 6.6) */
 			.config = PERF_COUNT_HW_CPU_CYCLES |
-				  (strcmp(p->name, "cpu") ? (uint64_t)(uint32_t)p->type << 32 : 0),
+				  (hybrid ? (uint64_t)(uint32_t)p->type << 32 : 0),
 			.sample_period = 100003,
 			.sample_type = PERF_SAMPLE_IP,
 			.precise_ip = (unsigned)level,
@@ -48,9 +49,11 @@ int pb_pebs_precise_by_opening(const struct pb_pmu *p)
 
 void pb_pebs_prove_precise(struct pb_machine *m)
 {
+	const struct pb_pmu *core[2];
+	bool hybrid = pb_machine_core_pmus(m, core, 2) > 1;
 	for (unsigned i = 0; i < m->npmus; i++)
 		if (m->pmus[i].core)
-			m->pmus[i].precise_opened = pb_pebs_precise_by_opening(&m->pmus[i]);
+			m->pmus[i].precise_opened = pb_pebs_precise_by_opening(&m->pmus[i], hybrid);
 }
 
 /* The highest level PEBS can give here: the PMU's caps, lowered to what opening proved. */
