@@ -28,7 +28,7 @@ static void print_core_pmus(const struct pb_machine *m)
 		return;
 	}
 	for (unsigned i = 0; i < n; i++) {
-		char counters[64] = ", counters unknown", cpus[96] = "", precise[96] = "", buf[16];
+		char counters[64] = ", counters unknown", cpus[96] = "", buf[16];
 		if (core[i] == first && m->pmu_counters)
 			snprintf(counters, sizeof counters, ", %u counters (from the %s)",
 				 m->pmu_counters, m->pmu_counters_source);
@@ -36,15 +36,18 @@ static void print_core_pmus(const struct pb_machine *m)
 			counters[0] = '\0';
 		if (core[i]->cpus[0])
 			snprintf(cpus, sizeof cpus, ", CPUs %.80s", core[i]->cpus);
+		printf("  %-16s %s (type %d)%s%s\n", i ? "" : n > 1 ? "core PMUs" : "core PMU",
+		       core[i]->name, core[i]->type, cpus, counters);
 		const char *caps = pb_pmu_caps(core[i], "max_precise", buf, sizeof buf);
-		if (core[i]->precise_opened >= 0)
-			snprintf(precise, sizeof precise,
-				 ", precise_ip up to %d accepted by opening (caps: %s)",
-				 core[i]->precise_opened, caps ? caps : "none");
+		if (core[i]->precise_opened >= 0 && caps)
+			printf("  %-16s   precise_ip up to %d accepted by opening, %s by its caps\n", "",
+			       core[i]->precise_opened, caps);
+		else if (core[i]->precise_opened >= 0)
+			/* a driver without precise sampling (arm_pmu) accepts any level and ignores it */
+			printf("  %-16s   precise_ip up to %d accepted by opening; no max_precise in caps "
+			       "(may go unused)\n", "", core[i]->precise_opened);
 		else if (caps)
-			snprintf(precise, sizeof precise, ", max_precise %s (caps)", caps);
-		printf("  %-16s %s (type %d)%s%s%s\n", i ? "" : n > 1 ? "core PMUs" : "core PMU",
-		       core[i]->name, core[i]->type, cpus, counters, precise);
+			printf("  %-16s   max_precise %s (caps)\n", "", caps);
 	}
 }
 
