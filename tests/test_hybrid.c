@@ -133,6 +133,25 @@ static void test_measure_on_atom(void)
 	}
 }
 
+/* More threads than the PMU has CPUs would share them: refused, naming the limit. */
+static void test_too_many_threads(void)
+{
+	struct pb_point_request req;
+	struct pb_error err = {0};
+	pb_point_request_defaults(&req);
+	req.machine = &adl;
+	CHECK(pb_point_request_set(&req, "hw@cpu_atom:instructions", NULL, NULL, false, &err) == 0);
+	req.threads = 9;
+	req.iterations = 1000;
+	fake_kernel_install();
+	struct pb_point pt;
+	CHECK(pb_point_measure(&req, &pt, &err) != 0);
+	CHECK_EQ_U64(err.code, PB_EXIT_USAGE);
+	CHECK_STR_CONTAINS(err.msg, "cpu_atom covers 8 CPUs; 9 threads");
+	CHECK_EQ_U64(fake_kernel_nevents(), 0);
+	fake_kernel_uninstall();
+}
+
 int main(void)
 {
 	pb_test_fixture(&adl, "sysfs-adl");
@@ -142,5 +161,6 @@ int main(void)
 	test_cpulist();
 	test_specs();
 	test_measure_on_atom();
+	test_too_many_threads();
 	return pb_check_done("hybrid");
 }

@@ -656,6 +656,23 @@ static int pmu_cpu(const struct session *s, unsigned t, unsigned ncpus)
 	return (int)(t % ncpus);
 }
 
+/* Threads of an event bound to one PMU (hw@cpu_atom) each get a CPU of that PMU: more threads
+ * than it has CPUs would share them and distort every figure. */
+static int check_pmu_threads(const struct pb_session_config *cfg, const struct pb_machine *m,
+			     struct pb_error *err)
+{
+	for (unsigned e = 0; e < cfg->nevents; e++) {
+		const struct pb_spec *spec = &cfg->events[e].spec;
+		unsigned cpus = spec->pmu[0] ? pb_pmu_cpu_count(pb_machine_pmu(m, spec->pmu)) : 0;
+		if (cpus && cfg->threads > cpus)
+			return pb_fail(err, PB_EXIT_USAGE, 0,
+				       "%s: %s covers %u CPUs; %u threads pinned to them would share "
+				       "CPUs (use at most %u)", spec->text, spec->pmu, cpus,
+				       cfg->threads, cpus);
+	}
+	return 0;
+}
+
 static int validate(const struct pb_session_config *cfg, struct pb_error *err)
 {
 	if (!cfg->run)
@@ -696,6 +713,10 @@ int pb_session_run(const struct pb_session_config *cfg, struct pb_session_result
 	if (!s.workers)
 		return pb_fail(err, PB_EXIT_FAILURE, ENOMEM, "out of memory");
 	unsigned ncpus = s.machine->ncpus ? s.machine->ncpus : 1;
+	if (!cfg->cpus && check_pmu_threads(cfg, s.machine, err)) {
+		free(s.workers);
+		return -1;
+	}
 
 	/* pthread functions return the error instead of setting errno. */
 	int perr = pthread_barrier_init(&s.opened, NULL, cfg->threads + 1);
