@@ -87,7 +87,7 @@ if [ $built = 1 ]; then
 fi
 
 echo "=== check-arm64: the guest"
-bash scripts/arm64-guest.sh --results "$cache/results.tar.gz" --overlay "$overlay" --timeout 200 \
+bash scripts/arm64-guest.sh --results "$cache/results.tar.gz" --overlay "$overlay" --timeout 260 \
 	"$stage" -- sh guest-tests.sh
 rc=$?
 if [ -s "$cache/results.tar.gz" ]; then
@@ -101,4 +101,16 @@ esac
 
 echo "=== check-arm64: host checks of the guest's results ($cache/results)"
 python3 tests/arm64/check_results.py "$cache/results" || fail "host checks of the guest's results failed"
+
+# The guest's capture bundle, replayed by this machine's build: identical results from
+# another machine and instruction set (tests/captures/ keeps one; docs/capture.md)
+if [ -f "$cache/results/capture/bundle.json" ]; then
+	if [ -x build/pesbench ]; then
+		build/pesbench replay "$cache/results/capture" || fail "the guest's bundle does not replay identically here"
+	fi
+	echo "check-arm64: the guest's bundle: $cache/results/capture (check it in with:"
+	echo "  rm -rf tests/captures/arm64-qemu && cp -r $cache/results/capture tests/captures/arm64-qemu)"
+else
+	fail "the guest wrote no capture bundle"
+fi
 verdict

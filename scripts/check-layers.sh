@@ -26,7 +26,8 @@ LAYERS='
 10 experiments  experiments/
 10 present      present/
 10 api          api/
-11 cli          cli/
+11 bundle       bundle/
+12 cli          cli/
 '
 # Notes on the order, read from the code:
 #  perfdata  the perf.data reader and writer need records (ring) and nothing above: it is the
@@ -41,6 +42,8 @@ LAYERS='
 #            nothing inside pesbench includes them.
 #  scorecard the verdict per facility: analysis of the typed results document, so above
 #            formats; present, compare and run show it.
+#  bundle    capture bundles: runs points and keeps their records (experiments), reads them
+#            back through the perf.data reader and sums them as a live point does.
 #  present   plots and the HTML report read the results document only, never the experiments
 #            that wrote it: a results.json from another build or machine must do.
 

@@ -430,6 +430,20 @@ Checked by `tests/cli_unprivileged.sh` as the real user `pesbench-test`:
 | kernel-mode counting | `pesbench measure --facility sw:page-faults --workload mode:kernel=fault` | `pesbench measure: sw:page-faults, thread 0: perf_event_open(type 1, config 0x2): Permission denied (kernel-mode counting, exclude_kernel=0, needs perf_event_paranoid <= 1 (it is 2), CAP_PERFMON or CAP_SYS_ADMIN; or count user mode only)` | 3 |
 | only unavailable facilities asked for | `pesbench run accuracy --facility uprobe --quiet` | `skipping uprobe: uprobe perf events need CAP_SYS_ADMIN …` then `pesbench run: none of the chosen facilities is available here (reasons above; …)` | 3 |
 | user-mode page faults | `pesbench measure --facility sw:page-faults --workload mode:kernel=touch` | one fault per iteration, all user mode, accuracy 100 % | 0 |
+
+## Capture bundles
+
+Checked by `tests/cli_replay.sh` (bundles copied from `tests/captures/x86-vm` and damaged):
+
+| input | command | message (as printed) | exit |
+|---|---|---|---|
+| a stored result that changed | `pesbench replay DIR/changed` | `accuracy-timer DIFFERS` then `results.events[0].observed: 208 -> 207` and `replay: 1 of 10 points differ` (stdout) | 5 |
+| bundle.json cut short | `pesbench replay DIR/cut` | pesbench replay: DIR/cut/bundle.json: not JSON (line 1: '}' expected near end of file); a bundle's bundle.json is written by `pesbench capture` | 6 |
+| a file outside the bundle | `pesbench replay DIR/escape` | pesbench replay: DIR/escape/bundle.json: point accuracy-sw: events[].threads[].file names a file outside the bundle's points/; the bundle is damaged or was not written by `pesbench capture` (pesbench-capture/1) | 6 |
+| a perf.data missing | `pesbench replay DIR/missing` | pesbench replay: cannot open DIR/missing/points/accuracy-sw.t0.e0.perf.data: No such file or directory | 6 |
+| not a bundle | `pesbench replay DIR` | pesbench replay: cannot read DIR/bundle.json (No such file or directory): is it a bundle written by `pesbench capture`? | 6 |
+| capture into a folder that holds files | `pesbench capture --facility sw DIR/fresh` | pesbench capture: DIR/fresh is not empty: capture writes a new bundle and never mixes with files already there; give a new folder | 2 |
+| capture of an unknown facility | `pesbench capture --facility frob DIR/frob` | pesbench capture: --facility frob: not a facility name (`pesbench probe` lists them: timer, sw, bp, uprobe, hw, pebs, ibs-op, ibs-fetch, spe) | 2 |
 EOF
 	exit 0
 fi

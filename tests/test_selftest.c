@@ -185,6 +185,7 @@ static unsigned sample_count;
 static unsigned far_attempts; /* sampling runs still to land far from the loop */
 static unsigned starved_runs; /* sampling runs still to give nothing (starved after counting) */
 static unsigned noisy_counts; /* counting runs still to count a timer tick's 5000 on top */
+static uint64_t branch_config; /* PEBS's exact-IP part samples taken branches: on the branch */
 
 static void write_samples(struct fake_event *ev, void *ctx)
 {
@@ -203,6 +204,8 @@ static void write_samples(struct fake_event *ev, void *ctx)
 	for (unsigned i = 0; !starved && i < sample_count; i++) {
 		struct pb_sample s = {0};
 		s.ip = far ? 0x1000 : sample_ip;
+		if (!far && branch_config && ev->attr.precise_ip && ev->attr.config == branch_config)
+			s.ip = (uint64_t)(uintptr_t)pb_selftest_spin_branch;
 		size_t len = fake_build_sample(rec, sizeof rec, &ev->attr, &s);
 		fake_ring_write(ev, rec, len);
 	}
@@ -222,6 +225,11 @@ static void pmu_samples_give_their_verdicts(void)
 	pb_test_fixture(&zen4, "sysfs-zen4");
 	pb_test_fixture(&spr, "sysfs-spr");
 	struct pb_self_test test;
+	struct perf_event_attr branch_attr;
+	struct pb_error err;
+	CHECK(pb_test_build_attr(&spr, "pebs:BR_INST_RETIRED:NEAR_TAKEN", 10007, &branch_attr,
+				 &err) == 0);
+	branch_config = branch_attr.config;
 	fake_kernel_install();
 	fake_kernel_on_disable(write_samples, NULL);
 	const char *names[] = {"ibs-op", "ibs-fetch", "pebs", "hw"};
@@ -230,7 +238,8 @@ static void pmu_samples_give_their_verdicts(void)
 		sample_ip = (uint64_t)(uintptr_t)pb_selftest_spin_begin;
 		sample_count = 40;
 		CHECK(pmu_verdict(machines[i], names[i], &test) == PB_VERDICT_WORKS);
-		CHECK_EQ_U64(test.samples_inside, 40);
+		/* pebs runs a second part: taken branches, their IPs at the level granted */
+		CHECK_EQ_U64(test.samples_inside, strcmp(names[i], "pebs") ? 40 : 80);
 		sample_ip = 0x1000; /* far from the loop */
 		CHECK(pmu_verdict(machines[i], names[i], &test) == PB_VERDICT_INEXACT);
 		CHECK_STR_CONTAINS(test.text, "outside the loop: 0 of 40");

@@ -1,6 +1,7 @@
 #include "analysis/attribution.h"
 
 #include <capstone/capstone.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,24 +11,26 @@
 #define PB_CS_MODE CS_MODE_64
 #define PB_CS_NAME "x86-64"
 #define PB_CS_RESYNC 1
+#define PB_CS_ISA "x86_64"
 #elif defined(__aarch64__)
 #define PB_CS_ARCH CS_ARCH_ARM64
 #define PB_CS_MODE CS_MODE_ARM
 #define PB_CS_NAME "A64"
 #define PB_CS_RESYNC 4
+#define PB_CS_ISA "aarch64"
 #elif defined(__riscv) && CS_API_MAJOR >= 5
 #define PB_CS_ARCH CS_ARCH_RISCV
 #define PB_CS_MODE (CS_MODE_RISCV64 | CS_MODE_RISCVC)
 #define PB_CS_NAME "RV64"
 #define PB_CS_RESYNC 2
+#define PB_CS_ISA "riscv64"
 #elif defined(__riscv)
-/* capstone 4 (Debian 12's) has no RISC-V decoder. The code pesbench maps is its workloads',
- * assembled without compressed instructions (workloads/asm.h), so the map splits it by the
- * ISA's length rule alone (low two bits 11: 4 bytes, else 2) and names no mnemonics;
- * pb_capstone_open fails (profiles of other programs need a real decoder). */
+/* capstone 4 (Debian 12's) has no RISC-V decoder: pb_capstone_open fails (profiles of other
+ * programs need a real decoder); the workloads' code is mapped by length (see below). */
 #define PB_RV_LENGTH_ONLY 1
 #define PB_CS_NAME "RV64 (capstone 4 has none)"
 #define PB_CS_RESYNC 2
+#define PB_CS_ISA "riscv64"
 #else
 #error "attribution: no capstone decoder for this architecture"
 #endif
@@ -54,13 +57,24 @@ unsigned pb_capstone_resync(void)
 	return PB_CS_RESYNC;
 }
 
+const char *pb_code_isa(void)
+{
+	return PB_CS_ISA;
+}
+
 int pb_code_map_decode(struct pb_code_map *map, const uint8_t *code, size_t len, uint64_t begin,
 		       struct pb_error *err)
 {
-	memset(map, 0, sizeof *map);
-	map->begin = begin;
-	map->end = begin + len;
-#ifdef PB_RV_LENGTH_ONLY
+	return pb_code_map_decode_isa(map, PB_CS_ISA, code, len, begin, err);
+}
+
+/* capstone 4 (Debian 12's, on every host) has no RISC-V decoder. The RV64 code pesbench maps
+ * is its workloads', assembled without compressed instructions (workloads/asm.h), so the map
+ * splits it by the ISA's length rule alone (low two bits 11: 4 bytes, else 2) and names no
+ * mnemonics; a bundle from a riscv64 machine maps the same on any host. */
+static int map_rv64_by_length(struct pb_code_map *map, const uint8_t *code, size_t len,
+			      uint64_t begin, struct pb_error *err)
+{
 	map->insns = calloc(len / 2 + 1, sizeof *map->insns);
 	if (!map->insns)
 		return pb_fail(err, PB_EXIT_FAILURE, 0, "out of memory");
@@ -76,10 +90,27 @@ int pb_code_map_decode(struct pb_code_map *map, const uint8_t *code, size_t len,
 		at += n;
 	}
 	return 0;
-#endif
+}
+
+int pb_code_map_decode_isa(struct pb_code_map *map, const char *isa, const uint8_t *code,
+			   size_t len, uint64_t begin, struct pb_error *err)
+{
+	memset(map, 0, sizeof *map);
+	map->begin = begin;
+	map->end = begin + len;
+	if (!strcmp(isa, "riscv64"))
+		return map_rv64_by_length(map, code, len, begin, err);
+	bool x86 = !strcmp(isa, "x86_64");
+	if (!x86 && strcmp(isa, "aarch64"))
+		return pb_fail(err, PB_EXIT_BAD_FILE, 0,
+			       "no decoder for instruction set '%s' (x86_64, aarch64 and riscv64 are "
+			       "known)", isa);
+	size_t resync = x86 ? 1 : 4;
 	csh handle;
-	if (pb_capstone_open(&handle, err))
-		return -1;
+	if (cs_open(x86 ? CS_ARCH_X86 : CS_ARCH_ARM64, x86 ? CS_MODE_64 : CS_MODE_ARM, &handle) !=
+	    CS_ERR_OK)
+		return pb_fail(err, PB_EXIT_FAILURE, 0, "capstone cannot open an %s decoder",
+			       x86 ? "x86-64" : "A64");
 	size_t cap = len / 2 + 16;
 	map->insns = calloc(cap, sizeof *map->insns);
 	if (!map->insns) {
@@ -111,7 +142,7 @@ int pb_code_map_decode(struct pb_code_map *map, const uint8_t *code, size_t len,
 		} else {
 			/* Not an instruction (padding or data): one byte (x86) or word (A64),
 			 * and resync after it. */
-			size_t skip = left < PB_CS_RESYNC ? left : PB_CS_RESYNC;
+			size_t skip = left < resync ? left : resync;
 			out->len = (uint8_t)skip;
 			snprintf(out->text, sizeof out->text, "(byte 0x%02x)", *p);
 			p += skip;

@@ -32,6 +32,12 @@ void pb_code_map_label(struct pb_code_map *map, uint64_t addr, int label);
 /* Decodes a byte buffer whose first byte is at address `begin` (for tests and perf.data). */
 int pb_code_map_decode(struct pb_code_map *map, const uint8_t *code, size_t len, uint64_t begin,
 		       struct pb_error *err);
+/* The same for code of an instruction set named as uname's machine names it ("x86_64",
+ * "aarch64"), whatever this build runs: a capture from another machine is decoded as there. */
+int pb_code_map_decode_isa(struct pb_code_map *map, const char *isa, const uint8_t *code,
+			   size_t len, uint64_t begin, struct pb_error *err);
+/* The instruction set this build decodes by default ("x86_64" or "aarch64"). */
+const char *pb_code_isa(void);
 void pb_code_map_free(struct pb_code_map *map);
 /* Opens capstone for the instruction set this build runs (x86-64 or A64): pesbench decodes its
  * own workloads and the programs it samples on this machine. handle is a csh. */

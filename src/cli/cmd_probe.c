@@ -17,6 +17,40 @@ static int print_json(const struct pb_machine *m)
 	return pb_cli_print_json("probe", pb_probe_json(m), 2);
 }
 
+/* One line per core PMU: a hybrid machine has one per kind of core, each on its own CPUs. */
+static void print_core_pmus(const struct pb_machine *m)
+{
+	const struct pb_pmu *core[PB_MAX_PMUS];
+	unsigned n = pb_machine_core_pmus(m, core, PB_MAX_PMUS);
+	const struct pb_pmu *first = pb_machine_core_pmu(m);
+	if (!n) {
+		printf("  core PMU         none\n");
+		return;
+	}
+	for (unsigned i = 0; i < n; i++) {
+		char counters[64] = ", counters unknown", cpus[96] = "", buf[16];
+		if (core[i] == first && m->pmu_counters)
+			snprintf(counters, sizeof counters, ", %u counters (from the %s)",
+				 m->pmu_counters, m->pmu_counters_source);
+		else if (core[i] != first)
+			counters[0] = '\0';
+		if (core[i]->cpus[0])
+			snprintf(cpus, sizeof cpus, ", CPUs %.80s", core[i]->cpus);
+		printf("  %-16s %s (type %d)%s%s\n", i ? "" : n > 1 ? "core PMUs" : "core PMU",
+		       core[i]->name, core[i]->type, cpus, counters);
+		const char *caps = pb_pmu_caps(core[i], "max_precise", buf, sizeof buf);
+		if (core[i]->precise_opened >= 0 && caps)
+			printf("  %-16s   precise_ip up to %d accepted by opening, %s by its caps\n", "",
+			       core[i]->precise_opened, caps);
+		else if (core[i]->precise_opened >= 0)
+			/* a driver without precise sampling (arm_pmu) accepts any level and ignores it */
+			printf("  %-16s   precise_ip up to %d accepted by opening; no max_precise in caps "
+			       "(may go unused)\n", "", core[i]->precise_opened);
+		else if (caps)
+			printf("  %-16s   max_precise %s (caps)\n", "", caps);
+	}
+}
+
 static void print_text(const struct pb_machine *m)
 {
 	if (m->root[0])
@@ -55,14 +89,7 @@ static void print_text(const struct pb_machine *m)
 					 : "ABSENT: counting only, no overflow interrupt to sample with\n"
 					   "                   (needs a core with Sscofpmf and an SBI "
 					   "firmware with the PMU extension)");
-	const struct pb_pmu *core = pb_machine_core_pmu(m);
-	if (core && m->pmu_counters)
-		printf("  core PMU         %s (type %d), %u counters (from the %s)\n", core->name,
-		       core->type, m->pmu_counters, m->pmu_counters_source);
-	else if (core)
-		printf("  core PMU         %s (type %d), counters unknown\n", core->name, core->type);
-	else
-		printf("  core PMU         none\n");
+	print_core_pmus(m);
 	if (m->max_precise >= 0)
 		printf("  max precise      %d\n", m->max_precise);
 	if (m->ibs_caps_known) {
@@ -143,7 +170,9 @@ const struct pb_cmd_spec pb_cmd_probe_spec = {
 		"               (\"\" none: cpu, cpu_core, armv8_pmuv3...), \"core_pmu_type\" (null),\n"
 		"               \"pmu_counters\" (null: unknown), \"pmu_counters_source\"\n"
 		"               (\"kernel log\"|\"\"),\n"
-		"               \"pmus\": [{\"name\", \"type\"}], \"pmus_skipped\"},\n"
+		"               \"pmus\": [{\"name\", \"type\"}], \"pmus_skipped\",\n"
+		"               \"core_pmus\": [{\"name\", \"type\", \"cpus\" (\"\" none),\n"
+		"               \"max_precise\" (caps; null), \"precise_opened\" (null: not tried)}]},\n"
 		"   \"facilities\": [{\"name\", \"usage\", \"summary\", \"needs\", \"available\",\n"
 		"                   \"reason\" (\"\" when available), \"detail\" (\"\" when not),\n"
 		"                   \"exact\", \"ip\" (\"exact\"|\"next-insn\"|\"skid\"),\n"

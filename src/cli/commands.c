@@ -26,6 +26,8 @@ static const struct pb_command commands[] = {
 	{&pb_cmd_facilities_spec, pb_cmd_facilities},
 	{&pb_cmd_perfdata_spec, pb_cmd_perfdata},
 	{&pb_cmd_version_spec, pb_cmd_version},
+	{&pb_cmd_capture_spec, pb_cmd_capture},
+	{&pb_cmd_replay_spec, pb_cmd_replay},
 	{0},
 };
 

@@ -30,6 +30,8 @@ PB_DECLARE_COMMAND(perfdata);
 PB_DECLARE_COMMAND(attr);
 PB_DECLARE_COMMAND(facilities);
 PB_DECLARE_COMMAND(version);
+PB_DECLARE_COMMAND(capture);
+PB_DECLARE_COMMAND(replay);
 
 /* The commands in the order of `pesbench --help`, ending with {0}. */
 const struct pb_command *pb_command_list(void);

@@ -37,6 +37,10 @@ struct pb_point_request {
 	bool run_with_unopened;      /* events the kernel refuses are reported, the rest run */
 	bool measure_skid;           /* event 0's skid in events, where its facility's samples
 				      * carry the count (skid_in_sample_count): PERF_SAMPLE_READ */
+	/* Also called with every record the point's rings give, after the point counted it (a
+	 * capture keeps them); NULL: none. */
+	void (*on_record)(void *ctx, unsigned thread, unsigned event, const struct pb_record *rec);
+	void *record_ctx;
 };
 
 /* Skid in events of one event's samples: per sample, the count it carries less k x period for
@@ -134,6 +138,21 @@ void pb_point_free(struct pb_point *pt);
 void pb_point_record(const struct pb_point_request *req, const struct pb_point *pt,
 		     struct pb_rset *o);
 void pb_point_print(FILE *out, const struct pb_point_request *req, const struct pb_point *pt);
+
+/* Offline: a point's figures from records read back instead of rings (a capture bundle). The
+ * caller fills pt->instance.truth, pt->label, pt->code (attribution, with req->attribute) and
+ * pt->session with what the capture kept (each thread's counts and attrs; ring statistics are
+ * counted again from the records), then hands over every record of the run, in order, and
+ * sums: the figures are those pb_point_measure gives for the same records. */
+struct pb_point_offline;
+struct pb_point_offline *pb_point_offline_start(const struct pb_point_request *req,
+						struct pb_point *pt,
+						const struct pb_machine *machine,
+						struct pb_error *err);
+void pb_point_offline_record(struct pb_point_offline *o, unsigned thread, unsigned event,
+			     const struct pb_record *rec);
+/* Sums into pt->ev and frees o. run_failed: the capture's session did not end its region. */
+void pb_point_offline_finish(struct pb_point_offline *o, bool run_failed);
 
 /* Declared events per thread for one event of the request, and the basis of the expectation. */
 const char *pb_declared_events(const struct pb_spec *spec, const struct pb_truth *truth,

@@ -4,6 +4,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+struct record_tee {
+	struct pb_point_tally *tally;
+	const struct pb_point_request *req;
+};
+
+static void tee_record(void *ctx, unsigned thread, unsigned event, const struct pb_record *rec)
+{
+	struct record_tee *t = ctx;
+	pb_point_tally_record(t->tally, thread, event, rec);
+	t->req->on_record(t->req->record_ctx, thread, event, rec);
+}
+
 int pb_point_measure(const struct pb_point_request *req, struct pb_point *pt,
 		     struct pb_error *err)
 {
@@ -88,6 +100,11 @@ int pb_point_measure(const struct pb_point_request *req, struct pb_point *pt,
 	tally.machine = req->machine ? req->machine : pb_machine_live();
 	cfg.on_record = pb_point_tally_record;
 	cfg.record_ctx = &tally;
+	struct record_tee tee = {.tally = &tally, .req = req};
+	if (req->on_record) {
+		cfg.on_record = tee_record;
+		cfg.record_ctx = &tee;
+	}
 
 	pt->session = calloc(1, sizeof *pt->session);
 	if (!pt->session) {

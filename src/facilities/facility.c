@@ -53,6 +53,21 @@ static int unknown_facility(const char *name, const char *text, struct pb_error 
 	if (strcmp(name, text))
 		pb_format(prefix, sizeof prefix, "%.100s: ", text);
 	return pb_suggest_fail(err, &near, prefix, "facility", "`pesbench facilities`");
+/* "hw@cpu_atom" -> name "hw", spec->pmu "cpu_atom". */
+static int pb_spec_split_pmu(struct pb_spec *spec, char *name, const char *text,
+			     struct pb_error *err)
+{
+	char *at = strchr(name, '@');
+	if (!at)
+		return 0;
+	*at = '\0';
+	const char *pmu = at + 1;
+	if (!*pmu || strlen(pmu) >= sizeof spec->pmu || strchr(pmu, '/') || strchr(pmu, '@'))
+		return pb_fail(err, PB_EXIT_USAGE, 0,
+			       "%s: @ must name a PMU of /sys/bus/event_source/devices (cpu_core, "
+			       "cpu_atom, armv8_pmuv3_0, ...)", text);
+	snprintf(spec->pmu, sizeof spec->pmu, "%s", pmu);
+	return 0;
 }
 
 int pb_spec_parse(const char *text, struct pb_spec *spec, struct pb_error *err)
@@ -68,6 +83,8 @@ int pb_spec_parse(const char *text, struct pb_spec *spec, struct pb_error *err)
 		len = sizeof name - 1;
 	memcpy(name, text, len);
 	name[len] = '\0';
+	if (pb_spec_split_pmu(spec, name, text, err))
+		return -1;
 
 	spec->facility = pb_facility_find(name);
 	const struct pb_facility *by_perf_name = spec->facility ? NULL
@@ -85,6 +102,10 @@ int pb_spec_parse(const char *text, struct pb_spec *spec, struct pb_error *err)
 	if (!spec->facility)
 		return unknown_facility(name, text, err);
 	const char *colon = strchr(text, ':');
+	if (spec->pmu[0] && !spec->facility->pmu_qualified)
+		return pb_fail(err, PB_EXIT_USAGE, 0,
+			       "%s: %s takes no @PMU (only hw does: hw@cpu_atom:instructions)", text,
+			       name);
 	const char *args = colon && colon[1] ? colon + 1 : NULL;
 	return spec->facility->parse(spec, args, err);
 }

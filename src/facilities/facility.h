@@ -73,6 +73,8 @@ struct pb_spec {
 	uint64_t config, config1, config2;   /* encoded event / facility options */
 	uint64_t options;        /* facility-private option bits */
 	uint32_t subset;         /* ibs-op :subset=...: enum pb_ibs_op_flag mask, 0 = every op */
+	char pmu[64];            /* "hw@cpu_atom:...": the core PMU of a hybrid machine it runs on
+				  * (its threads pinned to that PMU's CPUs); "" = the default one */
 };
 
 /* A facility's self-test verdict: what a tiny known loop run under it produced. The kernel
@@ -109,6 +111,7 @@ struct pb_facility {
 	const char *usage;       /* "bp:w|rw|x" */
 	const char *summary;
 	const char *needs;       /* privileges / hardware / kernel, for README and --help */
+	bool pmu_qualified;      /* takes NAME@PMU: one core PMU of a hybrid machine */
 	enum pb_ip_kind ip_kind;
 	bool exact;              /* every event is seen: counts are exact */
 	uint64_t default_period; /* events (or ns for timers) */

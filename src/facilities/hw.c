@@ -70,12 +70,46 @@ static int hw_parse(struct pb_spec *spec, const char *args, struct pb_error *err
 	return 0;
 }
 
+/* hw@PMU: the core PMU the spec names, or NULL with out->reason listing the machine's. */
+static const struct pb_pmu *hw_named_pmu(const struct pb_machine *m, const struct pb_spec *spec,
+					 struct pb_availability *out)
+{
+	const struct pb_pmu *p = pb_machine_pmu(m, spec->pmu);
+	if (p && p->core)
+		return p;
+	const struct pb_pmu *core[PB_MAX_PMUS];
+	unsigned n = pb_machine_core_pmus(m, core, PB_MAX_PMUS);
+	char names[256] = "";
+	for (unsigned i = 0; i < n; i++) {
+		char one[128];
+		snprintf(one, sizeof one, "%.40s (CPUs %.60s)", core[i]->name,
+			 core[i]->cpus[0] ? core[i]->cpus : "all");
+		pb_list_add(names, sizeof names, one);
+	}
+	snprintf(out->reason, sizeof out->reason, "%s is %s; the core PMUs here: %s", spec->pmu,
+		 p ? "not a core PMU (no CPU runs code on it)" : "not a PMU of this machine",
+		 n ? names : "none");
+	return NULL;
+}
+
+/* A hw@PMU attr: the event on that PMU, whatever the machine's default core PMU. A generic
+ * event names its PMU in config's upper half (PERF_PMU_TYPE_SHIFT, the kernel's extended
+ * hardware type for hybrid machines); a raw one takes the PMU's own type. */
+static void hw_apply_pmu(const struct pb_pmu *p, struct perf_event_attr *attr)
+{
+	if (attr->type == PERF_TYPE_HARDWARE || attr->type == PERF_TYPE_HW_CACHE)
+		attr->config = (attr->config & 0xffffffffu) | (uint64_t)(uint32_t)p->type << 32;
+	else
+		attr->type = (uint32_t)p->type;
+}
+
 static void hw_availability(const struct pb_machine *m, const struct pb_spec *spec,
 			    struct pb_availability *out)
 {
-	(void)spec;
 	memset(out, 0, sizeof *out);
 	const struct pb_pmu *p = pb_machine_core_pmu(m);
+	if (p && spec && spec->pmu[0] && !(p = hw_named_pmu(m, spec, out)))
+		return;
 	if (!p) {
 		if (m->hypervisor)
 			snprintf(out->reason, sizeof out->reason,
@@ -105,8 +139,13 @@ static void hw_availability(const struct pb_machine *m, const struct pb_spec *sp
 	char counters[48] = "";
 	if (m->pmu_counters)
 		snprintf(counters, sizeof counters, ", %u counters", m->pmu_counters);
-	snprintf(out->detail, sizeof out->detail, "%s PMU type %d%s; libpfm4 table: %s%s", p->name,
-		 p->type, counters, table ? table : "none (generic names only)",
+	char cpus[72] = "";
+	const struct pb_pmu *core[2];
+	/* which CPUs matter where core PMUs split them (hybrid) */
+	if (p->cpus[0] && pb_machine_core_pmus(m, core, 2) > 1)
+		snprintf(cpus, sizeof cpus, ", CPUs %.60s", p->cpus);
+	snprintf(out->detail, sizeof out->detail, "%s PMU type %d%s%.24s; libpfm4 table: %s%s",
+		 p->name, p->type, cpus, counters, table ? table : "none (generic names only)",
 		 pb_user_space_only_note(m));
 }
 
@@ -159,6 +198,11 @@ static int hw_attr(const struct pb_machine *m, const struct pb_spec *spec,
 		attr->config = enc.config;
 		attr->config1 = enc.config1;
 	}
+	const struct pb_pmu *core[2];
+	/* with one core PMU it is the default one, and a kernel without hybrid PMUs (arm64
+	 * before 6.6) would refuse it named in config */
+	if (spec->pmu[0] && pb_machine_core_pmus(m, core, 2) > 1)
+		hw_apply_pmu(pb_machine_pmu(m, spec->pmu), attr);
 	attr->precise_ip = 0;
 	attr->sample_period = period;
 	if (period)
@@ -227,6 +271,7 @@ const struct pb_facility pb_facility_hw = {
 	.name = "hw",
 	.options = &hw_options,
 	.usage = "hw:EVENT",
+	.pmu_qualified = true,
 	.summary = "classic counter-overflow interrupt, no precise mechanism (skid)",
 	.needs = "a hardware PMU (bare metal or a VM with vPMU); kernel events need CAP_PERFMON or "
 		 "perf_event_paranoid <= 1",

@@ -1,6 +1,8 @@
 /* Machine discovery from procfs/sysfs. Everything is read relative to a root so the same code
  * describes the live system ("") and the constructed trees under tests/fixtures/sysfs-*. */
 #include "facilities/machine.h"
+#include "facilities/pebs.h"
+#include "sys/sys.h"
 
 #include <ctype.h>
 #include <linux/perf_event.h>
@@ -347,6 +349,24 @@ static int pmu_name_cmp(const void *a, const void *b)
 	return strcmp(x, y);
 }
 
+static bool is_core_pmu_name(const char *name)
+{
+	return !strcmp(name, "cpu") || !strcmp(name, "cpu_core") || !strcmp(name, "cpu_atom") ||
+	       !strcmp(name, "cpu_lowpower") || !strncmp(name, "armv8_", 6) ||
+	       !strncmp(name, "armv9_", 6);
+}
+
+/* The hybrid part of a PMU: whether it is a core PMU and which CPUs it covers. */
+static void probe_pmu_cpus(const char *dir, struct pb_pmu *p)
+{
+	char path[768];
+	snprintf(path, sizeof path, "%s/%s/cpus", dir, p->name);
+	if (read_text(path, p->cpus, sizeof p->cpus) < 0)
+		p->cpus[0] = '\0';
+	p->core = is_core_pmu_name(p->name);
+	p->precise_opened = -1;
+}
+
 static void probe_pmus(struct pb_machine *m)
 {
 	char dir[512];
@@ -384,6 +404,7 @@ static void probe_pmus(struct pb_machine *m)
 		read_dir_entries(path, p->caps, sizeof p->caps);
 		snprintf(path, sizeof path, "%s/%s/format", dir, names[i]);
 		read_dir_entries(path, p->formats, sizeof p->formats);
+		probe_pmu_cpus(dir, p);
 	}
 	free(names);
 }
@@ -685,6 +706,71 @@ const struct pb_pmu *pb_machine_core_pmu(const struct pb_machine *m)
 	return p;
 }
 
+unsigned pb_machine_core_pmus(const struct pb_machine *m, const struct pb_pmu **out,
+			      unsigned max)
+{
+	unsigned n = 0;
+	for (unsigned i = 0; i < m->npmus && n < max; i++)
+		if (m->pmus[i].core)
+			out[n++] = &m->pmus[i];
+	return n;
+}
+
+int pb_cpulist_parse(const char *text, uint64_t *mask, unsigned nbits)
+{
+	memset(mask, 0, (nbits + 63) / 64 * sizeof *mask);
+	int count = 0;
+	const char *p = text;
+	while (*p) {
+		char *end;
+		if (!isdigit((unsigned char)*p))
+			return -1;
+		unsigned long lo = strtoul(p, &end, 10), hi = lo;
+		if (*end == '-') {
+			if (!isdigit((unsigned char)end[1]))
+				return -1;
+			hi = strtoul(end + 1, &end, 10);
+		}
+		if (hi < lo || hi >= nbits)
+			return -1;
+		for (unsigned long c = lo; c <= hi; c++)
+			if (!(mask[c / 64] & (UINT64_C(1) << (c % 64)))) {
+				mask[c / 64] |= UINT64_C(1) << (c % 64);
+				count++;
+			}
+		p = end;
+		if (*p == ',')
+			p++;
+		else if (*p && *p != '\n')
+			return -1;
+		else
+			break;
+	}
+	return count;
+}
+
+#define PB_CPULIST_BITS 4096
+
+unsigned pb_pmu_cpu_count(const struct pb_pmu *p)
+{
+	static _Thread_local uint64_t mask[PB_CPULIST_BITS / 64];
+	int n = p && p->cpus[0] ? pb_cpulist_parse(p->cpus, mask, PB_CPULIST_BITS) : -1;
+	return n > 0 ? (unsigned)n : 0;
+}
+
+int pb_pmu_cpu_at(const struct pb_pmu *p, unsigned i)
+{
+	static _Thread_local uint64_t mask[PB_CPULIST_BITS / 64];
+	int n = p && p->cpus[0] ? pb_cpulist_parse(p->cpus, mask, PB_CPULIST_BITS) : -1;
+	if (n <= 0)
+		return -1;
+	unsigned want = i % (unsigned)n;
+	for (unsigned c = 0; c < PB_CPULIST_BITS; c++)
+		if ((mask[c / 64] >> (c % 64)) & 1 && want-- == 0)
+			return (int)c;
+	return -1;
+}
+
 void pb_machine_probe(struct pb_machine *m, const char *root)
 {
 	memset(m, 0, sizeof *m);
@@ -840,6 +926,9 @@ static pthread_once_t live_once = PTHREAD_ONCE_INIT;
 static void probe_live_once(void)
 {
 	pb_machine_probe(&live_machine, "");
+	/* only the real kernel's answer describes this machine (a test's fake kernel may be in) */
+	if (pb_sys() == &pb_sys_linux)
+		pb_pebs_prove_precise(&live_machine);
 }
 
 const struct pb_machine *pb_machine_live(void)

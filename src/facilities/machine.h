@@ -13,6 +13,12 @@ struct pb_pmu {
 	int type;
 	char caps[512];          /* "name=value" lines from <pmu>/caps/, newline-separated */
 	char formats[1024];      /* "name=config:57" lines from <pmu>/format/ */
+	char cpus[256];          /* <pmu>/cpus as the kernel wrote it ("16-23"), "" if none: the
+				  * CPUs a core PMU of a hybrid machine counts on */
+	bool core;               /* a core PMU: cpu, cpu_core, cpu_atom, cpu_lowpower, armv8_*,
+				  * armv9_* (one per kind of core on big.LITTLE) */
+	int precise_opened;      /* the highest precise_ip the kernel accepted when pesbench
+				  * opened an event on this PMU; -1: not tried (a saved tree) */
 };
 
 struct pb_machine {
@@ -73,6 +79,17 @@ void pb_machine_parse_riscv_log(struct pb_machine *m, const char *log);
  * armv8_* / armv9_* PMU (armv8_pmuv3, armv8_pmuv3_0, armv8_cortex_a57...) on arm64; NULL if
  * none. Its perf type is dynamic on arm64: read from sysfs, never assumed. */
 const struct pb_pmu *pb_machine_core_pmu(const struct pb_machine *m);
+/* Every core PMU, in the order probe lists them (hybrid machines have several, each covering
+ * its own CPUs); returns how many were written to out (at most max). */
+unsigned pb_machine_core_pmus(const struct pb_machine *m, const struct pb_pmu **out,
+			      unsigned max);
+/* The CPUs of a PMU's cpus list ("0-15,20"): how many, and the i-th (i modulo the count);
+ * -1 / 0 when the PMU has no list or it does not parse. */
+unsigned pb_pmu_cpu_count(const struct pb_pmu *p);
+int pb_pmu_cpu_at(const struct pb_pmu *p, unsigned i);
+/* Parses a kernel CPU list ("0-3,8,10-11") into mask (bit n: CPU n, nbits bits); returns the
+ * CPUs set, or -1 when the text is not a list of that shape or names a CPU >= nbits. */
+int pb_cpulist_parse(const char *text, uint64_t *mask, unsigned nbits);
 /* What the kernel log says about the PMU and the debug registers, parsed (exposed for tests):
  * "hw perfevents: enabled with armv8_pmuv3 PMU driver, 7 counters available",
  * "hw-breakpoint: found 6 breakpoint and 4 watchpoint registers." (arm64), and x86's

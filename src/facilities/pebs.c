@@ -5,6 +5,7 @@
 #include "facilities/selftest.h"
 #include "facilities/facility.h"
 #include "facilities/pfm_encode.h"
+#include "sys/sys.h"
 #include "util/kit.h"
 #include "workloads/workload.h"
 
@@ -17,6 +18,52 @@
 /* glc_limit_period(): on Golden Cove (SPR and later) precise_ip 3 needs a period >= 128. */
 #define PEBS_PDIST_MIN_PERIOD 128
 
+/* The highest precise_ip the kernel accepts on PMU p: an event of its cycles opened (for this
+ * thread, disabled) at 3, 2, 1, 0 until one opens. A kernel lowers nothing here: x86 refuses
+ * a level the PMU lacks (EOPNOTSUPP), so what opens is what a sample will get. */
+int pb_pebs_precise_by_opening(const struct pb_pmu *p, bool hybrid)
+{
+	for (int level = PEBS_MAX_PRECISE; level >= 0; level--) {
+		struct perf_event_attr attr = {
+			.size = sizeof attr,
+			.type = PERF_TYPE_HARDWARE,
+			/* on a hybrid machine the PMU goes in config's upper half (kernels
+			 * without hybrid PMUs refuse that: arm64 before 6.6) */
+			.config = PERF_COUNT_HW_CPU_CYCLES |
+				  (hybrid ? (uint64_t)(uint32_t)p->type << 32 : 0),
+			.sample_period = 100003,
+			.sample_type = PERF_SAMPLE_IP,
+			.precise_ip = (unsigned)level,
+			.disabled = 1,
+			.exclude_kernel = 1,
+			.exclude_hv = 1,
+		};
+		int fd = pb_sys()->perf_event_open(&attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+		if (fd >= 0) {
+			pb_sys()->close(fd);
+			return level;
+		}
+	}
+	return -1;
+}
+
+void pb_pebs_prove_precise(struct pb_machine *m)
+{
+	const struct pb_pmu *core[2];
+	bool hybrid = pb_machine_core_pmus(m, core, 2) > 1;
+	for (unsigned i = 0; i < m->npmus; i++)
+		if (m->pmus[i].core)
+			m->pmus[i].precise_opened = pb_pebs_precise_by_opening(&m->pmus[i], hybrid);
+}
+
+/* The highest level PEBS can give here: the PMU's caps, lowered to what opening proved. */
+static int pebs_max_precise(const struct pb_machine *m)
+{
+	const struct pb_pmu *core = pb_machine_core_pmu(m);
+	int opened = core ? core->precise_opened : -1;
+	return opened >= 0 && opened < m->max_precise ? opened : m->max_precise;
+}
+
 int pb_pebs_default_precise(const char *canonical_event, int max_precise)
 {
 	int want = strstr(canonical_event, "PREC_DIST") ? 3 : 2;
@@ -27,9 +74,10 @@ int pb_pebs_default_precise(const char *canonical_event, int max_precise)
 
 int pb_pebs_granted_precise(const struct pb_machine *m, const struct pb_spec *spec)
 {
+	int max = pebs_max_precise(m);
 	if (spec->precise <= 0)
-		return pb_pebs_default_precise(spec->event, m->max_precise);
-	int granted = spec->precise > m->max_precise ? m->max_precise : spec->precise;
+		return pb_pebs_default_precise(spec->event, max);
+	int granted = spec->precise > max ? max : spec->precise;
 	return granted < 1 ? 1 : granted;
 }
 
@@ -162,8 +210,13 @@ static void pebs_availability(const struct pb_machine *m, const struct pb_spec *
 				   "kernel's Intel PMU driver did not register (check dmesg for 'PEBS')");
 		return;
 	}
-	if (m->max_precise < 1) {
-		if (m->max_precise < 0)
+	if (pebs_max_precise(m) < 1) {
+		if (m->max_precise >= 1)
+			snprintf(out->reason, sizeof out->reason,
+				 "%s/caps/max_precise says %d, yet the kernel refused precise_ip 1 when "
+				 "pesbench opened an event: no PEBS is usable here", cpu->name,
+				 m->max_precise);
+		else if (m->max_precise < 0)
 			snprintf(out->reason, sizeof out->reason,
 				 "%s PMU has no caps/max_precise file: this kernel does not say "
 				 "whether PEBS works; PEBS needs a kernel that reports it", cpu->name);
@@ -187,9 +240,12 @@ static void pebs_availability(const struct pb_machine *m, const struct pb_spec *
 		return;
 	}
 	out->available = true;
+	char opened[48] = "";
+	if (cpu->precise_opened >= 0)
+		snprintf(opened, sizeof opened, ", %d proven by opening", cpu->precise_opened);
 	snprintf(out->detail, sizeof out->detail,
-		 "%s PMU type %d, max_precise %d; events from libpfm4 table '%s'%s", cpu->name,
-		 cpu->type, m->max_precise, table ? table : "as qualified",
+		 "%s PMU type %d, max_precise %d%s; events from libpfm4 table '%s'%s", cpu->name,
+		 cpu->type, m->max_precise, opened, table ? table : "as qualified",
 		 pb_user_space_only_note(m));
 }
 
@@ -229,7 +285,7 @@ static int pebs_attr(const struct pb_machine *m, const struct pb_spec *spec,
 			       "record); use hw:%s for classic sampling", spec->text, enc.canonical,
 			       spec->event);
 	int precise = spec->precise > 0 ? pb_pebs_granted_precise(m, spec)
-					 : pb_pebs_default_precise(enc.canonical, m->max_precise);
+					 : pb_pebs_default_precise(enc.canonical, pebs_max_precise(m));
 	const char *sep = strstr(enc.canonical, "::");
 	char pmu[48] = "";
 	if (sep && (size_t)(sep - enc.canonical) < sizeof pmu) {
@@ -329,10 +385,49 @@ bool pb_pebs_large_eligible(const struct perf_event_attr *attr, char *why, size_
 #undef NOT_LARGE
 }
 
+/* Taken branches of the spin loop are all its closing branch's: sampled at the level granted,
+ * pp >= 2 must put every sample in the loop on that branch, and pp=1 (the next instruction)
+ * on its target, the loop's first instruction. */
+#define PEBS_BRANCH_PERIOD 10007
+
+static void pebs_exact_ip_test(const struct pb_machine *m, struct pb_self_test *out)
+{
+	struct pb_spec branches;
+	struct pb_error err = {0};
+	if (pb_spec_parse("pebs:BR_INST_RETIRED:NEAR_TAKEN", &branches, &err)) {
+		memset(out, 0, sizeof *out);
+		out->verdict = PB_VERDICT_REFUSED;
+		snprintf(out->text, sizeof out->text, "%.300s", err.msg);
+		return;
+	}
+	int level = pb_pebs_granted_precise(m, &branches);
+	branches.precise = level;
+	char accepted[64];
+	snprintf(accepted, sizeof accepted, "PEBS samples at precise level %d", level);
+	struct pb_selftest_run run = {
+		.loop = pb_selftest_spin_loop,
+		.n = 40 * PEBS_BRANCH_PERIOD / 1000,
+		.what = "a spin loop's taken branches",
+		.accepted = accepted,
+		.period = PEBS_BRANCH_PERIOD,
+		.ip_lo = (uint64_t)(uintptr_t)pb_selftest_spin_begin,
+		.ip_hi = (uint64_t)(uintptr_t)pb_selftest_spin_end,
+		.exact_ip = level >= 2 ? (uint64_t)(uintptr_t)pb_selftest_spin_branch
+				       : (uint64_t)(uintptr_t)pb_selftest_spin_begin,
+	};
+	pb_selftest_sample(m, &branches, &run, out);
+}
+
 static void pebs_self_test(const struct pb_machine *m, const struct pb_spec *spec,
 			   struct pb_self_test *out)
 {
-	pb_selftest_sampling_pmu(m, spec, "pebs:INST_RETIRED:ANY_P", "PEBS events", false, out);
+	struct pb_self_test part;
+	pb_selftest_sampling_pmu(m, spec, "pebs:INST_RETIRED:ANY_P", "PEBS events", false, &part);
+	pb_selftest_merge(out, &part, "samples", true);
+	if (part.verdict != PB_VERDICT_WORKS)
+		return;
+	pebs_exact_ip_test(m, &part);
+	pb_selftest_merge(out, &part, "IP at the level granted", false);
 }
 
 const struct pb_facility pb_facility_pebs = {

@@ -22,4 +22,12 @@ struct pb_spec;
 struct pb_machine;
 int pb_pebs_granted_precise(const struct pb_machine *m, const struct pb_spec *spec);
 
+/* The highest precise_ip the kernel accepts on PMU p, found by opening an event of its cycles
+ * at each level from 3 down (through the sys seam; hybrid: the PMU named in config's upper
+ * half, as on a machine with several core PMUs); -1 when none opens. */
+struct pb_pmu;
+int pb_pebs_precise_by_opening(const struct pb_pmu *p, bool hybrid);
+/* Fills precise_opened of every core PMU of m by opening. */
+void pb_pebs_prove_precise(struct pb_machine *m);
+
 #endif

@@ -20,6 +20,8 @@ __asm__(".text\n"
 	".globl pb_selftest_spin_begin\n"
 	"pb_selftest_spin_begin:\n"
 	"1:	dec %rdi\n"
+	".globl pb_selftest_spin_branch\n"
+	"pb_selftest_spin_branch:\n"
 	"	jnz 1b\n"
 	".globl pb_selftest_spin_end\n"
 	"pb_selftest_spin_end:\n"
@@ -33,6 +35,8 @@ __asm__(".text\n"
 	".globl pb_selftest_spin_begin\n"
 	"pb_selftest_spin_begin:\n"
 	"1:	subs x0, x0, #1\n"
+	".globl pb_selftest_spin_branch\n"
+	"pb_selftest_spin_branch:\n"
 	"	b.ne 1b\n"
 	".globl pb_selftest_spin_end\n"
 	"pb_selftest_spin_end:\n"
@@ -185,18 +189,30 @@ void pb_selftest_count(const struct pb_machine *m, const struct pb_spec *spec,
 	out->ms = (double)(pb_now_ns() - t0) / 1e6;
 }
 
+static const struct pb_selftest_tap *capture_tap;
+
+void pb_selftest_set_tap(const struct pb_selftest_tap *tap)
+{
+	capture_tap = tap;
+}
+
 struct sample_tally {
 	uint64_t samples, inside, lo, hi;
+	uint64_t exact_ip, at_exact_ip;   /* run->exact_ip, and the samples inside at it */
 };
 
 static void on_sample(void *ctx, const struct pb_record *rec)
 {
 	struct sample_tally *t = ctx;
+	if (capture_tap)
+		capture_tap->record(capture_tap->ctx, rec);
 	if (rec->type != PERF_RECORD_SAMPLE)
 		return;
 	t->samples++;
-	if (rec->u.sample.ip >= t->lo && rec->u.sample.ip < t->hi)
+	if (rec->u.sample.ip >= t->lo && rec->u.sample.ip < t->hi) {
 		t->inside++;
+		t->at_exact_ip += t->exact_ip && rec->u.sample.ip == t->exact_ip;
+	}
 }
 
 static void sample_once(const struct pb_machine *m, const struct pb_spec *spec,
@@ -225,11 +241,14 @@ static void sample_once(const struct pb_machine *m, const struct pb_spec *spec,
 		pb_sys()->close(fd);
 		goto done;
 	}
+	if (capture_tap)
+		capture_tap->begin(capture_tap->ctx, spec, &attr, run);
 	if (run_enabled(fd, run, &out->counted, out) == 0) {
 		struct pb_record_format fmt;
 		pb_record_format_from_attr(&fmt, &attr);
 		struct pb_ring_stats stats = {0};
-		struct sample_tally tally = {.lo = run->ip_lo, .hi = run->ip_hi};
+		struct sample_tally tally = {.lo = run->ip_lo, .hi = run->ip_hi,
+					     .exact_ip = run->exact_ip};
 		pb_ring_drain(ring, &fmt, on_sample, &tally, &stats);
 		uint64_t aux_bytes = run->aux_pages ? __atomic_load_n(&ring->meta->aux_head,
 								      __ATOMIC_ACQUIRE) : 0;
@@ -257,6 +276,14 @@ static void sample_once(const struct pb_machine *m, const struct pb_spec *spec,
 				 "%s sample outside the loop: %llu of %llu samples inside it",
 				 run->accepted, (unsigned long long)tally.inside,
 				 (unsigned long long)tally.samples);
+		} else if (run->exact_ip && tally.at_exact_ip < tally.inside) {
+			/* an exact IP is a promise about every sample, so one off it breaks it */
+			out->verdict = PB_VERDICT_INEXACT;
+			snprintf(out->text, sizeof out->text,
+				 "%s promise the exact IP and %llu of %llu samples in the loop are not "
+				 "at the instruction that caused them (0x%llx)", run->accepted,
+				 (unsigned long long)(tally.inside - tally.at_exact_ip),
+				 (unsigned long long)tally.inside, (unsigned long long)run->exact_ip);
 		} else {
 			out->verdict = PB_VERDICT_WORKS;
 			if (run->aux_pages)
@@ -272,6 +299,8 @@ static void sample_once(const struct pb_machine *m, const struct pb_spec *spec,
 					 (unsigned long long)tally.inside);
 		}
 	}
+	if (capture_tap)
+		capture_tap->end(capture_tap->ctx, out);
 	pb_ring_unmap(ring);
 	pb_sys()->close(fd);
 done:

@@ -21,6 +21,9 @@ struct pb_selftest_run {
 	unsigned aux_pages;      /* sampling: samples arrive in an AUX area of this many pages */
 	double tolerance;        /* counting: relative error still exact enough (0: exact) */
 	bool all_levels;         /* the facility cannot exclude the kernel (IBS without swfilt) */
+	uint64_t exact_ip;       /* sampling: every sample inside [ip_lo, ip_hi) must be at this
+				  * address (the one instruction producing the event, where the
+				  * facility promises the exact IP); 0: not checked */
 };
 
 /* Counts run->loop under spec and compares with run->expected. */
@@ -35,10 +38,24 @@ void pb_selftest_sample(const struct pb_machine *m, const struct pb_spec *spec,
 void pb_selftest_merge(struct pb_self_test *whole, const struct pb_self_test *part,
 		       const char *label, bool first);
 
+/* A capture's view of the sampling self-tests (pesbench capture keeps their records): begin
+ * when a run's event is open, record for every record its ring gave, end with the run's
+ * verdict. Set to NULL (the default) for none. */
+struct pb_selftest_tap {
+	void (*begin)(void *ctx, const struct pb_spec *spec, const struct perf_event_attr *attr,
+		      const struct pb_selftest_run *run);
+	void (*record)(void *ctx, const struct pb_record *rec);
+	void (*end)(void *ctx, const struct pb_self_test *out);
+	void *ctx;
+};
+void pb_selftest_set_tap(const struct pb_selftest_tap *tap);
+
 /* A loop of known instructions: iterations x (decrement, branch back) + return. Its code lies
  * between pb_selftest_spin_begin and pb_selftest_spin_end. */
 void pb_selftest_spin(uint64_t iterations);
 extern const char pb_selftest_spin_begin[], pb_selftest_spin_end[];
+/* The loop's closing branch: the only instruction of the loop that takes a branch. */
+extern const char pb_selftest_spin_branch[];
 uint64_t pb_selftest_spin_instructions(uint64_t iterations);
 /* pb_selftest_run.loop for the spin loop: n x 1000 iterations. */
 void pb_selftest_spin_loop(void *arg, unsigned n);

@@ -183,6 +183,9 @@ int pb_perfdata_writer_set_cpuid(struct pb_perfdata_writer *w, const char *cpuid
 int pb_perfdata_writer_set_cpudesc(struct pb_perfdata_writer *w, const char *cpudesc);
 int pb_perfdata_writer_add_pmu(struct pb_perfdata_writer *w, uint32_t type, const char *name);
 void pb_perfdata_writer_clear_pmus(struct pb_perfdata_writer *w);
+/* Leaves out what identifies the machine or its user: the host name and the command line
+ * are written empty, the memory size 0 (a capture bundle a user sends). */
+void pb_perfdata_writer_anonymous(struct pb_perfdata_writer *w);
 
 /* Sideband so perf can name the process and resolve symbols. These records carry the first
  * event's sample_id trailer when its attr has sample_id_all. */

@@ -41,6 +41,7 @@ struct pb_perfdata_writer {
 	struct pb_perfdata_pmu pmus[MAX_WRITER_PMUS];
 	size_t npmus;
 	bool failed;
+	bool anonymous;                /* no host name, command line or memory size */
 };
 
 /* A growable byte buffer for feature payloads. */
@@ -275,6 +276,11 @@ int pb_perfdata_writer_add_pmu(struct pb_perfdata_writer *w, uint32_t type, cons
 	memcpy(w->pmus[w->npmus].name, name, strlen(name) + 1);
 	w->npmus++;
 	return 0;
+}
+
+void pb_perfdata_writer_anonymous(struct pb_perfdata_writer *w)
+{
+	w->anonymous = true;
 }
 
 void pb_perfdata_writer_clear_pmus(struct pb_perfdata_writer *w) { w->npmus = 0; }
@@ -543,11 +549,11 @@ int pb_perfdata_writer_sample(struct pb_perfdata_writer *w, unsigned event,
 
 static void feature_string(struct buf *b, const char *s) { put_string(b, s); }
 
-static void feature_cmdline(struct buf *b)
+static void feature_cmdline(struct buf *b, bool anonymous)
 {
 	char args[4096];
 	size_t n = 0;
-	FILE *f = fopen("/proc/self/cmdline", "r");
+	FILE *f = anonymous ? NULL : fopen("/proc/self/cmdline", "r");
 	if (f) {
 		n = fread(args, 1, sizeof args - 1, f);
 		fclose(f);
@@ -589,7 +595,7 @@ static void build_feature(const struct pb_perfdata_writer *w, unsigned bit, stru
 		memset(&u, 0, sizeof u);
 	switch (bit) {
 	case PB_FEAT_BUILD_ID: break; /* no build-id records: perf then looks files up by path */
-	case PB_FEAT_HOSTNAME: feature_string(b, u.nodename); break;
+	case PB_FEAT_HOSTNAME: feature_string(b, w->anonymous ? "" : u.nodename); break;
 	case PB_FEAT_OSRELEASE: feature_string(b, u.release); break;
 	case PB_FEAT_VERSION: feature_string(b, "pesbench-" PB_VERSION); break;
 	case PB_FEAT_ARCH: feature_string(b, u.machine); break;
@@ -601,8 +607,8 @@ static void build_feature(const struct pb_perfdata_writer *w, unsigned bit, stru
 	}
 	case PB_FEAT_CPUDESC: feature_string(b, w->cpudesc); break;
 	case PB_FEAT_CPUID: feature_string(b, w->cpuid); break;
-	case PB_FEAT_TOTAL_MEM: put_u64(b, total_mem_kb()); break;
-	case PB_FEAT_CMDLINE: feature_cmdline(b); break;
+	case PB_FEAT_TOTAL_MEM: put_u64(b, w->anonymous ? 0 : total_mem_kb()); break;
+	case PB_FEAT_CMDLINE: feature_cmdline(b, w->anonymous); break;
 	case PB_FEAT_EVENT_DESC: feature_event_desc(w, b); break;
 	case PB_FEAT_PMU_MAPPINGS:
 		put_u32(b, (uint32_t)w->npmus);

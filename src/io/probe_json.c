@@ -8,6 +8,27 @@ static json_t *int_or_null(long long v, bool known)
 	return known ? json_integer(v) : json_null();
 }
 
+/* Every core PMU (several on hybrid machines): the CPUs it covers and its precise levels. */
+static json_t *core_pmus_json(const struct pb_machine *m)
+{
+	const struct pb_pmu *core[PB_MAX_PMUS];
+	unsigned n = pb_machine_core_pmus(m, core, PB_MAX_PMUS);
+	json_t *list = json_array();
+	for (unsigned i = 0; i < n; i++) {
+		char buf[16];
+		const char *caps = pb_pmu_caps(core[i], "max_precise", buf, sizeof buf);
+		json_array_append_new(
+			list, json_pack("{s:s, s:i, s:s, s:o, s:o}", "name", core[i]->name, "type",
+					core[i]->type, "cpus", core[i]->cpus, "max_precise",
+					caps ? json_integer(atoi(caps)) : json_null(),
+					"precise_opened",
+					core[i]->precise_opened >= 0
+						? json_integer(core[i]->precise_opened)
+						: json_null()));
+	}
+	return list;
+}
+
 static json_t *machine_json(const struct pb_machine *m)
 {
 	json_t *j = json_object();
@@ -61,6 +82,7 @@ static json_t *machine_json(const struct pb_machine *m)
 	}
 	json_object_set_new(j, "pmus", pmus);
 	json_object_set_new(j, "pmus_skipped", json_integer(m->pmus_skipped));
+	json_object_set_new(j, "core_pmus", core_pmus_json(m));
 	return j;
 }
 

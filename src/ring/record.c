@@ -410,6 +410,7 @@ int pb_record_parse(const struct pb_record_format *fmt, const uint8_t *buf, size
 	if (len < sizeof(h))
 		return PB_PARSE_TRUNCATED;
 	memcpy(&h, buf, sizeof(h));
+	out->bytes = buf;
 	out->type = h.type;
 	out->misc = h.misc;
 	out->size = h.size;

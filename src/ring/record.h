@@ -100,6 +100,10 @@ struct pb_record {
 	uint32_t type;            /* PERF_RECORD_* */
 	uint16_t misc;
 	uint16_t size;
+	/* The record's bytes as pb_record_parse read them (size of them), valid only while the
+	 * buffer it parsed is: what a capture stores unchanged. NULL when the record was built
+	 * some other way (a sample taken out of an AUX area, a test's). */
+	const uint8_t *bytes;
 	struct pb_sample_id sample_id;
 	union {
 		struct pb_sample sample;
@@ -181,6 +185,7 @@ static inline bool pb_record_parse_fixed_sample(const struct pb_sample_layout *l
 	out->type = h.type;
 	out->misc = h.misc;
 	out->size = h.size;
+	out->bytes = buf;
 	struct pb_sample *s = &out->u.sample;
 	uint64_t st = layout->sample_type;
 	s->misc = h.misc;

@@ -147,7 +147,7 @@ static void copy_out(const struct pb_ring *ring, uint64_t pos, void *dst, size_t
 	memcpy((uint8_t *)dst + first, ring->data, n - first);
 }
 
-static void account(const struct pb_record *rec, struct pb_ring_stats *stats)
+void pb_ring_account(const struct pb_record *rec, struct pb_ring_stats *stats)
 {
 	switch (rec->type) {
 	case PERF_RECORD_SAMPLE:
@@ -235,7 +235,7 @@ uint64_t pb_ring_drain(struct pb_ring *ring, const struct pb_record_format *fmt,
 		stats->records++;
 		stats->bytes += h.size;
 		if (rc == PB_PARSE_OK) {
-			account(&rec, stats);
+			pb_ring_account(&rec, stats);
 			if (fn)
 				fn(ctx, &rec);
 		} else if (rc == PB_PARSE_UNKNOWN) {

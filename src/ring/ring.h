@@ -54,6 +54,10 @@ void pb_ring_unmap(struct pb_ring *ring);
 uint64_t pb_ring_drain(struct pb_ring *ring, const struct pb_record_format *fmt, pb_record_fn fn,
 		       void *ctx, struct pb_ring_stats *stats);
 
+/* Counts one parsed record in stats as pb_ring_drain does (samples, losses, throttles, AUX
+ * flags): a replay of stored records adds them up the same way. */
+void pb_ring_account(const struct pb_record *rec, struct pb_ring_stats *stats);
+
 /* Bytes waiting to be read. */
 uint64_t pb_ring_pending(const struct pb_ring *ring);
 

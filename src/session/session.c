@@ -366,7 +366,9 @@ static int open_one(struct worker *w, unsigned e, const struct pb_target *target
 	const struct pb_sys *sys = pb_sys();
 	char what[256];
 	snprintf(what, sizeof what, "%.200s, thread %u", ec->spec.text, w->index);
-	int fd = pb_event_open(attr, 0, -1, what, er, &w->err);
+	/* an event bound to one PMU of a hybrid machine counts on its thread's CPU only, which
+	 * is one of that PMU's (pmu_cpu) */
+	int fd = pb_event_open(attr, 0, ec->spec.pmu[0] ? w->cpu : -1, what, er, &w->err);
 	if (fd < 0)
 		return -1;
 	oe->fd = fd;
@@ -641,6 +643,36 @@ static void collect_signal_counts(struct session *s)
 	}
 }
 
+/* Thread t's CPU: one of the CPUs of the PMU an event names (hw@cpu_atom), so the event can
+ * count there; else t modulo the CPUs. */
+static int pmu_cpu(const struct session *s, unsigned t, unsigned ncpus)
+{
+	for (unsigned e = 0; e < s->cfg->nevents; e++) {
+		const struct pb_spec *spec = &s->cfg->events[e].spec;
+		int cpu = spec->pmu[0] ? pb_pmu_cpu_at(pb_machine_pmu(s->machine, spec->pmu), t) : -1;
+		if (cpu >= 0)
+			return cpu;
+	}
+	return (int)(t % ncpus);
+}
+
+/* Threads of an event bound to one PMU (hw@cpu_atom) each get a CPU of that PMU: more threads
+ * than it has CPUs would share them and distort every figure. */
+static int check_pmu_threads(const struct pb_session_config *cfg, const struct pb_machine *m,
+			     struct pb_error *err)
+{
+	for (unsigned e = 0; e < cfg->nevents; e++) {
+		const struct pb_spec *spec = &cfg->events[e].spec;
+		unsigned cpus = spec->pmu[0] ? pb_pmu_cpu_count(pb_machine_pmu(m, spec->pmu)) : 0;
+		if (cpus && cfg->threads > cpus)
+			return pb_fail(err, PB_EXIT_USAGE, 0,
+				       "%s: %s covers %u CPUs; %u threads pinned to them would share "
+				       "CPUs (use at most %u)", spec->text, spec->pmu, cpus,
+				       cfg->threads, cpus);
+	}
+	return 0;
+}
+
 static int validate(const struct pb_session_config *cfg, struct pb_error *err)
 {
 	if (!cfg->run)
@@ -681,6 +713,10 @@ int pb_session_run(const struct pb_session_config *cfg, struct pb_session_result
 	if (!s.workers)
 		return pb_fail(err, PB_EXIT_FAILURE, ENOMEM, "out of memory");
 	unsigned ncpus = s.machine->ncpus ? s.machine->ncpus : 1;
+	if (!cfg->cpus && check_pmu_threads(cfg, s.machine, err)) {
+		free(s.workers);
+		return -1;
+	}
 
 	/* pthread functions return the error instead of setting errno. */
 	int perr = pthread_barrier_init(&s.opened, NULL, cfg->threads + 1);
@@ -739,7 +775,7 @@ int pb_session_run(const struct pb_session_config *cfg, struct pb_session_result
 		struct worker *w = &s.workers[t];
 		w->s = &s;
 		w->index = t;
-		w->cpu = cfg->cpus ? cfg->cpus[t] : (int)(t % ncpus);
+		w->cpu = cfg->cpus ? cfg->cpus[t] : pmu_cpu(&s, t, ncpus);
 		if (pthread_create(&w->thread, NULL, worker_main, w))
 			break;
 		started++;

@@ -80,6 +80,11 @@ row bad_workload 2 "unknown workload" ./pesbench measure --facility hw:cycles --
 row bad_experiment 2 "unknown experiment" ./pesbench run nosuchexp
 row bad_root 2 "is not a directory" ./pesbench probe --root /nonexistent
 
+# a capture bundle of the real armv8_pmuv3 driver (counter overflow, multiplexing), replayed
+# on the host by scripts/check-arm64.sh and checked in under tests/captures/
+run capture 0 ./pesbench capture --quiet --facility hw --facility sw --facility timer "$out/capture"
+run replay_guest 0 ./pesbench replay "$out/capture"
+
 dmesg >"$out/dmesg-after.txt"
 echo "guest: $failed commands failed"
 [ "$failed" = 0 ]

@@ -25,6 +25,8 @@ static int fail_ioctl_fd = -1;             /* -1: any event */
 static unsigned long fail_ioctl_request;   /* 0: any request */
 static bool short_read_next;
 static int refused_cpu = -1, refused_cpu_errno;
+/* precise_ip above this is refused with EOPNOTSUPP, as x86_pmu_hw_config() does; -1: none */
+static int max_precise_accepted = -1;
 static void (*disable_script)(struct fake_event *ev, void *ctx);
 static void *disable_ctx;
 static uint64_t next_id = 1000;
@@ -120,6 +122,11 @@ void fake_kernel_short_read_next(void)
 	pthread_mutex_unlock(&table_lock);
 }
 
+void fake_kernel_max_precise(int level)
+{
+	max_precise_accepted = level;
+}
+
 void fake_kernel_refuse_cpu(int cpu, int err)
 {
 	pthread_mutex_lock(&table_lock);
@@ -170,6 +177,10 @@ static int fake_open(struct perf_event_attr *attr, pid_t pid, int cpu, int group
 	}
 	if (!attr) {
 		errno = EFAULT;
+		return -1;
+	}
+	if (max_precise_accepted >= 0 && attr->precise_ip > (unsigned)max_precise_accepted) {
+		errno = EOPNOTSUPP;
 		return -1;
 	}
 	if (group_fd != -1 && !live(group_fd))
@@ -615,6 +626,7 @@ static void reset(void)
 	__atomic_store_n(&nevents, 0, __ATOMIC_RELEASE);
 	fail_next_errno = 0;
 	fail_open_skip = 0;
+	max_precise_accepted = -1;
 	fail_ioctl_errno = 0;
 	fail_ioctl_fd = -1;
 	fail_ioctl_request = 0;

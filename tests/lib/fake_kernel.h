@@ -50,6 +50,9 @@ void fake_kernel_short_read_next(void);
 /* sched_setaffinity does not touch the real threads: it succeeds, unless the set holds this
  * CPU, which fails with err (as a cgroup's cpuset refuses a CPU); cpu -1 refuses none. */
 void fake_kernel_refuse_cpu(int cpu, int err);
+/* Opens asking for a precise_ip above level fail with EOPNOTSUPP (as a kernel whose PMU
+ * cannot give that level); -1 accepts every level. Reset by install. */
+void fake_kernel_max_precise(int level);
 struct fake_event *fake_kernel_event(int fd);
 unsigned fake_kernel_nevents(void);
 struct fake_event *fake_kernel_event_at(unsigned index);
