@@ -53,6 +53,8 @@ static int unknown_facility(const char *name, const char *text, struct pb_error 
 	if (strcmp(name, text))
 		pb_format(prefix, sizeof prefix, "%.100s: ", text);
 	return pb_suggest_fail(err, &near, prefix, "facility", "`pesbench facilities`");
+}
+
 /* "hw@cpu_atom" -> name "hw", spec->pmu "cpu_atom". */
 static int pb_spec_split_pmu(struct pb_spec *spec, char *name, const char *text,
 			     struct pb_error *err)
