@@ -1,7 +1,9 @@
 /* A perf.data's samples as a profile: each sample's call chain (or its IP alone) symbolised
  * frame by frame with the file's MMAP/MMAP2 records and the objects' symbols and lines, values
- * per event (samples and period). A frame is named once per (process, address); memory grows
- * with distinct addresses and distinct stacks, not with samples. */
+ * per event (samples and period). The walk keeps stacks of raw (process, address) frames; they
+ * are named after it, with every mapping of the file known: records of one CPU's ring can come
+ * before the mapping another CPU's ring announced, and perf orders them by time before naming.
+ * Memory grows with distinct addresses and distinct stacks, not with samples. */
 #include "export/from_perfdata.h"
 #include "analysis/profile.h"
 #include "util/kit.h"
@@ -17,9 +19,13 @@
 
 struct pb_xperf {
 	struct pb_perfdata *pd;
-	struct pb_xset set;
+	struct pb_xset raw;         /* stacks of raw frames: indices into raw_pid/raw_ip */
+	struct pb_xset set;         /* the named profile, made by pb_xperf_finish */
 	struct pb_symbolizer sym;
-	struct pb_hashmap named;    /* (pid, ip) -> frame */
+	struct pb_hashmap raw_index; /* (pid, ip) -> raw frame */
+	uint32_t *raw_pid;
+	uint64_t *raw_ip;
+	size_t nraw, raw_cap;
 	size_t nevents;             /* events known at start: each has two values */
 	uint64_t *values;           /* one sample's values */
 	uint32_t frames[MAX_DEPTH];
@@ -55,7 +61,8 @@ int pb_xperf_start(struct pb_perfdata *pd, const char *name, struct pb_xperf **o
 	}
 	x->pd = pd;
 	x->nevents = nev;
-	if (pb_xset_add_profile(&x->set, name, types, 2 * nev) < 0) {
+	if (pb_xset_add_profile(&x->raw, name, types, 2 * nev) < 0 ||
+	    pb_xset_add_profile(&x->set, name, types, 2 * nev) < 0) {
 		pb_xperf_free(x);
 		return pb_fail(err, PB_EXIT_FAILURE, ENOMEM, "out of memory");
 	}
@@ -70,16 +77,12 @@ int pb_xperf_start(struct pb_perfdata *pd, const char *name, struct pb_xperf **o
 
 static long name_frame(struct pb_xperf *x, uint32_t pid, uint64_t ip)
 {
-	const uint64_t *known = pb_hashmap_find(&x->named, pid, ip);
-	if (known)
-		return (long)*known;
 	const struct pb_sym_map *m = pb_symbolizer_map(&x->sym, pid, ip);
-	long f;
 	size_t o;
 	uint64_t addr;
-	if (!m) {
-		f = pb_xset_frame(&x->set, "[unknown]", ip, "[unknown]", "", 0);
-	} else if (pb_symbolizer_resolve(&x->sym, pid, ip, &o, &addr)) {
+	if (!m)
+		return pb_xset_frame(&x->set, "[unknown]", ip, "[unknown]", "", 0);
+	if (pb_symbolizer_resolve(&x->sym, pid, ip, &o, &addr)) {
 		struct pb_prof_object *obj = x->sym.objects[o].object;
 		uint64_t start;
 		const char *fn = pb_prof_object_symbol(obj, addr, &start);
@@ -89,17 +92,35 @@ static long name_frame(struct pb_xperf *x, uint32_t pid, uint64_t ip)
 			file = "";
 			line = 0;
 		}
-		f = pb_xset_frame(&x->set, m->path, addr, fn, file, line);
-	} else {
-		/* [kernel.kallsyms], [vdso], an object that cannot be opened: the offset in it */
-		f = pb_xset_frame(&x->set, m->path, ip - m->start + m->pgoff, "[unknown]", "", 0);
+		return pb_xset_frame(&x->set, m->path, addr, fn, file, line);
+	}
+	/* [kernel.kallsyms], [vdso], an object that cannot be opened: the offset in it */
+	return pb_xset_frame(&x->set, m->path, ip - m->start + m->pgoff, "[unknown]", "", 0);
+}
+
+/* The raw frame of (pid, ip), added when new; -1 when out of memory. */
+static long raw_frame(struct pb_xperf *x, uint32_t pid, uint64_t ip)
+{
+	const uint64_t *known = pb_hashmap_find(&x->raw_index, pid, ip);
+	if (known)
+		return (long)*known;
+	size_t cap = x->raw_cap;
+	if (x->nraw >= UINT32_MAX || pb_grow(&x->raw_ip, &x->raw_cap, x->nraw, sizeof *x->raw_ip, 1024))
+		return -1;
+	if (cap != x->raw_cap) {
+		uint32_t *p = realloc(x->raw_pid, x->raw_cap * sizeof *p);
+		if (!p)
+			return -1;
+		x->raw_pid = p;
 	}
 	bool added;
-	uint64_t *slot = f < 0 ? NULL : pb_hashmap_upsert(&x->named, pid, ip, &added);
+	uint64_t *slot = pb_hashmap_upsert(&x->raw_index, pid, ip, &added);
 	if (!slot)
 		return -1;
-	*slot = (uint64_t)f;
-	return f;
+	x->raw_pid[x->nraw] = pid;
+	x->raw_ip[x->nraw] = ip;
+	*slot = x->nraw;
+	return (long)x->nraw++;
 }
 
 static int sample(struct pb_xperf *x, int event, uint32_t pid, uint64_t ip, uint64_t period,
@@ -113,7 +134,7 @@ static int sample(struct pb_xperf *x, int event, uint32_t pid, uint64_t ip, uint
 	}
 	size_t depth = 0;
 	if (!chain || !nchain) {
-		long f = name_frame(x, pid, ip);
+		long f = raw_frame(x, pid, ip);
 		if (f < 0)
 			return pb_fail(err, PB_EXIT_FAILURE, ENOMEM, "out of memory for the frames");
 		x->frames[depth++] = (uint32_t)f;
@@ -127,7 +148,7 @@ static int sample(struct pb_xperf *x, int event, uint32_t pid, uint64_t ip, uint
 			x->cut_chains++;
 			break;
 		}
-		long f = name_frame(x, pid, at);
+		long f = raw_frame(x, pid, at);
 		if (f < 0)
 			return pb_fail(err, PB_EXIT_FAILURE, ENOMEM, "out of memory for the frames");
 		x->frames[depth++] = (uint32_t)f;
@@ -136,7 +157,7 @@ static int sample(struct pb_xperf *x, int event, uint32_t pid, uint64_t ip, uint
 		return sample(x, event, pid, ip, period, NULL, 0, err);
 	x->values[2 * (size_t)event] = 1;
 	x->values[2 * (size_t)event + 1] = period;
-	int rc = pb_xprofile_add(&x->set, 0, x->frames, depth, x->values);
+	int rc = pb_xprofile_add(&x->raw, 0, x->frames, depth, x->values);
 	x->values[2 * (size_t)event] = 0;
 	x->values[2 * (size_t)event + 1] = 0;
 	return rc ? pb_fail(err, PB_EXIT_FAILURE, ENOMEM, "out of memory for the stacks") : 0;
@@ -158,8 +179,6 @@ int pb_xperf_record(struct pb_xperf *x, int event, const struct pb_record *rec,
 		    pb_symbolizer_add_map(&x->sym, rec->u.mmap.pid, rec->u.mmap.addr,
 					  rec->u.mmap.len, rec->u.mmap.pgoff, rec->u.mmap.filename))
 			return pb_fail(err, PB_EXIT_FAILURE, ENOMEM, "out of memory for the mappings");
-		/* a new mapping may cover addresses named before it came */
-		pb_hashmap_free(&x->named);
 		return 0;
 	}
 	if (rec->type != PERF_RECORD_SAMPLE)
@@ -178,10 +197,42 @@ int pb_xperf_sample_ip(struct pb_xperf *x, int event, uint64_t ip, uint32_t pid,
 	return sample(x, event, pid, ip, fixed_period(x, event), NULL, 0, err);
 }
 
+/* Names every raw frame and moves the raw stacks into the named profile; stacks that name the
+ * same frames (two processes, one function) become one. */
+static int name_stacks(struct pb_xperf *x)
+{
+	uint32_t *named = malloc((x->nraw ? x->nraw : 1) * sizeof *named);
+	if (!named)
+		return -1;
+	for (size_t i = 0; i < x->nraw; i++) {
+		long f = name_frame(x, x->raw_pid[i], x->raw_ip[i]);
+		if (f < 0) {
+			free(named);
+			return -1;
+		}
+		named[i] = (uint32_t)f;
+	}
+	const struct pb_xprofile *raw = &x->raw.profiles[0];
+	int rc = 0;
+	for (size_t st = 0; st < raw->nstacks && !rc; st++) {
+		const uint32_t *f = pb_xstack_frames(raw, st);
+		size_t depth = raw->stacks[st].depth;
+		for (size_t i = 0; i < depth; i++)
+			x->frames[i] = named[f[i]];
+		rc = pb_xprofile_add(&x->set, 0, x->frames, depth, pb_xstack_values(raw, st));
+	}
+	free(named);
+	return rc;
+}
+
 struct pb_xset *pb_xperf_finish(struct pb_xperf *x, const struct pb_perfdata_stats *st,
 				struct pb_error *err)
 {
 	struct pb_perfdata *pd = x->pd;
+	if (name_stacks(x)) {
+		pb_fail(err, PB_EXIT_FAILURE, ENOMEM, "out of memory naming the frames");
+		return NULL;
+	}
 	int rc = pb_xprofile_comment(&x->set, 0, "converted by pesbench from a perf.data recorded "
 				     "by perf %s on %s (%s)",
 				     pb_perfdata_perf_version(pd)[0] ? pb_perfdata_perf_version(pd) : "?",
@@ -227,8 +278,11 @@ void pb_xperf_free(struct pb_xperf *x)
 	if (!x)
 		return;
 	pb_xset_free(&x->set);
+	pb_xset_free(&x->raw);
 	pb_symbolizer_free(&x->sym);
-	pb_hashmap_free(&x->named);
+	pb_hashmap_free(&x->raw_index);
+	free(x->raw_pid);
+	free(x->raw_ip);
 	free(x->values);
 	free(x);
 }
