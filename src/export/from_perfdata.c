@@ -1,11 +1,9 @@
 /* A perf.data's samples as a profile: each sample's call chain (or its IP alone) symbolised
- * frame by frame with the file's MMAP/MMAP2 records and the objects' symbols and lines, values
- * per event (samples and period). The walk keeps stacks of raw (process, address) frames; they
- * are named after it, with every mapping of the file known: records of one CPU's ring can come
- * before the mapping another CPU's ring announced, and perf orders them by time before naming.
- * Memory grows with distinct addresses and distinct stacks, not with samples. */
+ * frame by frame with the file's MMAP/MMAP2 records and the objects' symbols and lines (named
+ * after the walk, export/raw.h), values per event (samples and period). Memory grows with
+ * distinct addresses and distinct stacks, not with samples. */
 #include "export/from_perfdata.h"
-#include "analysis/profile.h"
+#include "export/raw.h"
 #include "util/kit.h"
 
 #include <errno.h>
@@ -13,25 +11,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* perf's own limit is 127 by default (kernel.perf_event_max_stack); deeper chains keep their
- * leaf end and are counted. */
-#define MAX_DEPTH 1024
-
 struct pb_xperf {
 	struct pb_perfdata *pd;
-	struct pb_xset raw;         /* stacks of raw frames: indices into raw_pid/raw_ip */
+	struct pb_xraw raw;
 	struct pb_xset set;         /* the named profile, made by pb_xperf_finish */
 	struct pb_symbolizer sym;
-	struct pb_hashmap raw_index; /* (pid, ip) -> raw frame */
-	uint32_t *raw_pid;
-	uint64_t *raw_ip;
-	size_t nraw, raw_cap;
 	size_t nevents;             /* events known at start: each has two values */
 	uint64_t *values;           /* one sample's values */
-	uint32_t frames[MAX_DEPTH];
 	uint64_t late_samples;      /* of events a pipe-mode file announced after the start */
-	uint64_t cut_chains;
-	uint64_t user_frames, kernel_frames;
 };
 
 int pb_xperf_start(struct pb_perfdata *pd, const char *name, struct pb_xperf **out,
@@ -61,7 +48,7 @@ int pb_xperf_start(struct pb_perfdata *pd, const char *name, struct pb_xperf **o
 	}
 	x->pd = pd;
 	x->nevents = nev;
-	if (pb_xset_add_profile(&x->raw, name, types, 2 * nev) < 0 ||
+	if (pb_xraw_init(&x->raw, name, types, 2 * nev) ||
 	    pb_xset_add_profile(&x->set, name, types, 2 * nev) < 0) {
 		pb_xperf_free(x);
 		return pb_fail(err, PB_EXIT_FAILURE, ENOMEM, "out of memory");
@@ -75,54 +62,6 @@ int pb_xperf_start(struct pb_perfdata *pd, const char *name, struct pb_xperf **o
 	return 0;
 }
 
-static long name_frame(struct pb_xperf *x, uint32_t pid, uint64_t ip)
-{
-	const struct pb_sym_map *m = pb_symbolizer_map(&x->sym, pid, ip);
-	size_t o;
-	uint64_t addr;
-	if (!m)
-		return pb_xset_frame(&x->set, "[unknown]", ip, "[unknown]", "", 0);
-	if (pb_symbolizer_resolve(&x->sym, pid, ip, &o, &addr)) {
-		struct pb_prof_object *obj = x->sym.objects[o].object;
-		uint64_t start;
-		const char *fn = pb_prof_object_symbol(obj, addr, &start);
-		const char *file = "";
-		int line = 0;
-		if (!pb_prof_object_source(obj, addr, &file, &line)) {
-			file = "";
-			line = 0;
-		}
-		return pb_xset_frame(&x->set, m->path, addr, fn, file, line);
-	}
-	/* [kernel.kallsyms], [vdso], an object that cannot be opened: the offset in it */
-	return pb_xset_frame(&x->set, m->path, ip - m->start + m->pgoff, "[unknown]", "", 0);
-}
-
-/* The raw frame of (pid, ip), added when new; -1 when out of memory. */
-static long raw_frame(struct pb_xperf *x, uint32_t pid, uint64_t ip)
-{
-	const uint64_t *known = pb_hashmap_find(&x->raw_index, pid, ip);
-	if (known)
-		return (long)*known;
-	size_t cap = x->raw_cap;
-	if (x->nraw >= UINT32_MAX || pb_grow(&x->raw_ip, &x->raw_cap, x->nraw, sizeof *x->raw_ip, 1024))
-		return -1;
-	if (cap != x->raw_cap) {
-		uint32_t *p = realloc(x->raw_pid, x->raw_cap * sizeof *p);
-		if (!p)
-			return -1;
-		x->raw_pid = p;
-	}
-	bool added;
-	uint64_t *slot = pb_hashmap_upsert(&x->raw_index, pid, ip, &added);
-	if (!slot)
-		return -1;
-	x->raw_pid[x->nraw] = pid;
-	x->raw_ip[x->nraw] = ip;
-	*slot = x->nraw;
-	return (long)x->nraw++;
-}
-
 static int sample(struct pb_xperf *x, int event, uint32_t pid, uint64_t ip, uint64_t period,
 		  const uint64_t *chain, uint64_t nchain, struct pb_error *err)
 {
@@ -132,32 +71,9 @@ static int sample(struct pb_xperf *x, int event, uint32_t pid, uint64_t ip, uint
 		x->late_samples++;
 		return 0;
 	}
-	size_t depth = 0;
-	if (!chain || !nchain) {
-		long f = raw_frame(x, pid, ip);
-		if (f < 0)
-			return pb_fail(err, PB_EXIT_FAILURE, ENOMEM, "out of memory for the frames");
-		x->frames[depth++] = (uint32_t)f;
-	}
-	for (uint64_t i = 0; chain && i < nchain; i++) {
-		uint64_t at;
-		memcpy(&at, chain + i, sizeof at);
-		if (at >= (uint64_t)PERF_CONTEXT_MAX)
-			continue; /* PERF_CONTEXT_KERNEL, _USER, _HV, _GUEST*: where the next part is */
-		if (depth == MAX_DEPTH) {
-			x->cut_chains++;
-			break;
-		}
-		long f = raw_frame(x, pid, at);
-		if (f < 0)
-			return pb_fail(err, PB_EXIT_FAILURE, ENOMEM, "out of memory for the frames");
-		x->frames[depth++] = (uint32_t)f;
-	}
-	if (!depth) /* a chain of markers only: the IP is all there is */
-		return sample(x, event, pid, ip, period, NULL, 0, err);
 	x->values[2 * (size_t)event] = 1;
 	x->values[2 * (size_t)event + 1] = period;
-	int rc = pb_xprofile_add(&x->raw, 0, x->frames, depth, x->values);
+	int rc = pb_xraw_add(&x->raw, pid, ip, chain, nchain, x->values);
 	x->values[2 * (size_t)event] = 0;
 	x->values[2 * (size_t)event + 1] = 0;
 	return rc ? pb_fail(err, PB_EXIT_FAILURE, ENOMEM, "out of memory for the stacks") : 0;
@@ -197,39 +113,11 @@ int pb_xperf_sample_ip(struct pb_xperf *x, int event, uint64_t ip, uint32_t pid,
 	return sample(x, event, pid, ip, fixed_period(x, event), NULL, 0, err);
 }
 
-/* Names every raw frame and moves the raw stacks into the named profile; stacks that name the
- * same frames (two processes, one function) become one. */
-static int name_stacks(struct pb_xperf *x)
-{
-	uint32_t *named = malloc((x->nraw ? x->nraw : 1) * sizeof *named);
-	if (!named)
-		return -1;
-	for (size_t i = 0; i < x->nraw; i++) {
-		long f = name_frame(x, x->raw_pid[i], x->raw_ip[i]);
-		if (f < 0) {
-			free(named);
-			return -1;
-		}
-		named[i] = (uint32_t)f;
-	}
-	const struct pb_xprofile *raw = &x->raw.profiles[0];
-	int rc = 0;
-	for (size_t st = 0; st < raw->nstacks && !rc; st++) {
-		const uint32_t *f = pb_xstack_frames(raw, st);
-		size_t depth = raw->stacks[st].depth;
-		for (size_t i = 0; i < depth; i++)
-			x->frames[i] = named[f[i]];
-		rc = pb_xprofile_add(&x->set, 0, x->frames, depth, pb_xstack_values(raw, st));
-	}
-	free(named);
-	return rc;
-}
-
 struct pb_xset *pb_xperf_finish(struct pb_xperf *x, const struct pb_perfdata_stats *st,
 				struct pb_error *err)
 {
 	struct pb_perfdata *pd = x->pd;
-	if (name_stacks(x)) {
+	if (pb_xraw_name(&x->raw, &x->sym, &x->set, 0)) {
 		pb_fail(err, PB_EXIT_FAILURE, ENOMEM, "out of memory naming the frames");
 		return NULL;
 	}
@@ -257,11 +145,11 @@ struct pb_xset *pb_xperf_finish(struct pb_xperf *x, const struct pb_perfdata_sta
 					 "%" PRIu64 " samples of events announced after the first "
 					 "sample (pipe mode): left out",
 					 x->late_samples);
-	if (!rc && x->cut_chains)
+	if (!rc && x->raw.cut_chains)
 		rc = pb_xprofile_comment(&x->set, 0,
 					 "%" PRIu64 " call chains deeper than %d frames: their "
 					 "outermost callers cut",
-					 x->cut_chains, MAX_DEPTH);
+					 x->raw.cut_chains, PB_XRAW_MAX_DEPTH);
 	if (!rc)
 		rc = pb_xprofile_comment(&x->set, 0,
 					 "kernel addresses are named by their mapping only "
@@ -278,11 +166,8 @@ void pb_xperf_free(struct pb_xperf *x)
 	if (!x)
 		return;
 	pb_xset_free(&x->set);
-	pb_xset_free(&x->raw);
+	pb_xraw_free(&x->raw);
 	pb_symbolizer_free(&x->sym);
-	pb_hashmap_free(&x->raw_index);
-	free(x->raw_pid);
-	free(x->raw_ip);
 	free(x->values);
 	free(x);
 }
