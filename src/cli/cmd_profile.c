@@ -78,6 +78,9 @@ static const struct pb_opt profile_options[] = {
 	 .max = 100000, .help = "functions in the table (default 10)"},
 	{.name = "json", .kind = PB_OPT_FLAG, .at = ARG(json, bool),
 	 .help = "one JSON object on stdout instead of the tables"},
+	{.name = "record", .arg = "FILE", .kind = PB_OPT_STRING, .at = ARG(record, const char *),
+	 .help = "also write the samples as a perf.data (mappings and build-ids included: perf "
+		 "script and perf report name them); not with --perf-data"},
 	{.name = "call-graph", .short_name = 'g', .kind = PB_OPT_FLAG, .at = ARG(call_graph, bool),
 	 .help = "record each sample's call chain (PERF_SAMPLE_CALLCHAIN, frame pointers) for "
 		 "--export; the comparison stays per instruction, block and function"},
@@ -112,6 +115,9 @@ struct collect {
 	bool maps_read, oom;
 	bool stacks;                 /* --export: the samples' stacks are kept */
 	struct pb_xraw raw;
+	struct pb_perfdata_recorder *recorder;   /* --record */
+	const struct pb_process_result *res;     /* its events' attrs, for the recorder */
+	const char *spec;
 	struct pb_map *maps;
 	size_t nmaps;
 	uint64_t *ips;
@@ -170,6 +176,9 @@ static void on_record(void *ctx, unsigned event, const struct pb_record *rec)
 	 * of them. The first record comes after exec, while the process is alive: read them. */
 	if (!c->maps_read && c->pid > 0 && pb_maps_read_proc(c->pid, &c->maps, &c->nmaps) > 0)
 		c->maps_read = true;
+	if (c->recorder && c->pid > 0)
+		pb_perfdata_recorder_add(c->recorder, &c->res->events[0].attr, c->spec,
+					 (uint32_t)c->pid, rec);
 	if (rec->type == PERF_RECORD_SAMPLE)
 		add_sample(c, &rec->u.sample, rec->misc);
 	else if (rec->type == PERF_RECORD_MMAP2 || rec->type == PERF_RECORD_MMAP)
@@ -251,6 +260,8 @@ static int sample_command(const struct options *opt, struct collect *c,
 	cfg.on_record = on_record;
 	cfg.on_start = on_start;
 	cfg.record_ctx = c;
+	c->res = res;
+	c->spec = ev->spec.text;
 	if (pb_process_run(&cfg, res, err))
 		return -1;
 	if (c->oom)
@@ -450,8 +461,17 @@ int pb_cmd_profile(int argc, char **argv)
 		return pb_cli_report("profile", &err);
 	}
 
+	if (opt.record && opt.perf_data) {
+		pb_fail(&err, PB_EXIT_USAGE, 0,
+			"--record writes pesbench's own samples; with --perf-data they are already in "
+			"%s", opt.perf_data);
+		return pb_cli_report("profile", &err);
+	}
 	struct collect c = {.stacks = opt.nexports > 0};
+	if (opt.record && pb_perfdata_recorder_open(opt.record, &c.recorder, &err))
+		return pb_cli_report("profile", &err);
 	if (c.stacks && pb_xprof_raw_init(&c.raw)) {
+		pb_perfdata_recorder_close(c.recorder, NULL, NULL);
 		pb_fail(&err, PB_EXIT_FAILURE, ENOMEM, "out of memory");
 		return pb_cli_report("profile", &err);
 	}
@@ -463,6 +483,14 @@ int pb_cmd_profile(int argc, char **argv)
 		rc = read_perf_data(&opt, &c, &err);
 	else
 		rc = sample_command(&opt, &c, &res, spec, sizeof spec, &setup, &err);
+	if (c.recorder) {
+		/* the recording stands whatever the comparison says: it is what was sampled */
+		int recorded = pb_perfdata_recorder_close(c.recorder, NULL, rc ? NULL : &err);
+		if (!rc && recorded)
+			rc = -1;
+		else if (!recorded)
+			fprintf(stderr, "pesbench profile: wrote %s (perf.data)\n", opt.record);
+	}
 	if (!rc && !c.nips && !c.kernel)
 		rc = pb_fail(&err, PB_EXIT_FAILURE, 0,
 			     "no samples: the command ran too briefly for period %llu; lower --period "
