@@ -12,6 +12,8 @@
 #        pesbench perfdata FILE --histogram
 #        perf script -F ip | sort | uniq -c
 #        perf report --stdio --sort sym
+#        pesbench perfdata FILE --export folded:F, and --export pprof:F (issue 24: an export costs
+#        at most ~2x --histogram, its memory grows with distinct stacks, not samples)
 #      and prints min-median-max of each tool's seconds, and of the per-round ratios: pesbench's
 #      time as a multiple of the floor, each perf tool's time as a multiple of pesbench's. Ratios
 #      are paired within a round, so a slow moment of the machine moves both sides.
@@ -86,14 +88,19 @@ for ((r = 1; r <= rounds; r++)); do
 	read -r ps_s ps_kb < <(measure perf_script bash -c \
 		"perf script -i '$data' -F ip 2>/dev/null | sort | uniq -c")
 	read -r pr_s pr_kb < <(measure perf_report perf report --stdio --sort sym -i "$data")
-	echo "$fl_s $fl_kb $pb_s $pb_kb $ps_s $ps_kb $pr_s $pr_kb" >>"$work/rounds"
-	echo "round $r: floor $fl_s s, pesbench $pb_s s, perf script $ps_s s, perf report $pr_s s"
+	read -r ef_s ef_kb < <(measure export_folded "$pb" perfdata "$data" --export "folded:$work/x.folded")
+	read -r ep_s ep_kb < <(measure export_pprof "$pb" perfdata "$data" --export "pprof:$work/x.pb.gz")
+	echo "$fl_s $fl_kb $pb_s $pb_kb $ps_s $ps_kb $pr_s $pr_kb $ef_s $ef_kb $ep_s $ep_kb" >>"$work/rounds"
+	echo "round $r: floor $fl_s s, pesbench $pb_s s, perf script $ps_s s, perf report $pr_s s," \
+		"export folded $ef_s s, pprof $ep_s s"
 done
 
 pb_samples=$(awk '/^ +[0-9]+ +[a-z-]+ +[a-z]+ +[0-9]+/ {print $4; exit}' "$work/pesbench.out")
 distinct=$(awk '/distinct IPs/ {print $(NF-2); exit}' "$work/pesbench.out")
 uniq_rows=$(wc -l <"$work/perf_script.out")
 echo "pesbench counted $pb_samples samples over $distinct distinct IPs; perf script | uniq -c: $uniq_rows rows"
+echo "export: $(wc -l <"$work/x.folded") distinct stacks in the folded file" \
+	"($(awk '{s += $NF} END {print s}' "$work/x.folded") samples), pprof file $(du -h "$work/x.pb.gz" | cut -f1)"
 echo "floor: bench/readfloor.c, read(2) into one 1 MiB buffer; $(nproc) CPUs," \
 	"$(awk -F': ' '/model name/ {print $2; exit}' /proc/cpuinfo)"
 # perf script's peak RSS is that of its own process: GNU time measures the bash pipeline's
@@ -117,5 +124,8 @@ row "floor (read, 1 MiB buffer)" '$1' '$2' '$1 / $1' ""
 row "pesbench perfdata --histogram" '$3' '$4' '$3 / $1' "of the floor"
 row "perf script -F ip | sort | uniq -c" '$5' '$6' '$5 / $3' "of pesbench"
 row "perf report --stdio --sort sym" '$7' '$8' '$7 / $3' "of pesbench"
+row "pesbench perfdata --export folded" '$9' '$10' '$9 / $3' "of --histogram"
+row "pesbench perfdata --export pprof" '$11' '$12' '$11 / $3' "of --histogram"
 echo "($rounds interleaved rounds; ratios paired within a round. Targets (issue 15): pesbench" \
-	"<= 3x the floor, perf script >= 20x and perf report >= 10x pesbench)"
+	"<= 3x the floor, perf script >= 20x and perf report >= 10x pesbench; issue 24: an export" \
+	"<= ~2x --histogram, its peak RSS near --histogram's: it grows with distinct stacks only)"

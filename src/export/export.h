@@ -82,9 +82,9 @@ long pb_xset_find_frame(const struct pb_xset *s, const char *object, uint64_t ad
 /* A new profile with ntypes value types (copied); its index, -1 when the set is full. */
 long pb_xset_add_profile(struct pb_xset *s, const char *name, const struct pb_xvalue_type *types,
 			 size_t ntypes);
-/* Adds values (ntypes of them) to the stack of frames (leaf first) of profile p; -1 when out
- * of memory. */
-int pb_xprofile_add(struct pb_xset *s, size_t p, const uint32_t *frames, size_t depth,
+/* Adds values (ntypes of them) to the stack of frames (leaf first) of profile p; the stack's
+ * index, -1 when out of memory. */
+long pb_xprofile_add(struct pb_xset *s, size_t p, const uint32_t *frames, size_t depth,
 		    const uint64_t *values);
 /* A line said with the profile (pprof comments, speedscope's exporter field, folded's header
  * is none: folded stacks have no room for it). */

@@ -43,7 +43,7 @@ static int add_exact_object(struct pb_xset *out, struct pb_prof_object *obj, con
 		long f = pb_xset_frame(out, path, addr, fn, file, line);
 		uint32_t frame = (uint32_t)f;
 		uint64_t values[PB_XPROF_NTYPES] = {[PB_XPROF_INSTRUCTIONS] = cg.instr[i].ir};
-		if (f < 0 || pb_xprofile_add(out, 1, &frame, 1, values))
+		if (f < 0 || pb_xprofile_add(out, 1, &frame, 1, values) < 0)
 			rc = pb_fail(err, PB_EXIT_FAILURE, ENOMEM, "out of memory for the exact profile");
 		*total += cg.instr[i].ir;
 	}

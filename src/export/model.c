@@ -106,7 +106,7 @@ static bool same_frames(const struct pb_xprofile *p, size_t stack, const uint32_
 	       !memcmp(p->pool + p->stacks[stack].first, frames, depth * sizeof *frames);
 }
 
-int pb_xprofile_add(struct pb_xset *s, size_t pi, const uint32_t *frames, size_t depth,
+long pb_xprofile_add(struct pb_xset *s, size_t pi, const uint32_t *frames, size_t depth,
 		    const uint64_t *values)
 {
 	struct pb_xprofile *p = &s->profiles[pi];
@@ -145,7 +145,7 @@ int pb_xprofile_add(struct pb_xset *s, size_t pi, const uint32_t *frames, size_t
 	uint64_t *v = p->values + (size_t)i * p->ntypes;
 	for (size_t t = 0; t < p->ntypes; t++)
 		v[t] += values[t];
-	return 0;
+	return (long)i;
 }
 
 int pb_xprofile_comment(struct pb_xset *s, size_t pi, const char *fmt, ...)

@@ -37,9 +37,25 @@ static long raw_frame(struct pb_xraw *r, uint32_t pid, uint64_t ip)
 	return (long)r->n++;
 }
 
+/* A sample without a chain whose IP was seen alone before: its stack's values grow in place,
+ * one lookup, as the histogram counts a sample. */
+static bool add_known_single(struct pb_xraw *r, uint32_t pid, uint64_t ip, const uint64_t *values)
+{
+	const uint64_t *at = pb_hashmap_find(&r->single, pid, ip);
+	if (!at)
+		return false;
+	struct pb_xprofile *p = &r->stacks.profiles[0];
+	uint64_t *v = p->values + *at * p->ntypes;
+	for (size_t t = 0; t < p->ntypes; t++)
+		v[t] += values[t];
+	return true;
+}
+
 int pb_xraw_add(struct pb_xraw *r, uint32_t pid, uint64_t ip, const uint64_t *chain,
 		uint64_t nchain, const uint64_t *values)
 {
+	if ((!chain || !nchain) && add_known_single(r, pid, ip, values))
+		return 0;
 	size_t depth = 0;
 	for (uint64_t i = 0; chain && i < nchain; i++) {
 		uint64_t at;
@@ -55,13 +71,24 @@ int pb_xraw_add(struct pb_xraw *r, uint32_t pid, uint64_t ip, const uint64_t *ch
 			return -1;
 		r->frames[depth++] = (uint32_t)f;
 	}
-	if (!depth) {
+	bool single = !depth;
+	if (single) {
 		long f = raw_frame(r, pid, ip);
 		if (f < 0)
 			return -1;
 		r->frames[depth++] = (uint32_t)f;
 	}
-	return pb_xprofile_add(&r->stacks, 0, r->frames, depth, values);
+	long st = pb_xprofile_add(&r->stacks, 0, r->frames, depth, values);
+	if (st < 0)
+		return -1;
+	if (single && (!chain || !nchain)) {
+		bool added;
+		uint64_t *slot = pb_hashmap_upsert(&r->single, pid, ip, &added);
+		if (!slot)
+			return -1;
+		*slot = (uint64_t)st;
+	}
+	return 0;
 }
 
 long pb_xraw_name_frame(struct pb_xset *out, struct pb_symbolizer *sy, uint32_t pid, uint64_t ip)
@@ -107,7 +134,7 @@ int pb_xraw_name(struct pb_xraw *r, struct pb_symbolizer *sy, struct pb_xset *ou
 		size_t depth = raw->stacks[st].depth;
 		for (size_t i = 0; i < depth; i++)
 			r->frames[i] = named[f[i]];
-		rc = pb_xprofile_add(out, p, r->frames, depth, pb_xstack_values(raw, st));
+		rc = pb_xprofile_add(out, p, r->frames, depth, pb_xstack_values(raw, st)) < 0;
 	}
 	free(named);
 	return rc;
@@ -117,6 +144,7 @@ void pb_xraw_free(struct pb_xraw *r)
 {
 	pb_xset_free(&r->stacks);
 	pb_hashmap_free(&r->index);
+	pb_hashmap_free(&r->single);
 	free(r->pid);
 	free(r->ip);
 	memset(r, 0, sizeof *r);

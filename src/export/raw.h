@@ -15,6 +15,7 @@
 struct pb_xraw {
 	struct pb_xset stacks;       /* one profile; its frame indices point into pid/ip */
 	struct pb_hashmap index;     /* (pid, ip) -> raw frame */
+	struct pb_hashmap single;    /* (pid, ip) -> the stack of a chainless sample there */
 	uint32_t *pid;
 	uint64_t *ip;
 	size_t n, cap;

@@ -795,7 +795,8 @@ int pb_perfdata_open(const char *path, struct pb_perfdata **out, struct pb_error
 		if (err) {
 			char msg[sizeof err->msg];
 			memcpy(msg, err->msg, sizeof msg);
-			pb_fail(err, err->code, err->sys_errno, "%s: %.*s", path, 400, msg);
+			pb_fail(err, err->code, err->sys_errno, "%s: %.*s",
+				strcmp(path, "-") ? path : "standard input", 400, msg);
 		}
 		pb_perfdata_close(pd);
 		return -1;
