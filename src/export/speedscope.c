@@ -43,7 +43,7 @@ static json_t *profile_of(const struct pb_xprofile *p, size_t type, const uint32
 		json_array_append_new(weights, json_integer((json_int_t)w));
 		total += w;
 	}
-	char name[256];
+	char name[sizeof p->name + sizeof p->types[0].type + 2];
 	snprintf(name, sizeof name, "%s: %s", p->name, p->types[type].type);
 	return json_pack("{s:s, s:s, s:s, s:i, s:I, s:o, s:o}", "type", "sampled", "name", name,
 			 "unit", strcmp(p->types[type].unit, "nanoseconds") ? "none" : "nanoseconds",
