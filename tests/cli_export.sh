@@ -2,7 +2,8 @@
 # `pesbench perfdata FILE --export FORMAT:FILE` against judges no one here wrote, on recordings
 # made here with `perf record`:
 #   chains   cpu-clock:u with call chains (-g) of a small program with four functions
-#   faults   page-faults at period 1, no chains: every fault a sample
+#   faults   page-faults at period 1, no chains: every fault a sample, of a process and its
+#            forked child
 # - folded stacks of the chain recording equal perf's own `perf script report stackcollapse`
 #   line for line (sorted), from the file and from a pipe (perf record -o - | perfdata -);
 # - the pprof file decodes with protoc and Google's profile.proto, holds the same stacks, and its
@@ -119,12 +120,17 @@ sort "$work/pipe.folded" >"$work/pipe.sorted" 2>/dev/null
 perf_folded "$work/pipe.data" >"$work/pipe.perf"
 folded_equal "pipe" "$work/pipe.sorted" "$work/pipe.perf"
 
-# totals per location, on a recording without chains
+# totals per location, on a recording without chains of two processes: the child of a fork
+# has no MMAP record of its own, only its parent's (the FORK record says whose)
 cat >"$work/faults.c" <<'EOF'
 #include <stdlib.h>
 #include <sys/mman.h>
-int main(void) { for (int r = 0; r < 4; r++) { char *m = mmap(0, 256 << 12, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  for (int p = 0; p < 256; p++) m[p << 12] = (char)(p & 1 ? 1 : 2); munmap(m, 256 << 12); } return 0; }
+#include <sys/wait.h>
+#include <unistd.h>
+int main(void) { pid_t child = fork();
+  for (int r = 0; r < 4; r++) { char *m = mmap(0, 256 << 12, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  for (int p = 0; p < 256; p++) m[p << 12] = (char)(p & 1 ? 1 : 2); munmap(m, 256 << 12); }
+  if (child > 0) waitpid(child, NULL, 0); return 0; }
 EOF
 cc -O1 -o "$work/faults" "$work/faults.c" &&
 	perf record -q -e page-faults -c 1 -o "$work/faults.data" -- "$work/faults" 2>/dev/null &&

@@ -97,6 +97,19 @@ int pb_xperf_record(struct pb_xperf *x, int event, const struct pb_record *rec,
 			return pb_fail(err, PB_EXIT_FAILURE, ENOMEM, "out of memory for the mappings");
 		return 0;
 	}
+	if (rec->type == PERF_RECORD_FORK && rec->u.task.pid != rec->u.task.ppid) {
+		/* a new process starts with its parent's mappings; no MMAP record repeats them */
+		size_t n = x->sym.nmaps;
+		for (size_t i = 0; i < n; i++) {
+			const struct pb_sym_map m = x->sym.maps[i];
+			if (m.pid == rec->u.task.ppid &&
+			    pb_symbolizer_add_map(&x->sym, rec->u.task.pid, m.start, m.len, m.pgoff,
+						  m.path))
+				return pb_fail(err, PB_EXIT_FAILURE, ENOMEM,
+					       "out of memory for the mappings");
+		}
+		return 0;
+	}
 	if (rec->type != PERF_RECORD_SAMPLE)
 		return 0;
 	const struct pb_sample *s = &rec->u.sample;

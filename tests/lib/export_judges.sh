@@ -30,13 +30,16 @@ pprof_decode() { # file.pb.gz out.txt
 
 # Sample counts per IP as a sorted multiset, from perf script.
 perf_ip_counts() { # perf.data
-	perf script -i "$1" -F ip 2>/dev/null | awk '{print tolower($1)}' | sort | uniq -c |
-		awk '{print $1}' | sort -n
+	perf script -i "$1" -F ip 2>/dev/null | awk '{ n[tolower($1)]++ } END { for (k in n) print n[k] }' |
+		sort -n
 }
 
 # The pprof export of a recording: protoc decodes it, the invariants hold, and the samples of
-# its leaf locations equal pesbench's histogram and perf script's counts per IP (as multisets:
-# a location is a link-time address, an IP a run-time one).
+# its leaf locations equal pesbench's histogram and perf script's counts per IP, as multisets
+# (a location is a link-time address, an IP a run-time one). That holds for recordings whose
+# processes share one address layout, as the conformance files' do (a forked child included:
+# it inherits its parent's mappings, FORK records say so); two processes that loaded one file
+# at different addresses would give two IPs for one location.
 check_pprof_totals() { # name perf.data
 	local name=$1 data=$2
 	"$PB_BIN" perfdata "$data" --export "pprof:$work/$name.pb.gz" >/dev/null 2>"$work/$name.export.err" ||
@@ -56,10 +59,11 @@ for e in json.load(sys.stdin)["events"]:
 	nh=$(awk '{s += $1} END {print s + 0}' "$work/$name.hist.counts")
 	nx=$(awk '{s += $1} END {print s + 0}' "$work/$name.pb.counts")
 	echo "$name: pprof export: $nx samples in $(wc -l <"$work/$name.pb.counts") leaf locations;" \
-		"histogram $nh in $(wc -l <"$work/$name.hist.counts") IPs; perf script $np"
+		"histogram $nh in $(wc -l <"$work/$name.hist.counts") IPs;" \
+		"perf script $np in $(wc -l <"$work/$name.perf.counts") IPs"
 	[ "$np" -gt 0 ] || fail "$name: perf script shows no samples"
 	cmp -s "$work/$name.pb.counts" "$work/$name.hist.counts" ||
-		fail "$name: pprof totals per location differ from pesbench's histogram"
+		fail "$name: pprof totals per location differ from pesbench's histogram per IP"
 	cmp -s "$work/$name.pb.counts" "$work/$name.perf.counts" ||
 		fail "$name: pprof totals per location differ from perf script's counts per IP"
 }
