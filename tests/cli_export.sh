@@ -29,17 +29,7 @@ perf script report stackcollapse -h >/dev/null 2>&1 || {
 		{ echo "this perf has no stackcollapse script (linux-perf built without python)"; exit 77; }
 }
 
-# Four functions that call each other, compiled without optimisation (no inlining, no sibling
-# calls, no hoisting) and with frame pointers, so the kernel's user call chains are whole.
-cat >"$work/chains.c" <<'EOF'
-#include <stdlib.h>
-__attribute__((noinline)) long leaf_a(long n) { long s = 0; for (long i = 0; i < n; i++) s += i * 3 ^ (s >> 1); return s; }
-__attribute__((noinline)) long leaf_b(long n) { long s = 1; for (long i = 0; i < n; i++) s = s * 7 + i; return s; }
-__attribute__((noinline)) long middle(long n) { return leaf_a(n) + leaf_b(n / 2) + 1; }
-__attribute__((noinline)) long outer(long n) { long s = 0; for (int k = 0; k < 20; k++) s += middle(n); return s; }
-int main(int argc, char **argv) { volatile long sink = outer(argc > 1 ? atol(argv[1]) : 2000000); (void)sink; return 0; }
-EOF
-cc -O0 -g -fno-omit-frame-pointer -o "$work/chains" "$work/chains.c" ||
+cc -O0 -g -fno-omit-frame-pointer -o "$work/chains" "$root/tests/programs/chains.c" ||
 	{ echo "cannot compile the test program"; exit 77; }
 
 perf record -q -g -e cpu-clock:u -c 200000 -o "$work/chains.data" -- "$work/chains" 2>"$work/rec.err" ||

@@ -24,18 +24,10 @@ why=$(pprof_judge_missing)
 source "$root/tests/lib/verdict.sh"
 [ "$(facility_verdict timer)" = works ] || { echo "timer sampling does not work here"; exit 77; }
 
-cat >"$work/chains.c" <<'EOF'
-#include <stdlib.h>
-__attribute__((noinline)) long leaf_a(long n) { long s = 0; for (long i = 0; i < n; i++) s += i * 3 ^ (s >> 1); return s; }
-__attribute__((noinline)) long leaf_b(long n) { long s = 1; for (long i = 0; i < n; i++) s = s * 7 + i; return s; }
-__attribute__((noinline)) long middle(long n) { return leaf_a(n) + leaf_b(n / 2) + 1; }
-__attribute__((noinline)) long outer(long n) { long s = 0; for (int k = 0; k < 20; k++) s += middle(n); return s; }
-int main(int argc, char **argv) { volatile long sink = outer(argc > 1 ? atol(argv[1]) : 1000000); (void)sink; return 0; }
-EOF
-cc -O0 -g -fno-omit-frame-pointer -o "$work/chains" "$work/chains.c" || { echo "cannot compile"; exit 77; }
+cc -O0 -g -fno-omit-frame-pointer -o "$work/chains" "$root/tests/programs/chains.c" || { echo "cannot compile"; exit 77; }
 
 "$PB_BIN" profile -g --period 100000 --json --export "pprof:$work/p.pb.gz" \
-	--export "speedscope:$work/p.json" --export "folded:$work/p.folded" -- "$work/chains" \
+	--export "speedscope:$work/p.json" --export "folded:$work/p.folded" -- "$work/chains" 1000000 \
 	>"$work/profile.json" 2>"$work/profile.err" ||
 	{ fail "profile --export failed: $(tail -3 "$work/profile.err")"; exit 1; }
 for f in p.pb.gz p.exact.pb.gz p.json p.folded p.exact.folded; do
@@ -59,7 +51,7 @@ echo "value types: sampled [$ts], exact [$te]"
 [ "$ts" = "$te" ] || fail "the two pprof files have different value types: pprof -diff_base refuses them"
 
 # exact instructions per function against callgrind_annotate on a run of its own
-valgrind --tool=callgrind --callgrind-out-file="$work/cg.out" "$work/chains" >/dev/null 2>&1 ||
+valgrind --tool=callgrind --callgrind-out-file="$work/cg.out" "$work/chains" 1000000 >/dev/null 2>&1 ||
 	fail "valgrind --tool=callgrind failed"
 callgrind_annotate --threshold=100 "$work/cg.out" 2>/dev/null |
 	sed -nE 's/^ *([0-9,]+) +\( *[0-9.]+%\) +[^ ]*:(leaf_a|leaf_b|middle|outer) \[.*/\2 \1/p' | tr -d , |

@@ -544,9 +544,7 @@ struct perfdata_args {
 static int add_export(void *args, const char *value, struct pb_error *err)
 {
 	struct perfdata_args *a = args;
-	if (a->nexports == MAX_EXPORTS)
-		return pb_fail(err, PB_EXIT_USAGE, 0, "at most %d --export", MAX_EXPORTS);
-	return pb_export_parse(value, &a->exports[a->nexports++], err);
+	return pb_export_add(a->exports, &a->nexports, MAX_EXPORTS, value, err);
 }
 
 static void say_written(void *ctx, const char *path, const char *profile)

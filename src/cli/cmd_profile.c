@@ -40,9 +40,7 @@ struct options {
 static int add_export(void *args, const char *value, struct pb_error *err)
 {
 	struct options *o = args;
-	if (o->nexports == MAX_EXPORTS)
-		return pb_fail(err, PB_EXIT_USAGE, 0, "at most %d --export", MAX_EXPORTS);
-	return pb_export_parse(value, &o->exports[o->nexports++], err);
+	return pb_export_add(o->exports, &o->nexports, MAX_EXPORTS, value, err);
 }
 
 static int set_method(void *args, const char *value, struct pb_error *err)

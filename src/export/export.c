@@ -50,6 +50,17 @@ int pb_export_parse(const char *text, struct pb_export_request *out, struct pb_e
 		       text, (int)n, text, names);
 }
 
+int pb_export_add(struct pb_export_request *list, size_t *n, size_t max, const char *text,
+		  struct pb_error *err)
+{
+	if (*n == max)
+		return pb_fail(err, PB_EXIT_USAGE, 0, "at most %zu --export", max);
+	if (pb_export_parse(text, &list[*n], err))
+		return -1;
+	++*n;
+	return 0;
+}
+
 void pb_export_sibling_path(const char *path, const char *suffix, char *out, size_t len)
 {
 	const char *slash = strrchr(path, '/');

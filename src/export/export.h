@@ -127,6 +127,11 @@ struct pb_export_request {
  * formats. */
 int pb_export_parse(const char *text, struct pb_export_request *out, struct pb_error *err);
 
+/* Parses one more --export into list[*n] (at most max of them); PB_EXIT_USAGE when full or
+ * bad. */
+int pb_export_add(struct pb_export_request *list, size_t *n, size_t max, const char *text,
+		  struct pb_error *err);
+
 /* Writes the set as the request says. A format that holds one profile per file writes the
  * first profile to the path and each further one beside it, its name inserted before the
  * extension ("prof.pb.gz" -> "prof.exact.pb.gz"); `written` (may be NULL) receives each path

@@ -32,15 +32,7 @@ static int add_exact_object(struct pb_xset *out, struct pb_prof_object *obj, con
 		return -1;
 	int rc = 0;
 	for (size_t i = 0; i < cg.n && !rc; i++) {
-		uint64_t addr = cg.instr[i].addr, start;
-		const char *fn = pb_prof_object_symbol(obj, addr, &start);
-		const char *file = "";
-		int line = 0;
-		if (!pb_prof_object_source(obj, addr, &file, &line)) {
-			file = "";
-			line = 0;
-		}
-		long f = pb_xset_frame(out, path, addr, fn, file, line);
+		long f = pb_xraw_object_frame(out, obj, path, cg.instr[i].addr);
 		uint32_t frame = (uint32_t)f;
 		uint64_t values[PB_XPROF_NTYPES] = {[PB_XPROF_INSTRUCTIONS] = cg.instr[i].ir};
 		if (f < 0 || pb_xprofile_add(out, 1, &frame, 1, values) < 0)

@@ -91,6 +91,20 @@ int pb_xraw_add(struct pb_xraw *r, uint32_t pid, uint64_t ip, const uint64_t *ch
 	return 0;
 }
 
+long pb_xraw_object_frame(struct pb_xset *out, struct pb_prof_object *obj, const char *path,
+			  uint64_t addr)
+{
+	uint64_t start;
+	const char *fn = pb_prof_object_symbol(obj, addr, &start);
+	const char *file = "";
+	int line = 0;
+	if (!pb_prof_object_source(obj, addr, &file, &line)) {
+		file = "";
+		line = 0;
+	}
+	return pb_xset_frame(out, path, addr, fn, file, line);
+}
+
 long pb_xraw_name_frame(struct pb_xset *out, struct pb_symbolizer *sy, uint32_t pid, uint64_t ip)
 {
 	const struct pb_sym_map *m = pb_symbolizer_map(sy, pid, ip);
@@ -98,18 +112,8 @@ long pb_xraw_name_frame(struct pb_xset *out, struct pb_symbolizer *sy, uint32_t 
 	uint64_t addr;
 	if (!m)
 		return pb_xset_frame(out, "[unknown]", ip, "[unknown]", "", 0);
-	if (pb_symbolizer_resolve(sy, pid, ip, &o, &addr)) {
-		struct pb_prof_object *obj = sy->objects[o].object;
-		uint64_t start;
-		const char *fn = pb_prof_object_symbol(obj, addr, &start);
-		const char *file = "";
-		int line = 0;
-		if (!pb_prof_object_source(obj, addr, &file, &line)) {
-			file = "";
-			line = 0;
-		}
-		return pb_xset_frame(out, m->path, addr, fn, file, line);
-	}
+	if (pb_symbolizer_resolve(sy, pid, ip, &o, &addr))
+		return pb_xraw_object_frame(out, sy->objects[o].object, m->path, addr);
 	/* [kernel.kallsyms], [vdso], an object that cannot be opened: the offset in it */
 	return pb_xset_frame(out, m->path, ip - m->start + m->pgoff, "[unknown]", "", 0);
 }

@@ -30,6 +30,10 @@ int pb_xraw_init(struct pb_xraw *r, const char *name, const struct pb_xvalue_typ
  * types. -1 when out of memory. */
 int pb_xraw_add(struct pb_xraw *r, uint32_t pid, uint64_t ip, const uint64_t *chain,
 		uint64_t nchain, const uint64_t *values);
+/* The frame of a link-time address of an object (path names it) in out: its symbol and source
+ * line; -1 when out of memory. */
+long pb_xraw_object_frame(struct pb_xset *out, struct pb_prof_object *obj, const char *path,
+			  uint64_t addr);
 /* The frame of (pid, ip) in out: object, link-time address, symbol, source line by sy. */
 long pb_xraw_name_frame(struct pb_xset *out, struct pb_symbolizer *sy, uint32_t pid, uint64_t ip);
 /* Adds every raw stack, named by sy, to profile p of out (of the same value types). */
