@@ -21,6 +21,7 @@ trap 'rm -rf "$work"' EXIT
 fails=0
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 . "$root/tests/lib/export_judges.sh"
+. "$root/tests/lib/verdict.sh"
 
 why=$(pprof_judge_missing)
 [ -z "$why" ] || { echo "the pprof judge cannot run: $why"; exit 77; }
@@ -94,11 +95,10 @@ if spd=$(bash "$root/scripts/fetch-speedscope.sh" 2>"$work/fetch.err"); then
 		echo "speedscope in Chromium: $shown of 5 functions listed"
 		[ "$shown" = 5 ] || fail "speedscope's page did not list the functions ($(wc -c <"$work/dom.html") bytes of DOM)"
 	else
-		echo "speedscope render skipped: chromium is not installed (scripts/install-deps.sh --test)"
+		skip_checks 1 "speedscope render: chromium is not installed (scripts/install-deps.sh --test)"
 	fi
 else
-	echo "speedscope judges skipped: $(tail -2 "$work/fetch.err")"
-	skipped_speedscope=1
+	skip_checks 3 "speedscope: $(tail -1 "$work/fetch.err")"
 fi
 
 # a pipe: perf record -o - straight into pesbench, and perf's view of the same bytes

@@ -91,7 +91,7 @@ if spd=$(bash "$root/scripts/fetch-speedscope.sh" 2>"$work/fetch.err"); then
 	sort "$work/p.folded" | cmp -s - "$work/spd.folded" ||
 		fail "speedscope's sampled profile and the folded file differ"
 else
-	echo "speedscope judges skipped: $(tail -1 "$work/fetch.err")"
+	skip_checks 3 "speedscope: $(tail -1 "$work/fetch.err")"
 fi
 grep -q '^__libc_start_call_main;main;outer;middle;leaf_a [0-9]' "$work/p.folded" ||
 	fail "the sampled folded stacks lack main;outer;middle;leaf_a: $(head -3 "$work/p.folded")"
