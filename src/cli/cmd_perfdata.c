@@ -640,7 +640,8 @@ int pb_cmd_perfdata(int argc, char **argv)
 		return pb_cli_report("perfdata", &err);
 	if (!strcmp(path, "-"))
 		path = "standard input";
-	if (a.nexports && pb_xperf_start(wk.pd, "perf.data", &wk.exp, &err)) {
+	const char *base = strrchr(path, '/');
+	if (a.nexports && pb_xperf_start(wk.pd, base ? base + 1 : path, &wk.exp, &err)) {
 		pb_perfdata_close(wk.pd);
 		return pb_cli_report("perfdata", &err);
 	}
