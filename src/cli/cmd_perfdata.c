@@ -645,6 +645,11 @@ int pb_cmd_perfdata(int argc, char **argv)
 		pb_perfdata_close(wk.pd);
 		return pb_cli_report("perfdata", &err);
 	}
+	bool source = false;
+	for (size_t i = 0; i < a.nexports; i++)
+		source |= a.exports[i].format->source;
+	if (wk.exp && !source)
+		pb_xperf_no_source(wk.exp);
 	size_t nev = pb_perfdata_nevents(wk.pd);
 	wk.is_ibs = calloc(nev, sizeof(*wk.is_ibs));
 	wk.ibs_kind = calloc(nev, sizeof(*wk.ibs_kind));

@@ -69,6 +69,9 @@ struct pb_xset {
 	uint32_t *string_next;
 	struct pb_xprofile profiles[PB_XPROFILES_MAX];
 	size_t nprofiles;
+	/* Frames get no source file and line: no format asked wants them, and reading objects'
+	 * debug lines is most of what a small export costs. */
+	bool no_source;
 };
 
 /* A string held by the set (equal strings share one copy); NULL when out of memory. */
@@ -108,6 +111,8 @@ struct pb_export_format {
 	const char *summary;
 	/* true: all profiles of a set in one file; false: one profile per file */
 	bool all_in_one;
+	/* it writes frames' source files or lines (pb_xset.no_source) */
+	bool source;
 	/* Writes profiles[0..n) of s to out. */
 	int (*write)(const struct pb_xset *s, const size_t *profiles, size_t n, FILE *out,
 		     struct pb_error *err);

@@ -62,6 +62,11 @@ int pb_xperf_start(struct pb_perfdata *pd, const char *name, struct pb_xperf **o
 	return 0;
 }
 
+void pb_xperf_no_source(struct pb_xperf *x)
+{
+	x->set.no_source = true;
+}
+
 static int sample(struct pb_xperf *x, int event, uint32_t pid, uint64_t ip, uint64_t period,
 		  const uint64_t *chain, uint64_t nchain, struct pb_error *err)
 {

@@ -12,6 +12,8 @@ struct pb_xperf;
  * primary) and the event's name (the period summed, "events"). */
 int pb_xperf_start(struct pb_perfdata *pd, const char *name, struct pb_xperf **out,
 		   struct pb_error *err);
+/* Frames without source files and lines (see pb_xset.no_source). */
+void pb_xperf_no_source(struct pb_xperf *x);
 /* Every record of the walk: mappings name frames, samples add their stack. Call chains
  * (PERF_SAMPLE_CALLCHAIN) are taken leaf first as the kernel stores them, perf's context
  * markers (PERF_CONTEXT_KERNEL, _USER, ...) skipped. */

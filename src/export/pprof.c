@@ -304,5 +304,6 @@ const struct pb_export_format pb_export_pprof = {
 	.summary = "pprof's profile.proto, gzipped (go tool pprof, speedscope, Perfetto): one "
 		   "file per profile",
 	.all_in_one = false,
+	.source = true,
 	.write = write_pprof,
 };

@@ -98,7 +98,7 @@ long pb_xraw_object_frame(struct pb_xset *out, struct pb_prof_object *obj, const
 	const char *fn = pb_prof_object_symbol(obj, addr, &start);
 	const char *file = "";
 	int line = 0;
-	if (!pb_prof_object_source(obj, addr, &file, &line)) {
+	if (out->no_source || !pb_prof_object_source(obj, addr, &file, &line)) {
 		file = "";
 		line = 0;
 	}

@@ -105,5 +105,6 @@ const struct pb_export_format pb_export_speedscope = {
 	.name = "speedscope",
 	.summary = "speedscope's JSON (speedscope.app, offline too): every profile in one file",
 	.all_in_one = true,
+	.source = true,
 	.write = write_speedscope,
 };
