@@ -37,7 +37,7 @@ struct pb_point_request {
 	bool run_with_unopened;      /* events the kernel refuses are reported, the rest run */
 	bool measure_skid;           /* event 0's skid in events, where its facility's samples
 				      * carry the count (skid_in_sample_count): PERF_SAMPLE_READ */
-	/* Every record of event 0, after the tally counted it, with the attr the event was opened
+	/* Every record of event 0 as the session reads it, with the attr the event was opened
 	 * with (measure --record); NULL: none. */
 	void (*on_record)(void *ctx, const struct perf_event_attr *attr,
 			  const struct pb_record *rec);
