@@ -135,11 +135,11 @@ cpu_row() { # name cpu_col
 	printf '%-36s %6.2f %6.2f %6.2f   CPU s      %5.1f %5.1f %5.1fx of --histogram'"'"'s CPU\n' \
 		"$1" "$a" "$b" "$c" "$x" "$y" "$z"
 }
-read -r a b c < <(stats '$13')
-printf '%-36s %6.2f %6.2f %6.2f   CPU s\n' "pesbench perfdata --histogram" "$a" "$b" "$c"
+read -r a hist_cpu c < <(stats '$13')
+printf '%-36s %6.2f %6.2f %6.2f   CPU s\n' "pesbench perfdata --histogram" "$a" "$hist_cpu" "$c"
 cpu_row "pesbench perfdata --export folded" '$14'
 cpu_row "pesbench perfdata --export pprof" '$15'
-[ "$(awk -v b="$b" 'BEGIN { print (b < 0.05) }')" = 1 ] &&
+[ "$(awk -v b="$hist_cpu" 'BEGIN { print (b < 0.05) }')" = 1 ] &&
 	echo "(--histogram's CPU time is under 5 steps of GNU time's 10 ms: the CPU ratios are rough;" \
 		"a larger PB_BENCH_SAMPLES measures them)"
 echo "($rounds interleaved rounds; ratios paired within a round. Targets (issue 15): pesbench" \
