@@ -16,6 +16,8 @@ deps:
 
 test-deps:
 	@bash scripts/install-deps.sh --test
+	@# speedscope's schema and offline page, the export tests' judges (npm, into .cache/)
+	@bash scripts/fetch-speedscope.sh >/dev/null || echo "speedscope not fetched: tests/cli_export*.sh will say they skip its checks"
 
 $(BUILD)/CMakeCache.txt:
 	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPB_WERROR=ON

@@ -21,6 +21,7 @@ LAYERS='
 6  session      session/
 7  analysis     analysis/
 8  formats      io/
+8  export       export/
 9  runner       workloads/runner workloads/verify
 9  scorecard    analysis/scorecard
 10 experiments  experiments/
@@ -36,6 +37,8 @@ LAYERS='
 #            count on a workload's declared truth (workload.h), and a workload names the
 #            facilities it suits (facility.h).
 #  formats   the results document and probe JSON; probe JSON writes what facilities report.
+#  export    profiles for pprof, speedscope and flame graphs: a model, one file per format, and
+#            the converters from a perf.data walk and from `profile`'s samples and callgrind.
 #  runner    running a workload instance under a session, and checking a workload's declared
 #            truth under callgrind (analysis).
 #  api       the public library's wrappers (include/pesbench/) over the reusable layers below;

@@ -3,11 +3,17 @@
 # `--test` adds what only the tests need (clang for the fuzzers, chromium for the report test).
 set -euo pipefail
 packages=(build-essential cmake pkg-config
-          libpfm4-dev libcapstone-dev libelf-dev libdw-dev libjansson-dev
+          libpfm4-dev libcapstone-dev libelf-dev libdw-dev libjansson-dev zlib1g-dev
           gnuplot-nox valgrind linux-perf bzip2 xz-utils sqlite3 python3)
 if [ "${1:-}" = "--test" ]; then
   # chromium: only tests/cli_report_chromium.sh (~120 MB download, ~30 s here)
   packages+=(clang libclang-rt-14-dev jq chromium)
+  # judges of the profile exports (tests/cli_export*.sh): Google's profile.proto decoded by
+  # protoc, speedscope's schema checked by python3-jsonschema (npm fetches speedscope itself)
+  packages+=(protobuf-compiler golang-github-google-pprof-dev python3-jsonschema)
+  # npm fetches the speedscope package; a Node.js install of its own (nodesource's nodejs
+  # carries npm and conflicts with Debian's npm) does as well
+  command -v npm >/dev/null || packages+=(npm)
 fi
 . "$(dirname "$0")/lib/debian-packages.sh"
 mapfile -t missing < <(pb_missing_packages "${packages[@]}")

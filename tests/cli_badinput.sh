@@ -332,6 +332,25 @@ head -c 4096 /dev/urandom >"$work/random.data"
 row "not a perf.data at all" 6 "no PERFILE2 magic: not a perf.data file" \
 	$pb perfdata "$work/random.data"
 row "perf.data missing" 2 "cannot open" $pb perfdata "$work/none.data"
+row "empty standard input (perfdata -)" 6 "standard input: perf.data: 0 bytes" $pb perfdata -
+if [ -f "$seed" ]; then
+	cp "$seed" "$work/rec.data"
+	row "--export without a file" 2 "give FORMAT:FILE" $pb perfdata "$work/rec.data" --export pprof
+	row "--export of an unknown format" 2 "unknown format 'svg'" \
+		$pb perfdata "$work/rec.data" --export "svg:$work/x.svg"
+	POST='[ ! -e "$work/nodir" ]' POST_WHAT="a file was left behind" \
+		row "--export into a missing folder" 4 "cannot write" \
+		$pb perfdata "$work/rec.data" --export "pprof:$work/nodir/p.pb.gz"
+else
+	skip_row "--export without a file" "seed $seed missing"
+	skip_row "--export of an unknown format" "seed $seed missing"
+	skip_row "--export into a missing folder" "seed $seed missing"
+fi
+POST='[ ! -e "$work/nodir" ]' POST_WHAT="a file was left behind" \
+	row "--record into a missing folder" 4 "cannot create" \
+	$pb measure --facility timer:cpu-clock --record "$work/nodir/m.data"
+row "profile --record with --perf-data" 2 "with --perf-data they are already in" \
+	$pb profile --record "$work/x.data" --perf-data "$work/none.data" -- /bin/true
 mkdir -p "$work/v3"
 printf '{"schema":"pesbench-results/3","points":[]}\n' >"$work/v3/results.json"
 row "results of another schema version (compare)" 6 \

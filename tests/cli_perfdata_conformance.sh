@@ -205,6 +205,18 @@ else
 	fail "perf record -o - failed"
 fi
 
+# --- the same recordings exported as pprof: Google's schema decodes them (protoc), and their
+# totals per location equal the histogram's and perf script's counts per IP ---
+source "$PB_SOURCE_DIR/tests/lib/export_judges.sh"
+why=$(pprof_judge_missing)
+if [ -n "$why" ]; then
+	skip_checks 3 "pprof exports: $why"
+else
+	for rec in software:sw page-faults:pf pipe-mode:pipe; do
+		[ -s "$work/${rec#*:}.data" ] && check_pprof_totals "${rec%%:*}" "$work/${rec#*:}.data"
+	done
+fi
+
 if [ $fails -gt 0 ]; then
 	echo "$fails failure(s)"
 	exit 1

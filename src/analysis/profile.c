@@ -257,9 +257,14 @@ bool pb_is_elf_file(const char *path)
 	return elf;
 }
 
+/* Debug files by build-id only (/usr/lib/debug/.build-id: Debian's -dbg and -dbgsym packages;
+ * DWARF inside the object itself is read either way). The standard search would also try
+ * debuginfod: a network lookup when DEBUGINFOD_URLS is set, and even unset it loads libcurl
+ * and its thirty libraries (8 MB, a noticeable part of exporting a profile) for every object
+ * without debug lines. */
 static const Dwfl_Callbacks offline_callbacks = {
 	.find_elf = dwfl_build_id_find_elf,
-	.find_debuginfo = dwfl_standard_find_debuginfo,
+	.find_debuginfo = dwfl_build_id_find_debuginfo,
 	.section_address = dwfl_offline_section_address,
 };
 

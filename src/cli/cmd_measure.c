@@ -5,6 +5,7 @@
 #include "cli/options.h"
 #include "experiments/point.h"
 #include "facilities/facility.h"
+#include "io/perfdata.h"
 #include "io/results.h"
 #include "session/session.h"
 #include "workloads/runner.h"
@@ -13,10 +14,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 struct measure_args {
 	struct pb_point_request req;
-	const char *workload, *label, *facility;
+	const char *workload, *label, *facility, *record;
 	bool json, period_given;
 	unsigned period_units;
 	uint64_t threads, ring_pages;
@@ -55,6 +57,9 @@ static const struct pb_opt measure_options[] = {
 	 .help = "data pages per ring (power of two; default: sized for the run)"},
 	{.name = "json", .kind = PB_OPT_FLAG, .at = ARG(json, bool),
 	 .help = "one JSON object on stdout instead of the table"},
+	{.name = "record", .arg = "FILE", .kind = PB_OPT_STRING, .at = ARG(record, const char *),
+	 .help = "also write the measured event's samples and losses as a perf.data (mappings and "
+		 "build-ids included: perf script and perf report name them)"},
 	{0},
 };
 
@@ -67,6 +72,17 @@ const struct pb_cmd_spec pb_cmd_measure_spec = {
 	.options = measure_options,
 	.args_size = sizeof(struct measure_args),
 };
+
+struct record_to {
+	struct pb_perfdata_recorder *r;
+	const char *name;
+};
+
+static void record_one(void *ctx, const struct perf_event_attr *attr, const struct pb_record *rec)
+{
+	struct record_to *to = ctx;
+	pb_perfdata_recorder_add(to->r, attr, to->name, (uint32_t)getpid(), rec);
+}
 
 int pb_cmd_measure(int argc, char **argv)
 {
@@ -89,9 +105,19 @@ int pb_cmd_measure(int argc, char **argv)
 		return pb_cli_report("measure", &err);
 	/* only where the facility's samples carry the overflow's count (its model says) */
 	req.measure_skid = true;
+	struct record_to rec = {.name = req.events[0].spec.text};
+	if (a.record && pb_perfdata_recorder_open(a.record, &rec.r, &err))
+		return pb_cli_report("measure", &err);
+	if (a.record) {
+		req.on_event0_record = record_one;
+		req.event0_record_ctx = &rec;
+	}
 
 	struct pb_point point;
-	if (pb_point_measure(&req, &point, &err))
+	int measured = pb_point_measure(&req, &point, &err);
+	if (rec.r && pb_perfdata_recorder_close(rec.r, NULL, measured ? NULL : &err))
+		measured = -1;
+	if (measured)
 		return pb_cli_report("measure", &err);
 	int printed = PB_EXIT_OK;
 	if (json) {

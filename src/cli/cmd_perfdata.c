@@ -8,6 +8,7 @@
 #include "analysis/profile.h"
 #include "cli/commands.h"
 #include "cli/options.h"
+#include "export/from_perfdata.h"
 #include "facilities/ibs_raw.h"
 #include "facilities/pebs_memory.h"
 #include "io/perfdata.h"
@@ -170,6 +171,7 @@ struct walk {
 	enum pb_ibs_kind *ibs_kind;
 	struct pb_ibs_cpu *ibs_cpu;
 	uint64_t ibs_decoded, ibs_bad;
+	struct pb_xperf *exp;       /* --export: the profile being built, NULL without */
 };
 
 static void dump_sample(struct walk *wk, int event, const struct pb_sample *s)
@@ -252,7 +254,9 @@ static __attribute__((noinline)) int histogram_add_new(struct walk *wk, int even
 static int on_sample_ip(void *ctx, int event, uint64_t ip, uint32_t pid, struct pb_error *err)
 {
 	struct walk *wk = ctx;
-	if (!pb_histogram_count_known(&wk->hist, (uint64_t)event, ip) &&
+	if (wk->exp && pb_xperf_sample_ip(wk->exp, event, ip, pid, err))
+		return -1;
+	if (wk->histogram && !pb_histogram_count_known(&wk->hist, (uint64_t)event, ip) &&
 	    histogram_add_new(wk, event, ip, pid))
 		return pb_fail(err, PB_EXIT_FAILURE, ENOMEM, "out of memory for the histogram");
 	return 0;
@@ -264,6 +268,8 @@ static int on_record(void *ctx, int event, const struct pb_record *rec, const ui
 	struct walk *wk = ctx;
 	(void)bytes;
 	(void)len;
+	if (wk->exp && pb_xperf_record(wk->exp, event, rec, err))
+		return -1;
 	if (rec->type != PERF_RECORD_SAMPLE)
 		return on_mapping(wk, rec, err);
 	if (event < 0)
@@ -525,11 +531,40 @@ static int print_json(struct walk *wk, const struct pb_perfdata_stats *st, uint6
 	return pb_cli_print_json("perfdata", root, 2);
 }
 
+#define MAX_EXPORTS 8
+
 struct perfdata_args {
 	const char *path;
 	uint64_t top;
 	bool histogram, dump, json;
+	struct pb_export_request exports[MAX_EXPORTS];
+	size_t nexports;
 };
+
+static int add_export(void *args, const char *value, struct pb_error *err)
+{
+	struct perfdata_args *a = args;
+	return pb_export_add(a->exports, &a->nexports, MAX_EXPORTS, value, err);
+}
+
+static void say_written(void *ctx, const char *path, const char *profile)
+{
+	(void)profile;
+	fprintf(stderr, "pesbench perfdata: wrote %s (%s)\n", path, (const char *)ctx);
+}
+
+/* Writes every --export of the walk's profile; the first failure ends it. */
+static int write_exports(struct walk *wk, const struct perfdata_args *a,
+			 const struct pb_perfdata_stats *st)
+{
+	struct pb_error err = {0};
+	const struct pb_xset *set = pb_xperf_finish(wk->exp, st, &err);
+	for (size_t i = 0; set && i < a->nexports; i++)
+		if (pb_export_write(&a->exports[i], set, say_written,
+				    (void *)a->exports[i].format->name, &err))
+			set = NULL;
+	return set ? PB_EXIT_OK : pb_cli_report("perfdata", &err);
+}
 
 static int set_path(void *args, const char *value, struct pb_error *err)
 {
@@ -556,13 +591,18 @@ static const struct pb_opt perfdata_options[] = {
 		 "ibs_fetch"},
 	{.name = "json", .kind = PB_OPT_FLAG, .at = ARG(json, bool),
 	 .help = "the summary (and histogram) as JSON on stdout"},
+	{.name = "export", .arg = "FORMAT:FILE", .kind = PB_OPT_CALL, .parse = add_export,
+	 .repeatable = true, .example = "pprof:prof.pb.gz",
+	 .help = "the samples as a profile, each call chain (perf record -g) or IP symbolised: "
+		 "pprof (gzipped profile.proto), speedscope (JSON), folded (flame graph stacks); "
+		 "values per event: samples and period; losses in the profile's comments"},
 	{0},
 };
 
 const struct pb_cmd_spec pb_cmd_perfdata_spec = {
 	.name = "perfdata",
 	.summary = "read a perf.data: samples, losses, per-IP histogram, IBS decode",
-	.operands = "FILE",
+	.operands = "FILE|-",
 	.description =
 		"Reads a perf.data file written by `perf record` (or by pesbench) and prints, per\n"
 		"event, the samples, lost samples and throttles it holds, and the recording's\n"
@@ -573,7 +613,8 @@ const struct pb_cmd_spec pb_cmd_perfdata_spec = {
 	.epilogue =
 		"Samples with a data source (PERF_SAMPLE_DATA_SRC: PEBS memory events, IBS, SPE)\n"
 		"are counted per operation and memory level, with their mean weight.\n"
-		"Pipe-mode recordings (perf record -o -) are read too. Exit 6 when the file is\n"
+		"Pipe-mode recordings (perf record -o -) are read too, from a file or from standard\n"
+		"input (FILE -: perf record -o - ... | pesbench perfdata -). Exit 6 when the file is\n"
 		"truncated, corrupt or of an unsupported kind (other byte order, compressed records).\n",
 };
 
@@ -597,6 +638,18 @@ int pb_cmd_perfdata(int argc, char **argv)
 	struct pb_error err = {0};
 	if (pb_perfdata_open(path, &wk.pd, &err))
 		return pb_cli_report("perfdata", &err);
+	if (!strcmp(path, "-"))
+		path = "standard input";
+	const char *base = strrchr(path, '/');
+	if (a.nexports && pb_xperf_start(wk.pd, base ? base + 1 : path, &wk.exp, &err)) {
+		pb_perfdata_close(wk.pd);
+		return pb_cli_report("perfdata", &err);
+	}
+	bool source = false;
+	for (size_t i = 0; i < a.nexports; i++)
+		source |= a.exports[i].format->source;
+	if (wk.exp && !source)
+		pb_xperf_no_source(wk.exp);
 	size_t nev = pb_perfdata_nevents(wk.pd);
 	wk.is_ibs = calloc(nev, sizeof(*wk.is_ibs));
 	wk.ibs_kind = calloc(nev, sizeof(*wk.ibs_kind));
@@ -611,20 +664,26 @@ int pb_cmd_perfdata(int argc, char **argv)
 	for (size_t i = 0; i < nev; i++)
 		wk.is_ibs[i] = pb_perfdata_ibs_event(wk.pd, i, &wk.ibs_kind[i], &wk.ibs_cpu[i]);
 	struct pb_perfdata_stats st;
-	/* --histogram alone needs a sample's IP and pid only; mem_add needs its data source */
-	const struct pb_perfdata_ip_sink ip_sink = {.fn = on_sample_ip,
-						    .exclude = PERF_SAMPLE_DATA_SRC};
-	if (pb_perfdata_for_each_ip(wk.pd, on_record, wk.histogram && !wk.dump ? &ip_sink : NULL,
-				    &wk, &st, &err)) {
+	/* --histogram and --export need a sample's IP and pid only, unless it carries its own
+	 * period (the export's values); mem_add needs its data source */
+	const struct pb_perfdata_ip_sink ip_sink = {
+		.fn = on_sample_ip,
+		.exclude = PERF_SAMPLE_DATA_SRC | (wk.exp ? PERF_SAMPLE_PERIOD : 0)};
+	if (pb_perfdata_for_each_ip(wk.pd, on_record,
+				    (wk.histogram || wk.exp) && !wk.dump ? &ip_sink : NULL, &wk, &st,
+				    &err)) {
 		fprintf(stderr, "pesbench perfdata: %s: %s\n", path, err.msg);
 		rc = err.code ? err.code : PB_EXIT_FAILURE;
 		goto out;
 	}
+	if (wk.exp && (rc = write_exports(&wk, &a, &st)))
+		goto out;
 	if (wk.json)
 		rc = print_json(&wk, &st, top);
 	else
 		print_text(&wk, path, &st, top);
 out:
+	pb_xperf_free(wk.exp);
 	pb_histogram_free(&wk.hist);
 	pb_hashmap_free(&wk.mem.index);
 	free(wk.mem.slots);

@@ -10,6 +10,7 @@
 #include "cli/commands.h"
 #include "cli/options.h"
 #include "experiments/suite_defaults.h"
+#include "export/from_profile.h"
 #include "facilities/facility.h"
 #include "io/perfdata.h"
 #include "session/process.h"
@@ -24,14 +25,24 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#define MAX_EXPORTS 8
+
 struct options {
-	const char *facility, *perf_data;
+	const char *facility, *perf_data, *record;
 	uint64_t period, seed, top;
-	bool period_given, json;
+	bool period_given, json, call_graph;
 	unsigned period_units;
 	enum pb_period_method method;
 	char **argv;
+	struct pb_export_request exports[MAX_EXPORTS];
+	size_t nexports;
 };
+
+static int add_export(void *args, const char *value, struct pb_error *err)
+{
+	struct options *o = args;
+	return pb_export_add(o->exports, &o->nexports, MAX_EXPORTS, value, err);
+}
 
 static int set_method(void *args, const char *value, struct pb_error *err)
 {
@@ -68,6 +79,17 @@ static const struct pb_opt profile_options[] = {
 	 .max = 100000, .help = "functions in the table (default 10)"},
 	{.name = "json", .kind = PB_OPT_FLAG, .at = ARG(json, bool),
 	 .help = "one JSON object on stdout instead of the tables"},
+	{.name = "record", .arg = "FILE", .kind = PB_OPT_STRING, .at = ARG(record, const char *),
+	 .help = "also write the samples as a perf.data (mappings and build-ids included: perf "
+		 "script and perf report name them); not with --perf-data"},
+	{.name = "call-graph", .short_name = 'g', .kind = PB_OPT_FLAG, .at = ARG(call_graph, bool),
+	 .help = "record each sample's call chain (PERF_SAMPLE_CALLCHAIN, frame pointers) for "
+		 "--export; the comparison stays per instruction, block and function"},
+	{.name = "export", .arg = "FORMAT:FILE", .kind = PB_OPT_CALL, .parse = add_export,
+	 .repeatable = true, .example = "folded:profile.folded",
+	 .help = "the sampled and the exact profile in one symbol space: pprof (two files, FILE "
+		 "and FILE's name with .exact before the extension, for pprof -diff_base), "
+		 "speedscope (both in one file), folded (two files)"},
 	{0},
 };
 
@@ -92,6 +114,11 @@ const struct pb_cmd_spec pb_cmd_profile_spec = {
 struct collect {
 	pid_t pid;
 	bool maps_read, oom;
+	bool stacks;                 /* --export: the samples' stacks are kept */
+	struct pb_xraw raw;
+	struct pb_perfdata_recorder *recorder;   /* --record */
+	const struct pb_process_result *res;     /* its events' attrs, for the recorder */
+	const char *spec;
 	struct pb_map *maps;
 	size_t nmaps;
 	uint64_t *ips;
@@ -101,13 +128,19 @@ struct collect {
 	bool random;
 };
 
-static void add_ip(struct collect *c, uint64_t ip, uint16_t misc)
+static void add_sample(struct collect *c, const struct pb_sample *s, uint16_t misc)
 {
+	uint64_t ip = s->ip;
 	unsigned mode = misc & PERF_RECORD_MISC_CPUMODE_MASK;
 	if (mode == PERF_RECORD_MISC_KERNEL || mode == PERF_RECORD_MISC_GUEST_KERNEL) {
 		c->kernel++;
 		return;
 	}
+	static const uint64_t one_sample[PB_XPROF_NTYPES] = {[PB_XPROF_SAMPLES] = 1};
+	bool chain = s->sample_type & PERF_SAMPLE_CALLCHAIN;
+	if (c->stacks && pb_xraw_add(&c->raw, 0, ip, chain ? s->callchain : NULL,
+				     chain ? s->callchain_nr : 0, one_sample))
+		c->oom = true;
 	if (c->nips == c->cap) {
 		size_t cap = c->cap ? 2 * c->cap : 4096;
 		uint64_t *v = realloc(c->ips, cap * sizeof *v);
@@ -144,8 +177,11 @@ static void on_record(void *ctx, unsigned event, const struct pb_record *rec)
 	 * of them. The first record comes after exec, while the process is alive: read them. */
 	if (!c->maps_read && c->pid > 0 && pb_maps_read_proc(c->pid, &c->maps, &c->nmaps) > 0)
 		c->maps_read = true;
+	if (c->recorder && c->pid > 0)
+		pb_perfdata_recorder_add(c->recorder, &c->res->events[0].attr, c->spec,
+					 (uint32_t)c->pid, rec);
 	if (rec->type == PERF_RECORD_SAMPLE)
-		add_ip(c, rec->u.sample.ip, rec->misc);
+		add_sample(c, &rec->u.sample, rec->misc);
 	else if (rec->type == PERF_RECORD_MMAP2 || rec->type == PERF_RECORD_MMAP)
 		add_mmap(c, rec);
 }
@@ -167,7 +203,7 @@ static int perfdata_record(void *ctx, int event, const struct pb_record *rec,
 	(void)err;
 	struct collect *c = ctx;
 	if (rec->type == PERF_RECORD_SAMPLE)
-		add_ip(c, rec->u.sample.ip, rec->misc);
+		add_sample(c, &rec->u.sample, rec->misc);
 	else if (rec->type == PERF_RECORD_MMAP2 || rec->type == PERF_RECORD_MMAP)
 		add_mmap(c, rec);
 	return 0;
@@ -215,6 +251,8 @@ static int sample_command(const struct options *opt, struct collect *c,
 	ev->period = setup->initial;
 	ev->exclude_kernel = true;
 	ev->track_maps = true;
+	if (opt->call_graph)
+		ev->extra_sample_type |= PERF_SAMPLE_CALLCHAIN;
 	if (setup->ioctl_each_sample) {
 		c->random = true;
 		pb_period_rng_init(&c->rng, setup->base, opt->seed);
@@ -223,6 +261,8 @@ static int sample_command(const struct options *opt, struct collect *c,
 	cfg.on_record = on_record;
 	cfg.on_start = on_start;
 	cfg.record_ctx = c;
+	c->res = res;
+	c->spec = ev->spec.text;
 	if (pb_process_run(&cfg, res, err))
 		return -1;
 	if (c->oom)
@@ -353,6 +393,34 @@ static int print_json(const struct options *opt, const char *spec,
 	return pb_cli_print_json("profile", root, 2);
 }
 
+static void say_written(void *ctx, const char *path, const char *profile)
+{
+	fprintf(stderr, "pesbench profile: wrote %s (%s, %s)\n", path, (const char *)ctx, profile);
+}
+
+/* The sampled and the exact profile in every --export format. */
+static int write_exports(const struct options *opt, struct collect *c, const char *cg_out,
+			 const char *spec, const struct pb_period_setup *setup,
+			 struct pb_error *err)
+{
+	char source[PATH_MAX + 64];
+	if (opt->perf_data)
+		snprintf(source, sizeof source, "%s", opt->perf_data);
+	else
+		snprintf(source, sizeof source, "%s, period %llu (%s)", spec,
+			 (unsigned long long)setup->initial, pb_period_method_name(setup->method));
+	struct pb_xset set = {0};
+	struct pb_xprof_input in = {.maps = c->maps, .nmaps = c->nmaps, .sampled = &c->raw,
+				    .kernel_samples = c->kernel, .callgrind_file = cg_out,
+				    .source = source};
+	int rc = pb_xprof_build(&in, &set, err);
+	for (size_t i = 0; !rc && i < opt->nexports; i++)
+		rc = pb_export_write(&opt->exports[i], &set, say_written,
+				     (void *)opt->exports[i].format->name, err);
+	pb_xset_free(&set);
+	return rc;
+}
+
 static void remove_dir(const char *dir, const char *a, const char *b)
 {
 	char path[PATH_MAX];
@@ -396,7 +464,20 @@ int pb_cmd_profile(int argc, char **argv)
 		return pb_cli_report("profile", &err);
 	}
 
-	struct collect c = {0};
+	if (opt.record && opt.perf_data) {
+		pb_fail(&err, PB_EXIT_USAGE, 0,
+			"--record writes pesbench's own samples; with --perf-data they are already in "
+			"%s", opt.perf_data);
+		return pb_cli_report("profile", &err);
+	}
+	struct collect c = {.stacks = opt.nexports > 0};
+	if (opt.record && pb_perfdata_recorder_open(opt.record, &c.recorder, &err))
+		return pb_cli_report("profile", &err);
+	if (c.stacks && pb_xprof_raw_init(&c.raw)) {
+		pb_perfdata_recorder_close(c.recorder, NULL, NULL);
+		pb_fail(&err, PB_EXIT_FAILURE, ENOMEM, "out of memory");
+		return pb_cli_report("profile", &err);
+	}
 	struct pb_process_result res = {0};
 	struct pb_period_setup setup = {.method = opt.method};
 	char spec[192] = "";
@@ -405,6 +486,14 @@ int pb_cmd_profile(int argc, char **argv)
 		rc = read_perf_data(&opt, &c, &err);
 	else
 		rc = sample_command(&opt, &c, &res, spec, sizeof spec, &setup, &err);
+	if (c.recorder) {
+		/* the recording stands whatever the comparison says: it is what was sampled */
+		int recorded = pb_perfdata_recorder_close(c.recorder, NULL, rc ? NULL : &err);
+		if (!rc && recorded)
+			rc = -1;
+		else if (!recorded)
+			fprintf(stderr, "pesbench profile: wrote %s (perf.data)\n", opt.record);
+	}
 	if (!rc && !c.nips && !c.kernel)
 		rc = pb_fail(&err, PB_EXIT_FAILURE, 0,
 			     "no samples: the command ran too briefly for period %llu; lower --period "
@@ -436,6 +525,8 @@ int pb_cmd_profile(int argc, char **argv)
 					      .callgrind_file = cg_out};
 		rc = pb_profile_compute(&in, &rep, &err);
 	}
+	if (!rc && opt.nexports)
+		rc = write_exports(&opt, &c, cg_out, spec, &setup, &err);
 	int printed = PB_EXIT_OK;
 	if (!rc) {
 		if (opt.json)
@@ -448,5 +539,6 @@ int pb_cmd_profile(int argc, char **argv)
 		remove_dir(dir, "callgrind.out", "stdout");
 	free(c.maps);
 	free(c.ips);
+	pb_xraw_free(&c.raw);
 	return rc ? pb_cli_report("profile", &err) : printed;
 }

@@ -41,6 +41,11 @@ struct pb_point_request {
 	 * capture keeps them); NULL: none. */
 	void (*on_record)(void *ctx, unsigned thread, unsigned event, const struct pb_record *rec);
 	void *record_ctx;
+	/* Every record of event 0 as the session reads it, with the attr the event was opened
+	 * with (measure --record); NULL: none. */
+	void (*on_event0_record)(void *ctx, const struct perf_event_attr *attr,
+				 const struct pb_record *rec);
+	void *event0_record_ctx;
 };
 
 /* Skid in events of one event's samples: per sample, the count it carries less k x period for

@@ -37,6 +37,7 @@ struct pb_point_tally {
 	const struct pb_spec *spec[PB_MAX_EVENTS];
 	const struct pb_machine *machine;
 	uint64_t subset_samples[PB_MAX_EVENTS];  /* samples of the spec's subset, if it names one */
+	const struct pb_point_request *req;      /* its on_record, when set */
 };
 
 /* The session's record callback: ctx is a struct pb_point_tally. */

@@ -73,6 +73,9 @@ void pb_point_tally_record(void *ctx, unsigned thread, unsigned event,
 			   const struct pb_record *rec)
 {
 	struct pb_point_tally *t = ctx;
+	if (event == 0 && t->req && t->req->on_event0_record && t->pt->session)
+		t->req->on_event0_record(t->req->event0_record_ctx,
+				  &t->pt->session->thread[thread].events[0].attr, rec);
 	if (rec->type != PERF_RECORD_SAMPLE || event >= t->nevents)
 		return;
 	const struct pb_sample *s = &rec->u.sample;

@@ -197,6 +197,9 @@ int pb_perfdata_writer_mmap2(struct pb_perfdata_writer *w, uint32_t pid, uint32_
 /* A COMM for pid and an MMAP2 for every executable file mapping of /proc/PID/maps. */
 int pb_perfdata_writer_proc_maps(struct pb_perfdata_writer *w, uint32_t pid,
 				 struct pb_error *err);
+/* A PERF_RECORD_LOST of the first event: lost records the ring dropped. */
+int pb_perfdata_writer_lost(struct pb_perfdata_writer *w, uint64_t id, uint64_t lost,
+			    struct pb_error *err);
 /* A record as stored (header included, size a multiple of 8). */
 int pb_perfdata_writer_record(struct pb_perfdata_writer *w, const void *bytes, size_t len,
 			      struct pb_error *err);
@@ -205,9 +208,29 @@ int pb_perfdata_writer_record(struct pb_perfdata_writer *w, const void *bytes, s
  * stacks, AUX) are refused when the attr asks for them. */
 int pb_perfdata_writer_sample(struct pb_perfdata_writer *w, unsigned event,
 			      const struct pb_sample *s, struct pb_error *err);
-/* Writes the features and the header, and renames the file into place. Frees w either way. */
+/* Writes the features (HEADER_BUILD_ID: the GNU build-id of every file an MMAP2 record named)
+ * and the header, and renames the file into place. Frees w either way. */
 int pb_perfdata_writer_close(struct pb_perfdata_writer *w, struct pb_error *err);
 /* Drops the temporary file and frees w. */
 void pb_perfdata_writer_abort(struct pb_perfdata_writer *w);
+
+/* ---- pesbench's own samples as a perf.data (measure --record, profile --record) ---- */
+
+struct pb_perfdata_recorder;
+
+/* Nothing is written before the first record; nothing appears at path before close. */
+int pb_perfdata_recorder_open(const char *path, struct pb_perfdata_recorder **out,
+			      struct pb_error *err);
+/* A record of the sampled event as the session read it; attr is what the event was opened
+ * with, name perf's name for it, pid the sampled process (its mappings are read from
+ * /proc/PID/maps at the first record, while it runs). Samples (PERF_SAMPLE_READ left out: perf
+ * would need the group's read format), losses and later mappings (MMAP2) are written; other
+ * records are skipped. A failure is kept and reported by close. */
+void pb_perfdata_recorder_add(struct pb_perfdata_recorder *r, const struct perf_event_attr *attr,
+			      const char *name, uint32_t pid, const struct pb_record *rec);
+/* Finishes the file: *samples (may be NULL) the samples written. Frees r either way. Without
+ * any record nothing is written and it fails (no event to describe). */
+int pb_perfdata_recorder_close(struct pb_perfdata_recorder *r, uint64_t *samples,
+			       struct pb_error *err);
 
 #endif

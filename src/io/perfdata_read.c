@@ -721,9 +721,58 @@ int pb_perfdata_open_memory(const void *buf, size_t len, struct pb_perfdata **ou
 	return 0;
 }
 
+/* Standard input copied into an unlinked file of TMPDIR: the reader reads sections by offset
+ * and walks the data again for each pass, which a pipe cannot give. Memory stays bounded; the
+ * disk holds the recording while it is read. */
+static int spool_stdin(struct pb_error *err)
+{
+	if (isatty(STDIN_FILENO))
+		return pb_fail(err, PB_EXIT_USAGE, 0,
+			       "-: standard input is a terminal; pipe a recording in (perf record "
+			       "-o - ... | pesbench perfdata -)");
+	const char *dir = getenv("TMPDIR");
+	if (!dir || !dir[0])
+		dir = "/tmp";
+	int fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return pb_fail(err, PB_EXIT_OUTPUT, errno,
+			       "-: cannot make a temporary file in %s for standard input: %s", dir,
+			       strerror(errno));
+	static uint8_t buf[1 << 16];
+	for (;;) {
+		ssize_t n = read(STDIN_FILENO, buf, sizeof buf);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			int e = errno;
+			close(fd);
+			return pb_fail(err, PB_EXIT_BAD_FILE, e, "-: cannot read standard input: %s",
+				       strerror(e));
+		}
+		if (!n)
+			break;
+		for (ssize_t done = 0; done < n;) {
+			ssize_t w = write(fd, buf + done, (size_t)(n - done));
+			if (w < 0 && errno == EINTR)
+				continue;
+			if (w < 0) {
+				int e = errno;
+				close(fd);
+				return pb_fail(err, PB_EXIT_OUTPUT, e,
+					       "-: cannot keep standard input in %s: %s", dir,
+					       strerror(e));
+			}
+			done += w;
+		}
+	}
+	return fd;
+}
+
 int pb_perfdata_open(const char *path, struct pb_perfdata **out, struct pb_error *err)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = strcmp(path, "-") ? open(path, O_RDONLY | O_CLOEXEC) : spool_stdin(err);
+	if (fd < 0 && !strcmp(path, "-"))
+		return -1;
 	if (fd < 0)
 		return pb_fail(err, errno == ENOENT ? PB_EXIT_USAGE : PB_EXIT_BAD_FILE, errno,
 			       "cannot open %s: %s", path, strerror(errno));
@@ -746,7 +795,8 @@ int pb_perfdata_open(const char *path, struct pb_perfdata **out, struct pb_error
 		if (err) {
 			char msg[sizeof err->msg];
 			memcpy(msg, err->msg, sizeof msg);
-			pb_fail(err, err->code, err->sys_errno, "%s: %.*s", path, 400, msg);
+			pb_fail(err, err->code, err->sys_errno, "%s: %.*s",
+				strcmp(path, "-") ? path : "standard input", 400, msg);
 		}
 		pb_perfdata_close(pd);
 		return -1;

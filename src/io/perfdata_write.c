@@ -8,7 +8,10 @@
 
 #include <ctype.h>
 #include <dirent.h>
+#include <elfutils/libdwelf.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <libelf.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,6 +24,8 @@
 #define HEADER_STRING_ALIGN 64u
 #define MAX_WRITER_EVENTS 64
 #define MAX_WRITER_PMUS 128
+#define MAX_WRITER_FILES 256
+#define BUILD_ID_NAME_ALIGN 64u   /* perf's NAME_ALIGN for build-id file names */
 
 struct writer_event {
 	struct perf_event_attr attr;
@@ -40,6 +45,9 @@ struct pb_perfdata_writer {
 	char cpuid[128], cpudesc[128];
 	struct pb_perfdata_pmu pmus[MAX_WRITER_PMUS];
 	size_t npmus;
+	char *files[MAX_WRITER_FILES];  /* files of the MMAP2 records: their build-ids at close */
+	uint32_t file_pid[MAX_WRITER_FILES];
+	size_t nfiles;
 	bool failed;
 	bool anonymous;                /* no host name, command line or memory size */
 };
@@ -427,6 +435,22 @@ int pb_perfdata_writer_mmap2(struct pb_perfdata_writer *w, uint32_t pid, uint32_
 	put_u32(&b, flags);
 	put_padded(&b, filename);
 	put_sample_id(w, &b, pid, tid);
+	bool known = filename[0] != '/';
+	for (size_t i = 0; i < w->nfiles && !known; i++)
+		known = !strcmp(w->files[i], filename);
+	if (!known && w->nfiles < MAX_WRITER_FILES && (w->files[w->nfiles] = strdup(filename)))
+		w->file_pid[w->nfiles++] = pid;
+	return finish_record(w, &b, err);
+}
+
+int pb_perfdata_writer_lost(struct pb_perfdata_writer *w, uint64_t id, uint64_t lost,
+			    struct pb_error *err)
+{
+	struct buf b = {0};
+	put_header(&b, PERF_RECORD_LOST, 0);
+	put_u64(&b, id);
+	put_u64(&b, lost);
+	put_sample_id(w, &b, 0, 0);
 	return finish_record(w, &b, err);
 }
 
@@ -588,13 +612,58 @@ static uint64_t total_mem_kb(void)
 	return strtoull(v, NULL, 10);
 }
 
+/* The GNU build-id note of an ELF file; its length, 0 when it has none or is unreadable. */
+static size_t file_build_id(const char *path, uint8_t *id, size_t cap)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	elf_version(EV_CURRENT);
+	Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	const void *bits = NULL;
+	ssize_t n = elf ? dwelf_elf_gnu_build_id(elf, &bits) : -1;
+	size_t len = n > 0 && (size_t)n <= cap ? (size_t)n : 0;
+	if (len)
+		memcpy(id, bits, len);
+	if (elf)
+		elf_end(elf);
+	close(fd);
+	return len;
+}
+
+/* HEADER_BUILD_ID: one build_id_event per mapped file (perf's struct
+ * perf_record_header_build_id: header, pid, 20 bytes of id padded to 24 with its size in the
+ * 21st, the file name padded to 64), so perf finds the right symbols, or says they changed. */
+static void feature_build_ids(const struct pb_perfdata_writer *w, struct buf *b)
+{
+	for (size_t i = 0; i < w->nfiles; i++) {
+		uint8_t id[24] = {0};
+		size_t len = file_build_id(w->files[i], id, 20);
+		if (!len)
+			continue;
+		id[20] = (uint8_t)len;
+		size_t name = strlen(w->files[i]) + 1;
+		size_t padded = (name + BUILD_ID_NAME_ALIGN - 1) / BUILD_ID_NAME_ALIGN *
+				BUILD_ID_NAME_ALIGN;
+		uint16_t misc = PERF_RECORD_MISC_USER | (1u << 15); /* ..._BUILD_ID_SIZE */
+		uint16_t size = (uint16_t)(8 + 4 + 24 + padded);
+		put_u32(b, 0);
+		put(b, &misc, 2);
+		put(b, &size, 2);
+		put_u32(b, w->file_pid[i]);
+		put(b, id, sizeof id);
+		put(b, w->files[i], name);
+		put_zeros(b, padded - name);
+	}
+}
+
 static void build_feature(const struct pb_perfdata_writer *w, unsigned bit, struct buf *b)
 {
 	struct utsname u;
 	if (uname(&u))
 		memset(&u, 0, sizeof u);
 	switch (bit) {
-	case PB_FEAT_BUILD_ID: break; /* no build-id records: perf then looks files up by path */
+	case PB_FEAT_BUILD_ID: feature_build_ids(w, b); break;
 	case PB_FEAT_HOSTNAME: feature_string(b, w->anonymous ? "" : u.nodename); break;
 	case PB_FEAT_OSRELEASE: feature_string(b, u.release); break;
 	case PB_FEAT_VERSION: feature_string(b, "pesbench-" PB_VERSION); break;
@@ -624,6 +693,8 @@ static void free_writer(struct pb_perfdata_writer *w)
 {
 	for (size_t i = 0; i < w->nevents; i++)
 		free(w->events[i].ids);
+	for (size_t i = 0; i < w->nfiles; i++)
+		free(w->files[i]);
 	free(w->path);
 	free(w->tmp_path);
 	free(w);
