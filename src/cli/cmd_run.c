@@ -8,6 +8,7 @@
 #include "experiments/suite.h"
 #include "facilities/facility.h"
 #include "facilities/machine.h"
+#include "io/figures.h"
 #include "io/probe_json.h"
 #include "io/results.h"
 #include "present/report.h"
@@ -143,8 +144,10 @@ const struct pb_cmd_spec pb_cmd_run_spec = {
 	.args_size = sizeof(struct run_args),
 	.positional = add_experiment,
 	.epilogue =
-		"Writes DIR/results.json and DIR/results.csv (schema in README). Exit 0 when every\n"
-		"point was measured, 130 when interrupted (partial results written, marked\n"
+		"Writes DIR/results.json and DIR/results.csv (schema in README), and\n"
+		"DIR/results.jsonl: one record per key figure, ending with a \"done\" record\n"
+		"(docs/fleet.md). --quiet prints nothing but errors and never waits for a\n"
+		"terminal. Exit 0 when every point was measured, 130 when interrupted (partial results written, marked\n"
 		"incomplete), 2 for bad usage, 3 when no chosen facility is available here, 4 when\n"
 		"DIR cannot be written.\n",
 };
@@ -189,6 +192,17 @@ static void report_failure(void *ctx, const char *experiment, const char *facili
 	fprintf(stderr, "pesbench run: %s on %s failed: %s\n", experiment, facility, message);
 }
 
+/* results.jsonl: the figure records, then the "done" record a fleet waits for. */
+static int write_records(const struct pb_results *res, int rc, struct pb_error *err)
+{
+	json_t *records = pb_figures_from_results(res, "?");
+	json_t *done = pb_figures_done_record(res, rc, json_array_size(records));
+	int failed = pb_figures_write_jsonl(res->dir, records, done, err);
+	json_decref(records);
+	json_decref(done);
+	return failed;
+}
+
 int pb_cmd_run(int argc, char **argv)
 {
 	static struct run_args a;
@@ -212,7 +226,11 @@ int pb_cmd_run(int argc, char **argv)
 		return pb_cli_report("run", &err);
 	const struct pb_machine *m = pb_machine_live();
 	json_t *probe = pb_probe_json(m);
+	pb_figures_identify_machine(probe);
 	pb_results_set_machine(&res, probe);
+	char run_id[384];
+	pb_figures_new_run_id(run_id, sizeof run_id);
+	pb_rset_text(&res.head, "run_id", run_id);
 	json_decref(probe);
 
 	/* Which facilities run: the asked ones must be available; by default, those that are. */
@@ -224,7 +242,9 @@ int pb_cmd_run(int argc, char **argv)
 			fprintf(stderr, "skipping %s: %s\n", suite->skipped[i].facility,
 				suite->skipped[i].reason);
 	if (!suite->nrunnable) {
+		struct pb_error ignored = {0};
 		pb_results_write(&res, true, NULL);
+		write_records(&res, PB_EXIT_UNAVAILABLE, &ignored);
 		pb_results_close(&res);
 		pb_fail(&err, PB_EXIT_UNAVAILABLE, 0,
 			"none of the chosen facilities is available here (reasons above; `pesbench "
@@ -248,7 +268,7 @@ int pb_cmd_run(int argc, char **argv)
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGTERM, &old_term, NULL);
 
-	if (pb_results_write(&res, rc == PB_EXIT_OK, &err)) {
+	if (pb_results_write(&res, rc == PB_EXIT_OK, &err) || write_records(&res, rc, &err)) {
 		pb_results_close(&res);
 		return pb_cli_report("run", &err);
 	}

@@ -123,6 +123,17 @@ int pb_compare_add(struct pb_compare *c, const char *arg, struct pb_error *err)
 	return 0;
 }
 
+int pb_compare_add_jsonl(struct pb_compare *c, const char *data, size_t len, const char *name,
+			 struct pb_error *err)
+{
+	size_t before = json_array_size(c->records);
+	if (pb_figures_parse_jsonl(data, len, name, c->records, err))
+		return -1;
+	for (size_t i = before; i < json_array_size(c->records); i++)
+		json_object_set_new(json_array_get(c->records, i), "source", json_string(name));
+	return 0;
+}
+
 static struct run *run_of(struct pb_compare *c, const json_t *rec, struct pb_error *err)
 {
 	const char *id = text_of(rec, "run_id");

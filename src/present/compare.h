@@ -25,6 +25,10 @@ void pb_compare_free(struct pb_compare *c);
 /* Adds the records of one argument: a results folder (its results.json), a results.json, or a
  * JSONL file of figure records. PB_EXIT_BAD_FILE for a missing or corrupt one. */
 int pb_compare_add(struct pb_compare *c, const char *arg, struct pb_error *err);
+/* Adds the records of JSONL text in memory (results.jsonl lines); name stands for it in
+ * messages. */
+int pb_compare_add_jsonl(struct pb_compare *c, const char *data, size_t len, const char *name,
+			 struct pb_error *err);
 /* Lines the records up; PB_EXIT_USAGE when they hold fewer than two runs. */
 int pb_compare_build(struct pb_compare *c, struct pb_error *err);
 
