@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian packages pesbench needs, only those missing. Idempotent.
 # `--test` adds what only the tests need (clang for the fuzzers, chromium for the report test).
+# `--fleet` installs only what the fleet tests need (tests/fleet/: Slurm, munge, ansible-core).
 set -euo pipefail
 packages=(build-essential cmake pkg-config
           libpfm4-dev libcapstone-dev libelf-dev libdw-dev libjansson-dev
@@ -8,6 +9,9 @@ packages=(build-essential cmake pkg-config
 if [ "${1:-}" = "--test" ]; then
   # chromium: only tests/cli_report_chromium.sh (~120 MB download, ~30 s here)
   packages+=(clang libclang-rt-14-dev jq chromium)
+fi
+if [ "${1:-}" = "--fleet" ]; then
+  packages=(slurm-wlm munge ansible-core python3-yaml)
 fi
 . "$(dirname "$0")/lib/debian-packages.sh"
 mapfile -t missing < <(pb_missing_packages "${packages[@]}")

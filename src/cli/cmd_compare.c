@@ -68,9 +68,13 @@ int pb_cmd_compare(int argc, char **argv)
 		return rc;
 	rc = 0;
 	struct pb_error err = {0};
-	if (!a.npaths) {
+	/* one JSONL file may hold many runs; one folder holds one */
+	if (!a.records && (!a.npaths || (a.npaths == 1 && !pb_compare_is_jsonl(a.paths[0])))) {
 		pb_fail(&err, PB_EXIT_USAGE, 0,
-			"compare needs results folders, results.json or results.jsonl files");
+			"compare needs two or more results (folders, results.json files, or "
+			"results.jsonl files holding two or more runs); got %zu; `pesbench report` "
+			"shows one",
+			a.npaths);
 		return pb_cli_report("compare", &err);
 	}
 	struct pb_compare *c = pb_compare_new();

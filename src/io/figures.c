@@ -332,6 +332,15 @@ json_t *pb_figures_from_results(const struct pb_results *r, const char *label)
 {
 	json_t *records = json_array();
 	json_t *machine = machine_meta(r, label && *label ? label : "?");
+	/* the run itself, so a run that measured nothing is still a run */
+	json_t *run = record_base(r, machine, "run");
+	const struct pb_rvalue *complete = pb_rset_get(&r->head, "complete");
+	json_object_set_new(run, "complete",
+			    json_boolean(complete && complete->kind == PB_RV_BOOL && complete->as.b));
+	json_object_set_new(run, "skipped", pb_rvalue_json(&(struct pb_rvalue){
+						    .kind = PB_RV_LIST,
+						    .as.list = (struct pb_rlist *)&r->skipped}));
+	json_array_append_new(records, run);
 	emit_scorecard(records, r, machine);
 	for (size_t i = 0; i < r->npoints; i++) {
 		const struct pb_result_point *p = r->points[i];

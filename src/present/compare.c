@@ -95,13 +95,36 @@ static bool is_dir(const char *path)
 	return !stat(path, &st) && S_ISDIR(st.st_mode);
 }
 
+/* Records from `before` on came from one argument: each is marked with where it was read, and a
+ * run an earlier argument already gave (the same folder named twice) becomes a run of its own. */
+static void tag_source(struct pb_compare *c, size_t before, const char *path)
+{
+	for (size_t i = before; i < json_array_size(c->records); i++) {
+		json_t *rec = json_array_get(c->records, i);
+		json_object_set_new(rec, "source", json_string(path));
+		const char *id = text_of(rec, "run_id");
+		bool seen = false;
+		for (size_t k = 0; k < before && !seen; k++)
+			seen = !strcmp(text_of(json_array_get(c->records, k), "run_id"), id);
+		if (seen) {
+			char again[512];
+			pb_format(again, sizeof again, "%s (again, from %s)", id, path);
+			json_object_set_new(rec, "run_id", json_string(again));
+		}
+	}
+}
+
+bool pb_compare_is_jsonl(const char *arg)
+{
+	size_t len = strlen(arg);
+	return !is_dir(arg) && !(len >= 5 && !strcmp(arg + len - 5, ".json"));
+}
+
 int pb_compare_add(struct pb_compare *c, const char *arg, struct pb_error *err)
 {
 	size_t before = json_array_size(c->records);
-	size_t len = strlen(arg);
-	bool json_file = len >= 5 && !strcmp(arg + len - 5, ".json");
 	char path[4200], dir[4200];
-	if (!is_dir(arg) && !json_file) {
+	if (pb_compare_is_jsonl(arg)) {
 		if (pb_figures_load_jsonl(arg, c->records, err))
 			return -1;
 		pb_format(path, sizeof path, "%s", arg);
@@ -117,9 +140,7 @@ int pb_compare_add(struct pb_compare *c, const char *arg, struct pb_error *err)
 		json_decref(records);
 		pb_results_free(&results);
 	}
-	/* the source of each record, for the runs' list */
-	for (size_t i = before; i < json_array_size(c->records); i++)
-		json_object_set_new(json_array_get(c->records, i), "source", json_string(path));
+	tag_source(c, before, path);
 	return 0;
 }
 
@@ -129,8 +150,7 @@ int pb_compare_add_jsonl(struct pb_compare *c, const char *data, size_t len, con
 	size_t before = json_array_size(c->records);
 	if (pb_figures_parse_jsonl(data, len, name, c->records, err))
 		return -1;
-	for (size_t i = before; i < json_array_size(c->records); i++)
-		json_object_set_new(json_array_get(c->records, i), "source", json_string(name));
+	tag_source(c, before, name);
 	return 0;
 }
 
@@ -436,6 +456,8 @@ int pb_compare_build(struct pb_compare *c, struct pb_error *err)
 		const char *kind = text_of(rec, "record");
 		if (!strcmp(kind, "scorecard"))
 			json_array_append(run->scorecard, rec);
+		if (!strcmp(kind, "run") && json_is_false(json_object_get(rec, "complete")))
+			run->complete = false;
 		if (!strcmp(kind, "done")) {
 			run->exit_code = (int)json_integer_value(json_object_get(rec, "exit_code"));
 			run->complete = json_is_true(json_object_get(rec, "complete"));
@@ -603,7 +625,9 @@ static void print_runs(FILE *out, const struct pb_compare *c)
 		if (json_is_true(json_object_get(m, "hypervisor")))
 			pb_append(extra, sizeof extra, ", in a VM");
 		if (!run->complete)
-			pb_append(extra, sizeof extra, ", INCOMPLETE (exit %d)", run->exit_code);
+			pb_append(extra, sizeof extra, ", INCOMPLETE");
+		if (!run->complete && run->exit_code >= 0)
+			pb_append(extra, sizeof extra, " (exit %d)", run->exit_code);
 		fprintf(out, "    %-2s %s, kernel %s%s\n       %s\n", run->name, run->label,
 			text_of(m, "kernel"), extra, run->source);
 	}

@@ -15,6 +15,7 @@
 #include "util/error.h"
 
 #include <jansson.h>
+#include <stdbool.h>
 #include <stdio.h>
 
 struct pb_compare;
@@ -25,6 +26,8 @@ void pb_compare_free(struct pb_compare *c);
 /* Adds the records of one argument: a results folder (its results.json), a results.json, or a
  * JSONL file of figure records. PB_EXIT_BAD_FILE for a missing or corrupt one. */
 int pb_compare_add(struct pb_compare *c, const char *arg, struct pb_error *err);
+/* Whether an argument is read as JSONL: anything but a folder or a .json file. */
+bool pb_compare_is_jsonl(const char *arg);
 /* Adds the records of JSONL text in memory (results.jsonl lines); name stands for it in
  * messages. */
 int pb_compare_add_jsonl(struct pb_compare *c, const char *data, size_t len, const char *name,
