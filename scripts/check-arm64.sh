@@ -101,4 +101,8 @@ esac
 
 echo "=== check-arm64: host checks of the guest's results ($cache/results)"
 python3 tests/arm64/check_results.py "$cache/results" || fail "host checks of the guest's results failed"
+
+echo "=== check-arm64: this machine's run and the guest's, compared (tests/fleet/arm64-compare.sh)"
+bash tests/fleet/arm64-compare.sh "$cache/results" "${BUILD:-build}/pesbench" ||
+	fail "compare of this machine's results and the guest's failed"
 verdict
