@@ -874,7 +874,7 @@ static void plot_svg(FILE *f, const struct pb_compare *c, const struct table *t,
 	a -= margin;
 	b += margin;
 	int left = 260, plotw = 560, band = 14 * (int)(c->nruns < 3 ? 3 : c->nruns) + 8;
-	int height = 40 + band * (int)nrows;
+	int height = 50 + band * (int)nrows;
 	fprintf(f, "<figure><svg xmlns='http://www.w3.org/2000/svg' width='%d' height='%d' "
 		   "role='img'>\n", left + plotw + 20, height);
 #define XPOS(v) (left + (int)(((logx ? log10(v) : (v)) - a) / (b - a) * plotw))
@@ -885,8 +885,15 @@ static void plot_svg(FILE *f, const struct pb_compare *c, const struct table *t,
 			continue;
 		int y0 = 10 + band * (int)band_i++;
 		char label[1024];
+		/* the full label is in the table above; here it must not run into the plot */
 		pb_format(label, sizeof label, "%s %s", row->facility, row->rest);
-		fprintf(f, "<text x='4' y='%d' font-size='11'>", y0 + band / 2);
+		if (strlen(label) > 42)
+			pb_format(label + 39, sizeof label - 39, "...");
+		fprintf(f, "<text x='4' y='%d' font-size='11'><title>", y0 + band / 2);
+		esc(f, row->facility);
+		fputc(' ', f);
+		esc(f, row->rest);
+		fprintf(f, "</title>");
 		esc(f, label);
 		fprintf(f, "</text>\n<line x1='%d' x2='%d' y1='%d' y2='%d' stroke='#ddd'/>\n", left,
 			left + plotw, y0 + band, y0 + band);
@@ -906,10 +913,13 @@ static void plot_svg(FILE *f, const struct pb_compare *c, const struct table *t,
 				colour, c->runs[c->order[col]].name, x->value);
 		}
 	}
-	fprintf(f, "<text x='%d' y='%d' font-size='11'>%g</text><text x='%d' y='%d' "
-		   "font-size='11' text-anchor='end'>%g</text>\n",
-		left, height - 8, logx ? pow(10, a) : a, left + plotw, height - 8,
-		logx ? pow(10, b) : b);
+	for (int tick = 0; tick <= 4; tick++) {
+		double at = a + (b - a) * tick / 4;
+		int x = left + plotw * tick / 4;
+		fprintf(f, "<line x1='%d' x2='%d' y1='%d' y2='%d' stroke='#999'/><text x='%d' "
+			   "y='%d' font-size='11' text-anchor='middle'>%.4g</text>\n",
+			x, x, height - 30, height - 24, x, height - 10, logx ? pow(10, at) : at);
+	}
 #undef XPOS
 	fprintf(f, "</svg><figcaption>%s: ", t->experiment);
 	esc(f, metric);
