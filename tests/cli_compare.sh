@@ -32,8 +32,15 @@ check "grep -Eq '^timer:cpu-clock accuracy:ratio=20[^|]*\| [0-9.]+±[0-9.]+ +\| 
 	"an accuracy row has both runs' figures and a delta"
 check "grep -q '^== bias: bias_deviation' '$work/ab.txt'" "the bias table compares the deviation"
 check "grep -q 'overhead_time_pct' '$work/ab.txt'" "the overhead table compares overhead"
-check "awk 'length(\$0) > 100 { bad = 1 } END { exit bad }' '$work/ab.txt'" \
-	"text no wider than 100 columns"
+narrow() { # FILE: no line wider than 100 characters (UTF-8: ± and Δ are one column)
+	python3 -c 'import sys; sys.exit(any(len(l.rstrip("\n")) > 100 for l in open(sys.argv[1], encoding="utf-8")))' "$1"
+}
+check "narrow '$work/ab.txt'" "text no wider than 100 columns"
+# six runs (the same two folders three times: each naming is a run of its own) are split
+"$PB_BIN" compare "$work/a" "$work/b" "$work/a" "$work/b" "$work/a" "$work/b" >"$work/six.txt"
+check "narrow '$work/six.txt'" "six runs: text no wider than 100 columns"
+check "grep -q '^    F ' '$work/six.txt' && grep -Eq '^facility +\| [C-F] ' '$work/six.txt'" \
+	"six runs are six columns, split into tables that fit"
 
 # --- the /1 fixture (\"timer\") against this run (\"timer:cpu-clock\") ---
 expect_exit 0 "compare fixture A" "$PB_BIN" compare "$FIX/results-v1" "$work/a"

@@ -54,6 +54,7 @@ struct pb_compare {
 	json_t *records;
 	struct level_memo *memo;
 	size_t nmemo;
+	size_t nargs;            /* arguments added so far */
 	struct run runs[MAX_RUNS];
 	size_t nruns;
 	size_t order[MAX_RUNS];  /* column i shows runs[order[i]] */
@@ -108,7 +109,7 @@ static void tag_source(struct pb_compare *c, size_t before, const char *path)
 			seen = !strcmp(text_of(json_array_get(c->records, k), "run_id"), id);
 		if (seen) {
 			char again[512];
-			pb_format(again, sizeof again, "%s (again, from %s)", id, path);
+			pb_format(again, sizeof again, "%s (again, argument %zu)", id, c->nargs + 1);
 			json_object_set_new(rec, "run_id", json_string(again));
 		}
 	}
@@ -141,6 +142,7 @@ int pb_compare_add(struct pb_compare *c, const char *arg, struct pb_error *err)
 		pb_results_free(&results);
 	}
 	tag_source(c, before, path);
+	c->nargs++;
 	return 0;
 }
 
@@ -151,6 +153,7 @@ int pb_compare_add_jsonl(struct pb_compare *c, const char *data, size_t len, con
 	if (pb_figures_parse_jsonl(data, len, name, c->records, err))
 		return -1;
 	tag_source(c, before, name);
+	c->nargs++;
 	return 0;
 }
 
