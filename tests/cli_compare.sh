@@ -19,9 +19,23 @@ expect_exit 0 "run A" "$PB_BIN" run accuracy bias overhead "${short[@]}" --out "
 expect_exit 0 "run B (--delivery signal)" "$PB_BIN" run accuracy bias overhead "${short[@]}" \
 	--delivery signal --out "$work/b"
 check "[ ! -s '$work/out' ]" "--quiet printed nothing on stdout: $(head -c 200 "$work/out")"
+check "[ ! -s '$work/err' ]" "--quiet printed nothing on stderr: $(head -c 200 "$work/err")"
 check "[ -s '$work/a/results.jsonl' ]" "run writes results.jsonl"
 check "tail -1 '$work/a/results.jsonl' | grep -q '\"record\":\"done\".*\"exit_code\":0.*\"complete\":true'" \
 	"results.jsonl ends with a done record (exit 0, complete)"
+
+# a run stopped by SIGTERM (a batch system's time limit): its done record says so
+"$PB_BIN" run accuracy --facility timer --runs 3 --threads 1 --target-ms 200 --quiet \
+	--out "$work/term" </dev/null >/dev/null 2>&1 &
+pid=$!
+for _ in $(seq 50); do [ -e "$work/term" ] && break; sleep 0.1; done
+sleep 1
+kill -TERM "$pid"
+wait "$pid"
+got=$?
+check "[ $got = 130 ]" "SIGTERM: exit $got, expected 130"
+check "tail -1 '$work/term/results.jsonl' | grep -q '\"record\":\"done\".*\"exit_code\":130.*\"complete\":false'" \
+	"SIGTERM: results.jsonl ends with a done record of exit 130, incomplete"
 
 # --- runs differing only in --delivery line up ---
 expect_exit 0 "compare A B" "$PB_BIN" compare "$work/a" "$work/b"
