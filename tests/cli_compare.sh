@@ -69,16 +69,7 @@ check "[ -s '$work/fix.jsonl' ]" "compare --records turns a folder into JSONL"
 cat "$work/fix.jsonl" "$work/a/results.jsonl" >"$work/two.jsonl"
 "$PB_BIN" compare "$FIX/results-v1" "$work/a" --json >"$work/folders.json"
 "$PB_BIN" compare "$work/two.jsonl" --json >"$work/jsonl.json"
-same_json() { # A B: equal but for where each run was read from
-	python3 - "$1" "$2" <<'EOF'
-import json, sys
-docs = [json.load(open(p)) for p in sys.argv[1:3]]
-for d in docs:
-    for r in d["runs"]:
-        r.pop("source", None)
-sys.exit(0 if docs[0] == docs[1] and docs[0]["tables"] else 1)
-EOF
-}
+same_json() { python3 "$PB_SOURCE_DIR/tests/fleet/same_comparison.py" "$1" "$2"; }
 check "same_json '$work/folders.json' '$work/jsonl.json'" \
 	"two folders and their concatenated JSONL give the same comparison"
 cat "$work/fix.jsonl" "$work/a/results.jsonl" "$work/b/results.jsonl" >"$work/three.jsonl"

@@ -223,12 +223,14 @@ static const char *short_setting(const char *name)
 	return name;
 }
 
-/* A setting is the run's own when it takes at most one value in each run of the experiment:
- * then it tells runs apart, not rows. */
-static bool run_level_scan(const struct pb_compare *c, const char *experiment,
-			   const char *name)
+/* Each run's value of a setting over the figures of an experiment (NULL: the run has none);
+ * returns whether each run has at most one value. A setting that does is the run's own: it
+ * tells runs apart, not rows. */
+static bool setting_per_run(const struct pb_compare *c, const char *experiment,
+			    const char *name, const json_t *value[MAX_RUNS])
 {
-	const json_t *seen[MAX_RUNS] = {0};
+	bool one_each = true;
+	memset(value, 0, MAX_RUNS * sizeof *value);
 	size_t i;
 	json_t *rec;
 	json_array_foreach(c->records, i, rec) {
@@ -236,17 +238,16 @@ static bool run_level_scan(const struct pb_compare *c, const char *experiment,
 		    strcmp(text_of(rec, "experiment"), experiment))
 			continue;
 		const json_t *v = json_object_get(json_object_get(rec, "settings"), name);
-		if (!v)
-			continue;
 		size_t r = 0;
 		while (r < c->nruns && strcmp(c->runs[r].id, text_of(rec, "run_id")))
 			r++;
-		if (!seen[r])
-			seen[r] = v;
-		else if (!json_equal((json_t *)seen[r], (json_t *)v))
-			return false;
+		if (!v || r == c->nruns)
+			continue;
+		if (value[r] && !json_equal((json_t *)value[r], (json_t *)v))
+			one_each = false;
+		value[r] = v;
 	}
-	return true;
+	return one_each;
 }
 
 static bool run_level(struct pb_compare *c, const char *experiment, const char *name)
@@ -254,7 +255,8 @@ static bool run_level(struct pb_compare *c, const char *experiment, const char *
 	for (size_t i = 0; i < c->nmemo; i++)
 		if (!strcmp(c->memo[i].experiment, experiment) && !strcmp(c->memo[i].name, name))
 			return c->memo[i].run_level;
-	bool level = run_level_scan(c, experiment, name);
+	const json_t *value[MAX_RUNS];
+	bool level = setting_per_run(c, experiment, name, value);
 	struct level_memo *grown = realloc(c->memo, (c->nmemo + 1) * sizeof *grown);
 	if (grown) {
 		c->memo = grown;
@@ -270,18 +272,8 @@ static bool run_level(struct pb_compare *c, const char *experiment, const char *
 static void note_difference(const struct pb_compare *c, const char *experiment,
 			    const char *name, struct table *t)
 {
-	const json_t *value[MAX_RUNS] = {0};
-	size_t i;
-	json_t *rec;
-	json_array_foreach(c->records, i, rec) {
-		if (strcmp(text_of(rec, "record"), "figure") ||
-		    strcmp(text_of(rec, "experiment"), experiment))
-			continue;
-		const json_t *v = json_object_get(json_object_get(rec, "settings"), name);
-		for (size_t r = 0; v && r < c->nruns; r++)
-			if (!strcmp(c->runs[r].id, text_of(rec, "run_id")))
-				value[r] = v;
-	}
+	const json_t *value[MAX_RUNS];
+	setting_per_run(c, experiment, name, value);
 	const json_t *first = NULL;
 	bool differ = false;
 	for (size_t r = 0; r < c->nruns; r++) {

@@ -6,16 +6,9 @@
 # the fetched folders themselves. Exit 77 only when the packages cannot be installed.
 set -u
 : "${PB_BIN:?PB_BIN must name the pesbench binary}"
-src=${PB_SOURCE_DIR:-$(cd "$(dirname "$0")/../.." && pwd)}
-failures=0
-checks=0
-fail() { echo "FAIL: $*" >&2; failures=$((failures + 1)); }
-check() { checks=$((checks + 1)); if ! eval "$1"; then fail "$2"; fi; }
+. "$(dirname "$0")/lib.sh"
 
-if ! bash "$src/scripts/install-deps.sh" --fleet >/dev/null 2>"${TMPDIR:-/tmp}/pb-fleet-install.err"; then
-	echo "SKIP: cannot install ansible-core: $(tail -3 "${TMPDIR:-/tmp}/pb-fleet-install.err")"
-	exit 77
-fi
+fleet_install "ansible-core"
 command -v ansible-playbook >/dev/null || { echo "SKIP: ansible-playbook missing after install"; exit 77; }
 work=$(mktemp -d /tmp/pb-ansible.XXXXXX)
 trap 'rm -rf "$work"' EXIT
@@ -44,15 +37,8 @@ host=$(hostname)
 check "[ \$(grep -c \"^    [A-Z] *$host,\" '$work/fleet/compare.txt') = 2 ]" \
 	"the merged text names both runs' host ($host)"
 "$PB_BIN" compare "${runs[@]}" --json >"$work/folders.json" 2>&1
-check "python3 - '$work/folders.json' '$work/fleet/compare.json' <<'PY'
-import json, sys
-docs = [json.load(open(p)) for p in sys.argv[1:3]]
-for d in docs:
-    for r in d['runs']:
-        r.pop('source', None)
-sys.exit(0 if docs[0] == docs[1] and len(docs[0]['runs']) == 2 and docs[0]['tables'] else 1)
-PY" "the merged comparison matches comparing the fetched folders"
+check "python3 '$src/tests/fleet/same_comparison.py' '$work/folders.json' '$work/fleet/compare.json' 2" \
+	"the merged comparison matches comparing the fetched folders"
 check "[ ! -s '$work/fleet/incomplete.txt' ]" "no run incomplete"
 
-echo "$checks checks, $failures failures"
-[ "$failures" -eq 0 ]
+fleet_verdict

@@ -6,17 +6,11 @@
 # with --quiet and stdin closed. Nothing is deployed: no cluster here. Exit 77 only when node
 # or the npm packages cannot be installed.
 set -u
-src=${PB_SOURCE_DIR:-$(cd "$(dirname "$0")/../.." && pwd)}
+. "$(dirname "$0")/lib.sh"
 modules=${PB_BUILD_DIR:-$src/build}/fleet-npm
-failures=0
-checks=0
-fail() { echo "FAIL: $*" >&2; failures=$((failures + 1)); }
-check() { checks=$((checks + 1)); if ! eval "$1"; then fail "$2"; fi; }
 
-if ! bash "$src/scripts/install-deps.sh" --fleet >/dev/null 2>&1 || ! command -v npm >/dev/null; then
-	echo "SKIP: cannot install node and npm"
-	exit 77
-fi
+fleet_install "node and npm"
+command -v npm >/dev/null || { echo "SKIP: npm missing after install"; exit 77; }
 if [ ! -e "$modules/node_modules/kubernetes-models/package.json" ] ||
 	[ ! -e "$modules/node_modules/yaml/package.json" ]; then
 	mkdir -p "$modules"
@@ -43,5 +37,4 @@ for m in "$src"/contrib/kubernetes/pesbench-*.yaml; do
 	check "grep -q 'pesbench run --quiet' '$m' && grep -q '</dev/null' '$m'" \
 		"$(basename "$m"): pesbench runs quiet with stdin closed"
 done
-echo "$checks checks, $failures failures"
-[ "$failures" -eq 0 ]
+fleet_verdict

@@ -9,16 +9,9 @@
 # cannot be installed.
 set -u
 : "${PB_BIN:?PB_BIN must name the pesbench binary}"
-src=${PB_SOURCE_DIR:-$(cd "$(dirname "$0")/../.." && pwd)}
-failures=0
-checks=0
-fail() { echo "FAIL: $*" >&2; failures=$((failures + 1)); }
-check() { checks=$((checks + 1)); if ! eval "$1"; then fail "$2"; fi; }
+. "$(dirname "$0")/lib.sh"
 
-if ! bash "$src/scripts/install-deps.sh" --fleet >/dev/null 2>"${TMPDIR:-/tmp}/pb-fleet-install.err"; then
-	echo "SKIP: cannot install slurm-wlm and munge: $(tail -3 "${TMPDIR:-/tmp}/pb-fleet-install.err")"
-	exit 77
-fi
+fleet_install "slurm-wlm and munge"
 for tool in munged slurmctld slurmd sbatch squeue scontrol; do
 	command -v $tool >/dev/null || { echo "SKIP: $tool missing after install"; exit 77; }
 done
@@ -143,15 +136,8 @@ check "[ \$(grep -c \"^    [A-Z] *$node,\" '$merged') = 2 ]" \
 	"the merged text names each task's host ($node)"
 # the merged comparison is the comparison of the task folders themselves
 "$PB_BIN" compare "${tasks[@]}" --json >"$work/folders.json" 2>&1
-check "python3 - '$work/folders.json' '$work/shared/compare-$array.json' <<'PY'
-import json, sys
-docs = [json.load(open(p)) for p in sys.argv[1:3]]
-for d in docs:
-    for r in d['runs']:
-        r.pop('source', None)
-sys.exit(0 if docs[0] == docs[1] and docs[0]['tables'] else 1)
-PY" "the merged comparison matches comparing the task folders"
+check "python3 '$src/tests/fleet/same_comparison.py' '$work/folders.json' '$work/shared/compare-$array.json' 2" \
+	"the merged comparison matches comparing the task folders"
 check "[ ! -s '$work/shared/incomplete-$array.txt' ]" "no task left incomplete"
 
-echo "$checks checks, $failures failures"
-[ "$failures" -eq 0 ]
+fleet_verdict
