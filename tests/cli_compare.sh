@@ -103,6 +103,10 @@ expect_exit 0 "compare --html" "$PB_BIN" compare "$work/a" "$work/b" --html "$wo
 check "[ \$(grep -c '<svg' '$work/cmp.html') -ge 3 ]" "the page has a plot per figure"
 check "grep -q 'bias_deviation' '$work/cmp.html'" "the page has the bias table"
 
+expect_exit 4 "compare --html into a missing folder" "$PB_BIN" compare "$work/a" "$work/b" \
+	--html "$work/no/such/folder/cmp.html"
+check "[ ! -s '$work/out' ]" "no comparison printed when the page cannot be written"
+
 # --- bad input ---
 printf '%s\n' "$(head -1 "$work/a/results.jsonl")" 'not json' >"$work/bad.jsonl"
 expect_exit 6 "bad JSONL" "$PB_BIN" compare "$work/bad.jsonl" "$work/a"

@@ -385,6 +385,28 @@ static void name_runs(struct pb_compare *c)
 	}
 }
 
+/* A figure's rows together (cost: every ns/sample row, then every excess row), in the order
+ * the figures first appear; the order within one figure is kept. */
+static void group_by_metric(struct table *t)
+{
+	struct row *sorted = malloc(t->nrows * sizeof *sorted);
+	if (!sorted)
+		return;
+	size_t n = 0;
+	for (size_t first = 0; first < t->nrows; first++) {
+		bool seen = false;
+		for (size_t q = 0; q < first && !seen; q++)
+			seen = !strcmp(t->rows[q].metric, t->rows[first].metric);
+		if (seen)
+			continue;
+		for (size_t r = first; r < t->nrows; r++)
+			if (!strcmp(t->rows[r].metric, t->rows[first].metric))
+				sorted[n++] = t->rows[r];
+	}
+	memcpy(t->rows, sorted, n * sizeof *sorted);
+	free(sorted);
+}
+
 static bool has_token(const char *list, const char *token)
 {
 	size_t n = strlen(token);
@@ -499,6 +521,7 @@ int pb_compare_build(struct pb_compare *c, struct pb_error *err)
 		for (size_t r = 1; r < t->nrows; r++)
 			if (strcmp(t->rows[r].metric, t->rows[0].metric))
 				t->several_metrics = true;
+		group_by_metric(t);
 		split_common(t);
 	}
 	return 0;
@@ -561,7 +584,10 @@ static void cell_text(const struct pb_compare *c, const struct row *row, size_t 
 	number(value, sizeof value, x->value);
 	if (x->has_interval)
 		number(half, sizeof half, (x->hi - x->lo) / 2);
-	pb_format(buf, len, "%s±%s", value, half);
+	/* a precise facility met by another vendor's: say which */
+	const char *facility = text_of(x->rec, "facility");
+	pb_format(buf, len, "%s%s%s±%s", strcmp(facility, row->facility) ? facility : "",
+		  strcmp(facility, row->facility) ? " " : "", value, half);
 	if (!x->resolved)
 		pb_append(buf, len, " unres.");
 	if (json_integer_value(json_object_get(x->rec, "lost")) > 0)
