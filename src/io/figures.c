@@ -349,7 +349,10 @@ json_t *pb_figures_from_results(const struct pb_results *r, const char *label)
 		struct figure_out fo = {.records = records, .r = r, .machine = machine, .p = p};
 		canonical_spec(p->facility, fo.facility, sizeof fo.facility);
 		const struct pb_rset *m = &p->metrics;
-		if (pb_rset_get(m, "max_deviation"))
+		/* an attribution point's figure is its deviation; one whose runs had no samples
+		 * to attribute has none (its accuracy would read as the experiment's figure) */
+		if (pb_rset_get(m, "max_deviation") || pb_rset_get(m, "attribution") ||
+		    pb_rset_get(&p->params, "runs_with_shares"))
 			emit_bias(&fo);
 		else
 			emit_summary(&fo, "accuracy", "accuracy");
@@ -367,9 +370,10 @@ json_t *pb_figures_from_results(const struct pb_results *r, const char *label)
 	return records;
 }
 
-json_t *pb_figures_done_record(const struct pb_results *r, int exit_code, size_t nfigures)
+json_t *pb_figures_done_record(const struct pb_results *r, const char *label, int exit_code,
+			       size_t nfigures)
 {
-	json_t *machine = machine_meta(r, "?");
+	json_t *machine = machine_meta(r, label && *label ? label : "?");
 	json_t *o = record_base(r, machine, "done");
 	json_decref(machine);
 	const struct pb_rvalue *complete = pb_rset_get(&r->head, "complete");
@@ -377,7 +381,6 @@ json_t *pb_figures_done_record(const struct pb_results *r, int exit_code, size_t
 	json_object_set_new(o, "complete",
 			    json_boolean(complete && complete->kind == PB_RV_BOOL && complete->as.b));
 	json_object_set_new(o, "figures", json_integer((json_int_t)nfigures));
-	json_object_set_new(o, "results", json_string(r->dir));
 	return o;
 }
 

@@ -29,8 +29,10 @@
  * in practice the folder's name. */
 json_t *pb_figures_from_results(const struct pb_results *r, const char *label);
 
-/* The "done" record of a run that ended with exit_code (a new reference). */
-json_t *pb_figures_done_record(const struct pb_results *r, int exit_code, size_t nfigures);
+/* The "done" record of a run that ended with exit_code, with nfigures figure records (a new
+ * reference); label as for pb_figures_from_results. */
+json_t *pb_figures_done_record(const struct pb_results *r, const char *label, int exit_code,
+			       size_t nfigures);
 
 /* Writes records (and done, when not NULL) to DIR/results.jsonl atomically, one a line. */
 int pb_figures_write_jsonl(const char *dir, const json_t *records, const json_t *done,
