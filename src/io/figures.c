@@ -520,7 +520,8 @@ void pb_figures_identify_machine(json_t *probe)
 	if (!json_is_object(m))
 		return;
 	char host[256] = "";
-	if (!gethostname(host, sizeof host - 1) && host[0])
+	/* "(none)" is the kernel's name for a machine nobody named (a bare guest) */
+	if (!gethostname(host, sizeof host - 1) && host[0] && strcmp(host, "(none)"))
 		json_object_set_new(m, "host", json_string(host));
 	FILE *f = fopen("/proc/cpuinfo", "r");
 	char line[512];

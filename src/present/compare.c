@@ -175,7 +175,8 @@ static struct run *run_of(struct pb_compare *c, const json_t *rec, struct pb_err
 	/* runs of one CPU model sit together: vendor, family, model (arm64: MIDR) */
 	const json_t *midr = json_object_get(m, "midr");
 	if (json_is_integer(midr))
-		pb_format(run->group, sizeof run->group, "%s midr 0x%llx", text_of(m, "cpu_vendor"),
+		pb_format(run->group, sizeof run->group, "%s %s (MIDR 0x%llx)",
+			  text_of(m, "cpu_vendor"), text_of(m, "cpu_model_name"),
 			  (unsigned long long)json_integer_value(midr));
 	else
 		pb_format(run->group, sizeof run->group, "%s %lld/%lld %s",
