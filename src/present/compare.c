@@ -100,13 +100,25 @@ static bool is_dir(const char *path)
  * run an earlier argument already gave (the same folder named twice) becomes a run of its own. */
 static void tag_source(struct pb_compare *c, size_t before, const char *path)
 {
+	/* the runs earlier arguments gave (records of one run sit together in practice, so the
+	 * distinct ids are few and found by comparing each record with the last one kept) */
+	const char *earlier[MAX_RUNS + 1];
+	size_t nearlier = 0;
+	for (size_t k = 0; k < before && nearlier <= MAX_RUNS; k++) {
+		const char *id = text_of(json_array_get(c->records, k), "run_id");
+		bool known = false;
+		for (size_t e = nearlier; e-- > 0 && !known;)
+			known = !strcmp(earlier[e], id);
+		if (!known)
+			earlier[nearlier++] = id;
+	}
 	for (size_t i = before; i < json_array_size(c->records); i++) {
 		json_t *rec = json_array_get(c->records, i);
 		json_object_set_new(rec, "source", json_string(path));
 		const char *id = text_of(rec, "run_id");
 		bool seen = false;
-		for (size_t k = 0; k < before && !seen; k++)
-			seen = !strcmp(text_of(json_array_get(c->records, k), "run_id"), id);
+		for (size_t e = 0; e < nearlier && !seen; e++)
+			seen = !strcmp(earlier[e], id);
 		if (seen) {
 			char again[512];
 			pb_format(again, sizeof again, "%s (again, argument %zu)", id, c->nargs + 1);
@@ -164,7 +176,10 @@ static struct run *run_of(struct pb_compare *c, const json_t *rec, struct pb_err
 		if (!strcmp(c->runs[r].id, id))
 			return &c->runs[r];
 	if (c->nruns == MAX_RUNS) {
-		pb_fail(err, PB_EXIT_USAGE, 0, "at most %d runs can be compared at once", MAX_RUNS);
+		pb_fail(err, PB_EXIT_USAGE, 0,
+			"at most %d runs can be compared at once; compare a selection (say one "
+			"machine per CPU model)",
+			MAX_RUNS);
 		return NULL;
 	}
 	struct run *run = &c->runs[c->nruns++];
@@ -563,8 +578,10 @@ static const struct cell *reference(const struct pb_compare *c, const struct row
 static void number(char *buf, size_t len, double x)
 {
 	double a = fabs(x);
-	if (a >= 100000)
-		pb_format(buf, len, "%.3gk", x / 1000);
+	if (a >= 1e7)
+		pb_format(buf, len, "%.3g", x);
+	else if (a >= 100000)
+		pb_format(buf, len, "%.0fk", x / 1000);
 	else if (a >= 1000)
 		pb_format(buf, len, "%.0f", x);
 	else if (a >= 100)
