@@ -193,24 +193,18 @@ static void report_failure(void *ctx, const char *experiment, const char *facili
 }
 
 /* results.jsonl: the figure records, then the "done" record a fleet waits for. The records
- * come from results.json as written, so they are what `compare` reads from the folder. */
+ * come from results.json as written, so they are what `compare` reads from the folder, and are
+ * labelled as compare labels the folder. */
 static int write_records(const struct pb_results *res, int rc, struct pb_error *err)
 {
 	char path[4200];
 	snprintf(path, sizeof path, "%s/results.json", res->dir);
-	struct pb_results written;
-	if (pb_results_load(path, &written, err))
-		return -1;
-	/* the label compare gives a folder whose results name no host */
 	const char *base = strrchr(res->dir, '/');
-	const char *label = base && base[1] ? base + 1 : res->dir;
-	json_t *records = pb_figures_from_results(&written, label);
-	json_t *done = pb_figures_done_record(&written, label, rc, json_array_size(records));
-	json_object_set_new(done, "results", json_string(res->dir));
-	pb_results_free(&written);
-	int failed = pb_figures_write_jsonl(res->dir, records, done, err);
+	json_t *records;
+	if (pb_figures_of_file(path, base && base[1] ? base + 1 : res->dir, rc, &records, err))
+		return -1;
+	int failed = pb_figures_write_jsonl(res->dir, records, err);
 	json_decref(records);
-	json_decref(done);
 	return failed;
 }
 

@@ -309,26 +309,26 @@ static bool gives_no_figure(const struct pb_result_point *p)
 	return false;
 }
 
-static void emit_scorecard(json_t *records, const struct pb_results *r, const json_t *machine)
+/* The scorecard as results.json holds it (read from the file, whichever way the loader types
+ * it): one record per facility. */
+static void emit_scorecard(json_t *records, const struct pb_results *r, const json_t *machine,
+			   const json_t *scorecard)
 {
-	const struct pb_rvalue *v = pb_rset_get(&r->head, "scorecard");
-	if (!v)
-		v = pb_rset_get(&r->tail, "scorecard");
-	if (!v || v->kind != PB_RV_LIST)
-		return;
-	for (size_t i = 0; i < pb_rlist_size(v->as.list); i++) {
-		const struct pb_rset *entry = pb_rlist_set_at(v->as.list, i);
-		if (!entry || !pb_rset_get_text(entry, "facility"))
+	size_t i;
+	json_t *entry;
+	json_array_foreach(scorecard, i, entry) {
+		const char *facility = json_string_value(json_object_get(entry, "facility"));
+		if (!json_is_object(entry) || !facility)
 			continue;
 		json_t *o = record_base(r, machine, "scorecard");
-		struct pb_rvalue as_set = {.kind = PB_RV_SET, .as.set = (struct pb_rset *)entry};
-		json_object_set_new(o, "entry", pb_rvalue_json(&as_set));
-		json_object_set_new(o, "facility", json_string(pb_rset_get_text(entry, "facility")));
+		json_object_set(o, "entry", entry);
+		json_object_set_new(o, "facility", json_string(facility));
 		json_array_append_new(records, o);
 	}
 }
 
-json_t *pb_figures_from_results(const struct pb_results *r, const char *label)
+static json_t *from_results(const struct pb_results *r, const json_t *scorecard,
+			   const char *label)
 {
 	json_t *records = json_array();
 	json_t *machine = machine_meta(r, label && *label ? label : "?");
@@ -341,7 +341,7 @@ json_t *pb_figures_from_results(const struct pb_results *r, const char *label)
 						    .kind = PB_RV_LIST,
 						    .as.list = (struct pb_rlist *)&r->skipped}));
 	json_array_append_new(records, run);
-	emit_scorecard(records, r, machine);
+	emit_scorecard(records, r, machine, scorecard);
 	for (size_t i = 0; i < r->npoints; i++) {
 		const struct pb_result_point *p = r->points[i];
 		if (gives_no_figure(p))
@@ -370,7 +370,7 @@ json_t *pb_figures_from_results(const struct pb_results *r, const char *label)
 	return records;
 }
 
-json_t *pb_figures_done_record(const struct pb_results *r, const char *label, int exit_code,
+static json_t *done_record(const struct pb_results *r, const char *label, int exit_code,
 			       size_t nfigures)
 {
 	json_t *machine = machine_meta(r, label && *label ? label : "?");
@@ -384,7 +384,40 @@ json_t *pb_figures_done_record(const struct pb_results *r, const char *label, in
 	return o;
 }
 
-static char *jsonl_text(const json_t *records, const json_t *done, size_t *len)
+static size_t figure_count(const json_t *records)
+{
+	size_t i, n = 0;
+	json_t *rec;
+	json_array_foreach(records, i, rec)
+		n += !strcmp(json_string_value(json_object_get(rec, "record")), "figure");
+	return n;
+}
+
+int pb_figures_of_file(const char *path, const char *label, int exit_code, json_t **records,
+		       struct pb_error *err)
+{
+	struct pb_results r;
+	if (pb_results_load(path, &r, err))
+		return -1;
+	/* the file loaded whole a moment ago: read again only for its scorecard */
+	json_t *raw = json_load_file(path, 0, NULL);
+	*records = from_results(&r, json_object_get(raw, "scorecard"), label);
+	if (exit_code >= 0) {
+		json_t *done = done_record(&r, label, exit_code, figure_count(*records));
+		char folder[4200];
+		pb_format(folder, sizeof folder, "%s", path);
+		char *slash = strrchr(folder, '/');
+		if (slash)
+			*slash = '\0';
+		json_object_set_new(done, "results", json_string(slash ? folder : "."));
+		json_array_append_new(*records, done);
+	}
+	json_decref(raw);
+	pb_results_free(&r);
+	return 0;
+}
+
+static char *jsonl_text(const json_t *records, size_t *len)
 {
 	char *buf = NULL;
 	size_t size = 0;
@@ -392,12 +425,6 @@ static char *jsonl_text(const json_t *records, const json_t *done, size_t *len)
 	if (!f)
 		return NULL;
 	pb_figures_print_jsonl(f, records);
-	if (done) {
-		char *line = json_dumps(done, JSON_COMPACT | JSON_PRESERVE_ORDER);
-		if (line)
-			fprintf(f, "%s\n", line);
-		free(line);
-	}
 	if (fclose(f)) {
 		free(buf);
 		return NULL;
@@ -418,11 +445,10 @@ void pb_figures_print_jsonl(FILE *out, const json_t *records)
 	}
 }
 
-int pb_figures_write_jsonl(const char *dir, const json_t *records, const json_t *done,
-			   struct pb_error *err)
+int pb_figures_write_jsonl(const char *dir, const json_t *records, struct pb_error *err)
 {
 	size_t len = 0;
-	char *text = jsonl_text(records, done, &len);
+	char *text = jsonl_text(records, &len);
 	if (!text)
 		return pb_fail(err, PB_EXIT_FAILURE, 0, "out of memory writing results.jsonl");
 	char path[4200];

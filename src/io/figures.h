@@ -24,19 +24,15 @@
 
 #define PB_FIGURE_SCHEMA "pesbench-figure/1"
 
-/* The records of one results document, as a JSON array (a new reference). label stands for
- * the machine when the document names no host (results written before hosts were recorded):
- * in practice the folder's name. */
-json_t *pb_figures_from_results(const struct pb_results *r, const char *label);
+/* The records of the results.json at path, as a JSON array (*records, a new reference), its
+ * scorecard as the file holds it. label stands for the machine when the document names no host
+ * (results written before hosts were recorded): in practice the folder's name. exit_code >= 0
+ * appends the "done" record of a run that ended so. PB_EXIT_BAD_FILE as pb_results_load. */
+int pb_figures_of_file(const char *path, const char *label, int exit_code, json_t **records,
+		       struct pb_error *err);
 
-/* The "done" record of a run that ended with exit_code, with nfigures figure records (a new
- * reference); label as for pb_figures_from_results. */
-json_t *pb_figures_done_record(const struct pb_results *r, const char *label, int exit_code,
-			       size_t nfigures);
-
-/* Writes records (and done, when not NULL) to DIR/results.jsonl atomically, one a line. */
-int pb_figures_write_jsonl(const char *dir, const json_t *records, const json_t *done,
-			   struct pb_error *err);
+/* Writes records to DIR/results.jsonl atomically, one a line. */
+int pb_figures_write_jsonl(const char *dir, const json_t *records, struct pb_error *err);
 /* Prints records one a line on out. */
 void pb_figures_print_jsonl(FILE *out, const json_t *records);
 

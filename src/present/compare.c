@@ -143,15 +143,12 @@ int pb_compare_add(struct pb_compare *c, const char *arg, struct pb_error *err)
 		pb_format(path, sizeof path, "%s", arg);
 	} else {
 		pb_results_locate(arg, path, sizeof path, dir, sizeof dir);
-		struct pb_results results;
-		if (pb_results_load(path, &results, err))
-			return -1;
 		const char *base = strrchr(dir, '/');
-		base = base && base[1] ? base + 1 : dir;
-		json_t *records = pb_figures_from_results(&results, base);
+		json_t *records;
+		if (pb_figures_of_file(path, base && base[1] ? base + 1 : dir, -1, &records, err))
+			return -1;
 		json_array_extend(c->records, records);
 		json_decref(records);
-		pb_results_free(&results);
 	}
 	tag_source(c, before, path);
 	c->nargs++;
