@@ -147,9 +147,9 @@ const struct pb_cmd_spec pb_cmd_run_spec = {
 		"Writes DIR/results.json and DIR/results.csv (schema in README), and\n"
 		"DIR/results.jsonl: one record per key figure, ending with a \"done\" record\n"
 		"(docs/fleet.md). --quiet prints nothing but errors and never waits for a\n"
-		"terminal. Exit 0 when every point was measured, 130 when interrupted (partial results written, marked\n"
-		"incomplete), 2 for bad usage, 3 when no chosen facility is available here, 4 when\n"
-		"DIR cannot be written.\n",
+		"terminal. Exit 0 when every point was measured, 130 when interrupted (partial\n"
+		"results written, marked incomplete), 2 for bad usage, 3 when no chosen facility\n"
+		"is available here, 4 when DIR cannot be written.\n",
 };
 
 struct progress {
