@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Installs the Debian packages pesbench needs, only those missing. Idempotent.
 # `--test` adds what only the tests need (clang for the fuzzers, chromium for the report test).
+# `--fleet` installs only what the fleet tests need (tests/fleet/: Slurm, munge, ansible-core,
+# node and npm for the Kubernetes manifests' schema check).
 set -euo pipefail
 packages=(build-essential cmake pkg-config
           libpfm4-dev libcapstone-dev libelf-dev libdw-dev libjansson-dev zlib1g-dev
@@ -13,6 +15,11 @@ if [ "${1:-}" = "--test" ]; then
   packages+=(protobuf-compiler golang-github-google-pprof-dev python3-jsonschema)
   # npm fetches the speedscope package; a Node.js install of its own (nodesource's nodejs
   # carries npm and conflicts with Debian's npm) does as well
+  command -v npm >/dev/null || packages+=(npm)
+fi
+if [ "${1:-}" = "--fleet" ]; then
+  packages=(slurm-wlm munge ansible-core nodejs)
+  # Debian's nodejs comes without npm; a nodejs that ships its own npm needs no other
   command -v npm >/dev/null || packages+=(npm)
 fi
 . "$(dirname "$0")/lib/debian-packages.sh"
@@ -28,4 +35,4 @@ if [ "$(id -u)" -ne 0 ]; then
 fi
 export DEBIAN_FRONTEND=noninteractive
 $sudo apt-get update -qq
-$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+$sudo apt-get -o DPkg::Lock::Timeout=300 install -y -qq --no-install-recommends "${missing[@]}"

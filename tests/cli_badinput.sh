@@ -366,6 +366,12 @@ else
 fi
 row "results file cut short" 6 "is not valid JSON" $pb compare "$work/cut" "$work/cut"
 row "compare with one file" 2 "compare needs two or more results" $pb compare "$work/cut"
+printf '\nnot json\n' >"$work/bad.jsonl"
+row "results.jsonl with a line that is not JSON (compare)" 6 "line 2 is not a JSON object" \
+	$pb compare "$work/bad.jsonl"
+printf '{"schema":"pesbench-results/2"}\n' >"$work/other.jsonl"
+row "JSONL of another kind (compare)" 6 "is not a pesbench-figure/1 record" \
+	$pb compare "$work/other.jsonl"
 row "results folder missing (report)" 6 "$work/none" $pb report "$work/none"
 
 # --- tools missing ---

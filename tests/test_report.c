@@ -435,27 +435,36 @@ static void check_compare(void)
 	CHECK(run_captured(pb_cmd_compare, 3, argv, a, &out) == 0);
 	CHECK_STR_CONTAINS(out, "Intel(R) Xeon(R) Gold 6354");
 	CHECK_STR_CONTAINS(out, "AMD EPYC 7763");
-	/* PEBS and IBS on one row: the Intel vs AMD comparison */
-	const char *row = line_with(out, "accuracy precise");
+	/* PEBS and IBS on one row: the Intel vs AMD comparison. Three runs of 97..99 and
+	 * 91..93: mean ± t(2) s / sqrt(3) = 2.48; the 6-point gap exceeds both intervals. */
+	const char *row = line_with(out, "pebs:INST_RETIRED:PREC_DIST ");
 	CHECK(row != NULL);
 	if (row) {
 		char line[512];
 		snprintf(line, sizeof line, "%.*s", (int)strcspn(row, "\n"), row);
-		CHECK_STR_CONTAINS(line, "pebs:INST_RETIRED:PREC_DIST 98.00±1.00 lost 21 run/en 0.50");
-		CHECK_STR_CONTAINS(line, "ibs-op 92.00±1.00 lost 21");
+		CHECK_STR_CONTAINS(line, "| 98.00±2.48 L M ");
+		CHECK_STR_CONTAINS(line, "| ibs-op:ops 92.00±2.48 L M Δ-6.00*");
 	}
-	row = line_with(out, "accuracy timer:cpu-clock");
-	CHECK(row && strstr(row, "91.00±1.00 lost 0 ") && strstr(row, "| 91.00±1.00"));
+	row = line_with(out, "timer:cpu-clock ");
+	CHECK(row && strstr(row, "| 91.00±2.48 ") && strstr(row, "| 91.00±2.48 Δ+0.00"));
 	/* only the Intel file has the interval row */
-	row = line_with(out, "interval");
+	row = line_with(out, "== interval");
+	CHECK(row != NULL);
+	row = row ? line_with(row, "timer:cpu-clock ") : NULL;
 	CHECK(row != NULL);
 	if (row) {
 		char line[512];
 		snprintf(line, sizeof line, "%.*s", (int)strcspn(row, "\n"), row);
-		CHECK_STR_CONTAINS(line, "61.00±1.00");
-		CHECK(line[strlen(line) - 1] == '-' || strstr(line, "| - "));
+		CHECK_STR_CONTAINS(line, "61.00±2.48");
+		CHECK_STR_CONTAINS(line, "| - ");
 	}
-	CHECK_STR_CONTAINS(out, "5 settings, 4 in every file");
+	/* the bias table compares the deviation; two runs without shares give no interval */
+	CHECK_STR_CONTAINS(out, "== bias: bias_deviation");
+	row = line_with(out, "bp:rw");
+	CHECK(row && strstr(row, "3.50±?") && strstr(row, "Δ+0.00?"));
+	/* the not-applicable mode point gives no figure */
+	CHECK(!strstr(out, "== mode"));
+	CHECK_STR_CONTAINS(out, "4 rows in 3 tables, 3 with a figure from every run");
 	free(out);
 
 	char *argv_json[] = {"compare", a, b, "--json", NULL};
@@ -463,19 +472,25 @@ static void check_compare(void)
 	json_error_t je;
 	json_t *doc = json_loads(out ? out : "", 0, &je);
 	CHECK(doc != NULL);
-	json_t *rows = json_object_get(doc, "rows");
-	CHECK_EQ_U64(json_array_size(rows), 5);
-	size_t i;
-	json_t *r;
+	size_t i, k, nrows = 0;
+	json_t *t, *r;
 	unsigned unmatched = 0;
-	json_array_foreach(rows, i, r) {
-		json_t *cells = json_object_get(r, "cells");
-		CHECK_EQ_U64(json_array_size(cells), 2);
-		if (json_is_null(json_array_get(cells, 1))) {
-			unmatched++;
-			CHECK(!strcmp(json_string_value(json_object_get(r, "experiment")), "interval"));
+	json_array_foreach(json_object_get(doc, "tables"), k, t) {
+		json_array_foreach(json_object_get(t, "rows"), i, r) {
+			json_t *cells = json_object_get(r, "cells");
+			nrows++;
+			CHECK_EQ_U64(json_array_size(cells), 2);
+			if (json_is_null(json_array_get(cells, 1))) {
+				unmatched++;
+				CHECK(!strcmp(json_string_value(json_object_get(t, "experiment")),
+					      "interval"));
+			}
+			json_t *second = json_array_get(cells, 1);
+			if (!strcmp(json_string_value(json_object_get(r, "facility_kind")), "precise"))
+				CHECK(json_is_true(json_object_get(second, "exceeds_both_intervals")));
 		}
 	}
+	CHECK_EQ_U64(nrows, 4);
 	CHECK_EQ_U64(unmatched, 1);
 	json_decref(doc);
 	free(out);

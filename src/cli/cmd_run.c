@@ -9,6 +9,7 @@
 #include "experiments/suite.h"
 #include "facilities/facility.h"
 #include "facilities/machine.h"
+#include "io/figures.h"
 #include "io/probe_json.h"
 #include "io/results.h"
 #include "present/report.h"
@@ -153,11 +154,14 @@ const struct pb_cmd_spec pb_cmd_run_spec = {
 	.args_size = sizeof(struct run_args),
 	.positional = add_experiment,
 	.epilogue =
-		"Writes DIR/results.json and DIR/results.csv (schema in docs/results.md). Exit 0\n"
-		"when every point was measured, 130 when interrupted (partial results written, marked\n"
-		"incomplete), 2 for bad usage, 3 when no chosen facility is available here, 4 when\n"
-		"DIR cannot be written or already holds an earlier run's results. Ends with the\n"
-		"scorecard (docs/scorecard.md); every figure is in DIR/report.html.\n",
+		"Writes DIR/results.json and DIR/results.csv (schema in docs/results.md), and\n"
+		"DIR/results.jsonl: one record per key figure, ending with a \"done\" record\n"
+		"(docs/fleet.md). --quiet prints nothing but errors and never waits for a\n"
+		"terminal. Exit 0 when every point was measured, 130 when interrupted (partial\n"
+		"results written, marked incomplete), 2 for bad usage, 3 when no chosen facility\n"
+		"is available here, 4 when DIR cannot be written or already holds an earlier run's\n"
+		"results. Ends with the scorecard (docs/scorecard.md); every figure is in\n"
+		"DIR/report.html.\n",
 };
 
 struct progress {
@@ -190,7 +194,7 @@ static void report_failure(void *ctx, const char *experiment, const char *facili
  * (old plots beside new results, or a report of the old run named as the new one's). */
 static const char *earlier_result(const char *dir)
 {
-	static const char *const names[] = {"results.json", "results.csv", "report.html", "plots"};
+	static const char *const names[] = {"results.json", "results.jsonl", "results.csv", "report.html", "plots"};
 	for (size_t i = 0; i < PB_ARRAY_SIZE(names); i++) {
 		char path[4200];
 		struct stat st;
@@ -199,6 +203,22 @@ static const char *earlier_result(const char *dir)
 			return names[i];
 	}
 	return NULL;
+}
+
+/* results.jsonl: the figure records, then the "done" record a fleet waits for. The records
+ * come from results.json as written, so they are what `compare` reads from the folder, and are
+ * labelled as compare labels the folder. */
+static int write_records(const struct pb_results *res, int rc, struct pb_error *err)
+{
+	char path[4200];
+	snprintf(path, sizeof path, "%s/results.json", res->dir);
+	const char *base = strrchr(res->dir, '/');
+	json_t *records;
+	if (pb_figures_of_file(path, base && base[1] ? base + 1 : res->dir, rc, &records, err))
+		return -1;
+	int failed = pb_figures_write_jsonl(res->dir, records, err);
+	json_decref(records);
+	return failed;
 }
 
 int pb_cmd_run(int argc, char **argv)
@@ -241,7 +261,11 @@ int pb_cmd_run(int argc, char **argv)
 		return pb_cli_report("run", &err);
 	const struct pb_machine *m = pb_machine_live();
 	json_t *probe = pb_probe_json(m);
+	pb_figures_identify_machine(probe);
 	pb_results_set_machine(&res, probe);
+	char run_id[384];
+	pb_figures_new_run_id(run_id, sizeof run_id);
+	pb_rset_text(&res.head, "run_id", run_id);
 	json_decref(probe);
 
 	/* Which facilities run: the asked ones must be available; by default, those that are. */
@@ -255,7 +279,9 @@ int pb_cmd_run(int argc, char **argv)
 			pb_summary_wrapped(stderr, first, suite->skipped[i].reason, 2);
 		}
 	if (!suite->nrunnable) {
+		struct pb_error ignored = {0};
 		pb_results_write(&res, true, NULL);
+		write_records(&res, PB_EXIT_UNAVAILABLE, &ignored);
 		pb_results_close(&res);
 		pb_fail(&err, PB_EXIT_UNAVAILABLE, 0,
 			"none of the chosen facilities is available here (reasons above; `pesbench "
@@ -284,7 +310,7 @@ int pb_cmd_run(int argc, char **argv)
 	sigaction(SIGTERM, &old_term, NULL);
 
 	pb_scorecard_fill(&res);
-	if (pb_results_write(&res, rc == PB_EXIT_OK, &err)) {
+	if (pb_results_write(&res, rc == PB_EXIT_OK, &err) || write_records(&res, rc, &err)) {
 		pb_results_close(&res);
 		return pb_cli_report("run", &err);
 	}

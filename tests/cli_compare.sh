@@ -1,0 +1,123 @@
+#!/bin/bash
+# `pesbench compare` as a user runs it, on real runs of this machine and the /1 fixture of
+# another machine (an AMD guest):
+#  - every experiment's key figure is compared (accuracy, bias deviation, cost, overhead) with
+#    a delta per cell; the /1 fixture's "timer" rows meet this run's "timer:cpu-clock" rows;
+#  - two runs differing only in --delivery line up on the rest and say how they differ;
+#  - results.jsonl: its last record is "done"; two folders concatenated as JSONL compare exactly
+#    as the folders (text and JSON), and so do three;
+#  - a point marked too_few_samples gives no figure; a scorecard in results.json is shown, its
+#    absence tolerated;
+#  - text ≤ 100 columns, JSON parses, the HTML page has a plot per figure; bad JSONL is exit 6
+#    naming the line.
+set -u
+. "$(dirname "$0")/lib/cli.sh"
+FIX=${PB_SOURCE_DIR:?}/tests/fixtures
+short=(--facility timer --runs 2 --threads 1 --target-ms 10 --quiet)
+
+expect_exit 0 "run A" "$PB_BIN" run accuracy bias overhead "${short[@]}" --out "$work/a"
+expect_exit 0 "run B (--delivery signal)" "$PB_BIN" run accuracy bias overhead "${short[@]}" \
+	--delivery signal --out "$work/b"
+check "[ ! -s '$work/out' ]" "--quiet printed nothing on stdout: $(head -c 200 "$work/out")"
+check "[ ! -s '$work/err' ]" "--quiet printed nothing on stderr: $(head -c 200 "$work/err")"
+check "[ -s '$work/a/results.jsonl' ]" "run writes results.jsonl"
+check "tail -1 '$work/a/results.jsonl' | grep -q '\"record\":\"done\".*\"exit_code\":0.*\"complete\":true'" \
+	"results.jsonl ends with a done record (exit 0, complete)"
+
+# a run stopped by SIGTERM (a batch system's time limit): its done record says so
+"$PB_BIN" run accuracy --facility timer --runs 3 --threads 1 --target-ms 400 --quiet \
+	--out "$work/term" </dev/null >/dev/null 2>&1 &
+pid=$!
+for _ in $(seq 50); do [ -e "$work/term" ] && break; sleep 0.1; done
+# the folder exists once the self-tests are done; the handler is set just after
+sleep 2
+kill -TERM "$pid"
+wait "$pid"
+got=$?
+check "[ $got = 130 ]" "SIGTERM: exit $got, expected 130"
+check "tail -1 '$work/term/results.jsonl' | grep -q '\"record\":\"done\".*\"exit_code\":130.*\"complete\":false'" \
+	"SIGTERM: results.jsonl ends with a done record of exit 130, incomplete"
+
+# --- runs differing only in --delivery line up ---
+expect_exit 0 "compare A B" "$PB_BIN" compare "$work/a" "$work/b"
+cp "$work/out" "$work/ab.txt"
+check "grep -q 'runs differ in delivery: A none B signal' '$work/ab.txt'" \
+	"the delivery difference is named"
+check "grep -Eq '^timer:cpu-clock accuracy:ratio=20[^|]*\| [0-9.]+±[0-9.]+ +\| [0-9.]+±[0-9.]+ Δ[-+]' '$work/ab.txt'" \
+	"an accuracy row has both runs' figures and a delta"
+check "sed -n '/^== bias/,/^==/p' '$work/ab.txt' | grep -q 'bias_deviation'" \
+	"the bias table compares the deviation"
+check "grep -q 'overhead_time_pct' '$work/ab.txt'" "the overhead table compares overhead"
+narrow() { # FILE: no line wider than 100 characters (UTF-8: ± and Δ are one column)
+	python3 -c 'import sys; sys.exit(any(len(l.rstrip("\n")) > 100 for l in open(sys.argv[1], encoding="utf-8")))' "$1"
+}
+check "narrow '$work/ab.txt'" "text no wider than 100 columns"
+# six runs (the same two folders three times: each naming is a run of its own) are split
+"$PB_BIN" compare "$work/a" "$work/b" "$work/a" "$work/b" "$work/a" "$work/b" >"$work/six.txt"
+check "narrow '$work/six.txt'" "six runs: text no wider than 100 columns"
+check "grep -q '^    F ' '$work/six.txt' && grep -Eq '^facility +\| [C-F] ' '$work/six.txt'" \
+	"six runs are six columns, split into tables that fit"
+
+# --- the /1 fixture (\"timer\") against this run (\"timer:cpu-clock\") ---
+expect_exit 0 "compare fixture A" "$PB_BIN" compare "$FIX/results-v1" "$work/a"
+check "grep -Eq '^timer:cpu-clock accuracy:ratio=40[^|]*\| [0-9.]+±\? +\| [0-9.]+±[0-9.]+ Δ' '$work/out'" \
+	"the fixture's timer rows meet timer:cpu-clock rows"
+check "grep -q 'AuthenticAMD 26/2' '$work/out' && grep -q 'GenuineIntel\|AuthenticAMD\|midr' '$work/out'" \
+	"runs are grouped by CPU model"
+
+# --- JSONL concatenated compares as the folders ---
+"$PB_BIN" compare --records "$FIX/results-v1" >"$work/fix.jsonl" 2>"$work/err"
+check "[ -s '$work/fix.jsonl' ]" "compare --records turns a folder into JSONL"
+cat "$work/fix.jsonl" "$work/a/results.jsonl" >"$work/two.jsonl"
+"$PB_BIN" compare "$FIX/results-v1" "$work/a" --json >"$work/folders.json"
+"$PB_BIN" compare "$work/two.jsonl" --json >"$work/jsonl.json"
+same_json() { python3 "$PB_SOURCE_DIR/tests/fleet/same_comparison.py" "$1" "$2"; }
+check "same_json '$work/folders.json' '$work/jsonl.json'" \
+	"two folders and their concatenated JSONL give the same comparison"
+cat "$work/fix.jsonl" "$work/a/results.jsonl" "$work/b/results.jsonl" >"$work/three.jsonl"
+"$PB_BIN" compare "$FIX/results-v1" "$work/a" "$work/b" --json >"$work/f3.json"
+"$PB_BIN" compare "$work/three.jsonl" --json >"$work/j3.json"
+check "same_json '$work/f3.json' '$work/j3.json'" "three folders and their JSONL agree"
+check "python3 -c 'import json,sys; d=json.load(open(\"$work/f3.json\")); sys.exit(0 if len(d[\"runs\"])==3 and all(len(r[\"cells\"])==3 for t in d[\"tables\"] for r in t[\"rows\"]) else 1)'" \
+	"three runs give three columns in every table"
+
+# --- too few samples, scorecard ---
+python3 - "$work/a/results.json" "$work/c/results.json" <<'EOF'
+import json, os, sys
+d = json.load(open(sys.argv[1]))
+for p in d["points"]:
+    if p["experiment"] == "accuracy" and p["workload"].startswith("accuracy:ratio=40"):
+        p["too_few_samples"] = True
+d["scorecard"] = [{"facility": "timer", "verdict": "works", "measured": True,
+                   "summary": "use it for time profiles; not for instruction attribution"}]
+d["run_id"] = "edited-copy"
+os.makedirs(os.path.dirname(sys.argv[2]), exist_ok=True)
+json.dump(d, open(sys.argv[2], "w"))
+EOF
+expect_exit 0 "compare with a scorecard" "$PB_BIN" compare "$work/a" "$work/c"
+check "grep -q 'use it for time profiles' '$work/out'" "the scorecard is shown per machine"
+check "grep -q 'no scorecard in its results' '$work/out'" "a run without scorecard is said so"
+check "grep -Eq '^timer:cpu-clock accuracy:ratio=40[^|]*\| [0-9.]+±[0-9.]+ +\| - ' '$work/out'" \
+	"a too-few-samples point gives no figure"
+
+# --- HTML ---
+expect_exit 0 "compare --html" "$PB_BIN" compare "$work/a" "$work/b" --html "$work/cmp.html"
+check "[ \$(grep -c '<svg' '$work/cmp.html') -ge 3 ]" "the page has a plot per figure"
+check "grep -q 'bias_deviation' '$work/cmp.html'" "the page has the bias table"
+
+expect_exit 4 "compare --html into a missing folder" "$PB_BIN" compare "$work/a" "$work/b" \
+	--html "$work/no/such/folder/cmp.html"
+check "[ ! -s '$work/out' ]" "no comparison printed when the page cannot be written"
+
+# --- bad input ---
+printf '%s\n' "$(head -1 "$work/a/results.jsonl")" 'not json' >"$work/bad.jsonl"
+expect_exit 6 "bad JSONL" "$PB_BIN" compare "$work/bad.jsonl" "$work/a"
+check "grep -q 'line 2 is not a JSON object' '$work/err'" "the bad line is named"
+echo '{"schema":"other/1","record":"figure"}' >"$work/other.jsonl"
+expect_exit 6 "JSONL of another schema" "$PB_BIN" compare "$work/other.jsonl" "$work/a"
+expect_exit 2 "one run" "$PB_BIN" compare "$work/a/results.jsonl"
+check "grep -q 'two or more runs' '$work/err'" "one run explained"
+expect_exit 6 "missing input" "$PB_BIN" compare "$work/nowhere.jsonl" "$work/a"
+
+echo "$checks checks, $failures failures"
+[ "$failures" -eq 0 ]
