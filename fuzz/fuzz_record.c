@@ -1,12 +1,11 @@
 /* Fuzzes the record parser and the ring reader with arbitrary record streams.
- * Input (read by tests/lib/fuzz_ring.h): bytes 0-7 give sample_type, bytes 8-15 give read_format (bits 0-4), the branch and
- * sample_id_all flags (bits 5-7), the user register mask (bits 8-39) and the interrupt register
- * mask (bits 40-63); byte 16 picks where in the ring the stream starts. The rest is the record
- * stream, parsed directly and then through pb_ring_drain from a ring it wraps around in, so the
- * scratch reassembly is exercised too. Every pointer the parser hands out is read in full so
- * AddressSanitizer sees any that reach outside the record. Each record the fast path for samples
- * of a fixed layout (pb_record_parse_fixed_sample, refilling from the previous one) accepts must
- * decode, with the full parser, to the same bytes. */
+ * Input: 17 bytes that tests/lib/fuzz_ring.h reads as the record format (sample_type,
+ * read_format, branch and sample_id_all flags, register masks) and where in the ring the stream
+ * starts; the rest is the record stream, parsed directly and then through pb_ring_drain from a
+ * ring it wraps around in, so the scratch reassembly is exercised too. Every pointer the parser
+ * hands out is read in full so AddressSanitizer sees any that reach outside the record. Each
+ * record the fast path for samples of a fixed layout (pb_record_parse_fixed_sample, refilling
+ * from the previous one) accepts must decode, with the full parser, to the same bytes. */
 #include "ring/record.h"
 #include "../tests/lib/fuzz_ring.h"
 #include "../tests/lib/same_record.h"
