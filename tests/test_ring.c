@@ -37,6 +37,19 @@ static void sample_attr(struct perf_event_attr *attr, uint64_t sample_type)
 	attr->disabled = 1;
 }
 
+/* An event of sample_type opened on the fake kernel, its ring mapped with `pages` data pages
+ * into `ring`, and the format of its records. */
+static struct fake_event *open_mapped(struct perf_event_attr *attr, struct pb_record_format *fmt,
+				      uint64_t sample_type, unsigned pages)
+{
+	struct pb_error err;
+	sample_attr(attr, sample_type);
+	pb_record_format_from_attr(fmt, attr);
+	int fd = open_event(attr);
+	CHECK(pb_ring_map(&ring, fd, pages, &err) == 0);
+	return fake_kernel_event(fd);
+}
+
 /* ---- expected records: what was written, in order, to compare with what the drain delivers */
 
 #define MAX_EXPECTED 4096
@@ -216,12 +229,7 @@ static void test_wrap_around(void)
 {
 	struct perf_event_attr attr;
 	struct pb_record_format fmt;
-	struct pb_error err;
-	sample_attr(&attr, PERF_SAMPLE_IP | PERF_SAMPLE_RAW);
-	pb_record_format_from_attr(&fmt, &attr);
-	int fd = open_event(&attr);
-	CHECK(pb_ring_map(&ring, fd, 1, &err) == 0);
-	struct fake_event *ev = fake_kernel_event(fd);
+	struct fake_event *ev = open_mapped(&attr, &fmt, PERF_SAMPLE_IP | PERF_SAMPLE_RAW, 1);
 	uint64_t size = ring.data_size;
 	unsigned scratch_uses = 0, rounds = 0;
 
@@ -277,13 +285,9 @@ static void test_lost(void)
 {
 	struct perf_event_attr attr;
 	struct pb_record_format fmt;
-	struct pb_error err;
 	struct pb_ring_stats stats;
-	sample_attr(&attr, PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME);
-	pb_record_format_from_attr(&fmt, &attr);
-	int fd = open_event(&attr);
-	CHECK(pb_ring_map(&ring, fd, 1, &err) == 0);
-	struct fake_event *ev = fake_kernel_event(fd);
+	struct fake_event *ev =
+		open_mapped(&attr, &fmt, PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME, 1);
 
 	/* Never drained: the ring keeps what fits (one byte short of full, like the kernel). */
 	uint8_t buf[64];
@@ -402,14 +406,9 @@ static void test_other_accounting(void)
 {
 	struct perf_event_attr attr;
 	struct pb_record_format fmt;
-	struct pb_error err;
 	struct pb_ring_stats stats;
 	uint8_t buf[64];
-	sample_attr(&attr, PERF_SAMPLE_IP);
-	pb_record_format_from_attr(&fmt, &attr);
-	int fd = open_event(&attr);
-	CHECK(pb_ring_map(&ring, fd, 2, &err) == 0);
-	struct fake_event *ev = fake_kernel_event(fd);
+	struct fake_event *ev = open_mapped(&attr, &fmt, PERF_SAMPLE_IP, 2);
 
 	for (unsigned i = 0; i < 5; i++)
 		CHECK(fake_ring_write(ev, buf, fake_build_throttle(buf, false, 100 + i, ev->id)));
@@ -473,13 +472,8 @@ static void test_malformed(void)
 {
 	struct perf_event_attr attr;
 	struct pb_record_format fmt;
-	struct pb_error err;
 	struct pb_ring_stats stats;
-	sample_attr(&attr, PERF_SAMPLE_IP);
-	pb_record_format_from_attr(&fmt, &attr);
-	int fd = open_event(&attr);
-	CHECK(pb_ring_map(&ring, fd, 1, &err) == 0);
-	struct fake_event *ev = fake_kernel_event(fd);
+	struct fake_event *ev = open_mapped(&attr, &fmt, PERF_SAMPLE_IP, 1);
 
 	/* Header sizes 0, 4, 12 and "larger than what is there": the reader delivers what came
 	 * before, counts one error, gives up the rest up to head, and leaves no loop behind. */
@@ -557,15 +551,10 @@ static void test_iterator_partial(void)
 {
 	struct perf_event_attr attr;
 	struct pb_record_format fmt;
-	struct pb_error err;
 	struct pb_ring_stats stats;
 	struct pb_ring_iter it;
 	struct pb_record rec;
-	sample_attr(&attr, PERF_SAMPLE_IP | PERF_SAMPLE_TID);
-	pb_record_format_from_attr(&fmt, &attr);
-	int fd = open_event(&attr);
-	CHECK(pb_ring_map(&ring, fd, 1, &err) == 0);
-	struct fake_event *ev = fake_kernel_event(fd);
+	struct fake_event *ev = open_mapped(&attr, &fmt, PERF_SAMPLE_IP | PERF_SAMPLE_TID, 1);
 	/* 24-byte samples from 32 bytes before the end: the second one's IP lies past the wrap. */
 	uint64_t start = ring.data_size - 32;
 	ring.meta->data_head = ring.meta->data_tail = start;
