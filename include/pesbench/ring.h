@@ -42,11 +42,11 @@ uint64_t pesbench_ring__drain(struct pesbench_ring *ring, const struct pesbench_
  * begin takes the records the kernel has written so far; fmt must stay valid until end. next
  * returns the following record (valid until the next call on the ring), NULL when none is left;
  * a malformed record is counted as a parse error and skipped. end tells the kernel, once, that
- * every record next returned may be overwritten, adds them to the counts and returns how many
- * were consumed. A caller may stop before next returns NULL: the records it did not take stay in
- * the ring for the next read. A read not ended (begin or drain called again, or the ring
- * unmapped) consumes nothing: its records are read again. next and end without begin return
- * NULL and 0. */
+ * every record next returned (and the malformed ones met on the way) may be overwritten, adds
+ * them to the counts and returns how many were consumed. A caller may stop before next returns
+ * NULL: the records it did not take stay in the ring for the next read. A read not ended (begin
+ * or drain called again) consumes nothing: its records are read again. next and end without
+ * begin return NULL and 0. */
 void pesbench_ring__begin(struct pesbench_ring *ring, const struct pesbench_record_format *fmt);
 const struct pesbench_record *pesbench_ring__next(struct pesbench_ring *ring);
 uint64_t pesbench_ring__end(struct pesbench_ring *ring);
@@ -65,7 +65,7 @@ enum pesbench_ring_stat {
 	PESBENCH_RING_UNKNOWN,       /* records of a type pesbench does not decode */
 	PESBENCH_RING_BYTES,         /* bytes consumed */
 };
-/* The counts over every drain since the ring was mapped; 0 for an unknown stat. */
+/* The counts over every drain and ended read since the ring was mapped; 0 for an unknown stat. */
 uint64_t pesbench_ring__stat(const struct pesbench_ring *ring, enum pesbench_ring_stat stat);
 
 #ifdef __cplusplus
