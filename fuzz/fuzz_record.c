@@ -1,21 +1,19 @@
 /* Fuzzes the record parser and the ring reader with arbitrary record streams.
- * Input: bytes 0-7 give sample_type, bytes 8-15 give read_format (bits 0-4), the branch and
- * sample_id_all flags (bits 5-7), the user register mask (bits 8-39) and the interrupt register
- * mask (bits 40-63); byte 16 picks where in the ring the stream starts. The rest is the record
- * stream, parsed directly and then through pb_ring_drain from a ring it wraps around in, so the
- * scratch reassembly is exercised too. Every pointer the parser hands out is read in full so
- * AddressSanitizer sees any that reach outside the record. Each record the fast path for samples
- * of a fixed layout (pb_record_parse_fixed_sample, refilling from the previous one) accepts must
- * decode, with the full parser, to the same bytes. */
+ * Input: 17 bytes that tests/lib/fuzz_ring.h reads as the record format (sample_type,
+ * read_format, branch and sample_id_all flags, register masks) and where in the ring the stream
+ * starts; the rest is the record stream, parsed directly and then through pb_ring_drain from a
+ * ring it wraps around in, so the scratch reassembly is exercised too. Every pointer the parser
+ * hands out is read in full so AddressSanitizer sees any that reach outside the record. Each
+ * record the fast path for samples of a fixed layout (pb_record_parse_fixed_sample, refilling
+ * from the previous one) accepts must decode, with the full parser, to the same bytes. */
 #include "ring/record.h"
+#include "../tests/lib/fuzz_ring.h"
 #include "../tests/lib/same_record.h"
 #include "ring/ring.h"
 
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
-
-#define STREAM_MAX 65536
 
 static volatile uint64_t sink;
 
@@ -59,31 +57,20 @@ static void consume(void *ctx, const struct pb_record *rec)
 
 static struct pb_ring ring;
 static struct perf_event_mmap_page meta;
-static uint8_t area[STREAM_MAX];
+static uint8_t area[PB_FUZZ_RING_MAX];
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	if (size < 17)
+	if (size < PB_FUZZ_RING_HEADER)
 		return 0;
-	uint64_t a, b;
-	memcpy(&a, data, 8);
-	memcpy(&b, data + 8, 8);
-	struct pb_record_format fmt = {
-		.sample_type = a & ((uint64_t)PERF_SAMPLE_MAX - 1),
-		.read_format = b & 0x1f,
-		.branch_hw_index = (b >> 5) & 1,
-		.branch_counters = (b >> 6) & 1,
-		.sample_id_all = (b >> 7) & 1,
-		.sample_regs_user = (b >> 8) & 0xffffffffULL,
-		.sample_regs_intr = b >> 40,
-	};
+	struct pb_record_format fmt = pb_fuzz_ring_format(data);
 	uint8_t start_byte = data[16];
-	const uint8_t *stream = data + 17;
-	size_t len = size - 17;
-	if (len > STREAM_MAX)
-		len = STREAM_MAX;
+	const uint8_t *stream = data + PB_FUZZ_RING_HEADER;
+	size_t len = size - PB_FUZZ_RING_HEADER;
+	if (len > PB_FUZZ_RING_MAX)
+		len = PB_FUZZ_RING_MAX;
 
 	/* Direct parsing, record after record, each given exactly the bytes that remain. */
 	struct pb_record rec, fast;
@@ -104,20 +91,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		pos += rec.size;
 	}
 
-	/* The same stream in a ring: smallest power of two that holds it, starting near its end. */
-	uint64_t data_size = 64;
-	while (data_size < len)
-		data_size *= 2;
-	memset(&meta, 0, sizeof(meta));
-	memset(&ring, 0, offsetof(struct pb_ring, scratch));
-	ring.meta = &meta;
-	ring.data = area;
-	ring.data_size = data_size;
-	uint64_t tail = (data_size - 8 * (uint64_t)(start_byte % 8)) + data_size * (start_byte >> 3);
-	for (size_t i = 0; i < len; i++)
-		area[(tail + i) & (data_size - 1)] = stream[i];
-	meta.data_tail = tail;
-	meta.data_head = tail + len;
+	/* The same stream in a ring, starting near its end. */
+	pb_fuzz_ring_place(&ring, &meta, area, stream, len, start_byte);
 	struct pb_ring_stats stats;
 	memset(&stats, 0, sizeof(stats));
 	pb_ring_drain(&ring, &fmt, consume, NULL, &stats);

@@ -1,8 +1,11 @@
 /* The public API (include/pesbench/) as a caller sees it: only its own types and error words,
  * over constructed inputs: a sample record, an IBS op payload, an SPE record, the facilities of
- * fixture machines, and the perf.data reader's error paths and a stored recording. That the
- * installed library builds and links is tests/cli_install.sh's. */
+ * fixture machines, and the perf.data reader's error paths and a stored recording; the ring
+ * reader over the fake kernel's ring (the test's harness, reached through the internal sys seam
+ * only to open an event and write its records). That the installed library builds and links is
+ * tests/cli_install.sh's. */
 #include "check.h"
+#include "fake_kernel.h"
 
 #include <pesbench/pesbench.h>
 
@@ -78,6 +81,46 @@ static void test_record(void)
 	pesbench_record_format__delete(NULL);
 }
 
+struct ring_seen {
+	unsigned n;
+	uint64_t ip[16];
+	uint32_t type[16];
+};
+
+static void note_record(struct ring_seen *seen, const struct pesbench_record *rec)
+{
+	if (seen->n >= 16)
+		return;
+	uint64_t ip = 0;
+	pesbench_record__field(rec, PESBENCH_FIELD_IP, &ip);
+	seen->ip[seen->n] = ip;
+	seen->type[seen->n++] = pesbench_record__type(rec);
+}
+
+static void on_drained(void *ctx, const struct pesbench_record *rec)
+{
+	note_record(ctx, rec);
+}
+
+/* Fills the fake kernel's ring of fd, from 16 bytes before the end of its data area: samples
+ * with IP 1..4 (the first wraps), a too-short sample, a LOST record. */
+static void fill_ring(int fd, const struct perf_event_attr *attr)
+{
+	struct fake_event *ev = fake_kernel_event(fd);
+	struct perf_event_mmap_page *meta = (void *)ev->map;
+	meta->data_head = meta->data_tail = meta->data_size - 16;
+	uint8_t buf[64];
+	struct pb_sample s;
+	memset(&s, 0, sizeof(s));
+	for (s.ip = 1; s.ip <= 4; s.ip++)
+		CHECK(fake_ring_write(ev, buf, fake_build_sample(buf, sizeof(buf), attr, &s)));
+	struct perf_event_header h = {PERF_RECORD_SAMPLE, 0, 8};
+	CHECK(fake_ring_write(ev, &h, sizeof(h)));
+	CHECK(fake_ring_write(ev, buf, fake_build_lost(buf, ev->id, 5)));
+}
+
+/* The reader over a fake kernel's ring: the drain and the caller's own loop see the same records
+ * and the same counts; a read stopped early or never ended consumes only what it took. */
 static void test_ring(void)
 {
 	struct pesbench_error err = {0};
@@ -85,6 +128,75 @@ static void test_ring(void)
 	CHECK_EQ_U64(err.code, PESBENCH_E_USAGE);
 	CHECK_STR_CONTAINS(err.msg, "power-of-two");
 	pesbench_ring__unmap(NULL);
+
+	fake_kernel_install();
+	struct perf_event_attr attr = {.size = sizeof(attr), .type = PERF_TYPE_SOFTWARE,
+				       .sample_period = 1, .sample_type = PERF_SAMPLE_IP |
+				       PERF_SAMPLE_TID, .disabled = 1};
+	int fd = pb_sys()->perf_event_open(&attr, 0, -1, -1, 0);
+	struct pesbench_record_format *fmt = pesbench_record_format__new(&attr);
+	struct pesbench_ring *ring = pesbench_ring__map(fd, 1, &err);
+	CHECK(ring && fmt);
+	if (!ring || !fmt)
+		return;
+
+	fill_ring(fd, &attr);
+	struct ring_seen drained = {0}, pulled = {0};
+	CHECK_EQ_U64(pesbench_ring__drain(ring, fmt, on_drained, &drained), 6);
+	CHECK_EQ_U64(pesbench_ring__pending(ring), 0);
+
+	fill_ring(fd, &attr);
+	const struct pesbench_record *rec;
+	CHECK(!pesbench_ring__next(ring));          /* not begun */
+	CHECK_EQ_U64(pesbench_ring__end(ring), 0);
+	uint64_t pending = pesbench_ring__pending(ring);
+	pesbench_ring__begin(ring, fmt);
+	while ((rec = pesbench_ring__next(ring))) {
+		note_record(&pulled, rec);
+		CHECK(!pesbench_record__bytes(rec, NULL));
+	}
+	CHECK_EQ_U64(pesbench_ring__pending(ring), pending); /* the tail moves at end only */
+	CHECK_EQ_U64(pesbench_ring__stat(ring, PESBENCH_RING_RECORDS), 6);
+	CHECK_EQ_U64(pesbench_ring__end(ring), 6);
+	CHECK_EQ_U64(pesbench_ring__pending(ring), 0);
+	CHECK_EQ_U64(pesbench_ring__end(ring), 0);   /* ended already */
+
+	/* 5 records handed out of 6: 4 samples and the LOST; the bad one is counted, not shown. */
+	CHECK_EQ_U64(drained.n, 5);
+	CHECK_EQ_U64(pulled.n, drained.n);
+	CHECK(!memcmp(pulled.ip, drained.ip, sizeof(pulled.ip)));
+	CHECK(!memcmp(pulled.type, drained.type, sizeof(pulled.type)));
+	CHECK(pulled.ip[0] == 1 && pulled.ip[3] == 4 && pulled.type[4] == PERF_RECORD_LOST);
+	CHECK_EQ_U64(pesbench_ring__stat(ring, PESBENCH_RING_RECORDS), 12);
+	CHECK_EQ_U64(pesbench_ring__stat(ring, PESBENCH_RING_SAMPLES), 8);
+	CHECK_EQ_U64(pesbench_ring__stat(ring, PESBENCH_RING_PARSE_ERRORS), 2);
+	CHECK_EQ_U64(pesbench_ring__stat(ring, PESBENCH_RING_LOST), 10);
+
+	/* Stopped after two; then a read begun again without end, and one cut off by a drain:
+	 * neither consumes anything, so the drain delivers the four left. */
+	fill_ring(fd, &attr);
+	pesbench_ring__begin(ring, fmt);
+	CHECK(pesbench_ring__next(ring) && pesbench_ring__next(ring));
+	CHECK_EQ_U64(pesbench_ring__end(ring), 2);
+	pesbench_ring__begin(ring, fmt);
+	CHECK(pesbench_ring__next(ring));
+	pesbench_ring__begin(ring, fmt);
+	rec = pesbench_ring__next(ring);
+	uint64_t ip = 0;
+	CHECK(rec && pesbench_record__field(rec, PESBENCH_FIELD_IP, &ip) == 0 && ip == 3);
+	struct ring_seen rest = {0};
+	CHECK_EQ_U64(pesbench_ring__drain(ring, fmt, on_drained, &rest), 4);
+	CHECK(!pesbench_ring__next(ring));
+	CHECK_EQ_U64(pesbench_ring__end(ring), 0);
+	CHECK_EQ_U64(rest.n, 3);
+	CHECK_EQ_U64(rest.ip[0], 3);
+	CHECK_EQ_U64(pesbench_ring__stat(ring, PESBENCH_RING_RECORDS), 18);
+	CHECK_EQ_U64(pesbench_ring__stat(ring, PESBENCH_RING_SAMPLES), 12);
+
+	pesbench_ring__unmap(ring);
+	pesbench_record_format__delete(fmt);
+	pb_sys()->close(fd);
+	fake_kernel_uninstall();
 }
 
 static void test_ibs(void)

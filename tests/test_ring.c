@@ -37,6 +37,19 @@ static void sample_attr(struct perf_event_attr *attr, uint64_t sample_type)
 	attr->disabled = 1;
 }
 
+/* An event of sample_type opened on the fake kernel, its ring mapped with `pages` data pages
+ * into `ring`, and the format of its records. */
+static struct fake_event *open_mapped(struct perf_event_attr *attr, struct pb_record_format *fmt,
+				      uint64_t sample_type, unsigned pages)
+{
+	struct pb_error err;
+	sample_attr(attr, sample_type);
+	pb_record_format_from_attr(fmt, attr);
+	int fd = open_event(attr);
+	CHECK(pb_ring_map(&ring, fd, pages, &err) == 0);
+	return fake_kernel_event(fd);
+}
+
 /* ---- expected records: what was written, in order, to compare with what the drain delivers */
 
 #define MAX_EXPECTED 4096
@@ -131,6 +144,37 @@ static void test_map_errors(void)
 	CHECK(pb_sys()->close(fd) == -1 && errno == EBADF);
 }
 
+/* ---- the two readers: every test below runs with the callback drain and with the iterator */
+
+typedef uint64_t ring_reader(struct pb_ring *r, const struct pb_record_format *fmt,
+			     pb_record_fn fn, void *ctx, struct pb_ring_stats *stats);
+
+static unsigned n_tail_moved, n_stats_moved;
+
+/* The iterator driven as a caller would, checking on the way that neither the ring's tail nor
+ * the stats move before end. */
+static uint64_t pull_drain(struct pb_ring *r, const struct pb_record_format *fmt,
+			   pb_record_fn fn, void *ctx, struct pb_ring_stats *stats)
+{
+	struct pb_ring_iter it;
+	struct pb_record rec;
+	struct pb_ring_stats before;
+	uint64_t tail = r->meta ? r->meta->data_tail : 0;
+	if (stats)
+		before = *stats;
+	pb_ring_iter_begin(&it, r, fmt);
+	while (pb_ring_iter_next(&it, &rec)) {
+		n_tail_moved += r->meta->data_tail != tail;
+		n_stats_moved += stats && memcmp(&before, stats, sizeof(before)) != 0;
+		if (fn)
+			fn(ctx, &rec);
+	}
+	n_tail_moved += r->meta && r->meta->data_tail != tail;
+	return pb_ring_iter_end(&it, stats);
+}
+
+static ring_reader *read_ring = pb_ring_drain;
+
 /* Starts the ring at `start` (head = tail), writes records of the sizes `next_size` gives until
  * the ring refuses one, then drains and compares every record byte for byte. */
 static void fill_and_drain(struct fake_event *ev, const struct perf_event_attr *attr,
@@ -150,7 +194,7 @@ static void fill_and_drain(struct fake_event *ev, const struct perf_event_attr *
 		n_expected++;
 	}
 	uint64_t pending = pb_ring_pending(&ring);
-	uint64_t got = pb_ring_drain(&ring, fmt, on_record, NULL, &stats);
+	uint64_t got = read_ring(&ring, fmt, on_record, NULL, &stats);
 	CHECK_EQ_U64(got, n_expected);
 	CHECK_EQ_U64(stats.samples, n_expected);
 	CHECK_EQ_U64(stats.bytes, pending);
@@ -185,12 +229,7 @@ static void test_wrap_around(void)
 {
 	struct perf_event_attr attr;
 	struct pb_record_format fmt;
-	struct pb_error err;
-	sample_attr(&attr, PERF_SAMPLE_IP | PERF_SAMPLE_RAW);
-	pb_record_format_from_attr(&fmt, &attr);
-	int fd = open_event(&attr);
-	CHECK(pb_ring_map(&ring, fd, 1, &err) == 0);
-	struct fake_event *ev = fake_kernel_event(fd);
+	struct fake_event *ev = open_mapped(&attr, &fmt, PERF_SAMPLE_IP | PERF_SAMPLE_RAW, 1);
 	uint64_t size = ring.data_size;
 	unsigned scratch_uses = 0, rounds = 0;
 
@@ -237,7 +276,7 @@ static uint64_t write_with_random_drains(struct fake_event *ev, const struct per
 		size_t n = build_raw_sample(buf, attr, (uint32_t)(rnd() % 64), i);
 		accepted += fake_ring_write(ev, buf, n);
 		if (drain_every && rnd() % drain_every == 0)
-			pb_ring_drain(&ring, fmt, NULL, NULL, stats);
+			read_ring(&ring, fmt, NULL, NULL, stats);
 	}
 	return accepted;
 }
@@ -246,13 +285,9 @@ static void test_lost(void)
 {
 	struct perf_event_attr attr;
 	struct pb_record_format fmt;
-	struct pb_error err;
 	struct pb_ring_stats stats;
-	sample_attr(&attr, PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME);
-	pb_record_format_from_attr(&fmt, &attr);
-	int fd = open_event(&attr);
-	CHECK(pb_ring_map(&ring, fd, 1, &err) == 0);
-	struct fake_event *ev = fake_kernel_event(fd);
+	struct fake_event *ev =
+		open_mapped(&attr, &fmt, PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME, 1);
 
 	/* Never drained: the ring keeps what fits (one byte short of full, like the kernel). */
 	uint8_t buf[64];
@@ -270,11 +305,11 @@ static void test_lost(void)
 	CHECK_EQ_U64(ev->lost, 1000 - kept);
 	CHECK_EQ_U64(ev->lost_pending, 1000 - kept);
 	memset(&stats, 0, sizeof(stats));
-	pb_ring_drain(&ring, &fmt, NULL, NULL, &stats);
+	read_ring(&ring, &fmt, NULL, NULL, &stats);
 	CHECK_EQ_U64(stats.samples, kept);
 	CHECK_EQ_U64(stats.lost_records, 0); /* not announced until the next write succeeds */
 	CHECK(fake_ring_write(ev, buf, n));
-	pb_ring_drain(&ring, &fmt, NULL, NULL, &stats);
+	read_ring(&ring, &fmt, NULL, NULL, &stats);
 	CHECK_EQ_U64(stats.lost_records, 1);
 	CHECK_EQ_U64(stats.lost, ev->lost);
 	CHECK_EQ_U64(stats.samples + stats.lost, 1001);
@@ -287,11 +322,11 @@ static void test_lost(void)
 		uint64_t attempts = 20000;
 		uint64_t accepted = write_with_random_drains(ev, &attr, &fmt, attempts, drain_every,
 							     &stats);
-		pb_ring_drain(&ring, &fmt, NULL, NULL, &stats);
+		read_ring(&ring, &fmt, NULL, NULL, &stats);
 		while (ev->lost_pending) {
 			accepted += write_with_random_drains(ev, &attr, &fmt, 1, 0, &stats);
 			attempts++;
-			pb_ring_drain(&ring, &fmt, NULL, NULL, &stats);
+			read_ring(&ring, &fmt, NULL, NULL, &stats);
 		}
 		CHECK_EQ_U64(stats.samples, accepted);
 		CHECK_EQ_U64(stats.lost, ev->lost - lost_before);
@@ -330,10 +365,10 @@ static void test_lost_with_sample_id(void)
 	 * overflow a page for certain, so LOST records are there to check whatever the sequence. */
 	accepted += write_with_random_drains(ev, &attr, &fmt, 200, 0, &stats);
 	while (ev->lost_pending) {
-		pb_ring_drain(&ring, &fmt, NULL, NULL, &stats);
+		read_ring(&ring, &fmt, NULL, NULL, &stats);
 		accepted += write_with_random_drains(ev, &attr, &fmt, 1, 0, &stats);
 	}
-	pb_ring_drain(&ring, &fmt, NULL, NULL, &stats);
+	read_ring(&ring, &fmt, NULL, NULL, &stats);
 	CHECK_EQ_U64(stats.samples, accepted);
 	CHECK_EQ_U64(stats.lost, ev->lost);
 	CHECK(stats.lost_records > 0);
@@ -371,14 +406,9 @@ static void test_other_accounting(void)
 {
 	struct perf_event_attr attr;
 	struct pb_record_format fmt;
-	struct pb_error err;
 	struct pb_ring_stats stats;
 	uint8_t buf[64];
-	sample_attr(&attr, PERF_SAMPLE_IP);
-	pb_record_format_from_attr(&fmt, &attr);
-	int fd = open_event(&attr);
-	CHECK(pb_ring_map(&ring, fd, 2, &err) == 0);
-	struct fake_event *ev = fake_kernel_event(fd);
+	struct fake_event *ev = open_mapped(&attr, &fmt, PERF_SAMPLE_IP, 2);
 
 	for (unsigned i = 0; i < 5; i++)
 		CHECK(fake_ring_write(ev, buf, fake_build_throttle(buf, false, 100 + i, ev->id)));
@@ -399,7 +429,7 @@ static void test_other_accounting(void)
 
 	memset(&stats, 0, sizeof(stats));
 	memset(&seen, 0, sizeof(seen));
-	CHECK_EQ_U64(pb_ring_drain(&ring, &fmt, count_record, NULL, &stats), 14);
+	CHECK_EQ_U64(read_ring(&ring, &fmt, count_record, NULL, &stats), 14);
 	CHECK_EQ_U64(stats.records, 14);
 	CHECK_EQ_U64(seen.calls, 14);
 	CHECK_EQ_U64(seen.unknown, 1);
@@ -417,7 +447,7 @@ static void test_other_accounting(void)
 	CHECK_EQ_U64(stats.bytes, 8 * 32 + 4 * 32 + 2 * 16);
 	/* Stats accumulate across drains. */
 	CHECK(fake_ring_write(ev, buf, fake_build_throttle(buf, false, 300, ev->id)));
-	pb_ring_drain(&ring, &fmt, NULL, NULL, &stats);
+	read_ring(&ring, &fmt, NULL, NULL, &stats);
 	CHECK_EQ_U64(stats.throttles, 6);
 	CHECK_EQ_U64(stats.records, 15);
 	pb_ring_unmap(&ring);
@@ -442,13 +472,8 @@ static void test_malformed(void)
 {
 	struct perf_event_attr attr;
 	struct pb_record_format fmt;
-	struct pb_error err;
 	struct pb_ring_stats stats;
-	sample_attr(&attr, PERF_SAMPLE_IP);
-	pb_record_format_from_attr(&fmt, &attr);
-	int fd = open_event(&attr);
-	CHECK(pb_ring_map(&ring, fd, 1, &err) == 0);
-	struct fake_event *ev = fake_kernel_event(fd);
+	struct fake_event *ev = open_mapped(&attr, &fmt, PERF_SAMPLE_IP, 1);
 
 	/* Header sizes 0, 4, 12 and "larger than what is there": the reader delivers what came
 	 * before, counts one error, gives up the rest up to head, and leaves no loop behind. */
@@ -462,15 +487,15 @@ static void test_malformed(void)
 		memcpy(junk, &h, 8);
 		write_garbage(ev, junk, sizeof(junk));
 		write_ip_sample(ev, &attr, 0x2000 + i);
-		CHECK_EQ_U64(pb_ring_drain(&ring, &fmt, count_record, NULL, &stats), 1);
+		CHECK_EQ_U64(read_ring(&ring, &fmt, count_record, NULL, &stats), 1);
 		CHECK_EQ_U64(seen.calls, 1);
 		CHECK_EQ_U64(seen.last_ip, 0x1000 + i);
 		CHECK_EQ_U64(stats.parse_errors, 1);
 		CHECK_EQ_U64(ring.meta->data_tail, ring.meta->data_head);
-		CHECK_EQ_U64(pb_ring_drain(&ring, &fmt, count_record, NULL, &stats), 0);
+		CHECK_EQ_U64(read_ring(&ring, &fmt, count_record, NULL, &stats), 0);
 		/* After the bad stretch, new records read normally again. */
 		write_ip_sample(ev, &attr, 0x3000 + i);
-		CHECK_EQ_U64(pb_ring_drain(&ring, &fmt, count_record, NULL, &stats), 1);
+		CHECK_EQ_U64(read_ring(&ring, &fmt, count_record, NULL, &stats), 1);
 		CHECK_EQ_U64(seen.last_ip, 0x3000 + i);
 	}
 
@@ -481,7 +506,7 @@ static void test_malformed(void)
 	struct perf_event_header h = {PERF_RECORD_SAMPLE, 0, 8};
 	write_garbage(ev, &h, sizeof(h));
 	write_ip_sample(ev, &attr, 0x4000);
-	CHECK_EQ_U64(pb_ring_drain(&ring, &fmt, count_record, NULL, &stats), 2);
+	CHECK_EQ_U64(read_ring(&ring, &fmt, count_record, NULL, &stats), 2);
 	CHECK_EQ_U64(stats.parse_errors, 1);
 	CHECK_EQ_U64(stats.samples, 1);
 	CHECK_EQ_U64(seen.last_ip, 0x4000);
@@ -489,12 +514,12 @@ static void test_malformed(void)
 	/* A head that ran more than a whole ring ahead cannot be read: give up, don't loop. */
 	memset(&stats, 0, sizeof(stats));
 	ring.meta->data_head += 3 * ring.data_size;
-	CHECK_EQ_U64(pb_ring_drain(&ring, &fmt, NULL, NULL, &stats), 0);
+	CHECK_EQ_U64(read_ring(&ring, &fmt, NULL, NULL, &stats), 0);
 	CHECK_EQ_U64(stats.parse_errors, 1);
 	CHECK_EQ_U64(ring.meta->data_tail, ring.meta->data_head);
 	/* A head that is not on a record boundary: fewer than 8 bytes left. */
 	ring.meta->data_head += 4;
-	CHECK_EQ_U64(pb_ring_drain(&ring, &fmt, NULL, NULL, &stats), 0);
+	CHECK_EQ_U64(read_ring(&ring, &fmt, NULL, NULL, &stats), 0);
 	CHECK_EQ_U64(stats.parse_errors, 2);
 	CHECK_EQ_U64(ring.meta->data_tail, ring.meta->data_head);
 
@@ -513,11 +538,97 @@ static void test_malformed(void)
 			memcpy(ring.data + i, &v, 8);
 		}
 		memset(&stats, 0, sizeof(stats));
-		pb_ring_drain(&ring, &fmt, count_record, NULL, &stats);
+		read_ring(&ring, &fmt, count_record, NULL, &stats);
 		settled += ring.meta->data_tail == ring.meta->data_head;
 	}
 	CHECK_EQ_U64(settled, rounds);
 	pb_ring_unmap(&ring);
+}
+
+/* A caller that stops early consumes exactly what it took: the tail moves once, at end, to just
+ * after the last record handed out; the rest, and a read never ended, are read again. */
+static void test_iterator_partial(void)
+{
+	struct perf_event_attr attr;
+	struct pb_record_format fmt;
+	struct pb_ring_stats stats;
+	struct pb_ring_iter it;
+	struct pb_record rec;
+	struct fake_event *ev = open_mapped(&attr, &fmt, PERF_SAMPLE_IP | PERF_SAMPLE_TID, 1);
+	/* 24-byte samples from 32 bytes before the end: the second one's IP lies past the wrap. */
+	uint64_t start = ring.data_size - 32;
+	ring.meta->data_head = ring.meta->data_tail = start;
+	for (uint64_t ip = 1; ip <= 6; ip++)
+		write_ip_sample(ev, &attr, ip);
+	memset(&stats, 0, sizeof(stats));
+
+	/* Never ended: nothing consumed, nothing counted. */
+	pb_ring_iter_begin(&it, &ring, &fmt);
+	CHECK(pb_ring_iter_next(&it, &rec) && rec.u.sample.ip == 1);
+	CHECK(pb_ring_iter_next(&it, &rec) && rec.u.sample.ip == 2); /* reassembled */
+	CHECK_EQ_U64(ring.meta->data_tail, start);
+	CHECK_EQ_U64(stats.records, 0);
+
+	/* Three taken, then ended: the tail lands after the third, the counts hold three. */
+	pb_ring_iter_begin(&it, &ring, &fmt);
+	for (uint64_t ip = 1; ip <= 3; ip++) {
+		CHECK(pb_ring_iter_next(&it, &rec));
+		CHECK_EQ_U64(rec.u.sample.ip, ip);
+		CHECK_EQ_U64(ring.meta->data_tail, start);
+	}
+	CHECK_EQ_U64(pb_ring_iter_end(&it, &stats), 3);
+	CHECK_EQ_U64(ring.meta->data_tail, start + 3 * 24);
+	CHECK_EQ_U64(stats.samples, 3);
+	CHECK_EQ_U64(stats.bytes, 3 * 24);
+	CHECK_EQ_U64(pb_ring_pending(&ring), 3 * 24);
+
+	/* Records written after begin are not seen by that read; the next read takes them. */
+	pb_ring_iter_begin(&it, &ring, &fmt);
+	write_ip_sample(ev, &attr, 7);
+	unsigned taken = 0;
+	uint64_t last = 0;
+	while (pb_ring_iter_next(&it, &rec)) {
+		taken++;
+		last = rec.u.sample.ip;
+	}
+	CHECK_EQ_U64(taken, 3);
+	CHECK_EQ_U64(last, 6);
+	CHECK(!pb_ring_iter_next(&it, &rec)); /* stays exhausted */
+	CHECK_EQ_U64(pb_ring_iter_end(&it, &stats), 3);
+	CHECK_EQ_U64(stats.samples, 6);
+	CHECK_EQ_U64(pb_ring_pending(&ring), 24);
+	memset(&seen, 0, sizeof(seen));
+	CHECK_EQ_U64(pb_ring_drain(&ring, &fmt, count_record, NULL, &stats), 1);
+	CHECK_EQ_U64(seen.last_ip, 7);
+	CHECK_EQ_U64(stats.samples, 7);
+	CHECK_EQ_U64(stats.records, 7);
+
+	/* A lost stretch: the error is counted at end, once, and the tail jumps to head. */
+	uint64_t junk[4] = {0};
+	struct perf_event_header h = {PERF_RECORD_SAMPLE, 0, 12};
+	memcpy(junk, &h, 8);
+	write_ip_sample(ev, &attr, 8);
+	write_garbage(ev, junk, sizeof(junk));
+	pb_ring_iter_begin(&it, &ring, &fmt);
+	CHECK(pb_ring_iter_next(&it, &rec) && rec.u.sample.ip == 8);
+	CHECK(!pb_ring_iter_next(&it, &rec));
+	CHECK_EQ_U64(stats.parse_errors, 0);
+	CHECK_EQ_U64(pb_ring_iter_end(&it, &stats), 1);
+	CHECK_EQ_U64(stats.parse_errors, 1);
+	CHECK_EQ_U64(ring.meta->data_tail, ring.meta->data_head);
+	/* end without stats still publishes the tail */
+	write_ip_sample(ev, &attr, 9);
+	pb_ring_iter_begin(&it, &ring, &fmt);
+	CHECK(pb_ring_iter_next(&it, &rec) && rec.u.sample.ip == 9);
+	CHECK_EQ_U64(pb_ring_iter_end(&it, NULL), 1);
+	CHECK_EQ_U64(pb_ring_pending(&ring), 0);
+	pb_ring_unmap(&ring);
+
+	struct pb_ring unmapped;
+	memset(&unmapped, 0, sizeof(unmapped));
+	pb_ring_iter_begin(&it, &unmapped, NULL);
+	CHECK(!pb_ring_iter_next(&it, &rec));
+	CHECK_EQ_U64(pb_ring_iter_end(&it, &stats), 0);
 }
 
 static void test_pending_and_pages(void)
@@ -629,11 +740,19 @@ int main(void)
 {
 	fake_kernel_install();
 	test_map_errors();
-	test_wrap_around();
-	test_lost();
-	test_lost_with_sample_id();
-	test_other_accounting();
-	test_malformed();
+	ring_reader *readers[] = {pb_ring_drain, pull_drain};
+	for (unsigned r = 0; r < PB_ARRAY_SIZE(readers); r++) {
+		read_ring = readers[r];
+		printf("-- with %s\n", r ? "the iterator pulled by hand" : "pb_ring_drain");
+		test_wrap_around();
+		test_lost();
+		test_lost_with_sample_id();
+		test_other_accounting();
+		test_malformed();
+	}
+	CHECK_EQ_U64(n_tail_moved, 0);
+	CHECK_EQ_U64(n_stats_moved, 0);
+	test_iterator_partial();
 	test_pending_and_pages();
 	test_fake_syscalls();
 	test_disable_script();

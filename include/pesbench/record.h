@@ -44,7 +44,7 @@ uint16_t pesbench_record__size(const struct pesbench_record *rec);
 /* "SAMPLE", "MMAP2", ...; "UNKNOWN" for a type pesbench does not know. */
 const char *pesbench_record_type__name(uint32_t type);
 /* The record's bytes as stored (header included); NULL when the record came from a ring
- * buffer (pesbench_ring__drain), whose bytes the kernel may already reuse. */
+ * buffer (pesbench_ring__drain, __next), whose bytes the kernel may already reuse. */
 const void *pesbench_record__bytes(const struct pesbench_record *rec, size_t *len);
 
 /* Numeric fields. For a PERF_RECORD_SAMPLE, the PERF_SAMPLE_* fields its sample_type carries;

@@ -1,7 +1,8 @@
 /* Reading the mmap ring buffer of a perf event (perf_event_open(2), "MMAP layout"): one metadata
  * page and 2^n data pages. The reader consumes every complete record between data_tail and
  * data_head, reassembles records that wrap around the end of the buffer, parses each and then
- * advances data_tail, with the barriers perf_event.h asks for. */
+ * advances data_tail, with the barriers perf_event.h asks for. It calls the caller back for each
+ * record (pesbench_ring__drain) or hands them out one by one (pesbench_ring__begin/next/end). */
 #ifndef PESBENCH_RING_H
 #define PESBENCH_RING_H
 
@@ -31,6 +32,25 @@ typedef void (*pesbench_ring_fn)(void *ctx, const struct pesbench_record *rec);
  * counted as a parse error and skipped by its header size. */
 uint64_t pesbench_ring__drain(struct pesbench_ring *ring, const struct pesbench_record_format *fmt,
 			      pesbench_ring_fn fn, void *ctx);
+/* The same reader, driven by the caller's own loop (the counts and the checks are the drain's):
+ *
+ *     pesbench_ring__begin(ring, fmt);
+ *     while ((rec = pesbench_ring__next(ring)))
+ *             use(rec);
+ *     pesbench_ring__end(ring);
+ *
+ * begin takes the records the kernel has written so far; fmt must stay valid until end. next
+ * returns the following record (valid until the next call on the ring), NULL when none is left;
+ * a malformed record is counted as a parse error and skipped. end tells the kernel, once, that
+ * every record next returned (and the malformed ones met on the way) may be overwritten, adds
+ * them to the counts and returns how many were consumed. A caller may stop before next returns
+ * NULL: the records it did not take stay in the ring for the next read. A read not ended (begin
+ * or drain called again) consumes nothing: its records are read again. next and end without
+ * begin return NULL and 0. */
+void pesbench_ring__begin(struct pesbench_ring *ring, const struct pesbench_record_format *fmt);
+const struct pesbench_record *pesbench_ring__next(struct pesbench_ring *ring);
+uint64_t pesbench_ring__end(struct pesbench_ring *ring);
+
 /* Bytes written by the kernel and not read yet. */
 uint64_t pesbench_ring__pending(const struct pesbench_ring *ring);
 
@@ -45,7 +65,7 @@ enum pesbench_ring_stat {
 	PESBENCH_RING_UNKNOWN,       /* records of a type pesbench does not decode */
 	PESBENCH_RING_BYTES,         /* bytes consumed */
 };
-/* The counts over every drain since the ring was mapped; 0 for an unknown stat. */
+/* The counts over every drain and ended read since the ring was mapped; 0 for an unknown stat. */
 uint64_t pesbench_ring__stat(const struct pesbench_ring *ring, enum pesbench_ring_stat stat);
 
 #ifdef __cplusplus

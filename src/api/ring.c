@@ -4,11 +4,17 @@
 
 #include <pesbench/ring.h>
 
+#include <stdbool.h>
 #include <stdlib.h>
 
 struct pesbench_ring {
 	struct pb_ring ring;
 	struct pb_ring_stats stats;
+	/* the read begun by pesbench_ring__begin, when reading */
+	struct pb_ring_iter iter;
+	bool reading;
+	struct pb_record rec;
+	struct pesbench_record out;
 };
 
 struct pesbench_ring *pesbench_ring__map(int fd, unsigned data_pages, struct pesbench_error *err)
@@ -55,7 +61,32 @@ uint64_t pesbench_ring__drain(struct pesbench_ring *ring, const struct pesbench_
 			      pesbench_ring_fn fn, void *ctx)
 {
 	struct drain_ctx d = {fn, ctx};
+	ring->reading = false;
 	return pb_ring_drain(&ring->ring, &fmt->fmt, fn ? on_record : NULL, &d, &ring->stats);
+}
+
+void pesbench_ring__begin(struct pesbench_ring *ring, const struct pesbench_record_format *fmt)
+{
+	pb_ring_iter_begin(&ring->iter, &ring->ring, fmt ? &fmt->fmt : NULL);
+	ring->reading = true;
+}
+
+const struct pesbench_record *pesbench_ring__next(struct pesbench_ring *ring)
+{
+	if (!ring->reading || !pb_ring_iter_next(&ring->iter, &ring->rec))
+		return NULL;
+	ring->out.rec = &ring->rec;
+	ring->out.bytes = NULL;
+	ring->out.len = 0;
+	return &ring->out;
+}
+
+uint64_t pesbench_ring__end(struct pesbench_ring *ring)
+{
+	if (!ring->reading)
+		return 0;
+	ring->reading = false;
+	return pb_ring_iter_end(&ring->iter, &ring->stats);
 }
 
 uint64_t pesbench_ring__pending(const struct pesbench_ring *ring)

@@ -1,5 +1,6 @@
-/* The reader side of the perf mmap ring buffer protocol (see ring.h). pb_ring_drain runs inside
- * signal handlers, so it only touches the mapping, the ring's own scratch buffer and the stack. */
+/* The reader side of the perf mmap ring buffer protocol (see ring.h). pb_ring_drain, and the
+ * iterator it is made of, run inside signal handlers, so they only touch the mapping, the ring's
+ * own scratch buffer and the stack. */
 #include "ring/ring.h"
 
 #include "sys/sys.h"
@@ -183,73 +184,111 @@ void pb_ring_account(const struct pb_record *rec, struct pb_ring_stats *stats)
 	}
 }
 
-uint64_t pb_ring_drain(struct pb_ring *ring, const struct pb_record_format *fmt, pb_record_fn fn,
-		       void *ctx, struct pb_ring_stats *stats)
+static void stats_add(struct pb_ring_stats *to, const struct pb_ring_stats *from)
+{
+	to->records += from->records;
+	to->samples += from->samples;
+	to->lost += from->lost;
+	to->lost_records += from->lost_records;
+	to->lost_samples += from->lost_samples;
+	to->throttles += from->throttles;
+	to->unthrottles += from->unthrottles;
+	to->aux_records += from->aux_records;
+	to->aux_bytes += from->aux_bytes;
+	to->aux_truncated += from->aux_truncated;
+	to->aux_partial += from->aux_partial;
+	to->aux_collision += from->aux_collision;
+	to->aux_overwrite += from->aux_overwrite;
+	to->parse_errors += from->parse_errors;
+	to->unknown += from->unknown;
+	to->bytes += from->bytes;
+}
+
+void pb_ring_iter_begin(struct pb_ring_iter *it, struct pb_ring *ring,
+			const struct pb_record_format *fmt)
 {
 	static const struct pb_record_format no_format;
-	struct pb_ring_stats discard;
-	struct pb_record rec;
-	uint64_t consumed = 0;
 
+	it->ring = ring;
+	it->fmt = fmt ? fmt : &no_format;
+	memset(&it->seen, 0, sizeof(it->seen));
+	it->head = it->tail = 0;
 	if (!ring->meta)
-		return 0;
-	if (!fmt)
-		fmt = &no_format;
-	if (!stats) {
-		memset(&discard, 0, sizeof(discard));
-		stats = &discard;
-	}
+		return;
+	it->head = __atomic_load_n(&ring->meta->data_head, __ATOMIC_ACQUIRE);
+	it->tail = __atomic_load_n(&ring->meta->data_tail, __ATOMIC_RELAXED);
+}
 
-	uint64_t head = __atomic_load_n(&ring->meta->data_head, __ATOMIC_ACQUIRE);
-	uint64_t tail = __atomic_load_n(&ring->meta->data_tail, __ATOMIC_RELAXED);
+bool pb_ring_iter_next(struct pb_ring_iter *it, struct pb_record *rec)
+{
+	struct pb_ring *ring = it->ring;
+	struct pb_ring_stats *stats = &it->seen;
 
-	while (tail != head) {
-		uint64_t avail = head - tail;
+	while (it->tail != it->head) {
+		uint64_t avail = it->head - it->tail;
 		struct perf_event_header h;
 
 		/* A size the kernel cannot have written means the stream is lost from here on: no
 		 * later boundary can be trusted, so everything up to head is given up. */
 		if (avail > ring->data_size || avail < sizeof(h)) {
 			stats->parse_errors++;
-			tail = head;
-			break;
+			it->tail = it->head;
+			return false;
 		}
-		copy_out(ring, tail, &h, sizeof(h));
+		copy_out(ring, it->tail, &h, sizeof(h));
 		if (h.size < sizeof(h) || h.size % 8 != 0 || h.size > avail) {
 			stats->parse_errors++;
-			tail = head;
-			break;
+			it->tail = it->head;
+			return false;
 		}
 
 		const uint8_t *bytes;
-		size_t off = (size_t)(tail & (ring->data_size - 1));
+		size_t off = (size_t)(it->tail & (ring->data_size - 1));
 		if (off + h.size <= ring->data_size) {
 			bytes = ring->data + off;
 		} else {
-			copy_out(ring, tail, ring->scratch, h.size);
+			copy_out(ring, it->tail, ring->scratch, h.size);
 			bytes = ring->scratch;
 		}
 
-		int rc = pb_record_parse(fmt, bytes, h.size, &rec);
-		consumed++;
+		int rc = pb_record_parse(it->fmt, bytes, h.size, rec);
 		stats->records++;
 		stats->bytes += h.size;
+		it->tail += h.size;
 		if (rc == PB_PARSE_OK) {
-			pb_ring_account(&rec, stats);
-			if (fn)
-				fn(ctx, &rec);
-		} else if (rc == PB_PARSE_UNKNOWN) {
-			stats->unknown++;
-			if (fn)
-				fn(ctx, &rec);
-		} else {
-			stats->parse_errors++;
+			pb_ring_account(rec, stats);
+			return true;
 		}
-		tail += h.size;
+		if (rc == PB_PARSE_UNKNOWN) {
+			stats->unknown++;
+			return true;
+		}
+		stats->parse_errors++;
 	}
+	return false;
+}
 
-	__atomic_store_n(&ring->meta->data_tail, tail, __ATOMIC_RELEASE);
-	return consumed;
+uint64_t pb_ring_iter_end(struct pb_ring_iter *it, struct pb_ring_stats *stats)
+{
+	if (!it->ring->meta)
+		return 0;
+	__atomic_store_n(&it->ring->meta->data_tail, it->tail, __ATOMIC_RELEASE);
+	if (stats)
+		stats_add(stats, &it->seen);
+	return it->seen.records;
+}
+
+uint64_t pb_ring_drain(struct pb_ring *ring, const struct pb_record_format *fmt, pb_record_fn fn,
+		       void *ctx, struct pb_ring_stats *stats)
+{
+	struct pb_ring_iter it;
+	struct pb_record rec;
+
+	pb_ring_iter_begin(&it, ring, fmt);
+	while (pb_ring_iter_next(&it, &rec))
+		if (fn)
+			fn(ctx, &rec);
+	return pb_ring_iter_end(&it, stats);
 }
 
 uint64_t pb_ring_pending(const struct pb_ring *ring)

@@ -8,6 +8,7 @@
 #include "ring/record.h"
 #include "util/error.h"
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -50,13 +51,34 @@ void pb_ring_unmap(struct pb_ring *ring);
 
 /* Consumes every complete record between data_tail and data_head, calls fn (may be NULL) for
  * each and accounts them in stats. Returns the number of records consumed. Safe to call from a
- * signal handler of the thread that owns the ring, provided fn is. */
+ * signal handler of the thread that owns the ring, provided fn is. It is the loop below. */
 uint64_t pb_ring_drain(struct pb_ring *ring, const struct pb_record_format *fmt, pb_record_fn fn,
 		       void *ctx, struct pb_ring_stats *stats);
 
 /* Counts one parsed record in stats as pb_ring_drain does (samples, losses, throttles, AUX
  * flags): a replay of stored records adds them up the same way. */
 void pb_ring_account(const struct pb_record *rec, struct pb_ring_stats *stats);
+
+/* The same reader, pulled by its caller: begin reads data_head once; each next hands out the
+ * following record (a decoded one or one of a type not decoded; malformed ones are counted and
+ * skipped); end publishes data_tail once, after the last record handed out, and adds what was
+ * consumed to stats. Until end, neither the ring's tail nor the stats change, so an iterator
+ * left without end has consumed nothing: the next reader sees the same records again. A record
+ * stays valid until the next call of next or end (it may point into the ring's scratch). The
+ * records between the last one handed out and head stay in the ring for the next reader. */
+struct pb_ring_iter {
+	struct pb_ring *ring;
+	const struct pb_record_format *fmt;
+	uint64_t head;
+	uint64_t tail;                /* just after the last record consumed */
+	struct pb_ring_stats seen;    /* what the records consumed so far add to the stats */
+};
+
+void pb_ring_iter_begin(struct pb_ring_iter *it, struct pb_ring *ring,
+			const struct pb_record_format *fmt);
+bool pb_ring_iter_next(struct pb_ring_iter *it, struct pb_record *rec);
+/* Returns the number of records consumed (malformed ones included); stats may be NULL. */
+uint64_t pb_ring_iter_end(struct pb_ring_iter *it, struct pb_ring_stats *stats);
 
 /* Bytes waiting to be read. */
 uint64_t pb_ring_pending(const struct pb_ring *ring);

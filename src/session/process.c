@@ -23,29 +23,18 @@ struct ring_slot {
 	struct pb_record_format format;
 };
 
-struct deliver_ctx {
-	const struct pb_process_config *cfg;
-	unsigned event;
-	int fd;
-	uint64_t samples;
-	struct pb_process_result *res;
-};
-
-static void deliver(void *ctx, const struct pb_record *rec)
+static void deliver(const struct pb_process_config *cfg, const struct ring_slot *slot,
+		    const struct pb_record *rec, struct pb_process_result *res)
 {
-	struct deliver_ctx *d = ctx;
-	if (rec->type == PERF_RECORD_SAMPLE)
-		d->samples++;
-	if (d->cfg->on_record)
-		d->cfg->on_record(d->cfg->record_ctx, d->event, rec);
-	if (rec->type == PERF_RECORD_SAMPLE && d->cfg->on_sample_period) {
-		uint64_t period = d->cfg->on_sample_period(d->cfg->record_ctx, d->event,
-							   &rec->u.sample);
+	if (cfg->on_record)
+		cfg->on_record(cfg->record_ctx, slot->event, rec);
+	if (rec->type == PERF_RECORD_SAMPLE && cfg->on_sample_period) {
+		uint64_t period = cfg->on_sample_period(cfg->record_ctx, slot->event, &rec->u.sample);
 		if (period) {
-			if (pb_sys()->ioctl(d->fd, PERF_EVENT_IOC_PERIOD, (unsigned long)&period))
-				d->res->period_errors++;
+			if (pb_sys()->ioctl(slot->fd, PERF_EVENT_IOC_PERIOD, (unsigned long)&period))
+				res->period_errors++;
 			else
-				d->res->period_changes++;
+				res->period_changes++;
 		}
 	}
 }
@@ -56,11 +45,16 @@ static void drain_all(const struct pb_process_config *cfg, struct ring_slot *slo
 	for (unsigned i = 0; i < n; i++) {
 		if (!slots[i].mapped)
 			continue;
-		struct deliver_ctx d = {.cfg = cfg, .event = slots[i].event, .fd = slots[i].fd,
-					.res = res};
-		pb_ring_drain(&slots[i].ring, &slots[i].format, deliver, &d,
-			      &res->events[slots[i].event].ring);
-		res->events[slots[i].event].samples += d.samples;
+		struct pb_event_result *er = &res->events[slots[i].event];
+		struct pb_ring_iter it;
+		struct pb_record rec;
+		pb_ring_iter_begin(&it, &slots[i].ring, &slots[i].format);
+		while (pb_ring_iter_next(&it, &rec)) {
+			if (rec.type == PERF_RECORD_SAMPLE)
+				er->samples++;
+			deliver(cfg, &slots[i], &rec, res);
+		}
+		pb_ring_iter_end(&it, &er->ring);
 	}
 }
 
