@@ -23,7 +23,7 @@ _pesbench() {
 		before=${before%"${before##*[![:space:]]}"}
 		prev=${before##*[[:space:]]}
 	fi
-	local commands="probe workloads verify run measure report compare plan profile attr facilities perfdata version help"
+	local commands="probe workloads verify run measure report compare plan profile attr facilities perfdata version capture replay help"
 	local facilities=" timer timer:cpu-clock timer:task-clock cpu-clock task-clock sw sw:page-faults sw:minor-faults sw:major-faults sw:context-switches sw:cpu-migrations sw:alignment-faults sw:emulation-faults sw:dummy page-faults minor-faults major-faults context-switches cpu-migrations alignment-faults emulation-faults dummy bp bp:w bp:rw bp:x bp:r uprobe hw cycles cpu-cycles instructions cache-references cache-misses branches branch-instructions branch-misses bus-cycles stalled-cycles-frontend idle-cycles-frontend stalled-cycles-backend idle-cycles-backend ref-cycles pebs ibs-op ibs-op:ops ibs-op:cycles ibs-fetch spe"
 	local experiments=" accuracy interval bias multi mode overhead cost buffer shadow"
 	local workloads=" accuracy bias mix mode shadow latency-biased call-chain busy"
@@ -105,9 +105,11 @@ _pesbench() {
 			return ;;
 		--ring)
 			return ;;
+		--record)
+			COMPREPLY=($(compgen -f -- "$cur")); return ;;
 		esac
 		case $cur in
-		-*) _pesbench_words "--facility -f -e --period -c --delivery --workload -w --iterations --threads -t --label --ring --json --help -h" ;;
+		-*) _pesbench_words "--facility -f -e --period -c --delivery --workload -w --iterations --threads -t --label --ring --json --record --help -h" ;;
 		esac ;;
 	report)
 		case $prev in
@@ -118,9 +120,11 @@ _pesbench() {
 		esac ;;
 	compare)
 		case $prev in
+		--html)
+			COMPREPLY=($(compgen -f -- "$cur")); return ;;
 		esac
 		case $cur in
-		-*) _pesbench_words "--json --help -h" ;;
+		-*) _pesbench_words "--json --html --records --help -h" ;;
 		*) COMPREPLY=($(compgen -f -- "$cur")) ;;
 		esac ;;
 	plan)
@@ -132,12 +136,14 @@ _pesbench() {
 		--ring)
 			return ;;
 		--costs)
-			COMPREPLY=($(compgen -f -- "$cur")); return ;;
+			return ;;
+		--cost-seconds)
+			return ;;
 		--runs | -r)
 			return ;;
 		esac
 		case $cur in
-		-*) _pesbench_words "--facility -f -e --budget --ring --check --costs --runs -r --help -h" ;;
+		-*) _pesbench_words "--facility -f -e --budget --ring --check --costs --cost-seconds --json --runs -r --help -h" ;;
 		esac ;;
 	profile)
 		case $prev in
@@ -153,9 +159,13 @@ _pesbench() {
 			COMPREPLY=($(compgen -f -- "$cur")); return ;;
 		--top)
 			return ;;
+		--record)
+			COMPREPLY=($(compgen -f -- "$cur")); return ;;
+		--export)
+			COMPREPLY=($(compgen -f -- "$cur")); return ;;
 		esac
 		case $cur in
-		-*) _pesbench_words "--facility -f -e --period -c --period-method --seed --perf-data --top --json --help -h" ;;
+		-*) _pesbench_words "--facility -f -e --period -c --period-method --seed --perf-data --top --json --record --call-graph -g --export --help -h" ;;
 		esac ;;
 	attr)
 		case $prev in
@@ -180,9 +190,11 @@ _pesbench() {
 		case $prev in
 		--top)
 			return ;;
+		--export)
+			COMPREPLY=($(compgen -f -- "$cur")); return ;;
 		esac
 		case $cur in
-		-*) _pesbench_words "--histogram --top --dump --json --help -h" ;;
+		-*) _pesbench_words "--histogram --top --dump --json --export --help -h" ;;
 		*) COMPREPLY=($(compgen -f -- "$cur")) ;;
 		esac ;;
 	version)
@@ -190,6 +202,22 @@ _pesbench() {
 		esac
 		case $cur in
 		-*) _pesbench_words "--json --help -h" ;;
+		esac ;;
+	capture)
+		case $prev in
+		--facility | -f | -e)
+			return ;;
+		esac
+		case $cur in
+		-*) _pesbench_words "--facility -f -e --quiet -q --help -h" ;;
+		*) COMPREPLY=($(compgen -d -- "$cur")) ;;
+		esac ;;
+	replay)
+		case $prev in
+		esac
+		case $cur in
+		-*) _pesbench_words "--help -h" ;;
+		*) COMPREPLY=($(compgen -d -- "$cur")) ;;
 		esac ;;
 	help) _pesbench_words "$commands --man --options --examples --commands --completion" ;;
 	esac
