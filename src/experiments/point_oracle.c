@@ -13,18 +13,20 @@ const char *pb_declared_events(const struct pb_spec *spec, const struct pb_truth
 	return pb_spec_declare(spec, truth, label, iterations, events);
 }
 
-double pb_point_expected_samples(const char *basis, bool subset, uint64_t declared,
-				 uint64_t count, uint64_t period)
+double pb_point_expected_samples(const char *basis, bool subset, bool ticks_from_enable,
+				 uint64_t declared, uint64_t count, uint64_t period)
 {
 	/* A counter that overflows every period events takes floor(N / period) samples of N
-	 * events, exact facility or not; a clock's ticks over a running time are not aligned to
-	 * its start, so time is not floored; nor is a subset's share of the samples of every op
-	 * (a mean, not a count). */
+	 * events, exact facility or not; so does a clock whose ticks sit on a grid from enable
+	 * (the facility says so). A clock not aligned to its start is not floored; nor is a
+	 * subset's share of the samples of every op (a mean, not a count). */
+	if (!period)
+		return 0;
 	if (!strcmp(basis, "declared") && subset)
 		return (double)declared / (double)period;
 	if (!strcmp(basis, "declared"))
 		return (double)(declared / period);
-	if (!strcmp(basis, "count"))
+	if (!strcmp(basis, "count") || (!strcmp(basis, "time") && ticks_from_enable))
 		return (double)(count / period);
 	return (double)count / (double)period;
 }

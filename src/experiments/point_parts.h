@@ -12,8 +12,8 @@ int pb_point_find_label(const struct pb_truth *truth, const char *name, struct p
 
 /* Samples one thread's event should give at period, by the basis of its expectation
  * (pb_declared_events). */
-double pb_point_expected_samples(const char *basis, bool subset, uint64_t declared,
-				 uint64_t count, uint64_t period);
+double pb_point_expected_samples(const char *basis, bool subset, bool ticks_from_enable,
+				 uint64_t declared, uint64_t count, uint64_t period);
 /* The accuracy of one event's summed figures, NAN when they hold none (see
  * struct pb_point_figures). */
 double pb_point_accuracy(const struct pb_point_figures *f, uint64_t period, unsigned threads,

@@ -150,8 +150,9 @@ void pb_point_sum_figures(const struct pb_point_request *req, struct pb_point *p
 			uint64_t period = req->events[e].period;
 			if (!period || !strcmp(f->basis, "undeclared"))
 				continue;
-			f->expected += pb_point_expected_samples(f->basis, spec->subset != 0,
-								 f->declared, er->count, period);
+			f->expected += pb_point_expected_samples(
+				f->basis, spec->subset != 0, spec->facility->ticks_from_enable,
+				f->declared, er->count, period);
 		}
 		/* A subset's samples are the op samples whose registers say they belong to it:
 		 * expected (declared subset events / period) is compared with those. */

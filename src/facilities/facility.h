@@ -151,6 +151,11 @@ struct pb_facility {
 	const char *suite_spec;
 	/* Periods are nanoseconds of the thread's clock and the basis of expectations is time. */
 	bool time_based;
+	/* Its samples sit on a grid of the period from enable (an hrtimer the kernel starts when
+	 * the event is enabled, perf_swevent_start_hrtimer), so a run of count ns holds at most
+	 * floor(count / period) of them: the expectation over time is floored, and a tick is
+	 * missed only below that. */
+	bool ticks_from_enable;
 	/* Its basis covers every privilege level (a timer's clock runs in the kernel too, and the
 	 * kernel drops the ticks that land in an excluded level without a LOST record): the
 	 * experiments sample every level where the user may, so the expectation is sound. */

@@ -109,6 +109,7 @@ const struct pb_facility pb_facility_timer = {
 	.self_test = timer_self_test,
 	.suite_spec = "timer:cpu-clock",
 	.time_based = true,
+	.ticks_from_enable = true,
 	.samples_every_level = true,
 	.multi_events = 4,
 	.periods = &timer_periods,
