@@ -101,7 +101,7 @@ static int bp_attr(const struct pb_machine *m, const struct pb_spec *spec,
 	return 0;
 }
 
-/* The self-test's loops: N writes, N/2 writes and N/2 reads of one word, N calls. */
+/* The self-test's loops: N writes, N reads, N/2 writes and N/2 reads of one word, N calls. */
 #define BP_SELF_TEST_ACCESSES 16
 static volatile uint64_t self_test_word;
 
@@ -110,6 +110,15 @@ static void write_word(void *arg, unsigned n)
 	(void)arg;
 	for (unsigned i = 0; i < n; i++)
 		self_test_word = i;
+}
+
+static void read_word(void *arg, unsigned n)
+{
+	(void)arg;
+	uint64_t sink = 0;
+	for (unsigned i = 0; i < n; i++)
+		sink += self_test_word;
+	__asm__ volatile("" : : "r"(sink));
 }
 
 static void write_and_read_word(void *arg, unsigned n)
@@ -153,6 +162,9 @@ static void bp_self_test_kind(const struct pb_machine *m, unsigned bp_type,
 	} else if (bp_type == HW_BREAKPOINT_RW) {
 		run.loop = write_and_read_word;
 		run.what = "reads and writes";
+	} else if (bp_type == HW_BREAKPOINT_R) {
+		run.loop = read_word;
+		run.what = "reads";
 	} else {
 		run.loop = call_target;
 		run.arg = (void *)self_test_target;
