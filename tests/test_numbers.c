@@ -11,6 +11,7 @@
 #include "experiments/point.h"
 #include "facilities/facility.h"
 #include "facilities/selftest.h"
+#include "io/probe_json.h"
 #include "workloads/workload.h"
 
 #include <linux/hw_breakpoint.h>
@@ -146,10 +147,39 @@ static void bp_read_self_test_reads(void)
 	CHECK_STR_CONTAINS(test.text, "16 reads, 16 counted");
 }
 
+/* Issue 21 item 13: on arm64 probe shows each facility's own model for the architecture:
+ * watchpoints report the accessing instruction (exact), and the uprobe cost line is not x86's
+ * 5-byte nop. */
+static void arm64_texts_from_the_model(void)
+{
+	static struct pb_machine arm;
+	pb_test_fixture(&arm, "sysfs-qemu-a57");
+	CHECK(pb_facility_ip_kind(&arm, &pb_facility_bp) == PB_IP_EXACT);
+	CHECK(pb_facility_ip_kind(&machine, &pb_facility_bp) == PB_IP_NEXT);
+	json_t *probe = pb_probe_json(&arm);
+	json_t *list = json_object_get(probe, "facilities");
+	for (size_t i = 0; i < json_array_size(list); i++) {
+		json_t *f = json_array_get(list, i);
+		const char *name = json_string_value(json_object_get(f, "name"));
+		if (!strcmp(name, "bp"))
+			CHECK(!strcmp(json_string_value(json_object_get(f, "ip")), "exact"));
+	}
+	json_decref(probe);
+	struct pb_availability av;
+	pb_facility_uprobe.availability(&arm, NULL, &av);
+	if (av.available) {
+		CHECK(strstr(av.detail, "5-byte") == NULL);
+		CHECK_STR_CONTAINS(av.detail, "single-stepped");
+	} else {
+		pb_skip_checks(2, "the arm64 fixture has no uprobe PMU: %s", av.reason);
+	}
+}
+
 int main(void)
 {
 	pb_test_fixture(&machine, "sysfs-skl");
 	timer_expectation_is_floored();
 	bp_read_self_test_reads();
+	arm64_texts_from_the_model();
 	return pb_check_done("test_numbers");
 }

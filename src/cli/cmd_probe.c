@@ -79,7 +79,7 @@ static void print_text(const struct pb_machine *m)
 		pb_facility_check(m, NULL, *f, &av, &test);
 		printf("%-10s %-9s %-8s %-6s %-9s %s\n", (*f)->name, av.available ? "yes" : "no",
 		       pb_verdict_name(test.verdict), (*f)->exact ? "yes" : "no",
-		       pb_ip_kind_name((*f)->ip_kind), (*f)->usage);
+		       pb_ip_kind_name(pb_facility_ip_kind(m, *f)), (*f)->usage);
 		if (test.verdict != PB_VERDICT_ABSENT)
 			printf("%-10s self-test (%.1f ms): %s\n", "", test.ms, test.text);
 		const char *why = av.available ? av.detail : av.reason;

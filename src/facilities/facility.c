@@ -73,6 +73,14 @@ enum pb_ip_kind pb_spec_ip_kind(const struct pb_machine *m, const struct pb_spec
 	return spec->facility->ip_kind_of(m ? m : pb_machine_live(), spec);
 }
 
+enum pb_ip_kind pb_facility_ip_kind(const struct pb_machine *m, const struct pb_facility *f)
+{
+	struct pb_spec spec;
+	if (!f->ip_kind_of || !f->suite_spec || pb_spec_parse(f->suite_spec, &spec, NULL))
+		return f->ip_kind;
+	return pb_spec_ip_kind(m, &spec);
+}
+
 const char *pb_verdict_name(enum pb_verdict verdict)
 {
 	switch (verdict) {

@@ -225,6 +225,10 @@ const char *pb_verdict_name(enum pb_verdict verdict);
 /* The IP relation of one spec on machine m (NULL: this machine). */
 enum pb_ip_kind pb_spec_ip_kind(const struct pb_machine *m, const struct pb_spec *spec);
 
+/* The IP relation of facility f's suite spec on machine m (NULL: this machine): what probe
+ * shows for the facility as a whole (arm64 watchpoints are exact where x86's are next-insn). */
+enum pb_ip_kind pb_facility_ip_kind(const struct pb_machine *m, const struct pb_facility *f);
+
 /* The descriptor's model, with the defaults of facilities that leave a hook out. */
 const char *pb_spec_declare(const struct pb_spec *spec, const struct pb_truth *truth, int label,
 			    uint64_t iterations, uint64_t *events);

@@ -95,7 +95,8 @@ json_t *pb_probe_json(const struct pb_machine *m)
 		json_object_set_new(j, "reason", json_string(av.available ? "" : av.reason));
 		json_object_set_new(j, "detail", json_string(av.available ? av.detail : ""));
 		json_object_set_new(j, "exact", json_boolean((*f)->exact));
-		json_object_set_new(j, "ip", json_string(pb_ip_kind_name((*f)->ip_kind)));
+		json_object_set_new(j, "ip",
+				    json_string(pb_ip_kind_name(pb_facility_ip_kind(m, *f))));
 		json_object_set_new(j, "verdict", json_string(pb_verdict_name(test.verdict)));
 		json_object_set_new(j, "self_test", pb_self_test_json(&test));
 		json_array_append_new(list, j);
