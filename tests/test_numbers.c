@@ -198,6 +198,148 @@ static void bias_flush_is_not_watched(void)
 	pb_point_free(&pt);
 }
 
+static json_t *event_json(const struct pb_point_request *req, const struct pb_point *pt)
+{
+	json_t *run = pb_test_run_json(req, pt);
+	json_t *ev = json_incref(json_array_get(json_object_get(run, "events"), 0));
+	json_decref(run);
+	return ev;
+}
+
+/* Issue 21 item 6: a run expecting fewer samples than an accuracy needs carries none, says
+ * why in the text and the JSON, never prints nan; experiments that size a run size it up. */
+static void too_few_samples_carry_no_accuracy(void)
+{
+	struct pb_point_request req;
+	request(&req, "timer:cpu-clock", "busy", 1000000, 1000);
+	memset(&script, 0, sizeof script);
+	script.count = 800000; /* 0.8 ms at 1 ms: nothing due */
+	struct pb_point pt;
+	CHECK(measure(&req, &pt) == 0);
+	CHECK(isnan(pt.ev[0].accuracy));
+	CHECK(pt.ev[0].too_few_samples);
+	CHECK(!pt.ev[0].no_samples);
+	json_t *ev = event_json(&req, &pt);
+	CHECK(json_is_null(json_object_get(ev, "accuracy")));
+	CHECK(json_is_true(json_object_get(ev, "too_few_samples")));
+	CHECK_STR_CONTAINS(json_string_value(json_object_get(ev, "accuracy_withheld")),
+			   "too few samples");
+	json_decref(ev);
+	char *text = printed(&req, &pt);
+	CHECK_STR_CONTAINS(text, "no accuracy: too few samples");
+	CHECK(strstr(text, "nan") == NULL && strstr(text, "inf") == NULL);
+	free(text);
+	pb_point_free(&pt);
+	/* 5 samples due: a figure of 1 in 5 is no accuracy either */
+	script.count = 5000000;
+	script.samples = 5;
+	CHECK(measure(&req, &pt) == 0);
+	CHECK(isnan(pt.ev[0].accuracy) && pt.ev[0].too_few_samples);
+	pb_point_free(&pt);
+	/* 10 due: a figure */
+	script.count = 10000000;
+	script.samples = 10;
+	CHECK(measure(&req, &pt) == 0);
+	CHECK(fabs(pt.ev[0].accuracy - 100) < 1e-9 && !pt.ev[0].too_few_samples);
+	pb_point_free(&pt);
+
+	/* sizing: 100 iterations of mix write its word 100 times, 1 sample at period 100 */
+	request(&req, "bp:w", "mix", 100, 100);
+	uint64_t it = pb_point_iterations_for_samples(&req, 100);
+	struct pb_truth truth;
+	struct pb_error err = {0};
+	CHECK(pb_workload_truth(&req.workload, it, &truth, &err) == 0);
+	CHECK(truth.watch_writes / 100 >= PB_MIN_EXPECTED_SAMPLES);
+	CHECK(pb_point_iterations_for_samples(&req, it) == it);
+}
+
+/* Issue 21 item 10: the accuracy is symmetric, so its direction is said beside it. */
+static void over_count_has_a_direction(void)
+{
+	struct pb_point_request req;
+	request(&req, "timer:cpu-clock", "busy", 100000, 1000);
+	memset(&script, 0, sizeof script);
+	script.count = 10000000;   /* 100 due */
+	script.samples = 101;
+	struct pb_point pt;
+	CHECK(measure(&req, &pt) == 0);
+	CHECK(fabs(pt.ev[0].accuracy - 99) < 1e-9);
+	CHECK(fabs(pt.ev[0].signed_error - 1) < 1e-9);
+	CHECK(!strcmp(pb_point_direction(&pt.ev[0]), "over"));
+	json_t *ev = event_json(&req, &pt);
+	CHECK(!strcmp(json_string_value(json_object_get(ev, "direction")), "over"));
+	CHECK(fabs(json_number_value(json_object_get(ev, "signed_error")) - 1) < 1e-9);
+	json_decref(ev);
+	char *text = printed(&req, &pt);
+	CHECK_STR_CONTAINS(text, "OVER by 1.000 %");
+	free(text);
+	pb_point_free(&pt);
+	script.samples = 97;
+	CHECK(measure(&req, &pt) == 0);
+	CHECK(!strcmp(pb_point_direction(&pt.ev[0]), "under"));
+	text = printed(&req, &pt);
+	CHECK_STR_CONTAINS(text, "UNDER by 3.000 %");
+	free(text);
+	pb_point_free(&pt);
+}
+
+/* Issue 21 item 11: samples at a level the run excluded are flagged, by IP as well as by the
+ * record's flag (the arm64 guest writes kernel IPs into user-mode records). */
+static void wrong_level_samples_are_flagged(void)
+{
+	struct pb_point_request req;
+	request(&req, "timer:cpu-clock", "busy", 100000, 1000);
+	req.exclude_kernel = true;
+	memset(&script, 0, sizeof script);
+	script.count = 2000000;
+	script.samples = 20;
+	script.kernel_ip = true;
+	struct pb_point pt;
+	CHECK(measure(&req, &pt) == 0);
+	CHECK_EQ_U64(pt.ev[0].wrong_level_samples, 20);
+	CHECK_EQ_U64(pt.ev[0].kernel_samples, 0); /* the flag says user */
+	json_t *ev = event_json(&req, &pt);
+	CHECK_EQ_U64(json_integer_value(json_object_get(ev, "wrong_level_samples")), 20);
+	json_decref(ev);
+	char *text = printed(&req, &pt);
+	CHECK_STR_CONTAINS(text, "WRONG LEVEL: 20 samples");
+	free(text);
+	pb_point_free(&pt);
+	script.kernel_ip = false;
+	CHECK(measure(&req, &pt) == 0);
+	CHECK_EQ_U64(pt.ev[0].wrong_level_samples, 0);
+	pb_point_free(&pt);
+}
+
+/* Issue 21 item 12: the declared truth counts user-level events; a kernel-only run has none,
+ * so no accuracy (it read -11320 % in the arm64 guest). */
+static void a_level_without_truth_has_no_accuracy(void)
+{
+	struct pb_point_request req;
+	request(&req, "hw:instructions", "mode", 10007, 1000);
+	req.exclude_kernel = false;
+	req.exclude_user = true;
+	memset(&script, 0, sizeof script);
+	script.count = 576 * 10007;
+	script.samples = 576;
+	struct pb_point pt;
+	CHECK(measure(&req, &pt) == 0);
+	CHECK(!strcmp(pt.ev[0].basis, "undeclared"));
+	CHECK(isnan(pt.ev[0].accuracy));
+	CHECK_STR_CONTAINS(pt.ev[0].withheld, "left the user level out");
+	pb_point_free(&pt);
+	/* both levels of an event the kernel also makes: not declared either */
+	req.exclude_user = false;
+	CHECK(measure(&req, &pt) == 0);
+	CHECK(isnan(pt.ev[0].accuracy));
+	pb_point_free(&pt);
+	/* user only: declared */
+	req.exclude_kernel = true;
+	CHECK(measure(&req, &pt) == 0);
+	CHECK(!strcmp(pt.ev[0].basis, "declared"));
+	pb_point_free(&pt);
+}
+
 int main(void)
 {
 	pb_test_fixture(&machine, "sysfs-skl");
@@ -205,5 +347,9 @@ int main(void)
 	bp_read_self_test_reads();
 	arm64_texts_from_the_model();
 	bias_flush_is_not_watched();
+	too_few_samples_carry_no_accuracy();
+	over_count_has_a_direction();
+	wrong_level_samples_are_flagged();
+	a_level_without_truth_has_no_accuracy();
 	return pb_check_done("test_numbers");
 }

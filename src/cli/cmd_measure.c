@@ -36,7 +36,7 @@ static const struct pb_opt measure_options[] = {
 		 "them); 'none' runs the workload without perf"},
 	{.name = "period", .arg = "P", .kind = PB_OPT_U64, .at = ARG(req.period, uint64_t),
 	 .given_at = PB_GIVEN(struct measure_args, period_given), .min = 0, .max = UINT64_MAX >> 1,
-	 .help = "events (ns for timers) per sample; 0 counts only (default: the facility's "
+	 .help = "events (ns for timers) per sample, at least 1 (default: the facility's "
 		 "default)"},
 	{.name = "delivery", .arg = "MODE", .kind = PB_OPT_CALL, .parse = set_delivery,
 	 .example = "none", .help = "none (default), signal, sigtrap, drain"},
@@ -81,6 +81,13 @@ int pb_cmd_measure(int argc, char **argv)
 	const char *workload = a.workload, *label = a.label, *facility = a.facility;
 	bool json = a.json, period_given = a.period_given;
 	struct pb_error err = {0};
+	/* a period of 0 samples nothing, and its figures would divide by it */
+	if (period_given && !req.period) {
+		pb_fail(&err, PB_EXIT_USAGE, 0,
+			"--period 0 samples nothing: give events (ns for timers) per sample, at "
+			"least 1; `pesbench verify` checks a facility's count against the workload");
+		return pb_cli_report("measure", &err);
+	}
 	if (pb_point_request_set(&req, facility, workload, label, period_given, &err))
 		return pb_cli_report("measure", &err);
 	/* only where the facility's samples carry the overflow's count (its model says) */

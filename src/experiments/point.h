@@ -39,6 +39,14 @@ struct pb_point_request {
 				      * carry the count (skid_in_sample_count): PERF_SAMPLE_READ */
 };
 
+/* The fewest samples a run must expect for its accuracy to be a figure. The accuracy is a
+ * ratio of sample counts, so one sample more or less moves it by 100 / expected points: below
+ * 10 expected, one sample is worth more than 10 points, coarser than every effect the
+ * experiments compare (periods, facilities and delivery modes differ by a few points), and the
+ * figure would be the rounding of a tiny count rather than the facility's accuracy. Such a run
+ * carries a reason instead; experiments that choose the run's size size it up to reach this. */
+#define PB_MIN_EXPECTED_SAMPLES 10
+
 /* Skid in events of one event's samples: per sample, the count it carries less k x period for
  * the k-th overflow (the count modulo the period, sound while the skid is below the period). */
 struct pb_skid {
@@ -81,6 +89,12 @@ struct pb_point_figures {
 	bool no_samples;             /* samples were expected and none came: no accuracy is given,
 				      * the facility produced nothing (a plain 0 % would read as a
 				      * measured figure) */
+	bool too_few_samples;        /* fewer than PB_MIN_EXPECTED_SAMPLES expected: no accuracy */
+	double signed_error;         /* (observed - expected) / expected, in %: + over-count,
+				      * - under-count; NAN where accuracy is */
+	uint64_t wrong_level_samples;/* samples at a level the run excluded, by record flag or by
+				      * IP (the union: a sample is counted once) */
+	char withheld[200];          /* why accuracy is NAN, when a figure was expected */
 	bool opened_all;
 	char open_error[256];
 	struct pb_skid skid;         /* event 0 with measure_skid only */
@@ -129,6 +143,14 @@ void pb_point_free(struct pb_point *pt);
 void pb_point_record(const struct pb_point_request *req, const struct pb_point *pt,
 		     struct pb_rset *o);
 void pb_point_print(FILE *out, const struct pb_point_request *req, const struct pb_point *pt);
+/* "over", "under", "exact", or "none" when f has no accuracy. */
+const char *pb_point_direction(const struct pb_point_figures *f);
+
+/* Iterations at least as many as given that let event 0 of req expect PB_MIN_EXPECTED_SAMPLES
+ * samples per run, where its expectation follows from the iterations (a declared count); the
+ * iterations unchanged otherwise. */
+uint64_t pb_point_iterations_for_samples(const struct pb_point_request *req,
+					 uint64_t iterations);
 
 /* Declared events per thread for one event of the request, and the basis of the expectation. */
 const char *pb_declared_events(const struct pb_spec *spec, const struct pb_truth *truth,
