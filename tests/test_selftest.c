@@ -158,6 +158,11 @@ static void fake_counts_give_their_verdicts(void)
 	CHECK_EQ_U64(test.counted, 3 * 15);
 	CHECK_EQ_U64(test.expected, 3 * 16);
 	CHECK_STR_CONTAINS(test.text, "breakpoints miscount: 16 writes, 15 counted");
+	/* the retry is recorded, never silent (issue 21) */
+	CHECK_EQ_U64(test.attempts, 2);
+	CHECK_STR_CONTAINS(test.text, "(attempt 2 of 2; attempt 1: inexact breakpoints miscount");
+	CHECK_STR_CONTAINS(test.earlier, "w: attempt 1: inexact breakpoints miscount: 16 writes, "
+					 "15 counted");
 
 	scripted_count = 17;
 	pb_facility_forget_self_tests();
@@ -182,6 +187,7 @@ static void fake_counts_give_their_verdicts(void)
 /* PMU facilities: samples of the spin loop must arrive, inside the loop. */
 static uint64_t sample_ip;
 static unsigned sample_count;
+static unsigned due_count;    /* periods the count holds; 0: sample_count */
 static unsigned far_attempts; /* sampling runs still to land far from the loop */
 
 static void write_samples(struct fake_event *ev, void *ctx)
@@ -201,7 +207,7 @@ static void write_samples(struct fake_event *ev, void *ctx)
 		size_t len = fake_build_sample(rec, sizeof rec, &ev->attr, &s);
 		fake_ring_write(ev, rec, len);
 	}
-	ev->count = (uint64_t)sample_count * ev->attr.sample_period;
+	ev->count = (uint64_t)(due_count ? due_count : sample_count) * ev->attr.sample_period;
 }
 
 static enum pb_verdict pmu_verdict(const struct pb_machine *m, const char *name,
@@ -223,12 +229,12 @@ static void pmu_samples_give_their_verdicts(void)
 	const struct pb_machine *machines[] = {&zen4, &zen4, &spr, &spr};
 	for (int i = 0; i < 4; i++) {
 		sample_ip = (uint64_t)(uintptr_t)pb_selftest_spin_begin;
-		sample_count = 40;
+		sample_count = 64;
 		CHECK(pmu_verdict(machines[i], names[i], &test) == PB_VERDICT_WORKS);
-		CHECK_EQ_U64(test.samples_inside, 40);
+		CHECK_EQ_U64(test.samples_inside, 64);
 		sample_ip = 0x1000; /* far from the loop */
 		CHECK(pmu_verdict(machines[i], names[i], &test) == PB_VERDICT_INEXACT);
-		CHECK_STR_CONTAINS(test.text, "outside the loop: 0 of 40");
+		CHECK_STR_CONTAINS(test.text, "outside the loop: 0 of 64");
 		CHECK_STR_CONTAINS(test.text, "attempt 3 of 3");
 		/* a busy machine once: measured again, and the text says it */
 		sample_ip = (uint64_t)(uintptr_t)pb_selftest_spin_begin;
@@ -236,6 +242,17 @@ static void pmu_samples_give_their_verdicts(void)
 		CHECK(pmu_verdict(machines[i], names[i], &test) == PB_VERDICT_WORKS);
 		CHECK_STR_CONTAINS(test.text, "attempt 2 of 3");
 		CHECK_EQ_U64(far_attempts, 0);
+		/* the bound is two-sided (issue 21): 100 samples where 64 +- 26 were due */
+		sample_count = 100;
+		due_count = 64;
+		CHECK(pmu_verdict(machines[i], names[i], &test) == PB_VERDICT_INEXACT);
+		CHECK_STR_CONTAINS(test.text, "sample too often: 100 samples where 64 +- 26");
+		/* 20 due cannot be judged: the bound needs 44, longer runs are tried */
+		sample_count = due_count = 20;
+		CHECK(pmu_verdict(machines[i], names[i], &test) == PB_VERDICT_INEXACT);
+		CHECK_STR_CONTAINS(test.text, "a bound needs 44");
+		CHECK_EQ_U64(test.attempts, 3);
+		due_count = 0;
 		sample_count = 0;
 		CHECK(pmu_verdict(machines[i], names[i], &test) == PB_VERDICT_INERT);
 		CHECK_STR_CONTAINS(test.text, "none sampled");

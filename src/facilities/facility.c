@@ -76,7 +76,12 @@ enum pb_ip_kind pb_spec_ip_kind(const struct pb_machine *m, const struct pb_spec
 enum pb_ip_kind pb_facility_ip_kind(const struct pb_machine *m, const struct pb_facility *f)
 {
 	struct pb_spec spec;
+	struct pb_availability av;
 	if (!f->ip_kind_of || !f->suite_spec || pb_spec_parse(f->suite_spec, &spec, NULL))
+		return f->ip_kind;
+	/* a facility absent here keeps its general relation: there is nothing to grant */
+	f->availability(m ? m : pb_machine_live(), &spec, &av);
+	if (!av.available)
 		return f->ip_kind;
 	return pb_spec_ip_kind(m, &spec);
 }

@@ -95,6 +95,10 @@ struct pb_self_test {
 	uint64_t samples_inside; /* of those, with an IP inside the loop */
 	double ms;               /* how long the self-test took */
 	int sys_errno;           /* refused: the open's errno */
+	uint64_t wrong_level;    /* samples at a level the test excluded (a kernel IP) */
+	unsigned attempts;       /* runs the verdict took (1: no retry); every earlier one is in
+				  * earlier, never dropped */
+	char earlier[320];       /* "attempt 1: breakpoints miscount: 16 writes, 15 counted; ..." */
 	char text[320];          /* one line: "the kernel accepts breakpoints but none fired: ..." */
 };
 

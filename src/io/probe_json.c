@@ -73,6 +73,10 @@ json_t *pb_self_test_json(const struct pb_self_test *test)
 	json_object_set_new(j, "ms", json_real(test->ms));
 	json_object_set_new(j, "errno", json_integer(test->sys_errno));
 	json_object_set_new(j, "text", json_string(test->text));
+	/* a retried verdict keeps what each earlier run gave */
+	json_object_set_new(j, "attempts", json_integer(test->attempts));
+	json_object_set_new(j, "earlier_attempts", json_string(test->earlier));
+	json_object_set_new(j, "wrong_level_samples", json_integer((json_int_t)test->wrong_level));
 	return j;
 }
 
