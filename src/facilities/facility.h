@@ -99,7 +99,7 @@ struct pb_self_test {
 	unsigned attempts;       /* runs the verdict took (1: no retry); every earlier one is in
 				  * earlier, never dropped */
 	char earlier[320];       /* "attempt 1: breakpoints miscount: 16 writes, 15 counted; ..." */
-	char text[320];          /* one line: "the kernel accepts breakpoints but none fired: ..." */
+	char text[640];          /* one line: "the kernel accepts breakpoints but none fired: ..." */
 };
 
 struct pb_availability {
@@ -140,6 +140,10 @@ struct pb_facility {
 	 * as a whole, every kind it offers) and fills out; the helpers are in selftest.h. */
 	void (*self_test)(const struct pb_machine *m, const struct pb_spec *spec,
 			  struct pb_self_test *out);
+	/* What the self-test of spec judges, written to buf: specs with one key share a verdict,
+	 * and one verdict is cached per key (hw: the kind of counter an event lands on, as a
+	 * PMU may sample on one kind and not the other). NULL hook: the spec's text. */
+	const char *(*verdict_key)(const struct pb_spec *spec, char *buf, size_t len);
 	/* Where this spec's sample IPs land on machine m, when it depends on the spec (PEBS: the
 	 * granted precise level); NULL: ip_kind. Ask pb_spec_ip_kind(). */
 	enum pb_ip_kind (*ip_kind_of)(const struct pb_machine *m, const struct pb_spec *spec);
