@@ -184,6 +184,6 @@ void pb_facility_check(const struct pb_machine *m, const struct pb_spec *spec,
 	if (test->verdict == PB_VERDICT_WORKS)
 		return;
 	av->available = false;
-	snprintf(av->reason, sizeof av->reason, "self-test %s: %s",
+	snprintf(av->reason, sizeof av->reason, "self-test %s: %.360s",
 		 pb_verdict_name(test->verdict), test->text);
 }
