@@ -245,12 +245,12 @@ static void too_few_samples_carry_no_accuracy(void)
 
 	/* sizing: 100 iterations of mix write its word 100 times, 1 sample at period 100 */
 	request(&req, "bp:w", "mix", 100, 100);
-	uint64_t it = pb_point_iterations_for_samples(&req, 100);
+	uint64_t it = pb_point_iterations_for_samples(&req, 100, PB_MIN_EXPECTED_SAMPLES);
 	struct pb_truth truth;
 	struct pb_error err = {0};
 	CHECK(pb_workload_truth(&req.workload, it, &truth, &err) == 0);
 	CHECK(truth.watch_writes / 100 >= PB_MIN_EXPECTED_SAMPLES);
-	CHECK(pb_point_iterations_for_samples(&req, it) == it);
+	CHECK(pb_point_iterations_for_samples(&req, it, PB_MIN_EXPECTED_SAMPLES) == it);
 }
 
 /* Issue 21 item 10: the accuracy is symmetric, so its direction is said beside it. */
@@ -340,6 +340,45 @@ static void a_level_without_truth_has_no_accuracy(void)
 	pb_point_free(&pt);
 }
 
+/* Issue 21 item 4, done when: bias on bp:rw at a period coprime with the four loads deviates
+ * less than 0.5 pp from the ideal share on every variant, with runs sized to 400 samples. */
+static void bias_on_breakpoints_is_even(void)
+{
+	struct pb_self_test judge;
+	pb_facility_bp.self_test(pb_machine_live(), NULL, &judge);
+	if (judge.verdict != PB_VERDICT_WORKS) {
+		pb_skip_checks(6, "breakpoints do not work on this machine");
+		return;
+	}
+	struct pb_suite_options o;
+	pb_suite_options_defaults(&o);
+	o.runs = 1;
+	o.nthreads = 1;
+	o.threads[0] = 1;
+	o.periods[0] = 7;
+	o.nperiods = 1;
+	o.target_ms = 1;
+	struct pb_results res;
+	struct pb_error err = {0};
+	CHECK(pb_results_open(&res, "/tmp/pesbench-test-numbers", 0, NULL, &err) == 0);
+	CHECK(pb_experiment_bias.run(&o, "bp:rw", &res, &err) == 0);
+	json_t *points = pb_test_points_json(&res);
+	CHECK_EQ_U64(json_array_size(points), 3);
+	for (size_t i = 0; i < json_array_size(points); i++) {
+		json_t *p = json_array_get(points, i);
+		json_t *run = json_array_get(json_object_get(p, "runs"), 0);
+		json_t *a = json_object_get(run, "attribution");
+		double dev = json_number_value(json_object_get(json_object_get(p, "metrics"),
+							       "max_deviation"));
+		printf("bias bp:rw %s: %lld samples, max deviation %.3f pp\n",
+		       json_string_value(json_object_get(p, "variant")),
+		       (long long)json_integer_value(json_object_get(a, "samples")), dev);
+		CHECK(json_integer_value(json_object_get(a, "samples")) >= 400 && dev < 0.5);
+	}
+	json_decref(points);
+	pb_results_close(&res);
+}
+
 int main(void)
 {
 	pb_test_fixture(&machine, "sysfs-skl");
@@ -351,5 +390,6 @@ int main(void)
 	over_count_has_a_direction();
 	wrong_level_samples_are_flagged();
 	a_level_without_truth_has_no_accuracy();
+	bias_on_breakpoints_is_even();
 	return pb_check_done("test_numbers");
 }

@@ -139,7 +139,8 @@ int pb_calibrate_request(const struct pb_suite_options *o, struct pb_point_reque
 		return -1;
 	/* A run too short for an accuracy is made longer: by its declared events, or for a
 	 * clock by the time the run aims for. */
-	req->iterations = pb_point_iterations_for_samples(req, req->iterations);
+	req->iterations = pb_point_iterations_for_samples(req, req->iterations,
+							  PB_MIN_EXPECTED_SAMPLES);
 	if (!req->no_perf && req->nevents && req->events[0].period &&
 	    req->events[0].spec.facility->time_based && o->target_ms) {
 		double due = (double)o->target_ms * 1e6 / (double)req->events[0].period;

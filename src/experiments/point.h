@@ -146,11 +146,11 @@ void pb_point_print(FILE *out, const struct pb_point_request *req, const struct 
 /* "over", "under", "exact", or "none" when f has no accuracy. */
 const char *pb_point_direction(const struct pb_point_figures *f);
 
-/* Iterations at least as many as given that let event 0 of req expect PB_MIN_EXPECTED_SAMPLES
- * samples per run, where its expectation follows from the iterations (a declared count); the
- * iterations unchanged otherwise. */
+/* Iterations at least as many as given that let event 0 of req expect min_samples samples per
+ * run (PB_MIN_EXPECTED_SAMPLES for an accuracy), where its expectation follows from the
+ * iterations (a declared count); the iterations unchanged otherwise. */
 uint64_t pb_point_iterations_for_samples(const struct pb_point_request *req,
-					 uint64_t iterations);
+					 uint64_t iterations, unsigned min_samples);
 
 /* Declared events per thread for one event of the request, and the basis of the expectation. */
 const char *pb_declared_events(const struct pb_spec *spec, const struct pb_truth *truth,

@@ -67,7 +67,7 @@ double pb_point_signed_error(const struct pb_point_figures *f, uint64_t period,
 }
 
 uint64_t pb_point_iterations_for_samples(const struct pb_point_request *req,
-					 uint64_t iterations)
+					 uint64_t iterations, unsigned min_samples)
 {
 	if (req->no_perf || !req->nevents || !req->events[0].period || !iterations)
 		return iterations;
@@ -82,9 +82,9 @@ uint64_t pb_point_iterations_for_samples(const struct pb_point_request *req,
 		   "declared") || !declared)
 		return iterations;
 	double per_run = (double)declared * req->threads / (double)req->events[0].period;
-	if (per_run >= PB_MIN_EXPECTED_SAMPLES)
+	if (per_run >= min_samples)
 		return iterations;
 	/* one more period's worth per thread covers the floor of the overflow count */
-	double scale = (PB_MIN_EXPECTED_SAMPLES + 1) / per_run;
+	double scale = (min_samples + 1) / per_run;
 	return (uint64_t)ceil((double)iterations * scale);
 }
