@@ -49,14 +49,18 @@ static void write_script(struct fake_event *ev, void *ctx)
 static void request(struct pb_point_request *req, const char *facility, const char *workload,
 		    uint64_t period, uint64_t iterations)
 {
-	struct pb_error err = {0};
-	pb_point_request_defaults(req);
-	CHECK(pb_point_request_set(req, facility, workload, NULL, true, &err) == 0);
-	if (err.msg[0])
-		fprintf(stderr, "%s\n", err.msg);
-	req->period = req->events[0].period = period;
-	req->iterations = iterations;
-	req->machine = &machine;
+	pb_test_request(req, facility, workload, period, iterations, &machine);
+}
+
+/* The real kernel's breakpoints work here; else the n checks that need them are skipped. */
+static bool breakpoints_work(unsigned n)
+{
+	struct pb_self_test judge;
+	pb_facility_bp.self_test(pb_machine_live(), NULL, &judge);
+	if (judge.verdict == PB_VERDICT_WORKS)
+		return true;
+	pb_skip_checks(n, "breakpoints do not work on this machine: %s", judge.text);
+	return false;
 }
 
 static char *printed(const struct pb_point_request *req, const struct pb_point *pt)
@@ -126,12 +130,8 @@ static void bp_read_self_test_reads(void)
 {
 	static struct pb_machine arm;
 	pb_test_fixture(&arm, "sysfs-qemu-a57");
-	struct pb_self_test judge;
-	pb_facility_bp.self_test(pb_machine_live(), NULL, &judge);
-	if (judge.verdict != PB_VERDICT_WORKS) {
-		pb_skip_checks(2, "breakpoints do not work on this machine: nothing to read with");
+	if (!breakpoints_work(2))
 		return;
-	}
 	static struct pb_sys seam;
 	seam = pb_sys_linux;
 	seam.perf_event_open = read_as_read_write;
@@ -180,12 +180,8 @@ static void arm64_texts_from_the_model(void)
  * more (x86's clflush of the watched word was a fifth, so 25 % shares were never ideal). */
 static void bias_flush_is_not_watched(void)
 {
-	struct pb_self_test judge;
-	pb_facility_bp.self_test(pb_machine_live(), NULL, &judge);
-	if (judge.verdict != PB_VERDICT_WORKS) {
-		pb_skip_checks(3, "breakpoints do not work on this machine");
+	if (!breakpoints_work(3))
 		return;
-	}
 	struct pb_point_request req;
 	request(&req, "bp:rw", "bias:variant=miss", 7, 20000);
 	req.machine = NULL;
@@ -344,12 +340,8 @@ static void a_level_without_truth_has_no_accuracy(void)
  * less than 0.5 pp from the ideal share on every variant, with runs sized to 400 samples. */
 static void bias_on_breakpoints_is_even(void)
 {
-	struct pb_self_test judge;
-	pb_facility_bp.self_test(pb_machine_live(), NULL, &judge);
-	if (judge.verdict != PB_VERDICT_WORKS) {
-		pb_skip_checks(6, "breakpoints do not work on this machine");
+	if (!breakpoints_work(6))
 		return;
-	}
 	struct pb_suite_options o;
 	pb_suite_options_defaults(&o);
 	o.runs = 1;
