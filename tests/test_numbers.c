@@ -277,6 +277,23 @@ static void over_count_has_a_direction(void)
 	CHECK_STR_CONTAINS(text, "UNDER by 3.000 %");
 	free(text);
 	pb_point_free(&pt);
+	/* an exact facility counting one access more per signal (the arm64 guest): the count's
+	 * direction too */
+	request(&req, "bp:w", "mix", 100, 10000);
+	struct pb_truth truth;
+	struct pb_error err = {0};
+	CHECK(pb_workload_truth(&req.workload, req.iterations, &truth, &err) == 0);
+	script.count = truth.watch_writes + truth.watch_writes / 100;
+	script.samples = script.count / 100;
+	CHECK(measure(&req, &pt) == 0);
+	CHECK(pt.ev[0].signed_error > 0);
+	text = printed(&req, &pt);
+	char want[64];
+	snprintf(want, sizeof want, "count OVER the declaration by %llu",
+		 (unsigned long long)(truth.watch_writes / 100));
+	CHECK_STR_CONTAINS(text, want);
+	free(text);
+	pb_point_free(&pt);
 }
 
 /* Issue 21 item 11: samples at a level the run excluded are flagged, by IP as well as by the

@@ -190,6 +190,14 @@ void pb_point_print(FILE *out, const struct pb_point_request *req, const struct 
 				(unsigned long long)f->wrong_level_samples);
 		if (!strcmp(f->basis, "declared"))
 			fprintf(out, " (declared %llu per thread)", (unsigned long long)f->declared);
+		/* an exact facility's count is the declaration, or a finding with its sign */
+		uint64_t declared_all = f->declared * req->threads;
+		if (!strcmp(f->basis, "declared") && req->events[e].spec.facility->exact &&
+		    f->opened_all && f->count != declared_all)
+			fprintf(out, "; count %s the declaration by %llu",
+				f->count > declared_all ? "OVER" : "UNDER",
+				(unsigned long long)(f->count > declared_all ? f->count - declared_all
+									  : declared_all - f->count));
 		if (req->events[e].spec.subset)
 			fprintf(out, "; observed: the subset's samples among %llu op samples",
 				(unsigned long long)f->ibs_ops_sampled);
