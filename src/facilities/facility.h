@@ -73,6 +73,8 @@ struct pb_spec {
 	uint64_t config, config1, config2;   /* encoded event / facility options */
 	uint64_t options;        /* facility-private option bits */
 	uint32_t subset;         /* ibs-op :subset=...: enum pb_ibs_op_flag mask, 0 = every op */
+	bool counting_only;      /* set by a caller that only counts (verify's oracles): its
+				  * self-test judges the count, not sampling */
 };
 
 /* A facility's self-test verdict: what a tiny known loop run under it produced. The kernel
