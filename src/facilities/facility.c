@@ -137,10 +137,11 @@ const char *pb_user_space_only_note(const struct pb_machine *m)
 static void cached_self_test(const struct pb_machine *m, const struct pb_facility *f,
 			     const struct pb_spec *spec, struct pb_self_test *out)
 {
-	char keybuf[sizeof self_tests[0].key];
-	const char *key = !spec ? ""
-			  : f->verdict_key ? f->verdict_key(spec, keybuf, sizeof keybuf)
-					   : spec->text;
+	char keybuf[sizeof self_tests[0].key], key[sizeof self_tests[0].key];
+	snprintf(key, sizeof key, "%.180s%s",
+		 !spec ? "" : f->verdict_key ? f->verdict_key(spec, keybuf, sizeof keybuf)
+					     : spec->text,
+		 spec && spec->signal_per_sample ? " +signals" : "");
 	pthread_mutex_lock(&self_tests_lock);
 	for (unsigned i = 0; i < self_tests_used; i++)
 		if (self_tests[i].facility == f && !strcmp(self_tests[i].key, key)) {

@@ -75,6 +75,8 @@ struct pb_spec {
 	uint32_t subset;         /* ibs-op :subset=...: enum pb_ibs_op_flag mask, 0 = every op */
 	bool counting_only;      /* set by a caller that only counts (verify's oracles): its
 				  * self-test judges the count, not sampling */
+	bool signal_per_sample;  /* set by a caller measuring with a signal per sample (measure
+				  * --delivery signal|sigtrap): the self-test delivers them too */
 };
 
 /* A facility's self-test verdict: what a tiny known loop run under it produced. The kernel

@@ -5,8 +5,12 @@
 #include "util/kit.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <pthread.h>
+#include <signal.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -108,6 +112,34 @@ static int run_enabled(int fd, const struct pb_selftest_run *run, uint64_t *coun
 	return 0;
 }
 
+/* The verdict of a count against the loop's events; how: "" or " with a signal per event". */
+static void judge_count(const struct pb_selftest_run *run, const char *how,
+			struct pb_self_test *out)
+{
+	double error = run->expected ? fabs((double)out->counted - (double)run->expected) /
+					       (double)run->expected
+				     : 0;
+	if (!out->counted) {
+		out->verdict = PB_VERDICT_INERT;
+		snprintf(out->text, sizeof out->text,
+			 "the kernel accepts %s but none fired%s: %llu %s, 0 counted", run->accepted,
+			 how, (unsigned long long)run->expected, run->what);
+	} else if (error > run->tolerance) {
+		out->verdict = PB_VERDICT_INEXACT;
+		bool over = out->counted > run->expected;
+		snprintf(out->text, sizeof out->text, "%s miscount%s: %llu %s, %llu counted (%s by "
+			 "%llu)", run->accepted, how, (unsigned long long)run->expected, run->what,
+			 (unsigned long long)out->counted, over ? "over" : "under",
+			 (unsigned long long)(over ? out->counted - run->expected
+						   : run->expected - out->counted));
+	} else {
+		out->verdict = PB_VERDICT_WORKS;
+		snprintf(out->text, sizeof out->text, "%llu %s, %llu counted%s",
+			 (unsigned long long)run->expected, run->what,
+			 (unsigned long long)out->counted, how);
+	}
+}
+
 void pb_selftest_count(const struct pb_machine *m, const struct pb_spec *spec,
 		       const struct pb_selftest_run *run, struct pb_self_test *out)
 {
@@ -118,33 +150,81 @@ void pb_selftest_count(const struct pb_machine *m, const struct pb_spec *spec,
 	if (build_attr(m, spec, run, 0, &attr, out) == 0) {
 		int fd = open_event(&attr, out);
 		if (fd >= 0) {
-			if (run_enabled(fd, run, &out->counted, out) == 0) {
-				double error = run->expected ? fabs((double)out->counted -
-								    (double)run->expected) /
-								       (double)run->expected
-							     : 0;
-				if (!out->counted) {
-					out->verdict = PB_VERDICT_INERT;
-					snprintf(out->text, sizeof out->text,
-						 "the kernel accepts %s but none fired: %llu %s, 0 "
-						 "counted", run->accepted,
-						 (unsigned long long)run->expected, run->what);
-				} else if (error > run->tolerance) {
-					out->verdict = PB_VERDICT_INEXACT;
-					snprintf(out->text, sizeof out->text,
-						 "%s miscount: %llu %s, %llu counted", run->accepted,
-						 (unsigned long long)run->expected, run->what,
-						 (unsigned long long)out->counted);
-				} else {
-					out->verdict = PB_VERDICT_WORKS;
-					snprintf(out->text, sizeof out->text, "%llu %s, %llu counted",
-						 (unsigned long long)run->expected, run->what,
-						 (unsigned long long)out->counted);
-				}
-			}
+			if (run_enabled(fd, run, &out->counted, out) == 0)
+				judge_count(run, "", out);
 			pb_sys()->close(fd);
 		}
 	}
+	out->ms = (double)(pb_now_ns() - t0) / 1e6;
+	out->attempts = 1;
+}
+
+static volatile sig_atomic_t signals_caught;
+
+static void on_signal(int sig, siginfo_t *si, void *uc)
+{
+	(void)sig, (void)si, (void)uc;
+	signals_caught = signals_caught + 1;
+}
+
+void pb_selftest_count_signalled(const struct pb_machine *m, const struct pb_spec *spec,
+				 const struct pb_selftest_run *run, struct pb_self_test *out)
+{
+	memset(out, 0, sizeof *out);
+	uint64_t t0 = pb_now_ns();
+	out->expected = run->expected;
+	struct perf_event_attr attr;
+	struct pb_ring *ring = calloc(1, sizeof *ring);
+	if (!ring) {
+		out->verdict = PB_VERDICT_REFUSED;
+		snprintf(out->text, sizeof out->text, "out of memory");
+		return;
+	}
+	if (build_attr(m, spec, run, 1, &attr, out))
+		goto done;
+	attr.sample_type |= PERF_SAMPLE_IP;
+	attr.wakeup_events = 1;
+	int fd = open_event(&attr, out);
+	if (fd < 0)
+		goto done;
+	/* a real-time signal per sample, routed to this thread, as measure's signal mode */
+	int signo = SIGRTMIN + 3;
+	struct sigaction sa = {.sa_sigaction = on_signal, .sa_flags = SA_SIGINFO | SA_RESTART};
+	struct sigaction old;
+	sigemptyset(&sa.sa_mask);
+	struct f_owner_ex owner = {.type = F_OWNER_TID, .pid = (pid_t)syscall(SYS_gettid)};
+	struct pb_error err = {0};
+	const struct pb_sys *sys = pb_sys();
+	if (pb_ring_map(ring, fd, 8, &err)) {
+		out->verdict = PB_VERDICT_REFUSED;
+		snprintf(out->text, sizeof out->text, "mapping its ring failed: %.280s", err.msg);
+	} else if (sigaction(signo, &sa, &old)) {
+		out->verdict = PB_VERDICT_REFUSED;
+		snprintf(out->text, sizeof out->text, "cannot catch signal %d: %s", signo,
+			 strerror(errno));
+		pb_ring_unmap(ring);
+	} else {
+		signals_caught = 0;
+		if (sys->fcntl(fd, F_SETOWN_EX, (unsigned long)(uintptr_t)&owner) ||
+		    sys->fcntl(fd, F_SETSIG, (unsigned long)signo) ||
+		    sys->fcntl(fd, F_SETFL, O_ASYNC | O_NONBLOCK)) {
+			out->verdict = PB_VERDICT_REFUSED;
+			out->sys_errno = errno;
+			snprintf(out->text, sizeof out->text, "cannot route signals to the thread: "
+				 "%s", strerror(errno));
+		} else if (run_enabled(fd, run, &out->counted, out) == 0) {
+			judge_count(run, " with a signal per event", out);
+		}
+		out->samples = (uint64_t)signals_caught;
+		pb_ring_unmap(ring);
+		sys->close(fd);
+		fd = -1;
+		sigaction(signo, &old, NULL);
+	}
+	if (fd >= 0)
+		sys->close(fd);
+done:
+	free(ring);
 	out->ms = (double)(pb_now_ns() - t0) / 1e6;
 	out->attempts = 1;
 }

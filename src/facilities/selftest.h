@@ -26,6 +26,12 @@ struct pb_selftest_run {
 /* Counts run->loop under spec and compares with run->expected. */
 void pb_selftest_count(const struct pb_machine *m, const struct pb_spec *spec,
 		       const struct pb_selftest_run *run, struct pb_self_test *out);
+/* pb_selftest_count with every event sampled (period 1) and a real-time signal delivered per
+ * sample to this thread, as a measurement with signal delivery has them: a facility whose
+ * count changes when signals arrive (arm64 breakpoints under QEMU count one more per signal)
+ * miscounts here. */
+void pb_selftest_count_signalled(const struct pb_machine *m, const struct pb_spec *spec,
+				 const struct pb_selftest_run *run, struct pb_self_test *out);
 /* pb_selftest_count, again up to most runs in all while it miscounts: a miscount is believed
  * when it happens every time. Every earlier run is kept in out->earlier and the text. */
 void pb_selftest_count_retried(const struct pb_machine *m, const struct pb_spec *spec,
