@@ -35,8 +35,8 @@ static int interval_run(const struct pb_suite_options *o, const char *facility,
 		}
 	}
 	/* sized for the longest period, so every period's runs expect enough samples */
-	uint64_t longest = periods[0];
-	for (unsigned i = 1; i < n; i++)
+	uint64_t longest = 0;
+	for (unsigned i = 0; i < n; i++)
 		longest = periods[i] > longest ? periods[i] : longest;
 	struct pb_point_request req;
 	if (pb_suite_request(&req, facility, NULL, longest, 1, o->delivery, err))

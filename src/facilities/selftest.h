@@ -26,8 +26,8 @@ struct pb_selftest_run {
 /* Counts run->loop under spec and compares with run->expected. */
 void pb_selftest_count(const struct pb_machine *m, const struct pb_spec *spec,
 		       const struct pb_selftest_run *run, struct pb_self_test *out);
-/* pb_selftest_count with every event sampled (period 1) and a real-time signal delivered per
- * sample to this thread, as a measurement with signal delivery has them: a facility whose
+/* pb_selftest_count with every 4th event sampled and a real-time signal delivered per sample
+ * to this thread, as a measurement with signal delivery has them: a facility whose
  * count changes when signals arrive (arm64 breakpoints under QEMU count one more per signal)
  * miscounts here. */
 void pb_selftest_count_signalled(const struct pb_machine *m, const struct pb_spec *spec,

@@ -292,7 +292,7 @@ bp_err = open(err_path).read() if os.path.exists(err_path) else ""
 if bp_rc == "3":
     print(f"  note finding: QEMU {ver}: bp:x with signal delivery refused: {bp_err.strip()[:300]}")
     check("bp_signal: refused by its signal-delivering self-test, the miscount with its direction",
-          re.search(r"miscount with a signal per event: \d+ executions, \d+ counted \((over|under) by \d+\)",
+          re.search(r"miscount with a signal per sample: \d+ executions, \d+ counted \((over|under) by \d+\)",
                     bp_err) is not None, bp_err.strip()[:300])
 elif bp_rc == "0":
     d, ev = measured("bp_signal")
