@@ -159,6 +159,20 @@ void pb_selftest_count(const struct pb_machine *m, const struct pb_spec *spec,
 	out->attempts = 1;
 }
 
+/* A sampling test's start: out cleared, the clock read, its ring's state allocated (NULL, out
+ * refused, when memory is short). */
+static struct pb_ring *start_sampling(struct pb_self_test *out, uint64_t *t0)
+{
+	memset(out, 0, sizeof *out);
+	*t0 = pb_now_ns();
+	struct pb_ring *ring = calloc(1, sizeof *ring);
+	if (!ring) {
+		out->verdict = PB_VERDICT_REFUSED;
+		snprintf(out->text, sizeof out->text, "out of memory");
+	}
+	return ring;
+}
+
 #define SIGNALLED_PERIOD 4
 static volatile sig_atomic_t signals_caught;
 
@@ -171,16 +185,12 @@ static void on_signal(int sig, siginfo_t *si, void *uc)
 void pb_selftest_count_signalled(const struct pb_machine *m, const struct pb_spec *spec,
 				 const struct pb_selftest_run *run, struct pb_self_test *out)
 {
-	memset(out, 0, sizeof *out);
-	uint64_t t0 = pb_now_ns();
+	uint64_t t0;
+	struct pb_ring *ring = start_sampling(out, &t0);
+	if (!ring)
+		return;
 	out->expected = run->expected;
 	struct perf_event_attr attr;
-	struct pb_ring *ring = calloc(1, sizeof *ring);
-	if (!ring) {
-		out->verdict = PB_VERDICT_REFUSED;
-		snprintf(out->text, sizeof out->text, "out of memory");
-		return;
-	}
 	/* Not period 1: where a delivered signal itself counts as an event (arm64 breakpoints
 	 * under QEMU), each sample's signal would make the next sample, without end. At 4 the
 	 * extra events die out (16 accesses: 4 signals, 1 more), and the miscount shows. */
@@ -310,15 +320,11 @@ static double selftest_bound(uint64_t due)
 static void sample_once(const struct pb_machine *m, const struct pb_spec *spec,
 			const struct pb_selftest_run *run, struct pb_self_test *out)
 {
-	memset(out, 0, sizeof *out);
-	uint64_t t0 = pb_now_ns();
-	struct perf_event_attr attr;
-	struct pb_ring *ring = calloc(1, sizeof *ring);
-	if (!ring) {
-		out->verdict = PB_VERDICT_REFUSED;
-		snprintf(out->text, sizeof out->text, "out of memory");
+	uint64_t t0;
+	struct pb_ring *ring = start_sampling(out, &t0);
+	if (!ring)
 		return;
-	}
+	struct perf_event_attr attr;
 	if (build_attr(m, spec, run, run->period, &attr, out))
 		goto done;
 	attr.sample_type |= PERF_SAMPLE_IP;
