@@ -87,7 +87,7 @@ if [ $built = 1 ]; then
 fi
 
 echo "=== check-arm64: the guest"
-bash scripts/arm64-guest.sh --results "$cache/results.tar.gz" --overlay "$overlay" --timeout 260 \
+bash scripts/arm64-guest.sh --results "$cache/results.tar.gz" --overlay "$overlay" --timeout "${PB_GUEST_TIMEOUT:-400}" \
 	"$stage" -- sh guest-tests.sh
 rc=$?
 if [ -s "$cache/results.tar.gz" ]; then

@@ -118,6 +118,7 @@ row "mistyped experiment (did you mean)" 2 "unknown experiment 'acuracy'; did yo
 row "required option missing" 2 "--facility is required" $pb measure
 row "--runs 0" 2 "--runs '0' is too small (min 1)" $pb run --runs 0
 row "negative period" 2 "must not be negative" $pb measure --facility bp:w --period -5
+row "zero period" 2 "--period 0 samples nothing" $pb measure --facility timer:cpu-clock --period 0
 row "huge period" 2 "is too large (max 9223372036854775807)" \
 	$pb measure --facility bp:w --period 99999999999999999999999
 row "period not a number" 2 "unexpected 'e6' after the number" $pb run --period 1e6

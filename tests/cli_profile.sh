@@ -63,6 +63,19 @@ assert d[\"period\"] == 100003 and d[\"period_method\"] == \"prime\"; \
 assert all(0 <= d[k][\"error_percent\"] <= 200 for k in (\"instruction\", \"basic_block\", \"function\")); \
 assert d[\"samples\"] > 0 and d[\"exact_instructions\"] > 0'" "JSON has the three levels"
 
+# A run too short for shares (issue 21): fewer than 10 samples give no error, and say so
+"$PB_BIN" profile --json -- /bin/true >"$work/json" 2>"$work/err"
+checks=$((checks + 1))
+[ "$?" = 0 ] || fail "profile --json /bin/true: $(head -c 300 "$work/err")"
+check "python3 -c 'import json; d=json.load(open(\"$work/json\")); \
+assert d[\"too_few_samples\"] == (d[\"samples\"] < 10); \
+assert all((d[k] is None) == d[\"too_few_samples\"] for k in (\"instruction\", \"function\"))'" \
+	"too few samples: no error in the JSON, and marked"
+"$PB_BIN" profile -- /bin/true >"$work/out" 2>"$work/err"
+check "grep -q 'not given: too few samples' '$work/out' || grep -Eq '^  function +[0-9.]+ %' '$work/out'" \
+	"too few samples: the text says so instead of an error"
+check "! grep -qi 'nan' '$work/out'" "no nan printed"
+
 # A user's own recording: perf record of the same command, read through --perf-data.
 if command -v perf >/dev/null && perf record -q -e cpu-clock -c 100000 -o "$work/perf.data" -- \
 	gzip -c "$work/input.txt" >/dev/null 2>"$work/err"; then

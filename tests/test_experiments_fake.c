@@ -80,14 +80,7 @@ static void write_script(struct fake_event *ev, void *ctx)
 static void request(struct pb_point_request *req, const char *facility, const char *workload,
 		    uint64_t period, uint64_t iterations)
 {
-	struct pb_error err = {0};
-	pb_point_request_defaults(req);
-	CHECK(pb_point_request_set(req, facility, workload, NULL, true, &err) == 0);
-	if (err.msg[0])
-		fprintf(stderr, "%s\n", err.msg);
-	req->period = req->events[0].period = period;
-	req->iterations = iterations;
-	req->machine = &machine;
+	pb_test_request(req, facility, workload, period, iterations, &machine);
 }
 
 /* PEBS INST_RETIRED on the pointer chase: the truth declares the instructions, the constructed

@@ -158,6 +158,11 @@ static void fake_counts_give_their_verdicts(void)
 	CHECK_EQ_U64(test.counted, 3 * 15);
 	CHECK_EQ_U64(test.expected, 3 * 16);
 	CHECK_STR_CONTAINS(test.text, "breakpoints miscount: 16 writes, 15 counted");
+	/* the retry is recorded, never silent (issue 21) */
+	CHECK_EQ_U64(test.attempts, 2);
+	CHECK_STR_CONTAINS(test.text, "(attempt 2 of 2; attempt 1: inexact breakpoints miscount");
+	CHECK_STR_CONTAINS(test.earlier, "w: attempt 1: inexact breakpoints miscount: 16 writes, "
+					 "15 counted");
 
 	scripted_count = 17;
 	pb_facility_forget_self_tests();
@@ -182,6 +187,8 @@ static void fake_counts_give_their_verdicts(void)
 /* PMU facilities: samples of the spin loop must arrive, inside the loop. */
 static uint64_t sample_ip;
 static unsigned sample_count;
+static unsigned due_count;    /* periods the count holds; 0: sample_count */
+static bool general_broken;   /* instructions sampled: 1 sample (QEMU's arm64 defect) */
 static unsigned far_attempts; /* sampling runs still to land far from the loop */
 static unsigned starved_runs; /* sampling runs still to give nothing (starved after counting) */
 static unsigned noisy_counts; /* counting runs still to count a timer tick's 5000 on top */
@@ -201,7 +208,10 @@ static void write_samples(struct fake_event *ev, void *ctx)
 	far_attempts -= far;
 	bool starved = starved_runs > 0;
 	starved_runs -= starved;
-	for (unsigned i = 0; !starved && i < sample_count; i++) {
+	bool general = ev->attr.type == PERF_TYPE_HARDWARE &&
+		       ev->attr.config == PERF_COUNT_HW_INSTRUCTIONS;
+	unsigned samples = starved ? 0 : general && general_broken ? 1 : sample_count;
+	for (unsigned i = 0; i < samples; i++) {
 		struct pb_sample s = {0};
 		s.ip = far ? 0x1000 : sample_ip;
 		if (!far && branch_config && ev->attr.precise_ip && ev->attr.config == branch_config)
@@ -209,7 +219,7 @@ static void write_samples(struct fake_event *ev, void *ctx)
 		size_t len = fake_build_sample(rec, sizeof rec, &ev->attr, &s);
 		fake_ring_write(ev, rec, len);
 	}
-	ev->count = (uint64_t)sample_count * ev->attr.sample_period;
+	ev->count = (uint64_t)(due_count ? due_count : sample_count) * ev->attr.sample_period;
 }
 
 static enum pb_verdict pmu_verdict(const struct pb_machine *m, const char *name,
@@ -236,13 +246,15 @@ static void pmu_samples_give_their_verdicts(void)
 	const struct pb_machine *machines[] = {&zen4, &zen4, &spr, &spr};
 	for (int i = 0; i < 4; i++) {
 		sample_ip = (uint64_t)(uintptr_t)pb_selftest_spin_begin;
-		sample_count = 40;
+		sample_count = 64;
 		CHECK(pmu_verdict(machines[i], names[i], &test) == PB_VERDICT_WORKS);
-		/* pebs runs a second part: taken branches, their IPs at the level granted */
-		CHECK_EQ_U64(test.samples_inside, strcmp(names[i], "pebs") ? 40 : 80);
+		/* pebs runs a second part (taken branches, their IPs at the level granted); hw
+		 * samples on both kinds of counter */
+		CHECK_EQ_U64(test.samples_inside, strcmp(names[i], "pebs") && strcmp(names[i], "hw")
+							  ? 64 : 128);
 		sample_ip = 0x1000; /* far from the loop */
 		CHECK(pmu_verdict(machines[i], names[i], &test) == PB_VERDICT_INEXACT);
-		CHECK_STR_CONTAINS(test.text, "outside the loop: 0 of 40");
+		CHECK_STR_CONTAINS(test.text, "outside the loop: 0 of 64");
 		CHECK_STR_CONTAINS(test.text, "attempt 3 of 3");
 		/* a busy machine once: measured again, and the text says it */
 		sample_ip = (uint64_t)(uintptr_t)pb_selftest_spin_begin;
@@ -250,6 +262,17 @@ static void pmu_samples_give_their_verdicts(void)
 		CHECK(pmu_verdict(machines[i], names[i], &test) == PB_VERDICT_WORKS);
 		CHECK_STR_CONTAINS(test.text, "attempt 2 of 3");
 		CHECK_EQ_U64(far_attempts, 0);
+		/* the bound is two-sided (issue 21): 100 samples where 64 +- 26 were due */
+		sample_count = 100;
+		due_count = 64;
+		CHECK(pmu_verdict(machines[i], names[i], &test) == PB_VERDICT_INEXACT);
+		CHECK_STR_CONTAINS(test.text, "sample too often: 100 samples where 64 +- 26");
+		/* 20 due cannot be judged: the bound needs 44, longer runs are tried */
+		sample_count = due_count = 20;
+		CHECK(pmu_verdict(machines[i], names[i], &test) == PB_VERDICT_INEXACT);
+		CHECK_STR_CONTAINS(test.text, "a bound needs 44");
+		CHECK_EQ_U64(test.attempts, 3);
+		due_count = 0;
 		sample_count = 0;
 		CHECK(pmu_verdict(machines[i], names[i], &test) == PB_VERDICT_INERT);
 		CHECK_STR_CONTAINS(test.text, "none sampled");
@@ -257,11 +280,11 @@ static void pmu_samples_give_their_verdicts(void)
 	/* hw: the first sampling test right after the counting one starved, an identical second
 	 * sampled: works, and the self-test names the loss */
 	sample_ip = (uint64_t)(uintptr_t)pb_selftest_spin_begin;
-	sample_count = 40;
+	sample_count = 64;
 	starved_runs = 1;
 	CHECK(pmu_verdict(&spr, "hw", &test) == PB_VERDICT_WORKS);
 	CHECK_STR_CONTAINS(test.text, "STARVED after counting");
-	CHECK_STR_CONTAINS(test.text, "got 0 samples, an identical second 40");
+	CHECK_STR_CONTAINS(test.text, "got 0 samples, an identical second 64");
 	CHECK_EQ_U64(starved_runs, 0);
 	/* a count with a timer tick's kernel instructions in it, then an exact one: the closest */
 	noisy_counts = 1;
@@ -272,6 +295,38 @@ static void pmu_samples_give_their_verdicts(void)
 	CHECK(pmu_verdict(&spr, "hw", &test) == PB_VERDICT_INEXACT);
 	CHECK_STR_CONTAINS(test.text, "miscount");
 	noisy_counts = 0;
+	/* issue 21: a verdict per kind of counter. General-purpose counters that sample once
+	 * where 64 are due: the facility works on the cycle counter, says the other kind is
+	 * broken with its figures, and a spec on it fails its own self-test. */
+	sample_ip = (uint64_t)(uintptr_t)pb_selftest_spin_begin;
+	sample_count = 64;
+	general_broken = true;
+	CHECK(pmu_verdict(&spr, "hw", &test) == PB_VERDICT_WORKS);
+	CHECK_STR_CONTAINS(test.text, "cycle counter sampled: 64 samples");
+	CHECK_STR_CONTAINS(test.text, "general counters sampled (BROKEN: specs on them are "
+				      "refused): general-purpose counters sample too rarely: 1 "
+				      "samples where 64");
+	struct pb_spec on_general, on_cycles;
+	err = (struct pb_error){0};
+	CHECK(pb_spec_parse("hw:branches", &on_general, &err) == 0);
+	CHECK(pb_spec_parse("hw:cycles", &on_cycles, &err) == 0);
+	pb_facility_hw.self_test(&spr, &on_general, &test);
+	CHECK(test.verdict == PB_VERDICT_INEXACT);
+	pb_facility_hw.self_test(&spr, &on_cycles, &test);
+	CHECK(test.verdict == PB_VERDICT_WORKS);
+	char a[64], b[64], c[64];
+	struct pb_spec instructions;
+	CHECK(pb_spec_parse("hw:instructions", &instructions, &err) == 0);
+	CHECK(!strcmp(pb_facility_hw.verdict_key(&on_general, a, sizeof a),
+		      pb_facility_hw.verdict_key(&instructions, b, sizeof b)));
+	CHECK(strcmp(pb_facility_hw.verdict_key(&on_cycles, c, sizeof c), a) != 0);
+	/* a spec that only counts (verify's oracle) is judged on its count */
+	instructions.counting_only = true;
+	pb_facility_hw.self_test(&spr, &instructions, &test);
+	CHECK(test.verdict == PB_VERDICT_WORKS);
+	CHECK(strcmp(pb_facility_hw.verdict_key(&instructions, c, sizeof c), a) != 0);
+	general_broken = false;
+
 	/* a saved tree runs nothing: untested, available as its files say */
 	struct pb_availability av;
 	pb_facility_check(&zen4, NULL, facility("ibs-op"), &av, &test);

@@ -41,7 +41,7 @@ static const struct pb_opt measure_options[] = {
 	 .given_at = PB_GIVEN(struct measure_args, period_given), .min = 0, .max = UINT64_MAX >> 1,
 	 .units_at = PB_UNITS(struct measure_args, period_units),
 	 .help = "events per sample (10000, 10k), or for a timer a time (1ms, 100us; plain: "
-		 "ns); 0 counts only (default: the facility's default)"},
+		 "ns), at least 1 (default: the facility's default)"},
 	{.name = "delivery", .arg = "MODE", .kind = PB_OPT_CALL, .parse = set_delivery,
 	 .example = "none", .help = "none (default), signal, sigtrap, drain"},
 	{.name = "workload", .arg = "W", .kind = PB_OPT_STRING, .at = ARG(workload, const char *),
@@ -100,8 +100,16 @@ int pb_cmd_measure(int argc, char **argv)
 	bool json = a.json, period_given = a.period_given;
 	struct pb_error err = {0};
 	/* a usage error before whatever the machine says of the facility */
-	if (pb_period_check("--period", a.period_units, facility, &err) ||
-	    pb_point_request_set(&req, facility, workload, label, period_given, &err))
+	if (pb_period_check("--period", a.period_units, facility, &err))
+		return pb_cli_report("measure", &err);
+	/* a period of 0 samples nothing, and its figures would divide by it */
+	if (period_given && !req.period) {
+		pb_fail(&err, PB_EXIT_USAGE, 0,
+			"--period 0 samples nothing: give events (ns for timers) per sample, at "
+			"least 1; `pesbench verify` checks a facility's count against the workload");
+		return pb_cli_report("measure", &err);
+	}
+	if (pb_point_request_set(&req, facility, workload, label, period_given, &err))
 		return pb_cli_report("measure", &err);
 	/* only where the facility's samples carry the overflow's count (its model says) */
 	req.measure_skid = true;

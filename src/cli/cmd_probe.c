@@ -112,7 +112,7 @@ static void print_text(const struct pb_machine *m)
 		pb_facility_check(m, NULL, *f, &av, &test);
 		printf("%-10s %-9s %-8s %-6s %-9s %s\n", (*f)->name, av.available ? "yes" : "no",
 		       pb_verdict_name(test.verdict), (*f)->exact ? "yes" : "no",
-		       pb_ip_kind_name((*f)->ip_kind), (*f)->usage);
+		       pb_ip_kind_name(pb_facility_ip_kind(m, *f)), (*f)->usage);
 		if (test.verdict != PB_VERDICT_ABSENT)
 			printf("%-10s self-test (%.1f ms): %s\n", "", test.ms, test.text);
 		const char *why = av.available ? av.detail : av.reason;
@@ -179,7 +179,9 @@ const struct pb_cmd_spec pb_cmd_probe_spec = {
 		"                   \"verdict\" (\"works\"|\"inert\"|\"inexact\"|\"refused\"|\"absent\"|\n"
 		"                   \"untested\" on a --root tree), \"self_test\" (null when nothing ran,\n"
 		"                   else {\"verdict\", \"expected\", \"counted\", \"samples\",\n"
-		"                   \"samples_inside\", \"ms\", \"errno\", \"text\"})}]}\n\n"
+		"                   \"samples_inside\", \"ms\", \"errno\", \"text\", \"attempts\",\n"
+		"                   \"earlier_attempts\" (what each retried run gave, \"\" none),\n"
+		"                   \"wrong_level_samples\" (at a kernel IP, the kernel excluded)})}]}\n\n"
 		"Every available facility is self-tested first: a tiny known loop runs under it and\n"
 		"its count (or samples) is checked. The kernel accepting an event is no proof that it\n"
 		"works; a facility whose self-test did not pass is shown unavailable, and nothing\n"

@@ -9,6 +9,7 @@
 #include "analysis/profile.h"
 #include "cli/commands.h"
 #include "cli/options.h"
+#include "experiments/point.h"
 #include "experiments/suite_defaults.h"
 #include "export/from_profile.h"
 #include "facilities/facility.h"
@@ -295,6 +296,13 @@ static int read_perf_data(const struct options *opt, struct collect *c, struct p
 	return rc;
 }
 
+/* Shares from fewer samples than an accuracy needs (experiments/point.h) are no measurement:
+ * one sample is more than 10 points of a share. */
+static bool too_few_samples(const struct pb_profile_report *r)
+{
+	return r->samples < PB_MIN_EXPECTED_SAMPLES;
+}
+
 static double pct(double fraction)
 {
 	return 100.0 * fraction;
@@ -336,12 +344,19 @@ static void print_text(const struct options *opt, const char *spec, const struct
 		       "share of the\n         instructions executed. Timer samples weigh code by "
 		       "time, not instructions.\n");
 	printf("\nerror (Nowak et al.: sum over units of |sampled share - exact share|)\n");
-	printf("  %-12s %8.2f %%   largest difference %.2f pp\n", "instruction", pct(r->insn.error),
-	       pct(r->insn.max_abs));
-	printf("  %-12s %8.2f %%   largest difference %.2f pp\n", "basic block",
-	       pct(r->block.error), pct(r->block.max_abs));
-	printf("  %-12s %8.2f %%   largest difference %.2f pp\n\n", "function", pct(r->func.error),
-	       pct(r->func.max_abs));
+	if (too_few_samples(r)) {
+		printf("  not given: too few samples, %llu where an error needs %d (one sample is\n"
+		       "  %.0f points of a share); profile a longer run or use a shorter --period\n\n",
+		       (unsigned long long)r->samples, PB_MIN_EXPECTED_SAMPLES,
+		       r->samples ? 100.0 / (double)r->samples : 100.0);
+	} else {
+		printf("  %-12s %8.2f %%   largest difference %.2f pp\n", "instruction",
+		       pct(r->insn.error), pct(r->insn.max_abs));
+		printf("  %-12s %8.2f %%   largest difference %.2f pp\n", "basic block",
+		       pct(r->block.error), pct(r->block.max_abs));
+		printf("  %-12s %8.2f %%   largest difference %.2f pp\n\n", "function",
+		       pct(r->func.error), pct(r->func.max_abs));
+	}
 	printf("%8s %9s %8s  %-32s %-20s %s\n", "exact %", "sampled %", "diff pp", "function",
 	       "object", "source");
 	for (size_t i = 0; i < r->nfuncs && i < opt->top; i++) {
@@ -352,8 +367,10 @@ static void print_text(const struct options *opt, const char *spec, const struct
 	}
 }
 
-static json_t *level_json(const struct pb_share_error *e)
+static json_t *level_json(const struct pb_profile_report *r, const struct pb_share_error *e)
 {
+	if (too_few_samples(r))
+		return json_null();
 	return json_pack("{s:f, s:f}", "error_percent", pct(e->error), "max_difference_pp",
 			 pct(e->max_abs));
 }
@@ -386,10 +403,12 @@ static int print_json(const struct options *opt, const char *spec,
 		(json_int_t)r->unexecuted_samples, "exact_instructions", (json_int_t)r->total_ir,
 		"executed_instructions", (json_int_t)r->ninsns, "basic_blocks",
 		(json_int_t)r->nblocks, "period_changes", (json_int_t)res->period_changes,
-		"wall_s", (double)res->wall_ns / 1e9, "instruction", level_json(&r->insn),
-		"basic_block", level_json(&r->block), "function", level_json(&r->func),
+		"wall_s", (double)res->wall_ns / 1e9, "instruction", level_json(r, &r->insn),
+		"basic_block", level_json(r, &r->block), "function", level_json(r, &r->func),
 		"top_functions", funcs, "comparison",
 		"shares: a unit's share of the samples against its share of the instructions");
+	/* the levels' errors are null then, and this says why */
+	json_object_set_new(root, "too_few_samples", json_boolean(too_few_samples(r)));
 	return pb_cli_print_json("profile", root, 2);
 }
 

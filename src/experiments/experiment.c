@@ -135,7 +135,20 @@ int pb_calibrate_request(const struct pb_suite_options *o, struct pb_point_reque
 {
 	req->machine = o->machine;
 	req->iterations = pb_calibrate_for(req, o->target_ms, err);
-	return req->iterations ? 0 : -1;
+	if (!req->iterations)
+		return -1;
+	/* A run too short for an accuracy is made longer: by its declared events, or for a
+	 * clock by the time the run aims for. */
+	req->iterations = pb_point_iterations_for_samples(req, req->iterations,
+							  PB_MIN_EXPECTED_SAMPLES);
+	if (!req->no_perf && req->nevents && req->events[0].period &&
+	    req->events[0].spec.facility->time_based && o->target_ms) {
+		double due = (double)o->target_ms * 1e6 / (double)req->events[0].period;
+		if (due < PB_MIN_EXPECTED_SAMPLES)
+			req->iterations = (uint64_t)ceil((double)req->iterations *
+							 (PB_MIN_EXPECTED_SAMPLES + 1) / due);
+	}
+	return 0;
 }
 
 void pb_not_applicable(struct pb_results *res, const char *experiment, const char *facility,
@@ -161,7 +174,8 @@ void pb_point_metrics(struct pb_result_point *point)
 	double values[256];
 	for (size_t e = 0; e < nevents; e++) {
 		struct pb_rset per_event = {0};
-		const char *fields[] = {"accuracy", "observed", "expected", "running_ratio"};
+		const char *fields[] = {"accuracy", "signed_error", "observed", "expected",
+					"running_ratio"};
 		for (size_t f = 0; f < PB_ARRAY_SIZE(fields); f++) {
 			size_t n = 0;
 			enum pb_unit unit = PB_UNIT_NONE;
@@ -177,13 +191,15 @@ void pb_point_metrics(struct pb_result_point *point)
 				pb_rset_summarize(&per_event, fields[f], unit, values, n);
 		}
 		uint64_t lost = 0, throttles = 0, no_samples = 0, dropped = 0, filtered = 0,
-			 lowered = 0, missed = 0, silent_zero = 0;
+			 lowered = 0, missed = 0, silent_zero = 0, too_few = 0, wrong_level = 0;
 		bool time_based = false;
 		bool multiplexed = false;
 		for (size_t r = 0; r < nruns; r++) {
 			const struct pb_rset *ev = event_of_run(point, r, e);
 			no_samples += pb_rset_is_true(ev, "no_samples");
 			silent_zero += pb_rset_is_true(ev, "silent_zero");
+			too_few += pb_rset_is_true(ev, "too_few_samples");
+			wrong_level += (uint64_t)pb_rset_get_int(ev, "wrong_level_samples");
 			lowered += pb_rset_is_true(ev, "precise_lowered");
 			dropped += (uint64_t)pb_rset_get_int(ev, "dropped");
 			filtered += (uint64_t)pb_rset_get_int(ev, "filtered");
@@ -200,6 +216,10 @@ void pb_point_metrics(struct pb_result_point *point)
 		pb_rset_int(&per_event, "no_samples_runs", PB_UNIT_RUNS, (int64_t)no_samples);
 		/* runs whose counter read 0 for its whole running time: a loss nobody reported */
 		pb_rset_int(&per_event, "silent_zero_runs", PB_UNIT_RUNS, (int64_t)silent_zero);
+		/* runs that expected too few samples for an accuracy: left out of it, counted */
+		pb_rset_int(&per_event, "too_few_samples_runs", PB_UNIT_RUNS, (int64_t)too_few);
+		pb_rset_int(&per_event, "wrong_level_samples_total", PB_UNIT_SAMPLES,
+			    (int64_t)wrong_level);
 		pb_rset_int(&per_event, "dropped_total", PB_UNIT_RECORDS, (int64_t)dropped);
 		pb_rset_int(&per_event, "precise_lowered_runs", PB_UNIT_RUNS, (int64_t)lowered);
 		pb_rset_int(&per_event, "filtered_total", PB_UNIT_SAMPLES, (int64_t)filtered);
@@ -226,7 +246,8 @@ static void flatten_event0(struct pb_rset *run)
 	const struct pb_rset *ev = pb_rlist_set_at(pb_rset_get_list(run, "events"), 0);
 	const char *keys[] = {"expected", "observed", "count", "accuracy", "lost", "lost_format",
 			      "lost_records", "throttles", "time_enabled", "time_running",
-			      "multiplexed", "signals", "user_samples", "kernel_samples"};
+			      "multiplexed", "signals", "user_samples", "kernel_samples",
+			      "signed_error", "wrong_level_samples", "too_few_samples"};
 	for (size_t i = 0; i < PB_ARRAY_SIZE(keys); i++) {
 		const struct pb_rvalue *v = pb_rset_get(ev, keys[i]);
 		if (v)

@@ -34,8 +34,12 @@ static int interval_run(const struct pb_suite_options *o, const char *facility,
 			kinds[n++] = "prime";
 		}
 	}
+	/* sized for the longest period, so every period's runs expect enough samples */
+	uint64_t longest = 0;
+	for (unsigned i = 0; i < n; i++)
+		longest = periods[i] > longest ? periods[i] : longest;
 	struct pb_point_request req;
-	if (pb_suite_request(&req, facility, NULL, periods[0], 1, o->delivery, err))
+	if (pb_suite_request(&req, facility, NULL, longest, 1, o->delivery, err))
 		return -1;
 	req.measure_skid = true;
 	if (pb_calibrate_request(o, &req, err))

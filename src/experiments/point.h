@@ -48,6 +48,14 @@ struct pb_point_request {
 	void *event0_record_ctx;
 };
 
+/* The fewest samples a run must expect for its accuracy to be a figure. The accuracy is a
+ * ratio of sample counts, so one sample more or less moves it by 100 / expected points: below
+ * 10 expected, one sample is worth more than 10 points, coarser than every effect the
+ * experiments compare (periods, facilities and delivery modes differ by a few points), and the
+ * figure would be the rounding of a tiny count rather than the facility's accuracy. Such a run
+ * carries a reason instead; experiments that choose the run's size size it up to reach this. */
+#define PB_MIN_EXPECTED_SAMPLES 10
+
 /* Skid in events of one event's samples: per sample, the count it carries less k x period for
  * the k-th overflow (the count modulo the period, sound while the skid is below the period). */
 struct pb_skid {
@@ -95,6 +103,12 @@ struct pb_point_figures {
 				      * its events or an identical event of the run counted some: a
 				      * loss the kernel does not report and no scaling can reveal
 				      * (QEMU 7.2's RISC-V PMU gives it); no accuracy is given */
+	bool too_few_samples;        /* fewer than PB_MIN_EXPECTED_SAMPLES expected: no accuracy */
+	double signed_error;         /* (observed - expected) / expected, in %: + over-count,
+				      * - under-count; NAN where accuracy is */
+	uint64_t wrong_level_samples;/* samples at a level the run excluded, by record flag or by
+				      * IP (the union: a sample is counted once) */
+	char withheld[200];          /* why accuracy is NAN, when a figure was expected */
 	bool opened_all;
 	char open_error[256];
 	struct pb_skid skid;         /* event 0 with measure_skid only */
@@ -143,6 +157,14 @@ void pb_point_free(struct pb_point *pt);
 void pb_point_record(const struct pb_point_request *req, const struct pb_point *pt,
 		     struct pb_rset *o);
 void pb_point_print(FILE *out, const struct pb_point_request *req, const struct pb_point *pt);
+/* "over", "under", "exact", or "none" when f has no accuracy. */
+const char *pb_point_direction(const struct pb_point_figures *f);
+
+/* Iterations at least as many as given that let event 0 of req expect min_samples samples per
+ * run (PB_MIN_EXPECTED_SAMPLES for an accuracy), where its expectation follows from the
+ * iterations (a declared count); the iterations unchanged otherwise. */
+uint64_t pb_point_iterations_for_samples(const struct pb_point_request *req,
+					 uint64_t iterations, unsigned min_samples);
 
 /* Offline: a point's figures from records read back instead of rings (a capture bundle). The
  * caller fills pt->instance.truth, pt->label, pt->code (attribution, with req->attribute) and

@@ -84,7 +84,9 @@ int pb_point_measure(const struct pb_point_request *req, struct pb_point *pt,
 	}
 	cfg.expected_samples = most_expected;
 	pb_instance_session(&pt->instance, &cfg);
-	struct pb_point_tally tally = {.pt = pt, .nevents = req->nevents, .req = req};
+	struct pb_point_tally tally = {.pt = pt, .nevents = req->nevents, .req = req,
+				       .exclude_kernel = req->exclude_kernel,
+				       .exclude_user = req->exclude_user};
 	if (req->measure_skid && req->nevents && req->events[0].period &&
 	    req->events[0].spec.facility->skid_in_sample_count) {
 		tally.skid = calloc(req->threads, sizeof *tally.skid);

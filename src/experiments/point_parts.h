@@ -12,12 +12,17 @@ int pb_point_find_label(const struct pb_truth *truth, const char *name, struct p
 
 /* Samples one thread's event should give at period, by the basis of its expectation
  * (pb_declared_events). */
-double pb_point_expected_samples(const char *basis, bool subset, uint64_t declared,
-				 uint64_t count, uint64_t period);
+double pb_point_expected_samples(const char *basis, bool subset, bool ticks_from_enable,
+				 uint64_t declared, uint64_t count, uint64_t period);
 /* The accuracy of one event's summed figures, NAN when they hold none (see
- * struct pb_point_figures). */
-double pb_point_accuracy(const struct pb_point_figures *f, uint64_t period, unsigned threads,
+ * struct pb_point_figures); f->withheld says why when a figure was expected. */
+double pb_point_accuracy(struct pb_point_figures *f, uint64_t period, unsigned threads,
 			 bool run_failed);
+
+/* The accuracy's direction: (observed - expected) / expected in %, NAN where f has no
+ * accuracy. */
+double pb_point_signed_error(const struct pb_point_figures *f, uint64_t period,
+			     unsigned threads);
 
 /* One thread's skid figures: each worker drains its own ring, so each writes only its own. */
 struct pb_point_skid_log {
@@ -34,6 +39,8 @@ struct pb_point_tally {
 	struct pb_point *pt;
 	unsigned nevents;
 	uint64_t user[PB_MAX_EVENTS], kernel[PB_MAX_EVENTS], kernel_ip[PB_MAX_EVENTS];
+	uint64_t wrong_level[PB_MAX_EVENTS];     /* at an excluded level, by flag or by IP */
+	bool exclude_kernel, exclude_user;       /* the levels the request left out */
 	const struct pb_spec *spec[PB_MAX_EVENTS];
 	const struct pb_machine *machine;
 	uint64_t subset_samples[PB_MAX_EVENTS];  /* samples of the spec's subset, if it names one */

@@ -16,6 +16,12 @@ static void record_figures(const struct pb_point_request *req, unsigned e,
 	pb_rset_int(o, "observed", PB_UNIT_SAMPLES, (int64_t)f->observed);
 	pb_rset_int(o, "count", PB_UNIT_EVENTS, (int64_t)f->count);
 	pb_rset_real_or_null(o, "accuracy", PB_UNIT_PERCENT, f->accuracy);
+	/* the accuracy is symmetric: its direction is said beside it */
+	pb_rset_real_or_null(o, "signed_error", PB_UNIT_PERCENT, f->signed_error);
+	pb_rset_text(o, "direction", pb_point_direction(f));
+	pb_rset_bool(o, "too_few_samples", f->too_few_samples);
+	if (f->withheld[0])
+		pb_rset_text(o, "accuracy_withheld", f->withheld);
 	pb_rset_int(o, "lost", PB_UNIT_SAMPLES, (int64_t)f->lost);
 	pb_rset_int(o, "lost_format", PB_UNIT_RECORDS, (int64_t)f->lost_format);
 	pb_rset_int(o, "lost_records", PB_UNIT_RECORDS, (int64_t)f->lost_records);
@@ -36,6 +42,8 @@ static void record_figures(const struct pb_point_request *req, unsigned e,
 	pb_rset_int(o, "user_samples", PB_UNIT_SAMPLES, (int64_t)f->user_samples);
 	pb_rset_int(o, "kernel_samples", PB_UNIT_SAMPLES, (int64_t)f->kernel_samples);
 	pb_rset_int(o, "kernel_ip_samples", PB_UNIT_SAMPLES, (int64_t)f->kernel_ip_samples);
+	/* samples at a level the run excluded (by flag or IP): a misattribution, never hidden */
+	pb_rset_int(o, "wrong_level_samples", PB_UNIT_SAMPLES, (int64_t)f->wrong_level_samples);
 	pb_rset_int(o, "ring_pages", PB_UNIT_PAGES, f->ring_pages);
 	if (req->events[e].spec.subset)
 		pb_rset_int(o, "ibs_ops_sampled", PB_UNIT_SAMPLES, (int64_t)f->ibs_ops_sampled);
@@ -122,6 +130,29 @@ void pb_point_record(const struct pb_point_request *req, const struct pb_point *
 		record_figures(req, e, &pt->ev[e], pb_rlist_set(events));
 }
 
+/* text after prefix, indented under the figures and folded at 100 columns */
+static void print_wrapped(FILE *out, const char *prefix, const char *text)
+{
+	const int indent = 19, width = 100;
+	int col = fprintf(out, "%*s%s", indent, "", prefix);
+	const char *p = text;
+	while (*p) {
+		const char *end = strchr(p, ' ');
+		int len = end ? (int)(end - p) : (int)strlen(p);
+		if (col + 1 + len > width && col > indent) {
+			col = fprintf(out, "\n%*s", indent + 2, "") - 1;
+		} else if (p != text) {
+			fputc(' ', out);
+			col++;
+		}
+		col += fprintf(out, "%.*s", len, p);
+		p += len;
+		while (*p == ' ')
+			p++;
+	}
+	fputc('\n', out);
+}
+
 void pb_point_print(FILE *out, const struct pb_point_request *req, const struct pb_point *pt)
 {
 	char params[256];
@@ -149,6 +180,8 @@ void pb_point_print(FILE *out, const struct pb_point_request *req, const struct 
 			snprintf(accuracy, sizeof accuracy, "NO SAMPLES");
 		else if (f->silent_zero)
 			snprintf(accuracy, sizeof accuracy, "SILENT 0");
+		else if (isnan(f->accuracy))
+			snprintf(accuracy, sizeof accuracy, "-");
 		else
 			snprintf(accuracy, sizeof accuracy, "%8.3f%%", f->accuracy);
 		fprintf(out, "%-18s %10llu %10s %12.1f %12llu %9s %8llu %8llu %8llu %7.3f\n",
@@ -158,8 +191,22 @@ void pb_point_print(FILE *out, const struct pb_point_request *req, const struct 
 			(unsigned long long)f->signals,
 			f->time_enabled ? (double)f->time_running / (double)f->time_enabled : 1.0);
 		fprintf(out, "%-18s count %llu", "", (unsigned long long)f->count);
+		if (!isnan(f->signed_error) && f->signed_error != 0)
+			fprintf(out, "; %s by %.3f %%", f->signed_error > 0 ? "OVER" : "UNDER",
+				fabs(f->signed_error));
+		if (f->wrong_level_samples)
+			fprintf(out, "; WRONG LEVEL: %llu samples at a level the run excluded",
+				(unsigned long long)f->wrong_level_samples);
 		if (!strcmp(f->basis, "declared"))
 			fprintf(out, " (declared %llu per thread)", (unsigned long long)f->declared);
+		/* an exact facility's count is the declaration, or a finding with its sign */
+		uint64_t declared_all = f->declared * req->threads;
+		if (!strcmp(f->basis, "declared") && req->events[e].spec.facility->exact &&
+		    f->opened_all && f->count != declared_all)
+			fprintf(out, "; count %s the declaration by %llu",
+				f->count > declared_all ? "OVER" : "UNDER",
+				(unsigned long long)(f->count > declared_all ? f->count - declared_all
+									  : declared_all - f->count));
 		if (req->events[e].spec.subset)
 			fprintf(out, "; observed: the subset's samples among %llu op samples",
 				(unsigned long long)f->ibs_ops_sampled);
@@ -183,6 +230,15 @@ void pb_point_print(FILE *out, const struct pb_point_request *req, const struct 
 				(unsigned long long)f->skid.max, (unsigned long long)f->skid.samples,
 				f->skid.out_of_step ? ", some OUT OF STEP with the period" : "");
 		fprintf(out, "\n");
+		if (f->withheld[0])
+			print_wrapped(out, "no accuracy: ", f->withheld);
 	}
+}
+
+const char *pb_point_direction(const struct pb_point_figures *f)
+{
+	if (isnan(f->signed_error))
+		return "none";
+	return f->signed_error > 0 ? "over" : f->signed_error < 0 ? "under" : "exact";
 }
 

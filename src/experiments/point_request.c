@@ -57,9 +57,16 @@ int pb_point_request_set(struct pb_point_request *req, const char *facility,
 	}
 	if (pb_session_check_ring_pages(req->ring_pages, err))
 		return -1;
-	/* Last: a bad request is a usage error whatever the facility's state. */
-	if (!req->no_perf && pb_point_refuse_untrusted(&req->events[0].spec, req->machine, err))
-		return -1;
+	/* Last: a bad request is a usage error whatever the facility's state. The self-test
+	 * delivers signals where the request does (known here when the caller set delivery
+	 * first, as measure does). */
+	if (!req->no_perf) {
+		struct pb_spec judged = req->events[0].spec;
+		judged.signal_per_sample = req->delivery == PB_DELIVERY_SIGNAL ||
+					   req->delivery == PB_DELIVERY_SIGTRAP;
+		if (pb_point_refuse_untrusted(&judged, req->machine, err))
+			return -1;
+	}
 	return 0;
 }
 

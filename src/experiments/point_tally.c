@@ -2,6 +2,7 @@
 #include "experiments/point_parts.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -88,12 +89,19 @@ void pb_point_tally_record(void *ctx, unsigned thread, unsigned event,
 	if (event == 0 && t->skid && (s->sample_type & PERF_SAMPLE_READ) && s->read.nr >= 1)
 		log_skid(&t->skid[thread], s->read.values[0].value, t->skid_period);
 	unsigned mode = rec->misc & PERF_RECORD_MISC_CPUMODE_MASK;
-	if (mode == PERF_RECORD_MISC_KERNEL || mode == PERF_RECORD_MISC_GUEST_KERNEL)
+	bool kernel_flag = mode == PERF_RECORD_MISC_KERNEL || mode == PERF_RECORD_MISC_GUEST_KERNEL;
+	bool kernel_ip = s->ip >= KERNEL_HALF;
+	if (kernel_flag)
 		t->kernel[event]++;
 	else
 		t->user[event]++;
-	if (s->ip >= KERNEL_HALF)
+	if (kernel_ip)
 		t->kernel_ip[event]++;
+	/* the flag and the IP can disagree (an arm64 guest writes kernel IPs into user-mode
+	 * records): either one at an excluded level makes the sample misattributed */
+	if ((t->exclude_kernel && (kernel_flag || kernel_ip)) ||
+	    (t->exclude_user && (!kernel_flag || !kernel_ip)))
+		t->wrong_level[event]++;
 	struct pb_point *pt = t->pt;
 	if (event != 0 || !pt->insn_samples)
 		return;
@@ -129,6 +137,24 @@ static void mark_silent_zeros(const struct pb_point_request *req, struct pb_poin
 	}
 }
 
+/* The declared truth counts what the workload's user code does, and kernel-level events only
+ * where the facility says its spec needs that level to see them (faults inside a system call).
+ * A run that leaves out the user level, or samples a kernel level the declaration does not
+ * cover though it could leave it out, has no declared truth: NULL, else why not. */
+static const char *level_without_truth(const struct pb_point_request *req,
+				       const struct pb_spec *spec, const struct pb_truth *truth)
+{
+	bool kernel_declared = pb_spec_needs_kernel_level(spec, truth);
+	if (req->exclude_user && !kernel_declared)
+		return "the workload declares user-level events only and this run left the user "
+		       "level out: the kernel level has no declared truth, so no accuracy";
+	bool can_exclude = !spec->facility->can_exclude || spec->facility->can_exclude(spec);
+	if (!req->exclude_kernel && can_exclude && !kernel_declared)
+		return "the workload declares user-level events only and this run sampled the "
+		       "kernel level too: its events there have no declared truth, so no accuracy";
+	return NULL;
+}
+
 void pb_point_sum_figures(const struct pb_point_request *req, struct pb_point *pt,
 			  const struct pb_point_tally *t, bool run_failed)
 {
@@ -138,6 +164,14 @@ void pb_point_sum_figures(const struct pb_point_request *req, struct pb_point *p
 		const struct pb_spec *spec = &req->events[e].spec;
 		f->basis = pb_declared_events(spec, &pt->instance.truth, pt->label, req->iterations,
 					      &f->declared);
+		const char *no_truth = !strcmp(f->basis, "declared")
+					       ? level_without_truth(req, spec, &pt->instance.truth)
+					       : NULL;
+		if (no_truth) {
+			f->basis = "undeclared";
+			f->declared = 0;
+			snprintf(f->withheld, sizeof f->withheld, "%s", no_truth);
+		}
 		f->opened_all = true;
 		f->precise_requested = spec->precise;
 		f->precise_granted = -1;
@@ -174,8 +208,9 @@ void pb_point_sum_figures(const struct pb_point_request *req, struct pb_point *p
 			uint64_t period = req->events[e].period;
 			if (!period || !strcmp(f->basis, "undeclared"))
 				continue;
-			f->expected += pb_point_expected_samples(f->basis, spec->subset != 0,
-								 f->declared, er->count, period);
+			f->expected += pb_point_expected_samples(
+				f->basis, spec->subset != 0, spec->facility->ticks_from_enable,
+				f->declared, er->count, period);
 		}
 		/* A subset's samples are the op samples whose registers say they belong to it:
 		 * expected (declared subset events / period) is compared with those. */
@@ -188,10 +223,12 @@ void pb_point_sum_figures(const struct pb_point_request *req, struct pb_point *p
 		f->user_samples = t->user[e];
 		f->kernel_samples = t->kernel[e];
 		f->kernel_ip_samples = t->kernel_ip[e];
+		f->wrong_level_samples = t->wrong_level[e];
 		/* An event that did not open on every thread has no accuracy. */
 		f->no_samples = f->opened_all && req->events[e].period && f->expected >= 1 &&
 				!f->observed;
 		f->accuracy = pb_point_accuracy(f, req->events[e].period, sr->threads, run_failed);
+		f->signed_error = pb_point_signed_error(f, req->events[e].period, sr->threads);
 	}
 	mark_silent_zeros(req, pt);
 }

@@ -129,6 +129,19 @@ enum pb_ip_kind pb_spec_ip_kind(const struct pb_machine *m, const struct pb_spec
 	return spec->facility->ip_kind_of(m ? m : pb_machine_live(), spec);
 }
 
+enum pb_ip_kind pb_facility_ip_kind(const struct pb_machine *m, const struct pb_facility *f)
+{
+	struct pb_spec spec;
+	struct pb_availability av;
+	if (!f->ip_kind_of || !f->suite_spec || pb_spec_parse(f->suite_spec, &spec, NULL))
+		return f->ip_kind;
+	/* a facility absent here keeps its general relation: there is nothing to grant */
+	f->availability(m ? m : pb_machine_live(), &spec, &av);
+	if (!av.available)
+		return f->ip_kind;
+	return pb_spec_ip_kind(m, &spec);
+}
+
 const char *pb_verdict_name(enum pb_verdict verdict)
 {
 	switch (verdict) {
@@ -180,7 +193,11 @@ const char *pb_user_space_only_note(const struct pb_machine *m)
 static void cached_self_test(const struct pb_machine *m, const struct pb_facility *f,
 			     const struct pb_spec *spec, struct pb_self_test *out)
 {
-	const char *key = spec ? spec->text : "";
+	char keybuf[sizeof self_tests[0].key], key[sizeof self_tests[0].key];
+	snprintf(key, sizeof key, "%.180s%s",
+		 !spec ? "" : f->verdict_key ? f->verdict_key(spec, keybuf, sizeof keybuf)
+					     : spec->text,
+		 spec && spec->signal_per_sample ? " +signals" : "");
 	pthread_mutex_lock(&self_tests_lock);
 	for (unsigned i = 0; i < self_tests_used; i++)
 		if (self_tests[i].facility == f && !strcmp(self_tests[i].key, key)) {
@@ -224,6 +241,6 @@ void pb_facility_check(const struct pb_machine *m, const struct pb_spec *spec,
 	if (test->verdict == PB_VERDICT_WORKS)
 		return;
 	av->available = false;
-	snprintf(av->reason, sizeof av->reason, "self-test %s: %s",
+	snprintf(av->reason, sizeof av->reason, "self-test %s: %.360s",
 		 pb_verdict_name(test->verdict), test->text);
 }

@@ -75,6 +75,10 @@ struct pb_spec {
 	uint32_t subset;         /* ibs-op :subset=...: enum pb_ibs_op_flag mask, 0 = every op */
 	char pmu[64];            /* "hw@cpu_atom:...": the core PMU of a hybrid machine it runs on
 				  * (its threads pinned to that PMU's CPUs); "" = the default one */
+	bool counting_only;      /* set by a caller that only counts (verify's oracles): its
+				  * self-test judges the count, not sampling */
+	bool signal_per_sample;  /* set by a caller measuring with a signal per sample (measure
+				  * --delivery signal|sigtrap): the self-test delivers them too */
 };
 
 /* A facility's self-test verdict: what a tiny known loop run under it produced. The kernel
@@ -97,7 +101,11 @@ struct pb_self_test {
 	uint64_t samples_inside; /* of those, with an IP inside the loop */
 	double ms;               /* how long the self-test took */
 	int sys_errno;           /* refused: the open's errno */
-	char text[320];          /* one line: "the kernel accepts breakpoints but none fired: ..." */
+	uint64_t wrong_level;    /* samples at a level the test excluded (a kernel IP) */
+	unsigned attempts;       /* runs the verdict took (1: no retry); every earlier one is in
+				  * earlier, never dropped */
+	char earlier[320];       /* "attempt 1: breakpoints miscount: 16 writes, 15 counted; ..." */
+	char text[640];          /* one line: "the kernel accepts breakpoints but none fired: ..." */
 };
 
 struct pb_availability {
@@ -139,6 +147,10 @@ struct pb_facility {
 	 * as a whole, every kind it offers) and fills out; the helpers are in selftest.h. */
 	void (*self_test)(const struct pb_machine *m, const struct pb_spec *spec,
 			  struct pb_self_test *out);
+	/* What the self-test of spec judges, written to buf: specs with one key share a verdict,
+	 * and one verdict is cached per key (hw: the kind of counter an event lands on, as a
+	 * PMU may sample on one kind and not the other). NULL hook: the spec's text. */
+	const char *(*verdict_key)(const struct pb_spec *spec, char *buf, size_t len);
 	/* Where this spec's sample IPs land on machine m, when it depends on the spec (PEBS: the
 	 * granted precise level); NULL: ip_kind. Ask pb_spec_ip_kind(). */
 	enum pb_ip_kind (*ip_kind_of)(const struct pb_machine *m, const struct pb_spec *spec);
@@ -154,6 +166,11 @@ struct pb_facility {
 	const char *suite_spec;
 	/* Periods are nanoseconds of the thread's clock and the basis of expectations is time. */
 	bool time_based;
+	/* Its samples sit on a grid of the period from enable (an hrtimer the kernel starts when
+	 * the event is enabled, perf_swevent_start_hrtimer), so a run of count ns holds at most
+	 * floor(count / period) of them: the expectation over time is floored, and a tick is
+	 * missed only below that. */
+	bool ticks_from_enable;
 	/* Its basis covers every privilege level (a timer's clock runs in the kernel too, and the
 	 * kernel drops the ticks that land in an excluded level without a LOST record): the
 	 * experiments sample every level where the user may, so the expectation is sound. */
@@ -231,6 +248,10 @@ const char *pb_ip_kind_name(enum pb_ip_kind kind);
 const char *pb_verdict_name(enum pb_verdict verdict);
 /* The IP relation of one spec on machine m (NULL: this machine). */
 enum pb_ip_kind pb_spec_ip_kind(const struct pb_machine *m, const struct pb_spec *spec);
+
+/* The IP relation of facility f's suite spec on machine m (NULL: this machine): what probe
+ * shows for the facility as a whole (arm64 watchpoints are exact where x86's are next-insn). */
+enum pb_ip_kind pb_facility_ip_kind(const struct pb_machine *m, const struct pb_facility *f);
 
 /* The descriptor's model, with the defaults of facilities that leave a hook out. */
 const char *pb_spec_declare(const struct pb_spec *spec, const struct pb_truth *truth, int label,

@@ -48,9 +48,17 @@ static void uprobe_availability(const struct pb_machine *m, const struct pb_spec
 		return;
 	}
 	out->available = true;
-	snprintf(out->detail, sizeof out->detail,
-		 "exact count and IP; ~0.5 us per hit on a 5-byte nop, ~10 us on other "
-		 "instructions (single-stepped)");
+	/* The site classes differ by architecture (uprobe_site.c): x86 optimizes a 5-byte nop
+	 * into a call, arm64 has no such rewrite and simulates only branches, adr and nop. */
+	if (pb_machine_is_arm(m))
+		snprintf(out->detail, sizeof out->detail,
+			 "exact count and IP; a hit on a branch or adr (a nop since 6.13) is simulated "
+			 "inside one trap, most other instructions are single-stepped out of line (two "
+			 "traps), literal loads and exclusives refused");
+	else
+		snprintf(out->detail, sizeof out->detail,
+			 "exact count and IP; ~0.5 us per hit on a 5-byte nop, ~10 us on other "
+			 "instructions (single-stepped)");
 }
 
 struct phdr_search {

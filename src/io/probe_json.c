@@ -99,6 +99,10 @@ json_t *pb_self_test_json(const struct pb_self_test *test)
 	json_object_set_new(j, "ms", json_real(test->ms));
 	json_object_set_new(j, "errno", json_integer(test->sys_errno));
 	json_object_set_new(j, "text", json_string(test->text));
+	/* a retried verdict keeps what each earlier run gave */
+	json_object_set_new(j, "attempts", json_integer(test->attempts));
+	json_object_set_new(j, "earlier_attempts", json_string(test->earlier));
+	json_object_set_new(j, "wrong_level_samples", json_integer((json_int_t)test->wrong_level));
 	return j;
 }
 
@@ -121,7 +125,8 @@ json_t *pb_probe_json(const struct pb_machine *m)
 		json_object_set_new(j, "reason", json_string(av.available ? "" : av.reason));
 		json_object_set_new(j, "detail", json_string(av.available ? av.detail : ""));
 		json_object_set_new(j, "exact", json_boolean((*f)->exact));
-		json_object_set_new(j, "ip", json_string(pb_ip_kind_name((*f)->ip_kind)));
+		json_object_set_new(j, "ip",
+				    json_string(pb_ip_kind_name(pb_facility_ip_kind(m, *f))));
 		json_object_set_new(j, "verdict", json_string(pb_verdict_name(test.verdict)));
 		json_object_set_new(j, "self_test", pb_self_test_json(&test));
 		json_array_append_new(list, j);

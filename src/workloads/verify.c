@@ -134,6 +134,7 @@ static int count_session(struct pb_instance *in, const char *spec_text, bool exc
 	memset(&cfg, 0, sizeof cfg);
 	if (pb_spec_parse(spec_text, &cfg.events[0].spec, err))
 		return -1;
+	cfg.events[0].spec.counting_only = true; /* judged on its count: sampling may not work */
 	struct pb_availability av;
 	pb_facility_check(machine ? machine : pb_machine_live(), &cfg.events[0].spec, NULL, &av,
 			  NULL);

@@ -13,8 +13,15 @@
  * run-time switch would put an extra instruction, itself a branch, right before the loads
  * whose sampling bias is studied, so one macro body is assembled per variant instead;
  * pb_wl_bias_table gives C the addresses of each variant: entry, prefix, load1..load4,
- * closing branch, ret. */
+ * closing branch, ret.
+ *
+ * data points at the start of a 64-byte line. The loads read the word PB_BIAS_WORD bytes into
+ * it and the flush names the line's first byte, so the flush empties the loads' line without
+ * touching their word: a watchpoint on that word sees the four loads and nothing else, in
+ * every variant and on both architectures. */
 #include "workloads/asm.h"
+
+#define PB_BIAS_WORD 8
 
 	.macro	BIAS_LOOP variant, prefix
 PB_FUNC(pb_wl_bias_\variant)
@@ -29,13 +36,13 @@ PB_LABEL(pb_wl_bias_\variant\()_flush)
 	mfence
 	.endif
 PB_LABEL(pb_wl_bias_\variant\()_load1)
-	mov	(%rdi), %eax
+	mov	PB_BIAS_WORD(%rdi), %eax
 PB_LABEL(pb_wl_bias_\variant\()_load2)
-	mov	(%rdi), %eax
+	mov	PB_BIAS_WORD(%rdi), %eax
 PB_LABEL(pb_wl_bias_\variant\()_load3)
-	mov	(%rdi), %eax
+	mov	PB_BIAS_WORD(%rdi), %eax
 PB_LABEL(pb_wl_bias_\variant\()_load4)
-	mov	(%rdi), %eax
+	mov	PB_BIAS_WORD(%rdi), %eax
 	dec	%rsi
 PB_LABEL(pb_wl_bias_\variant\()_back)
 	jnz	1b
@@ -50,13 +57,13 @@ PB_LABEL(pb_wl_bias_\variant\()_flush)
 	dsb	sy
 	.endif
 PB_LABEL(pb_wl_bias_\variant\()_load1)
-	ldr	w9, [x0]
+	ldr	w9, [x0, #PB_BIAS_WORD]
 PB_LABEL(pb_wl_bias_\variant\()_load2)
-	ldr	w9, [x0]
+	ldr	w9, [x0, #PB_BIAS_WORD]
 PB_LABEL(pb_wl_bias_\variant\()_load3)
-	ldr	w9, [x0]
+	ldr	w9, [x0, #PB_BIAS_WORD]
 PB_LABEL(pb_wl_bias_\variant\()_load4)
-	ldr	w9, [x0]
+	ldr	w9, [x0, #PB_BIAS_WORD]
 	subs	x1, x1, #1
 PB_LABEL(pb_wl_bias_\variant\()_back)
 	b.ne	1b

@@ -83,6 +83,7 @@ def declared_instructions(run):
 
 
 # --- probe: hw works on armv8_pmuv3 with 7 counters; pebs/ibs/spe absent with reasons
+general_broken = None  # what probe's hw self-test says of general-purpose counter sampling
 probe = load("probe")
 if probe:
     m = probe.get("machine", {})
@@ -98,9 +99,31 @@ if probe:
           "; ".join(f"{f['name']}: {f.get('verdict')} {f.get('reason', '')}" for f in hw) or "no hw facility")
     for f in hw:
         st = f.get("self_test") or {}
-        check("probe: hw self-test: every cycles sample inside the loop",
-              st.get("samples", 0) > 0 and st.get("samples_inside") == st.get("samples"),
-              f"{st.get('samples_inside')} of {st.get('samples')} samples inside")
+        text = st.get("text", "")
+        # issue 21: a verdict per kind of counter; the cycle counter samples under icount
+        cyc = re.search(r"cycle counter sampled: (\d+) samples \((\d+) \+- \d+ due\), (\d+) inside", text)
+        check("probe: hw self-test: the cycle counter samples the loop, every sample inside",
+              cyc is not None and int(cyc.group(1)) > 0 and cyc.group(1) == cyc.group(3),
+              text[:300])
+        gen = re.search(r"general counters sampled( \(BROKEN[^)]*\))?: ([^;]*)", text)
+        check("probe: hw self-test judges the general-purpose counters separately, with figures",
+              gen is not None and re.search(r"\d+ samples", gen.group(2) or "") is not None,
+              text[:400])
+        if gen:
+            general_broken = gen.group(1) is not None
+            # a finding, not a requirement: QEMU may fix it (pass either way)
+            print(f"  note finding: QEMU {qemu_version()}: general-counter sampling "
+                  f"{'BROKEN' if general_broken else 'works'}: {gen.group(2)[:200]}")
+        check("probe: hw self-test keeps every retry (attempts, earlier_attempts)",
+              isinstance(st.get("attempts"), int) and st.get("attempts") >= 1 and
+              (st.get("attempts") == 1) == (st.get("earlier_attempts") == ""),
+              f"attempts {st.get('attempts')}, earlier {st.get('earlier_attempts')!r}")
+    bp = fac.get("bp", {})
+    check("probe: bp's ip column from the arm64 model (exact)", bp.get("ip") == "exact",
+          f"ip {bp.get('ip')!r}")
+    up = fac.get("uprobe", {})
+    check("probe: uprobe's cost line is not x86's", "5-byte" not in up.get("detail", "") +
+          up.get("reason", ""), up.get("detail") or up.get("reason"))
     for prefix in ("pebs", "ibs"):
         fs = [f for n, f in fac.items() if n.startswith(prefix)]
         check(f"probe: {prefix} absent with a reason",
@@ -223,18 +246,91 @@ for mode in ("signal", "sigtrap"):
               f"samples {ev.get('observed')}, signals {ev.get('signals')}, "
               f"wrong thread {ev.get('signals_wrong_thread')}")
 
-# --- hw:instructions sampling: QEMU's general-purpose counter defect, measured and reported
-d, ev = measured("instructions")
+# --- hw:instructions sampling: QEMU's general-purpose counter defect, a finding (issue 21).
+# hw:instructions lands on a general-purpose counter: measured where its kind's self-test
+# passes, refused with the figures where it does not. Either is right as long as it agrees with
+# probe; the check fails only if a measured count is wrong.
+rc_path = os.path.join(results, "instructions.measure_rc")
+measure_rc = open(rc_path).read().strip() if os.path.exists(rc_path) else None
+ver = qemu_version()
+err_path = os.path.join(results, "instructions.err")
+err_text = open(err_path).read() if os.path.exists(err_path) else ""
+if measure_rc == "3":
+    print(f"  note finding: QEMU {ver}: hw:instructions refused: {err_text.strip()[:300]}")
+    check("instructions: refused because its kind failed the self-test, figures in the reason",
+          "general counters sampled" in err_text and re.search(r"\d+ samples where \d+", err_text)
+          is not None and (probe is None or general_broken is True),
+          f"probe says general counters broken: {general_broken}; {err_text.strip()[:300]}")
+elif measure_rc == "0":
+    d, ev = measured("instructions")
+    if d:
+        print(f"  note finding: QEMU {ver}: hw:instructions measured, accuracy {ev.get('accuracy')} "
+              f"%, samples {ev.get('observed')} of {ev.get('expected')} expected")
+        check("instructions: measured only where probe says general counters work",
+              probe is None or general_broken is False, f"general counters broken: {general_broken}")
+        check("instructions: the count itself is exact (declared)",
+              ev.get("count") is not None and ev.get("declared_events") and
+              0 <= ev["count"] - ev["declared_events"] <= 1000,
+              f"count {ev.get('count')}, declared {ev.get('declared_events')}")
+else:
+    check("instructions: measured or refused (exit 0 or 3)", False, f"exit {measure_rc}: {err_text[-300:]}")
+
+# --- bp:r works (its self-test reads the watched word), exactly
+d, ev = measured("bp_r")
 if d:
-    ver = qemu_version()
-    acc = ev.get("accuracy")
-    check(f"instructions: pesbench exposes the emulator defect (QEMU {ver}): accuracy below 50 %",
-          acc is not None and acc < 50, f"accuracy {acc} %, samples {ev.get('observed')} of "
-          f"{ev.get('expected')} expected, count {ev.get('count')} (exact: {ev.get('declared_events')} declared)")
-    check("instructions: the count itself is exact (declared)",
-          ev.get("count") is not None and ev.get("declared_events") and
-          0 <= ev["count"] - ev["declared_events"] <= 1000,
-          f"count {ev.get('count')}, declared {ev.get('declared_events')}")
+    check("bp_r: read watchpoints measured, count == declared, 100.000 %",
+          ev.get("count") == ev.get("declared_events") and ev.get("count", 0) > 0 and
+          ev.get("accuracy") is not None and f"{ev['accuracy']:.3f}" == "100.000",
+          f"count {ev.get('count')}, declared {ev.get('declared_events')}, accuracy {ev.get('accuracy')}")
+
+# --- a breakpoint with signal delivery: its self-test delivers signals as the measurement
+# does; an over-count is refused with its direction, or the measurement shows its direction
+rc_path = os.path.join(results, "bp_signal.measure_rc")
+bp_rc = open(rc_path).read().strip() if os.path.exists(rc_path) else None
+err_path = os.path.join(results, "bp_signal.err")
+bp_err = open(err_path).read() if os.path.exists(err_path) else ""
+if bp_rc == "3":
+    print(f"  note finding: QEMU {ver}: bp:x with signal delivery refused: {bp_err.strip()[:300]}")
+    check("bp_signal: refused by its signal-delivering self-test, the miscount with its direction",
+          re.search(r"miscount with a signal per sample: \d+ executions, \d+ counted \((over|under) by \d+\)",
+                    bp_err) is not None, bp_err.strip()[:300])
+elif bp_rc == "0":
+    d, ev = measured("bp_signal")
+    if d:
+        obs, exp = ev.get("observed", 0), ev.get("expected", 0)
+        want = "over" if obs > exp else "under" if obs < exp else "exact"
+        check("bp_signal: the accuracy's direction and signed error match the figures",
+              ev.get("direction") == want and ev.get("signed_error") is not None and
+              (ev["signed_error"] > 0) == (want == "over") and (ev["signed_error"] < 0) == (want == "under"),
+              f"observed {obs}, expected {exp}, direction {ev.get('direction')}, "
+              f"signed_error {ev.get('signed_error')}")
+        print(f"  note finding: QEMU {ver}: bp:x with signal delivery counted {ev.get('count')} of "
+              f"{ev.get('declared_events')} declared, {obs} samples of {exp} expected ({ev.get('direction')})")
+else:
+    check("bp_signal: measured or refused (exit 0 or 3)", False, f"exit {bp_rc}: {bp_err[-300:]}")
+
+# --- mode: wrong-level samples flagged; a level without declared truth has no accuracy
+mode = load("mode")
+if mode:
+    seen_kernel_only = False
+    for point in mode.get("points", []):
+        if point.get("experiment") != "mode" or not point.get("runs"):
+            continue
+        for run, e, ev in events(point):
+            tag = f"mode {point.get('facility')} {point.get('levels')} event {e}"
+            flagged = ev.get("wrong_level_samples")
+            by_ip = ev.get("kernel_ip_samples", 0) if point.get("exclude_kernel") else 0
+            check(f"{tag}: wrong-level samples flagged (at least those at a kernel IP)",
+                  flagged is not None and flagged >= by_ip, f"wrong_level_samples {flagged}, "
+                  f"kernel_ip_samples {ev.get('kernel_ip_samples')}")
+            if point.get("levels") == "kernel" and ev.get("basis") in ("declared", "undeclared"):
+                seen_kernel_only = True
+                check(f"{tag}: no declared truth for the kernel level, no accuracy",
+                      ev.get("accuracy") is None and ev.get("accuracy_withheld"),
+                      f"basis {ev.get('basis')}, accuracy {ev.get('accuracy')}")
+    skipped = {s.get("facility"): s.get("reason") for s in mode.get("skipped", [])}
+    check("mode: hw:instructions' kernel-only point has no accuracy, or the spec was refused",
+          seen_kernel_only or "hw:instructions" in skipped, f"skipped {skipped}")
 
 # --- verify: every arm64 workload passes its oracles
 rc = os.path.join(results, "verify.rc")
@@ -268,13 +364,16 @@ if os.path.exists(out):
     rows = [r for r in verify_rows(out) if r["oracle"] == "hw:instructions"]
     for name in sorted({w["name"] for w in workloads.values()}):
         mine = [r for r in rows if r["workload"] == name]
-        bad = [r for r in mine if r["status"] != "ok" or r["declared"] != r["measured"]]
+        # ok means measured == declared; a row retried says "exact on run N": under icount
+        # every count is exact on its first run
+        bad = [r for r in mine if r["status"] != "ok" or "on run" in r["note"]]
         check(f"verify: hw:instructions agrees with the declared instructions of {name}",
               mine and not bad,
               f"{len(mine)} rows; " + ("; ".join(f"{r['params']}: declared {r['declared']}, "
                                                   f"measured {r['measured']} {r['status']} {r['note']}"
                                                   for r in bad[:4]) if mine else "no hw:instructions row"))
-    check("verify: hw:instructions rows present", len(rows) > 0,
+    # one row per arm64 workload instance verify runs (issue 21: all 21 of them)
+    check("verify: all 21 hw:instructions rows present", len(rows) == 21,
           "none; not run here: " + open(out).read().split("not run here:")[-1][:300] if not rows else f"{len(rows)} rows")
 else:
     check("verify: hw:instructions rows", False, "verify did not run")

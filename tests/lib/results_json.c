@@ -85,3 +85,16 @@ void pb_test_check_units(const struct pb_results *doc)
 	}
 	json_decref(root);
 }
+
+void pb_test_request(struct pb_point_request *req, const char *facility, const char *workload,
+		     uint64_t period, uint64_t iterations, const struct pb_machine *m)
+{
+	struct pb_error err = {0};
+	pb_point_request_defaults(req);
+	CHECK(pb_point_request_set(req, facility, workload, NULL, true, &err) == 0);
+	if (err.msg[0])
+		fprintf(stderr, "%s\n", err.msg);
+	req->period = req->events[0].period = period;
+	req->iterations = iterations;
+	req->machine = m;
+}

@@ -20,6 +20,10 @@ json_t *pb_test_point_json(const struct pb_results *doc, size_t i);
 void pb_test_point_metrics(json_t *point);
 /* One measured run's record (pb_point_record) as results.json holds it (a new reference). */
 json_t *pb_test_run_json(const struct pb_point_request *req, const struct pb_point *pt);
+/* A single-event request for facility on workload at period, for iterations, on machine m
+ * (NULL: this machine); a request that does not parse fails the test. */
+void pb_test_request(struct pb_point_request *req, const char *facility, const char *workload,
+		     uint64_t period, uint64_t iterations, const struct pb_machine *m);
 /* Checks, as test assertions, that doc gives no field name two units, and that every field
  * with a unit has the unit a pesbench-results/1 file's field of that name is read with. */
 void pb_test_check_units(const struct pb_results *doc);
