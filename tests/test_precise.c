@@ -90,7 +90,7 @@ static void write_branch_samples(struct fake_event *ev, void *ctx)
 {
 	(void)ctx;
 	uint8_t rec[512];
-	for (unsigned i = 0; i < 40; i++) {
+	for (unsigned i = 0; i < 100; i++) {
 		struct pb_sample s = {0};
 		/* the first part samples instructions anywhere in the loop; the second, taken
 		 * branches, lands where the script says */
@@ -99,7 +99,7 @@ static void write_branch_samples(struct fake_event *ev, void *ctx)
 		size_t len = fake_build_sample(rec, sizeof rec, &ev->attr, &s);
 		fake_ring_write(ev, rec, len);
 	}
-	ev->count = 40 * ev->attr.sample_period;
+	ev->count = 100 * ev->attr.sample_period;
 }
 
 static enum pb_verdict pebs_verdict(int accepted, uint64_t ip, struct pb_self_test *test)
@@ -123,7 +123,7 @@ static void test_self_test_checks_the_level(void)
 	CHECK(pebs_verdict(3, branch, &test) == PB_VERDICT_WORKS);
 	CHECK_STR_CONTAINS(test.text, "IP at the level granted");
 	CHECK(pebs_verdict(2, begin, &test) == PB_VERDICT_INEXACT);
-	CHECK_STR_CONTAINS(test.text, "precise level 2 promise the exact IP and 40 of 40 samples");
+	CHECK_STR_CONTAINS(test.text, "precise level 2 promise the exact IP and 100 of 100 samples");
 	/* pp=1 promises the next instruction: the taken branch's target, the loop's start */
 	CHECK(pebs_verdict(1, begin, &test) == PB_VERDICT_WORKS);
 	CHECK(pebs_verdict(1, branch, &test) == PB_VERDICT_INEXACT);
