@@ -8,7 +8,7 @@
  * samples' IPs and pids and the same events (a pipe-mode file adds them as it goes) at every
  * record, and leave the reader as the first walk did. */
 #include "facilities/ibs_raw.h"
-#include "io/perfdata.h"
+#include "perfdata/perfdata.h"
 
 #include <stdint.h>
 #include <stdlib.h>

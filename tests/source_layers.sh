@@ -64,6 +64,23 @@ mkdir -p "$tmp/stray/misc"
 printf '' >"$tmp/stray/misc/x.c"
 expect stray 1 "misc/x\.c: belongs to no declared layer"
 
+# a header of one facility outside facilities/: presentation reading IBS's raw layout
+tree facility_header
+mkdir -p "$tmp/facility_header/facilities"
+printf '' >"$tmp/facility_header/facilities/ibs_raw.h"
+printf '#include "facilities/ibs_raw.h"\n' >"$tmp/facility_header/present/report.c"
+expect facility_header 1 "present/report\.c:1: includes facilities/ibs_raw\.h: a header of one facility"
+
+# a layer declared as a prefix of file names, not a folder
+tree prefix
+PB_CHECK_LAYERS='
+1 util util/
+3 ring ring/
+6 session session/
+10 experiments experiments/
+10 present present/report
+' expect prefix 1 "layer present declares present/report, not a folder"
+
 # the tree itself
 out=$(bash "$check" "$root/src" 2>&1)
 rc=$?

@@ -14,7 +14,7 @@
  *    Without perf the test ends there, skipped (77). */
 #include "check.h"
 #include "facilities/pebs_memory.h"
-#include "io/perfdata.h"
+#include "perfdata/perfdata.h"
 #include "util/kit.h"
 #include "util/rng.h"
 

@@ -27,7 +27,7 @@
 #include "same_record.h"
 #include "facilities/facility.h"
 #include "facilities/ibs_raw.h"
-#include "io/perfdata.h"
+#include "perfdata/perfdata.h"
 #include "session/session.h"
 #include "util/kit.h"
 #include "util/rng.h"

@@ -10,7 +10,7 @@
 #include "results_json.h"
 #include "cli/commands.h"
 #include "experiments/experiment.h"
-#include "analysis/scorecard.h"
+#include "scorecard/scorecard.h"
 #include "io/results.h"
 #include "present/plot.h"
 #include "present/report.h"

@@ -6,7 +6,7 @@
 #include "analysis/callgrind.h"
 #include "facilities/facility.h"
 #include "facilities/machine.h"
-#include "workloads/verify.h"
+#include "runner/verify.h"
 
 #include <stdlib.h>
 #include <unistd.h>

@@ -6,7 +6,7 @@
 #include "check.h"
 #include "fake_kernel.h"
 #include "fixture.h"
-#include "workloads/verify.h"
+#include "runner/verify.h"
 
 #include <string.h>
 

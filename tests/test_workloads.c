@@ -3,7 +3,7 @@
 #include "check.h"
 
 #include "util/kit.h"
-#include "workloads/runner.h"
+#include "runner/runner.h"
 #include "workloads/workload.h"
 
 #include <unistd.h>

@@ -1,8 +1,8 @@
 /* The perf.data reader of the public API (include/pesbench/perfdata.h, the IBS part of ibs.h)
- * over io/perfdata_read.c. */
+ * over perfdata/perfdata_read.c. */
 #include "api/api.h"
 #include "facilities/ibs_raw.h"
-#include "io/perfdata.h"
+#include "perfdata/perfdata.h"
 
 #include <pesbench/ibs.h>
 #include <pesbench/perfdata.h>

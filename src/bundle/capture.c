@@ -6,7 +6,7 @@
 #include "experiments/point.h"
 #include "experiments/suite_defaults.h"
 #include "facilities/selftest.h"
-#include "io/perfdata.h"
+#include "perfdata/perfdata.h"
 #include "io/probe_json.h"
 #include "io/results.h"
 

@@ -5,7 +5,7 @@
  * its instruction set do not matter. */
 #include "analysis/attribution.h"
 #include "bundle/bundle_parts.h"
-#include "io/perfdata.h"
+#include "perfdata/perfdata.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -7,7 +7,7 @@
 #include "experiments/point.h"
 #include "facilities/facility.h"
 #include "session/session.h"
-#include "workloads/runner.h"
+#include "runner/runner.h"
 
 #include <jansson.h>
 #include <stdio.h>

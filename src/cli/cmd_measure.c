@@ -5,10 +5,10 @@
 #include "cli/options.h"
 #include "experiments/point.h"
 #include "facilities/facility.h"
-#include "io/perfdata.h"
+#include "perfdata/perfdata.h"
 #include "io/results.h"
 #include "session/session.h"
-#include "workloads/runner.h"
+#include "runner/runner.h"
 
 #include <jansson.h>
 #include <stdio.h>

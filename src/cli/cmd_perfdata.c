@@ -11,7 +11,7 @@
 #include "export/from_perfdata.h"
 #include "facilities/ibs_raw.h"
 #include "facilities/pebs_memory.h"
-#include "io/perfdata.h"
+#include "perfdata/perfdata.h"
 #include "util/error.h"
 #include "util/kit.h"
 

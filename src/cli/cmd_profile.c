@@ -13,7 +13,7 @@
 #include "experiments/suite_defaults.h"
 #include "export/from_profile.h"
 #include "facilities/facility.h"
-#include "io/perfdata.h"
+#include "perfdata/perfdata.h"
 #include "session/process.h"
 
 #include <errno.h>

@@ -3,7 +3,7 @@
  * plotting; prints the same summary table as the end of `pesbench run`. */
 #include "cli/commands.h"
 #include "cli/options.h"
-#include "analysis/scorecard.h"
+#include "scorecard/scorecard.h"
 #include "experiments/experiment.h"
 #include "io/results.h"
 #include "present/report.h"

@@ -4,7 +4,7 @@
  * and writes what was measured, marked incomplete. */
 #include "cli/commands.h"
 #include "cli/options.h"
-#include "analysis/scorecard.h"
+#include "scorecard/scorecard.h"
 #include "experiments/experiment.h"
 #include "experiments/suite.h"
 #include "facilities/facility.h"

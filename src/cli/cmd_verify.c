@@ -4,7 +4,7 @@
 #include "cli/commands.h"
 #include "cli/options.h"
 #include "util/error.h"
-#include "workloads/verify.h"
+#include "runner/verify.h"
 
 #include <errno.h>
 #include <inttypes.h>

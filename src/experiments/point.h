@@ -9,7 +9,7 @@
 #include "facilities/facility.h"
 #include "io/result_model.h"
 #include "session/session.h"
-#include "workloads/runner.h"
+#include "runner/runner.h"
 
 #include <stdio.h>
 

@@ -4,7 +4,7 @@
 #define PB_EXPORT_FROM_PERFDATA_H
 
 #include "export/export.h"
-#include "io/perfdata.h"
+#include "perfdata/perfdata.h"
 
 struct pb_xperf;
 

@@ -2,7 +2,7 @@
  * kernel's asm/amd/ibs.h; print format: perf 6.1 tools/perf/util/amd-sample-raw.c. */
 #include "facilities/ibs_raw.h"
 
-#include "io/perfdata.h"
+#include "perfdata/perfdata.h"
 #include "util/kit.h"
 #include "util/text.h"
 

@@ -166,7 +166,7 @@ struct pb_results {
 	struct pb_rset head;       /* pesbench_version, complete, started, command */
 	struct pb_rset machine;    /* the probe document of the machine that ran it */
 	struct pb_rlist skipped;   /* {facility, reason} per facility the suite could not run */
-	/* one set per facility family (analysis/scorecard.h), written as the top-level
+	/* one set per facility family (scorecard/scorecard.h), written as the top-level
 	 * "scorecard"; empty in a document from before it existed */
 	struct pb_rlist scorecard;
 	struct pb_result_point **points;

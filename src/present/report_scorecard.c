@@ -4,7 +4,7 @@
 #include "present/report_parts.h"
 #include "present/summary.h"
 
-#include "analysis/scorecard.h"
+#include "scorecard/scorecard.h"
 
 #include <math.h>
 #include <stdio.h>

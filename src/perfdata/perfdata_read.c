@@ -3,7 +3,7 @@
  * millions of samples costs the memory of one window, not of the file. Records are decoded
  * where read(2) put them: the only bytes copied twice are those of a record that straddles
  * the end of a read. */
-#include "io/perfdata.h"
+#include "perfdata/perfdata.h"
 
 #include <errno.h>
 #include <stdarg.h>

@@ -1,7 +1,7 @@
 /* pesbench's samples into a perf.data through the writer, as they stream out of a session: the
  * event and the process's mappings go in at the first record (the session has opened the event
  * by then, and the process still runs), so perf script and perf report name every address. */
-#include "io/perfdata.h"
+#include "perfdata/perfdata.h"
 
 #include <errno.h>
 #include <stdio.h>

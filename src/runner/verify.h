@@ -14,7 +14,7 @@
 #ifndef PB_VERIFY_H
 #define PB_VERIFY_H
 
-#include "workloads/runner.h"
+#include "runner/runner.h"
 
 #include <stdio.h>
 

@@ -3,7 +3,7 @@
  * header are written at close. perf refuses an attr whose `size` is larger than the struct it
  * was built with, so each attr is stored at the smallest published size that holds its non-zero
  * fields; the file only appears under its name once complete (temporary file + rename). */
-#include "io/perfdata.h"
+#include "perfdata/perfdata.h"
 #include "util/kit.h"
 
 #include <ctype.h>

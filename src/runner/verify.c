@@ -1,5 +1,5 @@
 /* Declared truth against exact oracles; see verify.h. */
-#include "workloads/verify.h"
+#include "runner/verify.h"
 
 #include "analysis/callgrind.h"
 #include "facilities/machine.h"

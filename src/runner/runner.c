@@ -1,6 +1,6 @@
 /* Workload instances and the perf-free runner. */
 #include "util/kit.h"
-#include "workloads/runner.h"
+#include "runner/runner.h"
 
 #include "sys/sys.h"
 

@@ -1,6 +1,6 @@
 /* The scorecard of a results document; docs/scorecard.md says what each figure is, where it
  * comes from, and how each threshold of the "use it for / not for" line is derived. */
-#include "analysis/scorecard.h"
+#include "scorecard/scorecard.h"
 
 #include "util/text.h"
 
