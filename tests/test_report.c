@@ -94,7 +94,10 @@ static void add_scorecard_points(json_t *root, const char *precise)
 			    json_string("0.8 samples expected per run, 12 needed"));
 	/* uprobe: every run exact; sw: runs of 98, 99, 100 whose interval reaches 100 */
 	point(pts, "accuracy", "uprobe", "accuracy:ratio=20", 7, 1, 100, 1, 0, 1);
-	point(pts, "accuracy", "sw:page-faults", "accuracy:ratio=20", 7, 1, 98, 3, 0, 1);
+	json_t *sw = point(pts, "accuracy", "sw:page-faults", "accuracy:ratio=20", 7, 1, 98, 3, 0, 1);
+	/* 5 samples at a level its runs excluded (issue 21: named in the scorecard) */
+	json_object_set_new(json_object_get(sw, "metrics"), "wrong_level_samples_total",
+			    json_integer(5));
 	/* the cost fits: a resolved one for the timer, an unresolved one for the precise one */
 	json_array_append_new(
 		pts, json_pack("{s:s, s:s, s:s, s:[], s:{s:f, s:f, s:f, s:f, s:b}, s:s, s:s, s:i}",
@@ -359,6 +362,11 @@ static void check_scorecard(void)
 			   "use for exact counts");
 	CHECK_STR_CONTAINS(pb_rset_get_text(card_of(&doc, "sw"), "summary"),
 			   "use for counts to ±2.5 %");
+	CHECK(fig(card_of(&doc, "sw"), "wrong_level_samples", "value") == 5);
+	CHECK_STR_CONTAINS(pb_rset_get_text(card_of(&doc, "sw"), "summary"),
+			   "privilege-level filtering (5 samples at an excluded level)");
+	CHECK(fig(timer, "wrong_level_samples", "value") == 0);
+	CHECK(!strstr(pb_rset_get_text(timer, "summary"), "privilege-level"));
 	/* spe was skipped: not measured, and why */
 	const struct pb_rset *spe = card_of(&doc, "spe");
 	CHECK(spe && !pb_rset_is_true(spe, "measured"));

@@ -11,7 +11,7 @@
 
 const char *const pb_scorecard_figures[] = {
 	"accuracy_median", "accuracy_worst", "bias_max_deviation", "skid", "loss",
-	"throttles", "running_share_min", "ns_per_sample", "ns_per_event", "overhead_1khz",
+	"throttles", "running_share_min", "wrong_level_samples", "ns_per_sample", "ns_per_event", "overhead_1khz",
 	"overhead_10khz", NULL};
 
 double pb_scorecard_overhead_pct(double ns_per_sample, double rate_hz)
@@ -272,7 +272,7 @@ static void attribution_part(struct pb_rset *e, const struct pb_results *r, cons
 static void delivery_part(struct pb_rset *e, const struct pb_results *r, const char *family,
 			  struct verdict_parts *v)
 {
-	double lost = 0, kept = 0, throttles = 0, share = INFINITY;
+	double lost = 0, kept = 0, throttles = 0, wrong_level = 0, share = INFINITY;
 	bool any = false;
 	for (size_t i = 0; i < r->npoints; i++) {
 		const struct pb_result_point *p = r->points[i];
@@ -282,6 +282,7 @@ static void delivery_part(struct pb_rset *e, const struct pb_results *r, const c
 		any = true;
 		lost += (double)pb_rset_get_int(&p->metrics, "lost_total");
 		throttles += (double)pb_rset_get_int(&p->metrics, "throttles_total");
+		wrong_level += (double)pb_rset_get_int(&p->metrics, "wrong_level_samples_total");
 		for (size_t run = 0; run < pb_rlist_size(&p->runs); run++)
 			kept += pb_rset_get_number(pb_rlist_set_at(&p->runs, run), "observed", NULL);
 		const struct pb_rsummary *ratio = pb_rset_get_summary(&p->metrics, "running_ratio");
@@ -296,6 +297,8 @@ static void delivery_part(struct pb_rset *e, const struct pb_results *r, const c
 	pb_format(note, sizeof note, "%.0f samples lost, %.0f kept", lost, kept);
 	figure(e, "loss", pct, pct, pct, "%", true, note);
 	figure(e, "throttles", throttles, throttles, throttles, "count", true, NULL);
+	figure(e, "wrong_level_samples", wrong_level, wrong_level, wrong_level, "samples", true,
+	       "samples at a privilege level the run excluded (by record flag or IP)");
 	if (isfinite(share))
 		figure(e, "running_share_min", share, share, share, "%", true,
 		       "the least time an event was on its counter, outside the multi experiment");
@@ -305,6 +308,12 @@ static void delivery_part(struct pb_rset *e, const struct pb_results *r, const c
 	}
 	if (throttles > 0) {
 		pb_format(text, sizeof text, "high rates (throttled %.0f times)", throttles);
+		add_part(v->not_for, sizeof v->not_for, text);
+	}
+	/* an excluded level is a promise about every sample: one sample breaks it */
+	if (wrong_level > 0) {
+		pb_format(text, sizeof text, "privilege-level filtering (%.0f samples at an excluded "
+			  "level)", wrong_level);
 		add_part(v->not_for, sizeof v->not_for, text);
 	}
 	if (isfinite(share) && share < 100) {
