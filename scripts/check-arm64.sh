@@ -113,7 +113,7 @@ if [ -f "$cache/results/capture/bundle.json" ]; then
 else
 	fail "the guest wrote no capture bundle"
 fi
-echo "=== check-arm64: this machine's run and the guest's, compared (tests/fleet/arm64-compare.sh)"
-bash tests/fleet/arm64-compare.sh "$cache/results" "${BUILD:-build}/pesbench" ||
+echo "=== check-arm64: this machine's run and the guest's, compared (tests/fleet/machines-compare.sh)"
+bash tests/fleet/machines-compare.sh "${BUILD:-build}/pesbench" "$cache/results" ||
 	fail "compare of this machine's results and the guest's failed"
 verdict

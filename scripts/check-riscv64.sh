@@ -78,4 +78,18 @@ stamp "guest done"
 
 echo "=== check-riscv64: host checks of the guest's results ($work/results)"
 python3 tests/riscv64/check_results.py "$work/results" || fail "host checks of the guest's results failed"
+
+# One table for the machines make check has met: this one, the arm64 guest (when check-arm64 ran
+# before, as in make check) and this guest.
+guests=()
+arm64_results=${PB_GUEST_CACHE_ARM64:-$PWD/build-arm64-guest}/results
+[ -d "$arm64_results" ] && guests+=("$arm64_results")
+guests+=("$work/results")
+echo "=== check-riscv64: this machine's run and the guests', compared (tests/fleet/machines-compare.sh)"
+if [ -x "${BUILD:-build}/pesbench" ]; then
+	bash tests/fleet/machines-compare.sh "${BUILD:-build}/pesbench" "${guests[@]}" ||
+		fail "compare of this machine's results and the guests' failed"
+else
+	fail "no host pesbench at ${BUILD:-build}/pesbench to compare the machines with (make build)"
+fi
 verdict
