@@ -15,6 +15,10 @@ source "$root/tests/lib/verdict.sh"
 [ "$(facility_verdict timer)" = works ] || { echo "timer sampling does not work here"; exit 77; }
 work=$(mktemp -d /tmp/pb_export_record.XXXXXX)
 trap 'rm -rf "$work"' EXIT
+# perf's build-id cache is $HOME/.debug: each test keeps its own, so perf record in a test
+# running beside this one never hands perf script a half-written copy of a binary
+mkdir -p "$work/perf-home"
+perf() { HOME="$work/perf-home" command perf "$@"; }
 fails=0
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 
@@ -65,8 +69,10 @@ grep -q '^__libc_start_call_main;main;outer;middle;leaf_a [0-9]' "$work/p.perf" 
 	fail "perf's stackcollapse of the recording lacks main;outer;middle;leaf_a: $(head -2 "$work/p.perf")"
 "$PB_BIN" perfdata "$work/p.data" --export "folded:$work/p.folded" >/dev/null 2>&1 ||
 	fail "perfdata --export of pesbench's own recording failed"
-sort "$work/p.folded" | cmp -s - "$work/p.perf" ||
+if ! sort "$work/p.folded" | cmp -s - "$work/p.perf"; then
+	sort "$work/p.folded" | diff - "$work/p.perf" | head -20
 	fail "perfdata --export folded of the recording differs from perf's stackcollapse"
+fi
 
 # --- an unwritable path ---
 "$PB_BIN" measure --facility timer:cpu-clock --workload busy --iterations 1000000 \
