@@ -128,7 +128,10 @@ static void c_period(const struct pb_result_point *p, char *b, size_t n)
 static void c_runs(const struct pb_result_point *p, char *b, size_t n)
 {
 	size_t runs = pb_rlist_size(&p->runs);
-	pb_format(b, n, runs ? "%zu" : "", runs);
+	if (runs)
+		pb_format(b, n, "%zu", runs);
+	else
+		b[0] = '\0';
 }
 
 static void c_min_max(const struct pb_result_point *p, char *b, size_t n)
