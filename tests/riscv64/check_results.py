@@ -133,12 +133,20 @@ for name in ("cycles", "instructions"):
                   f"running_ratio {ev.get('running_ratio')}, samples {ev['observed']} of "
                   f"floor(count/period) {want}")
             continue
-        ok = ev["observed"] == want and ev["lost"] == 0
-        check(f"{name} {tag}: samples == floor(count/period)", ok,
-              f"observed {ev['observed']}, floor({ev['count']}/{p}) = {want}, lost {ev['lost']}")
+        # The privilege filter is ignored here (the mode experiment shows it), so the count goes
+        # on through the kernel's disable path after the workload: a boundary crossed in that
+        # tail (count mod period below the most events a counter ran past an overflow before
+        # its sample, the skid's max) has no sample to give. Such a run is one short, said so.
+        sk = ev.get("skid") or {}
+        tail = ev["count"] % p
+        in_tail = ev["observed"] == want - 1 and sk.get("max") is not None and tail < sk["max"]
+        ok = (ev["observed"] == want or in_tail) and ev["lost"] == 0
+        check(f"{name} {tag}: samples == floor(count/period)"
+              + (" but for a boundary in the kernel's tail" if in_tail else ""), ok,
+              f"observed {ev['observed']}, floor({ev['count']}/{p}) = {want}, lost {ev['lost']}, "
+              f"count mod period {tail}, skid max {sk.get('max')}")
         if ok and want >= 1:
             exact.add(p)
-        sk = ev.get("skid") or {}
         if sk.get("samples"):
             skids.add((sk.get("median"), sk.get("max")))
         if name == "cycles" and point["experiment"] == "interval":
