@@ -9,6 +9,7 @@
 
 #include "experiments/experiment.h"
 #include "experiments/point.h"
+#include "experiments/suite_defaults.h"
 #include "facilities/facility.h"
 #include "facilities/selftest.h"
 #include "io/probe_json.h"
@@ -420,6 +421,21 @@ static void bp_self_test_delivers_signals(void)
 	spec.signal_per_sample = false;
 	pb_facility_bp.self_test(pb_machine_live(), &spec, &test);
 	CHECK(test.verdict == PB_VERDICT_WORKS);
+	/* the suite's points are judged with their own delivery too: a request of the suite with
+	 * signals is refused, one without is not, and a point whose delivery was set after its
+	 * request (the overhead, cost and buffer experiments) is refused when measured */
+	pb_facility_forget_self_tests();
+	struct pb_point_request req;
+	CHECK(pb_suite_request(&req, "bp:w", "mix", 7, 1, PB_DELIVERY_SIGNAL, &err) == -1);
+	CHECK_STR_CONTAINS(err.msg, "with a signal per sample");
+	err = (struct pb_error){0};
+	CHECK(pb_suite_request(&req, "bp:w", "mix", 7, 1, PB_DELIVERY_NONE, &err) == 0);
+	req.delivery = PB_DELIVERY_SIGTRAP;
+	req.iterations = 100;
+	struct pb_point pt;
+	CHECK(pb_point_measure(&req, &pt, &err) == -1);
+	CHECK_STR_CONTAINS(err.msg, "with a signal per sample");
+	pb_facility_forget_self_tests();
 	fake_kernel_uninstall();
 }
 

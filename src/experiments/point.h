@@ -143,6 +143,10 @@ int pb_point_request_set(struct pb_point_request *req, const char *facility,
 			 struct pb_error *err);
 /* Fails (exit 3, the verdict and its figures in the message) when the facility ran its
  * self-test on this machine and did not pass it. */
+/* The same for the request's facility measured with the request's delivery: a signal per
+ * sample is self-tested with signals (a breakpoint may count one access more per signal).
+ * Every point measured runs it (cached per spec and delivery), whoever set the delivery. */
+int pb_point_refuse_untrusted_delivery(const struct pb_point_request *req, struct pb_error *err);
 int pb_point_refuse_untrusted(const struct pb_spec *spec, const struct pb_machine *machine,
 			      struct pb_error *err);
 /* The workload a facility measures best when none is named: the one whose truth declares the

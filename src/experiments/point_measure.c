@@ -21,6 +21,10 @@ int pb_point_measure(const struct pb_point_request *req, struct pb_point *pt,
 {
 	memset(pt, 0, sizeof *pt);
 	pt->label = -1;
+	/* the suite's experiments set a point's delivery after its request (overhead, cost,
+	 * buffer): the facility is judged here with the delivery it is measured with */
+	if (pb_point_refuse_untrusted_delivery(req, err))
+		return -1;
 	if (pb_instance_init(&pt->instance, &req->workload, req->iterations, req->threads, err))
 		return -1;
 	/* Only facilities that sit on an instruction need a label. */

@@ -60,14 +60,17 @@ int pb_point_request_set(struct pb_point_request *req, const char *facility,
 	/* Last: a bad request is a usage error whatever the facility's state. The self-test
 	 * delivers signals where the request does (known here when the caller set delivery
 	 * first, as measure does). */
-	if (!req->no_perf) {
-		struct pb_spec judged = req->events[0].spec;
-		judged.signal_per_sample = req->delivery == PB_DELIVERY_SIGNAL ||
-					   req->delivery == PB_DELIVERY_SIGTRAP;
-		if (pb_point_refuse_untrusted(&judged, req->machine, err))
-			return -1;
-	}
-	return 0;
+	return pb_point_refuse_untrusted_delivery(req, err);
+}
+
+int pb_point_refuse_untrusted_delivery(const struct pb_point_request *req, struct pb_error *err)
+{
+	if (req->no_perf)
+		return 0;
+	struct pb_spec judged = req->events[0].spec;
+	judged.signal_per_sample = req->delivery == PB_DELIVERY_SIGNAL ||
+				   req->delivery == PB_DELIVERY_SIGTRAP;
+	return pb_point_refuse_untrusted(&judged, req->machine, err);
 }
 
 int pb_point_refuse_untrusted(const struct pb_spec *spec, const struct pb_machine *machine,
