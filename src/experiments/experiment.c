@@ -81,7 +81,11 @@ static int time_once(const struct pb_point_request *template, uint64_t iteration
 
 /* Times the template request (one thread, sampling as it will) until a run lasts at least
  * 5 ms, then scales the iterations to target_ms. The fastest of three timings counts: a
- * cold first run or a busy neighbour only ever adds time, and would shrink every run after. */
+ * cold first run or a busy neighbour only ever adds time, and would shrink every run after.
+ * The growth stops only when that fastest run is still long (2.5 ms): a single slow run (the
+ * thread descheduled on a loaded machine) once stopped it at a few hundred iterations, where
+ * cold misses and the first samples' cost made an iteration look up to 800 times dearer, and
+ * every run of the point came out too short to give an accuracy. */
 static uint64_t calibrate(const struct pb_point_request *template, uint64_t target_ms,
 			  struct pb_error *err)
 {
@@ -89,16 +93,19 @@ static uint64_t calibrate(const struct pb_point_request *template, uint64_t targ
 	for (;;) {
 		if (time_once(template, iterations, &ns, err))
 			return 0;
-		if (ns >= 5000000 || iterations >= (1ull << 40))
-			break;
+		bool last = iterations >= (1ull << 40);
+		if (ns >= 5000000 || last) {
+			for (int again = 0; again < 2; again++) {
+				uint64_t more;
+				if (time_once(template, iterations, &more, err))
+					return 0;
+				if (more < ns)
+					ns = more;
+			}
+			if (ns >= 2500000 || last)
+				break;
+		}
 		iterations *= ns < 500000 ? 8 : 2;
-	}
-	for (int again = 0; again < 2; again++) {
-		uint64_t more;
-		if (time_once(template, iterations, &more, err))
-			return 0;
-		if (more < ns)
-			ns = more;
 	}
 	double per_iteration = (double)ns / (double)iterations;
 	double want = (double)target_ms * 1e6 / per_iteration;
