@@ -118,13 +118,23 @@ checker='<pre id="pb-result">pending</pre>
     }
     var machine = document.getElementById("machine");
     var mt = machine ? sectionTables(machine) : [];
+    var said = {};
     for (var m = 0; m < mt.length; m++)
       for (var r3 = 0; r3 < mt[m].rows.length; r3++) {
         var label = mt[m].rows[r3].cells[0].textContent;
+        if (mt[m].rows[r3].cells.length > 1)
+          said[label] = mt[m].rows[r3].cells[1].textContent.trim();
         if (/^[a-z0-9]+(_[a-z0-9]+)+$/.test(label)) problems.push("raw-key:" + label);
         if (mt[m].rows[r3].cells.length > 1 && blank(mt[m].rows[r3].cells[1]))
           problems.push("empty-machine-row:" + label);
       }
+    // fields of another architecture on this machine (riscv fw counters 0 on x86)
+    for (var l in said) {
+      if (/^(RISC-V .|Sscofpmf|SBI firmware)/i.test(l) && said["RISC-V"] !== "yes")
+        problems.push("other-architecture:" + l);
+      if (/^Arm ./.test(l) && said["Arm"] !== "yes") problems.push("other-architecture:" + l);
+      if (/^riscv/i.test(l)) problems.push("other-architecture:" + l);
+    }
     if (/\b(nan|-?inf)\b/i.test(document.body.innerText)) problems.push("nan-or-inf");
     return problems;
   }

@@ -135,7 +135,24 @@ static const char *const machine_labels[][2] = {
 	{"core_pmu", "core PMU"}, {"core_pmu_type", "core PMU type"},
 	{"pmu_counters", "general-purpose counters"}, {"pmu_counters_source", "counters from"},
 	{"pmus_skipped", "PMUs not listed"}, {"root", "file-system root"},
+	{"riscv", "RISC-V"}, {"riscv_isa", "RISC-V ISA"}, {"riscv_sscofpmf", "Sscofpmf"},
+	{"riscv_fw_counters", "SBI firmware counters"}, {"kernel_major", "kernel major"},
+	{"kernel_minor", "kernel minor"},
 };
+
+/* Fields of one architecture's machine, shown only on that architecture ("riscv_isa" when
+ * "riscv" is true; "midr" when "arm" is). */
+static bool other_architecture(const struct pb_rset *m, const char *name)
+{
+	static const char *const arch[] = {"riscv", "arm"};
+	for (size_t i = 0; i < sizeof arch / sizeof arch[0]; i++) {
+		size_t n = strlen(arch[i]);
+		if (!strncmp(name, arch[i], n) && (name[n] == '\0' || name[n] == '_') &&
+		    !pb_rset_is_true(m, arch[i]))
+			return true;
+	}
+	return !strcmp(name, "midr") && !pb_rset_is_true(m, "arm");
+}
 
 static void machine_label(const char *name, char *buf, size_t len)
 {
@@ -165,7 +182,7 @@ static void machine_section(FILE *f, const struct pb_results *results)
 		pb_rset_get(doc, "machine") ? pb_rset_get_set(doc, "machine") : doc;
 	fputs("<h2 id=\"machine\">Machine</h2>\n<div class=\"wide\"><table>\n", f);
 	for (size_t i = 0; m && i < m->n; i++) {
-		if (!shown_value(&m->f[i].v))
+		if (!shown_value(&m->f[i].v) || other_architecture(m, m->f[i].name))
 			continue;
 		char label[96];
 		machine_label(m->f[i].name, label, sizeof label);
