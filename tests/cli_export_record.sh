@@ -15,10 +15,7 @@ source "$root/tests/lib/verdict.sh"
 [ "$(facility_verdict timer)" = works ] || { echo "timer sampling does not work here"; exit 77; }
 work=$(mktemp -d /tmp/pb_export_record.XXXXXX)
 trap 'rm -rf "$work"' EXIT
-# perf's build-id cache is $HOME/.debug: each test keeps its own, so perf record in a test
-# running beside this one never hands perf script a half-written copy of a binary
-mkdir -p "$work/perf-home"
-perf() { HOME="$work/perf-home" command perf "$@"; }
+. "$root/tests/lib/perf_home.sh"
 fails=0
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 

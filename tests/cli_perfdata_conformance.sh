@@ -16,10 +16,7 @@ command -v perf >/dev/null || { echo "perf is not installed"; exit 77; }
 command -v cc >/dev/null || { echo "no C compiler"; exit 77; }
 work=$(mktemp -d /tmp/pb_perfdata_conf.XXXXXX)
 trap 'rm -rf "$work"' EXIT
-# perf's build-id cache is $HOME/.debug: each test keeps its own, so perf record in a test
-# running beside this one never hands perf script a half-written copy of a binary
-mkdir -p "$work/perf-home"
-perf() { HOME="$work/perf-home" command perf "$@"; }
+. "$PB_SOURCE_DIR/tests/lib/perf_home.sh"
 fails=0
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 
