@@ -469,7 +469,7 @@ Checked by `tests/cli_replay.sh` (bundles copied from `tests/captures/x86-vm` an
 | a perf.data missing | `pesbench replay DIR/missing` | pesbench replay: cannot open DIR/missing/points/accuracy-sw.t0.e0.perf.data: No such file or directory | 6 |
 | not a bundle | `pesbench replay DIR` | pesbench replay: cannot read DIR/bundle.json (No such file or directory): is it a bundle written by `pesbench capture`? | 6 |
 | capture into a folder that holds files | `pesbench capture --facility sw DIR/fresh` | pesbench capture: DIR/fresh is not empty: capture writes a new bundle and never mixes with files already there; give a new folder | 2 |
-| capture of an unknown facility | `pesbench capture --facility frob DIR/frob` | pesbench capture: --facility frob: not a facility name (`pesbench probe` lists them: timer, sw, bp, uprobe, hw, pebs, ibs-op, ibs-fetch, spe) | 2 |
+| capture of an unknown facility | `pesbench capture --facility frob DIR/frob` | pesbench capture: --facility frob: unknown facility 'frob'; known: timer, sw, bp, uprobe, hw, pebs, ibs-op, ibs-fetch, spe | 2 |
 EOF
 	exit 0
 fi

@@ -112,6 +112,10 @@ expect_exit 0 "replay of a fresh capture" "$PB_BIN" replay "$work/fresh"
 expect_exit 2 "capture into a non-empty folder" "$PB_BIN" capture --facility sw "$work/fresh"
 check 'grep -q "is not empty" "$work/err"' "non-empty DIR: $(cat "$work/err")"
 expect_exit 2 "capture of an unknown facility" "$PB_BIN" capture --facility frob "$work/frob"
+check 'grep -q "unknown facility .frob.; known: timer, sw" "$work/err"' \
+	"an unknown facility is named with the registry's names: $(cat "$work/err")"
+expect_exit 2 "capture of a near facility name" "$PB_BIN" capture --facility ibs "$work/ibs"
+check 'grep -q "did you mean ibs-op or ibs-fetch" "$work/err"' "a near name: $(cat "$work/err")"
 
 echo "cli_replay: $((checks - failures)) passed, $failures failed"
 [ "$failures" -eq 0 ]

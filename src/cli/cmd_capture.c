@@ -3,7 +3,9 @@
 #include "bundle/bundle.h"
 #include "cli/commands.h"
 #include "cli/options.h"
+#include "facilities/facility.h"
 #include "util/error.h"
+#include "util/text.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -32,10 +34,10 @@ static int set_dir(void *args, const char *value, struct pb_error *err)
 static int add_facility(void *args, const char *value, struct pb_error *err)
 {
 	struct capture_args *a = args;
-	if (!pb_facility_find(value))
-		return pb_fail(err, PB_EXIT_USAGE, 0,
-			       "--facility %s: not a facility name (`pesbench probe` lists them: "
-			       "timer, sw, bp, uprobe, hw, pebs, ibs-op, ibs-fetch, spe)", value);
+	char text[128];
+	pb_format(text, sizeof text, "--facility %.100s", value);
+	if (!pb_facility_find_or_fail(value, text, err))
+		return -1;
 	if (a->nfacilities == CAPTURE_MAX_FACILITIES)
 		return pb_fail(err, PB_EXIT_USAGE, 0, "--facility given too often");
 	a->facilities[a->nfacilities++] = value;

@@ -39,20 +39,34 @@ const struct pb_facility *pb_facility_of_perf_name(const char *event)
 	return NULL;
 }
 
-static int unknown_facility(const char *name, const char *text, struct pb_error *err)
+/* perf_names: perf's event names are accepted where the name is read (a spec), so they are
+ * suggested too */
+static int unknown_facility(const char *name, const char *text, bool perf_names,
+			    struct pb_error *err)
 {
 	struct pb_suggest near;
 	pb_suggest_init(&near, name);
 	for (const struct pb_facility *const *f = facilities; *f; f++) {
 		pb_suggest_consider(&near, (*f)->name);
 		const char *event;
-		for (size_t i = 0; (*f)->perf_event_name && (event = (*f)->perf_event_name(i)); i++)
+		for (size_t i = 0; perf_names && (*f)->perf_event_name &&
+				   (event = (*f)->perf_event_name(i));
+		     i++)
 			pb_suggest_consider(&near, event);
 	}
 	char prefix[128] = "";
 	if (strcmp(name, text))
 		pb_format(prefix, sizeof prefix, "%.100s: ", text);
 	return pb_suggest_fail(err, &near, prefix, "facility", "`pesbench facilities`");
+}
+
+const struct pb_facility *pb_facility_find_or_fail(const char *name, const char *text,
+						 struct pb_error *err)
+{
+	const struct pb_facility *f = pb_facility_find(name);
+	if (!f)
+		unknown_facility(name, text, false, err);
+	return f;
 }
 
 /* "hw@cpu_atom" -> name "hw", spec->pmu "cpu_atom". */
@@ -102,7 +116,7 @@ int pb_spec_parse(const char *text, struct pb_spec *spec, struct pb_error *err)
 		return spec->facility->parse(spec, text, err);
 	}
 	if (!spec->facility)
-		return unknown_facility(name, text, err);
+		return unknown_facility(name, text, true, err);
 	const char *colon = strchr(text, ':');
 	if (spec->pmu[0] && !spec->facility->pmu_qualified)
 		return pb_fail(err, PB_EXIT_USAGE, 0,

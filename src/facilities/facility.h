@@ -238,6 +238,10 @@ struct pb_facility {
 /* NULL-terminated list of every facility. */
 const struct pb_facility *const *pb_facility_list(void);
 const struct pb_facility *pb_facility_find(const char *name);
+/* The same, failing (exit 2) with the nearest facility names when there is none; text, when it
+ * differs from name, starts the message ("--facility frob"). */
+const struct pb_facility *pb_facility_find_or_fail(const char *name, const char *text,
+						 struct pb_error *err);
 /* Parses "name[:args]", or one of perf's generic event names alone ("cycles", read as
  * "hw:cycles"; spec->text is then the full spec). An unknown name gets the nearest known ones. */
 int pb_spec_parse(const char *text, struct pb_spec *spec, struct pb_error *err);
