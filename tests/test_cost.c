@@ -301,6 +301,20 @@ static void test_slowdown_criterion(void)
 	CHECK(near(pb_slowdown_tolerance_pp(40), 4, 1e-12));
 	CHECK(near(pb_slowdown_tolerance_pp(-3), 1, 1e-12));
 	CHECK(!pb_slowdown_within(NAN, 5));
+	/* The verdict with the measured slowdown's CI: within only when the CI's far end is,
+	 * outside only when its near end is, else undecided. */
+	CHECK(!strcmp(pb_slowdown_verdict(10, 10.2, 0.5), "within"));
+	CHECK(!strcmp(pb_slowdown_verdict(10, 10.2, 0.9), "undecided")); /* 0.2 + 0.9 > 1.0x */
+	CHECK(!strcmp(pb_slowdown_verdict(10, 14, 1), "outside"));      /* 4 - 1 > 1.5 */
+	CHECK(!strcmp(pb_slowdown_verdict(10, 12, 1), "undecided"));
+	CHECK(!strcmp(pb_slowdown_verdict(3, 2.8, NAN), "undecided"));  /* one round: no CI */
+	CHECK(!strcmp(pb_slowdown_verdict(30, 24.5, 2), "outside"));
+	/* Precise enough to stop: the CI half-width within half the planned tolerance. */
+	CHECK(pb_slowdown_precise(30, 1.5));
+	CHECK(!pb_slowdown_precise(30, 1.6));
+	CHECK(pb_slowdown_precise(3, 0.5));
+	CHECK(!pb_slowdown_precise(3, 0.51));
+	CHECK(!pb_slowdown_precise(3, NAN));
 	char buf[160];
 	pb_cost_estimate_text(buf, sizeof buf, 2100, 1700, false, NULL);
 	CHECK_STR_CONTAINS(buf, "~2.1 µs, 95 % CI 0.4–3.8 µs, not resolved to ±10 %");
@@ -462,8 +476,8 @@ static void test_smoke_on(const char *facility)
 	CHECK(pb_results_open(&res, dir, 1, argv, &err) == 0);
 	struct pb_suite_options o;
 	pb_suite_options_defaults(&o);
-	/* three: a prediction is the median of three rounds (of two, one disturbed run would
-	 * carry the mean) */
+	/* three: the fewest rounds of a prediction (of two, one disturbed run would carry the
+	 * mean) */
 	o.runs = 3;
 	o.target_ms = 5;
 	o.nthreads = 1;
@@ -630,14 +644,36 @@ static void test_smoke_on(const char *facility)
 				      target_class));
 			CHECK(!borrowed == !json_object_get(p, "ns_per_sample_from"));
 		}
-		CHECK_EQ_U64(json_array_size(json_object_get(p, "runs")), 3);
+		/* the fewest rounds, more while a measured slowdown is not precise enough to
+		 * judge, never more than the most */
+		json_t *pm = json_object_get(p, "metrics");
+		size_t nruns = json_array_size(json_object_get(p, "runs"));
+		CHECK(nruns >= PB_PREDICT_MIN_ROUNDS && nruns <= PB_PREDICT_MAX_ROUNDS);
+		CHECK_EQ_U64(json_integer_value(json_object_get(pm, "rounds")), nruns);
+		/* each run's slowdown is against its own round's baseline, and the point's is
+		 * their mean */
+		double sum = 0;
+		for (size_t r = 0; r < nruns; r++) {
+			json_t *rr = json_array_get(json_object_get(p, "runs"), r);
+			double base = json_number_value(json_object_get(rr, "baseline_cpu_ns"));
+			double cpu = json_number_value(json_object_get(rr, "cpu_ns"));
+			double s_r = json_number_value(json_object_get(rr, "measured_slowdown_pct"));
+			CHECK(base > 0 && near(s_r, (cpu - base) / base * 100, 1e-6 * fabs(s_r) + 1e-6));
+			sum += s_r;
+		}
+		double measured = json_number_value(json_object_get(pm, "measured_slowdown_pct"));
+		CHECK(near(measured, sum / (double)nruns, 1e-9 * fabs(measured) + 1e-9));
+		double ci = json_number_value(json_object_get(pm, "measured_slowdown_ci95_pp"));
+		CHECK(ci >= 0);
+		const char *verdict = json_string_value(json_object_get(pm, "slowdown_verdict"));
+		CHECK(verdict && (!strcmp(verdict, "within") || !strcmp(verdict, "outside") ||
+				  !strcmp(verdict, "undecided")));
 		json_t *run = json_array_get(json_object_get(p, "runs"), 0);
 		CHECK(json_is_number(json_object_get(run, "predicted_ns")));
 		CHECK(json_is_number(json_object_get(run, "error_pct")));
 		CHECK(json_is_number(json_object_get(json_object_get(json_object_get(p, "metrics"),
 								     "error_pct"), "median")));
 		/* judged on the slowdown (issue 27) */
-		json_t *pm = json_object_get(p, "metrics");
 		CHECK(json_is_number(json_object_get(pm, "slowdown_error_pp")));
 		CHECK(json_is_number(json_object_get(pm, "slowdown_tolerance_pp")));
 		CHECK(json_is_boolean(json_object_get(pm, "slowdown_within")));

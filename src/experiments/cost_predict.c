@@ -7,6 +7,7 @@
 #include "util/rng.h"
 #include "util/text.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -122,11 +123,71 @@ struct predict_run {
 	double cpu, wall, samples, events, expected, lost;
 };
 
-static void prediction_point_fill(struct pb_result_point *p, const struct pb_spec *spec,
-				  const struct cost_fit *none, uint64_t period, unsigned threads,
-				  const struct predict_run *runs, unsigned n, double base_cpu,
-				  double base_wall)
+/* A target's rounds: per round its run without perf (bcpu, bwall) and a run per period. */
+struct prediction_rounds_done {
+	const struct pb_spec *spec;
+	const struct cost_fit *none;
+	unsigned threads, rounds;
+	const uint64_t *periods;
+	unsigned nperiods;
+	struct predict_run runs[3][MAX_RUNS];
+	double bcpu[MAX_RUNS], bwall[MAX_RUNS];
+	double warmup_cpu;  /* the run before the rounds, left out of them */
+};
+
+/* The model's time for a run of period i in round r, against that round's baseline. */
+static double predicted_cpu(const struct prediction_rounds_done *d, unsigned i, unsigned r)
 {
+	const struct predict_run *pr = &d->runs[i][r];
+	/* Events per thread for the model: a timer's come from the period, not from the run
+	 * being predicted. */
+	struct pb_slowdown_model m = model_for(d->spec, d->none, d->bcpu[r] / d->threads,
+					       pr->events / d->threads);
+	return pb_model_time_ns(&m, d->periods[i]) * d->threads;
+}
+
+/* Period i's slowdowns over the rounds done: predicted (mean), measured (mean of each
+ * round's sampled run over the same round's baseline) and the measured mean's 95 % CI. */
+struct slowdown_figures {
+	double predicted, measured, ci95, per_sample_ns;
+	unsigned n;
+};
+
+static struct slowdown_figures slowdown_of(const struct prediction_rounds_done *d, unsigned i)
+{
+	double pred[MAX_RUNS], meas[MAX_RUNS], per_sample[MAX_RUNS];
+	unsigned n = 0, ns = 0;
+	for (unsigned r = 0; r < d->rounds; r++) {
+		const struct predict_run *pr = &d->runs[i][r];
+		double p = (predicted_cpu(d, i, r) - d->bcpu[r]) / d->bcpu[r] * 100;
+		double m = (pr->cpu - d->bcpu[r]) / d->bcpu[r] * 100;
+		if (!isfinite(p) || !isfinite(m))
+			continue;
+		pred[n] = p;
+		meas[n++] = m;
+		if (pr->samples > 0 && !d->none->per_event)
+			per_sample[ns++] = (pr->cpu - d->bcpu[r]) / pr->samples;
+	}
+	struct slowdown_figures f = {NAN, NAN, NAN, NAN, n};
+	if (!n)
+		return f;
+	struct pb_summary sp, sm;
+	pb_summarize(pred, n, &sp);
+	pb_summarize(meas, n, &sm);
+	f.predicted = sp.mean;
+	f.measured = sm.mean;
+	f.ci95 = n > 1 ? pb_t95(n - 1) * sm.stdev / sqrt(n) : NAN;
+	if (ns)
+		f.per_sample_ns = pb_median(per_sample, ns);
+	return f;
+}
+
+static void prediction_point_fill(struct pb_result_point *p, const struct prediction_rounds_done *d,
+				  unsigned i, double base_cpu, double base_wall)
+{
+	const struct cost_fit *none = d->none;
+	uint64_t period = d->periods[i];
+	unsigned threads = d->threads, n = d->rounds;
 	struct pb_rset *par = &p->params;
 	pb_rset_text(par, "kind", "prediction");
 	pb_rset_int(par, "period", PB_UNIT_NONE, (int64_t)period);
@@ -145,53 +206,64 @@ static void prediction_point_fill(struct pb_result_point *p, const struct pb_spe
 		pb_rset_real(par, "ns_per_event", PB_UNIT_NS_PER_EVENT, none->event_ns);
 	pb_rset_text(par, "time_basis",
 		     "CPU time of the measured threads (summed); wall time beside it");
-	double e[MAX_RUNS], ew[MAX_RUNS], pred_s[MAX_RUNS], meas_s[MAX_RUNS];
+	double e[MAX_RUNS], ew[MAX_RUNS];
+	unsigned ne = 0;
 	uint64_t lost = 0;
 	for (unsigned r = 0; r < n; r++) {
-		const struct predict_run *pr = &runs[r];
-		/* Events per thread for the model: a timer's come from the period, not from
-		 * the run being predicted. */
-		struct pb_slowdown_model m = model_for(spec, none, base_cpu / threads,
-						   pr->events / threads);
-		double predicted = pb_model_time_ns(&m, period) * threads;
-		struct pb_slowdown_model mw = model_for(spec, none, base_wall, pr->events / threads);
+		const struct predict_run *pr = &d->runs[i][r];
+		double predicted = predicted_cpu(d, i, r);
+		struct pb_slowdown_model mw = model_for(d->spec, none, d->bwall[r],
+							pr->events / threads);
 		double predicted_wall = pb_model_time_ns(&mw, period);
-		e[r] = pb_prediction_error_pct(pr->cpu, predicted);
-		ew[r] = pb_prediction_error_pct(pr->wall, predicted_wall);
-		pred_s[r] = (predicted - base_cpu) / base_cpu * 100;
-		meas_s[r] = (pr->cpu - base_cpu) / base_cpu * 100;
+		double err_cpu = pb_prediction_error_pct(pr->cpu, predicted);
+		double err_wall = pb_prediction_error_pct(pr->wall, predicted_wall);
+		double pred_s = (predicted - d->bcpu[r]) / d->bcpu[r] * 100;
+		double meas_s = (pr->cpu - d->bcpu[r]) / d->bcpu[r] * 100;
 		lost += (uint64_t)pr->lost;
 		/* a run with a figure that is no number has no row (as the /1 writer had it) */
 		if (!isfinite(pr->expected) || !isfinite(predicted) || !isfinite(predicted_wall) ||
-		    !isfinite(e[r]) || !isfinite(ew[r]) || !isfinite(meas_s[r]))
+		    !isfinite(err_cpu) || !isfinite(err_wall) || !isfinite(meas_s))
 			continue;
+		e[ne] = err_cpu;
+		ew[ne++] = err_wall;
 		struct pb_rset *run = pb_rlist_set(&p->runs);
 		pb_rset_int(run, "run", PB_UNIT_NONE, r);
 		pb_rset_int(run, "cpu_ns", PB_UNIT_NS, (int64_t)pr->cpu);
 		pb_rset_int(run, "wall_ns", PB_UNIT_NS, (int64_t)pr->wall);
+		pb_rset_int(run, "baseline_cpu_ns", PB_UNIT_NS, (int64_t)d->bcpu[r]);
 		pb_rset_int(run, "observed", PB_UNIT_SAMPLES, (int64_t)pr->samples);
 		pb_rset_real(run, "expected", PB_UNIT_SAMPLES, pr->expected);
 		pb_rset_int(run, "lost", PB_UNIT_SAMPLES, (int64_t)pr->lost);
 		pb_rset_int(run, "count", PB_UNIT_EVENTS, (int64_t)pr->events);
 		pb_rset_real(run, "predicted_ns", PB_UNIT_NS, predicted);
 		pb_rset_real(run, "predicted_wall_ns", PB_UNIT_NS, predicted_wall);
-		pb_rset_real(run, "error_pct", PB_UNIT_PERCENT, e[r]);
-		pb_rset_real(run, "wall_error_pct", PB_UNIT_PERCENT, ew[r]);
-		pb_rset_real(run, "measured_slowdown_pct", PB_UNIT_PERCENT, meas_s[r]);
-		pb_rset_real(run, "predicted_slowdown_pct", PB_UNIT_PERCENT, pred_s[r]);
+		pb_rset_real(run, "error_pct", PB_UNIT_PERCENT, err_cpu);
+		pb_rset_real(run, "wall_error_pct", PB_UNIT_PERCENT, err_wall);
+		pb_rset_real(run, "measured_slowdown_pct", PB_UNIT_PERCENT, meas_s);
+		pb_rset_real(run, "predicted_slowdown_pct", PB_UNIT_PERCENT, pred_s);
 	}
 	struct pb_rset *m = &p->metrics;
 	pb_rset_int(m, "lost_total", PB_UNIT_SAMPLES, (int64_t)lost);
-	error_metrics(m, "error_pct", e, n);
-	error_metrics(m, "wall_error_pct", ew, n);
-	/* Judged on the slowdown (issue 27), by the medians of the runs */
-	double ps = pb_median(pred_s, n), ms = pb_median(meas_s, n);
-	pb_rset_real(m, "predicted_slowdown_pct", PB_UNIT_PERCENT, ps);
-	pb_rset_real(m, "measured_slowdown_pct", PB_UNIT_PERCENT, ms);
-	if (isfinite(ps) && isfinite(ms)) {
-		pb_rset_real(m, "slowdown_error_pp", PB_UNIT_PERCENT_POINTS, ps - ms);
-		pb_rset_real(m, "slowdown_tolerance_pp", PB_UNIT_PERCENT_POINTS, pb_slowdown_tolerance_pp(ms));
-		pb_rset_bool(m, "slowdown_within", pb_slowdown_within(ps, ms));
+	error_metrics(m, "error_pct", e, ne);
+	error_metrics(m, "wall_error_pct", ew, ne);
+	/* Judged on the slowdown (issue 27), each round's run against its own baseline */
+	struct slowdown_figures f = slowdown_of(d, i);
+	pb_rset_int(m, "rounds", PB_UNIT_NONE, n);
+	pb_rset_real(m, "predicted_slowdown_pct", PB_UNIT_PERCENT, f.predicted);
+	pb_rset_real(m, "measured_slowdown_pct", PB_UNIT_PERCENT, f.measured);
+	if (isfinite(f.ci95))
+		pb_rset_real(m, "measured_slowdown_ci95_pp", PB_UNIT_PERCENT_POINTS, f.ci95);
+	if (isfinite(f.per_sample_ns))
+		/* what a sample cost this target, beside the fit's: a target whose own cache and
+		 * TLB refills after each interrupt cost more shows it here */
+		pb_rset_real(m, "measured_ns_per_sample", PB_UNIT_NS_PER_SAMPLE, f.per_sample_ns);
+	if (isfinite(f.predicted) && isfinite(f.measured)) {
+		pb_rset_real(m, "slowdown_error_pp", PB_UNIT_PERCENT_POINTS, f.predicted - f.measured);
+		pb_rset_real(m, "slowdown_tolerance_pp", PB_UNIT_PERCENT_POINTS,
+			     pb_slowdown_tolerance_pp(f.measured));
+		pb_rset_bool(m, "slowdown_within", pb_slowdown_within(f.predicted, f.measured));
+		pb_rset_text(m, "slowdown_verdict",
+			     pb_slowdown_verdict(f.predicted, f.measured, f.ci95));
 	}
 	pb_rset_text(par, "criterion", "|predicted - measured slowdown| <= max(10 % of the "
 		     "measured slowdown, 1 percentage point of run time)");
@@ -210,22 +282,18 @@ static struct pb_result_point *prediction_baseline_point(struct pb_results *res,
 	return bp;
 }
 
-/* The rounds done: the baselines' medians on bp, which every period's prediction is set
- * against, and a prediction point per period. */
+/* The rounds done: the baselines' medians on bp, and a prediction point per period. */
 static void prediction_points(struct pb_results *res, const char *facility, const char *name,
-			      struct pb_result_point *bp, const struct pb_spec *spec,
-			      const struct cost_fit *none, const uint64_t *periods,
-			      unsigned nperiods, unsigned threads,
-			      struct predict_run runs[][MAX_RUNS], unsigned rounds,
-			      const double *bcpu, const double *bwall)
+			      struct pb_result_point *bp, const struct prediction_rounds_done *d)
 {
-	double base_cpu = pb_median(bcpu, rounds), base_wall = pb_median(bwall, rounds);
+	double base_cpu = pb_median(d->bcpu, d->rounds), base_wall = pb_median(d->bwall, d->rounds);
 	pb_rset_real(&bp->metrics, "cpu_ns_median", PB_UNIT_NS, base_cpu);
 	pb_rset_real(&bp->metrics, "wall_ns_median", PB_UNIT_NS, base_wall);
-	for (unsigned i = 0; i < nperiods; i++) {
+	pb_rset_real(&bp->metrics, "warmup_cpu_ns", PB_UNIT_NS, d->warmup_cpu);
+	pb_rset_int(&bp->metrics, "rounds", PB_UNIT_NONE, d->rounds);
+	for (unsigned i = 0; i < d->nperiods; i++) {
 		struct pb_result_point *p = pb_results_point(res, "cost", facility, name);
-		prediction_point_fill(p, spec, none, periods[i], threads, runs[i], rounds, base_cpu,
-				      base_wall);
+		prediction_point_fill(p, d, i, base_cpu, base_wall);
 	}
 }
 
@@ -234,15 +302,37 @@ static void prediction_points(struct pb_results *res, const char *facility, cons
 typedef int prediction_measure_fn(void *ctx, uint64_t period, unsigned round,
 				  struct predict_run *out, struct pb_error *err);
 
-/* Rounds of a run without perf and one sampled run per period, the baseline's place in the
- * round rotating; `what` names the target in the progress line. */
-static int prediction_rounds(const struct pb_suite_options *o, const char *what,
-			     const uint64_t *periods, unsigned nperiods, unsigned rounds,
-			     prediction_measure_fn *measure, void *ctx,
-			     struct predict_run runs[][MAX_RUNS], double *bcpu, double *bwall,
-			     struct pb_error *err)
+/* Whether every period's measured slowdown is known well enough to judge its prediction. */
+static bool rounds_precise(const struct prediction_rounds_done *d)
 {
-	for (unsigned r = 0; r < rounds; r++) {
+	for (unsigned i = 0; i < d->nperiods; i++) {
+		struct slowdown_figures f = slowdown_of(d, i);
+		if (!pb_slowdown_precise(f.predicted, f.ci95))
+			return false;
+	}
+	return true;
+}
+
+/* A run without perf first, left out (the first run of a program pays for its page cache and
+ * loader: xz's took 43.5 ms where the next two took 41.5 and 40.7), then rounds of a run
+ * without perf and one sampled run per period, the baseline's place in the round rotating,
+ * until the fewest rounds are done and every measured slowdown is precise enough, or the most
+ * are done; `what` names the target in the progress line. */
+static int prediction_rounds(const struct pb_suite_options *o, const char *what,
+			     prediction_measure_fn *measure, void *ctx,
+			     struct prediction_rounds_done *d, struct pb_error *err)
+{
+	unsigned nperiods = d->nperiods;
+	unsigned fewest = pb_cost_predict_rounds(o), most = pb_cost_predict_max_rounds(o);
+	struct predict_run warm;
+	int rc = measure(ctx, 0, UINT_MAX, &warm, err);
+	if (rc)
+		return rc;
+	d->warmup_cpu = warm.cpu;
+	d->rounds = 0;
+	for (unsigned r = 0; r < most; r++) {
+		if (r >= fewest && rounds_precise(d))
+			break;
 		for (unsigned k = 0; k <= nperiods; k++) {
 			/* slot 0 is the baseline */
 			unsigned slot = (k + r) % (nperiods + 1);
@@ -250,21 +340,24 @@ static int prediction_rounds(const struct pb_suite_options *o, const char *what,
 				return -1;
 			if (o->progress) {
 				char line[320];
-				pb_format(line, sizeof line, "%s, %s, round %u/%u", what,
-					  slot ? "sampled" : "baseline", r + 1, rounds);
+				pb_format(line, sizeof line, "%s, %s, round %u/%u%s", what,
+					  slot ? "sampled" : "baseline", r + 1,
+					  r < fewest ? fewest : most,
+					  r < fewest ? "" : " (until precise)");
 				o->progress(o->progress_ctx, line);
 			}
 			struct predict_run pr;
-			int rc = measure(ctx, slot ? periods[slot - 1] : 0, r, &pr, err);
+			rc = measure(ctx, slot ? d->periods[slot - 1] : 0, r, &pr, err);
 			if (rc)
 				return rc;
 			if (!slot) {
-				bcpu[r] = pr.cpu;
-				bwall[r] = pr.wall;
+				d->bcpu[r] = pr.cpu;
+				d->bwall[r] = pr.wall;
 			} else {
-				runs[slot - 1][r] = pr;
+				d->runs[slot - 1][r] = pr;
 			}
 		}
+		d->rounds = r + 1;
 	}
 	return 0;
 }
@@ -318,18 +411,21 @@ int pb_cost_predict_workload(const struct pb_suite_options *o, const char *facil
 	w.base = w.req;
 	w.base.no_perf = true;
 	w.base.nevents = 0;
-	unsigned rounds = pb_cost_predict_rounds(o);
-	struct predict_run runs[3][MAX_RUNS];
-	double bcpu[MAX_RUNS], bwall[MAX_RUNS];
+	struct prediction_rounds_done *d = calloc(1, sizeof *d);
+	if (!d)
+		return pb_fail(err, PB_EXIT_FAILURE, 0, "out of memory");
+	*d = (struct prediction_rounds_done){.spec = spec, .none = none, .threads = threads,
+					     .periods = periods, .nperiods = nperiods};
 	char what[256];
 	pb_format(what, sizeof what, "cost %s predict %s, %u thread(s)", facility, workload,
 		  threads);
-	if (prediction_rounds(o, what, periods, nperiods, rounds, workload_run, &w, runs, bcpu,
-			      bwall, err))
+	if (prediction_rounds(o, what, workload_run, &w, d, err)) {
+		free(d);
 		return -1;
+	}
 	struct pb_result_point *bp = prediction_baseline_point(res, facility, workload, threads);
-	prediction_points(res, facility, workload, bp, spec, none, periods, nperiods, threads, runs,
-			  rounds, bcpu, bwall);
+	prediction_points(res, facility, workload, bp, d);
+	free(d);
 	return 0;
 }
 
@@ -392,7 +488,8 @@ static int program_run(void *ctx, uint64_t period, unsigned round, struct predic
 		pb_rset_text(&p->bp->params, "error", run_err.msg);
 		return 1;
 	}
-	if (!period) {
+	if (!period && round != UINT_MAX) {
+		/* the warm-up run (round UINT_MAX) is left out of the rounds */
 		struct pb_rset *run = pb_rlist_set(&p->bp->runs);
 		pb_rset_int(run, "run", PB_UNIT_NONE, round);
 		pb_rset_int(run, "cpu_ns", PB_UNIT_NS, (int64_t)f.cpu_ns);
@@ -417,20 +514,20 @@ static int program_runs(const struct pb_suite_options *o, const char *facility,
 			const uint64_t *periods, unsigned nperiods, const struct cost_fit *none,
 			struct pb_results *res, struct pb_error *err)
 {
-	unsigned rounds = pb_cost_predict_rounds(o);
-	struct predict_run runs[3][MAX_RUNS];
-	double bcpu[MAX_RUNS], bwall[MAX_RUNS];
+	struct prediction_rounds_done *d = calloc(1, sizeof *d);
+	if (!d)
+		return pb_fail(err, PB_EXIT_FAILURE, 0, "out of memory");
+	*d = (struct prediction_rounds_done){.spec = spec, .none = none, .threads = 1,
+					     .periods = periods, .nperiods = nperiods};
 	/* made first: a run that fails leaves its error here */
 	struct program_target p = {argv, spec, prediction_baseline_point(res, facility, name, 1)};
 	char what[256];
 	pb_format(what, sizeof what, "cost %s %s", facility, name);
-	int rc = prediction_rounds(o, what, periods, nperiods, rounds, program_run, &p, runs, bcpu,
-				   bwall, err);
-	if (rc)
-		return rc < 0 ? -1 : 0;
-	prediction_points(res, facility, name, p.bp, spec, none, periods, nperiods, 1, runs,
-			  rounds, bcpu, bwall);
-	return 0;
+	int rc = prediction_rounds(o, what, program_run, &p, d, err);
+	if (!rc)
+		prediction_points(res, facility, name, p.bp, d);
+	free(d);
+	return rc < 0 ? -1 : 0;
 }
 
 /* The interpreter python3 runs, not a wrapper in front of it: a pyenv shim is a shell script

@@ -368,8 +368,11 @@ int pb_cost_sweep_mode(struct sweep_setup *su, enum pb_delivery mode, struct cos
 			pb_append(cf->why, sizeof cf->why, "; cut short at %zu of the design's %zu "
 				  "pairs (over twice its budget)", cf->pairs, cf->design_pairs);
 		if (isfinite(cf->to_resolve_s))
-			pb_append(cf->why, sizeof cf->why, "; a sweep of %s%.0f s would resolve %s",
-				  cf->to_resolve_lower ? "more than " : "", cf->to_resolve_s,
+			/* the design's part only: its noise and pilot runs come on top (a uprobe's
+			 * took 8 s where the design needed 1) */
+			pb_append(cf->why, sizeof cf->why, "; designed pairs of %s%.0f s (after %.1f s "
+				  "of noise and pilot runs) would resolve %s",
+				  cf->to_resolve_lower ? "more than " : "", cf->to_resolve_s, spent,
 				  cf->to_resolve_lower ? "a cost at the CI's upper end"
 						       : "it at this noise");
 	}

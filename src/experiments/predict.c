@@ -282,3 +282,25 @@ bool pb_slowdown_within(double predicted_pct, double measured_pct)
 {
 	return fabs(predicted_pct - measured_pct) <= pb_slowdown_tolerance_pp(measured_pct);
 }
+
+const char *pb_slowdown_verdict(double predicted_pct, double measured_pct, double ci95_pp)
+{
+	if (!isfinite(predicted_pct) || !isfinite(measured_pct) || !isfinite(ci95_pp))
+		return "undecided";
+	double err = fabs(predicted_pct - measured_pct);
+	/* the tolerance moves with the measured slowdown: judged at both ends of its CI */
+	double tol_near = fmin(pb_slowdown_tolerance_pp(measured_pct - ci95_pp),
+			       pb_slowdown_tolerance_pp(measured_pct + ci95_pp));
+	double tol_far = fmax(pb_slowdown_tolerance_pp(measured_pct - ci95_pp),
+			      pb_slowdown_tolerance_pp(measured_pct + ci95_pp));
+	if (err + ci95_pp <= tol_near)
+		return "within";
+	if (err - ci95_pp > tol_far)
+		return "outside";
+	return "undecided";
+}
+
+bool pb_slowdown_precise(double predicted_pct, double ci95_pp)
+{
+	return isfinite(ci95_pp) && ci95_pp <= pb_slowdown_tolerance_pp(predicted_pct) / 2;
+}

@@ -133,6 +133,20 @@ double pb_cost_seconds_to_resolve(const struct pb_fit *f, double seconds_spent,
 double pb_slowdown_tolerance_pp(double measured_slowdown_pct);
 bool pb_slowdown_within(double predicted_pct, double measured_pct);
 
+/* A measured slowdown is the mean over rounds of (sampled run - the same round's run without
+ * perf) / that run, with a 95 % CI (t, rounds - 1 df). Rounds go on past the fewest while some
+ * period's CI half-width is over half its tolerance (planned from the predicted slowdown, known
+ * before measuring, so the rule looks at the spread only, never at how the prediction fares:
+ * stopping on precision leaves the CI's coverage as stated), up to the most. */
+#define PB_PREDICT_MIN_ROUNDS 3
+#define PB_PREDICT_MAX_ROUNDS 8
+/* Whether the measurement can judge a prediction at all: "within" when even the CI's far end
+ * is within the tolerance, "outside" when even its near end is outside, else "undecided" (the
+ * measured slowdown is not known well enough to say). */
+const char *pb_slowdown_verdict(double predicted_pct, double measured_pct, double ci95_pp);
+/* Whether a CI half-width is small enough to stop measuring (half the planned tolerance). */
+bool pb_slowdown_precise(double predicted_pct, double ci95_pp);
+
 /* One pair of a cost sweep: a sampled run and its partner without perf. */
 struct pb_cost_pair {
 	uint64_t period;

@@ -257,9 +257,20 @@ static void c_prediction(const struct pb_result_point *p, char *b, size_t n)
 	pb_format(b, n, "%+.3g %%", e);
 	bool ok;
 	double predicted = pb_rset_get_number(met(p), "predicted_slowdown_pct", &ok);
+	if (!ok)
+		return;
+	pb_append(b, n, " (slowdown predicted %.3g %%, measured %.3g %%", predicted,
+		  pb_rset_get_number(met(p), "measured_slowdown_pct", NULL));
+	double ci = pb_rset_get_number(met(p), "measured_slowdown_ci95_pp", &ok);
 	if (ok)
-		pb_append(b, n, " (slowdown predicted %.3g %%, measured %.3g %%)", predicted,
-			  pb_rset_get_number(met(p), "measured_slowdown_pct", NULL));
+		pb_append(b, n, " ± %.2g pp", ci);
+	const char *verdict = pb_rset_get_text(met(p), "slowdown_verdict");
+	if (verdict)
+		pb_append(b, n, ": %s", verdict);
+	double own = pb_rset_get_number(met(p), "measured_ns_per_sample", &ok);
+	if (ok)
+		pb_append(b, n, "; a sample cost %.3g µs here", own / 1000);
+	pb_append(b, n, ")");
 }
 
 /* Flags and notes that belong to no column: never hidden. */
