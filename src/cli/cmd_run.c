@@ -38,8 +38,8 @@ struct run_args {
 	struct pb_suite_options o;
 	struct pb_suite suite;
 	const char *facilities[PB_MAX_LIST];
-	/* each as pb_spec_parse wrote it: perf's names read as specs (cycles: hw:cycles) */
-	char facility_texts[PB_MAX_LIST][sizeof ((struct pb_spec *)0)->text];
+	/* parsed once, here: perf's names read as specs (cycles: hw:cycles) */
+	struct pb_spec specs[PB_MAX_LIST];
 	unsigned nfacilities;
 	const char *out_dir;
 	bool json, quiet;
@@ -70,8 +70,8 @@ static int add_facility(void *args, const char *value, struct pb_error *err)
 		return -1;
 	if (a->nfacilities == PB_MAX_LIST)
 		return pb_fail(err, PB_EXIT_USAGE, 0, "at most %d facilities", PB_MAX_LIST);
-	snprintf(a->facility_texts[a->nfacilities], sizeof a->facility_texts[0], "%s", spec.text);
-	a->facilities[a->nfacilities] = a->facility_texts[a->nfacilities];
+	a->specs[a->nfacilities] = spec;
+	a->facilities[a->nfacilities] = a->specs[a->nfacilities].text;
 	a->nfacilities++;
 	return 0;
 }
@@ -236,9 +236,15 @@ int pb_cmd_run(int argc, char **argv)
 			"facilities count some periods in ns and others in events");
 		return pb_cli_report("run", &err);
 	}
-	for (unsigned i = 0; i < a.nfacilities; i++)
+	for (unsigned i = 0; i < a.nfacilities; i++) {
 		if (pb_period_check("--period", a.period_units, a.facilities[i], &err))
 			return pb_cli_report("run", &err);
+		/* as measure does: a period the facility refuses is a usage error before any run,
+		 * not a failed point per experiment */
+		for (unsigned p = 0; p < a.o.nperiods; p++)
+			if (pb_spec_check_period(&a.specs[i], a.o.periods[p], "--period", &err))
+				return pb_cli_report("run", &err);
+	}
 
 	char default_dir[64];
 	if (!a.out_dir) {

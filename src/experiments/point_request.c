@@ -25,11 +25,8 @@ int pb_point_request_set(struct pb_point_request *req, const char *facility,
 		const struct pb_facility *f = req->events[0].spec.facility;
 		if (!period_given)
 			req->period = f->default_period;
-		if (req->period && req->period < f->min_period)
-			return pb_fail(err, PB_EXIT_USAGE, 0,
-				       "--period %llu is below %s's minimum of %llu",
-				       (unsigned long long)req->period, f->name,
-				       (unsigned long long)f->min_period);
+		if (pb_spec_check_period(&req->events[0].spec, req->period, "--period", err))
+			return -1;
 		req->events[0].period = req->period;
 		/* A facility that cannot leave out a level here (IBS without :swfilt) samples
 		 * every level. */

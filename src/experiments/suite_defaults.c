@@ -10,10 +10,10 @@ int pb_suite_request(struct pb_point_request *req, const char *facility, const c
 	pb_point_request_defaults(req);
 	/* first: the request's facility is judged with the delivery it will be measured with */
 	req->delivery = delivery;
+	/* before the request is set, which checks the period it is given against the facility */
+	req->period = period;
 	if (pb_point_request_set(req, facility, workload, NULL, true, err))
 		return -1;
-	req->period = period;
-	req->events[0].period = period;
 	req->threads = threads;
 	return 0;
 }

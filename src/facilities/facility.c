@@ -126,6 +126,28 @@ int pb_spec_parse(const char *text, struct pb_spec *spec, struct pb_error *err)
 	return spec->facility->parse(spec, args, err);
 }
 
+int pb_spec_check_period(const struct pb_spec *spec, uint64_t period, const char *what,
+			 struct pb_error *err)
+{
+	const struct pb_facility *f = spec->facility;
+	if (!period)
+		return 0;
+	if (period < f->min_period)
+		return pb_fail(err, PB_EXIT_USAGE, 0, "%s %llu is below %s's minimum of %llu", what,
+			       (unsigned long long)period, f->name,
+			       (unsigned long long)f->min_period);
+	uint64_t step = f->period_multiple;
+	if (step > 1 && period % step) {
+		uint64_t below = period - period % step;
+		return pb_fail(err, PB_EXIT_USAGE, 0,
+			       "%s %llu is not a multiple of %llu, which %s counts its period in; "
+			       "use %llu or %llu", what, (unsigned long long)period,
+			       (unsigned long long)step, f->name, (unsigned long long)below,
+			       (unsigned long long)(below + step));
+	}
+	return 0;
+}
+
 const char *pb_ip_kind_name(enum pb_ip_kind kind)
 {
 	switch (kind) {

@@ -267,6 +267,13 @@ bool pb_spec_needs_kernel_level(const struct pb_spec *spec, const struct pb_trut
 const char *pb_spec_event_cost_class(const struct pb_machine *m, const struct pb_spec *spec,
 				     uint64_t code_addr, char *insn, size_t insn_len);
 const char *pb_spec_spread(const struct pb_spec *spec, char *buf, size_t len, const char **why);
+/* The one check of a sampling period against its spec's facility, on every path a period
+ * takes to an event (measure, run's --period and each experiment's own, capture, verify): at
+ * least min_period and a multiple of period_multiple. 0 (counting) passes. what names the
+ * period in the message ("--period"). Limits that depend on the machine (IBS's maximum, SPE's
+ * min_interval) stay with the facility's attr(), which sees the machine. */
+int pb_spec_check_period(const struct pb_spec *spec, uint64_t period, const char *what,
+			 struct pb_error *err);
 /* The unit of the facility's sampling period: "ns" (time_based) or "events". */
 const char *pb_facility_period_unit(const struct pb_facility *f);
 /* The spec's facility, from a spec text ("timer:cpu-clock" -> timer); NULL if none. */
