@@ -53,17 +53,20 @@ static void test_suite_request_checks_period(void)
 {
 	struct pb_point_request req;
 	struct pb_error err = {0};
-	CHECK(pb_suite_request(&req, "timer:cpu-clock", "busy", 5000, 1, PB_DELIVERY_NONE,
-			       &err) == -1);
+	CHECK(pb_suite_request(&req, pb_test_spec("timer:cpu-clock"), "busy", 5000, 1,
+			       PB_DELIVERY_NONE, &err) == -1);
 	CHECK_EQ_U64(err.code, PB_EXIT_USAGE);
 	CHECK_STR_CONTAINS(err.msg, "--period 5000 is below timer's minimum of 10000");
 	err = (struct pb_error){0};
-	CHECK(pb_suite_request(&req, "ibs-op", NULL, 1000, 1, PB_DELIVERY_NONE, &err) == -1);
+	CHECK(pb_suite_request(&req, pb_test_spec("ibs-op"), NULL, 1000, 1, PB_DELIVERY_NONE,
+			       &err) == -1);
 	CHECK_STR_CONTAINS(err.msg, "not a multiple of 16");
 }
 
-/* The same check on a request set with a period given (measure's path), on a fixture machine
- * (nothing self-tested there): a legal period is carried in the request's one place. */
+/* The same check on a request set with a period given (measure's path) and on a period
+ * changed between points (every experiment's loop over periods), on a fixture machine
+ * (nothing self-tested there): a legal period is carried in the request's one place, a
+ * refused one leaves it as it was. */
 static void test_request_set(void)
 {
 	struct pb_machine skl;
@@ -72,14 +75,27 @@ static void test_request_set(void)
 	struct pb_error err = {0};
 	pb_point_request_defaults(&req);
 	req.machine = &skl;
-	req.period = 8000;
-	CHECK(pb_point_request_set(&req, "timer:cpu-clock", "busy", NULL, true, &err) == -1);
+	uint64_t period = 8000;
+	CHECK(pb_point_request_set(&req, pb_test_spec("timer:cpu-clock"), "busy", NULL, &period,
+				   &err) == -1);
 	CHECK_STR_CONTAINS(err.msg, "--period 8000 is below timer's minimum of 10000");
 	err = (struct pb_error){0};
 	pb_point_request_defaults(&req);
 	req.machine = &skl;
-	req.period = 7;
-	CHECK(pb_point_request_set(&req, "sw:page-faults", NULL, NULL, true, &err) == 0);
+	CHECK(pb_point_request_set(&req, pb_test_spec("timer:cpu-clock"), "busy", NULL, NULL,
+				   &err) == 0);
+	CHECK_EQ_U64(req.events[0].period, pb_facility_timer.default_period);
+	CHECK(pb_point_request_set_period(&req, 20000, &err) == 0);
+	CHECK_EQ_U64(req.events[0].period, 20000);
+	CHECK(pb_point_request_set_period(&req, 9000, &err) == -1);
+	CHECK_STR_CONTAINS(err.msg, "--period 9000 is below timer's minimum of 10000");
+	CHECK_EQ_U64(req.events[0].period, 20000);
+	err = (struct pb_error){0};
+	pb_point_request_defaults(&req);
+	req.machine = &skl;
+	period = 7;
+	CHECK(pb_point_request_set(&req, pb_test_spec("sw:page-faults"), NULL, NULL, &period,
+				   &err) == 0);
 	CHECK_EQ_U64(req.events[0].period, 7);
 }
 

@@ -276,7 +276,7 @@ int pb_cmd_run(int argc, char **argv)
 
 	/* Which facilities run: the asked ones must be available; by default, those that are. */
 	struct pb_suite *suite = &a.suite;
-	pb_suite_choose(suite, m, a.facilities, a.nfacilities, &a.o, &res);
+	pb_suite_choose(suite, m, a.specs, a.nfacilities, &a.o, &res);
 	/* with nothing to run, the reasons are the whole answer, --quiet or not */
 	if (!a.quiet || !suite->nrunnable)
 		for (unsigned i = 0; i < suite->nskipped; i++) {

@@ -148,6 +148,50 @@ int pb_spec_check_period(const struct pb_spec *spec, uint64_t period, const char
 	return 0;
 }
 
+int pb_spec_spread_parsed(const struct pb_spec *spec, struct pb_spec *out, const char **why)
+{
+	char buf[sizeof spec->text];
+	const char *text = pb_spec_spread(spec, buf, sizeof buf, why);
+	if (!text)
+		return -1;
+	if (pb_spec_parse(text, out, NULL)) {
+		*why = "the facility's spread spec does not parse";
+		return -1;
+	}
+	return 0;
+}
+
+int pb_facility_suite_parsed(const struct pb_facility *f, struct pb_spec *out,
+			     struct pb_error *err)
+{
+	if (!f->suite_spec)
+		return pb_fail(err, PB_EXIT_USAGE, 0, "%s has no suite spec", f->name);
+	return pb_spec_parse(f->suite_spec, out, err);
+}
+
+int pb_spec_counting_here(const struct pb_machine *m, const char *text, struct pb_spec *out,
+			  char *why, size_t why_len)
+{
+	struct pb_availability av;
+	struct pb_error err = {0};
+	if (pb_spec_parse(text, out, NULL)) {
+		pb_format(why, why_len, "%s does not parse", text);
+		return -1;
+	}
+	out->facility->availability(m, out, &av);
+	if (!av.available) {
+		pb_format(why, why_len, "%s", av.reason);
+		return -1;
+	}
+	/* an event the PMU cannot encode must not take the point it rides along with down */
+	struct perf_event_attr attr = {0};
+	if (out->facility->attr(m, out, NULL, 0, &attr, &err)) {
+		pb_format(why, why_len, "%s", err.msg);
+		return -1;
+	}
+	return 0;
+}
+
 const char *pb_ip_kind_name(enum pb_ip_kind kind)
 {
 	switch (kind) {

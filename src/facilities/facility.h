@@ -274,6 +274,19 @@ const char *pb_spec_spread(const struct pb_spec *spec, char *buf, size_t len, co
  * min_interval) stay with the facility's attr(), which sees the machine. */
 int pb_spec_check_period(const struct pb_spec *spec, uint64_t period, const char *what,
 			 struct pb_error *err);
+/* The spec the bias and shadow studies sample for spec (pb_spec_spread), parsed into out: a
+ * spec travels parsed below the command line. -1 with *why when the facility has no spread or
+ * the spread does not parse. */
+int pb_spec_spread_parsed(const struct pb_spec *spec, struct pb_spec *out, const char **why);
+/* Facility f's suite spec parsed into out (what the default suite runs); -1 with err when it
+ * has none or it does not parse. */
+int pb_facility_suite_parsed(const struct pb_facility *f, struct pb_spec *out,
+			     struct pb_error *err);
+/* A counting event built into the program (an experiment's side check, text fixed in its
+ * source), parsed into out when it is available on m and its attr encodes there; -1 with why
+ * (what a result records) otherwise. */
+int pb_spec_counting_here(const struct pb_machine *m, const char *text, struct pb_spec *out,
+			  char *why, size_t why_len);
 /* The unit of the facility's sampling period: "ns" (time_based) or "events". */
 const char *pb_facility_period_unit(const struct pb_facility *f);
 /* The spec's facility, from a spec text ("timer:cpu-clock" -> timer); NULL if none. */
