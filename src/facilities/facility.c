@@ -169,6 +169,16 @@ int pb_facility_suite_parsed(const struct pb_facility *f, struct pb_spec *out,
 	return pb_spec_parse(f->suite_spec, out, err);
 }
 
+int pb_spec_attr(const struct pb_machine *m, const struct pb_spec *spec,
+		 const struct pb_target *target, uint64_t period, struct perf_event_attr *attr,
+		 struct pb_error *err)
+{
+	if (spec->facility->attr(m, spec, target, period, attr, err))
+		return -1;
+	attr->sample_period = period;
+	return 0;
+}
+
 int pb_spec_counting_here(const struct pb_machine *m, const char *text, struct pb_spec *out,
 			  char *why, size_t why_len)
 {
@@ -185,7 +195,7 @@ int pb_spec_counting_here(const struct pb_machine *m, const char *text, struct p
 	}
 	/* an event the PMU cannot encode must not take the point it rides along with down */
 	struct perf_event_attr attr = {0};
-	if (out->facility->attr(m, out, NULL, 0, &attr, &err)) {
+	if (pb_spec_attr(m, out, NULL, 0, &attr, &err)) {
 		pb_format(why, why_len, "%s", err.msg);
 		return -1;
 	}

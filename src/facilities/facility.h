@@ -138,8 +138,10 @@ struct pb_facility {
 	/* spec may be NULL: is the facility usable at all here. */
 	void (*availability)(const struct pb_machine *m, const struct pb_spec *spec,
 			     struct pb_availability *out);
-	/* Fills the event-identity part of attr (type, config, period, facility sample bits,
-	 * excludes the facility requires). The session adds the common part. */
+	/* Fills the event-identity part of attr (type, config, facility sample bits, excludes the
+	 * facility requires) and refuses a period its hardware cannot take (period: events or ns,
+	 * 0 counts). The session adds the common part. Call it through pb_spec_attr, which writes
+	 * sample_period. */
 	int (*attr)(const struct pb_machine *m, const struct pb_spec *spec,
 		    const struct pb_target *target, uint64_t period, struct perf_event_attr *attr,
 		    struct pb_error *err);
@@ -282,6 +284,11 @@ int pb_spec_spread_parsed(const struct pb_spec *spec, struct pb_spec *out, const
  * has none or it does not parse. */
 int pb_facility_suite_parsed(const struct pb_facility *f, struct pb_spec *out,
 			     struct pb_error *err);
+/* The event-identity part of spec's attr on machine m (the facility's attr hook), with
+ * sample_period: the one place it is written. */
+int pb_spec_attr(const struct pb_machine *m, const struct pb_spec *spec,
+		 const struct pb_target *target, uint64_t period, struct perf_event_attr *attr,
+		 struct pb_error *err);
 /* A counting event built into the program (an experiment's side check, text fixed in its
  * source), parsed into out when it is available on m and its attr encodes there; -1 with why
  * (what a result records) otherwise. */

@@ -110,14 +110,15 @@ int pb_event_attr(const struct pb_machine *m, const struct pb_event_config *ec,
 	attr->exclude_kernel = ec->exclude_kernel;
 	attr->exclude_user = ec->exclude_user;
 	attr->exclude_hv = ec->exclude_kernel;
-	if (ec->spec.facility->attr(m, &ec->spec, target, ec->period, attr, err))
+	/* every event opened passes the period check, whichever path set its period */
+	if (pb_spec_check_period(&ec->spec, ec->period, "--period", err) ||
+	    pb_spec_attr(m, &ec->spec, target, ec->period, attr, err))
 		return -1;
 	attr->size = sizeof *attr;
 	attr->disabled = 1;
 	attr->read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING |
 			    PERF_FORMAT_ID | PERF_FORMAT_LOST;
 	if (ec->period) {
-		attr->sample_period = ec->period;
 		/* No PERF_SAMPLE_IDENTIFIER: every event has a ring of its own, so the ring says
 		 * whose a record is, and the id cost 8 bytes in every sample the kernel writes
 		 * (40 where perf record writes 32 for the same IP, TID and TIME). */

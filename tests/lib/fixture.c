@@ -20,7 +20,7 @@ int pb_test_build_attr(const struct pb_machine *m, const char *text, uint64_t pe
 	memset(attr, 0, sizeof *attr);
 	if (pb_spec_parse(text, &spec, err))
 		return -1;
-	return spec.facility->attr(m, &spec, NULL, period, attr, err);
+	return pb_spec_attr(m, &spec, NULL, period, attr, err);
 }
 
 const struct pb_spec *pb_test_spec(const char *text)
