@@ -37,7 +37,6 @@ static void on_interrupt(int sig)
 struct run_args {
 	struct pb_suite_options o;
 	struct pb_suite suite;
-	const char *facilities[PB_MAX_LIST];
 	/* parsed once, here: perf's names read as specs (cycles: hw:cycles) */
 	struct pb_spec specs[PB_MAX_LIST];
 	unsigned nfacilities;
@@ -70,9 +69,7 @@ static int add_facility(void *args, const char *value, struct pb_error *err)
 		return -1;
 	if (a->nfacilities == PB_MAX_LIST)
 		return pb_fail(err, PB_EXIT_USAGE, 0, "at most %d facilities", PB_MAX_LIST);
-	a->specs[a->nfacilities] = spec;
-	a->facilities[a->nfacilities] = a->specs[a->nfacilities].text;
-	a->nfacilities++;
+	a->specs[a->nfacilities++] = spec;
 	return 0;
 }
 
@@ -237,7 +234,7 @@ int pb_cmd_run(int argc, char **argv)
 		return pb_cli_report("run", &err);
 	}
 	for (unsigned i = 0; i < a.nfacilities; i++) {
-		if (pb_period_check("--period", a.period_units, a.facilities[i], &err))
+		if (pb_period_check("--period", a.period_units, a.specs[i].text, &err))
 			return pb_cli_report("run", &err);
 		/* as measure does: a period the facility refuses is a usage error before any run,
 		 * not a failed point per experiment */
