@@ -49,11 +49,15 @@ void pb_suite_choose(struct pb_suite *s, const struct pb_machine *m, const struc
 		pb_facility_check(m, &wanted[i], NULL, &av, NULL);
 		if (av.available) {
 			s->runnable[s->nrunnable++] = wanted[i];
-		} else {
-			/* the skip names the spec by its text, kept in the suite */
-			s->skipped_specs[s->nskipped] = wanted[i];
-			skip(s, res, s->skipped_specs[s->nskipped].text, av.reason);
+			continue;
 		}
+		/* the skip names the spec by its text, which the suite keeps */
+		const char *text = wanted[i].text;
+		if (s->nskipped < PB_MAX_LIST) {
+			s->skipped_specs[s->nskipped] = wanted[i];
+			text = s->skipped_specs[s->nskipped].text;
+		}
+		skip(s, res, text, av.reason);
 	}
 	s->total_runs = 0;
 	for (unsigned f = 0; f < s->nrunnable; f++)
