@@ -65,6 +65,16 @@ void pb_suite_choose(struct pb_suite *s, const struct pb_machine *m, const struc
 			s->total_runs += s->experiments[e]->count_runs(o, &s->runnable[f]);
 }
 
+int pb_suite_check_periods(const struct pb_spec *specs, unsigned n,
+			   const struct pb_suite_options *o, struct pb_error *err)
+{
+	for (unsigned i = 0; i < n; i++)
+		for (unsigned p = 0; p < o->nperiods; p++)
+			if (pb_spec_check_period(&specs[i], o->periods[p], "--period", err))
+				return -1;
+	return 0;
+}
+
 int pb_suite_run(const struct pb_suite *s, const struct pb_suite_options *o,
 		 struct pb_results *res, pb_suite_failure_fn on_failure, void *ctx,
 		 double *seconds)

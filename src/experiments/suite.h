@@ -30,6 +30,11 @@ struct pb_suite {
 void pb_suite_choose(struct pb_suite *s, const struct pb_machine *m, const struct pb_spec *asked,
 		     unsigned nasked, const struct pb_suite_options *o, struct pb_results *res);
 
+/* Every period of o against each of the n specs (pb_spec_check_period): a period a chosen
+ * facility refuses is a usage error before anything runs, not a failed point per experiment. */
+int pb_suite_check_periods(const struct pb_spec *specs, unsigned n,
+			   const struct pb_suite_options *o, struct pb_error *err);
+
 /* Called when one experiment fails on one facility: a result (recorded in res as the point's
  * error), not the end of the suite. */
 typedef void (*pb_suite_failure_fn)(void *ctx, const char *experiment, const char *facility,
