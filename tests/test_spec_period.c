@@ -9,6 +9,7 @@
 #include "experiments/point.h"
 #include "experiments/suite_defaults.h"
 #include "facilities/facility.h"
+#include "session/session.h"
 
 #include <string.h>
 
@@ -99,10 +100,35 @@ static void test_request_set(void)
 	CHECK_EQ_U64(req.events[0].period, 7);
 }
 
+/* Whatever path set an event's period (profile's too), the session checks it before the
+ * facility builds the attr, and sample_period is written once, by pb_spec_attr. */
+static void test_session_checks_every_event(void)
+{
+	struct pb_machine skl;
+	pb_test_fixture(&skl, "sysfs-skl");
+	struct pb_event_config ec = {.spec = *pb_test_spec("timer:cpu-clock"), .period = 5000,
+				     .exclude_kernel = true};
+	struct perf_event_attr attr;
+	struct pb_error err = {0};
+	CHECK(pb_event_attr(&skl, &ec, NULL, &attr, &err) == -1);
+	CHECK_STR_CONTAINS(err.msg, "--period 5000 is below timer's minimum of 10000");
+	err = (struct pb_error){0};
+	ec.period = 20000;
+	CHECK(pb_event_attr(&skl, &ec, NULL, &attr, &err) == 0);
+	CHECK_EQ_U64(attr.sample_period, 20000);
+	ec.period = 0;
+	CHECK(pb_event_attr(&skl, &ec, NULL, &attr, &err) == 0);
+	CHECK_EQ_U64(attr.sample_period, 0);
+	err = (struct pb_error){0};
+	CHECK(pb_spec_attr(&skl, pb_test_spec("sw:page-faults"), NULL, 3, &attr, &err) == 0);
+	CHECK_EQ_U64(attr.sample_period, 3);
+}
+
 int main(void)
 {
 	test_facility_limits();
 	test_suite_request_checks_period();
 	test_request_set();
+	test_session_checks_every_event();
 	return pb_check_done("spec_period");
 }
