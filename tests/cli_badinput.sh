@@ -145,6 +145,10 @@ row "zero iterations" 2 "--iterations '0' is too small (min 1)" \
 	$pb measure --facility bp:w --iterations 0
 row "timer period below the kernel's floor" 2 "below timer's minimum of 10000" \
 	$pb measure --facility timer:cpu-clock --period 1
+row "timer period below the kernel's floor (run)" 2 "below timer's minimum of 10000" \
+	$pb run accuracy --facility timer:cpu-clock --period 5000 --out $work/floor
+row "IBS period not a multiple of 16" 2 "not a multiple of 16" \
+	$pb measure --facility ibs-op --period 1000
 row "more threads than CPUs (measure)" 2 "this machine has $ncpus CPUs" \
 	$pb measure --facility bp:w --threads $too_many
 row "more threads than CPUs (run)" 2 "use at most $ncpus" \

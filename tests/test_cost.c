@@ -3,6 +3,7 @@
  * must add up exactly for an exact facility (bp:w). No timing is asserted. */
 #include "analysis/stats.h"
 #include "check.h"
+#include "fixture.h"
 #include "results_json.h"
 #include "experiments/cost_parts.h"
 #include "experiments/experiment.h"
@@ -485,7 +486,7 @@ static void test_smoke_on(const char *facility)
 	o.periods[1] = 4;
 	o.periods[2] = 1;
 	o.nperiods = 3;
-	CHECK(pb_experiment_cost.run(&o, facility, &res, &err) == 0);
+	CHECK(pb_experiment_cost.run(&o, pb_test_spec(facility), &res, &err) == 0);
 	if (err.msg[0])
 		fprintf(stderr, "cost: %s\n", err.msg);
 	size_t at = 0;
@@ -692,7 +693,7 @@ static void test_smoke_on(const char *facility)
 
 	/* buffer: a baseline and 3 ring sizes x 4 reader settings; kept + lost add up. */
 	o.nperiods = 0;
-	CHECK(pb_experiment_buffer.run(&o, facility, &res, &err) == 0);
+	CHECK(pb_experiment_buffer.run(&o, pb_test_spec(facility), &res, &err) == 0);
 	json_decref(points);
 	points = pb_test_points_json(&res);
 	at = 0;
@@ -758,7 +759,7 @@ static json_t *faulty_cost_run(const char *facility, struct pb_results *res, cha
 	faulty.perf_event_open = faulty_open;
 	have_site = false;
 	const struct pb_sys *before = pb_sys_install(&faulty);
-	CHECK(pb_experiment_cost.run(&o, facility, res, &err) == 0);
+	CHECK(pb_experiment_cost.run(&o, pb_test_spec(facility), res, &err) == 0);
 	pb_sys_install(before);
 	fault_period = 0;
 	fault_other_site = false;

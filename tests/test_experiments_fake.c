@@ -537,7 +537,8 @@ static void accuracy_experiment_on_pebs(void)
 	struct pb_results res;
 	struct pb_error err = {0};
 	CHECK(pb_results_open(&res, "/tmp/pesbench-test-exp-fake", 0, NULL, &err) == 0);
-	CHECK(pb_experiment_accuracy.run(&o, "pebs:BR_MISP_RETIRED:ALL_BRANCHES", &res, &err) == 0);
+	CHECK(pb_experiment_accuracy.run(&o, pb_test_spec("pebs:BR_MISP_RETIRED:ALL_BRANCHES"),
+					 &res, &err) == 0);
 	if (err.msg[0])
 		fprintf(stderr, "%s\n", err.msg);
 	json_t *points = pb_test_points_json(&res);

@@ -38,7 +38,7 @@ static int build(const struct pb_machine *m, const char *text, uint64_t period,
 		memset(attr, 0, sizeof *attr);
 	if (pb_spec_parse(text, &spec, err))
 		return -1;
-	return spec.facility->attr(m, &spec, NULL, period, attr, err);
+	return pb_spec_attr(m, &spec, NULL, period, attr, err);
 }
 
 static void avail(const struct pb_machine *m, const char *text, struct pb_availability *out)

@@ -15,7 +15,7 @@ static int build_keep(const struct pb_machine *m, const char *text, uint64_t per
 	pb_error_clear(err);
 	if (pb_spec_parse(text, &spec, err))
 		return -1;
-	return spec.facility->attr(m, &spec, NULL, period, attr, err);
+	return pb_spec_attr(m, &spec, NULL, period, attr, err);
 }
 
 static int build(const struct pb_machine *m, const char *text, uint64_t period,

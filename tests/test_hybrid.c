@@ -104,7 +104,7 @@ static void test_measure_on_atom(void)
 		pb_point_request_defaults(&req);
 		req.machine = &adl;
 		const char *spec = pmu ? "hw@cpu_atom:instructions" : "hw:instructions";
-		CHECK(pb_point_request_set(&req, spec, NULL, NULL, false, &err) == 0);
+		CHECK(pb_point_request_set(&req, pb_test_spec(spec), NULL, NULL, NULL, &err) == 0);
 		req.threads = 2;
 		req.iterations = 1000;
 		fake_kernel_install();
@@ -140,7 +140,8 @@ static void test_too_many_threads(void)
 	struct pb_error err = {0};
 	pb_point_request_defaults(&req);
 	req.machine = &adl;
-	CHECK(pb_point_request_set(&req, "hw@cpu_atom:instructions", NULL, NULL, false, &err) == 0);
+	CHECK(pb_point_request_set(&req, pb_test_spec("hw@cpu_atom:instructions"), NULL, NULL, NULL,
+				   &err) == 0);
 	req.threads = 9;
 	req.iterations = 1000;
 	fake_kernel_install();

@@ -93,8 +93,9 @@ static int measure(const char *facility, struct pb_point_request *req, struct pb
 {
 	struct pb_error err = {0};
 	pb_point_request_defaults(req);
-	CHECK(pb_point_request_set(req, facility, "accuracy:ratio=20", NULL, true, &err) == 0);
-	req->period = req->events[0].period = PERIOD;
+	CHECK(pb_point_request_set(req, pb_test_spec(facility), "accuracy:ratio=20", NULL,
+				   &(uint64_t){0}, &err) == 0);
+	req->events[0].period = PERIOD;
 	req->iterations = ITERATIONS;
 	req->machine = &machine;
 	fake_kernel_install();

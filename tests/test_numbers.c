@@ -371,7 +371,7 @@ static void bias_on_breakpoints_is_even(void)
 	struct pb_results res;
 	struct pb_error err = {0};
 	CHECK(pb_results_open(&res, "/tmp/pesbench-test-numbers", 0, NULL, &err) == 0);
-	CHECK(pb_experiment_bias.run(&o, "bp:rw", &res, &err) == 0);
+	CHECK(pb_experiment_bias.run(&o, pb_test_spec("bp:rw"), &res, &err) == 0);
 	json_t *points = pb_test_points_json(&res);
 	CHECK_EQ_U64(json_array_size(points), 3);
 	for (size_t i = 0; i < json_array_size(points); i++) {
@@ -426,10 +426,12 @@ static void bp_self_test_delivers_signals(void)
 	 * request (the overhead, cost and buffer experiments) is refused when measured */
 	pb_facility_forget_self_tests();
 	struct pb_point_request req;
-	CHECK(pb_suite_request(&req, "bp:w", "mix", 7, 1, PB_DELIVERY_SIGNAL, &err) == -1);
+	CHECK(pb_suite_request(&req, pb_test_spec("bp:w"), "mix", 7, 1, PB_DELIVERY_SIGNAL,
+			       &err) == -1);
 	CHECK_STR_CONTAINS(err.msg, "with a signal per sample");
 	err = (struct pb_error){0};
-	CHECK(pb_suite_request(&req, "bp:w", "mix", 7, 1, PB_DELIVERY_NONE, &err) == 0);
+	CHECK(pb_suite_request(&req, pb_test_spec("bp:w"), "mix", 7, 1, PB_DELIVERY_NONE,
+			       &err) == 0);
 	req.delivery = PB_DELIVERY_SIGTRAP;
 	req.iterations = 100;
 	struct pb_point pt;

@@ -3,6 +3,7 @@
  * least that while this process stays smaller). Then a smoke run of the overhead experiment
  * on an exact facility, whose samples and losses must add up. No timing is asserted. */
 #include "check.h"
+#include "fixture.h"
 #include "results_json.h"
 #include "experiments/child.h"
 #include "experiments/experiment.h"
@@ -104,7 +105,7 @@ static void test_smoke_on(const char *facility)
 	o.threads[o.nthreads++] = 1;
 	if (pb_machine_live()->ncpus > 1)
 		o.threads[o.nthreads++] = 2;
-	CHECK(pb_experiment_overhead.run(&o, facility, &res, &err) == 0);
+	CHECK(pb_experiment_overhead.run(&o, pb_test_spec(facility), &res, &err) == 0);
 	if (err.msg[0])
 		fprintf(stderr, "overhead: %s\n", err.msg);
 	json_t *points = pb_test_points_json(&res);

@@ -67,8 +67,8 @@ static void test_result_states_level(void)
 	struct pb_error err = {0};
 	pb_point_request_defaults(&req);
 	req.machine = &skl;
-	CHECK(pb_point_request_set(&req, "pebs:INST_RETIRED:PREC_DIST:pp=3", NULL, NULL, false,
-				   &err) == 0);
+	CHECK(pb_point_request_set(&req, pb_test_spec("pebs:INST_RETIRED:PREC_DIST:pp=3"), NULL,
+				   NULL, NULL, &err) == 0);
 	req.iterations = 1000;
 	fake_kernel_install();
 	fake_kernel_max_precise(2);

@@ -4,6 +4,7 @@
  * sampling is labelled as such, and facilities without a shadow are recorded as not
  * applicable. */
 #include "check.h"
+#include "fixture.h"
 #include "experiments/experiment.h"
 #include "results_json.h"
 
@@ -78,7 +79,7 @@ static void run_facility(struct pb_results *res, const struct pb_suite_options *
 			 const char *facility, bool timer)
 {
 	struct pb_error err = {0};
-	int rc = pb_experiment_shadow.run(o, facility, res, &err);
+	int rc = pb_experiment_shadow.run(o, pb_test_spec(facility), res, &err);
 	if (rc && (err.code == PB_EXIT_UNAVAILABLE)) {
 		printf("%s: not available here (%s)\n", facility, err.msg);
 		return;
@@ -136,13 +137,13 @@ int main(void)
 	CHECK(mkdtemp(dir) != NULL);
 	CHECK(pb_results_open(&res, dir, 0, NULL, &err) == 0);
 	CHECK(pb_experiment_find("shadow") == &pb_experiment_shadow);
-	CHECK_EQ_U64(pb_experiment_shadow.count_runs(&o, "timer:cpu-clock"), 6);
-	CHECK_EQ_U64(pb_experiment_shadow.count_runs(&o, "uprobe"), 0);
+	CHECK_EQ_U64(pb_experiment_shadow.count_runs(&o, pb_test_spec("timer:cpu-clock")), 6);
+	CHECK_EQ_U64(pb_experiment_shadow.count_runs(&o, pb_test_spec("uprobe")), 0);
 
 	run_facility(&res, &o, "timer:cpu-clock", true);
 	run_facility(&res, &o, "bp:w", false);
 
-	CHECK(pb_experiment_shadow.run(&o, "uprobe", &res, &err) == 0);
+	CHECK(pb_experiment_shadow.run(&o, pb_test_spec("uprobe"), &res, &err) == 0);
 	size_t n;
 	json_t *up = points_of(&res, "uprobe", &n);
 	CHECK_EQ_U64(n, 1);

@@ -53,8 +53,9 @@ static bool measure(const struct pb_machine *m, const char *facility, bool skid,
 	struct pb_error err = {0};
 	pb_point_request_defaults(&req);
 	req.machine = m;
-	CHECK(pb_point_request_set(&req, facility, "busy", NULL, true, &err) == 0);
-	req.period = req.events[0].period = PERIOD;
+	CHECK(pb_point_request_set(&req, pb_test_spec(facility), "busy", NULL, &(uint64_t){0},
+				   &err) == 0);
+	req.events[0].period = PERIOD;
 	req.iterations = 1000;
 	req.measure_skid = skid;
 	fake_kernel_install();

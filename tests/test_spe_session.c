@@ -358,8 +358,9 @@ static void spe_point(const char *facility, double share, bool collision)
 	struct pb_point_request req;
 	struct pb_error err = {0};
 	pb_point_request_defaults(&req);
-	CHECK(pb_point_request_set(&req, facility, "accuracy:ratio=20", NULL, true, &err) == 0);
-	req.period = req.events[0].period = 1024;
+	CHECK(pb_point_request_set(&req, pb_test_spec(facility), "accuracy:ratio=20", NULL,
+				   &(uint64_t){0}, &err) == 0);
+	req.events[0].period = 1024;
 	req.iterations = 200000;
 	req.machine = &machine;
 	struct pb_truth truth;

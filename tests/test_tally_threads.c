@@ -38,7 +38,8 @@ static void concurrent_drains_count_every_sample(const char *delivery)
 	struct pb_error err = {0};
 	pb_point_request_defaults(&req);
 	req.machine = &skl;
-	CHECK(pb_point_request_set(&req, "timer:cpu-clock", "busy", NULL, false, &err) == 0);
+	CHECK(pb_point_request_set(&req, pb_test_spec("timer:cpu-clock"), "busy", NULL, NULL,
+				   &err) == 0);
 	CHECK(pb_delivery_parse(delivery, &req.delivery, &err) == 0);
 	req.threads = 2;
 	req.iterations = 1000;

@@ -104,8 +104,9 @@ static int write_stream(const char *dir, const char *file, const struct perf_eve
  * some, from a timed run for a facility whose period is time. */
 static void size_for_bundle(struct pb_point_request *req)
 {
-	if (req->period && req->events[0].spec.facility->time_based) {
-		uint64_t ms = req->period * CAPTURE_SAMPLES / 1000000;
+	uint64_t period = req->events[0].period;
+	if (period && req->events[0].spec.facility->time_based) {
+		uint64_t ms = period * CAPTURE_SAMPLES / 1000000;
 		uint64_t iterations = pb_calibrate_for(req, ms ? ms : 1, NULL);
 		if (iterations)
 			req->iterations = iterations;
@@ -113,7 +114,7 @@ static void size_for_bundle(struct pb_point_request *req)
 	}
 	uint64_t declared = 0;
 	struct pb_truth truth;
-	if (!req->period || pb_workload_truth(&req->workload, req->iterations, &truth, NULL))
+	if (!period || pb_workload_truth(&req->workload, req->iterations, &truth, NULL))
 		return;
 	const struct pb_spec *spec = &req->events[0].spec;
 	int label = -1;
@@ -121,7 +122,7 @@ static void size_for_bundle(struct pb_point_request *req)
 		label = req->label[0] ? pb_truth_label(&truth, req->label)
 				      : pb_truth_default_label(&truth);
 	pb_declared_events(spec, &truth, label, req->iterations, &declared);
-	uint64_t samples = declared / req->period;
+	uint64_t samples = declared / period;
 	if (samples > CAPTURE_SAMPLES) {
 		uint64_t fewer = req->iterations * CAPTURE_SAMPLES / samples;
 		req->iterations = fewer ? fewer : 1;
@@ -310,33 +311,29 @@ static bool wanted(const struct pb_capture_options *o, const struct pb_facility 
 static int capture_facility(const struct pb_capture_options *o, const struct pb_facility *f,
 			    struct pb_bundle *b, struct pb_error *err)
 {
-	struct pb_spec spec;
-	if (pb_spec_parse(f->suite_spec, &spec, err))
+	struct pb_spec suite_spec;
+	if (pb_facility_suite_parsed(f, &suite_spec, err))
 		return -1;
 	for (int kind = 0; kind < 3; kind++) {
 		static const char *const experiments[] = {"accuracy", "bias", "multi"};
 		const char *experiment = experiments[kind];
-		char spread_buf[64], name[64];
-		const char *why = NULL;
-		const char *spec_text = f->suite_spec, *workload = NULL;
+		char name[64];
+		const char *why = NULL, *workload = NULL;
+		struct pb_spec spec = suite_spec;
 		uint64_t period = pb_suite_accuracy_period(&spec);
 		if (kind == 1) {
-			spec_text = pb_suite_spread_facility(f->suite_spec, spread_buf,
-							     sizeof spread_buf, &why);
-			if (!spec_text) {
+			if (pb_spec_spread_parsed(&suite_spec, &spec, &why)) {
 				note(b, o->progress, "bias-%s: not captured: %s", f->name, why);
 				continue;
 			}
 			workload = "bias:variant=plain";
-			struct pb_spec spread;
-			if (pb_spec_parse(spec_text, &spread, err))
-				return -1;
 			/* the bias study's own period for exact facilities: prime to the loop */
-			period = spread.facility->exact ? 7 : pb_suite_accuracy_period(&spread);
+			period = spec.facility->exact ? 7 : pb_suite_accuracy_period(&spec);
 		}
+		const char *spec_text = spec.text;
 		struct pb_point_request req;
 		struct pb_error perr = {0};
-		if (pb_suite_request(&req, spec_text, workload, period, 1, PB_DELIVERY_NONE, &perr)) {
+		if (pb_suite_request(&req, &spec, workload, period, 1, PB_DELIVERY_NONE, &perr)) {
 			note(b, o->progress, "%s: not captured: %s", experiment, perr.msg);
 			continue;
 		}

@@ -113,7 +113,6 @@ static int request_of(const struct pb_bundle_point *bp, const struct pb_machine 
 		req->events[e].optional = bp->events[e].optional;
 	}
 	req->nevents = bp->nevents;
-	req->period = bp->events[0].period;
 	req->iterations = bp->iterations;
 	req->threads = bp->threads;
 	req->machine = tree;

@@ -139,9 +139,11 @@ int pb_cmd_attr(int argc, char **argv)
 	struct pb_point_request req;
 	pb_point_request_defaults(&req);
 	req.machine = m;
-	req.period = period;
+	struct pb_spec parsed;
 	if (pb_period_check("--period", a.period_units, spec_text, &err) ||
-	    pb_point_request_set(&req, spec_text, workload, NULL, period_given, &err))
+	    pb_spec_parse(spec_text, &parsed, &err) ||
+	    pb_point_request_set(&req, &parsed, workload, NULL, period_given ? &period : NULL,
+				 &err))
 		return pb_cli_report("attr", &err);
 	const struct pb_spec *spec = &req.events[0].spec;
 	struct pb_instance in;

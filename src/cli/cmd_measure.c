@@ -20,6 +20,7 @@ struct measure_args {
 	struct pb_point_request req;
 	const char *workload, *label, *facility, *record;
 	bool json, period_given;
+	uint64_t period;
 	unsigned period_units;
 	uint64_t threads, ring_pages;
 };
@@ -37,7 +38,7 @@ static const struct pb_opt measure_options[] = {
 		     "facilities",
 	 .help = "timer:cpu-clock, sw:page-faults, bp:w, uprobe, ... (`pesbench probe` lists "
 		 "them); 'none' runs the workload without perf"},
-	{.name = "period", .arg = "P", .kind = PB_OPT_PERIOD, .at = ARG(req.period, uint64_t),
+	{.name = "period", .arg = "P", .kind = PB_OPT_PERIOD, .at = ARG(period, uint64_t),
 	 .given_at = PB_GIVEN(struct measure_args, period_given), .min = 0, .max = UINT64_MAX >> 1,
 	 .units_at = PB_UNITS(struct measure_args, period_units),
 	 .help = "events per sample (10000, 10k), or for a timer a time (1ms, 100us; plain: "
@@ -103,13 +104,18 @@ int pb_cmd_measure(int argc, char **argv)
 	if (pb_period_check("--period", a.period_units, facility, &err))
 		return pb_cli_report("measure", &err);
 	/* a period of 0 samples nothing, and its figures would divide by it */
-	if (period_given && !req.period) {
+	if (period_given && !a.period) {
 		pb_fail(&err, PB_EXIT_USAGE, 0,
 			"--period 0 samples nothing: give events (ns for timers) per sample, at "
 			"least 1; `pesbench verify` checks a facility's count against the workload");
 		return pb_cli_report("measure", &err);
 	}
-	if (pb_point_request_set(&req, facility, workload, label, period_given, &err))
+	/* the spec is parsed here, once: everything below takes it parsed ("none": no perf) */
+	struct pb_spec spec;
+	bool no_perf = !strcmp(facility, "none");
+	if ((!no_perf && pb_spec_parse(facility, &spec, &err)) ||
+	    pb_point_request_set(&req, no_perf ? NULL : &spec, workload, label,
+				 period_given ? &a.period : NULL, &err))
 		return pb_cli_report("measure", &err);
 	/* only where the facility's samples carry the overflow's count (its model says) */
 	req.measure_skid = true;

@@ -156,14 +156,14 @@ static int cost_from_file(const char *arg, const char *facility, double *cost,
 /* The cost of one sample from a sweep on the spot, designed to resolve within seconds (the
  * noise and a pilot measured first size it); a cost that does not resolve fails rather than
  * plan on noise, with its interval and the time a sweep that resolves it would need. */
-static int measure_cost(const char *facility, uint64_t seconds, double *cost,
-			struct pb_error *err)
+static int measure_cost(const char *facility, const struct pb_spec *spec, uint64_t seconds,
+			double *cost, struct pb_error *err)
 {
 	fflush(stdout);
 	fprintf(stderr, "measuring the cost of one %s sample (noise, pilot, then a sweep sized to "
 		"resolve it, up to %llu s)...\n", facility, (unsigned long long)seconds);
 	struct pb_cost c;
-	if (pb_cost_measure(facility, 1, 30, seconds * 1000, &c, err))
+	if (pb_cost_measure(spec, 1, 30, seconds * 1000, &c, err))
 		return -1;
 	if (c.resolved) {
 		*cost = c.fit.slope;
@@ -254,7 +254,7 @@ int pb_cmd_plan(int argc, char **argv)
 		if (cost_from_file(costs, facility, &model.ns_per_sample, &err))
 			return pb_cli_report("plan", &err);
 	} else {
-		if (measure_cost(facility, a.cost_seconds, &model.ns_per_sample, &err))
+		if (measure_cost(facility, &spec, a.cost_seconds, &model.ns_per_sample, &err))
 			return pb_cli_report("plan", &err);
 		cost_source = "a sweep just now";
 	}

@@ -9,9 +9,8 @@
 #include "experiments/suite.h"
 #include "facilities/facility.h"
 #include "facilities/machine.h"
-#include "io/figures.h"
-#include "io/probe_json.h"
 #include "io/results.h"
+#include "io/run_files.h"
 #include "present/report.h"
 #include "present/summary.h"
 #include "util/progress.h"
@@ -19,11 +18,9 @@
 #include "util/text.h"
 
 #include <signal.h>
-#include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 static volatile sig_atomic_t interrupted;
@@ -37,9 +34,8 @@ static void on_interrupt(int sig)
 struct run_args {
 	struct pb_suite_options o;
 	struct pb_suite suite;
-	const char *facilities[PB_MAX_LIST];
-	/* each as pb_spec_parse wrote it: perf's names read as specs (cycles: hw:cycles) */
-	char facility_texts[PB_MAX_LIST][sizeof ((struct pb_spec *)0)->text];
+	/* parsed once, here: perf's names read as specs (cycles: hw:cycles) */
+	struct pb_spec specs[PB_MAX_LIST];
 	unsigned nfacilities;
 	const char *out_dir;
 	bool json, quiet;
@@ -70,9 +66,7 @@ static int add_facility(void *args, const char *value, struct pb_error *err)
 		return -1;
 	if (a->nfacilities == PB_MAX_LIST)
 		return pb_fail(err, PB_EXIT_USAGE, 0, "at most %d facilities", PB_MAX_LIST);
-	snprintf(a->facility_texts[a->nfacilities], sizeof a->facility_texts[0], "%s", spec.text);
-	a->facilities[a->nfacilities] = a->facility_texts[a->nfacilities];
-	a->nfacilities++;
+	a->specs[a->nfacilities++] = spec;
 	return 0;
 }
 
@@ -190,37 +184,6 @@ static void report_failure(void *ctx, const char *experiment, const char *facili
 	fprintf(stderr, "pesbench run: %s on %s failed: %s\n", experiment, facility, message);
 }
 
-/* A folder that already holds a run's files: writing another run there would leave a mix
- * (old plots beside new results, or a report of the old run named as the new one's). */
-static const char *earlier_result(const char *dir)
-{
-	static const char *const names[] = {"results.json", "results.jsonl", "results.csv", "report.html", "plots"};
-	for (size_t i = 0; i < PB_ARRAY_SIZE(names); i++) {
-		char path[4200];
-		struct stat st;
-		snprintf(path, sizeof path, "%s/%s", dir, names[i]);
-		if (!lstat(path, &st))
-			return names[i];
-	}
-	return NULL;
-}
-
-/* results.jsonl: the figure records, then the "done" record a fleet waits for. The records
- * come from results.json as written, so they are what `compare` reads from the folder, and are
- * labelled as compare labels the folder. */
-static int write_records(const struct pb_results *res, int rc, struct pb_error *err)
-{
-	char path[4200];
-	snprintf(path, sizeof path, "%s/results.json", res->dir);
-	const char *base = strrchr(res->dir, '/');
-	json_t *records;
-	if (pb_figures_of_file(path, base && base[1] ? base + 1 : res->dir, rc, &records, err))
-		return -1;
-	int failed = pb_figures_write_jsonl(res->dir, records, err);
-	json_decref(records);
-	return failed;
-}
-
 int pb_cmd_run(int argc, char **argv)
 {
 	static struct run_args a;
@@ -236,41 +199,27 @@ int pb_cmd_run(int argc, char **argv)
 			"facilities count some periods in ns and others in events");
 		return pb_cli_report("run", &err);
 	}
-	for (unsigned i = 0; i < a.nfacilities; i++)
-		if (pb_period_check("--period", a.period_units, a.facilities[i], &err))
+	for (unsigned i = 0; i < a.nfacilities; i++) {
+		if (pb_period_check("--period", a.period_units, a.specs[i].text, &err))
 			return pb_cli_report("run", &err);
+	}
+	/* as measure does: a period the facility refuses is a usage error before any run */
+	if (pb_suite_check_periods(a.specs, a.nfacilities, &a.o, &err))
+		return pb_cli_report("run", &err);
 
 	char default_dir[64];
-	if (!a.out_dir) {
-		time_t now = time(NULL);
-		struct tm tm;
-		gmtime_r(&now, &tm);
-		strftime(default_dir, sizeof default_dir, "results/%Y%m%dT%H%M%SZ", &tm);
-		a.out_dir = default_dir;
-	}
-	const char *earlier = earlier_result(a.out_dir);
-	if (earlier) {
-		pb_fail(&err, PB_EXIT_OUTPUT, 0,
-			"--out %s already holds results (%s): choose a new folder, or remove that "
-			"one first; a run never mixes its files with an earlier run's",
-			a.out_dir, earlier);
-		return pb_cli_report("run", &err);
-	}
+	if (!a.out_dir)
+		a.out_dir = pb_run_files_default_dir(default_dir, sizeof default_dir);
 	struct pb_results res;
-	if (pb_results_open(&res, a.out_dir, argc, argv, &err))
+	if (pb_run_files_check_new(a.out_dir, &err) ||
+	    pb_results_open(&res, a.out_dir, argc, argv, &err))
 		return pb_cli_report("run", &err);
 	const struct pb_machine *m = pb_machine_live();
-	json_t *probe = pb_probe_json(m);
-	pb_figures_identify_machine(probe);
-	pb_results_set_machine(&res, probe);
-	char run_id[384];
-	pb_figures_new_run_id(run_id, sizeof run_id);
-	pb_rset_text(&res.head, "run_id", run_id);
-	json_decref(probe);
+	pb_run_files_identify(&res, m);
 
 	/* Which facilities run: the asked ones must be available; by default, those that are. */
 	struct pb_suite *suite = &a.suite;
-	pb_suite_choose(suite, m, a.facilities, a.nfacilities, &a.o, &res);
+	pb_suite_choose(suite, m, a.specs, a.nfacilities, &a.o, &res);
 	/* with nothing to run, the reasons are the whole answer, --quiet or not */
 	if (!a.quiet || !suite->nrunnable)
 		for (unsigned i = 0; i < suite->nskipped; i++) {
@@ -281,7 +230,7 @@ int pb_cmd_run(int argc, char **argv)
 	if (!suite->nrunnable) {
 		struct pb_error ignored = {0};
 		pb_results_write(&res, true, NULL);
-		write_records(&res, PB_EXIT_UNAVAILABLE, &ignored);
+		pb_run_files_write_records(&res, PB_EXIT_UNAVAILABLE, &ignored);
 		pb_results_close(&res);
 		pb_fail(&err, PB_EXIT_UNAVAILABLE, 0,
 			"none of the chosen facilities is available here (reasons above; `pesbench "
@@ -310,7 +259,8 @@ int pb_cmd_run(int argc, char **argv)
 	sigaction(SIGTERM, &old_term, NULL);
 
 	pb_scorecard_fill(&res);
-	if (pb_results_write(&res, rc == PB_EXIT_OK, &err) || write_records(&res, rc, &err)) {
+	if (pb_results_write(&res, rc == PB_EXIT_OK, &err) ||
+	    pb_run_files_write_records(&res, rc, &err)) {
 		pb_results_close(&res);
 		return pb_cli_report("run", &err);
 	}

@@ -23,27 +23,12 @@ static void add_l1_check(const struct pb_suite_options *o, struct pb_point_reque
 			 char *why, size_t why_len)
 {
 	struct pb_spec spec;
-	struct pb_availability av;
 	const struct pb_machine *m = o->machine ? o->machine : pb_machine_live();
 	why[0] = 0;
 	if (strcmp(req->workload.workload->name, "accuracy"))
 		return;
-	if (pb_spec_parse(L1_MISS_CHECK, &spec, NULL)) {
-		pb_format(why, why_len, "the L1D miss event does not encode here");
+	if (pb_spec_counting_here(m, L1_MISS_CHECK, &spec, why, why_len))
 		return;
-	}
-	spec.facility->availability(m, &spec, &av);
-	if (!av.available) {
-		pb_format(why, why_len, "%s", av.reason);
-		return;
-	}
-	/* an event the PMU cannot encode must not take the accuracy point down with it */
-	struct perf_event_attr attr = {0};
-	struct pb_error err = {0};
-	if (spec.facility->attr(m, &spec, NULL, 0, &attr, &err)) {
-		pb_format(why, why_len, "%s", err.msg);
-		return;
-	}
 	req->events[req->nevents].spec = spec;
 	req->events[req->nevents].period = 0;
 	req->events[req->nevents].optional = true;
@@ -82,12 +67,9 @@ static void record_l1_check(struct pb_result_point *point, const char *why)
 
 #define NRATIOS (PB_ARRAY_SIZE(ratios))
 
-static unsigned workloads_for(const char *facility, char names[][48])
+static unsigned workloads_for(const struct pb_spec *spec, char names[][48])
 {
-	struct pb_spec spec;
-	if (pb_spec_parse(facility, &spec, NULL))
-		return 0;
-	const char *natural = pb_natural_workload(&spec);
+	const char *natural = pb_natural_workload(spec);
 	if (strcmp(natural, "accuracy")) {
 		snprintf(names[0], 48, "%s", natural);
 		return 1;
@@ -97,28 +79,25 @@ static unsigned workloads_for(const char *facility, char names[][48])
 	return NRATIOS;
 }
 
-static unsigned accuracy_count_runs(const struct pb_suite_options *o, const char *facility)
+static unsigned accuracy_count_runs(const struct pb_suite_options *o, const struct pb_spec *spec)
 {
 	char names[NRATIOS][48];
 	unsigned periods = o->nperiods ? o->nperiods : 1;
-	return workloads_for(facility, names) * o->nthreads * periods * o->runs;
+	return workloads_for(spec, names) * o->nthreads * periods * o->runs;
 }
 
-static int accuracy_run(const struct pb_suite_options *o, const char *facility,
+static int accuracy_run(const struct pb_suite_options *o, const struct pb_spec *spec,
 			struct pb_results *res, struct pb_error *err)
 {
 	char names[NRATIOS][48];
-	unsigned nworkloads = workloads_for(facility, names);
-	struct pb_spec spec;
-	if (pb_spec_parse(facility, &spec, err))
-		return -1;
-	uint64_t default_period = pb_suite_accuracy_period(&spec);
+	unsigned nworkloads = workloads_for(spec, names);
+	uint64_t default_period = pb_suite_accuracy_period(spec);
 	const uint64_t *periods = o->nperiods ? o->periods : &default_period;
 	unsigned nperiods = o->nperiods ? o->nperiods : 1;
 
 	for (unsigned w = 0; w < nworkloads; w++) {
 		struct pb_point_request req;
-		if (pb_suite_request(&req, facility, names[w], periods[0], 1, o->delivery, err))
+		if (pb_suite_request(&req, spec, names[w], periods[0], 1, o->delivery, err))
 			return -1;
 		req.measure_skid = true;
 		if (pb_calibrate_request(o, &req, err))
@@ -128,7 +107,8 @@ static int accuracy_run(const struct pb_suite_options *o, const char *facility,
 		for (unsigned t = 0; t < o->nthreads; t++) {
 			for (unsigned p = 0; p < nperiods; p++) {
 				req.threads = o->threads[t];
-				req.period = req.events[0].period = periods[p];
+				if (pb_point_request_set_period(&req, periods[p], err))
+					return -1;
 				struct pb_result_point *point =
 					pb_measure_runs(o, "accuracy", &req, res, err);
 				if (!point)

@@ -34,13 +34,11 @@ static unsigned bias_periods(const struct pb_suite_options *o, const struct pb_s
 	return 1;
 }
 
-static unsigned bias_count_runs(const struct pb_suite_options *o, const char *facility)
+static unsigned bias_count_runs(const struct pb_suite_options *o, const struct pb_spec *facility)
 {
-	char buf[64];
 	const char *why;
-	const char *spec_text = pb_suite_spread_facility(facility, buf, sizeof buf, &why);
 	struct pb_spec spec;
-	if (!spec_text || pb_spec_parse(spec_text, &spec, NULL))
+	if (pb_spec_spread_parsed(facility, &spec, &why))
 		return 0;
 	uint64_t periods[PB_MAX_LIST];
 	return NVARIANTS * bias_periods(o, &spec, periods) * o->runs;
@@ -165,26 +163,22 @@ void pb_bias_metrics(struct pb_result_point *point, enum pb_ip_kind kind)
 		     kind == PB_IP_NEXT ? dev_fixed : dev_raw);
 }
 
-static int bias_run(const struct pb_suite_options *o, const char *facility,
+static int bias_run(const struct pb_suite_options *o, const struct pb_spec *facility,
 		    struct pb_results *res, struct pb_error *err)
 {
-	char buf[64];
 	const char *why = NULL;
-	const char *spec_text = pb_suite_spread_facility(facility, buf, sizeof buf, &why);
-	if (!spec_text) {
-		pb_not_applicable(res, "bias", facility, why);
+	struct pb_spec spec;
+	if (pb_spec_spread_parsed(facility, &spec, &why)) {
+		pb_not_applicable(res, "bias", facility->text, why);
 		return 0;
 	}
-	struct pb_spec spec;
-	if (pb_spec_parse(spec_text, &spec, err))
-		return -1;
 	uint64_t periods[PB_MAX_LIST];
 	unsigned nperiods = bias_periods(o, &spec, periods);
 	for (unsigned v = 0; v < NVARIANTS; v++) {
 		char workload[64];
 		snprintf(workload, sizeof workload, "bias:variant=%s", variants[v]);
 		struct pb_point_request req;
-		if (pb_suite_request(&req, spec_text, workload, periods[0], 1, o->delivery, err))
+		if (pb_suite_request(&req, &spec, workload, periods[0], 1, o->delivery, err))
 			return -1;
 		req.attribute = true;
 		if (pb_calibrate_request(o, &req, err))
@@ -195,7 +189,8 @@ static int bias_run(const struct pb_suite_options *o, const char *facility,
 		req.iterations = pb_point_iterations_for_samples(&req, req.iterations,
 								 BIAS_MIN_SAMPLES);
 		for (unsigned p = 0; p < nperiods; p++) {
-			req.period = req.events[0].period = periods[p];
+			if (pb_point_request_set_period(&req, periods[p], err))
+				return -1;
 			struct pb_result_point *point = pb_measure_runs_with(
 				o, "bias", &req, res, attribute_run, NULL, err);
 			if (!point)

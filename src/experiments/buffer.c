@@ -43,9 +43,9 @@ static unsigned buffer_repeats(const struct pb_suite_options *o)
 	return o->runs < 3 ? o->runs : 3;
 }
 
-static unsigned buffer_count_runs(const struct pb_suite_options *o, const char *facility)
+static unsigned buffer_count_runs(const struct pb_suite_options *o, const struct pb_spec *spec)
 {
-	(void)facility;
+	(void)spec;
 	return (1 + NSIZES * NKNOBS) * buffer_repeats(o);
 }
 
@@ -107,15 +107,14 @@ static int measure(const struct pb_point_request *req, unsigned pages, const str
 	return rc;
 }
 
-static int buffer_run(const struct pb_suite_options *o, const char *facility,
+static int buffer_run(const struct pb_suite_options *o, const struct pb_spec *asked,
 		      struct pb_results *res, struct pb_error *err)
 {
-	struct pb_spec spec;
-	if (pb_spec_parse(facility, &spec, err))
-		return -1;
+	const char *facility = asked->text;
+	const struct pb_spec spec = *asked;
 	uint64_t period = buffer_period(o, &spec);
 	struct pb_point_request req;
-	if (pb_suite_request(&req, facility, NULL, period, 1, PB_DELIVERY_NONE, err))
+	if (pb_suite_request(&req, &spec, NULL, period, 1, PB_DELIVERY_NONE, err))
 		return -1;
 	req.machine = o->machine;
 	/* A third of the suite's run time: thirteen points, several times slower than the

@@ -131,20 +131,17 @@ static unsigned other_site_classes(const struct pb_spec *s, const struct pb_mach
 	return nseen > 1 ? nseen - 1 : 0;
 }
 
-static unsigned cost_count_runs(const struct pb_suite_options *o, const char *facility)
+static unsigned cost_count_runs(const struct pb_suite_options *o, const struct pb_spec *s)
 {
-	struct pb_spec s;
-	if (pb_spec_parse(facility, &s, NULL))
-		return 0;
 	uint64_t p[PB_MAX_LIST];
-	unsigned np = pb_cost_periods(o, &s, p);
+	unsigned np = pb_cost_periods(o, s, p);
 	/* The noise and pilot pairs and the design's fewest rounds; the design's size is not
 	 * known before its noise and pilot are measured. */
 	unsigned n = (NMODES + 1) * np * 2 + 2 * (NOISE_PAIRS + 2 * PILOT_PAIRS * NMODES);
-	n += other_site_classes(&s, o->machine) * 2 * np * 2;
-	if (predict_workload(&s))
+	n += other_site_classes(s, o->machine) * 2 * np * 2;
+	if (predict_workload(s))
 		n += 2 * (pb_cost_predict_rounds(o) * 4 + 1);
-	if (is_timer(&s))
+	if (is_timer(s))
 		n += 2 * (pb_cost_predict_rounds(o) * 4 + 1);
 	return n;
 }
@@ -209,7 +206,7 @@ static int sweep_other_sites(const struct pb_suite_options *o, const char *facil
 			continue;
 		/* Calibrated on this site: its traps may cost 20 times the first site's. */
 		struct pb_error cal_err = {0};
-		su.sampled.period = su.sampled.events[0].period = su.periods[su.np - 1];
+		su.sampled.events[0].period = su.periods[su.np - 1];
 		su.sampled.iterations = pb_calibrate_for(&su.sampled, o->target_ms / 2 ? o->target_ms / 2
 									: 1, &cal_err);
 		struct cost_fit *cf = &site_fits[*nsite];
@@ -270,7 +267,7 @@ static const struct cost_fit *fit_for_target(const struct pb_suite_options *o,
 	label[0] = insn[0] = 0;
 	if (!fits[0].site_class)
 		return &fits[0];
-	if (pb_suite_request(target, facility, workload, 0, 1, PB_DELIVERY_NONE, NULL))
+	if (pb_suite_request(target, spec, workload, 0, 1, PB_DELIVERY_NONE, NULL))
 		return &fits[0];
 	target->machine = o->machine;
 	*cls = pb_cost_site_of(target, spec, label, 64, insn, 96);
@@ -291,12 +288,11 @@ static const struct cost_fit *fit_for_target(const struct pb_suite_options *o,
 	return NULL;
 }
 
-static int cost_run(const struct pb_suite_options *o, const char *facility,
+static int cost_run(const struct pb_suite_options *o, const struct pb_spec *asked,
 		    struct pb_results *res, struct pb_error *err)
 {
-	struct pb_spec spec;
-	if (pb_spec_parse(facility, &spec, err))
-		return -1;
+	const char *facility = asked->text;
+	const struct pb_spec spec = *asked;
 	struct sweep_setup su;
 	/* Half the suite's run time per run: a pair is two runs, and the sweep repeats. */
 	if (pb_cost_setup_sweep(&su, facility, &spec, o->machine, o->target_ms / 2, err))

@@ -13,13 +13,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-int pb_cost_measure(const char *facility, unsigned runs, uint64_t target_ms,
+int pb_cost_measure(const struct pb_spec *asked, unsigned runs, uint64_t target_ms,
 		    uint64_t budget_ms, struct pb_cost *cost, struct pb_error *err)
 {
 	memset(cost, 0, sizeof *cost);
-	struct pb_spec spec;
-	if (pb_spec_parse(facility, &spec, err))
-		return -1;
+	const char *facility = asked->text;
+	const struct pb_spec spec = *asked;
 	struct pb_suite_options o;
 	memset(&o, 0, sizeof o);
 	o.runs = runs ? runs : 1;

@@ -374,7 +374,8 @@ static int workload_run(void *ctx, uint64_t period, unsigned round, struct predi
 	struct workload_target *w = ctx;
 	const struct pb_point_request *q = &w->base;
 	if (period) {
-		w->req.period = w->req.events[0].period = period;
+		if (pb_point_request_set_period(&w->req, period, err))
+			return -1;
 		q = &w->req;
 	}
 	struct pb_point pt;
@@ -401,7 +402,7 @@ int pb_cost_predict_workload(const struct pb_suite_options *o, const char *facil
 				 struct pb_error *err)
 {
 	struct workload_target w = {.threads = threads};
-	if (pb_suite_request(&w.req, facility, workload, 0, threads, PB_DELIVERY_NONE, err))
+	if (pb_suite_request(&w.req, spec, workload, 0, threads, PB_DELIVERY_NONE, err))
 		return -1;
 	w.req.machine = o->machine;
 	w.req.iterations = pb_calibrate_iterations(&w.req.workload, &w.req.events[0].spec,

@@ -35,7 +35,7 @@ static int measure_pair(const struct sweep_setup *su, const struct pb_point_requ
 		return -1;
 	}
 	*out = (struct pb_cost_pair){
-		.period = req->period,
+		.period = req->events[0].period,
 		.observed = (double)sp.ev[0].observed,
 		.events = (double)sp.ev[0].count,
 		.expected = sp.ev[0].expected,
@@ -155,8 +155,8 @@ static int pilot_pair(struct sweep_setup *su, struct pb_point_request *req, uint
 		      struct pb_error *err)
 {
 	uint64_t t0 = pb_now_ns();
-	req->period = req->events[0].period = period;
-	if (measure_pair(su, req, base_first, pr, err))
+	if (pb_point_request_set_period(req, period, err) ||
+	    measure_pair(su, req, base_first, pr, err))
 		return -1;
 	*seconds = (double)(pb_now_ns() - t0) / 1e9;
 	return 0;
@@ -328,9 +328,9 @@ int pb_cost_sweep_mode(struct sweep_setup *su, enum pb_delivery mode, struct cos
 					  (unsigned long long)periods[i], round + 1, d.rounds);
 				su->o->progress(su->o->progress_ctx, what);
 			}
-			req.period = req.events[0].period = periods[i];
 			struct pb_cost_pair pr;
-			if (measure_pair(su, &req, (round + k) % 2 == 0, &pr, err)) {
+			if (pb_point_request_set_period(&req, periods[i], err) ||
+			    measure_pair(su, &req, (round + k) % 2 == 0, &pr, err)) {
 				rc = -1;
 				break;
 			}
@@ -410,7 +410,7 @@ int pb_cost_setup_sweep(struct sweep_setup *su, const char *facility, const stru
 	memset(su, 0, sizeof *su);
 	su->facility = facility;
 	su->per_event = spec->facility->traps_every_event;
-	if (pb_suite_request(&su->sampled, facility, pb_cost_workload(spec), 0, 1, PB_DELIVERY_NONE,
+	if (pb_suite_request(&su->sampled, spec, pb_cost_workload(spec), 0, 1, PB_DELIVERY_NONE,
 			    err))
 		return -1;
 	su->sampled.machine = machine;

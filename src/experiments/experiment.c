@@ -47,12 +47,6 @@ void pb_suite_options_defaults(struct pb_suite_options *o)
 	o->delivery = PB_DELIVERY_NONE;
 }
 
-bool pb_facility_is_exact(const char *facility)
-{
-	struct pb_spec spec;
-	return !pb_spec_parse(facility, &spec, NULL) && spec.facility->exact;
-}
-
 bool pb_suite_interrupted(const struct pb_suite_options *o, struct pb_error *err)
 {
 	if (o->interrupted && *o->interrupted) {
@@ -289,7 +283,8 @@ struct pb_result_point *pb_measure_runs_with(const struct pb_suite_options *o,
 			char what[512];
 			pb_format(what, sizeof what, "%s %s %s period %llu, %u thread(s), run %u/%u",
 				 experiment, facility, workload,
-				 (unsigned long long)req->period, req->threads, r + 1, o->runs);
+				 (unsigned long long)req->events[0].period, req->threads, r + 1,
+				 o->runs);
 			o->progress(o->progress_ctx, what);
 		}
 		struct pb_point pt;
@@ -306,7 +301,7 @@ struct pb_result_point *pb_measure_runs_with(const struct pb_suite_options *o,
 		if (!point) {
 			point = pb_results_point(res, experiment, facility, workload);
 			struct pb_rset *par = &point->params;
-			pb_rset_int(par, "period", PB_UNIT_NONE, (int64_t)req->period);
+			pb_rset_int(par, "period", PB_UNIT_NONE, (int64_t)req->events[0].period);
 			pb_rset_int(par, "threads", PB_UNIT_THREADS, req->threads);
 			pb_rset_int(par, "iterations", PB_UNIT_ITERATIONS, (int64_t)req->iterations);
 			pb_rset_text(par, "delivery", pb_delivery_name(req->delivery));

@@ -28,13 +28,14 @@ struct pb_suite_options {
 struct pb_experiment {
 	const char *name;
 	const char *summary;
-	/* Runs the experiment for one facility spec; appends points to res. Returns 0, or -1 with
-	 * err for a failure that ends the suite (interruption, output). A facility the experiment
-	 * cannot use is recorded as a point with "not_applicable" and a reason, not an error. */
-	int (*run)(const struct pb_suite_options *o, const char *facility, struct pb_results *res,
-		   struct pb_error *err);
-	/* Number of runs it will make for this facility (for the progress bar). */
-	unsigned (*count_runs)(const struct pb_suite_options *o, const char *facility);
+	/* Runs the experiment for one facility spec, parsed by the caller; appends points to res
+	 * (named by spec->text). Returns 0, or -1 with err for a failure that ends the suite
+	 * (interruption, output). A facility the experiment cannot use is recorded as a point
+	 * with "not_applicable" and a reason, not an error. */
+	int (*run)(const struct pb_suite_options *o, const struct pb_spec *spec,
+		   struct pb_results *res, struct pb_error *err);
+	/* Number of runs it will make for this spec (for the progress bar). */
+	unsigned (*count_runs)(const struct pb_suite_options *o, const struct pb_spec *spec);
 };
 
 /* NULL-terminated, in suite order. */
@@ -94,7 +95,5 @@ void pb_bias_metrics(struct pb_result_point *point, enum pb_ip_kind kind);
 void pb_not_applicable(struct pb_results *res, const char *experiment, const char *facility,
 		       const char *why);
 bool pb_suite_interrupted(const struct pb_suite_options *o, struct pb_error *err);
-/* "uprobe" / "bp:w" → whether its facility is exact; parse errors → false. */
-bool pb_facility_is_exact(const char *facility);
 
 #endif

@@ -5,18 +5,16 @@
 #include "experiments/experiment.h"
 #include "experiments/suite_defaults.h"
 
-static unsigned interval_count_runs(const struct pb_suite_options *o, const char *facility)
+static unsigned interval_count_runs(const struct pb_suite_options *o,
+				    const struct pb_spec *spec)
 {
-	(void)facility;
+	(void)spec;
 	return (o->nperiods ? o->nperiods : 8) * o->runs;
 }
 
-static int interval_run(const struct pb_suite_options *o, const char *facility,
+static int interval_run(const struct pb_suite_options *o, const struct pb_spec *spec,
 			struct pb_results *res, struct pb_error *err)
 {
-	struct pb_spec spec;
-	if (pb_spec_parse(facility, &spec, err))
-		return -1;
 	uint64_t round[4], prime[4], periods[PB_MAX_LIST];
 	const char *kinds[PB_MAX_LIST];
 	unsigned n = 0;
@@ -26,7 +24,7 @@ static int interval_run(const struct pb_suite_options *o, const char *facility,
 			kinds[n++] = "given";
 		}
 	} else {
-		unsigned m = pb_suite_interval_periods(&spec, round, prime, 4);
+		unsigned m = pb_suite_interval_periods(spec, round, prime, 4);
 		for (unsigned i = 0; i < m; i++) {
 			periods[n] = round[i];
 			kinds[n++] = "round";
@@ -39,13 +37,14 @@ static int interval_run(const struct pb_suite_options *o, const char *facility,
 	for (unsigned i = 0; i < n; i++)
 		longest = periods[i] > longest ? periods[i] : longest;
 	struct pb_point_request req;
-	if (pb_suite_request(&req, facility, NULL, longest, 1, o->delivery, err))
+	if (pb_suite_request(&req, spec, NULL, longest, 1, o->delivery, err))
 		return -1;
 	req.measure_skid = true;
 	if (pb_calibrate_request(o, &req, err))
 		return -1;
 	for (unsigned i = 0; i < n; i++) {
-		req.period = req.events[0].period = periods[i];
+		if (pb_point_request_set_period(&req, periods[i], err))
+			return -1;
 		struct pb_result_point *point = pb_measure_runs(o, "interval", &req, res, err);
 		if (!point)
 			return -1;

@@ -19,38 +19,31 @@ static const struct {
 };
 #define NLEVELS (PB_ARRAY_SIZE(levels))
 
-static const char *mode_workload(const char *facility, const char **why)
+static const char *mode_workload(const struct pb_spec *spec, const char **why)
 {
-	struct pb_spec spec;
-	if (pb_spec_parse(facility, &spec, NULL)) {
-		*why = "the facility spec does not parse";
-		return NULL;
-	}
-	return pb_spec_workload(&spec, PB_ROLE_LEVELS, why);
+	return pb_spec_workload(spec, PB_ROLE_LEVELS, why);
 }
 
-static unsigned mode_count_runs(const struct pb_suite_options *o, const char *facility)
+static unsigned mode_count_runs(const struct pb_suite_options *o, const struct pb_spec *spec)
 {
 	const char *why;
-	return mode_workload(facility, &why) ? NLEVELS * o->runs : 0;
+	return mode_workload(spec, &why) ? NLEVELS * o->runs : 0;
 }
 
-static int mode_run(const struct pb_suite_options *o, const char *facility,
+static int mode_run(const struct pb_suite_options *o, const struct pb_spec *facility,
 		    struct pb_results *res, struct pb_error *err)
 {
 	const char *why = NULL;
 	const char *workload = mode_workload(facility, &why);
 	if (!workload) {
-		pb_not_applicable(res, "mode", facility, why);
+		pb_not_applicable(res, "mode", facility->text, why);
 		return 0;
 	}
-	struct pb_spec spec;
-	if (pb_spec_parse(facility, &spec, err))
-		return -1;
+	const struct pb_spec spec = *facility;
 	uint64_t period = o->nperiods ? o->periods[0]
 				      : spec.facility->exact ? 1 : pb_suite_accuracy_period(&spec);
 	struct pb_point_request req;
-	if (pb_suite_request(&req, facility, workload, period, 1, o->delivery, err))
+	if (pb_suite_request(&req, &spec, workload, period, 1, o->delivery, err))
 		return -1;
 	if (pb_calibrate_request(o, &req, err))
 		return -1;

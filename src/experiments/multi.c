@@ -8,12 +8,9 @@
 
 #include <string.h>
 
-static unsigned max_events(const char *facility)
+static unsigned max_events(const struct pb_spec *spec)
 {
-	struct pb_spec spec;
-	if (pb_spec_parse(facility, &spec, NULL))
-		return 0;
-	return spec.facility->multi_events ? spec.facility->multi_events : 4;
+	return spec->facility->multi_events ? spec->facility->multi_events : 4;
 }
 
 unsigned pb_multi_scheduled(const struct pb_rlist *events)
@@ -28,21 +25,19 @@ unsigned pb_multi_scheduled(const struct pb_rlist *events)
 	return scheduled;
 }
 
-static unsigned multi_count_runs(const struct pb_suite_options *o, const char *facility)
+static unsigned multi_count_runs(const struct pb_suite_options *o, const struct pb_spec *spec)
 {
-	return max_events(facility) * o->runs;
+	return max_events(spec) * o->runs;
 }
 
-static int multi_run(const struct pb_suite_options *o, const char *facility,
+static int multi_run(const struct pb_suite_options *o, const struct pb_spec *facility,
 		     struct pb_results *res, struct pb_error *err)
 {
 	unsigned kmax = max_events(facility);
-	struct pb_spec spec;
-	if (pb_spec_parse(facility, &spec, err))
-		return -1;
+	const struct pb_spec spec = *facility;
 	uint64_t period = o->nperiods ? o->periods[0] : pb_suite_accuracy_period(&spec);
 	struct pb_point_request req;
-	if (pb_suite_request(&req, facility, NULL, period, 1, o->delivery, err))
+	if (pb_suite_request(&req, &spec, NULL, period, 1, o->delivery, err))
 		return -1;
 	req.run_with_unopened = true;
 	if (pb_calibrate_request(o, &req, err))

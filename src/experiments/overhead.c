@@ -28,9 +28,10 @@
 static const enum pb_delivery modes[] = {PB_DELIVERY_NONE, PB_DELIVERY_SIGNAL,
 					 PB_DELIVERY_SIGTRAP, PB_DELIVERY_DRAIN};
 
-static unsigned overhead_count_runs(const struct pb_suite_options *o, const char *facility)
+static unsigned overhead_count_runs(const struct pb_suite_options *o,
+				    const struct pb_spec *spec)
 {
-	(void)facility;
+	(void)spec;
 	return o->nthreads * NCONFIGS * o->runs;
 }
 
@@ -81,7 +82,7 @@ static struct pb_result_point *config_point(struct pb_results *res, const char *
 	struct pb_result_point *p = pb_results_point(res, "overhead", facility, workload);
 	struct pb_rset *par = &p->params;
 	pb_rset_text(par, "role", baseline ? "baseline" : "sampled");
-	pb_rset_int(par, "period", PB_UNIT_NONE, baseline ? 0 : (int64_t)req->period);
+	pb_rset_int(par, "period", PB_UNIT_NONE, baseline ? 0 : (int64_t)req->events[0].period);
 	pb_rset_int(par, "threads", PB_UNIT_THREADS, req->threads);
 	pb_rset_int(par, "iterations", PB_UNIT_ITERATIONS, (int64_t)req->iterations);
 	pb_rset_text(par, "delivery", baseline ? "-" : pb_delivery_name(req->delivery));
@@ -137,16 +138,15 @@ static struct pb_result_point *config_point(struct pb_results *res, const char *
 	return p;
 }
 
-static int overhead_run(const struct pb_suite_options *o, const char *facility,
+static int overhead_run(const struct pb_suite_options *o, const struct pb_spec *asked,
 			struct pb_results *res, struct pb_error *err)
 {
-	struct pb_spec spec;
-	if (pb_spec_parse(facility, &spec, err))
-		return -1;
+	const char *facility = asked->text;
+	const struct pb_spec spec = *asked;
 	uint64_t period = o->nperiods ? o->periods[0] : pb_suite_accuracy_period(&spec);
 	struct pb_point_request req[NCONFIGS];
 	for (unsigned c = 0; c < NCONFIGS; c++) {
-		if (pb_suite_request(&req[c], facility, NULL, period, 1,
+		if (pb_suite_request(&req[c], &spec, NULL, period, 1,
 				    c ? modes[c - 1] : PB_DELIVERY_NONE, err))
 			return -1;
 		req[c].machine = o->machine;

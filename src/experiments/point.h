@@ -15,7 +15,9 @@
 
 struct pb_point_event {
 	struct pb_spec spec;
-	uint64_t period;             /* 0: count only */
+	uint64_t period;             /* 0: count only; in pb_facility_period_unit of the spec's
+				      * facility. Event 0's is the request's one period: written by
+				      * pb_point_request_set(_period), checked there */
 	bool optional;               /* a check beside the measured event: when it cannot open,
 				      * the others run without it and it carries the reason */
 };
@@ -26,7 +28,6 @@ struct pb_point_request {
 	unsigned nevents;
 	struct pb_workload_choice workload;
 	char label[64];              /* uprobe / bp:x site; "" = the workload's first event label */
-	uint64_t period;             /* the single-event period (copied into events[0]) */
 	uint64_t iterations;
 	unsigned threads;
 	enum pb_delivery delivery;
@@ -136,11 +137,17 @@ struct pb_point {
 };
 
 void pb_point_request_defaults(struct pb_point_request *req);
-/* Parses the facility ("none" allowed), the workload (NULL: the facility's natural workload)
- * and the label; fills the period with the facility's default unless period_given. */
-int pb_point_request_set(struct pb_point_request *req, const char *facility,
-			 const char *workload, const char *label, bool period_given,
+/* Sets the request for spec (parsed by the caller; NULL: the workload alone, without perf),
+ * the workload (NULL: the facility's natural workload) and the label. The period is *period,
+ * checked against the facility (pb_spec_check_period), or the facility's default when period
+ * is NULL. */
+int pb_point_request_set(struct pb_point_request *req, const struct pb_spec *spec,
+			 const char *workload, const char *label, const uint64_t *period,
 			 struct pb_error *err);
+/* Event 0's period, the request's one period, checked against its facility: what every
+ * experiment calls to change it between points. */
+int pb_point_request_set_period(struct pb_point_request *req, uint64_t period,
+				struct pb_error *err);
 /* Fails (exit 3, the verdict and its figures in the message) when the facility ran its
  * self-test on this machine and did not pass it. */
 /* The same for the request's facility measured with the request's delivery: a signal per

@@ -1,5 +1,5 @@
-/* Point requests: what a caller asks for (facility text, workload, label, period) checked and
- * turned into a request the measuring code can run. */
+/* Point requests: what a caller asks for (a parsed facility spec, workload, label, period)
+ * checked and turned into a request the measuring code can run. */
 #include "experiments/point.h"
 
 #include <string.h>
@@ -13,24 +13,28 @@ void pb_point_request_defaults(struct pb_point_request *req)
 	req->exclude_kernel = true;
 }
 
-int pb_point_request_set(struct pb_point_request *req, const char *facility,
-			 const char *workload, const char *label, bool period_given,
+int pb_point_request_set_period(struct pb_point_request *req, uint64_t period,
+				struct pb_error *err)
+{
+	if (req->no_perf || !req->nevents)
+		return 0;
+	if (pb_spec_check_period(&req->events[0].spec, period, "--period", err))
+		return -1;
+	req->events[0].period = period;
+	return 0;
+}
+
+int pb_point_request_set(struct pb_point_request *req, const struct pb_spec *spec,
+			 const char *workload, const char *label, const uint64_t *period,
 			 struct pb_error *err)
 {
-	req->no_perf = !strcmp(facility, "none");
+	req->no_perf = !spec;
 	req->nevents = req->no_perf ? 0 : 1;
 	if (!req->no_perf) {
-		if (pb_spec_parse(facility, &req->events[0].spec, err))
+		req->events[0].spec = *spec;
+		const struct pb_facility *f = spec->facility;
+		if (pb_point_request_set_period(req, period ? *period : f->default_period, err))
 			return -1;
-		const struct pb_facility *f = req->events[0].spec.facility;
-		if (!period_given)
-			req->period = f->default_period;
-		if (req->period && req->period < f->min_period)
-			return pb_fail(err, PB_EXIT_USAGE, 0,
-				       "--period %llu is below %s's minimum of %llu",
-				       (unsigned long long)req->period, f->name,
-				       (unsigned long long)f->min_period);
-		req->events[0].period = req->period;
 		/* A facility that cannot leave out a level here (IBS without :swfilt) samples
 		 * every level. */
 		const struct pb_spec *s = &req->events[0].spec;

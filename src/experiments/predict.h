@@ -193,7 +193,7 @@ struct pb_cost {
 	bool to_resolve_lower;    /* ... at least that long */
 	char why[480];            /* unresolved: why */
 };
-int pb_cost_measure(const char *facility, unsigned min_rounds, uint64_t target_ms,
+int pb_cost_measure(const struct pb_spec *spec, unsigned min_rounds, uint64_t target_ms,
 		    uint64_t budget_ms, struct pb_cost *cost, struct pb_error *err);
 
 struct pb_results;

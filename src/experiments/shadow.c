@@ -53,11 +53,11 @@ static uint64_t shadow_period(const struct pb_suite_options *o, const struct pb_
 	return spec->facility->exact ? 7 : pb_suite_accuracy_period(spec);
 }
 
-static unsigned shadow_count_runs(const struct pb_suite_options *o, const char *facility)
+static unsigned shadow_count_runs(const struct pb_suite_options *o, const struct pb_spec *asked)
 {
-	char buf[64];
+	struct pb_spec spread;
 	const char *why;
-	return pb_suite_spread_facility(facility, buf, sizeof buf, &why) ? (unsigned)NGAPS * o->runs : 0;
+	return pb_spec_spread_parsed(asked, &spread, &why) ? 0 : (unsigned)NGAPS * o->runs;
 }
 
 /* Where the four events are in a run's attribution, and their samples. */
@@ -248,19 +248,16 @@ static int loop_cost(const char *workload, double *tsc, double *ns, struct pb_er
 	return 0;
 }
 
-static int shadow_run(const struct pb_suite_options *o, const char *facility,
+static int shadow_run(const struct pb_suite_options *o, const struct pb_spec *asked,
 		      struct pb_results *res, struct pb_error *err)
 {
-	char buf[64];
+	const char *facility = asked->text;
 	const char *why = NULL;
-	const char *spec_text = pb_suite_spread_facility(facility, buf, sizeof buf, &why);
-	if (!spec_text) {
+	struct pb_spec spec;
+	if (pb_spec_spread_parsed(asked, &spec, &why)) {
 		pb_not_applicable(res, "shadow", facility, why);
 		return 0;
 	}
-	struct pb_spec spec;
-	if (pb_spec_parse(spec_text, &spec, err))
-		return -1;
 	bool timer = spec.facility->time_based;
 	const char *kind = shadow_kind(&spec);
 	uint64_t period = shadow_period(o, &spec);
@@ -275,7 +272,7 @@ static int shadow_run(const struct pb_suite_options *o, const char *facility,
 		if (loop_cost(workload, &tsc[g], &ns[g], err))
 			return -1;
 		struct pb_point_request req;
-		if (pb_suite_request(&req, spec_text, workload, period, 1, o->delivery, err))
+		if (pb_suite_request(&req, &spec, workload, period, 1, o->delivery, err))
 			return -1;
 		req.machine = o->machine;
 		req.attribute = true;

@@ -18,14 +18,15 @@ static void skip(struct pb_suite *s, struct pb_results *res, const char *facilit
 	pb_format(k->reason, sizeof k->reason, "%s", reason);
 }
 
-void pb_suite_choose(struct pb_suite *s, const struct pb_machine *m, const char *const *asked,
+void pb_suite_choose(struct pb_suite *s, const struct pb_machine *m, const struct pb_spec *asked,
 		     unsigned nasked, const struct pb_suite_options *o, struct pb_results *res)
 {
 	if (!s->nexperiments)
 		for (const struct pb_experiment *const *e = pb_experiment_list();
 		     *e && s->nexperiments < PB_SUITE_MAX_EXPERIMENTS; e++)
 			s->experiments[s->nexperiments++] = *e;
-	const char *wanted[PB_MAX_LIST];
+	s->nrunnable = s->nskipped = 0;
+	struct pb_spec wanted[PB_MAX_LIST];
 	unsigned nwanted = 0;
 	if (nasked)
 		for (unsigned i = 0; i < nasked && nwanted < PB_MAX_LIST; i++)
@@ -34,28 +35,44 @@ void pb_suite_choose(struct pb_suite *s, const struct pb_machine *m, const char 
 		/* What the default suite samples with, where the machine has it: each
 		 * facility's own suite spec. */
 		for (const struct pb_facility *const *f = pb_facility_list();
-		     *f && nwanted < PB_MAX_LIST; f++)
-			if ((*f)->suite_spec)
-				wanted[nwanted++] = (*f)->suite_spec;
-	s->nrunnable = s->nskipped = 0;
+		     *f && nwanted < PB_MAX_LIST; f++) {
+			struct pb_error err = {0};
+			if (!(*f)->suite_spec)
+				continue;
+			if (pb_facility_suite_parsed(*f, &wanted[nwanted], &err))
+				skip(s, res, (*f)->suite_spec, err.msg);
+			else
+				nwanted++;
+		}
 	for (unsigned i = 0; i < nwanted; i++) {
-		struct pb_spec spec;
 		struct pb_availability av;
-		struct pb_error err = {0};
-		if (pb_spec_parse(wanted[i], &spec, &err)) {
-			skip(s, res, wanted[i], err.msg);
+		pb_facility_check(m, &wanted[i], NULL, &av, NULL);
+		if (av.available) {
+			s->runnable[s->nrunnable++] = wanted[i];
 			continue;
 		}
-		pb_facility_check(m, &spec, NULL, &av, NULL);
-		if (av.available)
-			s->runnable[s->nrunnable++] = wanted[i];
-		else
-			skip(s, res, wanted[i], av.reason);
+		/* the skip names the spec by its text, which the suite keeps */
+		const char *text = wanted[i].text;
+		if (s->nskipped < PB_MAX_LIST) {
+			s->skipped_specs[s->nskipped] = wanted[i];
+			text = s->skipped_specs[s->nskipped].text;
+		}
+		skip(s, res, text, av.reason);
 	}
 	s->total_runs = 0;
 	for (unsigned f = 0; f < s->nrunnable; f++)
 		for (unsigned e = 0; e < s->nexperiments; e++)
-			s->total_runs += s->experiments[e]->count_runs(o, s->runnable[f]);
+			s->total_runs += s->experiments[e]->count_runs(o, &s->runnable[f]);
+}
+
+int pb_suite_check_periods(const struct pb_spec *specs, unsigned n,
+			   const struct pb_suite_options *o, struct pb_error *err)
+{
+	for (unsigned i = 0; i < n; i++)
+		for (unsigned p = 0; p < o->nperiods; p++)
+			if (pb_spec_check_period(&specs[i], o->periods[p], "--period", err))
+				return -1;
+	return 0;
 }
 
 int pb_suite_run(const struct pb_suite *s, const struct pb_suite_options *o,
@@ -68,7 +85,7 @@ int pb_suite_run(const struct pb_suite *s, const struct pb_suite_options *o,
 	for (unsigned f = 0; f < s->nrunnable && rc == PB_EXIT_OK; f++) {
 		for (unsigned e = 0; e < s->nexperiments; e++) {
 			const struct pb_experiment *x = s->experiments[e];
-			if (!x->run(o, s->runnable[f], res, &err))
+			if (!x->run(o, &s->runnable[f], res, &err))
 				continue;
 			if (err.code == PB_EXIT_INTERRUPTED) {
 				rc = PB_EXIT_INTERRUPTED;
@@ -76,10 +93,10 @@ int pb_suite_run(const struct pb_suite *s, const struct pb_suite_options *o,
 			}
 			/* One facility failing one experiment is a result, not the end. */
 			struct pb_result_point *p =
-				pb_results_point(res, x->name, s->runnable[f], NULL);
+				pb_results_point(res, x->name, s->runnable[f].text, NULL);
 			pb_rset_text(&p->params, "error", err.msg);
 			if (on_failure)
-				on_failure(ctx, x->name, s->runnable[f], err.msg);
+				on_failure(ctx, x->name, s->runnable[f].text, err.msg);
 			pb_error_clear(&err);
 		}
 	}

@@ -1,19 +1,15 @@
 #include "experiments/suite_defaults.h"
 
-#include <stdio.h>
-#include <string.h>
-
-int pb_suite_request(struct pb_point_request *req, const char *facility, const char *workload,
-		    uint64_t period, unsigned threads, enum pb_delivery delivery,
-		    struct pb_error *err)
+int pb_suite_request(struct pb_point_request *req, const struct pb_spec *spec,
+		     const char *workload, uint64_t period, unsigned threads,
+		     enum pb_delivery delivery, struct pb_error *err)
 {
 	pb_point_request_defaults(req);
 	/* first: the request's facility is judged with the delivery it will be measured with */
 	req->delivery = delivery;
-	if (pb_point_request_set(req, facility, workload, NULL, true, err))
+	/* the period goes through the request's check, as measure's --period does */
+	if (pb_point_request_set(req, spec, workload, NULL, &period, err))
 		return -1;
-	req->period = period;
-	req->events[0].period = period;
 	req->threads = threads;
 	return 0;
 }
@@ -33,15 +29,4 @@ unsigned pb_suite_interval_periods(const struct pb_spec *spec, uint64_t *round, 
 		prime[i] = sets->prime[i];
 	}
 	return n;
-}
-
-const char *pb_suite_spread_facility(const char *facility, char *buf, size_t len,
-				    const char **why)
-{
-	struct pb_spec spec;
-	if (pb_spec_parse(facility, &spec, NULL)) {
-		*why = "the facility spec does not parse";
-		return NULL;
-	}
-	return pb_spec_spread(&spec, buf, len, why);
 }

@@ -5,10 +5,11 @@
 
 #include "experiments/point.h"
 
-/* Fills req for facility on its natural workload (or `workload` if non-NULL) with period. */
-int pb_suite_request(struct pb_point_request *req, const char *facility, const char *workload,
-		    uint64_t period, unsigned threads, enum pb_delivery delivery,
-		    struct pb_error *err);
+/* Fills req for spec on its natural workload (or `workload` if non-NULL) with period, checked
+ * against the facility. */
+int pb_suite_request(struct pb_point_request *req, const struct pb_spec *spec,
+		     const char *workload, uint64_t period, unsigned threads,
+		     enum pb_delivery delivery, struct pb_error *err);
 /* The period the accuracy experiment uses when the user gives none: the main study's 100000
  * for hardware events, a prime small enough for exact facilities to give thousands of samples
  * in a short run, and 100 us for timers. */
@@ -16,11 +17,5 @@ uint64_t pb_suite_accuracy_period(const struct pb_spec *spec);
 /* Round and prime periods for the interval sweep, largest first; returns how many. */
 unsigned pb_suite_interval_periods(const struct pb_spec *spec, uint64_t *round, uint64_t *prime,
 				  unsigned max);
-
-/* The spec the load loops (bias, shadow) are sampled with: the facility itself, bp:rw for any
- * breakpoint (the loads read one word), or NULL with why for facilities that cannot spread
- * samples over instructions (uprobe, kernel software events). */
-const char *pb_suite_spread_facility(const char *facility, char *buf, size_t len,
-				    const char **why);
 
 #endif

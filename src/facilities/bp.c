@@ -69,6 +69,7 @@ static int bp_attr(const struct pb_machine *m, const struct pb_spec *spec,
 		   const struct pb_target *target, uint64_t period, struct perf_event_attr *attr,
 		   struct pb_error *err)
 {
+	(void)period; /* no limit of its own; pb_spec_attr writes sample_period */
 	struct pb_availability av;
 	bp_availability(m, spec, &av);
 	if (!av.available)
@@ -79,7 +80,6 @@ static int bp_attr(const struct pb_machine *m, const struct pb_spec *spec,
 			       "and writes)", spec->text);
 	attr->type = PERF_TYPE_BREAKPOINT;
 	attr->bp_type = spec->bp_type;
-	attr->sample_period = period;
 	if (spec->bp_type == HW_BREAKPOINT_X) {
 		if (!target || !target->code_addr)
 			return pb_fail(err, PB_EXIT_USAGE, 0,

@@ -126,6 +126,82 @@ int pb_spec_parse(const char *text, struct pb_spec *spec, struct pb_error *err)
 	return spec->facility->parse(spec, args, err);
 }
 
+int pb_spec_check_period(const struct pb_spec *spec, uint64_t period, const char *what,
+			 struct pb_error *err)
+{
+	const struct pb_facility *f = spec->facility;
+	if (!period)
+		return 0;
+	if (period < f->min_period)
+		return pb_fail(err, PB_EXIT_USAGE, 0, "%s %llu is below %s's minimum of %llu", what,
+			       (unsigned long long)period, f->name,
+			       (unsigned long long)f->min_period);
+	uint64_t step = f->period_multiple;
+	if (step > 1 && period % step) {
+		uint64_t below = period - period % step;
+		return pb_fail(err, PB_EXIT_USAGE, 0,
+			       "%s %llu is not a multiple of %llu, which %s counts its period in; "
+			       "use %llu or %llu", what, (unsigned long long)period,
+			       (unsigned long long)step, f->name, (unsigned long long)below,
+			       (unsigned long long)(below + step));
+	}
+	return 0;
+}
+
+int pb_spec_spread_parsed(const struct pb_spec *spec, struct pb_spec *out, const char **why)
+{
+	char buf[sizeof spec->text];
+	const char *text = pb_spec_spread(spec, buf, sizeof buf, why);
+	if (!text)
+		return -1;
+	if (pb_spec_parse(text, out, NULL)) {
+		*why = "the facility's spread spec does not parse";
+		return -1;
+	}
+	return 0;
+}
+
+int pb_facility_suite_parsed(const struct pb_facility *f, struct pb_spec *out,
+			     struct pb_error *err)
+{
+	if (!f->suite_spec)
+		return pb_fail(err, PB_EXIT_USAGE, 0, "%s has no suite spec", f->name);
+	return pb_spec_parse(f->suite_spec, out, err);
+}
+
+int pb_spec_attr(const struct pb_machine *m, const struct pb_spec *spec,
+		 const struct pb_target *target, uint64_t period, struct perf_event_attr *attr,
+		 struct pb_error *err)
+{
+	if (spec->facility->attr(m, spec, target, period, attr, err))
+		return -1;
+	attr->sample_period = period;
+	return 0;
+}
+
+int pb_spec_counting_here(const struct pb_machine *m, const char *text, struct pb_spec *out,
+			  char *why, size_t why_len)
+{
+	struct pb_availability av;
+	struct pb_error err = {0};
+	if (pb_spec_parse(text, out, NULL)) {
+		pb_format(why, why_len, "%s does not parse", text);
+		return -1;
+	}
+	out->facility->availability(m, out, &av);
+	if (!av.available) {
+		pb_format(why, why_len, "%s", av.reason);
+		return -1;
+	}
+	/* an event the PMU cannot encode must not take the point it rides along with down */
+	struct perf_event_attr attr = {0};
+	if (pb_spec_attr(m, out, NULL, 0, &attr, &err)) {
+		pb_format(why, why_len, "%s", err.msg);
+		return -1;
+	}
+	return 0;
+}
+
 const char *pb_ip_kind_name(enum pb_ip_kind kind)
 {
 	switch (kind) {

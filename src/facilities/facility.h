@@ -138,8 +138,10 @@ struct pb_facility {
 	/* spec may be NULL: is the facility usable at all here. */
 	void (*availability)(const struct pb_machine *m, const struct pb_spec *spec,
 			     struct pb_availability *out);
-	/* Fills the event-identity part of attr (type, config, period, facility sample bits,
-	 * excludes the facility requires). The session adds the common part. */
+	/* Fills the event-identity part of attr (type, config, facility sample bits, excludes the
+	 * facility requires) and refuses a period its hardware cannot take (period: events or ns,
+	 * 0 counts). The session adds the common part. Call it through pb_spec_attr, which writes
+	 * sample_period. */
 	int (*attr)(const struct pb_machine *m, const struct pb_spec *spec,
 		    const struct pb_target *target, uint64_t period, struct perf_event_attr *attr,
 		    struct pb_error *err);
@@ -267,6 +269,31 @@ bool pb_spec_needs_kernel_level(const struct pb_spec *spec, const struct pb_trut
 const char *pb_spec_event_cost_class(const struct pb_machine *m, const struct pb_spec *spec,
 				     uint64_t code_addr, char *insn, size_t insn_len);
 const char *pb_spec_spread(const struct pb_spec *spec, char *buf, size_t len, const char **why);
+/* The one check of a sampling period against its spec's facility, on every path a period
+ * takes to an event (measure, run's --period and each experiment's own, capture, verify): at
+ * least min_period and a multiple of period_multiple. 0 (counting) passes. what names the
+ * period in the message ("--period"). Limits that depend on the machine (IBS's maximum, SPE's
+ * min_interval) stay with the facility's attr(), which sees the machine. */
+int pb_spec_check_period(const struct pb_spec *spec, uint64_t period, const char *what,
+			 struct pb_error *err);
+/* The spec the bias and shadow studies sample for spec (pb_spec_spread), parsed into out: a
+ * spec travels parsed below the command line. -1 with *why when the facility has no spread or
+ * the spread does not parse. */
+int pb_spec_spread_parsed(const struct pb_spec *spec, struct pb_spec *out, const char **why);
+/* Facility f's suite spec parsed into out (what the default suite runs); -1 with err when it
+ * has none or it does not parse. */
+int pb_facility_suite_parsed(const struct pb_facility *f, struct pb_spec *out,
+			     struct pb_error *err);
+/* The event-identity part of spec's attr on machine m (the facility's attr hook), with
+ * sample_period: the one place it is written. */
+int pb_spec_attr(const struct pb_machine *m, const struct pb_spec *spec,
+		 const struct pb_target *target, uint64_t period, struct perf_event_attr *attr,
+		 struct pb_error *err);
+/* A counting event built into the program (an experiment's side check, text fixed in its
+ * source), parsed into out when it is available on m and its attr encodes there; -1 with why
+ * (what a result records) otherwise. */
+int pb_spec_counting_here(const struct pb_machine *m, const char *text, struct pb_spec *out,
+			  char *why, size_t why_len);
 /* The unit of the facility's sampling period: "ns" (time_based) or "events". */
 const char *pb_facility_period_unit(const struct pb_facility *f);
 /* The spec's facility, from a spec text ("timer:cpu-clock" -> timer); NULL if none. */

@@ -204,7 +204,6 @@ static int hw_attr(const struct pb_machine *m, const struct pb_spec *spec,
 	if (spec->pmu[0] && pb_machine_core_pmus(m, core, 2) > 1)
 		hw_apply_pmu(pb_machine_pmu(m, spec->pmu), attr);
 	attr->precise_ip = 0;
-	attr->sample_period = period;
 	if (period)
 		attr->sample_type |= PERF_SAMPLE_IP;
 	return 0;

@@ -269,7 +269,6 @@ int pb_ibs_attr_common(enum pb_ibs_kind kind, const struct pb_machine *m,
 			       spec->text);
 	const struct pb_pmu *p = pb_machine_pmu(m, pb_ibs_pmu_name(kind));
 	attr->type = (uint32_t)p->type;
-	attr->sample_period = period;
 	attr->freq = 0;
 	/* Never accepted by either IBS PMU, with or without swfilt. */
 	attr->exclude_guest = 0;

@@ -301,7 +301,6 @@ static int pebs_attr(const struct pb_machine *m, const struct pb_spec *spec,
 	attr->config = enc.config;
 	attr->config1 = enc.config1;
 	attr->precise_ip = (unsigned)precise;
-	attr->sample_period = period;
 	attr->freq = 0;
 	attr->sample_type |= PERF_SAMPLE_IP;
 	const char *event = sep ? sep + 2 : enc.canonical;

@@ -89,7 +89,7 @@ static int build_attr(const struct pb_machine *m, const struct pb_spec *spec,
 	attr->exclude_kernel = !run->all_levels;
 	attr->exclude_hv = !run->all_levels;
 	struct pb_error err = {0};
-	if (spec->facility->attr(m, spec, run->target, period, attr, &err)) {
+	if (pb_spec_attr(m, spec, run->target, period, attr, &err)) {
 		out->verdict = PB_VERDICT_REFUSED;
 		snprintf(out->text, sizeof out->text, "%.300s", err.msg);
 		return -1;

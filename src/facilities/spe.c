@@ -188,7 +188,6 @@ static int spe_attr(const struct pb_machine *m, const struct pb_spec *spec,
 			       "silently raise it); use %lu or more", spec->text,
 			       (unsigned long long)period, p->name, min_interval, min_interval);
 	attr->type = (uint32_t)p->type;
-	attr->sample_period = period;
 	/* The AUX buffer only exists after the second mmap: enable after mapping it. */
 	attr->disabled = 1;
 	attr->exclude_idle = 0; /* EOPNOTSUPP from the driver */

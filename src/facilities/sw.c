@@ -75,12 +75,12 @@ static int sw_attr(const struct pb_machine *m, const struct pb_spec *spec,
 		   const struct pb_target *target, uint64_t period, struct perf_event_attr *attr,
 		   struct pb_error *err)
 {
+	(void)period; /* no limit of its own; pb_spec_attr writes sample_period */
 	(void)m;
 	(void)target;
 	(void)err;
 	attr->type = PERF_TYPE_SOFTWARE;
 	attr->config = spec->config;
-	attr->sample_period = period;
 	if (spec->config == PERF_COUNT_SW_PAGE_FAULTS ||
 	    spec->config == PERF_COUNT_SW_PAGE_FAULTS_MIN ||
 	    spec->config == PERF_COUNT_SW_PAGE_FAULTS_MAJ)

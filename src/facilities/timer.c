@@ -58,7 +58,6 @@ static int timer_attr(const struct pb_machine *m, const struct pb_spec *spec,
 			       spec->text, (unsigned long long)period);
 	attr->type = PERF_TYPE_SOFTWARE;
 	attr->config = spec->config;
-	attr->sample_period = period;
 	return 0;
 }
 

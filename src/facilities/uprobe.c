@@ -120,6 +120,7 @@ static int uprobe_attr(const struct pb_machine *m, const struct pb_spec *spec,
 		       const struct pb_target *target, uint64_t period, struct perf_event_attr *attr,
 		       struct pb_error *err)
 {
+	(void)period; /* no limit of its own; pb_spec_attr writes sample_period */
 	const struct pb_pmu *pmu = pb_machine_pmu(m, "uprobe");
 	if (!pmu)
 		return pb_fail(err, PB_EXIT_UNAVAILABLE, 0, "%s: no uprobe PMU on this kernel",
@@ -141,7 +142,6 @@ static int uprobe_attr(const struct pb_machine *m, const struct pb_spec *spec,
 	attr->config = spec->options & 1; /* retprobe bit (format/retprobe = config:0) */
 	attr->uprobe_path = (uint64_t)(uintptr_t)located_path;
 	attr->probe_offset = offset;
-	attr->sample_period = period;
 	return 0;
 }
 

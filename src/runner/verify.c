@@ -126,14 +126,14 @@ static void note_skip(struct pb_verify_report *rep, const char *oracle, const ch
 
 /* Runs one counting session with a single event; counts[t] per thread. Returns 1 when the
  * facility is not available here (noted in the report), -1 on error. */
-static int count_session(struct pb_instance *in, const char *spec_text, bool exclude_kernel,
-			 const struct pb_machine *machine, uint64_t *counts,
+static int count_session(struct pb_instance *in, const struct pb_spec *spec,
+			 bool exclude_kernel, const struct pb_machine *machine, uint64_t *counts,
 			 struct pb_verify_report *rep, struct pb_error *err)
 {
+	const char *spec_text = spec->text;
 	struct pb_session_config cfg;
 	memset(&cfg, 0, sizeof cfg);
-	if (pb_spec_parse(spec_text, &cfg.events[0].spec, err))
-		return -1;
+	cfg.events[0].spec = *spec;
 	cfg.events[0].spec.counting_only = true; /* judged on its count: sampling may not work */
 	struct pb_availability av;
 	pb_facility_check(machine ? machine : pb_machine_live(), &cfg.events[0].spec, NULL, &av,
@@ -164,18 +164,18 @@ static int count_session(struct pb_instance *in, const char *spec_text, bool exc
  * it (prologue, setup of registers, return), the same on every run. A run of 2N iterations
  * less a run of N leaves N loops and nothing else. A difference below zero is reported as 0:
  * it can match no declaration. */
-static int count_difference(struct pb_instance *in, const char *spec_text, bool exclude_kernel,
-			    const struct pb_machine *machine, uint64_t *counts,
+static int count_difference(struct pb_instance *in, const struct pb_spec *spec,
+			    bool exclude_kernel, const struct pb_machine *machine, uint64_t *counts,
 			    struct pb_verify_report *rep, struct pb_error *err)
 {
 	uint64_t *once = calloc(in->threads, sizeof *once);
 	if (!once)
 		return pb_fail(err, PB_EXIT_FAILURE, 0, "out of memory");
-	int rc = count_session(in, spec_text, exclude_kernel, machine, once, rep, err);
+	int rc = count_session(in, spec, exclude_kernel, machine, once, rep, err);
 	uint64_t n = in->iterations;
 	if (!rc) {
 		in->iterations = 2 * n;
-		rc = count_session(in, spec_text, exclude_kernel, machine, counts, rep, err);
+		rc = count_session(in, spec, exclude_kernel, machine, counts, rep, err);
 		in->iterations = n;
 	}
 	for (unsigned t = 0; !rc && t < in->threads; t++)
@@ -212,18 +212,21 @@ static int check_count(struct pb_instance *in, const struct oracle *oc,
 		       uint64_t declared, uint64_t *counts, struct pb_verify_report *rep,
 		       struct pb_error *err)
 {
-	const char *spec = oc->spec;
-	const struct pb_facility *facility = pb_facility_of(spec);
-	const char *oracle = facility && facility->oracle_name ? facility->oracle_name : spec;
+	/* the oracle's spec, pesbench's own text, parsed once for every run it counts */
+	struct pb_spec spec;
+	if (pb_spec_parse(oc->spec, &spec, err))
+		return -1;
+	const struct pb_facility *facility = spec.facility;
+	const char *oracle = facility->oracle_name ? facility->oracle_name : oc->spec;
 	uint64_t first = 0;
 	unsigned attempt = 0, t = 0;
 	bool exact = false;
 	while (!exact && attempt < ATTEMPTS) {
 		int rc = oc->difference
-				 ? count_difference(in, spec, oc->exclude_kernel, o->machine, counts,
+				 ? count_difference(in, &spec, oc->exclude_kernel, o->machine, counts,
 						    rep, err)
-				 : count_session(in, spec, oc->exclude_kernel, o->machine, counts, rep,
-						 err);
+				 : count_session(in, &spec, oc->exclude_kernel, o->machine, counts,
+						 rep, err);
 		if (rc < 0 && err->sys_errno == UPROBE_REFUSED && oc->may_refuse)
 			return REFUSED;
 		if (rc)

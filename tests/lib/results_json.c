@@ -1,6 +1,7 @@
 #include "results_json.h"
 
 #include "check.h"
+#include "fixture.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -91,10 +92,11 @@ void pb_test_request(struct pb_point_request *req, const char *facility, const c
 {
 	struct pb_error err = {0};
 	pb_point_request_defaults(req);
-	CHECK(pb_point_request_set(req, facility, workload, NULL, true, &err) == 0);
+	CHECK(pb_point_request_set(req, strcmp(facility, "none") ? pb_test_spec(facility) : NULL,
+				   workload, NULL, &(uint64_t){0}, &err) == 0);
 	if (err.msg[0])
 		fprintf(stderr, "%s\n", err.msg);
-	req->period = req->events[0].period = period;
+	req->events[0].period = period;
 	req->iterations = iterations;
 	req->machine = m;
 }
