@@ -180,14 +180,8 @@ static void bp_self_test_kind(const struct pb_machine *m, unsigned bp_type, bool
 	/* In a KVM guest a data breakpoint loses about one trap in 50 000 (measured); a
 	 * miscount is believed only when it happens again, and the first one is kept. */
 	pb_selftest_count_retried(m, &spec, &run, 2, out);
-	if (!signals || out->verdict != PB_VERDICT_WORKS)
-		return;
 	/* measured with a signal per sample: counted with them too */
-	struct pb_self_test signalled;
-	pb_selftest_count_signalled(m, &spec, &run, &signalled);
-	struct pb_self_test counted = *out;
-	pb_selftest_merge(out, &counted, "counted", true);
-	pb_selftest_merge(out, &signalled, "sampled", false);
+	pb_selftest_count_delivered(m, &spec, &run, signals, out);
 }
 
 static void bp_self_test(const struct pb_machine *m, const struct pb_spec *spec,

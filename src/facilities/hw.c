@@ -275,6 +275,9 @@ static void hw_self_test(const struct pb_machine *m, const struct pb_spec *spec,
 		snprintf(out->text, sizeof out->text, "%.300s", err.msg);
 		return;
 	}
+	/* the sampling parts are measured with the spec's delivery: a signal per sample where it
+	 * has them (the count has no samples to deliver) */
+	cycles.signal_per_sample = general.signal_per_sample = spec && spec->signal_per_sample;
 	struct pb_selftest_run count_run = {
 		.loop = pb_selftest_spin_loop,
 		.n = 100,

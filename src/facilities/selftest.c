@@ -305,6 +305,50 @@ static void on_signal(int sig, siginfo_t *si, void *uc)
 	signals_caught = signals_caught + 1;
 }
 
+/* A real-time signal per wakeup of an event, routed to this thread, as measure's signal
+ * delivery has them. Its handler stays until the event is closed: a signal still queued then
+ * would otherwise take the default action of a real-time signal, which ends the process. */
+struct signal_route {
+	int signo;
+	bool installed;
+	struct sigaction old;
+};
+
+static int route_signals(int fd, struct signal_route *r, struct pb_self_test *out)
+{
+	r->signo = SIGRTMIN + 3;
+	r->installed = false;
+	struct sigaction sa = {.sa_sigaction = on_signal, .sa_flags = SA_SIGINFO | SA_RESTART};
+	sigemptyset(&sa.sa_mask);
+	if (sigaction(r->signo, &sa, &r->old)) {
+		out->verdict = PB_VERDICT_REFUSED;
+		snprintf(out->text, sizeof out->text, "cannot catch signal %d: %s", r->signo,
+			 strerror(errno));
+		return -1;
+	}
+	r->installed = true;
+	signals_caught = 0;
+	struct f_owner_ex owner = {.type = F_OWNER_TID, .pid = (pid_t)syscall(SYS_gettid)};
+	const struct pb_sys *sys = pb_sys();
+	if (sys->fcntl(fd, F_SETOWN_EX, (unsigned long)(uintptr_t)&owner) ||
+	    sys->fcntl(fd, F_SETSIG, (unsigned long)r->signo) ||
+	    sys->fcntl(fd, F_SETFL, O_ASYNC | O_NONBLOCK)) {
+		out->verdict = PB_VERDICT_REFUSED;
+		out->sys_errno = errno;
+		snprintf(out->text, sizeof out->text, "cannot route signals to the thread: %s",
+			 strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* After the event's close. */
+static void unroute_signals(const struct signal_route *r)
+{
+	if (r->installed)
+		sigaction(r->signo, &r->old, NULL);
+}
+
 void pb_selftest_count_signalled(const struct pb_machine *m, const struct pb_spec *spec,
 				 const struct pb_selftest_run *run, struct pb_self_test *out)
 {
@@ -324,46 +368,37 @@ void pb_selftest_count_signalled(const struct pb_machine *m, const struct pb_spe
 	int fd = open_event(&attr, out);
 	if (fd < 0)
 		goto done;
-	/* a real-time signal per sample, routed to this thread, as measure's signal mode */
-	int signo = SIGRTMIN + 3;
-	struct sigaction sa = {.sa_sigaction = on_signal, .sa_flags = SA_SIGINFO | SA_RESTART};
-	struct sigaction old;
-	sigemptyset(&sa.sa_mask);
-	struct f_owner_ex owner = {.type = F_OWNER_TID, .pid = (pid_t)syscall(SYS_gettid)};
 	struct pb_error err = {0};
-	const struct pb_sys *sys = pb_sys();
+	struct signal_route route = {0};
 	if (pb_ring_map(ring, fd, 8, &err)) {
 		out->verdict = PB_VERDICT_REFUSED;
 		snprintf(out->text, sizeof out->text, "mapping its ring failed: %.280s", err.msg);
-	} else if (sigaction(signo, &sa, &old)) {
-		out->verdict = PB_VERDICT_REFUSED;
-		snprintf(out->text, sizeof out->text, "cannot catch signal %d: %s", signo,
-			 strerror(errno));
-		pb_ring_unmap(ring);
-	} else {
-		signals_caught = 0;
-		if (sys->fcntl(fd, F_SETOWN_EX, (unsigned long)(uintptr_t)&owner) ||
-		    sys->fcntl(fd, F_SETSIG, (unsigned long)signo) ||
-		    sys->fcntl(fd, F_SETFL, O_ASYNC | O_NONBLOCK)) {
-			out->verdict = PB_VERDICT_REFUSED;
-			out->sys_errno = errno;
-			snprintf(out->text, sizeof out->text, "cannot route signals to the thread: "
-				 "%s", strerror(errno));
-		} else if (run_enabled(fd, run, &out->counted, out) == 0) {
-			judge_count(run, " with a signal per sample", out);
-		}
-		out->samples = (uint64_t)signals_caught;
-		pb_ring_unmap(ring);
-		sys->close(fd);
-		fd = -1;
-		sigaction(signo, &old, NULL);
+		pb_sys()->close(fd);
+		goto done;
 	}
-	if (fd >= 0)
-		sys->close(fd);
+	if (route_signals(fd, &route, out) == 0 && run_enabled(fd, run, &out->counted, out) == 0)
+		judge_count(run, " with a signal per sample", out);
+	out->samples = (uint64_t)signals_caught;
+	pb_ring_unmap(ring);
+	pb_sys()->close(fd);
+	unroute_signals(&route);
 done:
 	free(ring);
 	out->ms = (double)(pb_now_ns() - t0) / 1e6;
 	out->attempts = 1;
+}
+
+void pb_selftest_count_delivered(const struct pb_machine *m, const struct pb_spec *spec,
+				 const struct pb_selftest_run *run, bool signals,
+				 struct pb_self_test *out)
+{
+	if (!signals || out->verdict != PB_VERDICT_WORKS)
+		return;
+	struct pb_self_test signalled;
+	pb_selftest_count_signalled(m, spec, run, &signalled);
+	struct pb_self_test counted = *out;
+	pb_selftest_merge(out, &counted, "counted", true);
+	pb_selftest_merge(out, &signalled, "sampled", false);
 }
 
 /* Keeps what one attempt gave in the verdict that follows it, so no retry goes unrecorded. */
@@ -463,15 +498,27 @@ static void sample_once(const struct pb_machine *m, const struct pb_spec *spec,
 	if (build_attr(m, spec, run, run->period, &attr, out))
 		goto done;
 	attr.sample_type |= PERF_SAMPLE_IP;
+	/* measured with a signal per sample: sampled with them too, each wakeup one signal */
+	bool signals = spec->signal_per_sample;
+	const char *how = signals ? " with a signal per sample" : "";
+	if (signals)
+		attr.wakeup_events = 1;
 	int fd = open_event(&attr, out);
 	if (fd < 0)
 		goto done;
 	struct pb_error err = {0};
+	struct signal_route route = {0};
 	if (pb_ring_map(ring, fd, 8, &err) ||
 	    (run->aux_pages && pb_ring_map_aux(ring, run->aux_pages, &err))) {
 		out->verdict = PB_VERDICT_REFUSED;
 		snprintf(out->text, sizeof out->text, "mapping its ring failed: %.280s", err.msg);
 		pb_sys()->close(fd);
+		goto done;
+	}
+	if (signals && route_signals(fd, &route, out)) {
+		pb_ring_unmap(ring);
+		pb_sys()->close(fd);
+		unroute_signals(&route);
 		goto done;
 	}
 	if (capture_tap)
@@ -500,8 +547,9 @@ static void sample_once(const struct pb_machine *m, const struct pb_spec *spec,
 		if (!out->samples) {
 			out->verdict = PB_VERDICT_INERT;
 			snprintf(out->text, sizeof out->text,
-				 "the kernel accepts %s but none sampled: %.1f ms of %s, %llu counted, "
-				 "0 %s", run->accepted, (double)(pb_now_ns() - t0) / 1e6, run->what,
+				 "the kernel accepts %s but none sampled%s: %.1f ms of %s, %llu "
+				 "counted, 0 %s", run->accepted, how, (double)(pb_now_ns() - t0) / 1e6,
+				 run->what,
 				 (unsigned long long)out->counted, unit);
 		} else if (!run->aux_pages && due < SELFTEST_MIN_DUE) {
 			out->verdict = PB_VERDICT_INEXACT;
@@ -513,9 +561,9 @@ static void sample_once(const struct pb_machine *m, const struct pb_spec *spec,
 		} else if (!run->aux_pages && off > bound) {
 			out->verdict = PB_VERDICT_INEXACT;
 			snprintf(out->text, sizeof out->text,
-				 "%s sample too %s: %llu samples where %llu +- %.0f were due (count "
+				 "%s sample too %s%s: %llu samples where %llu +- %.0f were due (count "
 				 "%llu, period %llu)%s", run->accepted,
-				 out->samples < due ? "rarely" : "often",
+				 out->samples < due ? "rarely" : "often", how,
 				 (unsigned long long)out->samples, (unsigned long long)due, bound,
 				 (unsigned long long)out->counted, (unsigned long long)run->period,
 				 level);
@@ -523,10 +571,16 @@ static void sample_once(const struct pb_machine *m, const struct pb_spec *spec,
 			   (double)(tally.samples - tally.inside) > bound) {
 			out->verdict = PB_VERDICT_INEXACT;
 			snprintf(out->text, sizeof out->text,
-				 "%s sample outside the loop: %llu of %llu samples inside it (at most "
-				 "%.0f may fall outside)%s", run->accepted,
+				 "%s sample outside the loop%s: %llu of %llu samples inside it (at "
+				 "most %.0f may fall outside)%s", run->accepted, how,
 				 (unsigned long long)tally.inside, (unsigned long long)tally.samples,
 				 bound, level);
+		} else if (signals && !run->aux_pages && !signals_caught) {
+			/* a measurement with signal delivery would get none */
+			out->verdict = PB_VERDICT_INERT;
+			snprintf(out->text, sizeof out->text,
+				 "the kernel accepts %s but no sample raised a signal: %llu samples, 0 "
+				 "signals", run->accepted, (unsigned long long)out->samples);
 		} else if (run->exact_ip && tally.at_exact_ip < tally.inside) {
 			/* an exact IP is a promise about every sample, so one off it breaks it */
 			out->verdict = PB_VERDICT_INEXACT;
@@ -549,11 +603,16 @@ static void sample_once(const struct pb_machine *m, const struct pb_spec *spec,
 					 (unsigned long long)out->expected, bound,
 					 (unsigned long long)tally.inside, level);
 		}
+		size_t used = strlen(out->text);
+		if (signals && out->verdict == PB_VERDICT_WORKS && used < sizeof out->text)
+			snprintf(out->text + used, sizeof out->text - used, ";%s: %llu signals",
+				 how, (unsigned long long)signals_caught);
 	}
 	if (capture_tap)
 		capture_tap->end(capture_tap->ctx, out);
 	pb_ring_unmap(ring);
 	pb_sys()->close(fd);
+	unroute_signals(&route);
 done:
 	free(ring);
 	out->ms = (double)(pb_now_ns() - t0) / 1e6;

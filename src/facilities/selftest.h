@@ -43,6 +43,12 @@ void pb_selftest_count_offset(const struct pb_machine *m, const struct pb_spec *
  * miscounts here. */
 void pb_selftest_count_signalled(const struct pb_machine *m, const struct pb_spec *spec,
 				 const struct pb_selftest_run *run, struct pb_self_test *out);
+/* Where signals (the spec is measured with a signal per sample) and out, a count's verdict,
+ * works: the run counted again by pb_selftest_count_signalled, out becoming the whole
+ * ("counted: ...; sampled: ... with a signal per sample"), the worse verdict winning. */
+void pb_selftest_count_delivered(const struct pb_machine *m, const struct pb_spec *spec,
+				 const struct pb_selftest_run *run, bool signals,
+				 struct pb_self_test *out);
 /* pb_selftest_count, again up to most runs in all while it miscounts: a miscount is believed
  * when it happens every time. Every earlier run is kept in out->earlier and the text. */
 void pb_selftest_count_retried(const struct pb_machine *m, const struct pb_spec *spec,
@@ -50,7 +56,10 @@ void pb_selftest_count_retried(const struct pb_machine *m, const struct pb_spec 
 			       struct pb_self_test *out);
 /* Samples run->loop under spec at run->period: samples must arrive, floor(count/period) of
  * them within a two-sided bound derived in selftest.c (at least 44 due, else the loop runs
- * longer), and (when ip_lo/ip_hi are given) no more outside the loop than the bound. */
+ * longer), and (when ip_lo/ip_hi are given) no more outside the loop than the bound. Where
+ * spec->signal_per_sample, each sample also raises a real-time signal to this thread, as a
+ * measurement with signal delivery has them: the same bounds hold with the handler running
+ * inside the loop, and samples that raise no signal fail it. */
 void pb_selftest_sample(const struct pb_machine *m, const struct pb_spec *spec,
 			const struct pb_selftest_run *run, struct pb_self_test *out);
 /* Folds one part of a facility's self-test (bp:w of bp) into its whole: the worst verdict
