@@ -1,10 +1,10 @@
 /* Every facility's self-test honours the delivery it will be measured with (issue 21): a spec
  * measured with a signal per sample (measure --delivery signal|sigtrap) is self-tested with a
- * real-time signal per sample, so a count or a sample rate that signal delivery changes fails
- * the verdict. Checked on the real kernel where the facility works here (timer, sw, uprobe),
- * and through the fake kernel both ways for each facility: a kernel that behaves the same with
- * signals (works), and one whose count or samples change when signals are on (refused, with
- * the direction), while the same spec without signals still works. */
+ * signal per sample delivered the same way, so a count or a sample rate that signal delivery
+ * changes fails the verdict. Checked on the real kernel where the facility works here (timer,
+ * sw, uprobe), and through the fake kernel both ways for each facility: a kernel that behaves
+ * the same with signals (works), and one whose count or samples change when signals are on
+ * (refused, with the direction), while the same spec without signals still works. */
 #include "check.h"
 #include "fake_kernel.h"
 #include "fixture.h"
@@ -20,56 +20,63 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-static struct pb_spec parsed(const char *text, bool signals)
+/* The delivery a spec is measured with, as pb_point_refuse_untrusted_delivery marks it. */
+enum delivery { NONE, BY_SIGNAL, BY_SIGTRAP };
+static const char *const per_sample[] = {"", " with a signal per sample",
+					 " with a SIGTRAP per sample"};
+
+static enum pb_verdict self_test(const struct pb_machine *m, const char *text, enum delivery d,
+				 struct pb_self_test *test)
 {
 	struct pb_spec spec;
 	struct pb_error err = {0};
 	CHECK(pb_spec_parse(text, &spec, &err) == 0);
-	spec.signal_per_sample = signals;
-	return spec;
-}
-
-static enum pb_verdict self_test(const struct pb_machine *m, const char *text, bool signals,
-				 struct pb_self_test *test)
-{
-	struct pb_spec spec = parsed(text, signals);
+	spec.signal_per_sample = d != NONE;
+	spec.sigtrap_per_sample = d == BY_SIGTRAP;
 	spec.facility->self_test(m, &spec, test);
-	printf("%s%s: %s: %s\n", text, signals ? " with signals" : "",
-	       pb_verdict_name(test->verdict), test->text);
+	printf("%s%s: %s: %s\n", text, per_sample[d], pb_verdict_name(test->verdict), test->text);
 	return test->verdict;
 }
 
+/* Whether text holds the words a, the delivery's words, then b. */
+static bool says(const char *text, const char *a, enum delivery d, const char *b)
+{
+	char want[512];
+	snprintf(want, sizeof want, "%s%s%s", a, per_sample[d], b);
+	bool found = strstr(text, want) != NULL;
+	if (!found)
+		printf("  expected \"%s\"\n", want);
+	return found;
+}
+
 /* --- the real kernel: the delivered self-test works where the facility does --- */
-static void real_kernel_delivers_signals(void)
+static void real_kernel_delivers_signals(enum delivery d)
 {
 	char why[512];
 	struct pb_self_test test;
 	if (pb_test_facility_works("timer:cpu-clock", why, sizeof why)) {
-		CHECK(self_test(pb_machine_live(), "timer:cpu-clock", true, &test) ==
-		      PB_VERDICT_WORKS);
-		CHECK_STR_CONTAINS(test.text, "inside the loop; with a signal per sample: ");
-		/* one signal per wakeup; the kernel may fold wakeups that come together */
+		CHECK(self_test(pb_machine_live(), "timer:cpu-clock", d, &test) == PB_VERDICT_WORKS);
+		CHECK(says(test.text, "inside the loop;", d, ": "));
+		/* one signal per wakeup (the kernel may fold wakeups that come together), one
+		 * SIGTRAP per overflow */
 		unsigned long long signals = 0;
-		const char *at = strstr(test.text, "with a signal per sample: ");
-		CHECK(at && sscanf(at, "with a signal per sample: %llu signals", &signals) == 1);
+		const char *at = strstr(test.text, "per sample: ");
+		CHECK(at && sscanf(at, "per sample: %llu signals", &signals) == 1);
 		CHECK(signals > 0 && signals <= test.samples);
 	} else {
 		pb_skip_checks(4, "timer does not work here: %s", why);
 	}
 	if (pb_test_facility_works("sw:page-faults", why, sizeof why)) {
-		CHECK(self_test(pb_machine_live(), "sw:page-faults", true, &test) ==
-		      PB_VERDICT_WORKS);
-		CHECK_STR_CONTAINS(test.text, "sampled: 16 pages touched, 16 counted with a signal "
-					      "per sample");
+		CHECK(self_test(pb_machine_live(), "sw:page-faults", d, &test) == PB_VERDICT_WORKS);
+		CHECK(says(test.text, "sampled: 16 pages touched, 16 counted", d, ""));
 		/* every 4th of 16 faults sampled, each sample one signal */
 		CHECK_EQ_U64(test.samples, 16 / 4);
 	} else {
 		pb_skip_checks(3, "sw does not work here: %s", why);
 	}
 	if (pb_test_facility_works("uprobe", why, sizeof why)) {
-		CHECK(self_test(pb_machine_live(), "uprobe", true, &test) == PB_VERDICT_WORKS);
-		CHECK_STR_CONTAINS(test.text, "sampled: 16 calls, 16 counted with a signal per "
-					      "sample");
+		CHECK(self_test(pb_machine_live(), "uprobe", d, &test) == PB_VERDICT_WORKS);
+		CHECK(says(test.text, "sampled: 16 calls, 16 counted", d, ""));
 		CHECK_EQ_U64(test.samples, 16 / 4);
 	} else {
 		pb_skip_checks(3, "uprobe does not work here: %s", why);
@@ -85,34 +92,32 @@ static void count_the_loop(struct fake_event *ev, void *ctx)
 	ev->count = (uint64_t)(16 + (ev->attr.sample_period ? count_change_when_sampled : 0));
 }
 
-static void counting_facilities_count_with_signals(void)
+static void counting_facilities_count_with_signals(enum delivery d)
 {
 	fake_kernel_install();
 	fake_kernel_on_disable(count_the_loop, NULL);
 	struct pb_self_test test;
-	const char *specs[] = {"sw:page-faults", "uprobe"};
-	const char *what[] = {"pages touched", "calls"};
-	for (int i = 0; i < 2; i++) {
+	const char *specs[] = {"sw:page-faults", "uprobe", "bp:w"};
+	const char *what[] = {"pages touched", "calls", "writes"};
+	for (int i = 0; i < 3; i++) {
 		char text[160];
 		count_change_when_sampled = 0;
-		CHECK(self_test(pb_machine_live(), specs[i], true, &test) == PB_VERDICT_WORKS);
-		snprintf(text, sizeof text, "sampled: 16 %s, 16 counted with a signal per sample",
-			 what[i]);
-		CHECK_STR_CONTAINS(test.text, text);
+		CHECK(self_test(pb_machine_live(), specs[i], d, &test) == PB_VERDICT_WORKS);
+		snprintf(text, sizeof text, "sampled: 16 %s, 16 counted", what[i]);
+		CHECK(says(test.text, text, d, ""));
 		/* one event more per delivered signal (as arm64 breakpoints under QEMU) */
 		count_change_when_sampled = 1;
-		CHECK(self_test(pb_machine_live(), specs[i], true, &test) == PB_VERDICT_INEXACT);
-		snprintf(text, sizeof text, "miscount with a signal per sample: 16 %s, 17 counted "
-			 "(over by 1)", what[i]);
-		CHECK_STR_CONTAINS(test.text, text);
+		CHECK(self_test(pb_machine_live(), specs[i], d, &test) == PB_VERDICT_INEXACT);
+		snprintf(text, sizeof text, ": 16 %s, 17 counted (over by 1)", what[i]);
+		CHECK(says(test.text, "miscount", d, text));
 		CHECK_STR_CONTAINS(test.text, "counted: 16 ");
 		/* one lost */
 		count_change_when_sampled = -1;
-		CHECK(self_test(pb_machine_live(), specs[i], true, &test) == PB_VERDICT_INEXACT);
+		CHECK(self_test(pb_machine_live(), specs[i], d, &test) == PB_VERDICT_INEXACT);
 		CHECK_STR_CONTAINS(test.text, "15 counted (under by 1)");
 		/* the same kernel, measured without signals: nothing to refuse */
-		CHECK(self_test(pb_machine_live(), specs[i], false, &test) == PB_VERDICT_WORKS);
-		CHECK(!strstr(test.text, "signal"));
+		CHECK(self_test(pb_machine_live(), specs[i], NONE, &test) == PB_VERDICT_WORKS);
+		CHECK(!strstr(test.text, "per sample"));
 	}
 	count_change_when_sampled = 0;
 	fake_kernel_uninstall();
@@ -136,7 +141,9 @@ static void sample_the_loop(struct fake_event *ev, void *ctx)
 		ev->count = pb_selftest_spin_instructions(iterations) + 40;
 		return;
 	}
-	bool signals = ev->async && ev->attr.wakeup_events == 1;
+	/* what measure's deliveries set: a wakeup routed as a real-time signal, or sigtrap */
+	bool routed = ev->async && ev->attr.wakeup_events == 1;
+	bool signals = routed || ev->attr.sigtrap;
 	unsigned written = fake.samples - (signals ? fake.lost_signalled : 0);
 	uint8_t rec[512];
 	for (unsigned i = 0; i < written; i++) {
@@ -145,59 +152,60 @@ static void sample_the_loop(struct fake_event *ev, void *ctx)
 			s.ip = (uint64_t)(uintptr_t)sample_the_loop;
 		size_t len = fake_build_sample(rec, sizeof rec, &ev->attr, &s);
 		fake_ring_write(ev, rec, len);
-		/* the wakeup's signal, to the owner the self-test routed it to */
-		if (signals && !fake.no_signals &&
-		    syscall(SYS_tgkill, getpid(), ev->owner_tid, ev->async_signal) == 0)
+		if (!signals || fake.no_signals)
+			continue;
+		/* the sample's signal, where the kernel would send it */
+		int signo = routed ? ev->async_signal : SIGTRAP;
+		pid_t tid = routed ? ev->owner_tid : (pid_t)syscall(SYS_gettid);
+		if (syscall(SYS_tgkill, getpid(), tid, signo) == 0)
 			fake.signals_sent++;
 	}
 	ev->count = (uint64_t)fake.samples * ev->attr.sample_period;
 }
 
-static void sampling_facility_with_signals(const struct pb_machine *m, const char *spec)
+static void sampling_facility_with_signals(const struct pb_machine *m, const char *spec,
+					   enum delivery d)
 {
 	struct pb_self_test test;
 	memset(&fake, 0, sizeof fake);
 	fake.samples = 64;
-	CHECK(self_test(m, spec, true, &test) == PB_VERDICT_WORKS);
-	CHECK_STR_CONTAINS(test.text, "64 samples (64 +- 26 due), 64 inside the loop; with a "
-				      "signal per sample: 64 signals");
+	CHECK(self_test(m, spec, d, &test) == PB_VERDICT_WORKS);
+	CHECK(says(test.text, "64 samples (64 +- 26 due), 64 inside the loop;", d, ": 64 signals"));
 	CHECK(fake.signals_sent >= 64);
 	/* two thirds lost when signals are on: too rarely, said with the delivery */
 	fake.lost_signalled = 43;
-	CHECK(self_test(m, spec, true, &test) == PB_VERDICT_INEXACT);
-	CHECK_STR_CONTAINS(test.text, "sample too rarely with a signal per sample: 21 samples where "
-				      "64 +- 26 were due");
+	CHECK(self_test(m, spec, d, &test) == PB_VERDICT_INEXACT);
+	CHECK(says(test.text, "sample too rarely", d, ": 21 samples where 64 +- 26 were due"));
 	CHECK_STR_CONTAINS(test.text, "attempt 3 of 3");
 	/* the same kernel, measured without signals: works */
-	CHECK(self_test(m, spec, false, &test) == PB_VERDICT_WORKS);
-	CHECK(!strstr(test.text, "signal"));
+	CHECK(self_test(m, spec, NONE, &test) == PB_VERDICT_WORKS);
+	CHECK(!strstr(test.text, "per sample"));
 	fake.lost_signalled = 0;
 	/* the handler's own events sampled: off the loop */
 	fake.outside_signalled = true;
-	CHECK(self_test(m, spec, true, &test) == PB_VERDICT_INEXACT);
-	CHECK_STR_CONTAINS(test.text, "sample outside the loop with a signal per sample: 32 of 64");
+	CHECK(self_test(m, spec, d, &test) == PB_VERDICT_INEXACT);
+	CHECK(says(test.text, "sample outside the loop", d, ": 32 of 64"));
 	fake.outside_signalled = false;
 	/* samples that raise no signal: a measurement with signal delivery would get none */
 	fake.no_signals = true;
-	CHECK(self_test(m, spec, true, &test) == PB_VERDICT_INERT);
+	CHECK(self_test(m, spec, d, &test) == PB_VERDICT_INERT);
 	CHECK_STR_CONTAINS(test.text, "no sample raised a signal: 64 samples, 0 signals");
 	fake.no_signals = false;
 }
 
-static void sampling_facilities_sample_with_signals(void)
+static void sampling_facilities_sample_with_signals(enum delivery d)
 {
 	static struct pb_machine spr, zen4;
 	pb_test_fixture(&spr, "sysfs-spr");
 	pb_test_fixture(&zen4, "sysfs-zen4");
 	fake_kernel_install();
 	fake_kernel_on_disable(sample_the_loop, NULL);
-	/* the timer samples every 100 us; its self-test's period holds 64 here as any */
-	sampling_facility_with_signals(pb_machine_live(), "timer:cpu-clock");
+	sampling_facility_with_signals(pb_machine_live(), "timer:cpu-clock", d);
 	/* hw samples on the kind of counter its spec lands on, with the spec's delivery */
-	sampling_facility_with_signals(&spr, "hw:cycles");
-	sampling_facility_with_signals(&spr, "hw:instructions");
+	sampling_facility_with_signals(&spr, "hw:cycles", d);
+	sampling_facility_with_signals(&spr, "hw:instructions", d);
 	/* the PMU facilities sampled through pb_selftest_sampling_pmu: IBS as one */
-	sampling_facility_with_signals(&zen4, "ibs-op");
+	sampling_facility_with_signals(&zen4, "ibs-op", d);
 	fake_kernel_uninstall();
 }
 
@@ -216,19 +224,23 @@ static void requests_are_judged_with_their_delivery(void)
 			       &err) == -1);
 	CHECK_STR_CONTAINS(err.msg, "too rarely with a signal per sample");
 	err = (struct pb_error){0};
-	CHECK(pb_suite_request(&req, "timer:cpu-clock", "busy", 1000000, 1, PB_DELIVERY_NONE,
-			       &err) == 0);
 	CHECK(pb_suite_request(&req, "timer:cpu-clock", "busy", 1000000, 1, PB_DELIVERY_SIGTRAP,
 			       &err) == -1);
+	CHECK_STR_CONTAINS(err.msg, "too rarely with a SIGTRAP per sample");
+	err = (struct pb_error){0};
+	CHECK(pb_suite_request(&req, "timer:cpu-clock", "busy", 1000000, 1, PB_DELIVERY_NONE,
+			       &err) == 0);
 	pb_facility_forget_self_tests();
 	fake_kernel_uninstall();
 }
 
 int main(void)
 {
-	real_kernel_delivers_signals();
-	counting_facilities_count_with_signals();
-	sampling_facilities_sample_with_signals();
+	for (enum delivery d = BY_SIGNAL; d <= BY_SIGTRAP; d++) {
+		real_kernel_delivers_signals(d);
+		counting_facilities_count_with_signals(d);
+		sampling_facilities_sample_with_signals(d);
+	}
 	requests_are_judged_with_their_delivery();
 	return pb_check_done("test_selftest_delivery");
 }

@@ -278,6 +278,7 @@ static void hw_self_test(const struct pb_machine *m, const struct pb_spec *spec,
 	/* the sampling parts are measured with the spec's delivery: a signal per sample where it
 	 * has them (the count has no samples to deliver) */
 	cycles.signal_per_sample = general.signal_per_sample = spec && spec->signal_per_sample;
+	cycles.sigtrap_per_sample = general.sigtrap_per_sample = spec && spec->sigtrap_per_sample;
 	struct pb_selftest_run count_run = {
 		.loop = pb_selftest_spin_loop,
 		.n = 100,

@@ -143,7 +143,7 @@ static int run_enabled(int fd, const struct pb_selftest_run *run, uint64_t *coun
 	return 0;
 }
 
-/* The verdict of a count against the loop's events; how: "" or " with a signal per sample". */
+/* The verdict of a count against the loop's events; how: "" or delivery_words(). */
 static void judge_count(const struct pb_selftest_run *run, const char *how,
 			struct pb_self_test *out)
 {
@@ -305,18 +305,36 @@ static void on_signal(int sig, siginfo_t *si, void *uc)
 	signals_caught = signals_caught + 1;
 }
 
-/* A real-time signal per wakeup of an event, routed to this thread, as measure's signal
- * delivery has them. Its handler stays until the event is closed: a signal still queued then
- * would otherwise take the default action of a real-time signal, which ends the process. */
+/* A signal per sample as the measurement will have them: for --delivery signal a real-time
+ * signal per wakeup (wakeup_events 1), routed to this thread (session.c's open_one); for
+ * sigtrap attr.sigtrap's synchronous SIGTRAP per overflow. Set on the attr before the open. */
+static void deliver_in_attr(const struct pb_spec *spec, struct perf_event_attr *attr)
+{
+	if (spec->sigtrap_per_sample) {
+		attr->sigtrap = 1;
+		attr->remove_on_exec = 1; /* the kernel requires it with sigtrap */
+	} else {
+		attr->wakeup_events = 1;
+	}
+}
+
+static const char *delivery_words(const struct pb_spec *spec)
+{
+	return spec->sigtrap_per_sample ? " with a SIGTRAP per sample" : " with a signal per sample";
+}
+
+/* The handler stays until the event is closed: a signal still queued then would otherwise
+ * take its default action, which ends the process. */
 struct signal_route {
 	int signo;
 	bool installed;
 	struct sigaction old;
 };
 
-static int route_signals(int fd, struct signal_route *r, struct pb_self_test *out)
+static int route_signals(int fd, const struct pb_spec *spec, struct signal_route *r,
+			 struct pb_self_test *out)
 {
-	r->signo = SIGRTMIN + 3;
+	r->signo = spec->sigtrap_per_sample ? SIGTRAP : SIGRTMIN + 3;
 	r->installed = false;
 	struct sigaction sa = {.sa_sigaction = on_signal, .sa_flags = SA_SIGINFO | SA_RESTART};
 	sigemptyset(&sa.sa_mask);
@@ -328,6 +346,8 @@ static int route_signals(int fd, struct signal_route *r, struct pb_self_test *ou
 	}
 	r->installed = true;
 	signals_caught = 0;
+	if (spec->sigtrap_per_sample)
+		return 0; /* the kernel sends it to the thread that overflowed */
 	struct f_owner_ex owner = {.type = F_OWNER_TID, .pid = (pid_t)syscall(SYS_gettid)};
 	const struct pb_sys *sys = pb_sys();
 	if (sys->fcntl(fd, F_SETOWN_EX, (unsigned long)(uintptr_t)&owner) ||
@@ -364,7 +384,7 @@ void pb_selftest_count_signalled(const struct pb_machine *m, const struct pb_spe
 	if (build_attr(m, spec, run, SIGNALLED_PERIOD, &attr, out))
 		goto done;
 	attr.sample_type |= PERF_SAMPLE_IP;
-	attr.wakeup_events = 1;
+	deliver_in_attr(spec, &attr);
 	int fd = open_event(&attr, out);
 	if (fd < 0)
 		goto done;
@@ -376,8 +396,9 @@ void pb_selftest_count_signalled(const struct pb_machine *m, const struct pb_spe
 		pb_sys()->close(fd);
 		goto done;
 	}
-	if (route_signals(fd, &route, out) == 0 && run_enabled(fd, run, &out->counted, out) == 0)
-		judge_count(run, " with a signal per sample", out);
+	if (route_signals(fd, spec, &route, out) == 0 &&
+	    run_enabled(fd, run, &out->counted, out) == 0)
+		judge_count(run, delivery_words(spec), out);
 	out->samples = (uint64_t)signals_caught;
 	pb_ring_unmap(ring);
 	pb_sys()->close(fd);
@@ -389,13 +410,17 @@ done:
 }
 
 void pb_selftest_count_delivered(const struct pb_machine *m, const struct pb_spec *spec,
-				 const struct pb_selftest_run *run, bool signals,
+				 const struct pb_selftest_run *run, const struct pb_spec *measured,
 				 struct pb_self_test *out)
 {
-	if (!signals || out->verdict != PB_VERDICT_WORKS)
+	if (!measured || !(measured->signal_per_sample || measured->sigtrap_per_sample) ||
+	    out->verdict != PB_VERDICT_WORKS)
 		return;
+	struct pb_spec delivered = *spec;
+	delivered.signal_per_sample = true;
+	delivered.sigtrap_per_sample = measured->sigtrap_per_sample;
 	struct pb_self_test signalled;
-	pb_selftest_count_signalled(m, spec, run, &signalled);
+	pb_selftest_count_signalled(m, &delivered, run, &signalled);
 	struct pb_self_test counted = *out;
 	pb_selftest_merge(out, &counted, "counted", true);
 	pb_selftest_merge(out, &signalled, "sampled", false);
@@ -498,11 +523,11 @@ static void sample_once(const struct pb_machine *m, const struct pb_spec *spec,
 	if (build_attr(m, spec, run, run->period, &attr, out))
 		goto done;
 	attr.sample_type |= PERF_SAMPLE_IP;
-	/* measured with a signal per sample: sampled with them too, each wakeup one signal */
-	bool signals = spec->signal_per_sample;
-	const char *how = signals ? " with a signal per sample" : "";
+	/* measured with a signal per sample: sampled with them too */
+	bool signals = spec->signal_per_sample || spec->sigtrap_per_sample;
+	const char *how = signals ? delivery_words(spec) : "";
 	if (signals)
-		attr.wakeup_events = 1;
+		deliver_in_attr(spec, &attr);
 	int fd = open_event(&attr, out);
 	if (fd < 0)
 		goto done;
@@ -515,7 +540,7 @@ static void sample_once(const struct pb_machine *m, const struct pb_spec *spec,
 		pb_sys()->close(fd);
 		goto done;
 	}
-	if (signals && route_signals(fd, &route, out)) {
+	if (signals && route_signals(fd, spec, &route, out)) {
 		pb_ring_unmap(ring);
 		pb_sys()->close(fd);
 		unroute_signals(&route);

@@ -37,17 +37,19 @@ void pb_selftest_count(const struct pb_machine *m, const struct pb_spec *spec,
  * and out->earlier. Derived in docs/numbers.md. */
 void pb_selftest_count_offset(const struct pb_machine *m, const struct pb_spec *spec,
 			      const struct pb_selftest_run *run, struct pb_self_test *out);
-/* pb_selftest_count with every 4th event sampled and a real-time signal delivered per sample
- * to this thread, as a measurement with signal delivery has them: a facility whose
+/* pb_selftest_count with every 4th event sampled and a signal delivered per sample to this
+ * thread, as a measurement with signal delivery has them (a real-time signal per wakeup, or
+ * attr.sigtrap's SIGTRAP where spec->sigtrap_per_sample): a facility whose
  * count changes when signals arrive (arm64 breakpoints under QEMU count one more per signal)
  * miscounts here. */
 void pb_selftest_count_signalled(const struct pb_machine *m, const struct pb_spec *spec,
 				 const struct pb_selftest_run *run, struct pb_self_test *out);
-/* Where signals (the spec is measured with a signal per sample) and out, a count's verdict,
- * works: the run counted again by pb_selftest_count_signalled, out becoming the whole
- * ("counted: ...; sampled: ... with a signal per sample"), the worse verdict winning. */
+/* Where measured (the spec the facility will measure, or NULL) has a signal per sample and
+ * out, a count's verdict, works: the run counted again under spec by
+ * pb_selftest_count_signalled with measured's delivery, out becoming the whole ("counted:
+ * ...; sampled: ... with a signal per sample"), the worse verdict winning. */
 void pb_selftest_count_delivered(const struct pb_machine *m, const struct pb_spec *spec,
-				 const struct pb_selftest_run *run, bool signals,
+				 const struct pb_selftest_run *run, const struct pb_spec *measured,
 				 struct pb_self_test *out);
 /* pb_selftest_count, again up to most runs in all while it miscounts: a miscount is believed
  * when it happens every time. Every earlier run is kept in out->earlier and the text. */

@@ -120,7 +120,7 @@ static void sw_self_test(const struct pb_machine *m, const struct pb_spec *spec,
 				      .expected = SW_SELF_TEST_PAGES, .what = "pages touched",
 				      .accepted = "page-fault events"};
 	pb_selftest_count(m, &faults, &run, out);
-	pb_selftest_count_delivered(m, &faults, &run, spec && spec->signal_per_sample, out);
+	pb_selftest_count_delivered(m, &faults, &run, spec, out);
 }
 
 /* Page faults are declared by the workloads that take them; other software events have the
