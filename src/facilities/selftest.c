@@ -107,15 +107,19 @@ static int build_attr(const struct pb_machine *m, const struct pb_spec *spec,
 	return 0;
 }
 
+/* The verdict where a system call refused what the test asked: errno kept, and said. */
+static void refused_by_errno(struct pb_self_test *out, const char *what)
+{
+	out->verdict = PB_VERDICT_REFUSED;
+	out->sys_errno = errno;
+	snprintf(out->text, sizeof out->text, "%s: %s", what, strerror(errno));
+}
+
 static int open_event(struct perf_event_attr *attr, struct pb_self_test *out)
 {
 	int fd = pb_sys()->perf_event_open(attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
-	if (fd < 0) {
-		out->verdict = PB_VERDICT_REFUSED;
-		out->sys_errno = errno;
-		snprintf(out->text, sizeof out->text, "perf_event_open refused the event: %s",
-			 strerror(errno));
-	}
+	if (fd < 0)
+		refused_by_errno(out, "perf_event_open refused the event");
 	return fd;
 }
 
@@ -124,20 +128,14 @@ static int run_enabled(int fd, const struct pb_selftest_run *run, uint64_t *coun
 {
 	const struct pb_sys *sys = pb_sys();
 	if (sys->ioctl(fd, PERF_EVENT_IOC_RESET, 0) || sys->ioctl(fd, PERF_EVENT_IOC_ENABLE, 0)) {
-		out->verdict = PB_VERDICT_REFUSED;
-		out->sys_errno = errno;
-		snprintf(out->text, sizeof out->text, "enabling the event failed: %s",
-			 strerror(errno));
+		refused_by_errno(out, "enabling the event failed");
 		return -1;
 	}
 	run->loop(run->arg, run->n);
 	sys->ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
 	*count = 0;
 	if (sys->read(fd, count, sizeof *count) != (ssize_t)sizeof *count) {
-		out->verdict = PB_VERDICT_REFUSED;
-		out->sys_errno = errno;
-		snprintf(out->text, sizeof out->text, "reading the event's count failed: %s",
-			 strerror(errno));
+		refused_by_errno(out, "reading the event's count failed");
 		return -1;
 	}
 	return 0;
@@ -353,10 +351,7 @@ static int route_signals(int fd, const struct pb_spec *spec, struct signal_route
 	if (sys->fcntl(fd, F_SETOWN_EX, (unsigned long)(uintptr_t)&owner) ||
 	    sys->fcntl(fd, F_SETSIG, (unsigned long)r->signo) ||
 	    sys->fcntl(fd, F_SETFL, O_ASYNC | O_NONBLOCK)) {
-		out->verdict = PB_VERDICT_REFUSED;
-		out->sys_errno = errno;
-		snprintf(out->text, sizeof out->text, "cannot route signals to the thread: %s",
-			 strerror(errno));
+		refused_by_errno(out, "cannot route signals to the thread");
 		return -1;
 	}
 	return 0;
