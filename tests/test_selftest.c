@@ -191,7 +191,11 @@ static unsigned due_count;    /* periods the count holds; 0: sample_count */
 static bool general_broken;   /* instructions sampled: 1 sample (QEMU's arm64 defect) */
 static unsigned far_attempts; /* sampling runs still to land far from the loop */
 static unsigned starved_runs; /* sampling runs still to give nothing (starved after counting) */
-static unsigned noisy_counts; /* counting runs still to count a timer tick's 5000 on top */
+static unsigned noisy_counts; /* counting runs still to count timer ticks' kernel instructions
+			       * on top (where a PMU ignores exclude_kernel): 5000 per 100000
+			       * iterations, so twice as many in a run twice as long */
+static int64_t boundary_offset = 37; /* the instructions around the loop a counter sees */
+static unsigned lost_per_1000;       /* a counter losing this many of every 1000 iterations */
 static uint64_t branch_config; /* PEBS's exact-IP part samples taken branches: on the branch */
 
 static void write_samples(struct fake_event *ev, void *ctx)
@@ -199,7 +203,11 @@ static void write_samples(struct fake_event *ev, void *ctx)
 	(void)ctx;
 	if (!ev->attr.sample_period) {
 		/* hw's counting part: the spin loop's instructions, as a PMU counts them */
-		ev->count = pb_selftest_spin_instructions(100000) + (noisy_counts ? 5000 : 0);
+		uint64_t iterations = pb_selftest_spin_last_iterations();
+		ev->count = (uint64_t)((int64_t)pb_selftest_spin_instructions(iterations) +
+				       boundary_offset) -
+			    iterations / 1000 * lost_per_1000 +
+			    (noisy_counts ? iterations / 20 : 0);
 		noisy_counts -= noisy_counts > 0;
 		return;
 	}
@@ -286,14 +294,46 @@ static void pmu_samples_give_their_verdicts(void)
 	CHECK_STR_CONTAINS(test.text, "STARVED after counting");
 	CHECK_STR_CONTAINS(test.text, "got 0 samples, an identical second 64");
 	CHECK_EQ_U64(starved_runs, 0);
-	/* a count with a timer tick's kernel instructions in it, then an exact one: the closest */
+	/* issue 21: the count's offset derived, not tolerated. The loop counted at 100000 and
+	 * 200000 iterations must differ by exactly 200000 instructions; what a counter sees
+	 * around the loop is measured by it. */
+	CHECK(pmu_verdict(&spr, "hw", &test) == PB_VERDICT_WORKS);
+	CHECK_STR_CONTAINS(test.text, "instructions: 200001 instructions, 200038 counted, and "
+				      "400001, 400038 counted: the loop exact, 37 more at the "
+				      "enable/disable boundaries");
+	CHECK_EQ_U64(test.attempts, 1);
+	/* QEMU's RISC-V PMU counts the kernel's enable/disable path, 1766 instructions: 0.88 %
+	 * of this loop, inside a 1 % tolerance only by luck; 3000 would have failed it. Measured,
+	 * either is the offset it is. */
+	boundary_offset = 3000;
+	CHECK(pmu_verdict(&spr, "hw", &test) == PB_VERDICT_WORKS);
+	CHECK_STR_CONTAINS(test.text, "the loop exact, 3000 more at the enable/disable");
+	/* fewer than the loop's own: a loss, whatever the lengths agree on */
+	boundary_offset = -10;
+	CHECK(pmu_verdict(&spr, "hw", &test) == PB_VERDICT_INEXACT);
+	CHECK_STR_CONTAINS(test.text, "instruction counters miscount: 200001 instructions, 199991 "
+				      "counted (under by 10) at both lengths");
+	CHECK_EQ_U64(test.attempts, 3);
+	boundary_offset = 37;
+	/* a counter losing 1 instruction in 2000: the lengths disagree, 100 under */
+	lost_per_1000 = 1;
+	CHECK(pmu_verdict(&spr, "hw", &test) == PB_VERDICT_INEXACT);
+	CHECK_STR_CONTAINS(test.text, "the longer run counted 199900 more where its loop has "
+				      "200000 more (under by 100)");
+	lost_per_1000 = 0;
+	/* a tick's kernel instructions in the first try: the second is clean, and both kept */
 	noisy_counts = 1;
 	CHECK(pmu_verdict(&spr, "hw", &test) == PB_VERDICT_WORKS);
 	CHECK_EQ_U64(noisy_counts, 0);
-	CHECK(!strstr(test.text, "miscount"));
-	noisy_counts = 3; /* every try: believed */
+	CHECK_STR_CONTAINS(test.text, "the loop exact, 37 more");
+	CHECK_STR_CONTAINS(test.text, "(the smallest counts of 2 tries; attempt 1: 205038 and "
+				      "400038 counted)");
+	CHECK_EQ_U64(test.attempts, 2);
+	CHECK_STR_CONTAINS(test.earlier, "attempt 1: 205038 and 400038 counted");
+	noisy_counts = 6; /* every try: believed, over by the longer run's extra ticks */
 	CHECK(pmu_verdict(&spr, "hw", &test) == PB_VERDICT_INEXACT);
-	CHECK_STR_CONTAINS(test.text, "miscount");
+	CHECK_STR_CONTAINS(test.text, "where its loop has 200000 more (over by 5000)");
+	CHECK_STR_CONTAINS(test.text, "attempt 2: 205038 and 410038 counted");
 	noisy_counts = 0;
 	/* issue 21: a verdict per kind of counter. General-purpose counters that sample once
 	 * where 64 are due: the facility works on the cycle counter, says the other kind is

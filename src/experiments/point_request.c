@@ -74,6 +74,7 @@ int pb_point_refuse_untrusted_delivery(const struct pb_point_request *req, struc
 	struct pb_spec judged = req->events[0].spec;
 	judged.signal_per_sample = req->delivery == PB_DELIVERY_SIGNAL ||
 				   req->delivery == PB_DELIVERY_SIGTRAP;
+	judged.sigtrap_per_sample = req->delivery == PB_DELIVERY_SIGTRAP;
 	return pb_point_refuse_untrusted(&judged, req->machine, err);
 }
 

@@ -287,7 +287,8 @@ static void cached_self_test(const struct pb_machine *m, const struct pb_facilit
 	snprintf(key, sizeof key, "%.180s%s",
 		 !spec ? "" : f->verdict_key ? f->verdict_key(spec, keybuf, sizeof keybuf)
 					     : spec->text,
-		 spec && spec->signal_per_sample ? " +signals" : "");
+		 spec && spec->sigtrap_per_sample ? " +sigtrap"
+		 : spec && spec->signal_per_sample ? " +signals" : "");
 	pthread_mutex_lock(&self_tests_lock);
 	for (unsigned i = 0; i < self_tests_used; i++)
 		if (self_tests[i].facility == f && !strcmp(self_tests[i].key, key)) {

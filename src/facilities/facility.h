@@ -79,6 +79,8 @@ struct pb_spec {
 				  * self-test judges the count, not sampling */
 	bool signal_per_sample;  /* set by a caller measuring with a signal per sample (measure
 				  * --delivery signal|sigtrap): the self-test delivers them too */
+	bool sigtrap_per_sample; /* with signal_per_sample, for --delivery sigtrap: the self-test
+				  * delivers them as attr.sigtrap does (a synchronous SIGTRAP) */
 };
 
 /* A facility's self-test verdict: what a tiny known loop run under it produced. The kernel

@@ -74,10 +74,18 @@ uint64_t pb_selftest_spin_instructions(uint64_t iterations)
 	return 2 * iterations + 1;
 }
 
+static uint64_t spin_last_iterations;
+
 void pb_selftest_spin_loop(void *arg, unsigned n)
 {
 	(void)arg;
-	pb_selftest_spin((uint64_t)n * 1000);
+	spin_last_iterations = (uint64_t)n * 1000;
+	pb_selftest_spin(spin_last_iterations);
+}
+
+uint64_t pb_selftest_spin_last_iterations(void)
+{
+	return spin_last_iterations;
 }
 
 /* The attr of one self-test event: the facility's own, plus what a bare event needs. */
@@ -99,15 +107,19 @@ static int build_attr(const struct pb_machine *m, const struct pb_spec *spec,
 	return 0;
 }
 
+/* The verdict where a system call refused what the test asked: errno kept, and said. */
+static void refused_by_errno(struct pb_self_test *out, const char *what)
+{
+	out->verdict = PB_VERDICT_REFUSED;
+	out->sys_errno = errno;
+	snprintf(out->text, sizeof out->text, "%s: %s", what, strerror(errno));
+}
+
 static int open_event(struct perf_event_attr *attr, struct pb_self_test *out)
 {
 	int fd = pb_sys()->perf_event_open(attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
-	if (fd < 0) {
-		out->verdict = PB_VERDICT_REFUSED;
-		out->sys_errno = errno;
-		snprintf(out->text, sizeof out->text, "perf_event_open refused the event: %s",
-			 strerror(errno));
-	}
+	if (fd < 0)
+		refused_by_errno(out, "perf_event_open refused the event");
 	return fd;
 }
 
@@ -116,38 +128,29 @@ static int run_enabled(int fd, const struct pb_selftest_run *run, uint64_t *coun
 {
 	const struct pb_sys *sys = pb_sys();
 	if (sys->ioctl(fd, PERF_EVENT_IOC_RESET, 0) || sys->ioctl(fd, PERF_EVENT_IOC_ENABLE, 0)) {
-		out->verdict = PB_VERDICT_REFUSED;
-		out->sys_errno = errno;
-		snprintf(out->text, sizeof out->text, "enabling the event failed: %s",
-			 strerror(errno));
+		refused_by_errno(out, "enabling the event failed");
 		return -1;
 	}
 	run->loop(run->arg, run->n);
 	sys->ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
 	*count = 0;
 	if (sys->read(fd, count, sizeof *count) != (ssize_t)sizeof *count) {
-		out->verdict = PB_VERDICT_REFUSED;
-		out->sys_errno = errno;
-		snprintf(out->text, sizeof out->text, "reading the event's count failed: %s",
-			 strerror(errno));
+		refused_by_errno(out, "reading the event's count failed");
 		return -1;
 	}
 	return 0;
 }
 
-/* The verdict of a count against the loop's events; how: "" or " with a signal per sample". */
+/* The verdict of a count against the loop's events; how: "" or delivery_words(). */
 static void judge_count(const struct pb_selftest_run *run, const char *how,
 			struct pb_self_test *out)
 {
-	double error = run->expected ? fabs((double)out->counted - (double)run->expected) /
-					       (double)run->expected
-				     : 0;
 	if (!out->counted) {
 		out->verdict = PB_VERDICT_INERT;
 		snprintf(out->text, sizeof out->text,
 			 "the kernel accepts %s but none fired%s: %llu %s, 0 counted", run->accepted,
 			 how, (unsigned long long)run->expected, run->what);
-	} else if (error > run->tolerance) {
+	} else if (out->counted != run->expected) {
 		out->verdict = PB_VERDICT_INEXACT;
 		bool over = out->counted > run->expected;
 		snprintf(out->text, sizeof out->text, "%s miscount%s: %llu %s, %llu counted (%s by "
@@ -170,45 +173,111 @@ void pb_selftest_count(const struct pb_machine *m, const struct pb_spec *spec,
 	uint64_t t0 = pb_now_ns();
 	out->expected = run->expected;
 	struct perf_event_attr attr;
-	unsigned tries = 0;
 	if (build_attr(m, spec, run, 0, &attr, out) == 0) {
 		int fd = open_event(&attr, out);
-		/* An interrupt in the window only adds (where the PMU counts the kernel's own
-		 * instructions in spite of exclude_kernel: QEMU 7.2's RISC-V PMU, a timer tick is
-		 * 2 % of this loop): up to three tries, the closest kept. */
-		uint64_t best = 0;
-		bool have = false;
-		/* only where the count is judged within a tolerance: an exact facility's miscount is
-		 * retried, and recorded, by its own self-test */
-		int max_tries = run->tolerance > 0 ? 3 : 1;
-		for (int attempt = 0; fd >= 0 && attempt < max_tries; attempt++) {
-			uint64_t counted = 0;
-			if (run_enabled(fd, run, &counted, out))
-				break;
-			tries++;
-			uint64_t off = counted > run->expected ? counted - run->expected
-							       : run->expected - counted;
-			uint64_t best_off = best > run->expected ? best - run->expected
-								 : run->expected - best;
-			if (!have || off < best_off)
-				best = counted;
-			have = true;
-			if ((double)off <= run->tolerance * (double)run->expected)
-				break;
-		}
 		if (fd >= 0) {
-			out->counted = best;
-			if (have)
+			if (run_enabled(fd, run, &out->counted, out) == 0)
 				judge_count(run, "", out);
-			size_t used = strlen(out->text);
-			if (have && tries > 1 && used < sizeof out->text)
-				snprintf(out->text + used, sizeof out->text - used,
-					 " (the closest count of %u tries)", tries);
 			pb_sys()->close(fd);
 		}
 	}
 	out->ms = (double)(pb_now_ns() - t0) / 1e6;
+	out->attempts = 1;
+}
+
+/* The tries of pb_selftest_count_offset: an interrupt in a run's window only adds, so each
+ * length's smallest count is its cleanest; a pair that disagrees is run again up to this
+ * many times in all, and a miscount believed when no try gave a clean pair. */
+#define OFFSET_TRIES 3
+
+/* Words the verdict of the smallest counts at n (short) and 2n (long). */
+static void judge_offset(const struct pb_selftest_run *run, uint64_t short_count,
+			 uint64_t long_count, struct pb_self_test *out)
+{
+	uint64_t long_expected = run->expected + run->per_n * run->n;
+	out->counted = short_count;
+	if (!short_count && !long_count) {
+		out->verdict = PB_VERDICT_INERT;
+		snprintf(out->text, sizeof out->text,
+			 "the kernel accepts %s but none fired: %llu %s, 0 counted", run->accepted,
+			 (unsigned long long)run->expected, run->what);
+		return;
+	}
+	uint64_t loop = run->per_n * run->n;
+	int64_t more = (int64_t)(long_count - short_count);
+	if (more != (int64_t)loop) {
+		out->verdict = PB_VERDICT_INEXACT;
+		bool over = more > (int64_t)loop;
+		snprintf(out->text, sizeof out->text,
+			 "%s miscount: %llu %s, %llu counted; %llu, %llu counted: the longer run "
+			 "counted %lld more where its loop has %llu more (%s by %llu)",
+			 run->accepted, (unsigned long long)run->expected, run->what,
+			 (unsigned long long)short_count, (unsigned long long)long_expected,
+			 (unsigned long long)long_count, (long long)more, (unsigned long long)loop,
+			 over ? "over" : "under",
+			 (unsigned long long)(over ? more - (int64_t)loop : (int64_t)loop - more));
+	} else if (short_count < run->expected) {
+		/* the loop's own events ran between enable and disable: fewer is a loss */
+		out->verdict = PB_VERDICT_INEXACT;
+		snprintf(out->text, sizeof out->text,
+			 "%s miscount: %llu %s, %llu counted (under by %llu) at both lengths",
+			 run->accepted, (unsigned long long)run->expected, run->what,
+			 (unsigned long long)short_count,
+			 (unsigned long long)(run->expected - short_count));
+	} else {
+		out->verdict = PB_VERDICT_WORKS;
+		snprintf(out->text, sizeof out->text,
+			 "%llu %s, %llu counted, and %llu, %llu counted: the loop exact, %llu more "
+			 "at the enable/disable boundaries", (unsigned long long)run->expected,
+			 run->what, (unsigned long long)short_count,
+			 (unsigned long long)long_expected, (unsigned long long)long_count,
+			 (unsigned long long)(short_count - run->expected));
+	}
+}
+
+void pb_selftest_count_offset(const struct pb_machine *m, const struct pb_spec *spec,
+			      const struct pb_selftest_run *run, struct pb_self_test *out)
+{
+	memset(out, 0, sizeof *out);
+	uint64_t t0 = pb_now_ns();
+	out->expected = run->expected;
+	struct perf_event_attr attr;
+	unsigned tries = 0;
+	char earlier[sizeof out->earlier] = "";
+	if (build_attr(m, spec, run, 0, &attr, out) == 0) {
+		int fd = open_event(&attr, out);
+		struct pb_selftest_run longer = *run;
+		longer.n = 2 * run->n;
+		uint64_t short_min = UINT64_MAX, long_min = UINT64_MAX;
+		while (fd >= 0 && tries < OFFSET_TRIES) {
+			uint64_t short_count = 0, long_count = 0;
+			if (run_enabled(fd, run, &short_count, out) ||
+			    run_enabled(fd, &longer, &long_count, out))
+				break;
+			tries++;
+			short_min = short_count < short_min ? short_count : short_min;
+			long_min = long_count < long_min ? long_count : long_min;
+			judge_offset(run, short_min, long_min, out);
+			if (out->verdict != PB_VERDICT_INEXACT || tries == OFFSET_TRIES)
+				break;
+			size_t used = strlen(earlier);
+			snprintf(earlier + used, sizeof earlier - used,
+				 "%sattempt %u: %llu and %llu counted", used ? "; " : "", tries,
+				 (unsigned long long)short_count, (unsigned long long)long_count);
+		}
+		if (fd >= 0)
+			pb_sys()->close(fd);
+	}
+	out->ms = (double)(pb_now_ns() - t0) / 1e6;
 	out->attempts = tries ? tries : 1;
+	if (out->verdict == PB_VERDICT_REFUSED)
+		return;
+	snprintf(out->earlier, sizeof out->earlier, "%s", tries > 1 ? earlier : "");
+	if (tries > 1) {
+		size_t n = strlen(out->text);
+		snprintf(out->text + n, sizeof out->text - n,
+			 " (the smallest counts of %u tries; %.200s)", tries, earlier);
+	}
 }
 
 /* A sampling test's start: out cleared, the clock read, its ring's state allocated (NULL, out
@@ -234,6 +303,67 @@ static void on_signal(int sig, siginfo_t *si, void *uc)
 	signals_caught = signals_caught + 1;
 }
 
+/* A signal per sample as the measurement will have them: for --delivery signal a real-time
+ * signal per wakeup (wakeup_events 1), routed to this thread (session.c's open_one); for
+ * sigtrap attr.sigtrap's synchronous SIGTRAP per overflow. Set on the attr before the open. */
+static void deliver_in_attr(const struct pb_spec *spec, struct perf_event_attr *attr)
+{
+	if (spec->sigtrap_per_sample) {
+		attr->sigtrap = 1;
+		attr->remove_on_exec = 1; /* the kernel requires it with sigtrap */
+	} else {
+		attr->wakeup_events = 1;
+	}
+}
+
+static const char *delivery_words(const struct pb_spec *spec)
+{
+	return spec->sigtrap_per_sample ? " with a SIGTRAP per sample" : " with a signal per sample";
+}
+
+/* The handler stays until the event is closed: a signal still queued then would otherwise
+ * take its default action, which ends the process. */
+struct signal_route {
+	int signo;
+	bool installed;
+	struct sigaction old;
+};
+
+static int route_signals(int fd, const struct pb_spec *spec, struct signal_route *r,
+			 struct pb_self_test *out)
+{
+	r->signo = spec->sigtrap_per_sample ? SIGTRAP : SIGRTMIN + 3;
+	r->installed = false;
+	struct sigaction sa = {.sa_sigaction = on_signal, .sa_flags = SA_SIGINFO | SA_RESTART};
+	sigemptyset(&sa.sa_mask);
+	if (sigaction(r->signo, &sa, &r->old)) {
+		out->verdict = PB_VERDICT_REFUSED;
+		snprintf(out->text, sizeof out->text, "cannot catch signal %d: %s", r->signo,
+			 strerror(errno));
+		return -1;
+	}
+	r->installed = true;
+	signals_caught = 0;
+	if (spec->sigtrap_per_sample)
+		return 0; /* the kernel sends it to the thread that overflowed */
+	struct f_owner_ex owner = {.type = F_OWNER_TID, .pid = (pid_t)syscall(SYS_gettid)};
+	const struct pb_sys *sys = pb_sys();
+	if (sys->fcntl(fd, F_SETOWN_EX, (unsigned long)(uintptr_t)&owner) ||
+	    sys->fcntl(fd, F_SETSIG, (unsigned long)r->signo) ||
+	    sys->fcntl(fd, F_SETFL, O_ASYNC | O_NONBLOCK)) {
+		refused_by_errno(out, "cannot route signals to the thread");
+		return -1;
+	}
+	return 0;
+}
+
+/* After the event's close. */
+static void unroute_signals(const struct signal_route *r)
+{
+	if (r->installed)
+		sigaction(r->signo, &r->old, NULL);
+}
+
 void pb_selftest_count_signalled(const struct pb_machine *m, const struct pb_spec *spec,
 				 const struct pb_selftest_run *run, struct pb_self_test *out)
 {
@@ -249,50 +379,46 @@ void pb_selftest_count_signalled(const struct pb_machine *m, const struct pb_spe
 	if (build_attr(m, spec, run, SIGNALLED_PERIOD, &attr, out))
 		goto done;
 	attr.sample_type |= PERF_SAMPLE_IP;
-	attr.wakeup_events = 1;
+	deliver_in_attr(spec, &attr);
 	int fd = open_event(&attr, out);
 	if (fd < 0)
 		goto done;
-	/* a real-time signal per sample, routed to this thread, as measure's signal mode */
-	int signo = SIGRTMIN + 3;
-	struct sigaction sa = {.sa_sigaction = on_signal, .sa_flags = SA_SIGINFO | SA_RESTART};
-	struct sigaction old;
-	sigemptyset(&sa.sa_mask);
-	struct f_owner_ex owner = {.type = F_OWNER_TID, .pid = (pid_t)syscall(SYS_gettid)};
 	struct pb_error err = {0};
-	const struct pb_sys *sys = pb_sys();
+	struct signal_route route = {0};
 	if (pb_ring_map(ring, fd, 8, &err)) {
 		out->verdict = PB_VERDICT_REFUSED;
 		snprintf(out->text, sizeof out->text, "mapping its ring failed: %.280s", err.msg);
-	} else if (sigaction(signo, &sa, &old)) {
-		out->verdict = PB_VERDICT_REFUSED;
-		snprintf(out->text, sizeof out->text, "cannot catch signal %d: %s", signo,
-			 strerror(errno));
-		pb_ring_unmap(ring);
-	} else {
-		signals_caught = 0;
-		if (sys->fcntl(fd, F_SETOWN_EX, (unsigned long)(uintptr_t)&owner) ||
-		    sys->fcntl(fd, F_SETSIG, (unsigned long)signo) ||
-		    sys->fcntl(fd, F_SETFL, O_ASYNC | O_NONBLOCK)) {
-			out->verdict = PB_VERDICT_REFUSED;
-			out->sys_errno = errno;
-			snprintf(out->text, sizeof out->text, "cannot route signals to the thread: "
-				 "%s", strerror(errno));
-		} else if (run_enabled(fd, run, &out->counted, out) == 0) {
-			judge_count(run, " with a signal per sample", out);
-		}
-		out->samples = (uint64_t)signals_caught;
-		pb_ring_unmap(ring);
-		sys->close(fd);
-		fd = -1;
-		sigaction(signo, &old, NULL);
+		pb_sys()->close(fd);
+		goto done;
 	}
-	if (fd >= 0)
-		sys->close(fd);
+	if (route_signals(fd, spec, &route, out) == 0 &&
+	    run_enabled(fd, run, &out->counted, out) == 0)
+		judge_count(run, delivery_words(spec), out);
+	out->samples = (uint64_t)signals_caught;
+	pb_ring_unmap(ring);
+	pb_sys()->close(fd);
+	unroute_signals(&route);
 done:
 	free(ring);
 	out->ms = (double)(pb_now_ns() - t0) / 1e6;
 	out->attempts = 1;
+}
+
+void pb_selftest_count_delivered(const struct pb_machine *m, const struct pb_spec *spec,
+				 const struct pb_selftest_run *run, const struct pb_spec *measured,
+				 struct pb_self_test *out)
+{
+	if (!measured || !(measured->signal_per_sample || measured->sigtrap_per_sample) ||
+	    out->verdict != PB_VERDICT_WORKS)
+		return;
+	struct pb_spec delivered = *spec;
+	delivered.signal_per_sample = true;
+	delivered.sigtrap_per_sample = measured->sigtrap_per_sample;
+	struct pb_self_test signalled;
+	pb_selftest_count_signalled(m, &delivered, run, &signalled);
+	struct pb_self_test counted = *out;
+	pb_selftest_merge(out, &counted, "counted", true);
+	pb_selftest_merge(out, &signalled, "sampled", false);
 }
 
 /* Keeps what one attempt gave in the verdict that follows it, so no retry goes unrecorded. */
@@ -392,15 +518,27 @@ static void sample_once(const struct pb_machine *m, const struct pb_spec *spec,
 	if (build_attr(m, spec, run, run->period, &attr, out))
 		goto done;
 	attr.sample_type |= PERF_SAMPLE_IP;
+	/* measured with a signal per sample: sampled with them too */
+	bool signals = spec->signal_per_sample || spec->sigtrap_per_sample;
+	const char *how = signals ? delivery_words(spec) : "";
+	if (signals)
+		deliver_in_attr(spec, &attr);
 	int fd = open_event(&attr, out);
 	if (fd < 0)
 		goto done;
 	struct pb_error err = {0};
+	struct signal_route route = {0};
 	if (pb_ring_map(ring, fd, 8, &err) ||
 	    (run->aux_pages && pb_ring_map_aux(ring, run->aux_pages, &err))) {
 		out->verdict = PB_VERDICT_REFUSED;
 		snprintf(out->text, sizeof out->text, "mapping its ring failed: %.280s", err.msg);
 		pb_sys()->close(fd);
+		goto done;
+	}
+	if (signals && route_signals(fd, spec, &route, out)) {
+		pb_ring_unmap(ring);
+		pb_sys()->close(fd);
+		unroute_signals(&route);
 		goto done;
 	}
 	if (capture_tap)
@@ -429,8 +567,9 @@ static void sample_once(const struct pb_machine *m, const struct pb_spec *spec,
 		if (!out->samples) {
 			out->verdict = PB_VERDICT_INERT;
 			snprintf(out->text, sizeof out->text,
-				 "the kernel accepts %s but none sampled: %.1f ms of %s, %llu counted, "
-				 "0 %s", run->accepted, (double)(pb_now_ns() - t0) / 1e6, run->what,
+				 "the kernel accepts %s but none sampled%s: %.1f ms of %s, %llu "
+				 "counted, 0 %s", run->accepted, how, (double)(pb_now_ns() - t0) / 1e6,
+				 run->what,
 				 (unsigned long long)out->counted, unit);
 		} else if (!run->aux_pages && due < SELFTEST_MIN_DUE) {
 			out->verdict = PB_VERDICT_INEXACT;
@@ -442,9 +581,9 @@ static void sample_once(const struct pb_machine *m, const struct pb_spec *spec,
 		} else if (!run->aux_pages && off > bound) {
 			out->verdict = PB_VERDICT_INEXACT;
 			snprintf(out->text, sizeof out->text,
-				 "%s sample too %s: %llu samples where %llu +- %.0f were due (count "
+				 "%s sample too %s%s: %llu samples where %llu +- %.0f were due (count "
 				 "%llu, period %llu)%s", run->accepted,
-				 out->samples < due ? "rarely" : "often",
+				 out->samples < due ? "rarely" : "often", how,
 				 (unsigned long long)out->samples, (unsigned long long)due, bound,
 				 (unsigned long long)out->counted, (unsigned long long)run->period,
 				 level);
@@ -452,10 +591,16 @@ static void sample_once(const struct pb_machine *m, const struct pb_spec *spec,
 			   (double)(tally.samples - tally.inside) > bound) {
 			out->verdict = PB_VERDICT_INEXACT;
 			snprintf(out->text, sizeof out->text,
-				 "%s sample outside the loop: %llu of %llu samples inside it (at most "
-				 "%.0f may fall outside)%s", run->accepted,
+				 "%s sample outside the loop%s: %llu of %llu samples inside it (at "
+				 "most %.0f may fall outside)%s", run->accepted, how,
 				 (unsigned long long)tally.inside, (unsigned long long)tally.samples,
 				 bound, level);
+		} else if (signals && !run->aux_pages && !signals_caught) {
+			/* a measurement with signal delivery would get none */
+			out->verdict = PB_VERDICT_INERT;
+			snprintf(out->text, sizeof out->text,
+				 "the kernel accepts %s but no sample raised a signal: %llu samples, 0 "
+				 "signals", run->accepted, (unsigned long long)out->samples);
 		} else if (run->exact_ip && tally.at_exact_ip < tally.inside) {
 			/* an exact IP is a promise about every sample, so one off it breaks it */
 			out->verdict = PB_VERDICT_INEXACT;
@@ -478,11 +623,16 @@ static void sample_once(const struct pb_machine *m, const struct pb_spec *spec,
 					 (unsigned long long)out->expected, bound,
 					 (unsigned long long)tally.inside, level);
 		}
+		size_t used = strlen(out->text);
+		if (signals && out->verdict == PB_VERDICT_WORKS && used < sizeof out->text)
+			snprintf(out->text + used, sizeof out->text - used, ";%s: %llu signals",
+				 how, (unsigned long long)signals_caught);
 	}
 	if (capture_tap)
 		capture_tap->end(capture_tap->ctx, out);
 	pb_ring_unmap(ring);
 	pb_sys()->close(fd);
+	unroute_signals(&route);
 done:
 	free(ring);
 	out->ms = (double)(pb_now_ns() - t0) / 1e6;

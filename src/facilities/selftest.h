@@ -19,7 +19,7 @@ struct pb_selftest_run {
 	uint64_t period;         /* sampling only */
 	uint64_t ip_lo, ip_hi;   /* sampling: the loop's code [lo, hi); 0, 0: not checked */
 	unsigned aux_pages;      /* sampling: samples arrive in an AUX area of this many pages */
-	double tolerance;        /* counting: relative error still exact enough (0: exact) */
+	uint64_t per_n;          /* pb_selftest_count_offset: the events each unit of n adds */
 	bool all_levels;         /* the facility cannot exclude the kernel (IBS without swfilt) */
 	uint64_t exact_ip;       /* sampling: every sample inside [ip_lo, ip_hi) must be at this
 				  * address (the one instruction producing the event, where the
@@ -29,12 +29,28 @@ struct pb_selftest_run {
 /* Counts run->loop under spec and compares with run->expected. */
 void pb_selftest_count(const struct pb_machine *m, const struct pb_spec *spec,
 		       const struct pb_selftest_run *run, struct pb_self_test *out);
-/* pb_selftest_count with every 4th event sampled and a real-time signal delivered per sample
- * to this thread, as a measurement with signal delivery has them: a facility whose
+/* Counts run->loop at run->n (run->expected events) and at 2 run->n (run->per_n x run->n
+ * more), for a counter that also counts a fixed number of events around the loop (the code
+ * between the enabling ioctl and the loop, and back to the disabling one): the difference
+ * must be the loop's exactly, and the fixed offset, measured by it, at least 0. Each length's
+ * smallest count of up to 3 tries is kept (an interrupt only adds); the tries are in the text
+ * and out->earlier. Derived in docs/numbers.md. */
+void pb_selftest_count_offset(const struct pb_machine *m, const struct pb_spec *spec,
+			      const struct pb_selftest_run *run, struct pb_self_test *out);
+/* pb_selftest_count with every 4th event sampled and a signal delivered per sample to this
+ * thread, as a measurement with signal delivery has them (a real-time signal per wakeup, or
+ * attr.sigtrap's SIGTRAP where spec->sigtrap_per_sample): a facility whose
  * count changes when signals arrive (arm64 breakpoints under QEMU count one more per signal)
  * miscounts here. */
 void pb_selftest_count_signalled(const struct pb_machine *m, const struct pb_spec *spec,
 				 const struct pb_selftest_run *run, struct pb_self_test *out);
+/* Where measured (the spec the facility will measure, or NULL) has a signal per sample and
+ * out, a count's verdict, works: the run counted again under spec by
+ * pb_selftest_count_signalled with measured's delivery, out becoming the whole ("counted:
+ * ...; sampled: ... with a signal per sample"), the worse verdict winning. */
+void pb_selftest_count_delivered(const struct pb_machine *m, const struct pb_spec *spec,
+				 const struct pb_selftest_run *run, const struct pb_spec *measured,
+				 struct pb_self_test *out);
 /* pb_selftest_count, again up to most runs in all while it miscounts: a miscount is believed
  * when it happens every time. Every earlier run is kept in out->earlier and the text. */
 void pb_selftest_count_retried(const struct pb_machine *m, const struct pb_spec *spec,
@@ -42,7 +58,10 @@ void pb_selftest_count_retried(const struct pb_machine *m, const struct pb_spec 
 			       struct pb_self_test *out);
 /* Samples run->loop under spec at run->period: samples must arrive, floor(count/period) of
  * them within a two-sided bound derived in selftest.c (at least 44 due, else the loop runs
- * longer), and (when ip_lo/ip_hi are given) no more outside the loop than the bound. */
+ * longer), and (when ip_lo/ip_hi are given) no more outside the loop than the bound. Where
+ * spec->signal_per_sample, each sample also raises a real-time signal to this thread, as a
+ * measurement with signal delivery has them: the same bounds hold with the handler running
+ * inside the loop, and samples that raise no signal fail it. */
 void pb_selftest_sample(const struct pb_machine *m, const struct pb_spec *spec,
 			const struct pb_selftest_run *run, struct pb_self_test *out);
 /* Folds one part of a facility's self-test (bp:w of bp) into its whole: the worst verdict
@@ -71,6 +90,9 @@ extern const char pb_selftest_spin_branch[];
 uint64_t pb_selftest_spin_instructions(uint64_t iterations);
 /* pb_selftest_run.loop for the spin loop: n x 1000 iterations. */
 void pb_selftest_spin_loop(void *arg, unsigned n);
+/* The iterations of the spin loop's last run through pb_selftest_spin_loop: what a fake
+ * kernel's counter counts by. */
+uint64_t pb_selftest_spin_last_iterations(void);
 
 #endif
 

@@ -174,6 +174,8 @@ static void uprobe_self_test(const struct pb_machine *m, const struct pb_spec *s
 				      .arg = (void *)pb_uprobe_self_test_site, .n = 16,
 				      .expected = 16, .what = "calls", .accepted = "uprobes"};
 	pb_selftest_count(m, spec ? spec : &plain, &run, out);
+	/* measured with a signal per sample: counted with them too */
+	pb_selftest_count_delivered(m, spec ? spec : &plain, &run, spec, out);
 }
 
 /* A uprobe counts the executions of the label it sits on; a return probe (spec options) the

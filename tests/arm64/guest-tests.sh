@@ -65,6 +65,10 @@ run multi 0 ./pesbench run multi --facility hw:cycles --runs 1 --threads 1 --tar
 run throttle 0 ./pesbench measure --facility hw:cycles --period 3001 --iterations 2000000 --json
 run signal 0 ./pesbench measure --facility hw:cycles --period 100003 --delivery signal --json
 run sigtrap 0 ./pesbench measure --facility hw:cycles --period 100003 --delivery sigtrap --json
+# issue 21: every facility's self-test delivers signals as its measurement will (a timer with
+# a real-time signal per wakeup, an exact software event with attr.sigtrap's SIGTRAP)
+run timer_signal 0 ./pesbench measure --facility timer:cpu-clock --period 100000 --delivery signal --json
+run sw_sigtrap 0 ./pesbench measure --facility sw:page-faults --iterations 2000 --delivery sigtrap --json
 # the emulator's defect on general-purpose counters: hw:instructions lands on one, so it is
 # measured where its self-test passes and refused (exit 3, the figures in the reason) where it
 # does not; the host compares that with probe's verdict for the kind. The exit status is kept.
