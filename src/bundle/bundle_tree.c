@@ -188,11 +188,13 @@ int pb_bundle_write_machine(const char *dir, const struct pb_machine *live, stru
 			 live->cap_perfmon, live->cap_sys_admin, live->is_root);
 	if (write_file(dir, "/pesbench-caps", caps, (size_t)n, err))
 		return -1;
-	if (live->ibs_caps_known) {
-		n = snprintf(caps, sizeof caps, "%08x\n", live->ibs_caps);
-		if (write_file(dir, "/pesbench-ibs-caps", caps, (size_t)n, err))
+	/* what a facility read from outside the copied files (IBS's live CPUID) */
+	struct pb_machine_fact facts[PB_MAX_MACHINE_FACTS];
+	unsigned nfacts = pb_machine_facts(live, facts, PB_MAX_MACHINE_FACTS);
+	for (unsigned i = 0; i < nfacts; i++)
+		if (facts[i].tree_path && write_file(dir, facts[i].tree_path, facts[i].tree_text,
+						     strlen(facts[i].tree_text), err))
 			return -1;
-	}
 	return 0;
 }
 
