@@ -682,6 +682,30 @@ const struct pb_pmu *pb_machine_pmu(const struct pb_machine *m, const char *name
 	return NULL;
 }
 
+bool pb_machine_note_set(struct pb_machine *m, const char *key, long long value)
+{
+	unsigned i = 0;
+	while (i < m->nnotes && strcmp(m->notes[i].key, key))
+		i++;
+	if (strlen(key) >= sizeof m->notes[0].key || (i == m->nnotes && i == PB_MACHINE_NOTES))
+		return false;
+	copy_str(m->notes[i].key, sizeof m->notes[i].key, key);
+	m->notes[i].value = value;
+	if (i == m->nnotes)
+		m->nnotes++;
+	return true;
+}
+
+bool pb_machine_note_get(const struct pb_machine *m, const char *key, long long *value)
+{
+	for (unsigned i = 0; i < m->nnotes; i++)
+		if (!strcmp(m->notes[i].key, key)) {
+			*value = m->notes[i].value;
+			return true;
+		}
+	return false;
+}
+
 bool pb_machine_kernel_at_least(const struct pb_machine *m, int major, int minor)
 {
 	return m->kernel_major > major || (m->kernel_major == major && m->kernel_minor >= minor);

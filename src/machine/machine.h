@@ -24,6 +24,14 @@ struct pb_pmu {
 				  * opened an event on this PMU; -1: not tried (a saved tree) */
 };
 
+/* A number a facility probed and keeps with the machine when struct pb_machine has no field for
+ * it: a facility added as one file writes its facts here (pb_machine_note_set). */
+#define PB_MACHINE_NOTES 8
+struct pb_machine_note {
+	char key[32];
+	long long value;
+};
+
 struct pb_machine {
 	char root[256];          /* "" for the live system; else a fixture directory */
 	char kernel_release[128];
@@ -64,12 +72,18 @@ struct pb_machine {
 	char riscv_isa[256];
 	bool riscv_sscofpmf;
 	unsigned riscv_fw_counters;
+	struct pb_machine_note notes[PB_MACHINE_NOTES];
+	unsigned nnotes;
 };
 
 /* Fills m with what the machine says, facility facts left unknown (pb_machine_probe, in
  * facilities/machine.h, adds them). root NULL or "" = the live system. Never fails: what it
  * cannot read stays unknown. */
 void pb_machine_read(struct pb_machine *m, const char *root);
+/* Sets the note key (replacing its value); false when the notes are full or key too long. */
+bool pb_machine_note_set(struct pb_machine *m, const char *key, long long value);
+/* The note key's value; false when there is none. */
+bool pb_machine_note_get(const struct pb_machine *m, const char *key, long long *value);
 /* A small file under the machine's root ("/pesbench-ibs-caps"), trailing newlines removed;
  * its length, or -1. */
 long pb_machine_read_file(const struct pb_machine *m, const char *rel, char *buf, size_t len);
