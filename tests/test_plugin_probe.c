@@ -3,7 +3,7 @@
  * bundle's saved tree, with no other source file knowing it (issue 22: a PMU is one file and one
  * registry line). */
 #include "check.h"
-#include "fixture.h"
+#include "run_cmd.h"
 #include "bundle/bundle.h"
 #include "cli/commands.h"
 #include "facilities/facility.h"
@@ -13,7 +13,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #define SAVED_PATH "/pesbench-plugtest"
 
@@ -67,31 +66,11 @@ static const struct pb_facility plug_facility = {
 	.machine_facts = plug_machine_facts,
 };
 
-/* `pesbench probe [--json] --root ROOT` in this process, its stdout in a malloc'd string. */
+/* `pesbench probe [--json] --root ROOT` in this process, what it printed. */
 static char *run_probe(const char *root, bool json, int *rc)
 {
 	char *argv[] = {"probe", "--root", (char *)root, json ? "--json" : NULL, NULL};
-	char path[] = "/tmp/pb-test-plugin-XXXXXX";
-	int fd = mkstemp(path);
-	if (fd < 0)
-		pb_skip("cannot make a temporary file");
-	fflush(stdout);
-	int saved = dup(STDOUT_FILENO);
-	dup2(fd, STDOUT_FILENO);
-	*rc = pb_cmd_probe(json ? 4 : 3, argv);
-	fflush(stdout);
-	dup2(saved, STDOUT_FILENO);
-	close(saved);
-	close(fd);
-	FILE *f = fopen(path, "r");
-	char *text = calloc(1, 1 << 20);
-	size_t n = f && text ? fread(text, 1, (1 << 20) - 1, f) : 0;
-	if (text)
-		text[n] = '\0';
-	if (f)
-		fclose(f);
-	unlink(path);
-	return text;
+	return pb_test_run_cmd(pb_cmd_probe, json ? 4 : 3, argv, rc);
 }
 
 /* The position of key among obj's members (JSON_PRESERVE_ORDER output keeps it), -1 if absent. */
