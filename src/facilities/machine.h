@@ -14,14 +14,14 @@ void pb_machine_probe(struct pb_machine *m, const char *root);
  * also open events to prove what sysfs claims (PEBS's precise levels). */
 const struct pb_machine *pb_machine_live(void);
 
-enum pb_fact_kind { PB_FACT_NULL, PB_FACT_INT, PB_FACT_TEXT, PB_FACT_BOOL };
+enum pb_fact_kind { PB_FACT_NULL, PB_FACT_INT, PB_FACT_TEXT };
 
 /* One hardware fact a facility knows of a machine, as `probe` shows it and a capture bundle
  * keeps it. */
 struct pb_machine_fact {
 	const char *key;         /* its member of probe JSON's "machine" object */
 	enum pb_fact_kind kind;  /* PB_FACT_NULL: unknown (JSON null) */
-	long long number;        /* PB_FACT_INT, PB_FACT_BOOL */
+	long long number;        /* PB_FACT_INT */
 	char text[200];          /* PB_FACT_TEXT */
 	/* Its line in `probe`'s text: the label and the value, or label NULL for none. */
 	const char *label;

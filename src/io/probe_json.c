@@ -28,19 +28,23 @@ static json_t *core_pmus_json(const struct pb_machine *m)
 	return list;
 }
 
+static json_t *fact_json(const struct pb_machine_fact *f)
+{
+	switch (f->kind) {
+	case PB_FACT_INT: return json_integer(f->number);
+	case PB_FACT_TEXT: return json_string(f->text);
+	case PB_FACT_NULL: break;
+	}
+	return json_null();
+}
+
 /* The facilities' own facts of the machine, as each descriptor describes them. */
 static void facts_json(json_t *j, const struct pb_machine *m)
 {
 	struct pb_machine_fact facts[PB_MAX_MACHINE_FACTS];
 	unsigned n = pb_machine_facts(m, facts, PB_MAX_MACHINE_FACTS);
-	for (unsigned i = 0; i < n; i++) {
-		const struct pb_machine_fact *f = &facts[i];
-		json_object_set_new(j, f->key,
-				    f->kind == PB_FACT_INT	  ? json_integer(f->number)
-				    : f->kind == PB_FACT_BOOL ? json_boolean(f->number)
-				    : f->kind == PB_FACT_TEXT ? json_string(f->text)
-							      : json_null());
-	}
+	for (unsigned i = 0; i < n; i++)
+		json_object_set_new(j, facts[i].key, fact_json(&facts[i]));
 }
 
 static json_t *machine_json(const struct pb_machine *m)
