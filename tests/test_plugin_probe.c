@@ -162,6 +162,15 @@ static void test_saved_tree(const struct pb_machine *m)
 		fclose(f);
 	}
 	CHECK_EQ_U64(strtoull(buf, NULL, 10), m->npmus);
+	/* a built-in facility's fact goes the same way: IBS's caps, as bundles always kept them */
+	snprintf(path, sizeof path, "%s/pesbench-ibs-caps", dir);
+	f = fopen(path, "r");
+	buf[0] = '\0';
+	if (f) {
+		CHECK(fgets(buf, sizeof buf, f) != NULL);
+		fclose(f);
+	}
+	CHECK_MSG(!strcmp(buf, "00000817\n"), "%s holds \"%s\"", path, buf);
 	json_t *doc = probe_json(dir);
 	CHECK_EQ_U64(json_integer_value(json_object_get(json_object_get(doc, "machine"),
 							"plugtest_saved")),
