@@ -1,7 +1,7 @@
 /* The machine part of a bundle: the live files pesbench reads, copied into the layout of
  * tests/fixtures/sysfs-*, so that `probe --root` and a replay see the machine the capture
- * saw. Only what machine/machine.c reads is kept: a user's bundle carries no host name, no user name,
- * no process and no file of theirs. */
+ * saw. Only what machine/machine.c reads is kept: a user's bundle carries no host name, no
+ * user name, no process and no file of theirs. */
 #include "bundle/bundle.h"
 #include "io/probe_json.h"
 
