@@ -84,8 +84,8 @@ void pb_machine_read(struct pb_machine *m, const char *root);
 bool pb_machine_note_set(struct pb_machine *m, const char *key, long long value);
 /* The note key's value; false when there is none. */
 bool pb_machine_note_get(const struct pb_machine *m, const char *key, long long *value);
-/* A small file under the machine's root ("/pesbench-ibs-caps"), trailing newlines removed;
- * its length, or -1. */
+/* A small file under the machine's root (rel starts with '/'), trailing newlines removed: where
+ * a facility finds what a saved tree kept for it. Its length, or -1. */
 long pb_machine_read_file(const struct pb_machine *m, const char *rel, char *buf, size_t len);
 const struct pb_pmu *pb_machine_pmu(const struct pb_machine *m, const char *name);
 /* Value of a caps/ or format/ entry of a PMU, or NULL. */
