@@ -19,6 +19,7 @@ LAYERS='
 1  util         util/
 2  sys          sys/
 3  ring         ring/
+3  machine      machine/
 4  perfdata     perfdata/
 5  model        facilities/ workloads/
 6  session      session/
@@ -36,6 +37,9 @@ LAYERS='
 # a test may check another table (tests/source_layers.sh)
 LAYERS=${PB_CHECK_LAYERS:-$LAYERS}
 # Notes on the order, read from the code:
+#  machine   what the machine says (procfs, sysfs, the kernel log), read from a root so a saved
+#            tree describes a machine too; no facility: each facility's own facts are its
+#            descriptor's (facilities/machine.c asks them).
 #  perfdata  the perf.data reader and writer need records (ring) and nothing above: it is the
 #            part a profiling tool would reuse. IBS's view of a perf.data file lives with IBS.
 #  model     facilities and workloads are one layer: a facility's model says what it should
@@ -56,13 +60,11 @@ LAYERS=${PB_CHECK_LAYERS:-$LAYERS}
 #            that wrote it: a results.json from another build or machine must do.
 
 # Known exceptions: "file -> included file", each with the issue that will remove it.
-# Issue 22 (the descriptor owns its facility): IBS's probe fields and printing, and the perf.data
-# decoding perfdata does for IBS and PEBS memory samples, are still outside facilities/.
+# Issue 22 (the descriptor owns its facility): the perf.data decoding perfdata does for IBS and
+# PEBS memory samples is still outside facilities/.
 EXCEPTIONS='
 cli/cmd_perfdata.c -> facilities/ibs_raw.h
 cli/cmd_perfdata.c -> facilities/pebs_memory.h
-cli/cmd_probe.c -> facilities/ibs_common.h
-io/probe_json.c -> facilities/ibs_common.h
 '
 
 src=${1:-$(cd "$(dirname "$0")/.." && pwd)/src}

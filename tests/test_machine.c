@@ -408,8 +408,32 @@ static void test_live(void)
 	CHECK_EQ_U64(a->paranoid, paranoid);
 }
 
+/* A facility's named notes: replaced in place, refused when full or when the key is too long. */
+static void test_notes(void)
+{
+	static struct pb_machine m;
+	long long v = 0;
+	char key[40];
+	CHECK(!pb_machine_note_get(&m, "a", &v));
+	for (unsigned i = 0; i < PB_MACHINE_NOTES; i++) {
+		snprintf(key, sizeof key, "note%u", i);
+		CHECK(pb_machine_note_set(&m, key, i));
+	}
+	CHECK(pb_machine_note_set(&m, "note3", -5));
+	CHECK_EQ_U64(m.nnotes, PB_MACHINE_NOTES);
+	CHECK(pb_machine_note_get(&m, "note3", &v) && v == -5);
+	CHECK(pb_machine_note_get(&m, "note7", &v) && v == 7);
+	CHECK(!pb_machine_note_set(&m, "one-too-many", 1));
+	memset(key, 'k', sizeof m.notes[0].key);
+	key[sizeof m.notes[0].key] = '\0';
+	m.nnotes = 0;
+	CHECK(!pb_machine_note_set(&m, key, 1));
+	CHECK_EQ_U64(m.nnotes, 0);
+}
+
 int main(void)
 {
+	test_notes();
 	test_live_l1d();
 	test_vm();
 	test_zen4();

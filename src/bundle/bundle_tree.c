@@ -1,7 +1,7 @@
 /* The machine part of a bundle: the live files pesbench reads, copied into the layout of
  * tests/fixtures/sysfs-*, so that `probe --root` and a replay see the machine the capture
- * saw. Only what machine.c reads is kept: a user's bundle carries no host name, no user name,
- * no process and no file of theirs. */
+ * saw. Only what machine/machine.c reads is kept: a user's bundle carries no host name, no
+ * user name, no process and no file of theirs. */
 #include "bundle/bundle.h"
 #include "io/probe_json.h"
 
@@ -188,11 +188,13 @@ int pb_bundle_write_machine(const char *dir, const struct pb_machine *live, stru
 			 live->cap_perfmon, live->cap_sys_admin, live->is_root);
 	if (write_file(dir, "/pesbench-caps", caps, (size_t)n, err))
 		return -1;
-	if (live->ibs_caps_known) {
-		n = snprintf(caps, sizeof caps, "%08x\n", live->ibs_caps);
-		if (write_file(dir, "/pesbench-ibs-caps", caps, (size_t)n, err))
+	/* what a facility read from outside the copied files (IBS's live CPUID) */
+	struct pb_machine_fact facts[PB_MAX_MACHINE_FACTS];
+	unsigned nfacts = pb_machine_facts(live, facts, PB_MAX_MACHINE_FACTS);
+	for (unsigned i = 0; i < nfacts; i++)
+		if (facts[i].tree_path && write_file(dir, facts[i].tree_path, facts[i].tree_text,
+						     strlen(facts[i].tree_text), err))
 			return -1;
-	}
 	return 0;
 }
 

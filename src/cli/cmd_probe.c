@@ -3,7 +3,6 @@
 #include "cli/commands.h"
 #include "cli/options.h"
 #include "facilities/facility.h"
-#include "facilities/ibs_common.h"
 #include "io/probe_json.h"
 #include "util/error.h"
 
@@ -51,6 +50,16 @@ static void print_core_pmus(const struct pb_machine *m)
 	}
 }
 
+/* The facilities' own facts of the machine that have a line of text. */
+static void print_facts(const struct pb_machine *m)
+{
+	struct pb_machine_fact facts[PB_MAX_MACHINE_FACTS];
+	unsigned n = pb_machine_facts(m, facts, PB_MAX_MACHINE_FACTS);
+	for (unsigned i = 0; i < n; i++)
+		if (facts[i].label)
+			printf("  %-16s %s\n", facts[i].label, facts[i].line);
+}
+
 static void print_text(const struct pb_machine *m)
 {
 	if (m->root[0])
@@ -90,13 +99,7 @@ static void print_text(const struct pb_machine *m)
 					   "                   (needs a core with Sscofpmf and an SBI "
 					   "firmware with the PMU extension)");
 	print_core_pmus(m);
-	if (m->max_precise >= 0)
-		printf("  max precise      %d\n", m->max_precise);
-	if (m->ibs_caps_known) {
-		char names[200];
-		printf("  IBS caps         0x%08x %s\n", m->ibs_caps,
-		       pb_ibs_caps_names(m->ibs_caps, names, sizeof names));
-	}
+	print_facts(m);
 	printf("  PMUs            ");
 	for (unsigned i = 0; i < m->npmus; i++)
 		printf(" %s(%d)", m->pmus[i].name, m->pmus[i].type);

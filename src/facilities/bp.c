@@ -65,6 +65,28 @@ static void bp_availability(const struct pb_machine *m, const struct pb_spec *sp
 		 "reports the next instruction and the watched address", m->bp_slots);
 }
 
+/* x86's four debug registers (DR0-DR3) are architectural, so its kernel log cannot change
+ * them; only arm64's log counts them (pb_machine_read read it). No breakpoint PMU: no slots. */
+static void bp_probe_machine(struct pb_machine *m, bool prove)
+{
+	(void)prove;
+	bool pmu = pb_machine_pmu(m, "breakpoint") != NULL;
+	if (!pb_machine_is_arm(m))
+		m->bp_slots = m->bp_exec_slots = pmu && pb_machine_is_x86(m) ? 4 : 0;
+	if (!pmu)
+		m->bp_slots = m->bp_exec_slots = 0;
+}
+
+static unsigned bp_machine_facts(const struct pb_machine *m, struct pb_machine_fact *out,
+				 unsigned max)
+{
+	if (max < 2)
+		return 0;
+	pb_fact_number(&out[0], "bp_slots", m->bp_slots, true, 3);
+	pb_fact_number(&out[1], "bp_exec_slots", m->bp_exec_slots, true, 3);
+	return 2;
+}
+
 static int bp_attr(const struct pb_machine *m, const struct pb_spec *spec,
 		   const struct pb_target *target, uint64_t period, struct perf_event_attr *attr,
 		   struct pb_error *err)
@@ -297,4 +319,6 @@ const struct pb_facility pb_facility_bp = {
 	.workload = bp_workload,
 	.sits_on_instruction = bp_sits_on_instruction,
 	.spread_spec = bp_spread,
+	.probe_machine = bp_probe_machine,
+	.machine_facts = bp_machine_facts,
 };

@@ -6,12 +6,24 @@
 #include <stdio.h>
 #include <string.h>
 
-static const struct pb_facility *const facilities[] = {
+/* The registry, NULL-terminated; its free slots take facilities registered at run time. */
+#define PB_MAX_FACILITIES 16
+static const struct pb_facility *facilities[PB_MAX_FACILITIES + 1] = {
 	&pb_facility_timer,  &pb_facility_sw,       &pb_facility_bp,
 	&pb_facility_uprobe, &pb_facility_hw,       &pb_facility_pebs,
 	&pb_facility_ibs_op, &pb_facility_ibs_fetch, &pb_facility_spe,
-	NULL,
 };
+
+int pb_facility_register_extra(const struct pb_facility *f)
+{
+	size_t n = 0;
+	while (facilities[n])
+		n++;
+	if (n == PB_MAX_FACILITIES || pb_facility_find(f->name))
+		return -1;
+	facilities[n] = f;
+	return 0;
+}
 
 const struct pb_facility *const *pb_facility_list(void)
 {

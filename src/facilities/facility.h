@@ -237,10 +237,24 @@ struct pb_facility {
 	 * sample's count less k x period is the events counted between the k-th overflow and the
 	 * sample: its skid in events. */
 	bool skid_in_sample_count;
+
+	/* --- Its hardware facts (issue 22: the descriptor owns them, probe and describe). --- */
+	/* Fills its own facts of m (struct pb_machine's facility facts) from what pb_machine_read
+	 * found. prove: m is this machine under the real kernel, so it may open events to prove
+	 * what sysfs claims. NULL: it has none. */
+	void (*probe_machine)(struct pb_machine *m, bool prove);
+	/* Describes its facts of m for `probe` (text and JSON) and capture bundles; returns how
+	 * many it wrote to out (at most max). NULL: none. */
+	unsigned (*machine_facts)(const struct pb_machine *m, struct pb_machine_fact *out,
+				  unsigned max);
 };
 
 /* NULL-terminated list of every facility. */
 const struct pb_facility *const *pb_facility_list(void);
+/* Adds f at the end of the registry, for a facility defined outside src/ (a test's: see
+ * tests/test_plugin_probe.c). Not thread-safe: call it before anything reads the registry.
+ * Returns -1 when the few spare slots are taken or a facility of that name exists. */
+int pb_facility_register_extra(const struct pb_facility *f);
 const struct pb_facility *pb_facility_find(const char *name);
 /* The same, failing (exit 2) with the nearest facility names when there is none; text, when it
  * differs from name, starts the message ("--facility frob"). */

@@ -8,7 +8,12 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#endif
 
 const char *pb_ibs_pmu_name(enum pb_ibs_kind kind)
 {
@@ -286,4 +291,87 @@ int pb_ibs_attr_common(enum pb_ibs_kind kind, const struct pb_machine *m,
 	    pb_ibs_set_format(m, kind, "l3missonly", fallback, 1, attr, err))
 		return -1;
 	return 0;
+}
+
+static bool pmu_has(const struct pb_pmu *p, const char *which, const char *name)
+{
+	char buf[128];
+	if (!p)
+		return false;
+	const char *v = !strcmp(which, "caps") ? pb_pmu_caps(p, name, buf, sizeof buf)
+					       : pb_pmu_format(p, name, buf, sizeof buf);
+	return v && strcmp(v, "0") != 0;
+}
+
+#if defined(__x86_64__) || defined(__i386__)
+/* Read as the kernel reads them (arch/x86/events/amd/ibs.c). */
+static bool cpuid_ibs_caps(uint32_t *caps)
+{
+	unsigned a, b, c, d;
+	if (!__get_cpuid(0x80000001, &a, &b, &c, &d) || !(c & (1u << 10)))
+		return false;
+	unsigned max = __get_cpuid_max(0x80000000, NULL);
+	*caps = PB_IBS_CAPS_AVAIL | PB_IBS_CAPS_FETCHSAM | PB_IBS_CAPS_OPSAM;
+	if (max >= 0x8000001B && __get_cpuid(0x8000001B, &a, &b, &c, &d) && (a & PB_IBS_CAPS_AVAIL))
+		*caps = a; /* the kernel falls back to the three basic bits when the leaf is invalid */
+	return true;
+}
+#else
+static bool cpuid_ibs_caps(uint32_t *caps)
+{
+	(void)caps;
+	return false;
+}
+#endif
+
+void pb_ibs_probe_machine(struct pb_machine *m, bool prove)
+{
+	const struct pb_pmu *op = pb_machine_pmu(m, "ibs_op");
+	const struct pb_pmu *fetch = pb_machine_pmu(m, "ibs_fetch");
+	(void)prove;
+	if (!m->root[0]) {
+		if (!strcmp(m->cpu_vendor, "AuthenticAMD") || !strcmp(m->cpu_vendor, "HygonGenuine"))
+			m->ibs_caps_known = cpuid_ibs_caps(&m->ibs_caps);
+		return;
+	}
+	char buf[64];
+	if (pb_machine_read_file(m, "/pesbench-ibs-caps", buf, sizeof buf) > 0) {
+		m->ibs_caps = (uint32_t)strtoul(buf, NULL, 16);
+		m->ibs_caps_known = true;
+		return;
+	}
+	if (!op && !fetch)
+		return;
+	/* Rebuilt from what the kernel exposes: each of these files exists only with its bit. */
+	uint32_t caps = PB_IBS_CAPS_AVAIL | PB_IBS_CAPS_FETCHSAM | PB_IBS_CAPS_OPSAM;
+	if (pmu_has(op, "format", "cnt_ctl"))
+		caps |= PB_IBS_CAPS_OPCNT;
+	if (pmu_has(op, "caps", "zen4_ibs_extensions") || pmu_has(fetch, "caps", "zen4_ibs_extensions"))
+		caps |= PB_IBS_CAPS_ZEN4;
+	if (pmu_has(op, "caps", "ldlat"))
+		caps |= PB_IBS_CAPS_OPLDLAT;
+	if (pmu_has(op, "caps", "dtlb_pgsize"))
+		caps |= PB_IBS_CAPS_OPDTLBPGSIZE;
+	m->ibs_caps = caps;
+	m->ibs_caps_known = true;
+}
+
+unsigned pb_ibs_machine_facts(const struct pb_machine *m, struct pb_machine_fact *out,
+			      unsigned max)
+{
+	char names[200] = "";
+	if (max < 2)
+		return 0;
+	if (m->ibs_caps_known)
+		pb_ibs_caps_names(m->ibs_caps, names, sizeof names);
+	pb_fact_number(&out[0], "ibs_caps", m->ibs_caps, m->ibs_caps_known, 2);
+	if (m->ibs_caps_known) {
+		out[0].label = "IBS caps";
+		snprintf(out[0].line, sizeof out[0].line, "0x%08x %s", m->ibs_caps, names);
+		/* live CPUID is not in the sysfs files a bundle copies: the tree keeps its answer */
+		out[0].tree_path = "/pesbench-ibs-caps";
+		snprintf(out[0].tree_text, sizeof out[0].tree_text, "%08x\n", m->ibs_caps);
+	}
+	pb_fact_text(&out[1], "ibs_caps_names", names, 2);
+	return 2;
 }

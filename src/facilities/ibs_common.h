@@ -51,6 +51,12 @@ int pb_ibs_check_period(enum pb_ibs_kind kind, const char *spec_text, uint32_t c
 			uint64_t period, struct pb_error *err);
 /* "OPCNT OPCNTEXT ZEN4 ..." for caps. */
 const char *pb_ibs_caps_names(uint32_t caps, char *buf, size_t len);
+/* The descriptors' hardware-fact hooks, shared by ibs-op and ibs-fetch: the IBS capabilities
+ * (CPUID 8000_001B EAX on live AMD, a saved tree's /pesbench-ibs-caps, or rebuilt from the
+ * PMUs' sysfs caps and formats), and their description for probe and capture bundles. */
+void pb_ibs_probe_machine(struct pb_machine *m, bool prove);
+unsigned pb_ibs_machine_facts(const struct pb_machine *m, struct pb_machine_fact *out,
+			      unsigned max);
 
 /* The spec words both take (entries of a struct pb_spec_option table). */
 #define PB_IBS_COMMON_OPTIONS                                                                  \

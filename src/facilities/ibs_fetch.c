@@ -91,4 +91,6 @@ const struct pb_facility pb_facility_ibs_fetch = {
 	.suite_spec = "ibs-fetch",
 	.randomise_in_hardware = fetch_randomise,
 	.declare = fetch_declare,
+	.probe_machine = pb_ibs_probe_machine,
+	.machine_facts = pb_ibs_machine_facts,
 };

@@ -177,4 +177,6 @@ const struct pb_facility pb_facility_ibs_op = {
 	.sample_in_subset = op_sample_in_subset,
 	.suite_spec = "ibs-op",
 	.self_test = op_self_test,
+	.probe_machine = pb_ibs_probe_machine,
+	.machine_facts = pb_ibs_machine_facts,
 };

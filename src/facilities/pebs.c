@@ -56,6 +56,33 @@ void pb_pebs_prove_precise(struct pb_machine *m)
 			m->pmus[i].precise_opened = pb_pebs_precise_by_opening(&m->pmus[i], hybrid);
 }
 
+/* max_precise from the core PMU's caps; on this machine under the real kernel, every core
+ * PMU's levels proved by opening as well. */
+static void pebs_probe_machine(struct pb_machine *m, bool prove)
+{
+	const struct pb_pmu *cpu = pb_machine_pmu(m, "cpu");
+	if (!cpu)
+		cpu = pb_machine_pmu(m, "cpu_core"); /* hybrid Intel: the big cores carry PEBS */
+	char buf[32];
+	if (cpu && pb_pmu_caps(cpu, "max_precise", buf, sizeof buf))
+		m->max_precise = atoi(buf);
+	if (prove)
+		pb_pebs_prove_precise(m);
+}
+
+static unsigned pebs_machine_facts(const struct pb_machine *m, struct pb_machine_fact *out,
+				   unsigned max)
+{
+	if (!max)
+		return 0;
+	pb_fact_number(out, "max_precise", m->max_precise, m->max_precise >= 0, 1);
+	if (m->max_precise >= 0) {
+		out->label = "max precise";
+		snprintf(out->line, sizeof out->line, "%d", m->max_precise);
+	}
+	return 1;
+}
+
 /* The highest level PEBS can give here: the PMU's caps, lowered to what opening proved. */
 static int pebs_max_precise(const struct pb_machine *m)
 {
@@ -450,4 +477,6 @@ const struct pb_facility pb_facility_pebs = {
 	.multi_events = 8,
 	.periods = &pb_counter_periods,
 	.declare = pb_declare_spec_event,
+	.probe_machine = pebs_probe_machine,
+	.machine_facts = pebs_machine_facts,
 };

@@ -1,7 +1,6 @@
 #include "io/probe_json.h"
 
 #include "facilities/facility.h"
-#include "facilities/ibs_common.h"
 
 static json_t *int_or_null(long long v, bool known)
 {
@@ -29,12 +28,28 @@ static json_t *core_pmus_json(const struct pb_machine *m)
 	return list;
 }
 
+static json_t *fact_json(const struct pb_machine_fact *f)
+{
+	switch (f->kind) {
+	case PB_FACT_INT: return json_integer(f->number);
+	case PB_FACT_TEXT: return json_string(f->text);
+	case PB_FACT_NULL: break;
+	}
+	return json_null();
+}
+
+/* The facilities' own facts of the machine, as each descriptor describes them. */
+static void facts_json(json_t *j, const struct pb_machine *m)
+{
+	struct pb_machine_fact facts[PB_MAX_MACHINE_FACTS];
+	unsigned n = pb_machine_facts(m, facts, PB_MAX_MACHINE_FACTS);
+	for (unsigned i = 0; i < n; i++)
+		json_object_set_new(j, facts[i].key, fact_json(&facts[i]));
+}
+
 static json_t *machine_json(const struct pb_machine *m)
 {
 	json_t *j = json_object();
-	char names[200] = "";
-	if (m->ibs_caps_known)
-		pb_ibs_caps_names(m->ibs_caps, names, sizeof names);
 	json_object_set_new(j, "root", json_string(m->root));
 	json_object_set_new(j, "kernel", json_string(m->kernel_release));
 	json_object_set_new(j, "kernel_major", json_integer(m->kernel_major));
@@ -52,11 +67,7 @@ static json_t *machine_json(const struct pb_machine *m)
 	json_object_set_new(j, "cap_perfmon", json_boolean(m->cap_perfmon));
 	json_object_set_new(j, "cap_sys_admin", json_boolean(m->cap_sys_admin));
 	json_object_set_new(j, "is_root", json_boolean(m->is_root));
-	json_object_set_new(j, "max_precise", int_or_null(m->max_precise, m->max_precise >= 0));
-	json_object_set_new(j, "ibs_caps", int_or_null(m->ibs_caps, m->ibs_caps_known));
-	json_object_set_new(j, "ibs_caps_names", json_string(names));
-	json_object_set_new(j, "bp_slots", json_integer(m->bp_slots));
-	json_object_set_new(j, "bp_exec_slots", json_integer(m->bp_exec_slots));
+	facts_json(j, m);
 	json_object_set_new(j, "has_format_lost", json_boolean(m->has_format_lost));
 	json_object_set_new(j, "l1d_size", json_integer(m->l1d_size));
 	json_object_set_new(j, "l1d_line", json_integer(m->l1d_line));
