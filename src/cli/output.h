@@ -4,6 +4,9 @@
 #ifndef PB_CLI_OUTPUT_H
 #define PB_CLI_OUTPUT_H
 
+#include <stdbool.h>
+#include <stdint.h>
+
 struct pb_error;
 struct json_t;
 
@@ -13,5 +16,18 @@ int pb_cli_report(const char *command, const struct pb_error *err);
  * PB_EXIT_OK, or PB_EXIT_OUTPUT reported as above when it did not all get there (a full disk,
  * a closed pipe) or doc is NULL. */
 int pb_cli_print_json(const char *command, struct json_t *doc, int indent);
+
+/* The documents of the commands' --json, printed as above. */
+struct pb_profile_outcome;
+/* `profile --json`: the command, its samples' source, the top functions and the error at
+ * each level (null when too_few says the samples cannot give one). */
+int pb_cli_print_profile(char *const *argv, const char *perf_data, uint64_t top, bool too_few,
+			 const struct pb_profile_outcome *out);
+struct pb_plan_request;
+struct pb_plan;
+struct pb_plan_check;
+/* `plan --json`: the plan, and the check when there is one. */
+int pb_cli_print_plan(const struct pb_plan_request *req, const struct pb_plan *plan,
+		      const struct pb_plan_check *check);
 
 #endif
