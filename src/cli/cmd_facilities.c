@@ -5,21 +5,15 @@
 #include "cli/commands.h"
 #include "cli/options.h"
 #include "facilities/facility.h"
+#include "io/facility_model.h"
 #include "util/error.h"
 #include "util/text.h"
 #include "workloads/workload.h"
 
-#include <jansson.h>
 #include <stdio.h>
 #include <string.h>
 
 #define SHOWN_ITERATIONS 1000
-
-struct model_row {
-	const struct pb_facility *f;
-	char natural[64], basis[16], per_iteration[32], ip[32], periods[96], exclusion[96],
-		cost[64], roles[160], words[320];
-};
 
 static void role_text(const struct pb_spec *spec, enum pb_workload_role role, const char *name,
 		      char *buf, size_t len)
@@ -29,7 +23,7 @@ static void role_text(const struct pb_spec *spec, enum pb_workload_role role, co
 	pb_append(buf, len, "%s%s: %s", buf[0] ? "; " : "", name, w ? w : "n/a");
 }
 
-static int fill_row(const struct pb_facility *f, struct model_row *r, struct pb_error *err)
+static int fill_row(const struct pb_facility *f, struct pb_facility_model *r, struct pb_error *err)
 {
 	memset(r, 0, sizeof *r);
 	r->f = f;
@@ -86,23 +80,23 @@ static int fill_row(const struct pb_facility *f, struct model_row *r, struct pb_
 	return 0;
 }
 
-static void print_markdown(const struct model_row *rows, unsigned n)
+static void print_markdown(const struct pb_facility_model *rows, unsigned n)
 {
 	printf("| facility | suite spec | natural workload | basis | events/iteration | IP | "
 	       "periods | leaves out a level | cost | other workloads | spec words |\n");
 	printf("|---|---|---|---|---|---|---|---|---|---|---|\n");
 	for (unsigned i = 0; i < n; i++) {
-		const struct model_row *r = &rows[i];
+		const struct pb_facility_model *r = &rows[i];
 		printf("| `%s` | `%s` | `%s` | %s | %s | %s | %s | %s | %s | %s | %s |\n", r->f->name,
 		       r->f->suite_spec, r->natural, r->basis, r->per_iteration, r->ip, r->periods,
 		       r->exclusion, r->cost, r->roles, r->words);
 	}
 }
 
-static void print_text(const struct model_row *rows, unsigned n)
+static void print_text(const struct pb_facility_model *rows, unsigned n)
 {
 	for (unsigned i = 0; i < n; i++) {
-		const struct model_row *r = &rows[i];
+		const struct pb_facility_model *r = &rows[i];
 		printf("%-10s %s\n", r->f->name, r->f->summary);
 		printf("  suite spec %s on %s: basis %s, %s events per iteration\n",
 		       r->f->suite_spec, r->natural, r->basis, r->per_iteration);
@@ -119,35 +113,6 @@ static void print_text(const struct model_row *rows, unsigned n)
 			printf("  :%-22s %s\n", one, t->options[k].help);
 		}
 	}
-}
-
-static int print_json(const struct model_row *rows, unsigned n)
-{
-	json_t *all = json_array();
-	for (unsigned i = 0; i < n; i++) {
-		const struct model_row *r = &rows[i];
-		json_t *words = json_array();
-		for (size_t k = 0; r->f->options && k < r->f->options->n; k++) {
-			char one[96];
-			pb_spec_option_usage(&r->f->options->options[k], one, sizeof one);
-			json_array_append_new(words, json_pack("{s:s, s:s}", "word", one, "help",
-							       r->f->options->options[k].help));
-		}
-		json_t *row;
-		json_array_append_new(
-			all, row = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:b, s:b, s:I, "
-				       "s:I, s:s}",
-				       "facility", r->f->name, "suite_spec", r->f->suite_spec,
-				       "natural_workload", r->natural, "basis", r->basis,
-				       "events_per_iteration", r->per_iteration, "ip", r->ip,
-				       "periods", r->periods, "leaves_out_a_level", r->exclusion,
-				       "cost", r->cost, "time_based", r->f->time_based, "exact",
-				       r->f->exact, "min_period", (json_int_t)r->f->min_period,
-				       "default_period", (json_int_t)r->f->default_period,
-				       "workloads", r->roles));
-		json_object_set_new(row, "spec_words", words);
-	}
-	return pb_cli_print_json("facilities", all, 2);
 }
 
 struct facilities_args {
@@ -189,13 +154,13 @@ int pb_cmd_facilities(int argc, char **argv)
 		pb_fail(&err, PB_EXIT_USAGE, 0, "--markdown and --json exclude each other");
 		return pb_cli_report("facilities", &err);
 	}
-	struct model_row rows[16];
+	struct pb_facility_model rows[16];
 	unsigned n = 0;
 	for (const struct pb_facility *const *f = pb_facility_list(); *f && n < 16; f++)
 		if (fill_row(*f, &rows[n++], &err))
 			return pb_cli_report("facilities", &err);
 	if (json)
-		return print_json(rows, n);
+		return pb_cli_print_json("facilities", pb_facility_models_json(rows, n), 2);
 	if (markdown)
 		print_markdown(rows, n);
 	else

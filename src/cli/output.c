@@ -31,6 +31,13 @@ int pb_cli_print_json(const char *command, json_t *doc, int indent)
 	return PB_EXIT_OK;
 }
 
+int pb_cli_print_document(const char *command, json_t *doc, const struct pb_error *err)
+{
+	if (!doc && err->msg[0])
+		return pb_cli_report(command, err);
+	return pb_cli_print_json(command, doc, 2);
+}
+
 static double percent(double fraction)
 {
 	return 100.0 * fraction;

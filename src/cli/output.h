@@ -17,6 +17,10 @@ int pb_cli_report(const char *command, const struct pb_error *err);
  * a closed pipe) or doc is NULL. */
 int pb_cli_print_json(const char *command, struct json_t *doc, int indent);
 
+/* A document made below the CLI, printed as above with an indent of 2; NULL with err's message
+ * set: that error reported instead. */
+int pb_cli_print_document(const char *command, struct json_t *doc, const struct pb_error *err);
+
 /* The documents of the commands' --json, printed as above. */
 struct pb_profile_outcome;
 /* `profile --json`: the command, its samples' source, the top functions and the error at
