@@ -4,9 +4,11 @@
 
 #include "experiments/plan.h"
 #include "runner/profile_run.h"
+#include "runner/verify.h"
 #include "util/error.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <string.h>
@@ -119,4 +121,43 @@ int pb_cli_print_plan(const struct pb_plan_request *req, const struct pb_plan *p
 			pb_slowdown_tolerance_pp(check->measured_pct), "slowdown_within",
 			check->within, "within_budget", check->measured_pct <= plan->budget_pct));
 	return pb_cli_print_json("plan", doc, 2);
+}
+
+int pb_cli_print_verify(const struct pb_verify_report *rep)
+{
+	json_t *rows = json_array();
+	for (size_t i = 0; i < rep->n; i++) {
+		const struct pb_verify_row *r = &rep->rows[i];
+		char addr[24];
+		snprintf(addr, sizeof addr, "0x%" PRIx64, r->addr);
+		json_array_append_new(rows, json_pack(
+			"{s:s, s:s, s:s, s:s, s:o, s:I, s:I, s:o, s:b, s:b, s:s}", "workload", r->workload,
+			"params", r->params, "oracle", r->oracle, "what", r->what,
+			"address", r->addr ? json_string(addr) : json_null(), "thread",
+			(json_int_t)r->thread, "declared", (json_int_t)r->declared, "measured",
+			r->refused ? json_null() : json_integer((json_int_t)r->measured), "ok",
+			r->ok, "refused", r->refused, "note", r->note));
+	}
+	json_t *not_run = json_array();
+	for (const char *p = rep->skipped; *p;) {
+		size_t len = strcspn(p, "\n");
+		const char *line = p;
+		while (len && (*line == ' ')) /* the table's indent */
+			line++, len--;
+		if (len)
+			json_array_append_new(not_run, json_stringn(line, len));
+		p = line + len;
+		if (*p)
+			p++;
+	}
+	return pb_cli_print_json("verify",
+				 json_pack("{s:I, s:I, s:o, s:o}", "checks", (json_int_t)rep->n,
+					   "mismatches", (json_int_t)rep->mismatches, "rows", rows,
+					   "not_run", not_run), 2);
+}
+
+int pb_cli_print_version(const char *version)
+{
+	return pb_cli_print_json("version", json_pack("{s:s, s:s}", "version", version, "jansson",
+						      JANSSON_VERSION), 2);
 }

@@ -33,5 +33,10 @@ struct pb_plan_check;
 /* `plan --json`: the plan, and the check when there is one. */
 int pb_cli_print_plan(const struct pb_plan_request *req, const struct pb_plan *plan,
 		      const struct pb_plan_check *check);
+struct pb_verify_report;
+/* `verify --json`: every check with both numbers, and what was not run. */
+int pb_cli_print_verify(const struct pb_verify_report *rep);
+/* `version --json`: the program's version and the jansson it was built with. */
+int pb_cli_print_version(const char *version);
 
 #endif
