@@ -301,6 +301,134 @@ static long func_index(struct func_table *t, struct obj_state *objs, size_t obj,
 	return (long)*at;
 }
 
+/* Instruction level: the executed and sampled addresses merged, one unit each, and one for
+ * the samples nowhere. */
+static void insn_level(struct obj_state *objs, size_t nobjs, double *ve, double *vs,
+		       double nowhere, struct pb_profile_report *out)
+{
+	size_t u = 0;
+	for (size_t o = 0; o < nobjs; o++) {
+		struct obj_state *os = &objs[o];
+		size_t i = 0, j = 0;
+		while (i < os->exact.n || j < os->nsamples) {
+			uint64_t a = i < os->exact.n ? os->exact.instr[i].addr : UINT64_MAX;
+			uint64_t b = j < os->nsamples ? os->samples[j] : UINT64_MAX;
+			uint64_t at = a < b ? a : b;
+			ve[u] = 0;
+			vs[u] = 0;
+			if (a == at)
+				ve[u] = (double)os->exact.instr[i++].ir;
+			while (j < os->nsamples && os->samples[j] == at) {
+				vs[u] += 1;
+				j++;
+			}
+			if (a != at)
+				out->unexecuted_samples += (uint64_t)vs[u];
+			u++;
+		}
+	}
+	ve[u] = 0;
+	vs[u++] = nowhere;
+	pb_share_error(ve, vs, u, &out->insn);
+}
+
+/* Block level: every block, per object one "outside any block" unit, and the samples nowhere. */
+static void block_level(struct obj_state *objs, size_t nobjs, double *ve, double *vs,
+			double nowhere, struct pb_profile_report *out)
+{
+	size_t u = 0;
+	for (size_t o = 0; o < nobjs; o++) {
+		struct obj_state *os = &objs[o];
+		size_t base = u;
+		for (size_t b = 0; b < os->blocks.n; b++) {
+			ve[u] = (double)os->blocks.bb[b].instructions;
+			vs[u++] = 0;
+		}
+		size_t outside = u;
+		ve[u] = 0;
+		vs[u++] = 0;
+		for (size_t j = 0; j < os->nsamples; j++) {
+			long b = pb_bb_find(&os->blocks, os->samples[j]);
+			vs[b < 0 ? outside : base + (size_t)b] += 1;
+		}
+	}
+	ve[u] = 0;
+	vs[u++] = nowhere;
+	pb_share_error(ve, vs, u, &out->block);
+}
+
+/* Each function's exact instructions and samples, and the address its source line is taken
+ * from (its hottest instruction, or its first sample). */
+static int func_table_fill(struct func_table *ft, struct obj_state *objs, size_t nobjs)
+{
+	for (size_t o = 0; o < nobjs; o++) {
+		struct obj_state *os = &objs[o];
+		for (size_t i = 0; i < os->exact.n; i++) {
+			const struct pb_cg_instr *ins = &os->exact.instr[i];
+			long f = func_index(ft, objs, o, ins->addr);
+			if (f < 0)
+				return -1;
+			ft->k[f].exact_ir += ins->ir;
+			if (ins->ir > ft->k[f].hot_ir) {
+				ft->k[f].hot_ir = ins->ir;
+				ft->k[f].hot_addr = ins->addr;
+			}
+		}
+		for (size_t j = 0; j < os->nsamples; j++) {
+			long f = func_index(ft, objs, o, os->samples[j]);
+			if (f < 0)
+				return -1;
+			ft->k[f].samples++;
+			if (!ft->k[f].exact_ir && !ft->k[f].hot_addr)
+				ft->k[f].hot_addr = os->samples[j];
+		}
+	}
+	return 0;
+}
+
+/* Function level: the error over functions, and every function with its shares. */
+static int func_level(struct func_table *ft, struct obj_state *objs, double nowhere,
+		      struct pb_profile_report *out)
+{
+	if (ft->n)
+		qsort(ft->k, ft->n, sizeof *ft->k, cmp_key);
+	double *fe = calloc(ft->n + 1, sizeof *fe), *fs = calloc(ft->n + 1, sizeof *fs);
+	out->funcs = calloc(ft->n + 1, sizeof *out->funcs);
+	if (!fe || !fs || !out->funcs) {
+		free(fe);
+		free(fs);
+		return -1;
+	}
+	for (size_t f = 0; f < ft->n; f++) {
+		fe[f] = (double)ft->k[f].exact_ir;
+		fs[f] = (double)ft->k[f].samples;
+	}
+	fs[ft->n] = nowhere;
+	pb_share_error(fe, fs, ft->n + 1, &out->func);
+	free(fe);
+	free(fs);
+	double total_s = (double)out->samples;
+	for (size_t f = 0; f < ft->n; f++) {
+		struct pb_profile_func *pf = &out->funcs[out->nfuncs++];
+		const struct func_key *k = &ft->k[f];
+		const char *obj_path = pb_prof_object_path(objs[k->obj].obj);
+		snprintf(pf->object, sizeof pf->object, "%.95s", pb_path_base(obj_path));
+		if (k->name)
+			snprintf(pf->name, sizeof pf->name, "%.159s", k->name);
+		else
+			snprintf(pf->name, sizeof pf->name, "[%.100s, no symbol]", pf->object);
+		const char *file;
+		int line;
+		if (k->hot_addr && pb_prof_object_source(objs[k->obj].obj, k->hot_addr, &file, &line))
+			snprintf(pf->source, sizeof pf->source, "%.140s:%d", pb_path_base(file), line);
+		pf->exact_ir = k->exact_ir;
+		pf->samples = k->samples;
+		pf->exact_share = out->total_ir ? (double)k->exact_ir / (double)out->total_ir : 0;
+		pf->sampled_share = total_s > 0 ? (double)k->samples / total_s : 0;
+	}
+	return 0;
+}
+
 int pb_profile_compute(const struct pb_profile_input *in, struct pb_profile_report *out,
 		       struct pb_error *err)
 {
@@ -381,112 +509,10 @@ int pb_profile_compute(const struct pb_profile_input *in, struct pb_profile_repo
 	}
 	double nowhere = (double)out->unmapped_samples;
 
-	/* Instruction level: merge the executed and sampled addresses. */
-	size_t u = 0;
-	for (size_t o = 0; o < nobjs; o++) {
-		struct obj_state *os = &objs[o];
-		size_t i = 0, j = 0;
-		while (i < os->exact.n || j < os->nsamples) {
-			uint64_t a = i < os->exact.n ? os->exact.instr[i].addr : UINT64_MAX;
-			uint64_t b = j < os->nsamples ? os->samples[j] : UINT64_MAX;
-			uint64_t at = a < b ? a : b;
-			ve[u] = 0;
-			vs[u] = 0;
-			if (a == at)
-				ve[u] = (double)os->exact.instr[i++].ir;
-			while (j < os->nsamples && os->samples[j] == at) {
-				vs[u] += 1;
-				j++;
-			}
-			if (a != at)
-				out->unexecuted_samples += (uint64_t)vs[u];
-			u++;
-		}
-	}
-	ve[u] = 0;
-	vs[u++] = nowhere;
-	pb_share_error(ve, vs, u, &out->insn);
-
-	/* Block level. */
-	u = 0;
-	for (size_t o = 0; o < nobjs; o++) {
-		struct obj_state *os = &objs[o];
-		size_t base = u;
-		for (size_t b = 0; b < os->blocks.n; b++) {
-			ve[u] = (double)os->blocks.bb[b].instructions;
-			vs[u++] = 0;
-		}
-		size_t outside = u;
-		ve[u] = 0;
-		vs[u++] = 0;
-		for (size_t j = 0; j < os->nsamples; j++) {
-			long b = pb_bb_find(&os->blocks, os->samples[j]);
-			vs[b < 0 ? outside : base + (size_t)b] += 1;
-		}
-	}
-	ve[u] = 0;
-	vs[u++] = nowhere;
-	pb_share_error(ve, vs, u, &out->block);
-
-	/* Function level. */
-	for (size_t o = 0; o < nobjs; o++) {
-		struct obj_state *os = &objs[o];
-		for (size_t i = 0; i < os->exact.n; i++) {
-			const struct pb_cg_instr *ins = &os->exact.instr[i];
-			long f = func_index(&ft, objs, o, ins->addr);
-			if (f < 0)
-				goto oom;
-			ft.k[f].exact_ir += ins->ir;
-			if (ins->ir > ft.k[f].hot_ir) {
-				ft.k[f].hot_ir = ins->ir;
-				ft.k[f].hot_addr = ins->addr;
-			}
-		}
-		for (size_t j = 0; j < os->nsamples; j++) {
-			long f = func_index(&ft, objs, o, os->samples[j]);
-			if (f < 0)
-				goto oom;
-			ft.k[f].samples++;
-			if (!ft.k[f].exact_ir && !ft.k[f].hot_addr)
-				ft.k[f].hot_addr = os->samples[j];
-		}
-	}
-	if (ft.n)
-		qsort(ft.k, ft.n, sizeof *ft.k, cmp_key);
-	double *fe = calloc(ft.n + 1, sizeof *fe), *fs = calloc(ft.n + 1, sizeof *fs);
-	out->funcs = calloc(ft.n + 1, sizeof *out->funcs);
-	if (!fe || !fs || !out->funcs) {
-		free(fe);
-		free(fs);
+	insn_level(objs, nobjs, ve, vs, nowhere, out);
+	block_level(objs, nobjs, ve, vs, nowhere, out);
+	if (func_table_fill(&ft, objs, nobjs) || func_level(&ft, objs, nowhere, out))
 		goto oom;
-	}
-	for (size_t f = 0; f < ft.n; f++) {
-		fe[f] = (double)ft.k[f].exact_ir;
-		fs[f] = (double)ft.k[f].samples;
-	}
-	fs[ft.n] = nowhere;
-	pb_share_error(fe, fs, ft.n + 1, &out->func);
-	free(fe);
-	free(fs);
-	double total_s = (double)out->samples;
-	for (size_t f = 0; f < ft.n; f++) {
-		struct pb_profile_func *pf = &out->funcs[out->nfuncs++];
-		const struct func_key *k = &ft.k[f];
-		const char *obj_path = pb_prof_object_path(objs[k->obj].obj);
-		snprintf(pf->object, sizeof pf->object, "%.95s", pb_path_base(obj_path));
-		if (k->name)
-			snprintf(pf->name, sizeof pf->name, "%.159s", k->name);
-		else
-			snprintf(pf->name, sizeof pf->name, "[%.100s, no symbol]", pf->object);
-		const char *file;
-		int line;
-		if (k->hot_addr && pb_prof_object_source(objs[k->obj].obj, k->hot_addr, &file, &line))
-			snprintf(pf->source, sizeof pf->source, "%.140s:%d", pb_path_base(file), line);
-		pf->exact_ir = k->exact_ir;
-		pf->samples = k->samples;
-		pf->exact_share = out->total_ir ? (double)k->exact_ir / (double)out->total_ir : 0;
-		pf->sampled_share = total_s > 0 ? (double)k->samples / total_s : 0;
-	}
 	out->nfuncs_total = out->nfuncs;
 	qsort(out->funcs, out->nfuncs, sizeof *out->funcs, cmp_func_share);
 	out->objects = calloc(nobjs ? nobjs : 1, sizeof *out->objects);
