@@ -23,6 +23,17 @@ expect_exit 2 "no facility" "$PB_BIN" plan --budget 5 -- true
 expect_exit 2 "unknown facility" "$PB_BIN" plan --facility nosuch --budget 5 -- true
 expect_exit 2 "bp needs an address" "$PB_BIN" plan --facility bp:w --budget 5 -- true
 check "grep -q 'needs an address' '$work/err'" "bp refusal explained"
+# The facilities plan takes are the registry's: --help lists the same names the refusal offers,
+# bp (which needs an address) is not among them, and the help names no facility elsewhere.
+offered=$(sed -n 's/.*samples a whole program (\(.*\)).*/\1/p' "$work/err")
+"$PB_BIN" plan --help >"$work/plan_help" 2>&1
+listed=$(sed -n '/^facilities that can sample a whole program:/,/^$/p' "$work/plan_help" |
+	sed 's/^facilities that can sample a whole program://' | tr -s ' \n' ' ' | sed 's/^ //;s/ $//')
+check "[ -n '$offered' ] && [ '$offered' = '$listed' ]" \
+	"plan --help lists the facilities the refusal offers ('$listed' / '$offered')"
+check "! grep -qw 'bp' <<<'$listed'" "plan --help leaves out a facility that needs an address"
+check "[ \"\$(grep -v '^facilities that can sample\|^  [a-z]' '$work/plan_help' |
+	grep -cE '(timer|pebs|ibs|spe)[:-]')\" -eq 0 ]" "plan --help names no facility outside the list"
 expect_exit 2 "ring not a power of two" "$PB_BIN" plan --facility $T --budget 5 --ring 3 -- true
 expect_exit 2 "command not found" "$PB_BIN" plan --facility $T --budget 5 -- /nonexistent/cmd
 check "grep -q 'cannot run' '$work/err'" "not found explained"

@@ -1,21 +1,18 @@
 /* Profile accuracy against callgrind: the metric, the basic-block builder (exact counts plus
- * capstone), ELF objects through elfutils, and the pipeline that maps sample IPs to objects'
- * link-time addresses — the addresses callgrind reports — and compares at three levels. */
+ * capstone), and the pipeline that maps sample IPs to objects' link-time addresses — the
+ * addresses callgrind reports — and compares at three levels. ELF objects and mappings are
+ * prof_object.c's, the histogram and the symbolizer symbolizer.c's. */
 #include "analysis/profile.h"
 #include "analysis/attribution.h"
 #include "util/kit.h"
 
 #include <capstone/capstone.h>
-#include <elfutils/libdwfl.h>
 #include <errno.h>
-#include <fcntl.h>
-#include <gelf.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 /* ---- the metric ---- */
 
@@ -234,320 +231,6 @@ long pb_bb_find(const struct pb_bb_table *t, uint64_t addr)
 	return -1;
 }
 
-/* ---- objects ---- */
-
-struct pb_prof_object {
-	char path[PATH_MAX];
-	int fd;
-	Elf *elf;
-	GElf_Phdr *load;            /* PT_LOAD headers */
-	size_t nload;
-	Dwfl *dwfl;
-	Dwfl_Module *mod;
-};
-
-bool pb_is_elf_file(const char *path)
-{
-	unsigned char magic[4];
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return false;
-	bool elf = read(fd, magic, 4) == 4 && !memcmp(magic, ELFMAG, SELFMAG);
-	close(fd);
-	return elf;
-}
-
-/* Debug files by build-id only (/usr/lib/debug/.build-id: Debian's -dbg and -dbgsym packages;
- * DWARF inside the object itself is read either way). The standard search would also try
- * debuginfod: a network lookup when DEBUGINFOD_URLS is set, and even unset it loads libcurl
- * and its thirty libraries (8 MB, a noticeable part of exporting a profile) for every object
- * without debug lines. */
-static const Dwfl_Callbacks offline_callbacks = {
-	.find_elf = dwfl_build_id_find_elf,
-	.find_debuginfo = dwfl_build_id_find_debuginfo,
-	.section_address = dwfl_offline_section_address,
-};
-
-int pb_prof_object_open(const char *path, struct pb_prof_object **out, struct pb_error *err)
-{
-	*out = NULL;
-	elf_version(EV_CURRENT);
-	struct pb_prof_object *o = calloc(1, sizeof *o);
-	if (!o)
-		return pb_fail(err, PB_EXIT_FAILURE, ENOMEM, "out of memory");
-	snprintf(o->path, sizeof o->path, "%s", path);
-	o->fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (o->fd < 0) {
-		int e = errno;
-		free(o);
-		return pb_fail(err, PB_EXIT_BAD_FILE, e, "cannot open %s: %s", path, strerror(e));
-	}
-	o->elf = elf_begin(o->fd, ELF_C_READ_MMAP, NULL);
-	size_t nph = 0;
-	if (!o->elf || elf_kind(o->elf) != ELF_K_ELF || elf_getphdrnum(o->elf, &nph)) {
-		pb_prof_object_close(o);
-		return pb_fail(err, PB_EXIT_BAD_FILE, 0, "%s is not an ELF file", path);
-	}
-	o->load = calloc(nph ? nph : 1, sizeof *o->load);
-	for (size_t i = 0; o->load && i < nph; i++) {
-		GElf_Phdr ph;
-		if (gelf_getphdr(o->elf, (int)i, &ph) && ph.p_type == PT_LOAD)
-			o->load[o->nload++] = ph;
-	}
-	/* Base 0 with add_p_vaddr: module addresses are the file's link-time addresses, the ones
-	 * callgrind reports. One Dwfl per object, since every shared object starts near 0. */
-	o->dwfl = dwfl_begin(&offline_callbacks);
-	if (o->dwfl) {
-		o->mod = dwfl_report_elf(o->dwfl, path, path, -1, 0, true);
-		dwfl_report_end(o->dwfl, NULL, NULL);
-	}
-	*out = o;
-	return 0;
-}
-
-void pb_prof_object_close(struct pb_prof_object *o)
-{
-	if (!o)
-		return;
-	if (o->dwfl)
-		dwfl_end(o->dwfl);
-	if (o->elf)
-		elf_end(o->elf);
-	if (o->fd >= 0)
-		close(o->fd);
-	free(o->load);
-	free(o);
-}
-
-const char *pb_prof_object_path(const struct pb_prof_object *o)
-{
-	return o->path;
-}
-
-bool pb_prof_object_offset_to_addr(const struct pb_prof_object *o, uint64_t offset,
-				   uint64_t *addr)
-{
-	for (size_t i = 0; i < o->nload; i++) {
-		const GElf_Phdr *ph = &o->load[i];
-		if (offset >= ph->p_offset && offset < ph->p_offset + ph->p_filesz) {
-			*addr = ph->p_vaddr + (offset - ph->p_offset);
-			return true;
-		}
-	}
-	return false;
-}
-
-size_t pb_prof_object_read(void *object, uint64_t addr, uint8_t *buf, size_t len)
-{
-	const struct pb_prof_object *o = object;
-	for (size_t i = 0; i < o->nload; i++) {
-		const GElf_Phdr *ph = &o->load[i];
-		if (addr < ph->p_vaddr || addr >= ph->p_vaddr + ph->p_filesz)
-			continue;
-		uint64_t left = ph->p_vaddr + ph->p_filesz - addr;
-		size_t n = left < len ? (size_t)left : len;
-		ssize_t got = pread(o->fd, buf, n, (off_t)(ph->p_offset + (addr - ph->p_vaddr)));
-		return got > 0 ? (size_t)got : 0;
-	}
-	return 0;
-}
-
-const char *pb_prof_object_symbol(struct pb_prof_object *o, uint64_t addr, uint64_t *start)
-{
-	if (!o->mod)
-		return NULL;
-	GElf_Off off;
-	GElf_Sym sym;
-	const char *name = dwfl_module_addrinfo(o->mod, addr, &off, &sym, NULL, NULL, NULL);
-	if (!name)
-		return NULL;
-	*start = addr - off;
-	return name;
-}
-
-bool pb_prof_object_source(struct pb_prof_object *o, uint64_t addr, const char **file,
-			   int *line)
-{
-	if (!o->mod)
-		return false;
-	Dwfl_Line *l = dwfl_module_getsrc(o->mod, addr);
-	if (!l)
-		return false;
-	*file = dwfl_lineinfo(l, NULL, line, NULL, NULL, NULL);
-	return *file != NULL;
-}
-
-/* ---- maps ---- */
-
-int pb_maps_add(struct pb_map **maps, size_t *n, uint64_t start, uint64_t len, uint64_t pgoff,
-		const char *path)
-{
-	struct pb_map *m = realloc(*maps, (*n + 1) * sizeof **maps);
-	if (!m)
-		return -1;
-	*maps = m;
-	m[*n] = (struct pb_map){.start = start, .end = start + len, .pgoff = pgoff};
-	snprintf(m[*n].path, sizeof m[*n].path, "%s", path);
-	(*n)++;
-	return 0;
-}
-
-int pb_maps_read_proc(pid_t pid, struct pb_map **maps, size_t *n)
-{
-	char name[64], line[PATH_MAX + 128];
-	snprintf(name, sizeof name, "/proc/%d/maps", (int)pid);
-	FILE *f = fopen(name, "re");
-	if (!f)
-		return -1;
-	int added = 0;
-	while (fgets(line, sizeof line, f)) {
-		unsigned long long start, end, pgoff;
-		char perms[8];
-		int pos = 0;
-		if (sscanf(line, "%llx-%llx %7s %llx %*s %*s%n", &start, &end, perms, &pgoff, &pos) < 4)
-			continue;
-		const char *p = line + pos;
-		while (*p == ' ')
-			p++;
-		char path[PATH_MAX];
-		snprintf(path, sizeof path, "%s", p);
-		path[strcspn(path, "\n")] = '\0';
-		if (perms[2] != 'x' || path[0] != '/')
-			continue;
-		if (pb_maps_add(maps, n, start, end - start, pgoff, path) == 0)
-			added++;
-	}
-	fclose(f);
-	return added;
-}
-
-static const char *base_name(const char *path)
-{
-	const char *s = strrchr(path, '/');
-	return s ? s + 1 : path;
-}
-
-/* ---- the histogram ---- */
-
-static int cmp_hist_row(const void *a, const void *b)
-{
-	const struct pb_hist_row *x = a, *y = b;
-	if (x->group != y->group)
-		return x->group < y->group ? -1 : 1;
-	if (x->count != y->count)
-		return x->count > y->count ? -1 : 1;
-	return x->addr < y->addr ? -1 : x->addr > y->addr;
-}
-
-void pb_histogram_sort(struct pb_histogram *h)
-{
-	if (h->sorted)
-		return;
-	qsort(h->rows, h->n, sizeof *h->rows, cmp_hist_row);
-	/* The index points at the old places: adding ends, and its memory goes. */
-	pb_hashmap_free(&h->index);
-	h->sorted = true;
-}
-
-void pb_histogram_free(struct pb_histogram *h)
-{
-	pb_hashmap_free(&h->index);
-	free(h->rows);
-	memset(h, 0, sizeof *h);
-}
-
-/* ---- the symbolizer ---- */
-
-int pb_symbolizer_add_map(struct pb_symbolizer *sy, uint32_t pid, uint64_t start, uint64_t len,
-			  uint64_t pgoff, const char *path)
-{
-	char *copy;
-	if (pb_grow(&sy->maps, &sy->maps_cap, sy->nmaps, sizeof *sy->maps, 64) ||
-	    !(copy = strdup(path)))
-		return -1;
-	sy->maps[sy->nmaps++] =
-		(struct pb_sym_map){.pid = pid, .start = start, .len = len, .pgoff = pgoff, .path = copy};
-	return 0;
-}
-
-long pb_symbolizer_object(struct pb_symbolizer *sy, const char *path)
-{
-	for (size_t i = 0; i < sy->nobjects; i++)
-		if (!strcmp(sy->objects[i].path, path))
-			return (long)i;
-	if (pb_grow(&sy->objects, &sy->objects_cap, sy->nobjects, sizeof *sy->objects, 16))
-		return -1;
-	struct pb_sym_object *o = &sy->objects[sy->nobjects];
-	o->path = strdup(path);
-	if (!o->path)
-		return -1;
-	struct pb_error err;
-	if (pb_prof_object_open(path, &o->object, &err))
-		o->object = NULL;
-	return (long)sy->nobjects++;
-}
-
-const struct pb_sym_map *pb_symbolizer_map(const struct pb_symbolizer *sy, uint32_t pid,
-					   uint64_t ip)
-{
-	for (size_t k = sy->nmaps; k-- > 0;) {
-		const struct pb_sym_map *m = &sy->maps[k];
-		if ((m->pid == pid || m->pid == UINT32_MAX) && ip >= m->start && ip - m->start < m->len)
-			return m;
-	}
-	return NULL;
-}
-
-bool pb_symbolizer_resolve(struct pb_symbolizer *sy, uint32_t pid, uint64_t ip, size_t *object,
-			   uint64_t *addr)
-{
-	const struct pb_sym_map *m = pb_symbolizer_map(sy, pid, ip);
-	if (!m)
-		return false;
-	long o = pb_symbolizer_object(sy, m->path);
-	if (o < 0 || !sy->objects[o].object ||
-	    !pb_prof_object_offset_to_addr(sy->objects[o].object, ip - m->start + m->pgoff, addr))
-		return false;
-	*object = (size_t)o;
-	return true;
-}
-
-void pb_symbolizer_name(struct pb_symbolizer *sy, uint32_t pid, uint64_t ip, char *out,
-			size_t len)
-{
-	out[0] = '\0';
-	const struct pb_sym_map *m = pb_symbolizer_map(sy, pid, ip);
-	if (!m)
-		return;
-	if (m->path[0] != '/') {
-		snprintf(out, len, "%s", m->path);
-		return;
-	}
-	size_t o;
-	uint64_t addr, start;
-	const char *name = NULL;
-	if (pb_symbolizer_resolve(sy, pid, ip, &o, &addr))
-		name = pb_prof_object_symbol(sy->objects[o].object, addr, &start);
-	if (name)
-		snprintf(out, len, "%s+%#" PRIx64 " (%s)", name, addr - start, base_name(m->path));
-	else
-		snprintf(out, len, "(%s+%#" PRIx64 ")", base_name(m->path), ip - m->start + m->pgoff);
-}
-
-void pb_symbolizer_free(struct pb_symbolizer *sy)
-{
-	for (size_t i = 0; i < sy->nmaps; i++)
-		free(sy->maps[i].path);
-	free(sy->maps);
-	for (size_t i = 0; i < sy->nobjects; i++) {
-		if (sy->objects[i].object)
-			pb_prof_object_close(sy->objects[i].object);
-		free(sy->objects[i].path);
-	}
-	free(sy->objects);
-	memset(sy, 0, sizeof *sy);
-}
-
 /* ---- the pipeline ---- */
 
 struct obj_state {
@@ -616,6 +299,134 @@ static long func_index(struct func_table *t, struct obj_state *objs, size_t obj,
 		*at = t->n++;
 	}
 	return (long)*at;
+}
+
+/* Instruction level: the executed and sampled addresses merged, one unit each, and one for
+ * the samples nowhere. */
+static void insn_level(struct obj_state *objs, size_t nobjs, double *ve, double *vs,
+		       double nowhere, struct pb_profile_report *out)
+{
+	size_t u = 0;
+	for (size_t o = 0; o < nobjs; o++) {
+		struct obj_state *os = &objs[o];
+		size_t i = 0, j = 0;
+		while (i < os->exact.n || j < os->nsamples) {
+			uint64_t a = i < os->exact.n ? os->exact.instr[i].addr : UINT64_MAX;
+			uint64_t b = j < os->nsamples ? os->samples[j] : UINT64_MAX;
+			uint64_t at = a < b ? a : b;
+			ve[u] = 0;
+			vs[u] = 0;
+			if (a == at)
+				ve[u] = (double)os->exact.instr[i++].ir;
+			while (j < os->nsamples && os->samples[j] == at) {
+				vs[u] += 1;
+				j++;
+			}
+			if (a != at)
+				out->unexecuted_samples += (uint64_t)vs[u];
+			u++;
+		}
+	}
+	ve[u] = 0;
+	vs[u++] = nowhere;
+	pb_share_error(ve, vs, u, &out->insn);
+}
+
+/* Block level: every block, per object one "outside any block" unit, and the samples nowhere. */
+static void block_level(struct obj_state *objs, size_t nobjs, double *ve, double *vs,
+			double nowhere, struct pb_profile_report *out)
+{
+	size_t u = 0;
+	for (size_t o = 0; o < nobjs; o++) {
+		struct obj_state *os = &objs[o];
+		size_t base = u;
+		for (size_t b = 0; b < os->blocks.n; b++) {
+			ve[u] = (double)os->blocks.bb[b].instructions;
+			vs[u++] = 0;
+		}
+		size_t outside = u;
+		ve[u] = 0;
+		vs[u++] = 0;
+		for (size_t j = 0; j < os->nsamples; j++) {
+			long b = pb_bb_find(&os->blocks, os->samples[j]);
+			vs[b < 0 ? outside : base + (size_t)b] += 1;
+		}
+	}
+	ve[u] = 0;
+	vs[u++] = nowhere;
+	pb_share_error(ve, vs, u, &out->block);
+}
+
+/* Each function's exact instructions and samples, and the address its source line is taken
+ * from (its hottest instruction, or its first sample). */
+static int func_table_fill(struct func_table *ft, struct obj_state *objs, size_t nobjs)
+{
+	for (size_t o = 0; o < nobjs; o++) {
+		struct obj_state *os = &objs[o];
+		for (size_t i = 0; i < os->exact.n; i++) {
+			const struct pb_cg_instr *ins = &os->exact.instr[i];
+			long f = func_index(ft, objs, o, ins->addr);
+			if (f < 0)
+				return -1;
+			ft->k[f].exact_ir += ins->ir;
+			if (ins->ir > ft->k[f].hot_ir) {
+				ft->k[f].hot_ir = ins->ir;
+				ft->k[f].hot_addr = ins->addr;
+			}
+		}
+		for (size_t j = 0; j < os->nsamples; j++) {
+			long f = func_index(ft, objs, o, os->samples[j]);
+			if (f < 0)
+				return -1;
+			ft->k[f].samples++;
+			if (!ft->k[f].exact_ir && !ft->k[f].hot_addr)
+				ft->k[f].hot_addr = os->samples[j];
+		}
+	}
+	return 0;
+}
+
+/* Function level: the error over functions, and every function with its shares. */
+static int func_level(struct func_table *ft, struct obj_state *objs, double nowhere,
+		      struct pb_profile_report *out)
+{
+	if (ft->n)
+		qsort(ft->k, ft->n, sizeof *ft->k, cmp_key);
+	double *fe = calloc(ft->n + 1, sizeof *fe), *fs = calloc(ft->n + 1, sizeof *fs);
+	out->funcs = calloc(ft->n + 1, sizeof *out->funcs);
+	if (!fe || !fs || !out->funcs) {
+		free(fe);
+		free(fs);
+		return -1;
+	}
+	for (size_t f = 0; f < ft->n; f++) {
+		fe[f] = (double)ft->k[f].exact_ir;
+		fs[f] = (double)ft->k[f].samples;
+	}
+	fs[ft->n] = nowhere;
+	pb_share_error(fe, fs, ft->n + 1, &out->func);
+	free(fe);
+	free(fs);
+	double total_s = (double)out->samples;
+	for (size_t f = 0; f < ft->n; f++) {
+		struct pb_profile_func *pf = &out->funcs[out->nfuncs++];
+		const struct func_key *k = &ft->k[f];
+		const char *obj_path = pb_prof_object_path(objs[k->obj].obj);
+		snprintf(pf->object, sizeof pf->object, "%.95s", pb_path_base(obj_path));
+		if (k->name)
+			snprintf(pf->name, sizeof pf->name, "%.159s", k->name);
+		else
+			snprintf(pf->name, sizeof pf->name, "[%.100s, no symbol]", pf->object);
+		const char *file;
+		int line;
+		if (k->hot_addr && pb_prof_object_source(objs[k->obj].obj, k->hot_addr, &file, &line))
+			snprintf(pf->source, sizeof pf->source, "%.140s:%d", pb_path_base(file), line);
+		pf->exact_ir = k->exact_ir;
+		pf->samples = k->samples;
+		pf->exact_share = out->total_ir ? (double)k->exact_ir / (double)out->total_ir : 0;
+		pf->sampled_share = total_s > 0 ? (double)k->samples / total_s : 0;
+	}
+	return 0;
 }
 
 int pb_profile_compute(const struct pb_profile_input *in, struct pb_profile_report *out,
@@ -698,112 +509,10 @@ int pb_profile_compute(const struct pb_profile_input *in, struct pb_profile_repo
 	}
 	double nowhere = (double)out->unmapped_samples;
 
-	/* Instruction level: merge the executed and sampled addresses. */
-	size_t u = 0;
-	for (size_t o = 0; o < nobjs; o++) {
-		struct obj_state *os = &objs[o];
-		size_t i = 0, j = 0;
-		while (i < os->exact.n || j < os->nsamples) {
-			uint64_t a = i < os->exact.n ? os->exact.instr[i].addr : UINT64_MAX;
-			uint64_t b = j < os->nsamples ? os->samples[j] : UINT64_MAX;
-			uint64_t at = a < b ? a : b;
-			ve[u] = 0;
-			vs[u] = 0;
-			if (a == at)
-				ve[u] = (double)os->exact.instr[i++].ir;
-			while (j < os->nsamples && os->samples[j] == at) {
-				vs[u] += 1;
-				j++;
-			}
-			if (a != at)
-				out->unexecuted_samples += (uint64_t)vs[u];
-			u++;
-		}
-	}
-	ve[u] = 0;
-	vs[u++] = nowhere;
-	pb_share_error(ve, vs, u, &out->insn);
-
-	/* Block level. */
-	u = 0;
-	for (size_t o = 0; o < nobjs; o++) {
-		struct obj_state *os = &objs[o];
-		size_t base = u;
-		for (size_t b = 0; b < os->blocks.n; b++) {
-			ve[u] = (double)os->blocks.bb[b].instructions;
-			vs[u++] = 0;
-		}
-		size_t outside = u;
-		ve[u] = 0;
-		vs[u++] = 0;
-		for (size_t j = 0; j < os->nsamples; j++) {
-			long b = pb_bb_find(&os->blocks, os->samples[j]);
-			vs[b < 0 ? outside : base + (size_t)b] += 1;
-		}
-	}
-	ve[u] = 0;
-	vs[u++] = nowhere;
-	pb_share_error(ve, vs, u, &out->block);
-
-	/* Function level. */
-	for (size_t o = 0; o < nobjs; o++) {
-		struct obj_state *os = &objs[o];
-		for (size_t i = 0; i < os->exact.n; i++) {
-			const struct pb_cg_instr *ins = &os->exact.instr[i];
-			long f = func_index(&ft, objs, o, ins->addr);
-			if (f < 0)
-				goto oom;
-			ft.k[f].exact_ir += ins->ir;
-			if (ins->ir > ft.k[f].hot_ir) {
-				ft.k[f].hot_ir = ins->ir;
-				ft.k[f].hot_addr = ins->addr;
-			}
-		}
-		for (size_t j = 0; j < os->nsamples; j++) {
-			long f = func_index(&ft, objs, o, os->samples[j]);
-			if (f < 0)
-				goto oom;
-			ft.k[f].samples++;
-			if (!ft.k[f].exact_ir && !ft.k[f].hot_addr)
-				ft.k[f].hot_addr = os->samples[j];
-		}
-	}
-	if (ft.n)
-		qsort(ft.k, ft.n, sizeof *ft.k, cmp_key);
-	double *fe = calloc(ft.n + 1, sizeof *fe), *fs = calloc(ft.n + 1, sizeof *fs);
-	out->funcs = calloc(ft.n + 1, sizeof *out->funcs);
-	if (!fe || !fs || !out->funcs) {
-		free(fe);
-		free(fs);
+	insn_level(objs, nobjs, ve, vs, nowhere, out);
+	block_level(objs, nobjs, ve, vs, nowhere, out);
+	if (func_table_fill(&ft, objs, nobjs) || func_level(&ft, objs, nowhere, out))
 		goto oom;
-	}
-	for (size_t f = 0; f < ft.n; f++) {
-		fe[f] = (double)ft.k[f].exact_ir;
-		fs[f] = (double)ft.k[f].samples;
-	}
-	fs[ft.n] = nowhere;
-	pb_share_error(fe, fs, ft.n + 1, &out->func);
-	free(fe);
-	free(fs);
-	double total_s = (double)out->samples;
-	for (size_t f = 0; f < ft.n; f++) {
-		struct pb_profile_func *pf = &out->funcs[out->nfuncs++];
-		const struct func_key *k = &ft.k[f];
-		const char *obj_path = pb_prof_object_path(objs[k->obj].obj);
-		snprintf(pf->object, sizeof pf->object, "%.95s", base_name(obj_path));
-		if (k->name)
-			snprintf(pf->name, sizeof pf->name, "%.159s", k->name);
-		else
-			snprintf(pf->name, sizeof pf->name, "[%.100s, no symbol]", pf->object);
-		const char *file;
-		int line;
-		if (k->hot_addr && pb_prof_object_source(objs[k->obj].obj, k->hot_addr, &file, &line))
-			snprintf(pf->source, sizeof pf->source, "%.140s:%d", base_name(file), line);
-		pf->exact_ir = k->exact_ir;
-		pf->samples = k->samples;
-		pf->exact_share = out->total_ir ? (double)k->exact_ir / (double)out->total_ir : 0;
-		pf->sampled_share = total_s > 0 ? (double)k->samples / total_s : 0;
-	}
 	out->nfuncs_total = out->nfuncs;
 	qsort(out->funcs, out->nfuncs, sizeof *out->funcs, cmp_func_share);
 	out->objects = calloc(nobjs ? nobjs : 1, sizeof *out->objects);

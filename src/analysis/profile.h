@@ -85,6 +85,8 @@ bool pb_prof_object_source(struct pb_prof_object *o, uint64_t addr, const char *
 			   int *line);
 /* Whether path names an ELF file (reads its magic). */
 bool pb_is_elf_file(const char *path);
+/* The last component of path (the whole of it when it has no '/'). */
+const char *pb_path_base(const char *path);
 
 /* ---- samples per address: a histogram ---- */
 

@@ -6,10 +6,10 @@
 #include "cli/options.h"
 #include "experiments/point.h"
 #include "facilities/facility.h"
+#include "io/attr_fields.h"
 #include "session/session.h"
 #include "runner/runner.h"
 
-#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,49 +65,6 @@ const struct pb_cmd_spec pb_cmd_attr_spec = {
 		"Exit status: 0; 2 bad usage; 3 the facility is not available on that machine (or\n"
 		"failed its self-test here).\n",
 };
-
-struct field {
-	const char *name;
-	uint64_t value;
-	bool hex;
-};
-
-static unsigned attr_fields(const struct perf_event_attr *a, struct field *f)
-{
-	unsigned n = 0;
-#define ADD(name_, value_, hex_) f[n++] = (struct field){name_, (uint64_t)(value_), hex_}
-	ADD("type", a->type, false);
-	ADD("size", a->size, false);
-	ADD("config", a->config, true);
-	ADD("config1", a->config1, true);
-	ADD("config2", a->config2, true);
-	ADD("sample_period", a->sample_period, false);
-	ADD("sample_type", a->sample_type, true);
-	ADD("read_format", a->read_format, true);
-	ADD("disabled", a->disabled, false);
-	ADD("inherit", a->inherit, false);
-	ADD("exclude_user", a->exclude_user, false);
-	ADD("exclude_kernel", a->exclude_kernel, false);
-	ADD("exclude_hv", a->exclude_hv, false);
-	ADD("exclude_idle", a->exclude_idle, false);
-	ADD("mmap", a->mmap, false);
-	ADD("comm", a->comm, false);
-	ADD("freq", a->freq, false);
-	ADD("precise_ip", a->precise_ip, false);
-	ADD("mmap2", a->mmap2, false);
-	ADD("sample_id_all", a->sample_id_all, false);
-	ADD("exclude_guest", a->exclude_guest, false);
-	ADD("sigtrap", a->sigtrap, false);
-	ADD("wakeup_events", a->wakeup_events, false);
-	/* bp_addr and bp_len share their words with config1 and config2 */
-	if (a->type == PERF_TYPE_BREAKPOINT) {
-		ADD("bp_type", a->bp_type, false);
-		ADD("bp_addr", a->bp_addr, true);
-		ADD("bp_len", a->bp_len, false);
-	}
-#undef ADD
-	return n;
-}
 
 int pb_cmd_attr(int argc, char **argv)
 {
@@ -171,24 +128,15 @@ int pb_cmd_attr(int argc, char **argv)
 	char params[256];
 	pb_workload_params_text(&req.workload, params, sizeof params);
 
-	struct field fields[40];
-	unsigned n = attr_fields(&attr, fields);
+	struct pb_attr_field fields[40];
+	unsigned n = pb_attr_fields(&attr, fields);
 	if (json) {
-		json_t *o = json_object();
-		json_object_set_new(o, "spec", json_string(spec->text));
-		json_object_set_new(o, "machine", json_string(root ? root : "live"));
-		json_t *a = json_object();
-		for (unsigned i = 0; i < n; i++)
-			json_object_set_new(a, fields[i].name, json_integer((json_int_t)fields[i].value));
-		json_object_set_new(o, "attr", a);
-		json_object_set_new(o, "workload", json_string(req.workload.workload->name));
-		json_object_set_new(o, "params", json_string(params));
-		json_object_set_new(o, "basis", json_string(basis));
-		json_object_set_new(o, "declared_per_1000_iterations",
-				    json_integer((json_int_t)declared));
-		json_object_set_new(o, "ip", json_string(ip));
-		json_object_set_new(o, "exclude_kernel", json_boolean(req.exclude_kernel));
-		rc = pb_cli_print_json("attr", o, 2);
+		struct pb_attr_model model = {
+			.spec = spec->text, .machine = root ? root : "live",
+			.workload = req.workload.workload->name, .params = params, .basis = basis,
+			.declared_per_1000 = declared, .ip = ip, .exclude_kernel = req.exclude_kernel,
+		};
+		rc = pb_cli_print_json("attr", pb_attr_json(&model, fields, n), 2);
 	} else {
 		printf("perf_event_attr for %s (%s):\n", spec->text, root ? root : "this machine");
 		for (unsigned i = 0; i < n; i++)

@@ -4,22 +4,16 @@
  * from a short cost sweep on the spot or from a results.json of `pesbench run cost`. The
  * model (experiments/predict.h) then gives the smallest period whose predicted overhead fits
  * the budget; --check runs the command at that period and prints predicted vs measured. */
-#include "analysis/stats.h"
 #include "cli/commands.h"
 #include "cli/options.h"
-#include "experiments/predict.h"
+#include "experiments/plan.h"
 #include "facilities/facility.h"
-#include "io/results.h"
 #include "present/report.h"
-#include "util/kit.h"
-#include "util/text.h"
 
 #include <errno.h>
-#include <jansson.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 static int parse_budget(const char *text, double *out, struct pb_error *err)
 {
@@ -68,13 +62,21 @@ static int no_operand(void *args, const char *value, struct pb_error *err)
 		       "e.g. pesbench plan ... -- xz -9 file", value);
 }
 
+/* The facilities plan takes, asked of the registry. */
+static void list_facilities(FILE *out)
+{
+	char names[256];
+	pb_plan_facilities(names, sizeof names);
+	fputs("facilities that can sample a whole program:", out);
+	pb_put_wrapped(out, names, 43, 2);
+}
+
 #define ARG(field, type) PB_AT(struct plan_args, field, type)
 
 static const struct pb_opt plan_options[] = {
 	{.name = "facility", .arg = "SPEC", .kind = PB_OPT_STRING, .at = ARG(facility, const char *),
 	 .required = "--facility is required (e.g. --facility timer:cpu-clock)",
-	 .help = "a facility that can sample a whole program: timer:cpu-clock, timer:task-clock, "
-		 "sw:EVENT, hw:EVENT, pebs:..., ibs-op, ..."},
+	 .help = "a facility that can sample a whole program (listed above)"},
 	{.name = "budget", .arg = "PCT", .kind = PB_OPT_CALL, .parse = set_budget, .example = "5",
 	 .given_at = PB_GIVEN(struct plan_args, budget_given),
 	 .required = "--budget is required: the allowed time overhead in percent, e.g. --budget 5",
@@ -106,6 +108,7 @@ const struct pb_cmd_spec pb_cmd_plan_spec = {
 		"Recommends the smallest sampling period (and a ring size) that keeps the predicted\n"
 		"time overhead of sampling CMD under PCT percent, from CMD's run time, its event\n"
 		"rate (a counting run) and the measured cost of one sample.\n",
+	.extra = list_facilities,
 	.options = plan_options,
 	.args_size = sizeof(struct plan_args),
 	.positional = no_operand,
@@ -115,81 +118,65 @@ const struct pb_cmd_spec pb_cmd_plan_spec = {
 		"is counted and sampled (no inherit).\n",
 };
 
-/* Median wall time (and samples, lost, count) of runs of argv. */
-static int measure_median(char *const *argv, const struct pb_spec *spec, uint64_t period,
-			  unsigned ring, unsigned runs, struct pb_program_figures *med,
-			  struct pb_error *err)
+static void print_plan(const struct pb_plan_request *req, const struct pb_plan *plan,
+		       bool ring_given)
 {
-	double wall[64], cpu[64], samples[64], lost[64], count[64];
-	for (unsigned r = 0; r < runs; r++) {
-		struct pb_program_figures f;
-		if (pb_program_measure(argv, spec, period, ring, &f, err))
-			return -1;
-		wall[r] = (double)f.wall_ns;
-		cpu[r] = (double)f.cpu_ns;
-		samples[r] = (double)f.samples;
-		lost[r] = (double)f.lost;
-		count[r] = (double)f.count;
+	const struct pb_slowdown_model *model = &plan->model;
+	printf("command:            %s%s\n", req->argv[0], req->argv[1] ? " ..." : "");
+	printf("CPU time, no perf:  %.3f ms (median of %u; wall %.3f ms)\n",
+	       model->baseline_ns / 1e6, req->runs, (double)plan->base.wall_ns / 1e6);
+	if (model->time_based)
+		printf("event rate:         1 per period of the command's CPU time (timer)\n");
+	else
+		printf("events:             %.0f (%.3g per second)\n", model->events,
+		       model->events / (model->baseline_ns / 1e9));
+	printf("cost of a sample:   %.1f ns (from %s)\n", model->ns_per_sample, plan->cost_source);
+	printf("budget:             %.3g %%\n", plan->budget_pct);
+	printf("period:             %llu%s\n", (unsigned long long)plan->period.period,
+	       model->time_based ? " ns" : " events");
+	printf("predicted:          %.0f samples, %.3f ms, overhead %.2f %%\n",
+	       plan->period.samples, plan->period.predicted_ns / 1e6, plan->period.overhead_pct);
+	printf("ring:               %u data pages%s\n", plan->ring_pages,
+	       ring_given ? " (--ring)" : " (100 ms of samples)");
+}
+
+static void print_check(const struct pb_plan_request *req, const struct pb_plan *plan,
+			const struct pb_plan_check *c)
+{
+	double budget = plan->budget_pct;
+	printf("check:              %llu samples, %llu lost (medians of %u runs)\n",
+	       (unsigned long long)c->sampled.samples, (unsigned long long)c->sampled.lost,
+	       req->runs);
+	printf("  baseline again    %.3f ms CPU (interleaved with the sampled runs)\n",
+	       c->baseline_ns / 1e6);
+	printf("  predicted time    %.3f ms CPU (the plan's model at this period)\n",
+	       c->predicted_ns / 1e6);
+	printf("  measured time     %.3f ms CPU, overhead %.2f %% (%s the %.3g %% budget)\n",
+	       (double)c->sampled.cpu_ns / 1e6, c->measured_pct,
+	       c->measured_pct <= budget ? "within" : "OVER", budget);
+	printf("  prediction error  %+.2f %%\n",
+	       pb_prediction_error_pct((double)c->sampled.cpu_ns, c->predicted_ns));
+	printf("  slowdown          predicted %.2f %%, measured %.2f %%: %+.2f pp (%s ±%.2f pp)\n",
+	       c->predicted_pct, c->measured_pct, c->predicted_pct - c->measured_pct,
+	       c->within ? "within" : "outside", pb_slowdown_tolerance_pp(c->measured_pct));
+}
+
+/* The cost of one sample: from --costs, or a sweep now. */
+static int plan_cost(const struct plan_args *a, const struct pb_spec *spec, struct pb_plan *plan,
+		     struct pb_error *err)
+{
+	plan->cost_source = a->costs;
+	if (a->costs) {
+		char path[4200], dir[4200];
+		pb_results_locate(a->costs, path, sizeof path, dir, sizeof dir);
+		return pb_plan_cost_from_file(path, a->facility, &plan->model.ns_per_sample, err);
 	}
-	memset(med, 0, sizeof *med);
-	med->wall_ns = (uint64_t)pb_median(wall, runs);
-	med->cpu_ns = (uint64_t)pb_median(cpu, runs);
-	med->samples = (uint64_t)pb_median(samples, runs);
-	med->lost = (uint64_t)pb_median(lost, runs);
-	med->count = (uint64_t)pb_median(count, runs);
-	return 0;
-}
-
-static int cost_from_file(const char *arg, const char *facility, double *cost,
-			  struct pb_error *err)
-{
-	char path[4200], dir[4200];
-	pb_results_locate(arg, path, sizeof path, dir, sizeof dir);
-	struct pb_results doc;
-	if (pb_results_load(path, &doc, err))
-		return -1;
-	int rc = pb_cost_from_results(&doc, path, facility, cost, err);
-	pb_results_free(&doc);
-	return rc;
-}
-
-/* The cost of one sample from a sweep on the spot, designed to resolve within seconds (the
- * noise and a pilot measured first size it); a cost that does not resolve fails rather than
- * plan on noise, with its interval and the time a sweep that resolves it would need. */
-static int measure_cost(const char *facility, const struct pb_spec *spec, uint64_t seconds,
-			double *cost, struct pb_error *err)
-{
 	fflush(stdout);
 	fprintf(stderr, "measuring the cost of one %s sample (noise, pilot, then a sweep sized to "
-		"resolve it, up to %llu s)...\n", facility, (unsigned long long)seconds);
-	struct pb_cost c;
-	if (pb_cost_measure(spec, 1, 30, seconds * 1000, &c, err))
-		return -1;
-	if (c.resolved) {
-		*cost = c.fit.slope;
-		return 0;
-	}
-	char estimate[160];
-	pb_format(estimate, sizeof estimate, "%.1f ± %.1f ns per sample (95 %% CI), R² %.3f",
-		  c.fit.slope, c.fit.slope_ci95, c.fit.r2);
-	pb_fail(err, PB_EXIT_FAILURE, 0,
-		"the cost of one %s sample could not be measured precisely enough on this machine "
-		"in %.1f s: %s (run-to-run noise %.0f ns); a plan needs slope > 0 and a CI within "
-		"%.0f %% of it", facility, c.seconds, estimate, c.noise_ns, PB_FIT_MAX_REL_CI * 100);
-	/* 20 % over the estimate: it comes from a CI that is itself an estimate */
-	double ask = ceil(c.seconds_to_resolve * 1.2);
-	if (isfinite(c.seconds_to_resolve) && ask <= 3600)
-		pb_append(err->msg, sizeof err->msg, ". A sweep of %s%.0f s would resolve it: "
-			  "--cost-seconds %.0f", c.to_resolve_lower ? "more than " : "",
-			  c.seconds_to_resolve, ask);
-	else if (isfinite(c.seconds_to_resolve))
-		pb_append(err->msg, sizeof err->msg, ". A sweep of %s%.0f s would resolve it, more "
-			  "than --cost-seconds allows (3600): measure on a quieter machine",
-			  c.to_resolve_lower ? "more than " : "", c.seconds_to_resolve);
-	else
-		pb_append(err->msg, sizeof err->msg, ". No cost was seen above the noise to size a "
-			  "longer sweep for: measure on a quieter machine");
-	return -1;
+		"resolve it, up to %llu s)...\n", a->facility, (unsigned long long)a->cost_seconds);
+	plan->cost_source = "a sweep just now";
+	return pb_plan_cost_now(spec, a->facility, a->cost_seconds, &plan->model.ns_per_sample,
+				err);
 }
 
 int pb_cmd_plan(int argc, char **argv)
@@ -198,157 +185,32 @@ int pb_cmd_plan(int argc, char **argv)
 	int rest, rc0 = pb_options_run(&pb_cmd_plan_spec, argc, argv, &a, &rest);
 	if (rc0 >= 0)
 		return rc0;
-	const char *facility = a.facility, *costs = a.costs;
-	double budget = a.budget;
-	bool check = a.check;
-	uint64_t ring = a.ring, runs = a.runs;
 	struct pb_error err = {0};
 	if (rest >= argc) {
 		pb_fail(&err, PB_EXIT_USAGE, 0, "no command to plan for: give it after --, e.g. "
 			"pesbench plan --facility timer:cpu-clock --budget 5 -- xz -9 file");
 		return pb_cli_report("plan", &err);
 	}
-	char **cmd = argv + rest;
-
 	struct pb_spec spec;
-	if (pb_spec_parse(facility, &spec, &err))
+	if (pb_spec_parse(a.facility, &spec, &err))
 		return pb_cli_report("plan", &err);
-	if (spec.facility->needs_address) {
-		char whole[160] = "";
-		for (const struct pb_facility *const *f = pb_facility_list(); *f; f++)
-			if (!(*f)->needs_address)
-				pb_append(whole, sizeof whole, "%s%s", whole[0] ? ", " : "",
-					  (*f)->name);
-		pb_fail(&err, PB_EXIT_USAGE, 0, "%s needs an address inside the command, which plan "
-			"cannot choose; plan a facility that samples a whole program (%s)", facility,
-			whole);
+	struct pb_plan_request req = {.argv = argv + rest, .facility = a.facility, .spec = &spec,
+				      .runs = (unsigned)a.runs};
+	struct pb_plan plan = {.budget_pct = a.budget};
+	if (pb_plan_measure(&req, &plan.model, &plan.base, &err) || plan_cost(&a, &spec, &plan, &err) ||
+	    pb_period_for_budget(&plan.model, a.budget, &plan.period, &err))
 		return pb_cli_report("plan", &err);
-	}
-	struct pb_availability av;
-	pb_facility_check(pb_machine_live(), &spec, NULL, &av, NULL);
-	if (!av.available) {
-		pb_fail(&err, PB_EXIT_UNAVAILABLE, 0, "%s is not available here: %s", facility,
-			av.reason);
+	plan.ring_pages = a.ring ? (unsigned)a.ring : plan.period.ring_pages;
+	if (!a.json)
+		print_plan(&req, &plan, a.ring != 0);
+	if (!a.check)
+		return a.json ? pb_cli_print_plan(&req, &plan, NULL) : PB_EXIT_OK;
+	struct pb_slowdown_model model = plan.model;
+	struct pb_plan_check check;
+	if (pb_plan_check(&req, &model, plan.period.period, plan.ring_pages, &check, &err))
 		return pb_cli_report("plan", &err);
-	}
-
-	/* The command alone, then its event count (timers need none). */
-	struct pb_program_figures base, counted = {0};
-	if (measure_median(cmd, NULL, 0, 0, (unsigned)runs, &base, &err))
-		return pb_cli_report("plan", &err);
-	/* CPU time: the cost is measured in the command's CPU time, and other programs' load
-	 * on the machine does not move it. */
-	struct pb_slowdown_model model = {
-		.baseline_ns = (double)base.cpu_ns,
-		.time_based = spec.facility->time_based,
-		.min_period = spec.facility->min_period,
-		.record_bytes = 48, /* header, ip, pid/tid, time (32), with room to spare */
-	};
-	if (!model.time_based) {
-		if (measure_median(cmd, &spec, 0, 0, (unsigned)runs, &counted, &err))
-			return pb_cli_report("plan", &err);
-		model.events = (double)counted.count;
-	}
-	const char *cost_source = costs;
-	if (costs) {
-		if (cost_from_file(costs, facility, &model.ns_per_sample, &err))
-			return pb_cli_report("plan", &err);
-	} else {
-		if (measure_cost(facility, &spec, a.cost_seconds, &model.ns_per_sample, &err))
-			return pb_cli_report("plan", &err);
-		cost_source = "a sweep just now";
-	}
-	struct pb_budget_period plan;
-	if (pb_period_for_budget(&model, budget, &plan, &err))
-		return pb_cli_report("plan", &err);
-	unsigned ring_pages = ring ? (unsigned)ring : plan.ring_pages;
-
-	json_t *doc = json_pack("{s:s, s:s, s:f, s:I, s:f, s:f, s:s, s:f, s:I, s:s, s:f, s:f, s:f, "
-				"s:i}",
-				"command", cmd[0], "facility", facility,
-				"baseline_cpu_ns", model.baseline_ns, "runs", (json_int_t)runs,
-				"events", model.time_based ? 0.0 : model.events,
-				"ns_per_sample", model.ns_per_sample, "cost_source", cost_source,
-				"budget_pct", budget, "period", (json_int_t)plan.period,
-				"period_unit", model.time_based ? "ns" : "events",
-				"predicted_samples", plan.samples, "predicted_ns", plan.predicted_ns,
-				"predicted_overhead_pct", plan.overhead_pct, "ring_pages",
-				(int)ring_pages);
-	if (!a.json) {
-		printf("command:            %s%s\n", cmd[0], cmd[1] ? " ..." : "");
-		printf("CPU time, no perf:  %.3f ms (median of %llu; wall %.3f ms)\n",
-		       model.baseline_ns / 1e6, (unsigned long long)runs, (double)base.wall_ns / 1e6);
-		if (model.time_based)
-			printf("event rate:         1 per period of the command's CPU time (timer)\n");
-		else
-			printf("events:             %.0f (%.3g per second)\n", model.events,
-			       model.events / (model.baseline_ns / 1e9));
-		printf("cost of a sample:   %.1f ns (from %s)\n", model.ns_per_sample, cost_source);
-		printf("budget:             %.3g %%\n", budget);
-		printf("period:             %llu%s\n", (unsigned long long)plan.period,
-		       model.time_based ? " ns" : " events");
-		printf("predicted:          %.0f samples, %.3f ms, overhead %.2f %%\n", plan.samples,
-		       plan.predicted_ns / 1e6, plan.overhead_pct);
-		printf("ring:               %u data pages%s\n", ring_pages,
-		       ring ? " (--ring)" : " (100 ms of samples)");
-	}
-	if (!check)
-		return a.json ? pb_cli_print_json("plan", doc, 2) : (json_decref(doc), PB_EXIT_OK);
-
-	/* The check re-measures the baseline, interleaved with the sampled runs, so that a
-	 * machine that got busier or quieter since the plan moves both alike. */
-	double cpus[64], bases[64], samples[64], lost[64];
-	for (unsigned i = 0; i < runs; i++) {
-		struct pb_program_figures b, f;
-		if (pb_program_measure(cmd, NULL, 0, 0, &b, &err) ||
-		    pb_program_measure(cmd, &spec, plan.period, ring_pages, &f, &err)) {
-			json_decref(doc);
-			return pb_cli_report("plan", &err);
-		}
-		bases[i] = (double)b.cpu_ns;
-		cpus[i] = (double)f.cpu_ns;
-		samples[i] = (double)f.samples;
-		lost[i] = (double)f.lost;
-	}
-	struct pb_program_figures sampled = {
-		.cpu_ns = (uint64_t)pb_median(cpus, runs),
-		.samples = (uint64_t)pb_median(samples, runs),
-		.lost = (uint64_t)pb_median(lost, runs),
-	};
-	model.baseline_ns = pb_median(bases, runs);
-	/* The same model as the plan: samples from the period, not from the run. */
-	double predicted = pb_model_time_ns(&model, plan.period);
-	double predicted_pct = (predicted - model.baseline_ns) / model.baseline_ns * 100.0;
-	double measured_pct = ((double)sampled.cpu_ns - model.baseline_ns) / model.baseline_ns *
-			      100.0;
-	bool within = pb_slowdown_within(predicted_pct, measured_pct);
-	if (a.json) {
-		json_object_set_new(doc, "check", json_pack(
-			"{s:I, s:I, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:b, s:b}",
-			"samples", (json_int_t)sampled.samples, "lost", (json_int_t)sampled.lost,
-			"baseline_cpu_ns", model.baseline_ns, "predicted_ns", predicted,
-			"measured_ns", (double)sampled.cpu_ns, "predicted_slowdown_pct",
-			predicted_pct, "measured_slowdown_pct", measured_pct, "slowdown_error_pp",
-			predicted_pct - measured_pct, "slowdown_tolerance_pp",
-			pb_slowdown_tolerance_pp(measured_pct), "slowdown_within", within,
-			"within_budget", measured_pct <= budget));
-		return pb_cli_print_json("plan", doc, 2);
-	}
-	json_decref(doc);
-	printf("check:              %llu samples, %llu lost (medians of %llu runs)\n",
-	       (unsigned long long)sampled.samples, (unsigned long long)sampled.lost,
-	       (unsigned long long)runs);
-	printf("  baseline again    %.3f ms CPU (interleaved with the sampled runs)\n",
-	       model.baseline_ns / 1e6);
-	printf("  predicted time    %.3f ms CPU (the plan's model at this period)\n",
-	       predicted / 1e6);
-	printf("  measured time     %.3f ms CPU, overhead %.2f %% (%s the %.3g %% budget)\n",
-	       (double)sampled.cpu_ns / 1e6, measured_pct,
-	       measured_pct <= budget ? "within" : "OVER", budget);
-	printf("  prediction error  %+.2f %%\n",
-	       pb_prediction_error_pct((double)sampled.cpu_ns, predicted));
-	printf("  slowdown          predicted %.2f %%, measured %.2f %%: %+.2f pp (%s ±%.2f pp)\n",
-	       predicted_pct, measured_pct, predicted_pct - measured_pct,
-	       within ? "within" : "outside", pb_slowdown_tolerance_pp(measured_pct));
+	if (a.json)
+		return pb_cli_print_plan(&req, &plan, &check);
+	print_check(&req, &plan, &check);
 	return PB_EXIT_OK;
 }

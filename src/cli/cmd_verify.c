@@ -8,7 +8,6 @@
 
 #include <errno.h>
 #include <inttypes.h>
-#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -87,37 +86,6 @@ const struct pb_cmd_spec pb_cmd_verify_spec = {
 		"\"not_run\": [why, ...]}.\n",
 };
 
-static json_t *report_json(const struct pb_verify_report *rep)
-{
-	json_t *rows = json_array();
-	for (size_t i = 0; i < rep->n; i++) {
-		const struct pb_verify_row *r = &rep->rows[i];
-		char addr[24];
-		snprintf(addr, sizeof addr, "0x%" PRIx64, r->addr);
-		json_array_append_new(rows, json_pack(
-			"{s:s, s:s, s:s, s:s, s:o, s:I, s:I, s:o, s:b, s:b, s:s}", "workload", r->workload,
-			"params", r->params, "oracle", r->oracle, "what", r->what,
-			"address", r->addr ? json_string(addr) : json_null(), "thread",
-			(json_int_t)r->thread, "declared", (json_int_t)r->declared, "measured",
-			r->refused ? json_null() : json_integer((json_int_t)r->measured), "ok",
-			r->ok, "refused", r->refused, "note", r->note));
-	}
-	json_t *not_run = json_array();
-	for (const char *p = rep->skipped; *p;) {
-		size_t len = strcspn(p, "\n");
-		const char *line = p;
-		while (len && (*line == ' ')) /* the table's indent */
-			line++, len--;
-		if (len)
-			json_array_append_new(not_run, json_stringn(line, len));
-		p = line + len;
-		if (*p)
-			p++;
-	}
-	return json_pack("{s:I, s:I, s:o, s:o}", "checks", (json_int_t)rep->n, "mismatches",
-			 (json_int_t)rep->mismatches, "rows", rows, "not_run", not_run);
-}
-
 int pb_cmd_verify(int argc, char **argv)
 {
 	static struct verify_args a;
@@ -172,7 +140,7 @@ int pb_cmd_verify(int argc, char **argv)
 		rc = pb_verify_callgrind(choices, truths, n, &o, &rep, &err);
 	int printed = PB_EXIT_OK;
 	if (a.json && !rc)
-		printed = pb_cli_print_json("verify", report_json(&rep), 2);
+		printed = pb_cli_print_verify(&rep);
 	else
 		pb_verify_print(&rep, stdout);
 	fflush(stdout);

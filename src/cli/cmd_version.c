@@ -3,7 +3,6 @@
 #include "cli/commands.h"
 #include "cli/options.h"
 
-#include <jansson.h>
 #include <stdbool.h>
 #include <stdio.h>
 
@@ -32,8 +31,7 @@ int pb_cmd_version(int argc, char **argv)
 	if (rc >= 0)
 		return rc;
 	if (a.json)
-		return pb_cli_print_json("version", json_pack("{s:s, s:s}", "version", PB_VERSION,
-							      "jansson", JANSSON_VERSION), 2);
+		return pb_cli_print_version(PB_VERSION);
 	printf("pesbench %s\n", PB_VERSION);
 	return fflush(stdout) ? PB_EXIT_OUTPUT : PB_EXIT_OK;
 }

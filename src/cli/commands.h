@@ -4,6 +4,8 @@
 #ifndef PB_COMMANDS_H
 #define PB_COMMANDS_H
 
+#include "cli/output.h"
+
 #include <stdio.h>
 
 struct pb_cmd_spec;
@@ -43,13 +45,6 @@ void pb_cli_man(FILE *out);
 /* The bash completion script, from the same tables (src/cli/completion.c). */
 void pb_cli_completion(FILE *out);
 
-/* Reports an error on stderr as "pesbench NAME: message" and returns its exit code. */
-struct pb_error;
-int pb_cli_report(const char *command, const struct pb_error *err);
-/* Prints doc (freed here) on standard output, indented, with a final newline, and flushes it:
- * PB_EXIT_OK, or PB_EXIT_OUTPUT reported as above when it did not all get there (a full disk,
- * a closed pipe) or doc is NULL. */
-struct json_t;
-int pb_cli_print_json(const char *command, struct json_t *doc, int indent);
+/* pb_cli_report and the JSON printer: cli/output.h. */
 
 #endif

@@ -81,6 +81,9 @@ struct pb_cmd_spec {
 	bool takes_command;
 };
 
+/* -h, --help: every command takes it, after the options of its table. */
+extern const struct pb_opt pb_help_option;
+
 /* What parsing ended with. */
 enum pb_parse_result {
 	PB_PARSED,      /* go on; *rest is the index after "--" (argc if none) */
