@@ -56,11 +56,9 @@ LAYERS=${PB_CHECK_LAYERS:-$LAYERS}
 #            that wrote it: a results.json from another build or machine must do.
 
 # Known exceptions: "file -> included file", each with the issue that will remove it.
-# Issue 22 (the descriptor owns its facility): IBS's probe fields and printing, and the perf.data
-# decoding perfdata does for IBS and PEBS memory samples, are still outside facilities/.
+# Issue 22 (the descriptor owns its facility): IBS's probe fields and printing are still outside
+# facilities/.
 EXCEPTIONS='
-cli/cmd_perfdata.c -> facilities/ibs_raw.h
-cli/cmd_perfdata.c -> facilities/pebs_memory.h
 cli/cmd_probe.c -> facilities/ibs_common.h
 io/probe_json.c -> facilities/ibs_common.h
 '

@@ -91,4 +91,5 @@ const struct pb_facility pb_facility_ibs_fetch = {
 	.suite_spec = "ibs-fetch",
 	.randomise_in_hardware = fetch_randomise,
 	.declare = fetch_declare,
+	.perfdata = &pb_ibs_perfdata_decoder,
 };

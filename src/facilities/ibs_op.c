@@ -177,4 +177,5 @@ const struct pb_facility pb_facility_ibs_op = {
 	.sample_in_subset = op_sample_in_subset,
 	.suite_spec = "ibs-op",
 	.self_test = op_self_test,
+	.perfdata = &pb_ibs_perfdata_decoder,
 };
