@@ -9,7 +9,9 @@
  *    whose PMU is another one: nothing else knows the format.
  * 3. Two facilities sharing one decoder give the file one state of it (IBS's op and fetch do):
  *    the tallies are not doubled.
- * 4. A decoder that fails to start fails the summary with its message. */
+ * 4. A decoder that fails to start fails the summary with its message.
+ * 5. --histogram of a file without samples: an empty table (it once sorted a NULL array, which
+ *    UBSan stops on). */
 #include "analysis/perfdata_summary.h"
 #include "check.h"
 #include "facilities/facility.h"
@@ -132,7 +134,7 @@ static const struct pb_facility failing_facility = {
 /* Latencies of the good samples; the fourth sample's payload has no magic. */
 static const uint32_t latencies[] = {100, 250, 250};
 
-static void write_file(const char *path, const char *pmu_name)
+static void write_file(const char *path, const char *pmu_name, size_t nsamples)
 {
 	struct pb_error err = {0};
 	struct pb_perfdata_writer *w;
@@ -145,7 +147,7 @@ static void write_file(const char *path, const char *pmu_name)
 	CHECK(pb_perfdata_writer_add_event(w, &a, "pbtest//", NULL, 0, &err) == 0);
 	pb_perfdata_writer_clear_pmus(w);
 	pb_perfdata_writer_add_pmu(w, TEST_PMU_TYPE, pmu_name);
-	for (size_t i = 0; i <= PB_ARRAY_SIZE(latencies); i++) {
+	for (size_t i = 0; i < nsamples; i++) {
 		uint32_t payload[3] = {MAGIC, 0, 0x10u + (uint32_t)i};
 		if (i < PB_ARRAY_SIZE(latencies))
 			payload[1] = latencies[i];
@@ -163,15 +165,15 @@ static void write_file(const char *path, const char *pmu_name)
 
 /* What `perfdata FILE [--dump]` prints with these facilities: the dump lines, then the text
  * summary, in one string (free it). */
-static char *summarise(const char *path, const struct pb_facility *const *facilities, bool dump,
-		       int *rc, char *why, size_t why_len)
+static char *summarise_as(const char *path, const struct pb_facility *const *facilities,
+			  bool dump, bool histogram, int *rc, char *why, size_t why_len)
 {
 	char *text = NULL;
 	size_t len = 0;
 	FILE *out = open_memstream(&text, &len);
 	struct pb_perfdata *pd;
 	struct pb_error err = {0};
-	struct pb_pdsum sum = {.dump = dump, .dump_out = out};
+	struct pb_pdsum sum = {.dump = dump, .histogram = histogram, .dump_out = out};
 	*rc = pb_perfdata_open(path, &pd, &err);
 	if (!*rc) {
 		*rc = pb_pdsum_open(&sum, pd, facilities, &err);
@@ -185,6 +187,23 @@ static char *summarise(const char *path, const struct pb_facility *const *facili
 	snprintf(why, why_len, "%s", err.msg);
 	fclose(out);
 	return text;
+}
+
+static char *summarise(const char *path, const struct pb_facility *const *facilities, bool dump,
+		       int *rc, char *why, size_t why_len)
+{
+	return summarise_as(path, facilities, dump, false, rc, why, why_len);
+}
+
+static void test_no_samples(const char *path)
+{
+	char why[sizeof(struct pb_error){0}.msg];
+	int rc;
+	char *out = summarise_as(path, pb_facility_list(), false, true, &rc, why, sizeof why);
+	CHECK_MSG(rc == 0, "summary failed: %s", why);
+	CHECK_STR_CONTAINS(out, "0 records, 0 samples\n");
+	CHECK_STR_CONTAINS(out, "samples per IP, event 0 (pbtest//): 0 distinct IPs\n");
+	free(out);
 }
 
 static size_t count_lines(const char *text, const char *needle)
@@ -268,14 +287,19 @@ static void test_decoder_failure(const char *path)
 int main(void)
 {
 	CHECK(mkdtemp(tmpdir) != NULL);
-	char path[128], other[128];
+	char path[128], other[128], empty[128];
 	snprintf(path, sizeof path, "%s/pbtest.data", tmpdir);
 	snprintf(other, sizeof other, "%s/other.data", tmpdir);
-	write_file(path, TEST_PMU);
-	write_file(other, "some_other_pmu");
+	snprintf(empty, sizeof empty, "%s/empty.data", tmpdir);
+	const size_t nsamples = PB_ARRAY_SIZE(latencies) + 1;
+	write_file(path, TEST_PMU, nsamples);
+	write_file(other, "some_other_pmu", nsamples);
+	write_file(empty, TEST_PMU, 0);
 	test_decoded(path);
 	test_nobody_else_knows(path, other);
 	test_decoder_failure(path);
+	test_no_samples(empty);
+	unlink(empty);
 	unlink(path);
 	unlink(other);
 	rmdir(tmpdir);
