@@ -165,7 +165,8 @@ static int summarise(const struct perfdata_args *a, struct pb_perfdata *pd, cons
 		if (doc) {
 			rc = pb_cli_print_json("perfdata", doc, 2);
 		} else {
-			fprintf(stderr, "pesbench perfdata: out of memory for the data source table\n");
+			fprintf(stderr, "pesbench perfdata: out of memory for the data source "
+				"table\n");
 			rc = PB_EXIT_FAILURE;
 		}
 	}

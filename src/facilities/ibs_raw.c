@@ -620,7 +620,7 @@ bool pb_perfdata_ibs_event(const struct pb_perfdata *pd, size_t index, enum pb_i
 	return true;
 }
 
-/* ---- pesbench perfdata: the IBS payloads of a file's samples, as perf report -D prints them ---- */
+/* ---- pesbench perfdata: IBS payloads of a file's samples, as perf report -D prints them ---- */
 
 struct ibs_file {
 	size_t nevents;             /* the events open saw; later ones (pipe mode) are not IBS's */

@@ -105,9 +105,9 @@ void pb_perfdata_report_text(struct pb_pdsum *s, const char *path, uint64_t top,
 	uint32_t avail, online;
 	fprintf(out, "%s: %" PRIu64 " bytes of records, %" PRIu64 " records, %" PRIu64 " samples\n",
 		path, pb_perfdata_data_size(pd), st->records, st->samples);
-	fprintf(out, "  recorded by   %s on %s (%s, %s)\n", or_unknown(pb_perfdata_perf_version(pd)),
-		or_unknown(pb_perfdata_hostname(pd)), or_unknown(pb_perfdata_arch(pd)),
-		or_unknown(pb_perfdata_osrelease(pd)));
+	fprintf(out, "  recorded by   %s on %s (%s, %s)\n",
+		or_unknown(pb_perfdata_perf_version(pd)), or_unknown(pb_perfdata_hostname(pd)),
+		or_unknown(pb_perfdata_arch(pd)), or_unknown(pb_perfdata_osrelease(pd)));
 	fprintf(out, "  cpuid         %s\n",
 		pb_perfdata_cpuid(pd)[0] ? pb_perfdata_cpuid(pd) : "(none)");
 	if (pb_perfdata_nr_cpus(pd, &avail, &online))
@@ -120,7 +120,8 @@ void pb_perfdata_report_text(struct pb_pdsum *s, const char *path, uint64_t top,
 		" of kernel types pesbench does not decode\n", st->user_records, st->unknown);
 	if (st->user_records) {
 		fprintf(out, "  user records: ");
-		for (unsigned t = PB_PERF_RECORD_USER_TYPE_START; t < PB_PERF_RECORD_USER_TYPE_MAX; t++)
+		for (unsigned t = PB_PERF_RECORD_USER_TYPE_START; t < PB_PERF_RECORD_USER_TYPE_MAX;
+		     t++)
 			if (st->by_type[t])
 				fprintf(out, " %s=%" PRIu64, user_record_name(t), st->by_type[t]);
 		fprintf(out, "\n");
@@ -139,8 +140,8 @@ void pb_perfdata_report_text(struct pb_pdsum *s, const char *path, uint64_t top,
 		else
 			snprintf(period, sizeof period, "%llu",
 				 (unsigned long long)ev->attr.sample_period);
-		fprintf(out, "  %-3zu %-28s %-12s %12" PRIu64 " %10" PRIu64 " %10" PRIu64 " %10s\n", i,
-			ev->name, pmu_label(pd, ev->attr.type), ev->samples,
+		fprintf(out, "  %-3zu %-28s %-12s %12" PRIu64 " %10" PRIu64 " %10" PRIu64 " %10s\n",
+			i, ev->name, pmu_label(pd, ev->attr.type), ev->samples,
 			ev->lost + ev->lost_samples, ev->throttles, period);
 	}
 	for (size_t i = 0; s->dump && i < s->ndecoders; i++)
@@ -194,7 +195,8 @@ static void json_data_sources(const struct pb_mem_row *mem, size_t nmem, size_t 
 		json_array_append_new(sources, row);
 	}
 	if (mem_samples) {
-		json_object_set_new(e, "data_source_samples", json_integer((json_int_t)mem_samples));
+		json_object_set_new(e, "data_source_samples",
+				    json_integer((json_int_t)mem_samples));
 		json_object_set_new(e, "data_sources", sources);
 	} else {
 		json_decref(sources);
