@@ -10,9 +10,7 @@
 #include "io/perfdata_report.h"
 #include "perfdata/perfdata.h"
 #include "util/error.h"
-#include "util/kit.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
