@@ -60,11 +60,7 @@ LAYERS=${PB_CHECK_LAYERS:-$LAYERS}
 #            that wrote it: a results.json from another build or machine must do.
 
 # Known exceptions: "file -> included file", each with the issue that will remove it.
-# Issue 22 (the descriptor owns its facility): the perf.data decoding perfdata does for IBS and
-# PEBS memory samples is still outside facilities/.
 EXCEPTIONS='
-cli/cmd_perfdata.c -> facilities/ibs_raw.h
-cli/cmd_perfdata.c -> facilities/pebs_memory.h
 '
 
 src=${1:-$(cd "$(dirname "$0")/.." && pwd)/src}

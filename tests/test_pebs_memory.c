@@ -1,4 +1,4 @@
-/* Memory sample data sources (facilities/pebs_memory.h) and their path through perf.data.
+/* Memory sample data sources (perfdata/data_src.h) and their path through perf.data.
  * 1. The decoder on constructed values: every field of union perf_mem_data_src lands where
  *    the kernel puts it, and the data sources the kernel's PEBS code builds (ds.c
  *    pebs_data_source[], load latency TLB / lock / blocked bits, precise stores), AMD IBS- and
@@ -13,7 +13,7 @@
  *    (text and --json) must count the constructed samples per level with their mean weight.
  *    Without perf the test ends there, skipped (77). */
 #include "check.h"
-#include "facilities/pebs_memory.h"
+#include "perfdata/data_src.h"
 #include "perfdata/perfdata.h"
 #include "util/kit.h"
 #include "util/rng.h"

@@ -23,7 +23,8 @@ void pb_histogram_sort(struct pb_histogram *h)
 {
 	if (h->sorted)
 		return;
-	qsort(h->rows, h->n, sizeof *h->rows, cmp_hist_row);
+	if (h->n) /* a histogram of no samples has no rows: qsort's base must not be NULL */
+		qsort(h->rows, h->n, sizeof *h->rows, cmp_hist_row);
 	/* The index points at the old places: adding ends, and its memory goes. */
 	pb_hashmap_free(&h->index);
 	h->sorted = true;

@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 /* Where a sample's IP lands relative to the instruction that caused the event. */
 enum pb_ip_kind {
@@ -44,6 +45,22 @@ struct pb_aux;
 struct pb_record;
 struct pb_ring_stats;
 struct pb_sample;
+struct pb_perfdata;
+
+/* A facility's own reading of a perf.data file's samples (pesbench perfdata --dump): the file's
+ * events that are its own, their payloads decoded and printed, and its tallies. The walk over
+ * the file stays generic (analysis/perfdata_summary.c); every hook is required. */
+struct pb_perfdata_decoder {
+	/* Its state for file pd: NULL when no event of the file is its own, or on a failure
+	 * (err set, code non-zero). */
+	void *(*open)(struct pb_perfdata *pd, struct pb_error *err);
+	/* A sample of event `event` (an index into the file's events; a pipe-mode file may add
+	 * events past those open saw): the lines printed after the sample's own line, if any. */
+	void (*dump)(void *state, int event, const struct pb_sample *s, FILE *out);
+	/* Its tallies, printed after the table of events when every sample went through dump. */
+	void (*dump_summary)(const void *state, FILE *out);
+	void (*close)(void *state);
+};
 
 /* What a workload is chosen for: each facility names the one that exercises it for each. */
 enum pb_workload_role {
@@ -247,6 +264,9 @@ struct pb_facility {
 	 * many it wrote to out (at most max). NULL: none. */
 	unsigned (*machine_facts)(const struct pb_machine *m, struct pb_machine_fact *out,
 				  unsigned max);
+	/* Its reading of a perf.data file's samples (pesbench perfdata); NULL: none. Facilities
+	 * that share a decoder (ibs-op, ibs-fetch) point to one, and a file gets one state of it. */
+	const struct pb_perfdata_decoder *perfdata;
 };
 
 /* NULL-terminated list of every facility. */

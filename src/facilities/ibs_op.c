@@ -179,4 +179,5 @@ const struct pb_facility pb_facility_ibs_op = {
 	.self_test = op_self_test,
 	.probe_machine = pb_ibs_probe_machine,
 	.machine_facts = pb_ibs_machine_facts,
+	.perfdata = &pb_ibs_perfdata_decoder,
 };

@@ -1,12 +1,16 @@
 /* IBS raw sample decoding. Field positions: AMD PPR MSRC001_1030..103D as mirrored in the
  * kernel's asm/amd/ibs.h; print format: perf 6.1 tools/perf/util/amd-sample-raw.c. */
 #include "facilities/ibs_raw.h"
+#include "facilities/facility.h"
 
 #include "perfdata/perfdata.h"
 #include "util/kit.h"
 #include "util/text.h"
 
+#include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Family 0x19 models 0x00-0x0F (Zen 3 "Milan"/"Vermeer" steppings) carry errata #1238, #1293
@@ -615,3 +619,81 @@ bool pb_perfdata_ibs_event(const struct pb_perfdata *pd, size_t index, enum pb_i
 	cpu->dtlb_pgsize = cap_on(pd, "dtlb_pgsize");
 	return true;
 }
+
+/* ---- pesbench perfdata: IBS payloads of a file's samples, as perf report -D prints them ---- */
+
+struct ibs_file {
+	size_t nevents;             /* the events open saw; later ones (pipe mode) are not IBS's */
+	bool *is_ibs;
+	enum pb_ibs_kind *kind;
+	struct pb_ibs_cpu *cpu;
+	uint64_t decoded, bad;
+};
+
+static void ibs_file_close(void *state)
+{
+	struct ibs_file *f = state;
+	if (!f)
+		return;
+	free(f->is_ibs);
+	free(f->kind);
+	free(f->cpu);
+	free(f);
+}
+
+static void *ibs_file_open(struct pb_perfdata *pd, struct pb_error *err)
+{
+	size_t n = pb_perfdata_nevents(pd);
+	struct ibs_file *f = calloc(1, sizeof *f);
+	if (f) {
+		f->is_ibs = calloc(n ? n : 1, sizeof *f->is_ibs);
+		f->kind = calloc(n ? n : 1, sizeof *f->kind);
+		f->cpu = calloc(n ? n : 1, sizeof *f->cpu);
+	}
+	if (!f || !f->is_ibs || !f->kind || !f->cpu) {
+		ibs_file_close(f);
+		pb_fail(err, PB_EXIT_FAILURE, ENOMEM, "out of memory");
+		return NULL;
+	}
+	f->nevents = n;
+	bool any = false;
+	for (size_t i = 0; i < n; i++)
+		any |= f->is_ibs[i] = pb_perfdata_ibs_event(pd, i, &f->kind[i], &f->cpu[i]);
+	if (!any) {
+		ibs_file_close(f);
+		return NULL;
+	}
+	return f;
+}
+
+static void ibs_file_dump(void *state, int event, const struct pb_sample *s, FILE *out)
+{
+	struct ibs_file *f = state;
+	if (!(s->sample_type & PERF_SAMPLE_RAW) || event < 0 || (size_t)event >= f->nevents ||
+	    !f->is_ibs[event] || !s->raw)
+		return;
+	struct pb_ibs_sample ibs;
+	struct pb_error err = {0};
+	if (pb_ibs_decode(s->raw, s->raw_size, f->kind[event], &f->cpu[event], &ibs, &err)) {
+		f->bad++;
+		fprintf(out, "  (IBS payload not decoded: %s)\n", err.msg);
+		return;
+	}
+	f->decoded++;
+	pb_ibs_print(out, &ibs);
+}
+
+static void ibs_file_summary(const void *state, FILE *out)
+{
+	const struct ibs_file *f = state;
+	if (f->decoded + f->bad)
+		fprintf(out, "\n  IBS payloads: %" PRIu64 " decoded, %" PRIu64 " not decodable\n",
+			f->decoded, f->bad);
+}
+
+const struct pb_perfdata_decoder pb_ibs_perfdata_decoder = {
+	.open = ibs_file_open,
+	.dump = ibs_file_dump,
+	.dump_summary = ibs_file_summary,
+	.close = ibs_file_close,
+};

@@ -333,4 +333,10 @@ struct pb_perfdata;
 bool pb_perfdata_ibs_event(const struct pb_perfdata *pd, size_t index, enum pb_ibs_kind *kind,
 			   struct pb_ibs_cpu *cpu);
 
+/* IBS's reading of a perf.data file (the perfdata hook of ibs-op and ibs-fetch, which share it):
+ * under --dump every IBS sample's raw payload decoded and printed as `perf report -D` prints it,
+ * then how many were decoded and how many were not. */
+struct pb_perfdata_decoder;
+extern const struct pb_perfdata_decoder pb_ibs_perfdata_decoder;
+
 #endif

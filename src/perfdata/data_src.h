@@ -8,10 +8,17 @@
  *
  * perf prints that after the value in hex ("%16llx "). Two differences, both where perf 6.1 is
  * itself broken: perf cuts its line at 99 characters (17 of them the hex value), and it indexes
- * past its table for hop counts 5-7, which pesbench prints as "hops N". Every u64 decodes. */
-#ifndef PB_PEBS_MEMORY_H
-#define PB_PEBS_MEMORY_H
+ * past its table for hop counts 5-7, which pesbench prints as "hops N". Every u64 decodes.
+ *
+ * It lives with the perf.data codec, not with a facility: the union is perf's ABI, which every
+ * PMU that knows a data source fills the same way. */
+#ifndef PB_PERFDATA_DATA_SRC_H
+#define PB_PERFDATA_DATA_SRC_H
 
+#include "ring/record.h"
+#include "util/hashmap.h"
+
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -45,5 +52,32 @@ size_t pb_mem_blk_format(const struct pb_mem_src *m, char *buf, size_t len);  /*
  * length needed. PB_MEM_SRC_TEXT_MAX holds any value's text. */
 #define PB_MEM_SRC_TEXT_MAX 512
 size_t pb_mem_data_src_format(uint64_t v, char *buf, size_t len);
+
+/* A sample's weight as perf reads it: the whole u64, or var1_dw of PERF_SAMPLE_WEIGHT_STRUCT. */
+uint64_t pb_sample_weight(const struct pb_sample *s);
+
+/* Samples per (event, data source) with the sum of their weights, the data source reduced to
+ * what names its operation and level: memory grows with distinct data sources only. */
+struct pb_mem_slot;
+struct pb_mem_table {
+	struct pb_hashmap index;   /* (event, key) -> slot */
+	struct pb_mem_slot *slots;
+	size_t used, cap;
+	uint64_t samples;
+};
+/* Counts sample s (it carries PERF_SAMPLE_DATA_SRC) of event; -1 when out of memory. */
+int pb_mem_table_add(struct pb_mem_table *t, int event, const struct pb_sample *s);
+void pb_mem_table_free(struct pb_mem_table *t);
+
+/* A row of the table: data sources that print the same operation and level are one row. */
+struct pb_mem_row {
+	int event;
+	char op[16];
+	char *lvl;
+	uint64_t count, weighted, weight_sum;
+};
+/* The rows by event, then samples descending; NULL (and *n = 0) when out of memory. */
+struct pb_mem_row *pb_mem_table_rows(const struct pb_mem_table *t, size_t *n);
+void pb_mem_rows_free(struct pb_mem_row *rows, size_t n);
 
 #endif

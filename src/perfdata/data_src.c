@@ -1,12 +1,14 @@
 /* Memory sample data sources. Field layout: union perf_mem_data_src (linux/perf_event.h); names
  * and print rules: perf 6.1 tools/perf/util/mem-events.c (perf_script__meminfo_scnprintf and the
  * perf_mem__*_scnprintf it calls), which this machine's perf runs. */
-#include "facilities/pebs_memory.h"
+#include "perfdata/data_src.h"
 #include "util/kit.h"
 
 #include <linux/perf_event.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 /* Older uapi headers lack the later fields; their values are fixed by the ABI. */
 #ifndef PERF_MEM_LVLNUM_CXL
@@ -240,4 +242,128 @@ size_t pb_mem_data_src_format(uint64_t v, char *buf, size_t len)
 		put(&t, "|%s %s", parts[i].tag, part);
 	}
 	return t.used;
+}
+
+/* ---- samples per data source ---- */
+
+/* What of a data source names its row: the operation and the level (both namespaces, remote,
+ * hops); snoop, TLB, lock and blocked bits are left out. */
+#define MEM_KEY_MASK                                                                      \
+	((0x1full << PERF_MEM_OP_SHIFT) | (0x3fffull << PERF_MEM_LVL_SHIFT) |               \
+	 (0xfull << PERF_MEM_LVLNUM_SHIFT) | (1ull << PERF_MEM_REMOTE_SHIFT) |               \
+	 (0x7ull << 43 /* PERF_MEM_HOPS_SHIFT */))
+
+/* One (event, data source key) and its samples; the map finds its row. */
+struct pb_mem_slot {
+	uint64_t key;
+	uint64_t count;
+	uint64_t weighted, weight_sum;
+	int event;
+};
+
+uint64_t pb_sample_weight(const struct pb_sample *s)
+{
+	return (s->sample_type & PERF_SAMPLE_WEIGHT_STRUCT) ? s->weight_var1 : s->weight;
+}
+
+int pb_mem_table_add(struct pb_mem_table *t, int event, const struct pb_sample *s)
+{
+	if (pb_grow(&t->slots, &t->cap, t->used, sizeof *t->slots, 64))
+		return -1;
+	uint64_t key = s->data_src & MEM_KEY_MASK;
+	bool added;
+	uint64_t *slot = pb_hashmap_upsert(&t->index, (uint64_t)(unsigned)event, key, &added);
+	if (!slot)
+		return -1;
+	if (added) {
+		t->slots[t->used] = (struct pb_mem_slot){.key = key, .event = event};
+		*slot = t->used++;
+	}
+	struct pb_mem_slot *m = &t->slots[*slot];
+	m->count++;
+	t->samples++;
+	if (s->sample_type & (PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT)) {
+		m->weighted++;
+		m->weight_sum += pb_sample_weight(s);
+	}
+	return 0;
+}
+
+void pb_mem_table_free(struct pb_mem_table *t)
+{
+	pb_hashmap_free(&t->index);
+	free(t->slots);
+	memset(t, 0, sizeof *t);
+}
+
+static int cmp_mem_row_names(const struct pb_mem_row *x, const struct pb_mem_row *y)
+{
+	if (x->event != y->event)
+		return x->event < y->event ? -1 : 1;
+	int c = strcmp(x->op, y->op);
+	return c ? c : strcmp(x->lvl, y->lvl);
+}
+
+static int cmp_mem_row_name(const void *a, const void *b)
+{
+	return cmp_mem_row_names(a, b);
+}
+
+static int cmp_mem_row_count(const void *a, const void *b)
+{
+	const struct pb_mem_row *x = a, *y = b;
+	if (x->event != y->event)
+		return x->event < y->event ? -1 : 1;
+	if (x->count != y->count)
+		return x->count > y->count ? -1 : 1;
+	return cmp_mem_row_names(x, y);
+}
+
+struct pb_mem_row *pb_mem_table_rows(const struct pb_mem_table *t, size_t *n)
+{
+	struct pb_mem_row *rows = calloc(t->used ? t->used : 1, sizeof(*rows));
+	size_t k = 0;
+	*n = 0;
+	if (!rows)
+		return NULL;
+	for (size_t i = 0; i < t->used; i++) {
+		const struct pb_mem_slot *m = &t->slots[i];
+		struct pb_mem_src src;
+		char lvl[PB_MEM_SRC_TEXT_MAX];
+		pb_mem_data_src_decode(m->key, &src);
+		pb_mem_op_format(&src, rows[k].op, sizeof rows[k].op);
+		pb_mem_lvl_format(&src, lvl, sizeof lvl);
+		rows[k].lvl = strdup(lvl);
+		if (!rows[k].lvl) {
+			pb_mem_rows_free(rows, k);
+			return NULL;
+		}
+		rows[k].event = m->event;
+		rows[k].count = m->count;
+		rows[k].weighted = m->weighted;
+		rows[k].weight_sum = m->weight_sum;
+		k++;
+	}
+	qsort(rows, k, sizeof(*rows), cmp_mem_row_name);
+	size_t out = 0;
+	for (size_t i = 0; i < k; i++) {
+		if (out && !cmp_mem_row_names(&rows[out - 1], &rows[i])) {
+			rows[out - 1].count += rows[i].count;
+			rows[out - 1].weighted += rows[i].weighted;
+			rows[out - 1].weight_sum += rows[i].weight_sum;
+			free(rows[i].lvl);
+			continue;
+		}
+		rows[out++] = rows[i];
+	}
+	qsort(rows, out, sizeof(*rows), cmp_mem_row_count);
+	*n = out;
+	return rows;
+}
+
+void pb_mem_rows_free(struct pb_mem_row *rows, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(rows[i].lvl);
+	free(rows);
 }
