@@ -89,8 +89,8 @@ struct pb_point_figures {
 	uint64_t user_samples, kernel_samples;   /* by the record's cpumode */
 	uint64_t kernel_ip_samples;              /* IP in the kernel half of the address space */
 	double accuracy;             /* the main study's formula; 100 when exact */
-	uint64_t ibs_ops_sampled;    /* ibs-op :subset: every op sample read; observed counts
-				      * only those of the subset */
+	uint64_t own[PB_OWN_FIGURES];/* the facility's own figures (pb_facility.own_figure),
+				      * counted by its own_tally hooks */
 	uint64_t aux_truncated, aux_collision;  /* AUX chunks flagged so (SPE), part of lost */
 	unsigned ring_pages;
 	int precise_requested;       /* precise_ip the spec asked for, -1: the facility's default */

@@ -4,6 +4,29 @@
 #include <math.h>
 #include <string.h>
 
+/* The facility's own figures, each with its unit, at the place ibs-op's op samples always
+ * had; their names in a list after them, so a reader tells them from the shared ones. */
+static void record_own_figures(const struct pb_spec *spec, const struct pb_point_figures *f,
+			       struct pb_rset *o)
+{
+	const struct pb_facility *fac = spec->facility;
+	struct pb_rlist names = {0};
+	for (size_t i = 0; fac->own_figure && i < PB_OWN_FIGURES; i++) {
+		const struct pb_own_figure *own = fac->own_figure(spec, i);
+		if (!own)
+			break;
+		enum pb_unit unit = PB_UNIT_COUNT;
+		pb_unit_parse(own->unit, &unit);
+		pb_rset_int(o, own->name, unit, (int64_t)f->own[i]);
+		pb_rlist_text(&names, own->name);
+	}
+	if (names.n) {
+		struct pb_rvalue list = {.kind = PB_RV_LIST, .as.list = &names};
+		pb_rset_put(o, "facility_figures", &list);
+	}
+	pb_rlist_clear(&names);
+}
+
 static void record_figures(const struct pb_point_request *req, unsigned e,
 			   const struct pb_point_figures *f, struct pb_rset *o)
 {
@@ -45,8 +68,7 @@ static void record_figures(const struct pb_point_request *req, unsigned e,
 	/* samples at a level the run excluded (by flag or IP): a misattribution, never hidden */
 	pb_rset_int(o, "wrong_level_samples", PB_UNIT_SAMPLES, (int64_t)f->wrong_level_samples);
 	pb_rset_int(o, "ring_pages", PB_UNIT_PAGES, f->ring_pages);
-	if (req->events[e].spec.subset)
-		pb_rset_int(o, "ibs_ops_sampled", PB_UNIT_SAMPLES, (int64_t)f->ibs_ops_sampled);
+	record_own_figures(&req->events[e].spec, f, o);
 	if (req->events[e].spec.facility->aux_pages) {
 		pb_rset_int(o, "aux_truncated", PB_UNIT_COUNT, (int64_t)f->aux_truncated);
 		pb_rset_int(o, "aux_collision", PB_UNIT_COUNT, (int64_t)f->aux_collision);
@@ -153,6 +175,18 @@ static void print_wrapped(FILE *out, const char *prefix, const char *text)
 	fputc('\n', out);
 }
 
+static void print_own_figures(FILE *out, const struct pb_spec *spec,
+			      const struct pb_point_figures *f)
+{
+	for (size_t i = 0; spec->facility->own_figure && i < PB_OWN_FIGURES; i++) {
+		const struct pb_own_figure *own = spec->facility->own_figure(spec, i);
+		if (!own)
+			break;
+		fputs("; ", out);
+		fprintf(out, own->shown, (unsigned long long)f->own[i]);
+	}
+}
+
 void pb_point_print(FILE *out, const struct pb_point_request *req, const struct pb_point *pt)
 {
 	char params[256];
@@ -207,9 +241,7 @@ void pb_point_print(FILE *out, const struct pb_point_request *req, const struct 
 				f->count > declared_all ? "OVER" : "UNDER",
 				(unsigned long long)(f->count > declared_all ? f->count - declared_all
 									  : declared_all - f->count));
-		if (req->events[e].spec.subset)
-			fprintf(out, "; observed: the subset's samples among %llu op samples",
-				(unsigned long long)f->ibs_ops_sampled);
+		print_own_figures(out, &req->events[e].spec, f);
 		if (f->precise_requested > f->precise_granted)
 			fprintf(out, "; precise level LOWERED: requested %d, granted %d",
 				f->precise_requested, f->precise_granted);
