@@ -160,6 +160,9 @@ void pb_point_free(struct pb_point *pt);
 /* One run's figures, per event, into a run record o of the results document. */
 void pb_point_record(const struct pb_point_request *req, const struct pb_point *pt,
 		     struct pb_rset *o);
+/* The traits of req's measured facility (event 0) into the point of the results document
+ * (io/result_traits.h), with the IP relation of its spec on the request's machine. */
+void pb_point_traits(const struct pb_point_request *req, struct pb_result_point *point);
 void pb_point_print(FILE *out, const struct pb_point_request *req, const struct pb_point *pt);
 /* "over", "under", "exact", or "none" when f has no accuracy. */
 const char *pb_point_direction(const struct pb_point_figures *f);

@@ -1,5 +1,6 @@
 /* A measured point as a run record of the results document, and as text. */
 #include "experiments/point.h"
+#include "io/result_traits.h"
 
 #include <math.h>
 #include <string.h>
@@ -150,6 +151,15 @@ void pb_point_record(const struct pb_point_request *req, const struct pb_point *
 	struct pb_rlist *events = pb_rset_list(o, "events");
 	for (unsigned e = 0; e < req->nevents; e++)
 		record_figures(req, e, &pt->ev[e], pb_rlist_set(events));
+}
+
+void pb_point_traits(const struct pb_point_request *req, struct pb_result_point *point)
+{
+	if (req->no_perf || !req->nevents)
+		return;
+	const struct pb_spec *spec = &req->events[0].spec;
+	pb_result_traits_set(&point->traits, spec->facility,
+			     pb_ip_kind_name(pb_spec_ip_kind(req->machine, spec)));
 }
 
 /* text after prefix, indented under the figures and folded at 100 columns */

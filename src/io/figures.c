@@ -22,6 +22,7 @@
 
 #include "analysis/stats.h"
 #include "facilities/facility.h"
+#include "io/result_traits.h"
 #include "io/results.h"
 #include "util/kit.h"
 #include "util/text.h"
@@ -145,6 +146,12 @@ static void emit(struct figure_out *fo, const char *metric, double value, enum p
 	json_object_set_new(o, "facility", json_string(fo->facility));
 	if (strcmp(fo->facility, p->facility))
 		json_object_set_new(o, "facility_as_written", json_string(p->facility));
+	/* what compare matches the row on, from the point's traits: "precise" for a facility
+	 * compared with other vendors' precise ones, else the facility itself */
+	char family[256];
+	pb_result_family(p, family, sizeof family);
+	json_object_set_new(o, "facility_kind",
+			    json_string(strcmp(family, "precise") ? fo->facility : "precise"));
 	json_object_set_new(o, "workload", json_string(p->workload ? p->workload : ""));
 	json_object_set_new(o, "settings", settings_of(p));
 	json_object_set_new(o, "metric", json_string(metric));

@@ -1,7 +1,7 @@
 /* `compare` (compare.h): figure records lined up in one table per experiment. */
 #include "present/compare.h"
 
-#include "facilities/facility.h"
+#include "io/result_traits.h"
 #include "io/figures.h"
 #include "io/results.h"
 #include "present/report.h"
@@ -203,13 +203,6 @@ static struct run *run_of(struct pb_compare *c, const json_t *rec, struct pb_err
 	return run;
 }
 
-/* The facility a row matches on: precise facilities of different vendors are one kind. */
-static void facility_kind(const char *facility, char *buf, size_t len)
-{
-	const struct pb_facility *f = pb_facility_of(facility);
-	pb_format(buf, len, "%s", f && f->precise_family ? "precise" : facility);
-}
-
 static void value_text(const json_t *v, char *buf, size_t len)
 {
 	if (json_is_string(v))
@@ -328,7 +321,8 @@ static int add_figure(struct pb_compare *c, struct table *t, const json_t *rec, 
 	struct row key;
 	memset(&key, 0, sizeof key);
 	pb_format(key.facility, sizeof key.facility, "%s", text_of(rec, "facility"));
-	facility_kind(key.facility, key.kind, sizeof key.kind);
+	/* precise facilities of different vendors are one kind: the record's family says so */
+	pb_figure_family(rec, key.kind, sizeof key.kind);
 	pb_format(key.workload, sizeof key.workload, "%s", text_of(rec, "workload"));
 	pb_format(key.metric, sizeof key.metric, "%s", text_of(rec, "metric"));
 	pb_format(key.unit, sizeof key.unit, "%s", text_of(rec, "unit"));
