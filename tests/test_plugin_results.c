@@ -3,14 +3,15 @@
  * through the fake kernel on a fixture machine, that figure appears in the run's event record of
  * results.json with its unit and is named in "facility_figures", and report.html shows it; the
  * point's traits (what its period counts, its family, exactness, IP relation) are written into
- * results.json from the descriptor although the registry of this build has never heard of the
- * facility. */
+ * results.json from the descriptor, and the plots read its period as ns from them although the
+ * registry of this build has never heard of the facility. */
 #include "check.h"
 #include "fixture.h"
 #include "fake_kernel.h"
 #include "experiments/experiment.h"
 #include "experiments/point.h"
 #include "io/results.h"
+#include "present/plot.h"
 #include "present/report.h"
 #include "util/kit.h"
 #include "workloads/workload.h"
@@ -159,14 +160,21 @@ int main(void)
 	struct pb_results doc;
 	char *argv[] = {"pesbench", "run"};
 	CHECK(pb_results_open(&doc, dir, 2, argv, &err) == 0);
-	struct pb_result_point *p = pb_results_point(&doc, "accuracy", "plugin-odd",
-						     "accuracy:ratio=20");
-	pb_rset_int(&p->params, "period", PB_UNIT_NONE, PERIOD);
-	pb_rset_int(&p->params, "threads", PB_UNIT_THREADS, 1);
-	pb_point_traits(&req, p);
-	for (int r = 0; r < 2; r++)
-		pb_point_record(&req, &pt, pb_rlist_set(&p->runs));
-	pb_point_metrics(p);
+	/* two periods, so a plot has the period for its x axis */
+	CHECK_EQ_U64(pt.ev[0].accuracy, 100);
+	for (int k = 1; k <= 2; k++) {
+		struct pb_result_point *p = pb_results_point(&doc, "accuracy", "plugin-odd",
+							     "accuracy:ratio=20");
+		pb_rset_int(&p->params, "period", PB_UNIT_NONE, k * PERIOD);
+		pb_rset_int(&p->params, "threads", PB_UNIT_THREADS, 1);
+		pb_point_traits(&req, p);
+		/* an accuracy that changes with the period, or the plot is a sentence: only its
+		 * axis is under test here */
+		pt.ev[0].accuracy = 100 - k;
+		for (int r = 0; r < 2; r++)
+			pb_point_record(&req, &pt, pb_rlist_set(&p->runs));
+		pb_point_metrics(p);
+	}
 	pb_point_free(&pt);
 	CHECK(pb_results_write(&doc, true, &err) == 0);
 	pb_results_close(&doc);
@@ -198,6 +206,19 @@ int main(void)
 	CHECK(pb_results_load(path, &back, &err) == 0);
 	size_t nplots = 0;
 	CHECK(pb_report_folder(&back, dir, true, pb_experiment_summary, NULL, &nplots, &err) == 0);
+	/* the plot's period axis counts ns: the traits say so, the registry could not */
+	setenv("PB_GNUPLOT", "/nonexistent/gnuplot", 1);   /* scripts only: nothing to draw */
+	struct pb_plot_set set;
+	CHECK(pb_plots_make(&back, dir, true, NULL, &set, &err) == 0);
+	bool ns_axis = false;
+	for (size_t i = 0; i < set.n; i++) {
+		snprintf(path, sizeof path, "%s/plots/%s.gp", dir, set.plots[i].name);
+		char *gp = read_all(path);
+		ns_axis |= gp && strstr(gp, "sampling period (ns of CPU time per sample)");
+		free(gp);
+	}
+	CHECK_MSG(ns_axis, "no plot of %zu has the period in ns", set.n);
+	pb_plot_set_free(&set);
 	pb_results_free(&back);
 	snprintf(path, sizeof path, "%s/report.html", dir);
 	char *html = read_all(path);
