@@ -1,5 +1,6 @@
 /* A measured point as a run record of the results document, and as text. */
 #include "experiments/point.h"
+#include "facilities/spec_text.h"
 #include "io/result_traits.h"
 
 #include <math.h>
@@ -158,7 +159,11 @@ void pb_point_traits(const struct pb_point_request *req, struct pb_result_point 
 	if (req->no_perf || !req->nevents)
 		return;
 	const struct pb_spec *spec = &req->events[0].spec;
+	/* the canonical spec is the point's only when the point names the spec measured */
+	char canonical[256];
+	pb_spec_canonical(spec, canonical, sizeof canonical);
 	pb_result_traits_set(&point->traits, spec->facility,
+			     strcmp(point->facility, spec->text) ? NULL : canonical,
 			     pb_ip_kind_name(pb_spec_ip_kind(req->machine, spec)));
 }
 

@@ -3,11 +3,13 @@
 #include "io/result_traits.h"
 
 #include "facilities/facility.h"
+#include "facilities/spec_text.h"
 #include "util/text.h"
 
 #include <string.h>
 
-void pb_result_traits_set(struct pb_rset *traits, const struct pb_facility *f, const char *ip)
+void pb_result_traits_set(struct pb_rset *traits, const struct pb_facility *f, const char *spec,
+			  const char *ip)
 {
 	pb_rset_clear(traits);
 	if (!f)
@@ -17,6 +19,8 @@ void pb_result_traits_set(struct pb_rset *traits, const struct pb_facility *f, c
 	pb_rset_bool(traits, "exact", f->exact);
 	if (ip)
 		pb_rset_text(traits, "ip", ip);
+	if (spec)
+		pb_rset_text(traits, "spec", spec);
 }
 
 /* A facility whose IP relation depends on the spec (PEBS: the precise level granted) has no
@@ -24,7 +28,11 @@ void pb_result_traits_set(struct pb_rset *traits, const struct pb_facility *f, c
 static void fallback(const char *facility, struct pb_rset *out)
 {
 	const struct pb_facility *f = facility ? pb_facility_of(facility) : NULL;
-	pb_result_traits_set(out, f, f && !f->ip_kind_of ? pb_ip_kind_name(f->ip_kind) : NULL);
+	char spec[256];
+	if (f)
+		pb_spec_text_canonical(facility, spec, sizeof spec);
+	pb_result_traits_set(out, f, f ? spec : NULL,
+			     f && !f->ip_kind_of ? pb_ip_kind_name(f->ip_kind) : NULL);
 }
 
 const struct pb_rset *pb_result_traits(const struct pb_result_point *p, struct pb_rset *scratch)
@@ -33,6 +41,20 @@ const struct pb_rset *pb_result_traits(const struct pb_result_point *p, struct p
 		return &p->traits;
 	fallback(p->facility, scratch);
 	return scratch;
+}
+
+void pb_result_spec(const struct pb_result_point *p, char *buf, size_t len)
+{
+	struct pb_rset scratch = {0};
+	const char *spec = pb_rset_get_text(pb_result_traits(p, &scratch), "spec");
+	/* a point measured under another spec than it names (bias: the facility's spread spec)
+	 * has traits without its own spec */
+	if (!spec && !scratch.n) {
+		fallback(p->facility, &scratch);
+		spec = pb_rset_get_text(&scratch, "spec");
+	}
+	pb_format(buf, len, "%s", spec ? spec : p->facility);
+	pb_rset_clear(&scratch);
 }
 
 bool pb_result_time_based(const struct pb_result_point *p)

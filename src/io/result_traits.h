@@ -1,6 +1,6 @@
 /* Each point's facility traits, written into results.json beside the point's facility (its
  * "traits": period_unit "ns" or "events", family "precise" or the facility's name, exact, and
- * ip "exact" / "next-insn" / "skid"), so that report, plots and compare read what the build
+ * ip "exact" / "next-insn" / "skid", spec: its canonical spec), so that report, plots and compare read what the build
  * that measured the point knew, never the registry of the build reading it.
  *
  * Fallback, for a point that carries no traits (a file written before traits existed, or a
@@ -18,12 +18,17 @@
 
 struct pb_facility;
 
-/* f's traits into traits; ip: where the measured spec's sample IPs land on the machine that
- * ran it (pb_ip_kind_name), NULL when not known (the "ip" trait is then left out). */
-void pb_result_traits_set(struct pb_rset *traits, const struct pb_facility *f, const char *ip);
+/* f's traits into traits; spec: the point's canonical spec (facilities/spec_text.h), ip: where
+ * the measured spec's sample IPs land on the machine that ran it (pb_ip_kind_name); either NULL
+ * when not known (that trait is then left out). */
+void pb_result_traits_set(struct pb_rset *traits, const struct pb_facility *f, const char *spec,
+			  const char *ip);
 /* The traits results.json holds for p: its own, else the fallback (empty when the registry does
  * not know the facility either), into *scratch; the returned set lives as long as both. */
 const struct pb_rset *pb_result_traits(const struct pb_result_point *p, struct pb_rset *scratch);
+/* p's canonical spec ("timer" reads "timer:cpu-clock"), by which results of different versions
+ * line up; from the registry as the fallback when its traits do not say. */
+void pb_result_spec(const struct pb_result_point *p, char *buf, size_t len);
 /* Whether p's period counts nanoseconds (a time-based facility) rather than events. */
 bool pb_result_time_based(const struct pb_result_point *p);
 /* "precise" for a facility of the precise family (compared across vendors), else its name
