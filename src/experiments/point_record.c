@@ -1,6 +1,6 @@
 /* A measured point as a run record of the results document, and as text. */
 #include "experiments/point.h"
-#include "facilities/spec_text.h"
+#include "facilities/canonical_spec.h"
 #include "io/result_traits.h"
 
 #include <math.h>

@@ -3,7 +3,7 @@
 #include "io/result_traits.h"
 
 #include "facilities/facility.h"
-#include "facilities/spec_text.h"
+#include "facilities/canonical_spec.h"
 #include "util/text.h"
 
 #include <string.h>

@@ -18,9 +18,9 @@
 
 struct pb_facility;
 
-/* f's traits into traits; spec: the point's canonical spec (facilities/spec_text.h), ip: where
- * the measured spec's sample IPs land on the machine that ran it (pb_ip_kind_name); either NULL
- * when not known (that trait is then left out). */
+/* f's traits into traits; spec: the point's canonical spec (facilities/canonical_spec.h),
+ * ip: where the measured spec's sample IPs land on the machine that ran it (pb_ip_kind_name);
+ * either NULL when not known (that trait is then left out). */
 void pb_result_traits_set(struct pb_rset *traits, const struct pb_facility *f, const char *spec,
 			  const char *ip);
 /* The traits results.json holds for p: its own, else the fallback (empty when the registry does

@@ -1,7 +1,7 @@
 /* The canonical text of a spec, by which results of different versions line up: one written
  * without its event ("timer") reads as the facility's default event ("timer:cpu-clock"). */
-#ifndef PB_SPEC_TEXT_H
-#define PB_SPEC_TEXT_H
+#ifndef PB_CANONICAL_SPEC_H
+#define PB_CANONICAL_SPEC_H
 
 #include "facilities/facility.h"
 

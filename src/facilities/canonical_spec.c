@@ -1,5 +1,5 @@
-/* Canonical spec text (spec_text.h). */
-#include "facilities/spec_text.h"
+/* Canonical spec text (canonical_spec.h). */
+#include "facilities/canonical_spec.h"
 
 #include <stdio.h>
 #include <string.h>
