@@ -1,7 +1,8 @@
 /* Each point's facility traits, written into results.json beside the point's facility (its
- * "traits": period_unit "ns" or "events", family "precise" or the facility's name, exact, and
- * ip "exact" / "next-insn" / "skid", spec: its canonical spec), so that report, plots and compare read what the build
- * that measured the point knew, never the registry of the build reading it.
+ * "traits": period_unit "ns" or "events", family "precise" or the facility's name, exact, ip
+ * "exact" / "next-insn" / "skid", and spec, its canonical spec), so that report, plots and
+ * compare read what the build that measured the point knew, never the registry of the build
+ * reading it.
  *
  * Fallback, for a point that carries no traits (a file written before traits existed, or a
  * document built in memory without them): the traits this build's registry gives the point's
