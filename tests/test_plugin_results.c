@@ -7,6 +7,7 @@
  * registry of this build has never heard of the facility. */
 #include "check.h"
 #include "fixture.h"
+#include "results_json.h"
 #include "fake_kernel.h"
 #include "experiments/experiment.h"
 #include "experiments/point.h"
@@ -110,23 +111,6 @@ static void write_samples(struct fake_event *ev, void *ctx)
 	ev->time_enabled = ev->time_running = SAMPLES * ev->attr.sample_period;
 }
 
-static char *read_all(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return NULL;
-	fseek(f, 0, SEEK_END);
-	long n = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	char *s = calloc(1, (size_t)n + 1);
-	if (s && fread(s, 1, (size_t)n, f) != (size_t)n) {
-		free(s);
-		s = NULL;
-	}
-	fclose(f);
-	return s;
-}
-
 int main(void)
 {
 	struct pb_machine machine;
@@ -213,7 +197,7 @@ int main(void)
 	bool ns_axis = false;
 	for (size_t i = 0; i < set.n; i++) {
 		snprintf(path, sizeof path, "%s/plots/%s.gp", dir, set.plots[i].name);
-		char *gp = read_all(path);
+		char *gp = pb_test_read_file(path);
 		ns_axis |= gp && strstr(gp, "sampling period (ns of CPU time per sample)");
 		free(gp);
 	}
@@ -221,7 +205,7 @@ int main(void)
 	pb_plot_set_free(&set);
 	pb_results_free(&back);
 	snprintf(path, sizeof path, "%s/report.html", dir);
-	char *html = read_all(path);
+	char *html = pb_test_read_file(path);
 	CHECK(html != NULL);
 	CHECK(html && strstr(html, "<th>the facility's own figures</th>"));
 	CHECK(html && strstr(html, "odd ip samples 11 samples"));
