@@ -253,7 +253,8 @@ struct pb_facility {
 #define PB_OWN_FIGURES 4
 struct pb_own_figure {
 	const char *name;        /* its field in the run's event record of results.json */
-	const char *unit;        /* its unit as results.json names it ("samples", "count", ...) */
+	const char *unit;        /* its unit as results.json names it (pb_unit_name: "samples",
+				  * "events", "ns", ...); a name it does not know is "count" */
 	const char *shown;       /* how measure prints it after the count: a printf format with
 				  * one %llu for the value */
 };
