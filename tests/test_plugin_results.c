@@ -1,10 +1,11 @@
 /* A facility is one file: a test facility defined only here (in no registry) counts a figure of
  * its own, the samples whose IP is odd, through its own_figure / own_tally_sample hooks. Measured
  * through the fake kernel on a fixture machine, that figure appears in the run's event record of
- * results.json with its unit and is named in "facility_figures", and report.html shows it; the
- * point's traits (what its period counts, its family, exactness, IP relation) are written into
- * results.json from the descriptor, and the plots read its period as ns from them although the
- * registry of this build has never heard of the facility. */
+ * results.json with its unit and is named in "facility_figures", measure prints it and
+ * report.html shows it; the point's traits (what its period counts, its family, exactness, IP
+ * relation, canonical spec) are written into results.json from the descriptor, and the plots
+ * read its period as ns from them although the registry of this build has never heard of the
+ * facility. */
 #include "check.h"
 #include "fixture.h"
 #include "results_json.h"
@@ -138,6 +139,15 @@ int main(void)
 	CHECK_MSG(rc == 0, "measure: %s", err.msg);
 	CHECK_EQ_U64(pt.ev[0].observed, SAMPLES);
 	CHECK_EQ_U64(pt.ev[0].own[0], ODD);
+	/* measure's table says it too, in the facility's words */
+	char *text = NULL;
+	size_t text_len = 0;
+	FILE *out = open_memstream(&text, &text_len);
+	CHECK(out != NULL);
+	pb_point_print(out, &req, &pt);
+	fclose(out);
+	CHECK_MSG(text && strstr(text, "; 11 samples at an odd IP"), "measure printed: %s", text);
+	free(text);
 
 	char dir[] = "/tmp/pb_plugin_results_XXXXXX";
 	CHECK(mkdtemp(dir) != NULL);
