@@ -193,6 +193,7 @@ int main(void)
 	CHECK(!strcmp(json_string_value(json_object_get(traits, "family")), "plugin-odd"));
 	CHECK(json_is_false(json_object_get(traits, "exact")));
 	CHECK(!strcmp(json_string_value(json_object_get(traits, "ip")), "skid"));
+	CHECK(!strcmp(json_string_value(json_object_get(traits, "spec")), "plugin-odd"));
 	json_decref(root);
 
 	/* report.html, from the file read back: the facility's own figure */
