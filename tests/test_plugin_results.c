@@ -4,8 +4,8 @@
  * results.json with its unit and is named in "facility_figures", measure prints it and
  * report.html shows it; the point's traits (what its period counts, its family, exactness, IP
  * relation, canonical spec) are written into results.json from the descriptor, and the plots
- * read its period as ns from them although the registry of this build has never heard of the
- * facility. */
+ * read its period as ns from them, and compare puts two such facilities on one row when their
+ * traits say both are precise, although the registry of this build has never heard of them. */
 #include "check.h"
 #include "fixture.h"
 #include "results_json.h"
@@ -13,6 +13,7 @@
 #include "experiments/experiment.h"
 #include "experiments/point.h"
 #include "io/results.h"
+#include "present/compare.h"
 #include "present/plot.h"
 #include "present/report.h"
 #include "util/kit.h"
@@ -112,6 +113,57 @@ static void write_samples(struct fake_event *ev, void *ctx)
 	ev->time_enabled = ev->time_running = SAMPLES * ev->attr.sample_period;
 }
 
+/* compare matches two facilities neither this build's registry knows on one row because their
+ * traits say both are precise: the file is read, not the registry. */
+static void compare_by_traits(const json_t *written)
+{
+	const char *names[2] = {"plugin-odd", "plugin-even"};
+	char dirs[2][64];
+	struct pb_compare *c = pb_compare_new();
+	struct pb_error err = {0};
+	for (int k = 0; k < 2; k++) {
+		json_t *doc = json_deep_copy(written);
+		size_t i;
+		json_t *p;
+		json_array_foreach(json_object_get(doc, "points"), i, p) {
+			json_object_set_new(p, "facility", json_string(names[k]));
+			json_object_set_new(json_object_get(p, "traits"), "family",
+					    json_string("precise"));
+			json_object_set_new(json_object_get(p, "traits"), "spec",
+					    json_string(names[k]));
+		}
+		snprintf(dirs[k], sizeof dirs[k], "/tmp/pb_plugin_compare_XXXXXX");
+		CHECK(mkdtemp(dirs[k]) != NULL);
+		char path[256];
+		snprintf(path, sizeof path, "%s/results.json", dirs[k]);
+		CHECK(json_dump_file(doc, path, JSON_INDENT(1)) == 0);
+		json_decref(doc);
+		CHECK_MSG(pb_compare_add(c, dirs[k], &err) == 0, "%s", err.msg);
+	}
+	CHECK_MSG(pb_compare_build(c, &err) == 0, "%s", err.msg);
+	json_t *cmp = pb_compare_json(c);
+	size_t t, r, precise_rows = 0;
+	json_t *table, *row;
+	json_array_foreach(json_object_get(cmp, "tables"), t, table) {
+		json_array_foreach(json_object_get(table, "rows"), r, row) {
+			CHECK(!strcmp(json_string_value(json_object_get(row, "facility_kind")),
+				      "precise"));
+			json_t *cells = json_object_get(row, "cells");
+			CHECK(json_array_size(cells) == 2 && !json_is_null(json_array_get(cells, 0)) &&
+			      !json_is_null(json_array_get(cells, 1)));
+			precise_rows++;
+		}
+	}
+	CHECK(precise_rows > 0);
+	json_decref(cmp);
+	pb_compare_free(c);
+	for (int k = 0; k < 2; k++) {
+		char cmd[256];
+		snprintf(cmd, sizeof cmd, "rm -rf '%s'", dirs[k]);
+		CHECK(system(cmd) == 0);
+	}
+}
+
 int main(void)
 {
 	struct pb_machine machine;
@@ -188,6 +240,7 @@ int main(void)
 	CHECK(!strcmp(json_string_value(json_object_get(json_object_get(root, "units"),
 							"odd_ip_samples")),
 		      "samples"));
+	compare_by_traits(root);
 	json_t *traits = json_object_get(point, "traits");
 	CHECK(!strcmp(json_string_value(json_object_get(traits, "period_unit")), "ns"));
 	CHECK(!strcmp(json_string_value(json_object_get(traits, "family")), "plugin-odd"));
