@@ -307,6 +307,7 @@ struct pb_result_point *pb_measure_runs_with(const struct pb_suite_options *o,
 			pb_rset_text(par, "delivery", pb_delivery_name(req->delivery));
 			pb_rset_bool(par, "exclude_kernel", req->exclude_kernel);
 			pb_rset_bool(par, "exclude_user", req->exclude_user);
+			pb_point_traits(req, point);  /* x22traits: the facility's traits */
 		}
 		struct pb_rset *run = pb_rlist_set(&point->runs);
 		pb_point_record(req, &pt, run);

@@ -90,8 +90,8 @@ struct pb_point_figures {
 	uint64_t user_samples, kernel_samples;   /* by the record's cpumode */
 	uint64_t kernel_ip_samples;              /* IP in the kernel half of the address space */
 	double accuracy;             /* the main study's formula; 100 when exact */
-	uint64_t ibs_ops_sampled;    /* ibs-op :subset: every op sample read; observed counts
-				      * only those of the subset */
+	uint64_t own[PB_OWN_FIGURES];/* the facility's own figures (pb_facility.own_figure),
+				      * counted by its own_tally hooks */
 	uint64_t aux_truncated, aux_collision;  /* AUX chunks flagged so (SPE), part of lost */
 	unsigned ring_pages;
 	int precise_requested;       /* precise_ip the spec asked for, -1: the facility's default */
@@ -167,6 +167,9 @@ void pb_point_free(struct pb_point *pt);
 /* One run's figures, per event, into a run record o of the results document. */
 void pb_point_record(const struct pb_point_request *req, const struct pb_point *pt,
 		     struct pb_rset *o);
+/* The traits of req's measured facility (event 0) into the point of the results document
+ * (io/result_traits.h), with the IP relation of its spec on the request's machine. */
+void pb_point_traits(const struct pb_point_request *req, struct pb_result_point *point);
 void pb_point_print(FILE *out, const struct pb_point_request *req, const struct pb_point *pt);
 /* "over", "under", "exact", or "none" when f has no accuracy. */
 const char *pb_point_direction(const struct pb_point_figures *f);

@@ -1,8 +1,33 @@
 /* A measured point as a run record of the results document, and as text. */
 #include "experiments/point.h"
+#include "facilities/canonical_spec.h"
+#include "io/result_traits.h"
 
 #include <math.h>
 #include <string.h>
+
+/* The facility's own figures, each with its unit, at the place ibs-op's op samples always
+ * had; their names in a list after them, so a reader tells them from the shared ones. */
+static void record_own_figures(const struct pb_spec *spec, const struct pb_point_figures *f,
+			       struct pb_rset *o)
+{
+	const struct pb_facility *fac = spec->facility;
+	struct pb_rlist names = {0};
+	for (size_t i = 0; fac->own_figure && i < PB_OWN_FIGURES; i++) {
+		const struct pb_own_figure *own = fac->own_figure(spec, i);
+		if (!own)
+			break;
+		enum pb_unit unit = PB_UNIT_COUNT;
+		pb_unit_parse(own->unit, &unit);
+		pb_rset_int(o, own->name, unit, (int64_t)f->own[i]);
+		pb_rlist_text(&names, own->name);
+	}
+	if (names.n) {
+		struct pb_rvalue list = {.kind = PB_RV_LIST, .as.list = &names};
+		pb_rset_put(o, "facility_figures", &list);
+	}
+	pb_rlist_clear(&names);
+}
 
 static void record_figures(const struct pb_point_request *req, unsigned e,
 			   const struct pb_point_figures *f, struct pb_rset *o)
@@ -45,8 +70,7 @@ static void record_figures(const struct pb_point_request *req, unsigned e,
 	/* samples at a level the run excluded (by flag or IP): a misattribution, never hidden */
 	pb_rset_int(o, "wrong_level_samples", PB_UNIT_SAMPLES, (int64_t)f->wrong_level_samples);
 	pb_rset_int(o, "ring_pages", PB_UNIT_PAGES, f->ring_pages);
-	if (req->events[e].spec.subset)
-		pb_rset_int(o, "ibs_ops_sampled", PB_UNIT_SAMPLES, (int64_t)f->ibs_ops_sampled);
+	record_own_figures(&req->events[e].spec, f, o);
 	if (req->events[e].spec.facility->aux_pages) {
 		pb_rset_int(o, "aux_truncated", PB_UNIT_COUNT, (int64_t)f->aux_truncated);
 		pb_rset_int(o, "aux_collision", PB_UNIT_COUNT, (int64_t)f->aux_collision);
@@ -130,6 +154,19 @@ void pb_point_record(const struct pb_point_request *req, const struct pb_point *
 		record_figures(req, e, &pt->ev[e], pb_rlist_set(events));
 }
 
+void pb_point_traits(const struct pb_point_request *req, struct pb_result_point *point)
+{
+	if (req->no_perf || !req->nevents)
+		return;
+	const struct pb_spec *spec = &req->events[0].spec;
+	/* the canonical spec is the point's only when the point names the spec measured */
+	char canonical[256];
+	pb_spec_canonical(spec, canonical, sizeof canonical);
+	pb_result_traits_set(&point->traits, spec->facility,
+			     strcmp(point->facility, spec->text) ? NULL : canonical,
+			     pb_ip_kind_name(pb_spec_ip_kind(req->machine, spec)));
+}
+
 /* text after prefix, indented under the figures and folded at 100 columns */
 static void print_wrapped(FILE *out, const char *prefix, const char *text)
 {
@@ -151,6 +188,18 @@ static void print_wrapped(FILE *out, const char *prefix, const char *text)
 			p++;
 	}
 	fputc('\n', out);
+}
+
+static void print_own_figures(FILE *out, const struct pb_spec *spec,
+			      const struct pb_point_figures *f)
+{
+	for (size_t i = 0; spec->facility->own_figure && i < PB_OWN_FIGURES; i++) {
+		const struct pb_own_figure *own = spec->facility->own_figure(spec, i);
+		if (!own)
+			break;
+		fputs("; ", out);
+		fprintf(out, own->shown, (unsigned long long)f->own[i]);
+	}
 }
 
 void pb_point_print(FILE *out, const struct pb_point_request *req, const struct pb_point *pt)
@@ -207,9 +256,7 @@ void pb_point_print(FILE *out, const struct pb_point_request *req, const struct 
 				f->count > declared_all ? "OVER" : "UNDER",
 				(unsigned long long)(f->count > declared_all ? f->count - declared_all
 									  : declared_all - f->count));
-		if (req->events[e].spec.subset)
-			fprintf(out, "; observed: the subset's samples among %llu op samples",
-				(unsigned long long)f->ibs_ops_sampled);
+		print_own_figures(out, &req->events[e].spec, f);
 		if (f->precise_requested > f->precise_granted)
 			fprintf(out, "; precise level LOWERED: requested %d, granted %d",
 				f->precise_requested, f->precise_granted);

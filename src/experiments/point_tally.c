@@ -81,6 +81,8 @@ void pb_point_tally_record(void *ctx, unsigned thread, unsigned event,
 		return;
 	const struct pb_sample *s = &rec->u.sample;
 	const struct pb_spec *spec = t->spec[event];
+	if (spec->facility->own_tally_sample)
+		spec->facility->own_tally_sample(t->machine, spec, s, t->pt->ev[event].own);
 	if (spec->subset && spec->facility->sample_in_subset) {
 		if (!spec->facility->sample_in_subset(t->machine, spec, s))
 			return;
@@ -185,7 +187,8 @@ void pb_point_sum_figures(const struct pb_point_request *req, struct pb_point *p
 				continue;
 			}
 			f->observed += er->samples;
-			f->ibs_ops_sampled += spec->subset ? er->samples : 0;
+			if (spec->facility->own_tally_thread)
+				spec->facility->own_tally_thread(spec, er->samples, &er->ring, f->own);
 			f->aux_truncated += er->ring.aux_truncated;
 			f->aux_collision += er->ring.aux_collision;
 			f->count += er->count;

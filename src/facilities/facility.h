@@ -267,6 +267,29 @@ struct pb_facility {
 	/* Its reading of a perf.data file's samples (pesbench perfdata); NULL: none. Facilities
 	 * that share a decoder (ibs-op, ibs-fetch) point to one, and a file gets one state of it. */
 	const struct pb_perfdata_decoder *perfdata;
+	/* --- Its own per-event figures (x22traits): the shared point has no field for them; the
+	 * point counts them through these hooks and writes each, with its unit, into the run's
+	 * event record of results.json (named in its "facility_figures" list), and measure and
+	 * report.html show them. NULL hooks: none. --- */
+	/* The i-th figure this spec has, NULL past the last (at most PB_OWN_FIGURES). */
+	const struct pb_own_figure *(*own_figure)(const struct pb_spec *spec, size_t i);
+	/* Adds one thread's part of the event to own[] (indexed as own_figure): the samples its
+	 * ring gave (every one, before a subset's filter) and the ring's statistics. */
+	void (*own_tally_thread)(const struct pb_spec *spec, uint64_t samples,
+				 const struct pb_ring_stats *ring, uint64_t *own);
+	/* Adds one sample of the event (every one the ring gave) to own[]. */
+	void (*own_tally_sample)(const struct pb_machine *m, const struct pb_spec *spec,
+				 const struct pb_sample *sample, uint64_t *own);
+};
+
+/* One of a facility's own per-event figures (pb_facility.own_figure). */
+#define PB_OWN_FIGURES 4
+struct pb_own_figure {
+	const char *name;        /* its field in the run's event record of results.json */
+	const char *unit;        /* its unit as results.json names it (pb_unit_name: "samples",
+				  * "events", "ns", ...); a name it does not know is "count" */
+	const char *shown;       /* how measure prints it after the count: a printf format with
+				  * one %llu for the value */
 };
 
 /* NULL-terminated list of every facility. */

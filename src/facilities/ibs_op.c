@@ -162,6 +162,24 @@ static void op_self_test(const struct pb_machine *m, const struct pb_spec *spec,
 	pb_selftest_sampling_pmu(m, spec, "ibs-op", "IBS op events", true, out);
 }
 
+/* With :subset, observed counts the subset's samples only: every op sample read is said
+ * beside it, so the subset's share can be checked. */
+static const struct pb_own_figure op_samples_read = {
+	"ibs_ops_sampled", "samples", "observed: the subset's samples among %llu op samples"};
+
+static const struct pb_own_figure *op_own_figure(const struct pb_spec *spec, size_t i)
+{
+	return spec->subset && i == 0 ? &op_samples_read : NULL;
+}
+
+static void op_own_tally_thread(const struct pb_spec *spec, uint64_t samples,
+				const struct pb_ring_stats *ring, uint64_t *own)
+{
+	(void)ring;
+	if (spec->subset)
+		own[0] += samples;
+}
+
 const struct pb_facility pb_facility_ibs_op = {
 	.name = "ibs-op",
 	.options = &op_options,
@@ -180,4 +198,6 @@ const struct pb_facility pb_facility_ibs_op = {
 	.probe_machine = pb_ibs_probe_machine,
 	.machine_facts = pb_ibs_machine_facts,
 	.perfdata = &pb_ibs_perfdata_decoder,
+	.own_figure = op_own_figure,
+	.own_tally_thread = op_own_tally_thread,
 };

@@ -21,7 +21,7 @@
 #include "io/figures.h"
 
 #include "analysis/stats.h"
-#include "facilities/facility.h"
+#include "io/result_traits.h"
 #include "io/results.h"
 #include "util/kit.h"
 #include "util/text.h"
@@ -96,19 +96,6 @@ static json_t *record_base(const struct pb_results *r, const json_t *machine, co
 	return o;
 }
 
-/* "timer" → "timer:cpu-clock": a spec written without its event reads as the facility's
- * default event, so files from before the default was written out line up with newer ones. */
-static void canonical_spec(const char *text, char *buf, size_t len)
-{
-	struct pb_spec spec;
-	struct pb_error ignored = {0};
-	if (!strchr(text, ':') && !pb_spec_parse(text, &spec, &ignored) && spec.event[0] &&
-	    strcmp(spec.event, spec.facility->name))
-		pb_format(buf, len, "%s:%s", spec.facility->name, spec.event);
-	else
-		pb_format(buf, len, "%s", text);
-}
-
 static json_t *settings_of(const struct pb_result_point *p)
 {
 	json_t *o = json_object();
@@ -145,6 +132,12 @@ static void emit(struct figure_out *fo, const char *metric, double value, enum p
 	json_object_set_new(o, "facility", json_string(fo->facility));
 	if (strcmp(fo->facility, p->facility))
 		json_object_set_new(o, "facility_as_written", json_string(p->facility));
+	/* what compare matches the row on, from the point's traits: "precise" for a facility
+	 * compared with other vendors' precise ones, else the facility itself */
+	char family[256];
+	pb_result_family(p, family, sizeof family);
+	json_object_set_new(o, "facility_kind",
+			    json_string(strcmp(family, "precise") ? fo->facility : "precise"));
 	json_object_set_new(o, "workload", json_string(p->workload ? p->workload : ""));
 	json_object_set_new(o, "settings", settings_of(p));
 	json_object_set_new(o, "metric", json_string(metric));
@@ -347,7 +340,9 @@ static json_t *from_results(const struct pb_results *r, const json_t *scorecard,
 		if (gives_no_figure(p))
 			continue;
 		struct figure_out fo = {.records = records, .r = r, .machine = machine, .p = p};
-		canonical_spec(p->facility, fo.facility, sizeof fo.facility);
+		/* "timer" → "timer:cpu-clock", so files from before the default event was written
+		 * out line up with newer ones: the point's traits say it */
+		pb_result_spec(p, fo.facility, sizeof fo.facility);
 		const struct pb_rset *m = &p->metrics;
 		/* an attribution point's figure is its deviation; one whose runs had no samples
 		 * to attribute has none (its accuracy would read as the experiment's figure) */

@@ -8,6 +8,8 @@
  *  - "figure": experiment, facility (the canonical spec: old names such as "timer" read as
  *    "timer:cpu-clock"), workload, settings, metric, value, unit, interval {lo, hi, basis} or
  *    null when the figure has none, n, resolved, and the losses of the point it comes from;
+ *    facility_kind: "precise" for a precise facility (compared with other vendors'), else the
+ *    facility, from the point's traits (io/result_traits.h);
  *  - "scorecard": one entry of results.json's scorecard (per facility), when the file has one;
  *  - "done": the last line a run writes, with its exit code and whether it is complete.
  * Every record carries "machine" (host, CPU vendor/family/model/stepping, microcode, kernel,

@@ -449,6 +449,7 @@ void pb_results_free(struct pb_results *r)
 		pb_rset_clear(&p->params);
 		pb_rlist_clear(&p->runs);
 		pb_rset_clear(&p->metrics);
+		pb_rset_clear(&p->traits);
 		free(p);
 	}
 	free(r->points);

@@ -157,6 +157,9 @@ struct pb_result_point {
 	struct pb_rset params;     /* parameters and notes: period, threads, role, not_applicable */
 	struct pb_rlist runs;      /* one set per run: that run's figures */
 	struct pb_rset metrics;    /* figures over all runs */
+	/* its facility's traits as the build that measured it knew them (io/result_traits.h);
+	 * empty when not known (an older file, or a point made without them) */
+	struct pb_rset traits;
 };
 
 struct pb_results {

@@ -1,4 +1,5 @@
 #include "io/results.h"
+#include "io/result_traits.h"
 
 #include "util/kit.h"
 
@@ -206,10 +207,17 @@ const char *pb_results_unit_conflict(const struct pb_results *r)
 	return m.conflict;
 }
 
-static json_t *point_json(const struct pb_result_point *p)
+static json_t *point_json(const struct pb_result_point *p, bool v1)
 {
 	json_t *o = json_pack("{s:s, s:s, s:s}", "experiment", p->experiment, "facility",
 			      p->facility, "workload", p->workload);
+	/* a point measured without them gets those the registry of the build that measured it
+	 * gives its facility (io/result_traits.h); a /1 document is written back as it was */
+	struct pb_rset scratch = {0};
+	const struct pb_rset *traits = v1 ? &p->traits : pb_result_traits(p, &scratch);
+	if (traits->n)
+		json_object_set_new(o, "traits", set_json(traits));
+	pb_rset_clear(&scratch);
 	struct pb_rvalue runs = {.kind = PB_RV_LIST, .as.list = (struct pb_rlist *)&p->runs};
 	json_object_set_new(o, "runs", value_json(&runs));
 	json_object_set_new(o, "metrics", set_json(&p->metrics));
@@ -235,7 +243,7 @@ json_t *pb_results_json(const struct pb_results *r)
 	}
 	json_t *points = json_array();
 	for (size_t i = 0; i < r->npoints; i++)
-		json_array_append_new(points, point_json(r->points[i]));
+		json_array_append_new(points, point_json(r->points[i], !strcmp(r->schema, PB_RESULTS_SCHEMA_V1)));
 	json_object_set_new(root, "points", points);
 	part = set_json(&r->tail);
 	json_object_update(root, part);
@@ -552,6 +560,9 @@ static void json_to_point(struct pb_results *r, const json_t *o, const struct un
 			free(x.as.list);
 		} else if (!strcmp(k, "metrics") && x.kind == PB_RV_SET) {
 			p->metrics = *x.as.set;
+			free(x.as.set);
+		} else if (!strcmp(k, "traits") && x.kind == PB_RV_SET) {
+			p->traits = *x.as.set;
 			free(x.as.set);
 		} else {
 			pb_rset_put(&p->params, k, &x);

@@ -7,7 +7,6 @@
  * own plots as well. */
 #include "present/plot_fields.h"
 
-#include "facilities/facility.h"
 #include "io/results.h"
 #include "util/kit.h"
 #include "util/text.h"
@@ -252,14 +251,14 @@ static const struct candidate *choose_x(const struct candidate *c, size_t nc)
 	return best;
 }
 
-static void series_part(const char *field, const char *value, const char *facility, char *buf,
+static void series_part(const char *field, const char *value, point_t p, char *buf,
 			size_t len)
 {
 	if (!strcmp(field, "threads"))
 		pb_format(buf, len, "%s thread%s", value, strcmp(value, "1") ? "s" : "");
 	else if (!strcmp(field, "period"))
 		pb_format(buf, len, "period %s %s", value,
-			  pb_plot_period_unit(facility, strtoll(value, NULL, 10)));
+			  pb_plot_period_unit(p, strtoll(value, NULL, 10)));
 	else if (!strcmp(field, "period_kind") || !strcmp(field, "variant") ||
 		 !strcmp(field, "levels") || !strcmp(field, "workload"))
 		pb_format(buf, len, "%s%s", value, !strcmp(field, "period_kind") ? " period" : "");
@@ -433,13 +432,16 @@ void pb_plot_generic(struct pb_plot_ctx *c, const char *experiment, pb_plot_poin
 
 	/* facilities, in order */
 	const char *facilities[64];
+	point_t first_of[64];   /* the first point of each: its traits are the facility's */
 	size_t nfac = 0;
 	for (size_t i = 0; i < n; i++) {
 		bool seen = false;
 		for (size_t j = 0; j < nfac && !seen; j++)
 			seen = !strcmp(facilities[j], pts[i]->facility);
-		if (!seen && nfac < 64)
+		if (!seen && nfac < 64) {
+			first_of[nfac] = pts[i];
 			facilities[nfac++] = pts[i]->facility;
+		}
 	}
 	for (size_t m = 0; m < nmetrics; m++) {
 		for (size_t g = 0; g < (split ? nfac : 1); g++) {
@@ -461,7 +463,7 @@ void pb_plot_generic(struct pb_plot_ctx *c, const char *experiment, pb_plot_poin
 			if (renamed)
 				pb_format(mlabel, sizeof mlabel, "%s", accuracy_is);
 			pb_plot_field_label(xname, pb_plot_param_unit(pts, n, xname),
-				    only_facility ? only_facility : nfac == 1 ? facilities[0] : NULL,
+				    only_facility ? first_of[g] : nfac == 1 ? first_of[0] : NULL,
 				    xlabel, sizeof xlabel);
 			pb_format(f->ylabel, sizeof f->ylabel, "%s", mlabel);
 			pb_format(f->xlabel, sizeof f->xlabel, "%s", xlabel);
@@ -505,7 +507,7 @@ void pb_plot_generic(struct pb_plot_ctx *c, const char *experiment, pb_plot_poin
 					double d;
 					if (!param(p, cand[k].name, value, sizeof value, &d))
 						continue;
-					series_part(cand[k].name, value, fac, part, sizeof part);
+					series_part(cand[k].name, value, p, part, sizeof part);
 					size_t used = strlen(series);
 					pb_format(series + used, sizeof series - used, "%s%s",
 						  used ? ", " : "", part);
@@ -518,7 +520,7 @@ void pb_plot_generic(struct pb_plot_ctx *c, const char *experiment, pb_plot_poin
 				int64_t period = pb_rset_get_int(&p->params, "period");
 				if (periods_differ && !period_shown && period > 0)
 					pb_append(series, sizeof series, ", period %lld %s",
-						  (long long)period, pb_plot_period_unit(fac, period));
+						  (long long)period, pb_plot_period_unit(p, period));
 				double xv = 0;
 				char xt[96] = "";
 				if (x) {

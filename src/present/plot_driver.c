@@ -2,7 +2,6 @@
  * plots first and then the generic ones. */
 #include "present/plot_fields.h"
 
-#include "facilities/facility.h"
 #include "io/results.h"
 #include "util/kit.h"
 #include "util/text.h"

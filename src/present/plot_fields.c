@@ -2,7 +2,7 @@
  * spread over runs, and the axis labels of metrics and parameters with their units. */
 #include "present/plot_fields.h"
 
-#include "facilities/facility.h"
+#include "io/result_traits.h"
 #include "io/results.h"
 #include "util/kit.h"
 #include "util/text.h"
@@ -223,13 +223,7 @@ void pb_plot_metric_label(const char *name, enum pb_unit unit, char *buf, size_t
 	pb_format(buf, len, "%s (%s)", words, unit_words(unit) ? unit_words(unit) : "value");
 }
 
-static bool facility_is_timer(const char *facility)
-{
-	const struct pb_facility *f = pb_facility_of(facility);
-	return f && f->time_based;
-}
-
-void pb_plot_field_label(const char *field, enum pb_unit unit, const char *facility, char *buf,
+void pb_plot_field_label(const char *field, enum pb_unit unit, point_t of, char *buf,
 			size_t len)
 {
 	static const struct known_label known[] = {
@@ -247,9 +241,9 @@ void pb_plot_field_label(const char *field, enum pb_unit unit, const char *facil
 	};
 	const char *label = known_label(known, PB_ARRAY_SIZE(known), field);
 	if (!strcmp(field, "period")) {
-		if (facility && facility_is_timer(facility))
+		if (of && pb_result_time_based(of))
 			pb_format(buf, len, "sampling period (ns of CPU time per sample)");
-		else if (facility)
+		else if (of)
 			pb_format(buf, len, "sampling period (events per sample)");
 		else
 			pb_format(buf, len, "sampling period (events per sample; ns for timers)");
@@ -283,8 +277,7 @@ bool pb_plot_first_of_facility(pb_plot_points pts, size_t i)
 	return true;
 }
 
-const char *pb_plot_period_unit(const char *facility, long long period)
+const char *pb_plot_period_unit(point_t p, long long period)
 {
-	const struct pb_facility *f = pb_facility_of(facility);
-	return f && f->time_based ? "ns" : period == 1 ? "event" : "events";
+	return pb_result_time_based(p) ? "ns" : period == 1 ? "event" : "events";
 }

@@ -28,12 +28,14 @@ enum pb_unit pb_plot_metric_unit(pb_plot_points pts, size_t n, const char *name,
 enum pb_unit pb_plot_param_unit(pb_plot_points pts, size_t n, const char *name);
 /* Axis labels of a metric and of a parameter, with the unit; a period says what it counts. */
 void pb_plot_metric_label(const char *name, enum pb_unit unit, char *buf, size_t len);
-void pb_plot_field_label(const char *field, enum pb_unit unit, const char *facility, char *buf,
+/* of: a point of the one facility the axis is about (its traits say what its period counts),
+ * NULL when the axis spans facilities. */
+void pb_plot_field_label(const char *field, enum pb_unit unit, point_t of, char *buf,
 			 size_t len);
 /* Whether pts[i] is the first plottable point of its facility. */
 bool pb_plot_first_of_facility(pb_plot_points pts, size_t i);
-/* What a period of this facility counts ("ns", "event" or "events"): every period shown
- * carries it. */
-const char *pb_plot_period_unit(const char *facility, long long period);
+/* What a period of p's facility counts ("ns", "event" or "events", from its traits): every
+ * period shown carries it. */
+const char *pb_plot_period_unit(point_t p, long long period);
 
 #endif

@@ -3,7 +3,6 @@
  * privilege level). */
 #include "present/plot_fields.h"
 
-#include "facilities/facility.h"
 #include "io/results.h"
 #include "util/kit.h"
 #include "util/text.h"
@@ -148,7 +147,7 @@ void pb_plot_bias_shares(struct pb_plot_ctx *c, pb_plot_points pts, size_t n)
 		pb_format(f->title, sizeof f->title,
 			  "bias experiment (%s, period %lld %s): share of samples on each identical "
 			  "load",
-			  fac, period, pb_plot_period_unit(fac, period));
+			  fac, period, pb_plot_period_unit(p, period));
 		pb_format(f->xlabel, sizeof f->xlabel,
 			  "identical load in the loop (position, in program order)");
 		pb_format(f->ylabel, sizeof f->ylabel, "share of all samples (%%)");
@@ -180,7 +179,7 @@ void pb_plot_bias_deviation(struct pb_plot_ctx *c, pb_plot_points pts, size_t n)
 				continue;
 			char series[192];
 			pb_format(series, sizeof series, "%s, period %lld %s, %s", p->facility,
-				  period_of(p), pb_plot_period_unit(p->facility, period_of(p)),
+				  period_of(p), pb_plot_period_unit(p, period_of(p)),
 				  attributions[k].words);
 			struct pb_spread v = {0};
 			for (size_t r = 0; r < pb_plot_nruns(p); r++) {
@@ -256,7 +255,7 @@ void pb_plot_multi(struct pb_plot_ctx *c, pb_plot_points pts, size_t n)
 			pb_plot_metric_label(what[w].metric, pb_plot_metric_unit(pts, n, what[w].metric, 0), f->ylabel,
 				     sizeof f->ylabel);
 			pb_plot_field_label("events_opened_together",
-				    pb_plot_param_unit(pts, n, "events_opened_together"), fac, f->xlabel,
+				    pb_plot_param_unit(pts, n, "events_opened_together"), pts[i], f->xlabel,
 				    sizeof f->xlabel);
 			if (w == 0) {
 				f->has_ref = true;

@@ -150,6 +150,44 @@ static void c_running(const struct pb_result_point *p, char *b, size_t n)
 		pb_format(b, n, "%.3f%s", s->min, pb_rset_is_true(met(p), "multiplexed") ? " (multiplexed)" : "");
 }
 
+/* The figures the facility of event 0 counts on its own (named in its runs' "facility_figures"
+ * list), each as its range over the runs with its unit: "ibs ops sampled 812–840 samples". */
+static void c_own(const struct pb_result_point *p, char *b, size_t n)
+{
+	*b = '\0';
+	const struct pb_rset *first = pb_rlist_set_at(
+		pb_rset_get_list(pb_rlist_set_at(&p->runs, 0), "events"), 0);
+	const struct pb_rlist *names = pb_rset_get_list(first, "facility_figures");
+	for (size_t i = 0; i < pb_rlist_size(names); i++) {
+		const struct pb_rvalue *name = pb_rlist_at(names, i);
+		if (name->kind != PB_RV_TEXT)
+			continue;
+		double lo = INFINITY, hi = -INFINITY;
+		enum pb_unit unit = PB_UNIT_NONE;
+		for (size_t r = 0; r < pb_rlist_size(&p->runs); r++) {
+			const struct pb_rset *ev = pb_rlist_set_at(
+				pb_rset_get_list(pb_rlist_set_at(&p->runs, r), "events"), 0);
+			const struct pb_rvalue *v = pb_rset_get(ev, name->as.text);
+			if (!v || !pb_rvalue_is_number(v))
+				continue;
+			lo = fmin(lo, pb_rvalue_number(v));
+			hi = fmax(hi, pb_rvalue_number(v));
+			unit = v->unit;
+		}
+		if (lo > hi)
+			continue;
+		char words[96];
+		pb_format(words, sizeof words, "%s", name->as.text);
+		for (char *c = words; *c; c++)
+			*c = *c == '_' ? ' ' : *c;
+		pb_append(b, n, "%s%s %.0f", *b ? "; " : "", words, lo);
+		if (hi > lo)
+			pb_append(b, n, "–%.0f", hi);
+		if (*pb_unit_name(unit))
+			pb_append(b, n, " %s", pb_unit_name(unit));
+	}
+}
+
 /* where a trapping facility was put (cost), with the kind of instruction there */
 static void c_site(const struct pb_result_point *p, char *b, size_t n)
 {
@@ -326,14 +364,15 @@ static void c_notes(const struct pb_result_point *p, char *b, size_t n)
 #define TIME_OVERHEAD METRIC_FIG("time overhead (%)", "time_overhead_pct", "%.4g")
 #define MAX_DEVIATION METRIC_FIG("largest deviation (pp)", "max_deviation", "%.2f")
 #define NOTES PROSE("notes", c_notes)
+#define OWN TXT("the facility's own figures", c_own)
 
 static const struct column accuracy_cols[] = {
 	PERIOD, THREADS, RUNS, ACCURACY, COL("min–max (%)", c_min_max), LOST, THROTTLES,
-	COL("running / enabled (min)", c_running), NOTES, {0}};
+	COL("running / enabled (min)", c_running), OWN, NOTES, {0}};
 
 static const struct column interval_cols[] = {
 	PERIOD, PARAM_TEXT("period kind", "period_kind"), THREADS, RUNS, ACCURACY,
-	COL("min–max (%)", c_min_max), LOST, THROTTLES, NOTES, {0}};
+	COL("min–max (%)", c_min_max), LOST, THROTTLES, OWN, NOTES, {0}};
 
 static const struct column bias_cols[] = {
 	PERIOD, PARAM_TEXT("variant", "variant"), RUNS, METRIC_TEXT("attribution", "attribution"),

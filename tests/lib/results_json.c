@@ -100,3 +100,19 @@ void pb_test_request(struct pb_point_request *req, const char *facility, const c
 	req->iterations = iterations;
 	req->machine = m;
 }
+
+char *pb_test_read_file(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	char *text = NULL;
+	long n = fseek(f, 0, SEEK_END) ? -1 : ftell(f);
+	if (n >= 0 && !fseek(f, 0, SEEK_SET) && (text = calloc(1, (size_t)n + 1)) &&
+	    fread(text, 1, (size_t)n, f) != (size_t)n) {
+		free(text);
+		text = NULL;
+	}
+	fclose(f);
+	return text;
+}
