@@ -177,7 +177,7 @@ int main(void)
 	req.events[0].spec.facility = &plugin;
 	req.events[0].spec.precise = -1;
 	snprintf(req.events[0].spec.text, sizeof req.events[0].spec.text, "plugin-odd");
-	req.period = req.events[0].period = PERIOD;
+	req.events[0].period = PERIOD;
 	req.iterations = 1000;
 	req.threads = 1;
 	req.machine = &machine;

@@ -218,15 +218,15 @@ static void requests_are_judged_with_their_delivery(void)
 	pb_facility_forget_self_tests();
 	struct pb_point_request req;
 	struct pb_error err = {0};
-	CHECK(pb_suite_request(&req, "timer:cpu-clock", "busy", 1000000, 1, PB_DELIVERY_SIGNAL,
+	CHECK(pb_suite_request(&req, pb_test_spec("timer:cpu-clock"), "busy", 1000000, 1, PB_DELIVERY_SIGNAL,
 			       &err) == -1);
 	CHECK_STR_CONTAINS(err.msg, "too rarely with a signal per sample");
 	err = (struct pb_error){0};
-	CHECK(pb_suite_request(&req, "timer:cpu-clock", "busy", 1000000, 1, PB_DELIVERY_SIGTRAP,
+	CHECK(pb_suite_request(&req, pb_test_spec("timer:cpu-clock"), "busy", 1000000, 1, PB_DELIVERY_SIGTRAP,
 			       &err) == -1);
 	CHECK_STR_CONTAINS(err.msg, "too rarely with a SIGTRAP per sample");
 	err = (struct pb_error){0};
-	CHECK(pb_suite_request(&req, "timer:cpu-clock", "busy", 1000000, 1, PB_DELIVERY_NONE,
+	CHECK(pb_suite_request(&req, pb_test_spec("timer:cpu-clock"), "busy", 1000000, 1, PB_DELIVERY_NONE,
 			       &err) == 0);
 	pb_facility_forget_self_tests();
 	fake_kernel_uninstall();
