@@ -43,10 +43,16 @@ start=$(date +%s.%N)
 # The filter (docs/outputs.md): absolute paths that depend on where the snapshot, the
 # binary, the inputs or the scratch folder live become <OUT>, <BIN>, <SRC>, <TMP>. Nothing
 # else is rewritten; whatever else differs between two runs is a difference.
-quote() { printf '%s' "$1" | sed 's/[][\.*^$|]/\\&/g'; }
-filter_args=(-e "s|$(quote "$out")|<OUT>|g" -e "s|$(quote "$scratch")|<TMP>|g"
-	-e "s|$(quote "$bin")|<BIN>|g" -e "s|$(quote "$src")|<SRC>|g")
-
+# A path is replaced only as a whole (not followed by a name character), longest first, so
+# that a path that begins like another (OUTDIR /x/c, binary /x/changed) is not cut.
+quote() { printf '%s' "$1" | sed 's/[][\.*^$|+?(){}#]/\\&/g'; }
+filter_args=()
+while IFS= read -r line; do
+	line=${line#* }
+	filter_args+=(-e "s#$(quote "${line#* }")([^A-Za-z0-9._-]|\$)#${line%% *}\\1#g")
+done < <(for p in "<OUT> $out" "<TMP> $scratch" "<BIN> $bin" "<SRC> $src"; do
+	echo "${#p} $p"
+done | sort -rn)
 commands=0
 cd "$scratch" || exit 2
 # snap FILE CMD... : run CMD and write into OUTDIR/FILE its command line, standard output,
@@ -67,7 +73,7 @@ snap() {
 # Every text file of the snapshot (command outputs, report.html, plot scripts and data, SVG,
 # JSON exports) goes through the filter; binary files (PNG, gzipped pprof) stay as written.
 normalise_tree() {
-	grep -rIlZ '' "$1" | xargs -0 -r sed -i "${filter_args[@]}"
+	grep -rIlZ '' "$1" | xargs -0 -r sed -i -E "${filter_args[@]}"
 	# Addresses inside the pesbench process that `attr` shows: bp's watched datum (config1 =
 	# bp_addr) and uprobe's path pointer (config1) change with ASLR from run to run; uprobe's
 	# probed offset in the binary (config2) changes with the build's layout. They become <ADDR>.
