@@ -4,21 +4,29 @@
 # tree), so that two binaries' snapshots can be compared byte for byte (output-compare.sh).
 # docs/outputs.md lists what is snapshotted, what is left out and why, and the filter.
 #
-# usage: scripts/output-snapshot.sh [--source DIR] BIN OUTDIR
-#   --source DIR  the tree whose committed inputs are used (default: the tree holding this
-#                 script); give both binaries the same one
+# usage: scripts/output-snapshot.sh [--source DIR] [--tests BUILD_DIR] BIN OUTDIR
+#   --source DIR      the tree whose committed inputs are used (default: the tree holding this
+#                     script); give both binaries the same one
+#   --tests BUILD_DIR also the fake-kernel results: the run records and points of the test
+#                     programs there that compute results under the constructed kernel
 # Exit 0 when written, 2 for bad usage (OUTDIR not empty, BIN not runnable, no inputs).
 set -u
 export LC_ALL=C TZ=UTC
 unset PB_GNUPLOT
 
-usage() { echo "usage: scripts/output-snapshot.sh [--source DIR] BIN OUTDIR" >&2; exit 2; }
+usage() {
+	echo "usage: scripts/output-snapshot.sh [--source DIR] [--tests BUILD_DIR] BIN OUTDIR" >&2
+	exit 2
+}
 src=$(cd "$(dirname "$0")/.." && pwd -P)
+tests=""
 while [ $# -gt 0 ]; do
 	case $1 in
 	--source) [ $# -ge 2 ] || usage; src=$(cd "$2" 2>/dev/null && pwd -P) ||
 		{ echo "output-snapshot: no source tree $2" >&2; exit 2; }; shift 2 ;;
-	-h | --help) sed -n '2,11s/^# \{0,1\}//p' "$0"; exit 0 ;;
+	--tests) [ $# -ge 2 ] || usage; tests=$(cd "$2" 2>/dev/null && pwd -P) ||
+		{ echo "output-snapshot: no build folder $2" >&2; exit 2; }; shift 2 ;;
+	-h | --help) sed -n '2,13s/^# \{0,1\}//p' "$0"; exit 0 ;;
 	-*) usage ;;
 	*) break ;;
 	esac
@@ -50,7 +58,8 @@ filter_args=()
 while IFS= read -r line; do
 	line=${line#* }
 	filter_args+=(-e "s#$(quote "${line#* }")([^A-Za-z0-9._-]|\$)#${line%% *}\\1#g")
-done < <(for p in "<OUT> $out" "<TMP> $scratch" "<BIN> $bin" "<SRC> $src"; do
+done < <(for p in "<OUT> $out" "<TMP> $scratch" "<BIN> $bin" "<SRC> $src" \
+	${tests:+"<TESTS> $tests"}; do
 	echo "${#p} $p"
 done | sort -rn)
 commands=0
@@ -90,6 +99,8 @@ inputs() {
 		(cd "$src" && for p in "$@"; do find . -path "./$p" -type f; done | sed 's|^\./||' | sort)
 	fi
 }
+# the test programs whose results come from the fake kernel through tests/lib/results_json.c
+fake_tests=(test_experiments_fake test_skid_fake test_spe_session test_ibs_subset test_numbers)
 flat() { printf '%s' "$1" | tr '/' '_'; }
 
 mkdir -p "$out"/{help,models,probe,perfdata,report,compare,replay}
@@ -194,6 +205,36 @@ done
 for b in $(cd "$src" && ls -d tests/captures/*/ 2>/dev/null); do
 	snap "replay/$(basename "$b").txt" "$bin" replay "$src/$b"
 done
+
+# ---- fake-kernel results: what the test programs compute under the constructed kernel
+# (tests/lib/output_snapshot.h), one JSON document per run record or point, keys sorted; the
+# measured times of the workload itself (cpu_ns, elapsed_ns, wall_ns) become "<TIME>".
+if [ -n "$tests" ]; then
+	mkdir -p "$out/fake"
+	for t in "${fake_tests[@]}"; do
+		if [ ! -x "$tests/$t" ]; then
+			echo "$t: not built in <TESTS>" >"$out/fake/$t.txt"
+			continue
+		fi
+		PB_OUTPUT_SNAPSHOT=$scratch/$t.jsonl PB_BIN=$bin PB_SOURCE_DIR=$src \
+			timeout 300 "$tests/$t" >"$scratch/$t.log" 2>&1
+		echo "--- exit $?" >"$scratch/$t.exit"
+		python3 -c '
+import json, sys
+timed = {"cpu_ns", "elapsed_ns", "wall_ns"}
+def scrub(v):
+    if isinstance(v, dict):
+        return {k: "<TIME>" if k in timed else scrub(x) for k, x in v.items()}
+    if isinstance(v, list):
+        return [scrub(x) for x in v]
+    return v
+for line in open(sys.argv[1]) if len(sys.argv) > 1 else []:
+    print(json.dumps(scrub(json.loads(line)), indent=1, sort_keys=True))
+' $([ -s "$scratch/$t.jsonl" ] && echo "$scratch/$t.jsonl") >"$out/fake/$t.txt"
+		cat "$scratch/$t.exit" >>"$out/fake/$t.txt"
+		commands=$((commands + 1))
+	done
+fi
 
 normalise_tree "$out"
 nfiles=$(find "$out" -type f | wc -l)
