@@ -1,11 +1,13 @@
 #!/bin/bash
 # scripts/output-snapshot.sh and output-compare.sh --dirs, on a small source tree made of a few
-# committed inputs (one machine tree, two results files, two perf.data files): the same binary
-# snapshotted twice is identical (so the filter covers paths and in-process addresses), no
-# absolute path is left, every command's help is there, and a binary whose output differs in
-# one command, a changed PNG, a missing and an extra file are each reported, exit 1.
+# committed inputs (one machine tree, two results files, two perf.data files) and this build's
+# fake-kernel tests: the same binary snapshotted twice is identical (so the filter covers paths,
+# in-process addresses and the workload's measured times), no absolute path is left, every
+# command's help is there, and a binary whose output differs in one command, a changed PNG, a
+# missing and an extra file are each reported, exit 1.
 set -u
 : "${PB_SOURCE_DIR:?PB_SOURCE_DIR must name the source tree}"
+: "${PB_BUILD_DIR:?PB_BUILD_DIR must name the build folder}"
 source "$PB_SOURCE_DIR/tests/lib/cli.sh"
 snapshot=$PB_SOURCE_DIR/scripts/output-snapshot.sh
 compare=$PB_SOURCE_DIR/scripts/output-compare.sh
@@ -21,15 +23,17 @@ for f in tests/fixtures/sysfs-zen4 tests/fixtures/results-v1/results.json \
 	cp -r "$PB_SOURCE_DIR/$f" "$tree/$f"
 done
 
-expect_exit 0 "snapshot a" bash "$snapshot" --source "$tree" "$PB_BIN" "$work/a"
+expect_exit 0 "snapshot a" bash "$snapshot" --source "$tree" --tests "$PB_BUILD_DIR" "$PB_BIN" \
+	"$work/a"
 check "grep -qE '^output-snapshot: [0-9]+ commands, [0-9]+ files in .* s\)$' '$work/out'" \
 	"the snapshot says what it wrote and how long it took: $(cat "$work/out")"
-expect_exit 0 "snapshot b" bash "$snapshot" --source "$tree" "$PB_BIN" "$work/b"
+expect_exit 0 "snapshot b" bash "$snapshot" --source "$tree" --tests "$PB_BUILD_DIR" "$PB_BIN" \
+	"$work/b"
 expect_exit 0 "compare a b" bash "$compare" --dirs "$work/a" "$work/b"
 check "grep -qE '^all [0-9]+ files identical$' '$work/out'" "the same binary twice is identical"
 
 # what the snapshot holds
-for g in help models probe attr perfdata report compare; do
+for g in help models probe attr perfdata report compare fake; do
 	check "[ -n \"\$(ls -A '$work/a/$g' 2>/dev/null)\" ]" "the snapshot has outputs of $g"
 done
 for c in $("$PB_BIN" help --commands | sed -n 's/^| `pesbench \([a-z-]*\)` |.*/\1/p'); do
@@ -40,6 +44,11 @@ check "ls '$work/a/report/tests_fixtures_results-v1_results/plots/'*.png >/dev/n
 check "[ -s '$work/a/report/tests_fixtures_results-v1_results/report.html' ]" "report.html is in"
 check "grep -q '<ADDR>' '$work/a/attr/tests_fixtures_sysfs-zen4/bp--json.txt'" \
 	"bp's watched address is filtered"
+fake=$work/a/fake/test_experiments_fake.txt
+check "grep -q '\"what\": \"run\"' '$fake' && grep -q '\"wall_ns\": \"<TIME>\"' '$fake'" \
+	"the fake-kernel runs are in, their measured times filtered"
+check "grep -q '\"what\": \"point\"' '$fake' && grep -q '^--- exit 0$' '$fake'" \
+	"the fake-kernel points are in, and the test passed"
 check "! grep -rqF -e '$work' -e '$PB_SOURCE_DIR' '$work/a'" "no absolute path is left"
 check "grep -q '<SRC>/tests/fixtures/sysfs-zen4' '$work/a/probe/tests_fixtures_sysfs-zen4.txt'" \
 	"paths of inputs read <SRC>"
@@ -54,7 +63,7 @@ exit \$rc
 EOF
 chmod +x "$work/changed-pesbench"
 expect_exit 0 "snapshot of a changed binary" bash "$snapshot" --source "$tree" \
-	"$work/changed-pesbench" "$work/c"
+	--tests "$PB_BUILD_DIR" "$work/changed-pesbench" "$work/c"
 expect_exit 1 "compare a c" bash "$compare" --dirs "$work/a" "$work/c"
 check "grep -qE '^1 of [0-9]+ files differ' '$work/out'" "one file differs: $(head -20 "$work/out")"
 check "grep -q '^  models/workloads.txt$' '$work/out'" "the changed output is named"
