@@ -206,15 +206,24 @@ if [ -n "$base_tests" ] && [ -n "$head_tests" ]; then
 else
 	say "fake-kernel results are left out: one side has no test programs with the hook"
 fi
+# both snapshots at once: each is one process after another, so two cores take both
+t=$(now)
+pids=()
 for side in base head; do
 	bin_var=${side}_bin tests_var=${side}_tests
-	t=$(now)
 	"$here/output-snapshot.sh" --source "$src" ${fake[@]+"${fake[@]}" "${!tests_var}"} \
-		"${!bin_var}" "$out/$side" >"$out/$side.log" 2>&1 ||
-		{ keep=1; die "the $side snapshot failed: $(tail -3 "$out/$side.log")"; }
-	say "$side: snapshot of $(sed -n 's/.*: \([0-9]* commands\).*/\1/p' "$out/$side.log") in" \
-		"$(since "$t") s"
+		"${!bin_var}" "$out/$side" >"$out/$side.log" 2>&1 &
+	pids+=($!)
 done
+failed=""
+wait "${pids[0]}" || failed="base"
+wait "${pids[1]}" || failed="$failed head"
+if [ -n "$failed" ]; then
+	keep=1
+	die "the snapshot failed ($failed): $(tail -q -n 3 "$out/base.log" "$out/head.log")"
+fi
+say "both snapshots ($(sed -n 's/.*: \([0-9]* commands\).*/\1/p' "$out/base.log") each) in" \
+	"$(since "$t") s"
 compare_dirs "$out/base" "$out/head" base head "$out/diff.txt"
 status=$?
 say "$(since "$started") s in all"
