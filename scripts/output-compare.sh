@@ -71,8 +71,9 @@ compare_dirs() {
 		shown=$((shown + 1))
 		echo "  $f"
 		if grep -Iq . "$a/$f" && grep -Iq . "$b/$f"; then
-			diff -u "$a/$f" "$b/$f" | sed -n '4,$p' | grep -m 6 '^[-+]' | sed 's/^/    /' |
-				cut -c1-100
+			diff -u "$a/$f" "$b/$f" >"$full.one"
+			cmp "$a/$f" "$b/$f" | sed -n 's/.* line \([0-9]*\)$/    first difference at line \1:/p'
+			sed -n '4,$p' "$full.one" | grep -m 6 '^[-+]' | sed 's/^/    /' | cut -c1-100
 		else
 			echo "    binary files differ"
 		fi
@@ -158,7 +159,7 @@ binary_of() {
 	testdir=""
 	if [ -n "$what" ] && [ -f "$what" ] && [ -x "$what" ]; then
 		binary=$(cd "$(dirname "$what")" && pwd -P)/$(basename "$what")
-		say "$label: the binary $binary (no fake-kernel results: no test programs)"
+		say "$label: the binary $binary"
 		return
 	fi
 	if [ -z "$what" ]; then

@@ -9,6 +9,7 @@ set -u
 : "${PB_SOURCE_DIR:?PB_SOURCE_DIR must name the source tree}"
 : "${PB_BUILD_DIR:?PB_BUILD_DIR must name the build folder}"
 source "$PB_SOURCE_DIR/tests/lib/cli.sh"
+export TMPDIR=$work # the scratch folders and the full diffs go where the test cleans up
 snapshot=$PB_SOURCE_DIR/scripts/output-snapshot.sh
 compare=$PB_SOURCE_DIR/scripts/output-compare.sh
 for tool in python3 git timeout; do
