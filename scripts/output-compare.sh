@@ -2,11 +2,13 @@
 # Proves that a change keeps every deterministic output of pesbench byte-identical: builds
 # BASE (a revision, in a temporary git worktree) and HEAD (default: this working tree as it is,
 # committed or not), snapshots both binaries with scripts/output-snapshot.sh on the same inputs
-# (this tree's committed fixtures), and compares the snapshots file by file.
+# (this tree's committed fixtures) with each side's fake-kernel tests, and compares the
+# snapshots file by file.
 #
 # usage: scripts/output-compare.sh [--out DIR] BASE [HEAD]
 #        scripts/output-compare.sh --dirs SNAPSHOT_A SNAPSHOT_B
-#   BASE, HEAD   a git revision (built with cmake, target pesbench only) or a pesbench binary
+#   BASE, HEAD   a git revision (cmake builds pesbench and the fake-kernel test programs) or a
+#                pesbench binary (then no fake-kernel results on either side)
 #   --out DIR    keep the snapshots and the full diff in DIR (default: a temporary folder,
 #                kept when they differ, removed when identical)
 #   --dirs A B   only compare two snapshots already written
@@ -101,7 +103,7 @@ fi
 while [ $# -gt 0 ]; do
 	case $1 in
 	--out) [ $# -ge 2 ] || usage; out=$2; shift 2 ;;
-	-h | --help) sed -n '2,15s/^# \{0,1\}//p' "$0"; exit 0 ;;
+	-h | --help) sed -n '2,17s/^# \{0,1\}//p' "$0"; exit 0 ;;
 	-*) usage ;;
 	*) break ;;
 	esac
