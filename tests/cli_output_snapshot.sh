@@ -12,7 +12,7 @@ source "$PB_SOURCE_DIR/tests/lib/cli.sh"
 export TMPDIR=$work # the scratch folders and the full diffs go where the test cleans up
 snapshot=$PB_SOURCE_DIR/scripts/output-snapshot.sh
 compare=$PB_SOURCE_DIR/scripts/output-compare.sh
-for tool in python3 git timeout; do
+for tool in python3 timeout; do
 	command -v "$tool" >/dev/null || { echo "$tool is not installed: cannot snapshot"; exit 77; }
 done
 
