@@ -119,5 +119,11 @@ bench-cost: program
 bench-analysis: program
 	@bash bench/analysis.sh ./$(BUILD)/pesbench
 
+# Every deterministic output of BASE (a revision; default main) and of this working tree, byte
+# for byte; exit 1 on a difference (docs/outputs.md): make output-compare BASE=f4910b6
+.PHONY: output-compare
+output-compare:
+	@bash scripts/output-compare.sh $(if $(BASE),$(BASE),main)
+
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD)

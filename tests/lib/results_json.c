@@ -2,6 +2,7 @@
 
 #include "check.h"
 #include "fixture.h"
+#include "output_snapshot.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,6 +47,7 @@ json_t *pb_test_point_json(const struct pb_results *doc, size_t i)
 	json_t *points = pb_test_points_json(doc);
 	json_t *p = json_incref(json_array_get(points, i));
 	json_decref(points);
+	pb_test_output_snapshot("point", p);
 	return p;
 }
 
@@ -56,6 +58,7 @@ json_t *pb_test_run_json(const struct pb_point_request *req, const struct pb_poi
 	struct pb_rvalue v = {.kind = PB_RV_SET, .as.set = &run};
 	json_t *j = pb_rvalue_json(&v);
 	pb_rset_clear(&run);
+	pb_test_output_snapshot("run", j);
 	return j;
 }
 
