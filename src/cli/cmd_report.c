@@ -84,11 +84,9 @@ int pb_cmd_report(int argc, char **argv)
 	if (!rc && a.json) {
 		char path[4300];
 		snprintf(path, sizeof path, "%s/report.html", dir);
-		struct pb_rvalue card = {.kind = PB_RV_LIST, .as.list = &results.scorecard};
-		json_t *doc = json_pack("{s:s, s:I, s:o}", "report", path, "plots",
-					(json_int_t)nplots, "scorecard", pb_rvalue_json(&card));
+		rc = pb_cli_print_report(path, nplots, &results.scorecard);
 		pb_results_free(&results);
-		return pb_cli_print_json("report", doc, 2);
+		return rc;
 	}
 	if (!rc && !quiet) {
 		pb_summary_print(stdout, &results);

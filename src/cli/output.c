@@ -3,6 +3,8 @@
 #include "cli/output.h"
 
 #include "experiments/plan.h"
+#include "io/result_model.h"
+#include "io/results.h"
 #include "runner/profile_run.h"
 #include "runner/verify.h"
 #include "util/error.h"
@@ -160,4 +162,12 @@ int pb_cli_print_version(const char *version)
 {
 	return pb_cli_print_json("version", json_pack("{s:s, s:s}", "version", version, "jansson",
 						      JANSSON_VERSION), 2);
+}
+
+int pb_cli_print_report(const char *html_path, size_t nplots, const struct pb_rlist *scorecard)
+{
+	struct pb_rvalue card = {.kind = PB_RV_LIST, .as.list = (struct pb_rlist *)scorecard};
+	return pb_cli_print_json("report", json_pack("{s:s, s:I, s:o}", "report", html_path,
+						     "plots", (json_int_t)nplots, "scorecard",
+						     pb_rvalue_json(&card)), 2);
 }

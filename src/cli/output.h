@@ -5,6 +5,7 @@
 #define PB_CLI_OUTPUT_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 struct pb_error;
@@ -38,5 +39,8 @@ struct pb_verify_report;
 int pb_cli_print_verify(const struct pb_verify_report *rep);
 /* `version --json`: the program's version and the jansson it was built with. */
 int pb_cli_print_version(const char *version);
+/* `report --json`: the page written, its plots and the scorecard. */
+struct pb_rlist;
+int pb_cli_print_report(const char *html_path, size_t nplots, const struct pb_rlist *scorecard);
 
 #endif
