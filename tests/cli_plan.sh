@@ -121,7 +121,7 @@ case $rc in
 		fail "unresolved sweep: message missing ($(head -c 300 "$work/err"))"
 	grep -Eq -- '-?[0-9.]+ ± [0-9.]+ ns per sample \(95 % CI\), R² -?[0-9.]+' "$work/err" ||
 		fail "unresolved sweep: figures missing ($(head -c 300 "$work/err"))"
-	grep -Eq 'would resolve it: --cost-seconds [0-9]+|No cost was seen above the noise' \
+	grep -Eq 'would resolve it: --cost-seconds [0-9]+|No cost was seen above the noise|a longer sweep does not mend' \
 		"$work/err" || fail "unresolved sweep: no time to resolve ($(head -c 400 "$work/err"))"
 	[ -s "$work/out" ] && fail "unresolved sweep printed a plan"
 	;;

@@ -7,6 +7,7 @@
 #include "results_json.h"
 #include "experiments/cost_parts.h"
 #include "experiments/experiment.h"
+#include "experiments/plan.h"
 #include "experiments/predict.h"
 #include "facilities/facility.h"
 #include "io/result_model.h"
@@ -292,6 +293,34 @@ static void test_design(void)
 
 /* Predictions are judged on the slowdown (issue 27). python3 at 100 us once predicted 14.3 %
  * against a measured 24.5 % and read "+9.0 %" on the run time. */
+/* plan's refusal of a cost measured on the spot says why, and offers a longer sweep only where
+ * one helps: a wide interval (the time it needs), not estimators that disagree inside a narrow
+ * one (the pairs bend; once offered "a sweep of 1 s would resolve it" for a fit at ±6 %). */
+static void test_plan_cost_refusal(void)
+{
+	struct pb_error err = {0};
+	struct pb_cost wide = {.fit = {.slope = 2000, .slope_ci95 = 600, .r2 = 0.8},
+			       .seconds = 4, .seconds_to_resolve = 36, .noise_ns = 5000};
+	snprintf(wide.why, sizeof wide.why, "the 95 %% CI is ±30 %% of the slope");
+	CHECK(pb_plan_cost_refused(&wide, "timer:cpu-clock", &err) == -1);
+	CHECK_STR_CONTAINS(err.msg, "the 95 % CI is ±30 % of the slope");
+	CHECK_STR_CONTAINS(err.msg, "A sweep of 36 s would resolve it: --cost-seconds 44");
+	err = (struct pb_error){0};
+	struct pb_cost bent = {.fit = {.slope = 21165, .slope_ci95 = 1281, .r2 = 0.958},
+			       .seconds = 4.3, .seconds_to_resolve = NAN, .noise_ns = 116967};
+	snprintf(bent.why, sizeof bent.why, "least squares (21165 ± 1281 ns) and Theil–Sen "
+		 "(23020 ns) disagree");
+	CHECK(pb_plan_cost_refused(&bent, "timer:cpu-clock", &err) == -1);
+	CHECK_STR_CONTAINS(err.msg, "Theil–Sen (23020 ns) disagree");
+	CHECK_STR_CONTAINS(err.msg, "a longer sweep does not mend");
+	CHECK(strstr(err.msg, "would resolve it") == NULL);
+	err = (struct pb_error){0};
+	struct pb_cost none = {.fit = {.slope = -50, .slope_ci95 = 400, .r2 = 0.01},
+			       .seconds = 4, .seconds_to_resolve = NAN};
+	CHECK(pb_plan_cost_refused(&none, "bp:w", &err) == -1);
+	CHECK_STR_CONTAINS(err.msg, "No cost was seen above the noise");
+}
+
 static void test_slowdown_criterion(void)
 {
 	CHECK(!pb_slowdown_within(14.3, 24.5));
@@ -920,6 +949,7 @@ int main(void)
 	test_plan();
 	test_design();
 	test_slowdown_criterion();
+	test_plan_cost_refusal();
 	test_cost_from_results();
 	test_program_cpu();
 	test_fault_mid_sweep();

@@ -131,7 +131,7 @@ static void subset_accuracy(void)
 	struct pb_point_request req;
 	struct pb_point pt;
 	CHECK(measure("ibs-op:subset=load+l1-miss", &req, &pt) == 0);
-	CHECK_EQ_U64(req.events[0].spec.subset, PB_IBS_OP_LOAD | PB_IBS_OP_L1_MISS);
+	CHECK_EQ_U64(req.events[0].spec.priv.subset, PB_IBS_OP_LOAD | PB_IBS_OP_L1_MISS);
 	CHECK_EQ_U64(script.written[LOAD_MISS], script.load_miss);
 	CHECK(script.written[INVALID_LOAD_MISS] > 0 && script.written[STORE_MISS] > 0);
 	const struct pb_point_figures *f = &pt.ev[0];

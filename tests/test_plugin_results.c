@@ -175,7 +175,7 @@ int main(void)
 	pb_point_request_defaults(&req);
 	req.nevents = 1;
 	req.events[0].spec.facility = &plugin;
-	req.events[0].spec.precise = -1;
+	req.events[0].spec.priv.precise = -1;
 	snprintf(req.events[0].spec.text, sizeof req.events[0].spec.text, "plugin-odd");
 	req.events[0].period = PERIOD;
 	req.iterations = 1000;

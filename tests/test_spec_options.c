@@ -27,9 +27,9 @@ static int odd_only(struct pb_spec *spec, uint64_t v, void *ctx, struct pb_error
 }
 
 static const struct pb_spec_option words[] = {
-	{.word = "red", .kind = PB_SPEC_CHOICE, .bits = OPT_RED, .field = PB_SPEC_FIELD(bp_type),
+	{.word = "red", .kind = PB_SPEC_CHOICE, .bits = OPT_RED, .field = PB_SPEC_FIELD(priv.bp_type),
 	 .value = 7, .help = "red"},
-	{.word = "blue", .kind = PB_SPEC_CHOICE, .bits = OPT_BLUE, .field = PB_SPEC_FIELD(bp_type),
+	{.word = "blue", .kind = PB_SPEC_CHOICE, .bits = OPT_BLUE, .field = PB_SPEC_FIELD(priv.bp_type),
 	 .value = 9, .help = "blue"},
 	{.word = "a", .kind = PB_SPEC_FLAG, .bits = OPT_A, .help = "a"},
 	{.word = "b", .kind = PB_SPEC_FLAG, .bits = OPT_B, .help = "b"},
@@ -37,7 +37,7 @@ static const struct pb_spec_option words[] = {
 	 .min = 10, .max = 20, .about = "a latency", .note = "why", .help = "lat"},
 	{.word = "mask", .kind = PB_SPEC_NUMBER, .field = PB_SPEC_FIELD(config2), .base = 16,
 	 .max = UINT64_MAX, .arg = "HEX", .about = "a mask", .help = "mask"},
-	{.word = "odd", .kind = PB_SPEC_NUMBER, .field = PB_SPEC_FIELD(precise), .min = 1,
+	{.word = "odd", .kind = PB_SPEC_NUMBER, .field = PB_SPEC_FIELD(priv.precise), .min = 1,
 	 .max = 9, .check = odd_only, .bad_value = "odd must be 1..9", .help = "odd"},
 	{.word = "name", .kind = PB_SPEC_TEXT, .bits = OPT_NAMED, .arg = "NAME",
 	 .parse = parse_name, .help = "name"},
@@ -61,14 +61,14 @@ static void test_kinds(void)
 	struct pb_error err;
 	/* nothing given: the default choice, nothing else */
 	CHECK(parse(NULL, &s, &err) == 0);
-	CHECK(!strcmp(s.event, "red") && s.bp_type == 7 && s.options == OPT_RED);
+	CHECK(!strcmp(s.event, "red") && s.priv.bp_type == 7 && s.options == OPT_RED);
 
 	CHECK(parse("a:blue:lat=12:mask=ff:odd=3:name=good", &s, &err) == 0);
 	CHECK_EQ_U64(s.options, OPT_A | OPT_BLUE | OPT_LAT | OPT_NAMED);
-	CHECK(!strcmp(s.event, "blue") && s.bp_type == 9);
+	CHECK(!strcmp(s.event, "blue") && s.priv.bp_type == 9);
 	CHECK_EQ_U64(s.config1, 12);
 	CHECK_EQ_U64(s.config2, 0xff);
-	CHECK_EQ_U64(s.precise, 3);
+	CHECK_EQ_U64(s.priv.precise, 3);
 	/* the same choice twice is one choice; empty words are skipped */
 	CHECK(parse("blue::blue:b", &s, &err) == 0);
 	CHECK_EQ_U64(s.options, OPT_BLUE | OPT_B);

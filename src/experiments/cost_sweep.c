@@ -358,9 +358,12 @@ int pb_cost_sweep_mode(struct sweep_setup *su, enum pb_delivery mode, struct cos
 	cf->cut_short = cut;
 	if (!rc && !cf->resolved) {
 		double design_s = cf->seconds - spent;
-		cf->to_resolve_s = cf->fitted ? pb_cost_seconds_to_resolve(&cf->cpu, design_s,
-									  &cf->to_resolve_lower)
-					      : NAN;
+		/* A longer sweep narrows the interval; it does not reconcile estimators that
+		 * disagree within a narrow one (the pairs bend): no time is offered for that. */
+		cf->to_resolve_s = cf->fitted && !pb_fit_resolved(&cf->cpu)
+					   ? pb_cost_seconds_to_resolve(&cf->cpu, design_s,
+									&cf->to_resolve_lower)
+					   : NAN;
 		size_t n = strlen(cf->why);
 		pb_format(cf->why + n, sizeof cf->why - n, " after %zu pairs in %.1f s (budget %.1f s)",
 			  cf->pairs, cf->seconds, cf->budget_seconds);

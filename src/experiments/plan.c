@@ -103,23 +103,33 @@ int pb_plan_cost_now(const struct pb_spec *spec, const char *facility, uint64_t 
 		*cost = c.fit.slope;
 		return 0;
 	}
+	return pb_plan_cost_refused(&c, facility, err);
+}
+
+int pb_plan_cost_refused(const struct pb_cost *c, const char *facility, struct pb_error *err)
+{
 	char estimate[160];
 	pb_format(estimate, sizeof estimate, "%.1f ± %.1f ns per sample (95 %% CI), R² %.3f",
-		  c.fit.slope, c.fit.slope_ci95, c.fit.r2);
+		  c->fit.slope, c->fit.slope_ci95, c->fit.r2);
 	pb_fail(err, PB_EXIT_FAILURE, 0,
 		"the cost of one %s sample could not be measured precisely enough on this machine "
-		"in %.1f s: %s (run-to-run noise %.0f ns); a plan needs slope > 0 and a CI within "
-		"%.0f %% of it", facility, c.seconds, estimate, c.noise_ns, PB_FIT_MAX_REL_CI * 100);
+		"in %.1f s: %s (run-to-run noise %.0f ns): %s", facility, c->seconds, estimate,
+		c->noise_ns, c->why[0] ? c->why : "not resolved");
 	/* 20 % over the estimate: it comes from a CI that is itself an estimate */
-	double ask = ceil(c.seconds_to_resolve * 1.2);
-	if (isfinite(c.seconds_to_resolve) && ask <= 3600)
+	double ask = ceil(c->seconds_to_resolve * 1.2);
+	if (isfinite(c->seconds_to_resolve) && ask <= 3600)
 		pb_append(err->msg, sizeof err->msg, ". A sweep of %s%.0f s would resolve it: "
-			  "--cost-seconds %.0f", c.to_resolve_lower ? "more than " : "",
-			  c.seconds_to_resolve, ask);
-	else if (isfinite(c.seconds_to_resolve))
+			  "--cost-seconds %.0f", c->to_resolve_lower ? "more than " : "",
+			  c->seconds_to_resolve, ask);
+	else if (isfinite(c->seconds_to_resolve))
 		pb_append(err->msg, sizeof err->msg, ". A sweep of %s%.0f s would resolve it, more "
 			  "than --cost-seconds allows (3600): measure on a quieter machine",
-			  c.to_resolve_lower ? "more than " : "", c.seconds_to_resolve);
+			  c->to_resolve_lower ? "more than " : "", c->seconds_to_resolve);
+	else if (pb_fit_resolved(&c->fit))
+		/* narrow enough, but the two estimators disagree: the pairs bend */
+		pb_append(err->msg, sizeof err->msg, ". The interval is narrow enough, but the cost "
+			  "of a sample differs between the sweep's periods on this machine now, which "
+			  "a longer sweep does not mend: measure again later, or on a quieter machine");
 	else
 		pb_append(err->msg, sizeof err->msg, ". No cost was seen above the noise to size a "
 			  "longer sweep for: measure on a quieter machine");

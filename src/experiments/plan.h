@@ -36,6 +36,10 @@ int pb_plan_cost_from_file(const char *path, const char *facility, double *cost,
 /* The cost of one sample from a sweep on the spot of at most `seconds`, designed to resolve
  * within them; a cost that does not resolve fails with its interval and the time a sweep
  * that resolves it would need. */
+/* The refusal of a cost that did not resolve: its estimate, the reason, and what would resolve
+ * it (a longer sweep, or, when its interval is narrow but its estimators disagree, nothing a
+ * longer sweep could do). Returns -1 with err. */
+int pb_plan_cost_refused(const struct pb_cost *c, const char *facility, struct pb_error *err);
 int pb_plan_cost_now(const struct pb_spec *spec, const char *facility, uint64_t seconds,
 		     double *cost, struct pb_error *err);
 

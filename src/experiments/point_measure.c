@@ -81,7 +81,7 @@ int pb_point_measure(const struct pb_point_request *req, struct pb_point *pt,
 		uint64_t declared;
 		/* The ring holds every op sample, not only a subset's. */
 		struct pb_spec all_ops = req->events[e].spec;
-		all_ops.subset = 0;
+		pb_spec_drop_subset(&all_ops);
 		pb_declared_events(&all_ops, &pt->instance.truth, label, req->iterations, &declared);
 		if (req->events[e].period && declared / req->events[e].period > most_expected)
 			most_expected = declared / req->events[e].period;

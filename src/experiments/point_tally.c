@@ -83,7 +83,7 @@ void pb_point_tally_record(void *ctx, unsigned thread, unsigned event,
 	const struct pb_spec *spec = t->spec[event];
 	if (spec->facility->own_tally_sample)
 		spec->facility->own_tally_sample(t->machine, spec, s, t->pt->ev[event].own);
-	if (spec->subset && spec->facility->sample_in_subset) {
+	if (pb_spec_has_subset(spec) && spec->facility->sample_in_subset) {
 		if (!spec->facility->sample_in_subset(t->machine, spec, s))
 			return;
 		t->subset_samples[event]++;
@@ -175,7 +175,7 @@ void pb_point_sum_figures(const struct pb_point_request *req, struct pb_point *p
 			snprintf(f->withheld, sizeof f->withheld, "%s", no_truth);
 		}
 		f->opened_all = true;
-		f->precise_requested = spec->precise;
+		f->precise_requested = pb_spec_precise_requested(spec);
 		f->precise_granted = -1;
 		for (unsigned th = 0; th < sr->threads; th++) {
 			const struct pb_event_result *er = &sr->thread[th].events[e];
@@ -212,12 +212,12 @@ void pb_point_sum_figures(const struct pb_point_request *req, struct pb_point *p
 			if (!period || !strcmp(f->basis, "undeclared"))
 				continue;
 			f->expected += pb_point_expected_samples(
-				f->basis, spec->subset != 0, spec->facility->ticks_from_enable,
+				f->basis, pb_spec_has_subset(spec), spec->facility->ticks_from_enable,
 				f->declared, er->count, period);
 		}
 		/* A subset's samples are the op samples whose registers say they belong to it:
 		 * expected (declared subset events / period) is compared with those. */
-		if (spec->subset)
+		if (pb_spec_has_subset(spec))
 			f->observed = t->subset_samples[e];
 		if (spec->facility->time_based && f->expected > (double)(f->observed + f->lost))
 			f->missed = (uint64_t)llround(f->expected - (double)(f->observed + f->lost));

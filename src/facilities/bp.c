@@ -12,14 +12,14 @@
 #include <string.h>
 
 static const struct pb_spec_option kinds[] = {
-	{.word = "w", .kind = PB_SPEC_CHOICE, .field = PB_SPEC_FIELD(bp_type),
+	{.word = "w", .kind = PB_SPEC_CHOICE, .field = PB_SPEC_FIELD(priv.bp_type),
 	 .value = HW_BREAKPOINT_W, .help = "writes to the watched datum (the default)"},
-	{.word = "rw", .kind = PB_SPEC_CHOICE, .field = PB_SPEC_FIELD(bp_type),
+	{.word = "rw", .kind = PB_SPEC_CHOICE, .field = PB_SPEC_FIELD(priv.bp_type),
 	 .value = HW_BREAKPOINT_RW, .help = "reads and writes of the watched datum"},
-	{.word = "x", .kind = PB_SPEC_CHOICE, .field = PB_SPEC_FIELD(bp_type),
+	{.word = "x", .kind = PB_SPEC_CHOICE, .field = PB_SPEC_FIELD(priv.bp_type),
 	 .value = HW_BREAKPOINT_X, .help = "executions of the watched instruction"},
 	/* arm64 only: refused for x86 in bp_attr */
-	{.word = "r", .kind = PB_SPEC_CHOICE, .field = PB_SPEC_FIELD(bp_type),
+	{.word = "r", .kind = PB_SPEC_CHOICE, .field = PB_SPEC_FIELD(priv.bp_type),
 	 .value = HW_BREAKPOINT_R, .help = "reads of the watched datum (arm64 only)"},
 };
 
@@ -96,13 +96,13 @@ static int bp_attr(const struct pb_machine *m, const struct pb_spec *spec,
 	bp_availability(m, spec, &av);
 	if (!av.available)
 		return pb_fail(err, PB_EXIT_UNAVAILABLE, 0, "%s: %s", spec->text, av.reason);
-	if (spec->bp_type == HW_BREAKPOINT_R && !pb_machine_is_arm(m))
+	if (spec->priv.bp_type == HW_BREAKPOINT_R && !pb_machine_is_arm(m))
 		return pb_fail(err, PB_EXIT_USAGE, 0,
 			       "%s: x86 debug registers cannot trap reads alone; use bp:rw (reads "
 			       "and writes)", spec->text);
 	attr->type = PERF_TYPE_BREAKPOINT;
-	attr->bp_type = spec->bp_type;
-	if (spec->bp_type == HW_BREAKPOINT_X) {
+	attr->bp_type = spec->priv.bp_type;
+	if (spec->priv.bp_type == HW_BREAKPOINT_X) {
 		if (!target || !target->code_addr)
 			return pb_fail(err, PB_EXIT_USAGE, 0,
 				       "%s needs an instruction address; the workload declares none",
@@ -177,7 +177,7 @@ static void call_target(void *arg, unsigned n)
 static void bp_self_test_kind(const struct pb_machine *m, unsigned bp_type,
 			      const struct pb_spec *measured, struct pb_self_test *out)
 {
-	struct pb_spec spec = {.facility = &pb_facility_bp, .bp_type = bp_type,
+	struct pb_spec spec = {.facility = &pb_facility_bp, .priv.bp_type = bp_type,
 			       .type = PERF_TYPE_BREAKPOINT};
 	snprintf(spec.text, sizeof spec.text, "bp");
 	struct pb_target target = {.data_addr = (uint64_t)(uintptr_t)&self_test_word,
@@ -211,7 +211,7 @@ static void bp_self_test(const struct pb_machine *m, const struct pb_spec *spec,
 			 struct pb_self_test *out)
 {
 	if (spec) {
-		bp_self_test_kind(m, spec->bp_type, spec, out);
+		bp_self_test_kind(m, spec->priv.bp_type, spec, out);
 		return;
 	}
 	static const struct {
@@ -231,7 +231,7 @@ static const char *bp_declare(const struct pb_spec *spec, const struct pb_truth 
 			      const struct pb_label_truth *label, uint64_t iterations,
 			      uint64_t *events)
 {
-	if (spec->bp_type == HW_BREAKPOINT_X) {
+	if (spec->priv.bp_type == HW_BREAKPOINT_X) {
 		if (!label)
 			return "count";
 		*events = label->per_iteration * iterations + label->once;
@@ -239,18 +239,18 @@ static const char *bp_declare(const struct pb_spec *spec, const struct pb_truth 
 	}
 	if (!truth->has_watch)
 		return "count";
-	if (spec->bp_type == HW_BREAKPOINT_R)
+	if (spec->priv.bp_type == HW_BREAKPOINT_R)
 		*events = truth->watch_accesses - truth->watch_writes;
 	else
-		*events = spec->bp_type == HW_BREAKPOINT_W ? truth->watch_writes
+		*events = spec->priv.bp_type == HW_BREAKPOINT_W ? truth->watch_writes
 							   : truth->watch_accesses;
 	return "declared";
 }
 
 static const char *bp_natural(const struct pb_spec *spec)
 {
-	return spec->bp_type == HW_BREAKPOINT_W ? "mix"
-	       : spec->bp_type == HW_BREAKPOINT_X ? "accuracy" : "bias";
+	return spec->priv.bp_type == HW_BREAKPOINT_W ? "mix"
+	       : spec->priv.bp_type == HW_BREAKPOINT_X ? "accuracy" : "bias";
 }
 
 static const char *bp_workload(const struct pb_spec *spec, enum pb_workload_role role,
@@ -262,8 +262,8 @@ static const char *bp_workload(const struct pb_spec *spec, enum pb_workload_role
 		return bp_natural(spec);
 	case PB_ROLE_PREDICT:
 		/* a pointer chase writes its watched node at a rate unlike mix's */
-		return spec->bp_type == HW_BREAKPOINT_W ? "call-chain"
-		       : spec->bp_type == HW_BREAKPOINT_X ? "busy" : "accuracy:ratio=20";
+		return spec->priv.bp_type == HW_BREAKPOINT_W ? "call-chain"
+		       : spec->priv.bp_type == HW_BREAKPOINT_X ? "busy" : "accuracy:ratio=20";
 	case PB_ROLE_LEVELS:
 		*why = "the mode workload's user code touches no data by design, so a watchpoint "
 		       "has nothing to watch";
@@ -282,7 +282,7 @@ static enum pb_ip_kind bp_ip_kind_of(const struct pb_machine *m, const struct pb
 
 static bool bp_sits_on_instruction(const struct pb_spec *spec)
 {
-	return spec->bp_type == HW_BREAKPOINT_X;
+	return spec->priv.bp_type == HW_BREAKPOINT_X;
 }
 
 /* Reads and writes both land in the load loops the spread studies run. */

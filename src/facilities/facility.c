@@ -101,7 +101,7 @@ static int pb_spec_split_pmu(struct pb_spec *spec, char *name, const char *text,
 int pb_spec_parse(const char *text, struct pb_spec *spec, struct pb_error *err)
 {
 	memset(spec, 0, sizeof *spec);
-	spec->precise = -1;
+	spec->priv.precise = -1;
 	if (!text || !*text)
 		return pb_fail(err, PB_EXIT_USAGE, 0, "empty facility spec; `pesbench facilities` "
 			       "lists them");
@@ -346,4 +346,19 @@ void pb_facility_check(const struct pb_machine *m, const struct pb_spec *spec,
 	av->available = false;
 	snprintf(av->reason, sizeof av->reason, "self-test %s: %.360s",
 		 pb_verdict_name(test->verdict), test->text);
+}
+
+int pb_spec_precise_requested(const struct pb_spec *spec)
+{
+	return spec->priv.precise;
+}
+
+bool pb_spec_has_subset(const struct pb_spec *spec)
+{
+	return spec->priv.subset != 0;
+}
+
+void pb_spec_drop_subset(struct pb_spec *spec)
+{
+	spec->priv.subset = 0;
 }

@@ -84,12 +84,17 @@ struct pb_spec {
 	const struct pb_facility *facility;
 	char text[192];          /* the spec as written */
 	char event[128];         /* event name (sw, hw, pebs, timer) */
-	int precise;             /* requested precise_ip, -1 = facility default */
-	unsigned bp_type;        /* HW_BREAKPOINT_* for bp */
 	uint32_t type;           /* PMU type, resolved by attr() where dynamic */
 	uint64_t config, config1, config2;   /* encoded event / facility options */
 	uint64_t options;        /* facility-private option bits */
-	uint32_t subset;         /* ibs-op :subset=...: enum pb_ibs_op_flag mask, 0 = every op */
+	/* Facility-private fields: only facilities/ reads or writes them (tests/source_spec_private.sh
+	 * checks it); the rest of pesbench asks through pb_spec_precise_requested,
+	 * pb_spec_has_subset and pb_spec_drop_subset. */
+	struct pb_spec_private {
+		int precise;         /* requested precise_ip, -1 = facility default */
+		unsigned bp_type;    /* HW_BREAKPOINT_* for bp */
+		uint32_t subset;     /* ibs-op :subset=...: enum pb_ibs_op_flag mask, 0 = every op */
+	} priv;
 	char pmu[64];            /* "hw@cpu_atom:...": the core PMU of a hybrid machine it runs on
 				  * (its threads pinned to that PMU's CPUs); "" = the default one */
 	bool counting_only;      /* set by a caller that only counts (verify's oracles): its
@@ -99,6 +104,13 @@ struct pb_spec {
 	bool sigtrap_per_sample; /* with signal_per_sample, for --delivery sigtrap: the self-test
 				  * delivers them as attr.sigtrap does (a synchronous SIGTRAP) */
 };
+
+/* The facility-private fields, for callers outside facilities/: the precise level asked for
+ * (-1: the facility's default), whether the spec names a subset of its samples (ibs-op
+ * :subset=...), and the same spec without it (every sample its event takes). */
+int pb_spec_precise_requested(const struct pb_spec *spec);
+bool pb_spec_has_subset(const struct pb_spec *spec);
+void pb_spec_drop_subset(struct pb_spec *spec);
 
 /* A facility's self-test verdict: what a tiny known loop run under it produced. The kernel
  * accepting an event is no proof that it works (on one of our VM kinds breakpoints open and
@@ -237,7 +249,7 @@ struct pb_facility {
 	/* Randomises its own period in hardware: rewrites spec to ask for it (ibs-fetch:rand).
 	 * NULL: period randomisation is pesbench's, by ioctl. */
 	int (*randomise_in_hardware)(struct pb_spec *spec, struct pb_error *err);
-	/* With spec->subset: whether a sample belongs to the subset the spec names (ibs-op
+	/* With a subset (pb_spec_has_subset): whether a sample belongs to the subset the spec names (ibs-op
 	 * :subset=...: its raw registers decoded for machine m and classified). */
 	bool (*sample_in_subset)(const struct pb_machine *m, const struct pb_spec *spec,
 				 const struct pb_sample *sample);

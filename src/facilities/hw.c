@@ -61,7 +61,7 @@ static int hw_parse(struct pb_spec *spec, const char *args, struct pb_error *err
 	if (pb_spec_options_parse(&hw_options, spec, args, &words, err))
 		return -1;
 	snprintf(spec->event, sizeof spec->event, "%s", words.text);
-	spec->precise = 0;
+	spec->priv.precise = 0;
 	int g = generic_index(spec->event);
 	if (g >= 0) {
 		spec->type = PERF_TYPE_HARDWARE;

@@ -19,7 +19,7 @@
 static int parse_subset(struct pb_spec *spec, const char *value, void *ctx, struct pb_error *err)
 {
 	(void)ctx;
-	if (!pb_ibs_op_filter_parse(value, &spec->subset, err))
+	if (!pb_ibs_op_filter_parse(value, &spec->priv.subset, err))
 		return 0;
 	if (err)
 		pb_append(err->msg, sizeof err->msg, " (in %s)", spec->text);
@@ -111,7 +111,7 @@ static bool op_sample_in_subset(const struct pb_machine *m, const struct pb_spec
 	if (!s->raw || pb_ibs_decode(s->raw, s->raw_size, PB_IBS_OP, &cpu, &ibs, NULL) ||
 	    !ibs.valid || pb_ibs_op_classify(&ibs, &cls, NULL))
 		return false;
-	return pb_ibs_op_matches(&cls, spec->subset);
+	return pb_ibs_op_matches(&cls, spec->priv.subset);
 }
 
 /* Ops are counted as the workload's instructions, the way the main study did (an assumption
@@ -123,8 +123,8 @@ static const char *op_declare(const struct pb_spec *spec, const struct pb_truth 
 	(void)label;
 	if (spec->options & PB_IBS_OPT_CYCLES)
 		return "count";
-	if (spec->subset)
-		return ibs_subset_declared(spec->subset, truth, iterations, events) ? "declared"
+	if (spec->priv.subset)
+		return ibs_subset_declared(spec->priv.subset, truth, iterations, events) ? "declared"
 										     : "undeclared";
 	*events = truth->instructions * iterations + truth->once_instructions;
 	return "declared";
@@ -169,14 +169,14 @@ static const struct pb_own_figure op_samples_read = {
 
 static const struct pb_own_figure *op_own_figure(const struct pb_spec *spec, size_t i)
 {
-	return spec->subset && i == 0 ? &op_samples_read : NULL;
+	return spec->priv.subset && i == 0 ? &op_samples_read : NULL;
 }
 
 static void op_own_tally_thread(const struct pb_spec *spec, uint64_t samples,
 				const struct pb_ring_stats *ring, uint64_t *own)
 {
 	(void)ring;
-	if (spec->subset)
+	if (spec->priv.subset)
 		own[0] += samples;
 }
 

@@ -102,9 +102,9 @@ int pb_pebs_default_precise(const char *canonical_event, int max_precise)
 int pb_pebs_granted_precise(const struct pb_machine *m, const struct pb_spec *spec)
 {
 	int max = pebs_max_precise(m);
-	if (spec->precise <= 0)
+	if (spec->priv.precise <= 0)
 		return pb_pebs_default_precise(spec->event, max);
-	int granted = spec->precise > max ? max : spec->precise;
+	int granted = spec->priv.precise > max ? max : spec->priv.precise;
 	return granted < 1 ? 1 : granted;
 }
 
@@ -143,7 +143,7 @@ static int parse_pmu(struct pb_spec *spec, const char *value, void *ctx, struct 
 }
 
 #define PEBS_PRECISE(word_, help_)                                                              \
-	{.word = (word_), .kind = PB_SPEC_NUMBER, .field = PB_SPEC_FIELD(precise), .min = 1,    \
+	{.word = (word_), .kind = PB_SPEC_NUMBER, .field = PB_SPEC_FIELD(priv.precise), .min = 1,    \
 	 .max = PEBS_MAX_PRECISE, .check = precise_not_zero,                                   \
 	 .bad_value = "pp must be 1, 2 or 3 (constant skid, exact IP, exact IP with precise "  \
 		      "distribution)",                                                         \
@@ -289,7 +289,7 @@ static int pebs_attr(const struct pb_machine *m, const struct pb_spec *spec,
 	struct pb_availability av;
 	pebs_availability(m, spec, &av);
 	if (!av.available)
-		return pb_fail(err, PB_EXIT_UNAVAILABLE, spec->precise > m->max_precise ? EOPNOTSUPP
+		return pb_fail(err, PB_EXIT_UNAVAILABLE, spec->priv.precise > m->max_precise ? EOPNOTSUPP
 											  : 0,
 			       "%s: %s", spec->text, av.reason);
 	if (period == 0)
@@ -311,7 +311,7 @@ static int pebs_attr(const struct pb_machine *m, const struct pb_spec *spec,
 			       "accept precise_ip on it, but the hardware writes no meaningful PEBS "
 			       "record); use hw:%s for classic sampling", spec->text, enc.canonical,
 			       spec->event);
-	int precise = spec->precise > 0 ? pb_pebs_granted_precise(m, spec)
+	int precise = spec->priv.precise > 0 ? pb_pebs_granted_precise(m, spec)
 					 : pb_pebs_default_precise(enc.canonical, pebs_max_precise(m));
 	const char *sep = strstr(enc.canonical, "::");
 	char pmu[48] = "";
@@ -427,7 +427,7 @@ static void pebs_exact_ip_test(const struct pb_machine *m, struct pb_self_test *
 		return;
 	}
 	int level = pb_pebs_granted_precise(m, &branches);
-	branches.precise = level;
+	branches.priv.precise = level;
 	char accepted[64];
 	snprintf(accepted, sizeof accepted, "PEBS samples at precise level %d", level);
 	struct pb_selftest_run run = {

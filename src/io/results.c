@@ -405,10 +405,10 @@ void pb_results_close(struct pb_results *r)
 static const struct {
 	const char *name, *unit;
 } v1_units[] = {
-#include "io/results_v1_units.inc"
+#include "io/implied_units.inc"
 };
 
-enum pb_unit pb_results_v1_unit(const char *name)
+enum pb_unit pb_results_implied_unit(const char *name)
 {
 	enum pb_unit u = PB_UNIT_NONE;
 	for (size_t i = 0; i < PB_ARRAY_SIZE(v1_units); i++)
@@ -437,7 +437,7 @@ static enum pb_unit unit_for(const struct unit_source *units, const char *name)
 			pb_unit_parse(text, &u);
 		return u;
 	}
-	return pb_results_v1_unit(name);
+	return pb_results_implied_unit(name);
 }
 
 static bool is_summary(const json_t *o)

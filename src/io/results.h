@@ -33,7 +33,7 @@ const char *pb_results_unit_conflict(const struct pb_results *r);
 
 /* The unit a pesbench-results/1 file's field of this name is read with (PB_UNIT_NONE for a
  * name without one). */
-enum pb_unit pb_results_v1_unit(const char *name);
+enum pb_unit pb_results_implied_unit(const char *name);
 
 /* Loads a results.json (schema /2, or /1) into r; a file of another schema or a corrupt file is
  * PB_EXIT_BAD_FILE with a message saying which. */

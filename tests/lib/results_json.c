@@ -82,7 +82,7 @@ void pb_test_check_units(const struct pb_results *doc)
 	const char *name;
 	json_t *unit;
 	json_object_foreach(units, name, unit) {
-		const char *v1 = pb_unit_name(pb_results_v1_unit(name));
+		const char *v1 = pb_unit_name(pb_results_implied_unit(name));
 		CHECK_MSG(!strcmp(json_string_value(unit), v1),
 			  "field '%s' is written in '%s' but a /1 file's is read in '%s'", name,
 			  json_string_value(unit), v1);
