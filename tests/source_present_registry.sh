@@ -2,7 +2,8 @@
 # Readers of results never consult the facility registry: report, plots, the terminal summary,
 # the scorecard and compare (src/present/, src/scorecard/, cli/cmd_report.c, cli/cmd_compare.c)
 # read each point's facility traits from the results document, so a file means what it meant to
-# the build that wrote it. The one fallback, for files without traits, is io/result_traits.c.
+# the build that wrote it. The fallbacks, for files without traits or without a machine facts
+# list, are io/result_traits.c and io/result_facts.c.
 # So none of those files may include a header of src/facilities/. The check is first run on a
 # planted violation, so a broken pattern cannot pass by finding nothing.
 set -u

@@ -250,7 +250,7 @@ static void no_samples_is_flagged(void)
 static void pebs_precise_lowered(void)
 {
 	load_fixture("sysfs-skl");
-	machine.max_precise = 2;
+	pb_machine_note_set(&machine, "max_precise", 2); /* PEBS's note: caps say 2 */
 	struct pb_point_request req;
 	request(&req, "pebs:INST_RETIRED:PREC_DIST:pp=3", "accuracy:ratio=20", 1009, 4000);
 	memset(&script, 0, sizeof script);

@@ -162,7 +162,6 @@ static void test_periods(void)
 static void test_zen4_capabilities(void)
 {
 	struct pb_availability av;
-	zen4.ibs_caps_known = true;
 	avail(&zen4, "ibs-op", &av);
 	CHECK(av.available);
 	CHECK_STR_CONTAINS(av.detail, "ibs_op type 11");
@@ -189,7 +188,7 @@ static void test_zen4_capabilities(void)
 
 	/* A Zen 3-like machine: no OPCNT, no Zen 4 extensions. */
 	struct pb_machine zen3 = zen4;
-	zen3.ibs_caps = 0x7;
+	pb_machine_note_set(&zen3, "ibs_caps", 0x7); /* IBS's note of its caps word */
 	avail(&zen3, "ibs-op:ops", &av);
 	CHECK(!av.available);
 	CHECK_STR_CONTAINS(av.reason, "OPCNT");
@@ -211,7 +210,6 @@ static void test_zen5(void)
 	CHECK_STR_CONTAINS(av.reason, "CAP_PERFMON");
 	CHECK_STR_CONTAINS(av.reason, "perf_event_paranoid <= 1 (it is 2)");
 	CHECK_STR_CONTAINS(av.reason, ":swfilt");
-	zen5.ibs_caps_known = true;
 	zen5.cap_perfmon = false;
 	const struct pb_facility *op = pb_facility_find("ibs-op");
 	CHECK(op != NULL);

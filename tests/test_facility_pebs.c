@@ -139,7 +139,7 @@ static void test_errors(void)
 
 	/* A CPU whose kernel reports max_precise 2. */
 	struct pb_machine two = skl;
-	two.max_precise = 2;
+	pb_machine_note_set(&two, "max_precise", 2); /* PEBS's note of caps/max_precise */
 	CHECK(pb_test_build_attr(&two, "pebs:INST_RETIRED:PREC_DIST", 100003, &a, &err) == 0);
 	CHECK_EQ_U64(a.precise_ip, 2);
 	/* pp=3 asked where the maximum is 2: opened at 2, and said so (requested vs granted) */
@@ -181,7 +181,7 @@ static void test_availability(void)
 	CHECK_STR_CONTAINS(av.reason, "spe");
 
 	struct pb_machine m = skl;
-	m.max_precise = 0;
+	pb_machine_note_set(&m, "max_precise", 0);
 	m.hypervisor = true;
 	pebs->availability(&m, NULL, &av);
 	CHECK(!av.available);

@@ -7,6 +7,7 @@
 
 #include <linux/perf_event.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
 #include <unistd.h>
@@ -26,6 +27,18 @@ static void put(const char *root, const char *rel, const char *text)
 		pb_skip("cannot write %s", path);
 	fputs(text, f);
 	fclose(f);
+}
+
+/* A facility's fact of m as `probe` shows it (pb_machine_facts): its number; -1 when its
+ * facility does not know it, -2 when no facility gives it. */
+static long long fact(const struct pb_machine *m, const char *key)
+{
+	struct pb_machine_fact facts[PB_MAX_MACHINE_FACTS];
+	unsigned n = pb_machine_facts(m, facts, PB_MAX_MACHINE_FACTS);
+	for (unsigned i = 0; i < n; i++)
+		if (!strcmp(facts[i].key, key))
+			return facts[i].kind == PB_FACT_INT ? facts[i].number : -1;
+	return -2;
 }
 
 static void test_vm(void)
@@ -57,10 +70,10 @@ static void test_vm(void)
 	CHECK(up && !strcmp(pb_pmu_format(up, "ref_ctr_offset", buf, sizeof buf), "config:32-63"));
 	CHECK(up && pb_pmu_format(up, "retprobe_", buf, sizeof buf) == NULL);
 	CHECK(up && pb_pmu_caps(up, "max_precise", buf, sizeof buf) == NULL);
-	CHECK_EQ_U64(m.bp_slots, 4);
+	CHECK_EQ_U64(fact(&m, "bp_slots"), 4);
 	CHECK(m.has_format_lost);
-	CHECK_EQ_U64(m.max_precise, (uint64_t)-1);
-	CHECK(!m.ibs_caps_known);
+	CHECK_EQ_U64(fact(&m, "max_precise"), (uint64_t)-1);
+	CHECK_EQ_U64(fact(&m, "ibs_caps"), (uint64_t)-1);
 	CHECK_EQ_U64(m.l1d_size, 48 * 1024);
 	CHECK_EQ_U64(m.l1d_line, 64);
 	CHECK(!strcmp(m.l1d_source, "sysfs"));
@@ -85,22 +98,20 @@ static void test_zen4(void)
 	char buf[64];
 	CHECK(op && !strcmp(pb_pmu_caps(op, "zen4_ibs_extensions", buf, sizeof buf), "1"));
 	/* Rebuilt from sysfs: AVAIL|FETCHSAM|OPSAM, OPCNT (format/cnt_ctl), ZEN4 (caps). */
-	CHECK(m.ibs_caps_known);
-	CHECK_EQ_U64(m.ibs_caps, 0x7 | 0x10 | 0x800);
+	CHECK_EQ_U64(fact(&m, "ibs_caps"), 0x7 | 0x10 | 0x800);
 	CHECK_EQ_U64(m.l1d_size, 32 * 1024);
 	CHECK(pb_machine_kernel_at_least(&m, 6, 2));
 	CHECK(!pb_machine_kernel_at_least(&m, 6, 14));
 	CHECK(pb_machine_kernel_at_least(&m, 5, 19));
 	CHECK(!pb_machine_kernel_at_least(&m, 7, 0));
-	CHECK_EQ_U64(m.max_precise, (uint64_t)-1); /* AMD cpu PMU has no max_precise cap */
+	CHECK_EQ_U64(fact(&m, "max_precise"), (uint64_t)-1); /* AMD cpu PMU has no max_precise cap */
 }
 
 static void test_zen5_caps_file_wins(void)
 {
 	struct pb_machine m;
 	pb_test_fixture(&m, "sysfs-zen5");
-	CHECK(m.ibs_caps_known);
-	CHECK_EQ_U64(m.ibs_caps, 0x81bff);
+	CHECK_EQ_U64(fact(&m, "ibs_caps"), 0x81bff);
 	CHECK_EQ_U64(m.cpu_family, 0x1a);
 	CHECK(!pb_machine_may_sample_kernel(&m)); /* paranoid 2, no caps */
 }
@@ -110,7 +121,7 @@ static void test_skl(void)
 	struct pb_machine m;
 	pb_test_fixture(&m, "sysfs-skl");
 	CHECK_EQ_U64(m.cpu_model, 94);
-	CHECK_EQ_U64(m.max_precise, 3);
+	CHECK_EQ_U64(fact(&m, "max_precise"), 3);
 	CHECK_EQ_U64(m.ncpus, 8);
 	CHECK(!m.has_format_lost); /* 5.15 */
 	CHECK_EQ_U64(m.max_sample_rate, 50000);
@@ -138,13 +149,13 @@ static void test_neoverse(void)
 	CHECK_STR_CONTAINS(m.cpu_model_name, "Neoverse N1");
 	CHECK_EQ_U64(m.ncpus, 4);
 	CHECK(!pb_machine_is_x86(&m));
-	CHECK_EQ_U64(m.bp_slots, 0); /* arm64 watchpoint count is not a fixed 4 */
+	CHECK_EQ_U64(fact(&m, "bp_slots"), 0); /* arm64 watchpoint count is not a fixed 4 */
 	const struct pb_pmu *spe = pb_machine_pmu(&m, "arm_spe_0");
 	char buf[64];
 	CHECK(spe && !strcmp(pb_pmu_caps(spe, "min_interval", buf, sizeof buf), "1024"));
 	CHECK(spe && !strcmp(pb_pmu_format(spe, "min_latency", buf, sizeof buf), "config2:0-11"));
 	CHECK_EQ_U64(m.l1d_size, 64 * 1024);
-	CHECK(!m.ibs_caps_known);
+	CHECK_EQ_U64(fact(&m, "ibs_caps"), (uint64_t)-1);
 }
 
 /* The arm64 guest of make check-arm64 (qemu-system-aarch64 -cpu cortex-a57) as it shows
@@ -171,12 +182,12 @@ static void test_qemu_a57(void)
 	CHECK(core && !strcmp(pb_pmu_format(core, "event", buf, sizeof buf), "config:0-15"));
 	CHECK_EQ_U64(m.pmu_counters, 7);
 	CHECK(m.pmu_counters_source && !strcmp(m.pmu_counters_source, "kernel log"));
-	CHECK_EQ_U64(m.bp_slots, 4);      /* watchpoints */
-	CHECK_EQ_U64(m.bp_exec_slots, 6); /* breakpoints */
+	CHECK_EQ_U64(fact(&m, "bp_slots"), 4);      /* watchpoints */
+	CHECK_EQ_U64(fact(&m, "bp_exec_slots"), 6); /* breakpoints */
 	CHECK_EQ_U64(m.paranoid, (uint64_t)-1);
 	CHECK(pb_machine_pmu(&m, "arm_spe_0") == NULL);
-	CHECK(!m.ibs_caps_known);
-	CHECK_EQ_U64(m.max_precise, (uint64_t)-1);
+	CHECK_EQ_U64(fact(&m, "ibs_caps"), (uint64_t)-1);
+	CHECK_EQ_U64(fact(&m, "max_precise"), (uint64_t)-1);
 }
 
 /* MIDR_EL1 alone (no /proc/cpuinfo) identifies an Arm CPU; an implementer without a name
@@ -202,7 +213,15 @@ static void test_midr_only(void)
 	CHECK(core && core->type == 10);
 	/* no kernel log: unknown, never a guessed 4 */
 	CHECK_EQ_U64(m.pmu_counters, 0);
-	CHECK_EQ_U64(m.bp_slots, 0);
+	CHECK_EQ_U64(fact(&m, "bp_slots"), 0);
+	/* the breakpoint facility reads its counts from the log (the last line that gives them) */
+	put(root, "pesbench-dmesg", "[ 0.3] hw-breakpoint: found 2 breakpoint and 2 watchpoint\n"
+				    "[ 0.4] hw-breakpoint: found 6 breakpoint and 4 watchpoint "
+				    "registers.\n");
+	pb_machine_probe(&m, root);
+	CHECK_EQ_U64(fact(&m, "bp_exec_slots"), 6);
+	CHECK_EQ_U64(fact(&m, "bp_slots"), 4);
+	CHECK_EQ_U64(fact(&m, "no_such_fact"), (uint64_t)-2);
 	put(root, "sys/devices/system/cpu/cpu0/regs/identification/midr_el1", "0x00000000dead\n");
 	pb_machine_probe(&m, root);
 	CHECK_STR_CONTAINS(m.cpu_vendor, "arm64-0x00");
@@ -262,11 +281,8 @@ static void test_kernel_log(void)
 		"[ 0.1] hw perfevents: enabled with armv8_cortex_a53 PMU driver, 7 (0,8000003f) "
 		"counters available\n"
 		"[ 0.2] hw perfevents: enabled with armv8_cortex_a72 PMU driver, 7 (0,8000003f) "
-		"counters available\n"
-		"[ 0.3] hw-breakpoint: found 6 breakpoint and 4 watchpoint registers.\n");
+		"counters available\n");
 	CHECK_EQ_U64(m.pmu_counters, 7);
-	CHECK_EQ_U64(m.bp_exec_slots, 6);
-	CHECK_EQ_U64(m.bp_slots, 4);
 	memset(&m, 0, sizeof m);
 	pb_machine_parse_kernel_log(&m,
 		"Performance Events: PEBS fmt3+, Skylake events, 32-deep LBR, full-width counters, "
@@ -347,9 +363,9 @@ static void test_many_pmus(void)
 	CHECK_EQ_U64(m.pmus_skipped, 61 - PB_MAX_PMUS);
 	CHECK(pb_machine_pmu(&m, "cpu") != NULL);
 	CHECK(pb_machine_pmu(&m, "broken") == NULL);
-	CHECK_EQ_U64(m.max_precise, 2);
-	CHECK(m.ibs_caps_known && m.ibs_caps == 0x3ff);
-	CHECK_EQ_U64(m.bp_slots, 0); /* no breakpoint PMU, no vendor */
+	CHECK_EQ_U64(fact(&m, "max_precise"), 2);
+	CHECK_EQ_U64(fact(&m, "ibs_caps"), 0x3ff);
+	CHECK_EQ_U64(fact(&m, "bp_slots"), 0); /* no breakpoint PMU, no vendor */
 	char cmd[600];
 	snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
 	CHECK(system(cmd) == 0);

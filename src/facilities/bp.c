@@ -9,7 +9,19 @@
 
 #include <linux/hw_breakpoint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+/* Its machine notes: data breakpoints (watchpoints) and instruction breakpoints per task, 4
+ * debug registers on x86, the kernel's count on arm64; 0 if unknown or no breakpoint PMU. */
+#define WATCH_SLOTS_NOTE "bp_slots"
+#define EXEC_SLOTS_NOTE "bp_exec_slots"
+
+static unsigned slots(const struct pb_machine *m, const char *note)
+{
+	long long n;
+	return pb_machine_note_get(m, note, &n) ? (unsigned)n : 0;
+}
 
 static const struct pb_spec_option kinds[] = {
 	{.word = "w", .kind = PB_SPEC_CHOICE, .field = PB_SPEC_FIELD(priv.bp_type),
@@ -50,31 +62,48 @@ static void bp_availability(const struct pb_machine *m, const struct pb_spec *sp
 		return;
 	}
 	out->available = true;
+	unsigned watch = slots(m, WATCH_SLOTS_NOTE), exec = slots(m, EXEC_SLOTS_NOTE);
 	if (pb_machine_is_arm(m)) {
-		char slots[96] = "breakpoint and watchpoint counts unknown (not in the kernel log)";
-		if (m->bp_slots || m->bp_exec_slots)
-			snprintf(slots, sizeof slots, "%u watchpoints and %u breakpoints per task",
-				 m->bp_slots, m->bp_exec_slots);
+		char counts[96] = "breakpoint and watchpoint counts unknown (not in the kernel log)";
+		if (watch || exec)
+			snprintf(counts, sizeof counts, "%u watchpoints and %u breakpoints per task",
+				 watch, exec);
 		snprintf(out->detail, sizeof out->detail,
 			 "%s (shared with debuggers); a watchpoint reports the accessing "
-			 "instruction and the watched address", slots);
+			 "instruction and the watched address", counts);
 		return;
 	}
 	snprintf(out->detail, sizeof out->detail,
 		 "%u debug-register slots per task (shared with debuggers); a data breakpoint "
-		 "reports the next instruction and the watched address", m->bp_slots);
+		 "reports the next instruction and the watched address", watch);
+}
+
+/* arm64's "hw-breakpoint: found 6 breakpoint and 4 watchpoint registers." (the last such line) */
+static void read_arm_counts(const struct pb_machine *m, unsigned *watch, unsigned *exec)
+{
+	char *log = pb_machine_kernel_log(m);
+	unsigned brps, wrps;
+	for (const char *at = log; at && (at = strstr(at, "hw-breakpoint: found ")); at++)
+		if (sscanf(at, "hw-breakpoint: found %u breakpoint and %u watchpoint", &brps,
+			   &wrps) == 2) {
+			*exec = brps;
+			*watch = wrps;
+		}
+	free(log);
 }
 
 /* x86's four debug registers (DR0-DR3) are architectural, so its kernel log cannot change
- * them; only arm64's log counts them (pb_machine_read read it). No breakpoint PMU: no slots. */
+ * them; only arm64's log counts them. No breakpoint PMU: no slots. */
 static void bp_probe_machine(struct pb_machine *m, bool prove)
 {
 	(void)prove;
-	bool pmu = pb_machine_pmu(m, "breakpoint") != NULL;
-	if (!pb_machine_is_arm(m))
-		m->bp_slots = m->bp_exec_slots = pmu && pb_machine_is_x86(m) ? 4 : 0;
-	if (!pmu)
-		m->bp_slots = m->bp_exec_slots = 0;
+	unsigned watch = 0, exec = 0;
+	if (pb_machine_pmu(m, "breakpoint") && pb_machine_is_arm(m))
+		read_arm_counts(m, &watch, &exec);
+	else if (pb_machine_pmu(m, "breakpoint") && pb_machine_is_x86(m))
+		watch = exec = 4;
+	pb_machine_note_set(m, WATCH_SLOTS_NOTE, watch);
+	pb_machine_note_set(m, EXEC_SLOTS_NOTE, exec);
 }
 
 static unsigned bp_machine_facts(const struct pb_machine *m, struct pb_machine_fact *out,
@@ -82,8 +111,10 @@ static unsigned bp_machine_facts(const struct pb_machine *m, struct pb_machine_f
 {
 	if (max < 2)
 		return 0;
-	pb_fact_number(&out[0], "bp_slots", m->bp_slots, true, 3);
-	pb_fact_number(&out[1], "bp_exec_slots", m->bp_exec_slots, true, 3);
+	pb_fact_number(&out[0], "bp_slots", slots(m, WATCH_SLOTS_NOTE), true, 3);
+	out[0].title = "breakpoint slots";
+	pb_fact_number(&out[1], "bp_exec_slots", slots(m, EXEC_SLOTS_NOTE), true, 3);
+	out[1].title = "execute-breakpoint slots";
 	return 2;
 }
 

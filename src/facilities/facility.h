@@ -268,12 +268,13 @@ struct pb_facility {
 	bool skid_in_sample_count;
 
 	/* --- Its hardware facts (issue 22: the descriptor owns them, probe and describe). --- */
-	/* Fills its own facts of m (struct pb_machine's facility facts) from what pb_machine_read
-	 * found. prove: m is this machine under the real kernel, so it may open events to prove
+	/* Fills its own facts of m (its named notes, pb_machine_note_set: struct pb_machine has no
+	 * field of any facility) from what pb_machine_read found. prove: m is this machine under the real kernel, so it may open events to prove
 	 * what sysfs claims. NULL: it has none. */
 	void (*probe_machine)(struct pb_machine *m, bool prove);
-	/* Describes its facts of m for `probe` (text and JSON) and capture bundles; returns how
-	 * many it wrote to out (at most max). NULL: none. */
+	/* Describes its facts of m for `probe` (text and JSON), results.json's "facts" list (with
+	 * the title report.html shows) and capture bundles; returns how many it wrote to out (at
+	 * most max). NULL: none. */
 	unsigned (*machine_facts)(const struct pb_machine *m, struct pb_machine_fact *out,
 				  unsigned max);
 	/* Its reading of a perf.data file's samples (pesbench perfdata); NULL: none. Facilities

@@ -156,14 +156,35 @@ static bool swfilt_possible(enum pb_ibs_kind kind, const struct pb_machine *m)
 	return pb_machine_kernel_at_least(m, 6, 14);
 }
 
+/* Its machine note: the IBS capability word (pb_ibs_probe_machine), absent when not known. */
+#define IBS_CAPS_NOTE "ibs_caps"
+/* Where a saved tree keeps the word live CPUID gave. */
+#define IBS_CAPS_TREE_FILE "/pesbench-ibs-caps"
+
+static bool known_caps(const struct pb_machine *m, uint32_t *caps)
+{
+	long long word;
+	if (!pb_machine_note_get(m, IBS_CAPS_NOTE, &word))
+		return false;
+	*caps = (uint32_t)word;
+	return true;
+}
+
+/* The caps, or the three bits every IBS has when they are not known. */
+static uint32_t caps_or_basic(const struct pb_machine *m)
+{
+	uint32_t caps;
+	return known_caps(m, &caps) ? caps
+				    : PB_IBS_CAPS_AVAIL | PB_IBS_CAPS_FETCHSAM | PB_IBS_CAPS_OPSAM;
+}
+
 void pb_ibs_availability(enum pb_ibs_kind kind, const struct pb_machine *m,
 			 const struct pb_spec *spec, struct pb_availability *out)
 {
 	memset(out, 0, sizeof *out);
 	if (!base_availability(kind, m, out))
 		return;
-	uint32_t caps = m->ibs_caps_known ? m->ibs_caps : PB_IBS_CAPS_AVAIL |
-			PB_IBS_CAPS_FETCHSAM | PB_IBS_CAPS_OPSAM;
+	uint32_t caps = caps_or_basic(m);
 	uint64_t options = spec ? spec->options : 0;
 	bool swfilt = swfilt_possible(kind, m);
 
@@ -261,8 +282,7 @@ int pb_ibs_attr_common(enum pb_ibs_kind kind, const struct pb_machine *m,
 	pb_ibs_availability(kind, m, spec, &av);
 	if (!av.available)
 		return pb_fail(err, PB_EXIT_UNAVAILABLE, 0, "%s: %s", spec->text, av.reason);
-	uint32_t caps = m->ibs_caps_known ? m->ibs_caps : PB_IBS_CAPS_AVAIL |
-			PB_IBS_CAPS_FETCHSAM | PB_IBS_CAPS_OPSAM;
+	uint32_t caps = caps_or_basic(m);
 	if (pb_ibs_check_period(kind, spec->text, caps, period, err))
 		return -1;
 	bool swfilt = spec->options & PB_IBS_OPT_SWFILT;
@@ -329,21 +349,22 @@ void pb_ibs_probe_machine(struct pb_machine *m, bool prove)
 	const struct pb_pmu *op = pb_machine_pmu(m, "ibs_op");
 	const struct pb_pmu *fetch = pb_machine_pmu(m, "ibs_fetch");
 	(void)prove;
+	uint32_t caps;
 	if (!m->root[0]) {
-		if (!strcmp(m->cpu_vendor, "AuthenticAMD") || !strcmp(m->cpu_vendor, "HygonGenuine"))
-			m->ibs_caps_known = cpuid_ibs_caps(&m->ibs_caps);
+		if ((!strcmp(m->cpu_vendor, "AuthenticAMD") || !strcmp(m->cpu_vendor, "HygonGenuine")) &&
+		    cpuid_ibs_caps(&caps))
+			pb_machine_note_set(m, IBS_CAPS_NOTE, caps);
 		return;
 	}
 	char buf[64];
-	if (pb_machine_read_file(m, "/pesbench-ibs-caps", buf, sizeof buf) > 0) {
-		m->ibs_caps = (uint32_t)strtoul(buf, NULL, 16);
-		m->ibs_caps_known = true;
+	if (pb_machine_read_file(m, IBS_CAPS_TREE_FILE, buf, sizeof buf) > 0) {
+		pb_machine_note_set(m, IBS_CAPS_NOTE, (uint32_t)strtoul(buf, NULL, 16));
 		return;
 	}
 	if (!op && !fetch)
 		return;
 	/* Rebuilt from what the kernel exposes: each of these files exists only with its bit. */
-	uint32_t caps = PB_IBS_CAPS_AVAIL | PB_IBS_CAPS_FETCHSAM | PB_IBS_CAPS_OPSAM;
+	caps = PB_IBS_CAPS_AVAIL | PB_IBS_CAPS_FETCHSAM | PB_IBS_CAPS_OPSAM;
 	if (pmu_has(op, "format", "cnt_ctl"))
 		caps |= PB_IBS_CAPS_OPCNT;
 	if (pmu_has(op, "caps", "zen4_ibs_extensions") || pmu_has(fetch, "caps", "zen4_ibs_extensions"))
@@ -352,8 +373,7 @@ void pb_ibs_probe_machine(struct pb_machine *m, bool prove)
 		caps |= PB_IBS_CAPS_OPLDLAT;
 	if (pmu_has(op, "caps", "dtlb_pgsize"))
 		caps |= PB_IBS_CAPS_OPDTLBPGSIZE;
-	m->ibs_caps = caps;
-	m->ibs_caps_known = true;
+	pb_machine_note_set(m, IBS_CAPS_NOTE, caps);
 }
 
 unsigned pb_ibs_machine_facts(const struct pb_machine *m, struct pb_machine_fact *out,
@@ -362,16 +382,19 @@ unsigned pb_ibs_machine_facts(const struct pb_machine *m, struct pb_machine_fact
 	char names[200] = "";
 	if (max < 2)
 		return 0;
-	if (m->ibs_caps_known)
-		pb_ibs_caps_names(m->ibs_caps, names, sizeof names);
-	pb_fact_number(&out[0], "ibs_caps", m->ibs_caps, m->ibs_caps_known, 2);
-	if (m->ibs_caps_known) {
+	uint32_t caps = 0;
+	bool known = known_caps(m, &caps);
+	if (known)
+		pb_ibs_caps_names(caps, names, sizeof names);
+	pb_fact_number(&out[0], "ibs_caps", caps, known, 2);
+	if (known) {
 		out[0].label = "IBS caps";
-		snprintf(out[0].line, sizeof out[0].line, "0x%08x %s", m->ibs_caps, names);
+		snprintf(out[0].line, sizeof out[0].line, "0x%08x %s", caps, names);
 		/* live CPUID is not in the sysfs files a bundle copies: the tree keeps its answer */
-		out[0].tree_path = "/pesbench-ibs-caps";
-		snprintf(out[0].tree_text, sizeof out[0].tree_text, "%08x\n", m->ibs_caps);
+		out[0].tree_path = IBS_CAPS_TREE_FILE;
+		snprintf(out[0].tree_text, sizeof out[0].tree_text, "%08x\n", caps);
 	}
 	pb_fact_text(&out[1], "ibs_caps_names", names, 2);
+	out[1].title = "IBS capabilities";
 	return 2;
 }

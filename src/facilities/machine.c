@@ -6,6 +6,7 @@
 
 #include <pthread.h>
 #include <stdio.h>
+#include <string.h>
 
 /* Whether an earlier facility of the registry has f's hook: IBS's two descriptors share theirs,
  * and a fact is probed and shown once. */
@@ -65,6 +66,17 @@ void pb_fact_text(struct pb_machine_fact *f, const char *key, const char *text, 
 {
 	*f = (struct pb_machine_fact){.key = key, .kind = PB_FACT_TEXT, .order = order};
 	snprintf(f->text, sizeof f->text, "%s", text);
+}
+
+const char *pb_machine_fact_title(const char *key)
+{
+	static struct pb_machine unknown; /* zeroed: no PMU, no note */
+	struct pb_machine_fact facts[PB_MAX_MACHINE_FACTS];
+	unsigned n = pb_machine_facts(&unknown, facts, PB_MAX_MACHINE_FACTS);
+	for (unsigned i = 0; i < n; i++)
+		if (!strcmp(facts[i].key, key))
+			return facts[i].title;
+	return NULL;
 }
 
 static struct pb_machine live_machine;

@@ -23,6 +23,9 @@ struct pb_machine_fact {
 	enum pb_fact_kind kind;  /* PB_FACT_NULL: unknown (JSON null) */
 	long long number;        /* PB_FACT_INT */
 	char text[200];          /* PB_FACT_TEXT */
+	/* How report.html's machine table names it (results.json's "facts" list keeps it); NULL:
+	 * its key, underscores read as spaces. A string that lives as long as the program. */
+	const char *title;
 	/* Its line in `probe`'s text: the label and the value, or label NULL for none. */
 	const char *label;
 	char line[240];
@@ -41,7 +44,12 @@ struct pb_machine_fact {
 unsigned pb_machine_facts(const struct pb_machine *m, struct pb_machine_fact *out,
 			  unsigned max);
 #define PB_MAX_MACHINE_FACTS 32
-/* A fact at key in order: a number (JSON null when not known), or a text; no text line. */
+/* The title of the fact at key as this build's facilities give it on a machine of which they
+ * know nothing (every fact they ever write); NULL when none has that key or it has no title.
+ * For documents written before results.json listed the facts with their titles. */
+const char *pb_machine_fact_title(const char *key);
+/* A fact at key in order: a number (JSON null when not known), or a text; no text line, no
+ * title. */
 void pb_fact_number(struct pb_machine_fact *f, const char *key, long long value, bool known,
 		    unsigned order);
 void pb_fact_text(struct pb_machine_fact *f, const char *key, const char *text, unsigned order);

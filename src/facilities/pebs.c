@@ -17,6 +17,8 @@
 #define PEBS_MAX_PRECISE 3
 /* glc_limit_period(): on Golden Cove (SPR and later) precise_ip 3 needs a period >= 128. */
 #define PEBS_PDIST_MIN_PERIOD 128
+/* Its machine note: the level the core PMU's caps/max_precise claims. */
+#define MAX_PRECISE_NOTE "max_precise"
 
 /* The highest precise_ip the kernel accepts on PMU p: an event of its cycles opened (for this
  * thread, disabled) at 3, 2, 1, 0 until one opens. A kernel lowers nothing here: x86 refuses
@@ -65,9 +67,16 @@ static void pebs_probe_machine(struct pb_machine *m, bool prove)
 		cpu = pb_machine_pmu(m, "cpu_core"); /* hybrid Intel: the big cores carry PEBS */
 	char buf[32];
 	if (cpu && pb_pmu_caps(cpu, "max_precise", buf, sizeof buf))
-		m->max_precise = atoi(buf);
+		pb_machine_note_set(m, MAX_PRECISE_NOTE, atoi(buf));
 	if (prove)
 		pb_pebs_prove_precise(m);
+}
+
+/* The level the core PMU's caps claim (kept by pebs_probe_machine), -1 if unknown. */
+static int caps_max_precise(const struct pb_machine *m)
+{
+	long long level;
+	return pb_machine_note_get(m, MAX_PRECISE_NOTE, &level) ? (int)level : -1;
 }
 
 static unsigned pebs_machine_facts(const struct pb_machine *m, struct pb_machine_fact *out,
@@ -75,10 +84,12 @@ static unsigned pebs_machine_facts(const struct pb_machine *m, struct pb_machine
 {
 	if (!max)
 		return 0;
-	pb_fact_number(out, "max_precise", m->max_precise, m->max_precise >= 0, 1);
-	if (m->max_precise >= 0) {
+	int level = caps_max_precise(m);
+	pb_fact_number(out, "max_precise", level, level >= 0, 1);
+	out->title = "highest precise level";
+	if (level >= 0) {
 		out->label = "max precise";
-		snprintf(out->line, sizeof out->line, "%d", m->max_precise);
+		snprintf(out->line, sizeof out->line, "%d", level);
 	}
 	return 1;
 }
@@ -87,8 +98,8 @@ static unsigned pebs_machine_facts(const struct pb_machine *m, struct pb_machine
 static int pebs_max_precise(const struct pb_machine *m)
 {
 	const struct pb_pmu *core = pb_machine_core_pmu(m);
-	int opened = core ? core->precise_opened : -1;
-	return opened >= 0 && opened < m->max_precise ? opened : m->max_precise;
+	int opened = core ? core->precise_opened : -1, caps = caps_max_precise(m);
+	return opened >= 0 && opened < caps ? opened : caps;
 }
 
 int pb_pebs_default_precise(const char *canonical_event, int max_precise)
@@ -237,13 +248,13 @@ static void pebs_availability(const struct pb_machine *m, const struct pb_spec *
 				   "kernel's Intel PMU driver did not register (check dmesg for 'PEBS')");
 		return;
 	}
+	int caps = caps_max_precise(m);
 	if (pebs_max_precise(m) < 1) {
-		if (m->max_precise >= 1)
+		if (caps >= 1)
 			snprintf(out->reason, sizeof out->reason,
 				 "%s/caps/max_precise says %d, yet the kernel refused precise_ip 1 when "
-				 "pesbench opened an event: no PEBS is usable here", cpu->name,
-				 m->max_precise);
-		else if (m->max_precise < 0)
+				 "pesbench opened an event: no PEBS is usable here", cpu->name, caps);
+		else if (caps < 0)
 			snprintf(out->reason, sizeof out->reason,
 				 "%s PMU has no caps/max_precise file: this kernel does not say "
 				 "whether PEBS works; PEBS needs a kernel that reports it", cpu->name);
@@ -272,7 +283,7 @@ static void pebs_availability(const struct pb_machine *m, const struct pb_spec *
 		snprintf(opened, sizeof opened, ", %d proven by opening", cpu->precise_opened);
 	snprintf(out->detail, sizeof out->detail,
 		 "%s PMU type %d, max_precise %d%s; events from libpfm4 table '%s'%s", cpu->name,
-		 cpu->type, m->max_precise, opened, table ? table : "as qualified",
+		 cpu->type, caps, opened, table ? table : "as qualified",
 		 pb_user_space_only_note(m));
 }
 
@@ -289,9 +300,9 @@ static int pebs_attr(const struct pb_machine *m, const struct pb_spec *spec,
 	struct pb_availability av;
 	pebs_availability(m, spec, &av);
 	if (!av.available)
-		return pb_fail(err, PB_EXIT_UNAVAILABLE, spec->priv.precise > m->max_precise ? EOPNOTSUPP
-											  : 0,
-			       "%s: %s", spec->text, av.reason);
+		return pb_fail(err, PB_EXIT_UNAVAILABLE,
+			       spec->priv.precise > caps_max_precise(m) ? EOPNOTSUPP : 0, "%s: %s",
+			       spec->text, av.reason);
 	if (period == 0)
 		return pb_fail(err, PB_EXIT_USAGE, EINVAL,
 			       "%s: PEBS samples only (the kernel refuses precise_ip on a counting "

@@ -47,6 +47,21 @@ static void facts_json(json_t *j, const struct pb_machine *m)
 		json_object_set_new(j, facts[i].key, fact_json(&facts[i]));
 }
 
+json_t *pb_machine_facts_json(const struct pb_machine *m)
+{
+	struct pb_machine_fact facts[PB_MAX_MACHINE_FACTS];
+	unsigned n = pb_machine_facts(m, facts, PB_MAX_MACHINE_FACTS);
+	json_t *list = json_array();
+	for (unsigned i = 0; i < n; i++) {
+		json_t *fact = json_pack("{s:s, s:o}", "key", facts[i].key, "value",
+					 fact_json(&facts[i]));
+		if (facts[i].title)
+			json_object_set_new(fact, "title", json_string(facts[i].title));
+		json_array_append_new(list, fact);
+	}
+	return list;
+}
+
 static json_t *machine_json(const struct pb_machine *m)
 {
 	json_t *j = json_object();

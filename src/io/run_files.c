@@ -39,6 +39,7 @@ int pb_run_files_check_new(const char *dir, struct pb_error *err)
 void pb_run_files_identify(struct pb_results *res, const struct pb_machine *m)
 {
 	json_t *probe = pb_probe_json(m);
+	json_object_set_new(probe, "facts", pb_machine_facts_json(m));
 	pb_figures_identify_machine(probe);
 	pb_results_set_machine(res, probe);
 	char run_id[384];

@@ -507,7 +507,7 @@ static bool number_after(const char *line, const char *prefix, unsigned *out)
 
 void pb_machine_parse_kernel_log(struct pb_machine *m, const char *log)
 {
-	unsigned generic = 0, fixed = 0, n, brps, wrps;
+	unsigned generic = 0, fixed = 0, n;
 	bool have_generic = false, have_fixed = false;
 	for (const char *line = log; line && *line;) {
 		const char *eol = strchr(line, '\n');
@@ -522,12 +522,6 @@ void pb_machine_parse_kernel_log(struct pb_machine *m, const char *log)
 			m->pmu_counters = n;
 			m->pmu_counters_source = "kernel log";
 		}
-		const char *bp = strstr(text, "hw-breakpoint: found ");
-		if (bp && sscanf(bp, "hw-breakpoint: found %u breakpoint and %u watchpoint", &brps,
-				 &wrps) == 2) {
-			m->bp_exec_slots = brps;
-			m->bp_slots = wrps;
-		}
 		/* x86: the first PMU's lines (a hybrid CPU prints one block per core type) */
 		if (!have_generic && number_after(text, "... generic registers:", &generic))
 			have_generic = true;
@@ -540,37 +534,41 @@ void pb_machine_parse_kernel_log(struct pb_machine *m, const char *log)
 	}
 }
 
-/* The kernel log: the live one when this user may read it (root, CAP_SYSLOG or
- * dmesg_restrict=0; the boot lines may also have rotated out on a long-running machine); a
- * saved tree's <root>/pesbench-dmesg. */
-static void probe_kernel_log(struct pb_machine *m)
+char *pb_machine_kernel_log(const struct pb_machine *m)
 {
 	char *log = NULL;
 	if (is_live(m)) {
 		int size = klogctl(10 /* SYSLOG_ACTION_SIZE_BUFFER */, NULL, 0);
 		if (size <= 0 || !(log = malloc((size_t)size + 1)))
-			return;
+			return NULL;
 		int n = klogctl(3 /* SYSLOG_ACTION_READ_ALL */, log, size);
 		if (n < 0) {
 			free(log);
-			return;
+			return NULL;
 		}
 		log[n] = '\0';
-	} else {
-		char path[512];
-		path_of(m, path, sizeof path, "/pesbench-dmesg");
-		FILE *f = fopen(path, "r");
-		if (!f)
-			return;
-		size_t cap = 1 << 20, used = 0;
-		log = malloc(cap);
-		if (log)
-			used = fread(log, 1, cap - 1, f);
-		fclose(f);
-		if (!log)
-			return;
+		return log;
+	}
+	char path[512];
+	path_of(m, path, sizeof path, "/pesbench-dmesg");
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return NULL;
+	size_t cap = 1 << 20, used = 0;
+	log = malloc(cap);
+	if (log) {
+		used = fread(log, 1, cap - 1, f);
 		log[used] = '\0';
 	}
+	fclose(f);
+	return log;
+}
+
+static void probe_kernel_log(struct pb_machine *m)
+{
+	char *log = pb_machine_kernel_log(m);
+	if (!log)
+		return;
 	pb_machine_parse_kernel_log(m, log);
 	pb_machine_parse_riscv_log(m, log);
 	free(log);
@@ -648,7 +646,6 @@ void pb_machine_read(struct pb_machine *m, const char *root)
 	copy_str(m->root, sizeof m->root, root ? root : "");
 	m->paranoid = -99;
 	m->max_sample_rate = -1;
-	m->max_precise = -1;
 
 	probe_kernel(m);
 	unsigned processors = 0;

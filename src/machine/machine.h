@@ -24,9 +24,10 @@ struct pb_pmu {
 				  * opened an event on this PMU; -1: not tried (a saved tree) */
 };
 
-/* A number a facility probed and keeps with the machine when struct pb_machine has no field for
- * it: a facility added as one file writes its facts here (pb_machine_note_set). */
-#define PB_MACHINE_NOTES 8
+/* A number a facility probed and keeps with the machine: every facility's own hardware facts
+ * live here (pb_machine_note_set from its probe_machine hook), read only by that facility, and
+ * shown to everyone else through its machine_facts hook. This layer never writes one. */
+#define PB_MACHINE_NOTES 16
 struct pb_machine_note {
 	char key[32];
 	long long value;
@@ -47,15 +48,6 @@ struct pb_machine {
 	struct pb_pmu pmus[PB_MAX_PMUS];
 	unsigned npmus;
 	unsigned pmus_skipped;   /* PMUs beyond PB_MAX_PMUS (uncore first) that were not kept */
-	/* Facility facts: written by their facility's probe_machine hook (pebs.c, ibs_common.c,
-	 * bp.c), described by its machine_facts hook; this layer only leaves them unknown (and
-	 * reads the debug-register counts the kernel log states). */
-	int max_precise;         /* cpu/caps/max_precise (x86), -1 if unknown */
-	uint32_t ibs_caps;       /* CPUID 8000_001B EAX on live AMD; built from sysfs caps on fixtures */
-	bool ibs_caps_known;
-	unsigned bp_slots;       /* data breakpoints (watchpoints) per task: 4 debug registers on
-				  * x86, the kernel's count on arm64; 0 if unknown or no breakpoint PMU */
-	unsigned bp_exec_slots;  /* instruction breakpoints per task, same sources */
 	bool arm;                /* an Arm CPU: MIDR_EL1 or /proc/cpuinfo's "CPU implementer" */
 	uint64_t midr;           /* cpu0's MIDR_EL1 from sysfs, 0 if unknown */
 	unsigned arm_implementer;/* MIDR implementer (0x41 Arm Ltd); cpu_model is the part number */
@@ -72,7 +64,7 @@ struct pb_machine {
 	char riscv_isa[256];
 	bool riscv_sscofpmf;
 	unsigned riscv_fw_counters;
-	struct pb_machine_note notes[PB_MACHINE_NOTES];
+	struct pb_machine_note notes[PB_MACHINE_NOTES]; /* the facilities' own facts */
 	unsigned nnotes;
 };
 
@@ -84,6 +76,10 @@ void pb_machine_read(struct pb_machine *m, const char *root);
 bool pb_machine_note_set(struct pb_machine *m, const char *key, long long value);
 /* The note key's value; false when there is none. */
 bool pb_machine_note_get(const struct pb_machine *m, const char *key, long long *value);
+/* The kernel log: the live one when this user may read it (root, CAP_SYSLOG or
+ * dmesg_restrict=0; the boot lines may also have rotated out on a long-running machine), a
+ * saved tree's <root>/pesbench-dmesg. NUL-terminated, to free(); NULL when there is none. */
+char *pb_machine_kernel_log(const struct pb_machine *m);
 /* A small file under the machine's root (rel starts with '/'), trailing newlines removed: where
  * a facility finds what a saved tree kept for it. Its length, or -1. */
 long pb_machine_read_file(const struct pb_machine *m, const char *rel, char *buf, size_t len);
@@ -115,9 +111,8 @@ int pb_pmu_cpu_at(const struct pb_pmu *p, unsigned i);
 /* Parses a kernel CPU list ("0-3,8,10-11") into mask (bit n: CPU n, nbits bits); returns the
  * CPUs set, or -1 when the text is not a list of that shape or names a CPU >= nbits. */
 int pb_cpulist_parse(const char *text, uint64_t *mask, unsigned nbits);
-/* What the kernel log says about the PMU and the debug registers, parsed (exposed for tests):
- * "hw perfevents: enabled with armv8_pmuv3 PMU driver, 7 counters available",
- * "hw-breakpoint: found 6 breakpoint and 4 watchpoint registers." (arm64), and x86's
+/* What the kernel log says about the PMU, parsed (exposed for tests):
+ * "hw perfevents: enabled with armv8_pmuv3 PMU driver, 7 counters available" (arm64), and x86's
  * "... generic registers: 4" + "... fixed-purpose events: 3". Fields it does not find are left. */
 void pb_machine_parse_kernel_log(struct pb_machine *m, const char *log);
 /* May this user sample kernel code: CAP_PERFMON, CAP_SYS_ADMIN or paranoid <= 1. */

@@ -3,6 +3,7 @@
  * its style inline; the images sit next to it in plots/. */
 #include "present/report.h"
 
+#include "io/result_facts.h"
 #include "io/results.h"
 #include "present/report_parts.h"
 #include "util/text.h"
@@ -118,8 +119,8 @@ static const char style[] =
 	"td:first-child{white-space:nowrap}table.scorecard td.verdict{min-width:24em}"
 	"p.nodraw{color:#444;font-size:.9em;border-left:3px solid #ccc;padding-left:.6em}";
 
-/* The probe's field names as a reader would say them; a field not listed reads as its name
- * with spaces. */
+/* The machine layer's field names as a reader would say them; a facility's fact is named by its
+ * title (io/result_facts.h), and a field neither names reads as its name with spaces. */
 static const char *const machine_labels[][2] = {
 	{"kernel", "kernel"}, {"cpu_vendor", "CPU vendor"}, {"cpu_family", "CPU family"},
 	{"cpu_model", "CPU model number"}, {"cpu_stepping", "CPU stepping"},
@@ -127,8 +128,6 @@ static const char *const machine_labels[][2] = {
 	{"paranoid", "perf events paranoia (perf_event_paranoid)"},
 	{"max_sample_rate", "kernel's max sample rate (/s)"},
 	{"cap_perfmon", "CAP_PERFMON"}, {"cap_sys_admin", "CAP_SYS_ADMIN"}, {"is_root", "root"},
-	{"max_precise", "highest precise level"}, {"ibs_caps_names", "IBS capabilities"},
-	{"bp_slots", "breakpoint slots"}, {"bp_exec_slots", "execute-breakpoint slots"},
 	{"has_format_lost", "kernel reports lost samples (PERF_FORMAT_LOST)"},
 	{"l1d_size", "L1 data cache (bytes)"}, {"l1d_line", "L1 data cache line (bytes)"},
 	{"l1d_source", "L1 figures from"}, {"arm", "Arm"}, {"midr", "Arm MIDR"},
@@ -154,8 +153,13 @@ static bool other_architecture(const struct pb_rset *m, const char *name)
 	return !strcmp(name, "midr") && !pb_rset_is_true(m, "arm");
 }
 
-static void machine_label(const char *name, char *buf, size_t len)
+static void machine_label(const struct pb_rset *doc, const char *name, char *buf, size_t len)
 {
+	const char *title = pb_result_fact_title(doc, name);
+	if (title) {
+		pb_format(buf, len, "%s", title);
+		return;
+	}
 	for (size_t i = 0; i < sizeof machine_labels / sizeof machine_labels[0]; i++)
 		if (!strcmp(machine_labels[i][0], name)) {
 			pb_format(buf, len, "%s", machine_labels[i][1]);
@@ -185,7 +189,7 @@ static void machine_section(FILE *f, const struct pb_results *results)
 		if (!shown_value(&m->f[i].v) || other_architecture(m, m->f[i].name))
 			continue;
 		char label[96];
-		machine_label(m->f[i].name, label, sizeof label);
+		machine_label(doc, m->f[i].name, label, sizeof label);
 		fputs("<tr><th>", f);
 		pb_html_esc(f, label);
 		fputs("</th><td>", f);
