@@ -13,6 +13,7 @@
 #include "check.h"
 #include "fake_kernel.h"
 #include "fixture.h"
+#include "plugin.h"
 #include "results_json.h"
 #include "run_cmd.h"
 #include "cli/commands.h"
@@ -34,8 +35,6 @@
 #include <unistd.h>
 
 #define NAME "plugtest"
-#define SAMPLES 30        /* the fake kernel's samples of the measured point */
-#define ODD 11            /* of which at an odd IP */
 #define PERIOD 250000     /* ns: the facility is time-based */
 #define MAGIC 0x31545050u /* "PPT1": the payload's first word in a perf.data file */
 #define PMU_TYPE 42u      /* the type its PMU has in the written perf.data file */
@@ -140,22 +139,15 @@ static void plug_decoder_close(void *state)
 
 static void *plug_decoder_open(struct pb_perfdata *pd, struct pb_error *err)
 {
-	size_t n = pb_perfdata_nevents(pd);
 	struct plug_decoding *d = calloc(1, sizeof *d);
 	if (d)
-		d->mine = calloc(n ? n : 1, sizeof *d->mine);
-	if (!d || !d->mine) {
+		d->mine = pb_test_plugin_events_of_pmu(pd, NAME, &d->nevents);
+	if (!d || (!d->mine && d->nevents)) {
 		plug_decoder_close(d);
 		pb_fail(err, PB_EXIT_FAILURE, ENOMEM, "out of memory");
 		return NULL;
 	}
-	d->nevents = n;
-	bool any = false;
-	for (size_t i = 0; i < n; i++) {
-		const char *pmu = pb_perfdata_pmu_name(pd, pb_perfdata_event(pd, i)->attr.type);
-		any |= d->mine[i] = pmu && !strcmp(pmu, NAME);
-	}
-	if (!any) {
+	if (!d->mine) { /* no event of its PMU: not its file */
 		plug_decoder_close(d);
 		return NULL;
 	}
@@ -247,21 +239,6 @@ static void test_probe(const char *root, unsigned npmus)
 
 /* ---- results.json and report.html ---- */
 
-static void write_samples(struct fake_event *ev, void *ctx)
-{
-	(void)ctx;
-	uint8_t rec[512];
-	for (unsigned n = 0; n < SAMPLES; n++) {
-		struct pb_sample s = {.ip = 0x401000 + 2 * n + (n < ODD), .pid = 1, .tid = 1,
-				      .time = n, .id = ev->id, .identifier = ev->id,
-				      .period = ev->attr.sample_period};
-		size_t len = fake_build_sample(rec, sizeof rec, &ev->attr, &s);
-		CHECK(fake_ring_write(ev, rec, len));
-	}
-	ev->count = SAMPLES * ev->attr.sample_period;
-	ev->time_enabled = ev->time_running = SAMPLES * ev->attr.sample_period;
-}
-
 /* One point of the facility measured through the fake kernel, written as a run writes it (the
  * machine's facts included) to dir/results.json. */
 static void write_results(const char *dir, struct pb_machine *machine)
@@ -279,12 +256,12 @@ static void write_results(const char *dir, struct pb_machine *machine)
 	CHECK(pb_workload_parse("accuracy:ratio=20", &req.workload, &err) == 0);
 
 	fake_kernel_install();
-	fake_kernel_on_disable(write_samples, NULL);
+	fake_kernel_on_disable(pb_test_plugin_samples, NULL);
 	struct pb_point pt;
 	int rc = pb_point_measure(&req, &pt, &err);
 	fake_kernel_uninstall();
 	CHECK_MSG(rc == 0, "measure: %s", err.msg);
-	CHECK_EQ_U64(pt.ev[0].observed, SAMPLES);
+	CHECK_EQ_U64(pt.ev[0].observed, PB_TEST_PLUGIN_SAMPLES);
 
 	struct pb_results doc;
 	char *argv[] = {"pesbench", "run"};
@@ -313,8 +290,8 @@ static void test_results(const char *dir, unsigned npmus)
 	json_t *ev = json_array_get(
 		json_object_get(json_array_get(json_object_get(point, "runs"), 0), "events"), 0);
 	json_t *odd = json_object_get(ev, "odd_ip_samples");
-	CHECK_MSG(json_is_integer(odd) && json_integer_value(odd) == ODD,
-		  "results.json: the run's event has odd_ip_samples %d", ODD);
+	CHECK_MSG(json_is_integer(odd) && json_integer_value(odd) == PB_TEST_PLUGIN_ODD,
+		  "results.json: the run's event has odd_ip_samples %d", PB_TEST_PLUGIN_ODD);
 	const char *listed = json_string_value(json_array_get(json_object_get(ev,
 									      "facility_figures"), 0));
 	CHECK(listed && !strcmp(listed, "odd_ip_samples"));

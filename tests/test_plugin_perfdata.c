@@ -16,6 +16,7 @@
 #include "facilities/facility.h"
 #include "io/perfdata_report.h"
 #include "perfdata/perfdata.h"
+#include "plugin.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -49,22 +50,15 @@ static void test_close(void *state)
 
 static void *test_open(struct pb_perfdata *pd, struct pb_error *err)
 {
-	size_t n = pb_perfdata_nevents(pd);
 	struct test_state *t = calloc(1, sizeof *t);
 	if (t)
-		t->mine = calloc(n ? n : 1, sizeof *t->mine);
-	if (!t || !t->mine) {
+		t->mine = pb_test_plugin_events_of_pmu(pd, TEST_PMU, &t->nevents);
+	if (!t || (!t->mine && t->nevents)) {
 		test_close(t);
 		pb_fail(err, PB_EXIT_FAILURE, ENOMEM, "out of memory");
 		return NULL;
 	}
-	t->nevents = n;
-	bool any = false;
-	for (size_t i = 0; i < n; i++) {
-		const char *pmu = pb_perfdata_pmu_name(pd, pb_perfdata_event(pd, i)->attr.type);
-		any |= t->mine[i] = pmu && !strcmp(pmu, TEST_PMU);
-	}
-	if (!any) {
+	if (!t->mine) { /* no event of its PMU: not its file */
 		test_close(t);
 		return NULL;
 	}

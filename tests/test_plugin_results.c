@@ -7,6 +7,7 @@
  * traits say both are precise, although the registry of this build has never heard of them. */
 #include "check.h"
 #include "fixture.h"
+#include "plugin.h"
 #include "results_json.h"
 #include "fake_kernel.h"
 #include "experiments/point.h"
@@ -22,8 +23,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#define SAMPLES 30
-#define ODD 11           /* of which at an odd IP */
 #define PERIOD 250000    /* ns: the test facility is time-based */
 
 static void plugin_availability(const struct pb_machine *m, const struct pb_spec *spec,
@@ -94,21 +93,6 @@ static const struct pb_facility plugin = {
 	.own_figure = plugin_own_figure,
 	.own_tally_sample = plugin_own_tally_sample,
 };
-
-static void write_samples(struct fake_event *ev, void *ctx)
-{
-	(void)ctx;
-	uint8_t rec[512];
-	for (unsigned n = 0; n < SAMPLES; n++) {
-		struct pb_sample s = {.ip = 0x401000 + 2 * n + (n < ODD), .pid = 1, .tid = 1,
-				      .time = n, .id = ev->id, .identifier = ev->id,
-				      .period = ev->attr.sample_period};
-		size_t len = fake_build_sample(rec, sizeof rec, &ev->attr, &s);
-		CHECK(fake_ring_write(ev, rec, len));
-	}
-	ev->count = SAMPLES * ev->attr.sample_period;
-	ev->time_enabled = ev->time_running = SAMPLES * ev->attr.sample_period;
-}
 
 /* compare matches two facilities neither this build's registry knows on one row because their
  * traits say both are precise: the file is read, not the registry. */
@@ -181,13 +165,13 @@ int main(void)
 	CHECK(pb_workload_parse("accuracy:ratio=20", &req.workload, &err) == 0);
 
 	fake_kernel_install();
-	fake_kernel_on_disable(write_samples, NULL);
+	fake_kernel_on_disable(pb_test_plugin_samples, NULL);
 	struct pb_point pt;
 	int rc = pb_point_measure(&req, &pt, &err);
 	fake_kernel_uninstall();
 	CHECK_MSG(rc == 0, "measure: %s", err.msg);
-	CHECK_EQ_U64(pt.ev[0].observed, SAMPLES);
-	CHECK_EQ_U64(pt.ev[0].own[0], ODD);
+	CHECK_EQ_U64(pt.ev[0].observed, PB_TEST_PLUGIN_SAMPLES);
+	CHECK_EQ_U64(pt.ev[0].own[0], PB_TEST_PLUGIN_ODD);
 	/* measure's table says it too, in the facility's words */
 	char *text = NULL;
 	size_t text_len = 0;
