@@ -2,9 +2,8 @@
  * in this file, with its own payload format and decoder (struct pb_perfdata_decoder), reaches
  * `perfdata`'s output through the walk and the report that `pesbench perfdata` runs
  * (analysis/perfdata_summary.h, io/perfdata_report.h), with no other source file knowing it.
- * 1. A file whose PMU mappings name the test PMU: under --dump each sample's payload is decoded
- *    by the test facility (good and bad payloads told apart), and its tallies (decoded, not
- *    decodable, mean latency) close the text summary; without --dump neither appears.
+ * 1. A file whose PMU mappings name the test PMU: without --dump nothing is decoded (the decoded
+ *    dump through the command itself is tests/test_plugin_facility.c's).
  * 2. The built-in facilities decode none of it, and the test decoder does not claim a file
  *    whose PMU is another one: nothing else knows the format.
  * 3. Two facilities sharing one decoder give the file one state of it (IBS's op and fetch do):
@@ -17,6 +16,7 @@
 #include "facilities/facility.h"
 #include "io/perfdata_report.h"
 #include "perfdata/perfdata.h"
+#include "plugin.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -50,22 +50,15 @@ static void test_close(void *state)
 
 static void *test_open(struct pb_perfdata *pd, struct pb_error *err)
 {
-	size_t n = pb_perfdata_nevents(pd);
 	struct test_state *t = calloc(1, sizeof *t);
 	if (t)
-		t->mine = calloc(n ? n : 1, sizeof *t->mine);
-	if (!t || !t->mine) {
+		t->mine = pb_test_plugin_events_of_pmu(pd, TEST_PMU, &t->nevents);
+	if (!t || (!t->mine && t->nevents)) {
 		test_close(t);
 		pb_fail(err, PB_EXIT_FAILURE, ENOMEM, "out of memory");
 		return NULL;
 	}
-	t->nevents = n;
-	bool any = false;
-	for (size_t i = 0; i < n; i++) {
-		const char *pmu = pb_perfdata_pmu_name(pd, pb_perfdata_event(pd, i)->attr.type);
-		any |= t->mine[i] = pmu && !strcmp(pmu, TEST_PMU);
-	}
-	if (!any) {
+	if (!t->mine) { /* no event of its PMU: not its file */
 		test_close(t);
 		return NULL;
 	}
@@ -214,30 +207,17 @@ static size_t count_lines(const char *text, const char *needle)
 	return n;
 }
 
+/* The decoder's dump lines and tallies under `pesbench perfdata --dump` are
+ * tests/test_plugin_facility.c's; here what it leaves: nothing decoded without --dump, and one
+ * state of a decoder two facilities share. */
 static void test_decoded(const char *path)
 {
 	const struct pb_facility *const facilities[] = {&test_facility, NULL};
 	char why[sizeof(struct pb_error){0}.msg];
 	int rc;
-	char *out = summarise(path, facilities, true, &rc, why, sizeof why);
-	CHECK_MSG(rc == 0, "summary failed: %s", why);
-	CHECK_EQ_U64(count_lines(out, "sample event=0 "), 4);
-	CHECK_STR_CONTAINS(out, "sample event=0 ip=0x401000 pid=7 tid=7 raw=12\n"
-				"  pbtest latency=100 flags=0x10\n");
-	CHECK_STR_CONTAINS(out, "  pbtest latency=250 flags=0x11\n");
-	CHECK_STR_CONTAINS(out, "  pbtest latency=250 flags=0x12\n");
-	CHECK_STR_CONTAINS(out, "ip=0x40100c pid=7 tid=7 raw=12\n"
-				"  (pbtest payload not decoded: no PBT1 magic)\n");
-	/* (100 + 250 + 250) / 3 */
-	CHECK_STR_CONTAINS(out, "\n  pbtest payloads: 3 decoded, 1 not decodable, mean latency "
-				"200.0 cycles\n");
-	CHECK_EQ_U64(count_lines(out, "pbtest payloads:"), 1);
-	CHECK_STR_CONTAINS(out, "  0   pbtest//                     " TEST_PMU "              4");
-	free(out);
-
 	/* without --dump no payload is decoded and no tally printed */
-	out = summarise(path, facilities, false, &rc, why, sizeof why);
-	CHECK(rc == 0);
+	char *out = summarise(path, facilities, false, &rc, why, sizeof why);
+	CHECK_MSG(rc == 0, "summary failed: %s", why);
 	CHECK_MSG(!strstr(out, "pbtest latency") && !strstr(out, "pbtest payloads"),
 		  "decoded without --dump:\n%s", out);
 	free(out);
@@ -246,8 +226,14 @@ static void test_decoded(const char *path)
 	const struct pb_facility *const twins[] = {&test_facility, &test_facility_twin, NULL};
 	out = summarise(path, twins, true, &rc, why, sizeof why);
 	CHECK(rc == 0);
+	CHECK_EQ_U64(count_lines(out, "sample event=0 "), 4);
 	CHECK_EQ_U64(count_lines(out, "pbtest latency="), 3);
-	CHECK_EQ_U64(count_lines(out, "pbtest payloads: 3 decoded, 1 not decodable"), 1);
+	CHECK_STR_CONTAINS(out, "ip=0x40100c pid=7 tid=7 raw=12\n"
+				"  (pbtest payload not decoded: no PBT1 magic)\n");
+	/* (100 + 250 + 250) / 3, once */
+	CHECK_EQ_U64(count_lines(out, "\n  pbtest payloads: 3 decoded, 1 not decodable, mean "
+				      "latency 200.0 cycles\n"), 1);
+	CHECK_STR_CONTAINS(out, "  0   pbtest//                     " TEST_PMU "              4");
 	free(out);
 }
 

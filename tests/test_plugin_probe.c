@@ -1,7 +1,8 @@
 /* A facility defined only in this file and registered at run time: its hardware facts, probed and
- * described by its own descriptor hooks, appear in `probe`'s text and JSON and survive a capture
- * bundle's saved tree, with no other source file knowing it (issue 22: a PMU is one file and one
- * registry line). */
+ * described by its own descriptor hooks, take their place among the built-in facilities' facts in
+ * `probe`'s text and JSON and survive a capture bundle's saved tree, with no other source file
+ * knowing it (issue 22: a PMU is one file and one registry line; that the facts reach probe,
+ * results and report at all is tests/test_plugin_facility.c's, with the facility's other hooks). */
 #include "check.h"
 #include "run_cmd.h"
 #include "bundle/bundle.h"
@@ -110,7 +111,6 @@ static void test_text(const char *root, unsigned npmus)
 	/* its line follows the built-in facilities' facts, which keep their place */
 	const char *ibs = strstr(text, "\n  IBS caps         0x00000817 ");
 	CHECK_MSG(ibs && strstr(text, want) > ibs, "IBS caps, then the test facility's fact");
-	CHECK_STR_CONTAINS(text, "\nplugtest   yes       untested no     skid      plugtest\n");
 	free(text);
 }
 
@@ -134,13 +134,6 @@ static void test_json(const char *root, unsigned npmus)
 		  "bp_slots %d bp_exec_slots %d plugtest_pmus %d has_format_lost %d",
 		  is_root, max_precise, ibs, names, bp, bp_exec, plug, lost);
 	CHECK_EQ_U64(json_integer_value(json_object_get(machine, "ibs_caps")), 0x817);
-	bool listed = false;
-	size_t i;
-	json_t *f;
-	json_array_foreach(json_object_get(doc, "facilities"), i, f)
-		listed |= !strcmp(json_string_value(json_object_get(f, "name")), "plugtest") &&
-			  json_is_true(json_object_get(f, "available"));
-	CHECK_MSG(listed, "the registered facility is listed, available");
 	json_decref(doc);
 }
 
