@@ -111,7 +111,7 @@ int pesbench_machine__probe(struct pesbench_machine *pm, const char *spec_text, 
 	if (flags & PESBENCH_PROBE_SELF_TEST)
 		pb_facility_check(pm->m, s, spec.facility, &av, NULL);
 	else
-		spec.facility->availability(pm->m, s, &av);
+		pb_facility_availability(pm->m, spec.facility, s, &av);
 	if (reason && reason_len)
 		snprintf(reason, reason_len, "%s", av.available ? av.detail : av.reason);
 	return av.available ? 1 : 0;
