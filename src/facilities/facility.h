@@ -402,6 +402,27 @@ void pb_spec_own_tally_thread(const struct pb_spec *spec, uint64_t samples,
 void pb_spec_own_tally_sample(const struct pb_machine *m, const struct pb_spec *spec,
 			      const struct pb_sample *sample, uint64_t *own);
 
+/* Specs from elsewhere than the command line, parsed in this layer (spec_entry.c). */
+/* The public API's probe of a spec text (a bare name: the facility as a whole, as `probe`
+ * asks), with the self-test when self_test: av filled, or -1 with err when text does not
+ * parse. */
+int pb_spec_text_availability(const struct pb_machine *m, const char *text, bool self_test,
+			      struct pb_availability *av, struct pb_error *err);
+/* A spec pesbench recorded in a file it reads back (a capture bundle): parsed as
+ * pb_spec_parse does, but a spec that does not parse is the file's fault (PB_EXIT_BAD_FILE). */
+int pb_spec_of_recorded(const char *text, struct pb_spec *spec, struct pb_error *err);
+/* The exact counting events pesbench verify checks a workload's declared truth against. */
+enum pb_oracle {
+	PB_ORACLE_LABEL_HITS,    /* entries of a labelled instruction */
+	PB_ORACLE_DATA_WRITES,   /* writes of a watched datum */
+	PB_ORACLE_DATA_ACCESSES, /* reads and writes of it */
+	PB_ORACLE_PAGE_FAULTS,
+	PB_ORACLE_INSTRUCTIONS,  /* instructions retired */
+	PB_ORACLES
+};
+/* The spec counting oracle, parsed into out; -1 with err when it does not parse. */
+int pb_oracle_spec(enum pb_oracle oracle, struct pb_spec *out, struct pb_error *err);
+
 /* The hardware-event basis shared by hw and pebs: an event name (perf's generic names or
  * libpfm4's) mapped to the truth field that counts it, from one table. */
 struct pb_declared_event {
