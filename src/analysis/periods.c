@@ -117,9 +117,10 @@ int pb_period_setup_for(enum pb_period_method m, uint64_t base, struct pb_spec *
 	setup->initial = m == PB_PERIOD_PRIME ? pb_next_prime(base) : base;
 	if (m != PB_PERIOD_RANDOM)
 		return 0;
-	if (spec && spec->facility->randomise_in_hardware) {
-		if (spec->facility->randomise_in_hardware(spec, err))
-			return -1;
+	int in_hardware = spec ? pb_spec_randomise_in_hardware(spec, err) : 0;
+	if (in_hardware < 0)
+		return -1;
+	if (in_hardware) {
 		setup->facility_random = true;
 		return 0;
 	}

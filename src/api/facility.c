@@ -100,18 +100,10 @@ void pesbench_machine__delete(struct pesbench_machine *m)
 int pesbench_machine__probe(struct pesbench_machine *pm, const char *spec_text, unsigned flags,
 			    char *reason, size_t reason_len, struct pesbench_error *err)
 {
-	struct pb_spec spec;
 	struct pb_error e;
 	struct pb_availability av;
-	if (pb_spec_parse(spec_text, &spec, &e))
+	if (pb_spec_text_availability(pm->m, spec_text, flags & PESBENCH_PROBE_SELF_TEST, &av, &e))
 		return pb_api_error(err, &e);
-	/* A bare name asks about the facility as a whole, as `pesbench probe` does. */
-	const struct pb_spec *s = strchr(spec_text, ':') ? &spec : NULL;
-	memset(&av, 0, sizeof av);
-	if (flags & PESBENCH_PROBE_SELF_TEST)
-		pb_facility_check(pm->m, s, spec.facility, &av, NULL);
-	else
-		spec.facility->availability(pm->m, s, &av);
 	if (reason && reason_len)
 		snprintf(reason, reason_len, "%s", av.available ? av.detail : av.reason);
 	return av.available ? 1 : 0;

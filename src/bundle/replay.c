@@ -106,7 +106,7 @@ static int request_of(const struct pb_bundle_point *bp, const struct pb_machine 
 	if (pb_workload_parse(bp->workload, &req->workload, &perr))
 		return pb_fail(err, PB_EXIT_BAD_FILE, 0, "%s: workload: %s", where, perr.msg);
 	for (unsigned e = 0; e < bp->nevents; e++) {
-		if (pb_spec_parse(bp->events[e].spec, &req->events[e].spec, &perr))
+		if (pb_spec_of_recorded(bp->events[e].spec, &req->events[e].spec, &perr))
 			return pb_fail(err, PB_EXIT_BAD_FILE, 0, "%s: event %u: %s", where, e,
 				       perr.msg);
 		req->events[e].period = bp->events[e].period;

@@ -51,7 +51,7 @@ static void facility_words(FILE *out)
 		for (size_t i = 0; (*f)->options &&
 				   (word = pb_spec_options_choice((*f)->options, i)); i++)
 			fprintf(out, " %s:%s", (*f)->name, word);
-		for (size_t i = 0; (*f)->perf_event_name && (word = (*f)->perf_event_name(i)); i++)
+		for (size_t i = 0; (word = pb_facility_perf_event_name(*f, i)); i++)
 			fprintf(out, " %s", word);
 	}
 }

@@ -11,12 +11,9 @@
 static void record_own_figures(const struct pb_spec *spec, const struct pb_point_figures *f,
 			       struct pb_rset *o)
 {
-	const struct pb_facility *fac = spec->facility;
 	struct pb_rlist names = {0};
-	for (size_t i = 0; fac->own_figure && i < PB_OWN_FIGURES; i++) {
-		const struct pb_own_figure *own = fac->own_figure(spec, i);
-		if (!own)
-			break;
+	const struct pb_own_figure *own;
+	for (size_t i = 0; (own = pb_spec_own_figure(spec, i)); i++) {
 		enum pb_unit unit = PB_UNIT_COUNT;
 		pb_unit_parse(own->unit, &unit);
 		pb_rset_int(o, own->name, unit, (int64_t)f->own[i]);
@@ -193,10 +190,8 @@ static void print_wrapped(FILE *out, const char *prefix, const char *text)
 static void print_own_figures(FILE *out, const struct pb_spec *spec,
 			      const struct pb_point_figures *f)
 {
-	for (size_t i = 0; spec->facility->own_figure && i < PB_OWN_FIGURES; i++) {
-		const struct pb_own_figure *own = spec->facility->own_figure(spec, i);
-		if (!own)
-			break;
+	const struct pb_own_figure *own;
+	for (size_t i = 0; (own = pb_spec_own_figure(spec, i)); i++) {
 		fputs("; ", out);
 		fprintf(out, own->shown, (unsigned long long)f->own[i]);
 	}

@@ -38,7 +38,7 @@ int pb_point_request_set(struct pb_point_request *req, const struct pb_spec *spe
 		/* A facility that cannot leave out a level here (IBS without :swfilt) samples
 		 * every level. */
 		const struct pb_spec *s = &req->events[0].spec;
-		if (f->can_exclude && !f->can_exclude(s))
+		if (!pb_spec_can_exclude(s))
 			req->exclude_kernel = false;
 		if (f->samples_every_level &&
 		    pb_machine_may_sample_kernel(req->machine ? req->machine : pb_machine_live()))

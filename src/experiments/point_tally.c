@@ -81,10 +81,9 @@ void pb_point_tally_record(void *ctx, unsigned thread, unsigned event,
 		return;
 	const struct pb_sample *s = &rec->u.sample;
 	const struct pb_spec *spec = t->spec[event];
-	if (spec->facility->own_tally_sample)
-		spec->facility->own_tally_sample(t->machine, spec, s, t->pt->ev[event].own);
-	if (pb_spec_has_subset(spec) && spec->facility->sample_in_subset) {
-		if (!spec->facility->sample_in_subset(t->machine, spec, s))
+	pb_spec_own_tally_sample(t->machine, spec, s, t->pt->ev[event].own);
+	if (pb_spec_has_subset(spec)) {
+		if (!pb_spec_sample_in_subset(t->machine, spec, s))
 			return;
 		t->subset_samples[event]++;
 	}
@@ -150,8 +149,7 @@ static const char *level_without_truth(const struct pb_point_request *req,
 	if (req->exclude_user && !kernel_declared)
 		return "the workload declares user-level events only and this run left the user "
 		       "level out: the kernel level has no declared truth, so no accuracy";
-	bool can_exclude = !spec->facility->can_exclude || spec->facility->can_exclude(spec);
-	if (!req->exclude_kernel && can_exclude && !kernel_declared)
+	if (!req->exclude_kernel && pb_spec_can_exclude(spec) && !kernel_declared)
 		return "the workload declares user-level events only and this run sampled the "
 		       "kernel level too: its events there have no declared truth, so no accuracy";
 	return NULL;
@@ -187,14 +185,12 @@ void pb_point_sum_figures(const struct pb_point_request *req, struct pb_point *p
 				continue;
 			}
 			f->observed += er->samples;
-			if (spec->facility->own_tally_thread)
-				spec->facility->own_tally_thread(spec, er->samples, &er->ring, f->own);
+			pb_spec_own_tally_thread(spec, er->samples, &er->ring, f->own);
 			f->aux_truncated += er->ring.aux_truncated;
 			f->aux_collision += er->ring.aux_collision;
 			f->count += er->count;
-			uint64_t filtered = spec->facility->filters_in_software &&
-						    spec->facility->filters_in_software(spec)
-					    ? er->ring.lost_samples : 0;
+			uint64_t filtered =
+				pb_spec_filters_in_software(spec) ? er->ring.lost_samples : 0;
 			f->filtered += filtered;
 			f->lost += pb_event_lost(er) - filtered;
 			f->dropped += er->ring.parse_errors;

@@ -371,6 +371,59 @@ const char *pb_facility_period_unit(const struct pb_facility *f);
 /* The spec's facility, from a spec text ("timer:cpu-clock" -> timer); NULL if none. */
 const struct pb_facility *pb_facility_of(const char *spec_text);
 
+/* The run-time hooks, each with its facility's default when the hook is left out (spec_hooks.c):
+ * nothing outside facilities/ calls a hook itself. */
+/* availability: whether f (spec NULL) or spec is usable on m. */
+void pb_facility_availability(const struct pb_machine *m, const struct pb_facility *f,
+			      const struct pb_spec *spec, struct pb_availability *out);
+/* aux_deliver: the samples of one AUX chunk handed to fn; 0 for a facility without AUX. */
+uint64_t pb_facility_aux_deliver(const struct pb_facility *f, struct pb_aux *aux,
+				 const struct pb_record *aux_rec,
+				 void (*fn)(void *ctx, const struct pb_record *rec), void *ctx,
+				 struct pb_ring_stats *stats);
+/* perf_event_name: the i-th of perf's generic names f takes, NULL past the last or none. */
+const char *pb_facility_perf_event_name(const struct pb_facility *f, size_t i);
+/* can_exclude: whether spec can leave out a privilege level; true without the hook. */
+bool pb_spec_can_exclude(const struct pb_spec *spec);
+/* filters_in_software: whether spec's LOST_SAMPLES are filtered, not lost; false without it. */
+bool pb_spec_filters_in_software(const struct pb_spec *spec);
+/* sample_in_subset: whether a sample belongs to the subset spec names (pb_spec_has_subset);
+ * true without the hook. */
+bool pb_spec_sample_in_subset(const struct pb_machine *m, const struct pb_spec *spec,
+			      const struct pb_sample *sample);
+/* randomise_in_hardware: 1 when spec was rewritten to randomise its period in hardware, 0 when
+ * the facility leaves randomisation to pesbench (no hook), -1 with err when it refused. */
+int pb_spec_randomise_in_hardware(struct pb_spec *spec, struct pb_error *err);
+/* own_figure: spec's i-th own figure, NULL past the last, past PB_OWN_FIGURES or none. */
+const struct pb_own_figure *pb_spec_own_figure(const struct pb_spec *spec, size_t i);
+/* own_tally_thread / own_tally_sample: add to own[] (indexed as pb_spec_own_figure); nothing
+ * without the hook. */
+void pb_spec_own_tally_thread(const struct pb_spec *spec, uint64_t samples,
+			      const struct pb_ring_stats *ring, uint64_t *own);
+void pb_spec_own_tally_sample(const struct pb_machine *m, const struct pb_spec *spec,
+			      const struct pb_sample *sample, uint64_t *own);
+
+/* Specs from elsewhere than the command line, parsed in this layer (spec_entry.c). */
+/* The public API's probe of a spec text (a bare name: the facility as a whole, as `probe`
+ * asks), with the self-test when self_test: av filled, or -1 with err when text does not
+ * parse. */
+int pb_spec_text_availability(const struct pb_machine *m, const char *text, bool self_test,
+			      struct pb_availability *av, struct pb_error *err);
+/* A spec pesbench recorded in a file it reads back (a capture bundle): parsed as
+ * pb_spec_parse does, but a spec that does not parse is the file's fault (PB_EXIT_BAD_FILE). */
+int pb_spec_of_recorded(const char *text, struct pb_spec *spec, struct pb_error *err);
+/* The exact counting events pesbench verify checks a workload's declared truth against. */
+enum pb_oracle {
+	PB_ORACLE_LABEL_HITS,    /* entries of a labelled instruction */
+	PB_ORACLE_DATA_WRITES,   /* writes of a watched datum */
+	PB_ORACLE_DATA_ACCESSES, /* reads and writes of it */
+	PB_ORACLE_PAGE_FAULTS,
+	PB_ORACLE_INSTRUCTIONS,  /* instructions retired */
+	PB_ORACLES
+};
+/* The spec counting oracle, parsed into out; -1 with err when it does not parse. */
+int pb_oracle_spec(enum pb_oracle oracle, struct pb_spec *out, struct pb_error *err);
+
 /* The hardware-event basis shared by hw and pebs: an event name (perf's generic names or
  * libpfm4's) mapped to the truth field that counts it, from one table. */
 struct pb_declared_event {

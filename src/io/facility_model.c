@@ -49,7 +49,7 @@ int pb_facility_model_fill(const struct pb_facility *f, const struct pb_spec *sp
 	else
 		pb_format(r->periods, sizeof r->periods, "%s, >= %llu", unit,
 			  (unsigned long long)f->min_period);
-	bool excludes = !f->can_exclude || f->can_exclude(spec);
+	bool excludes = pb_spec_can_exclude(spec);
 	pb_format(r->exclusion, sizeof r->exclusion, "%s%s",
 		  !excludes ? "not this spec: both levels sampled"
 		  : f->samples_every_level ? "yes; samples both where permitted" : "yes",

@@ -194,18 +194,18 @@ enum { CHECKED = 0, UNAVAILABLE = 1, REFUSED = 2 };
 
 /* How an oracle counts: where, and whether a whole run is its answer. */
 struct oracle {
-	const char *spec;
+	enum pb_oracle counts;
 	bool may_refuse;        /* the kernel may refuse to place it on some instructions */
 	bool exclude_kernel;
 	bool difference;        /* counts the code around the loop too: 2N less N iterations */
 };
 
-static const struct oracle UPROBE = {"uprobe", true, true, false},
-			   BP_WRITES = {"bp:w", false, true, false},
-			   BP_ACCESSES = {"bp:rw", false, true, false},
-			   FAULTS_ALL = {"sw:page-faults", false, false, false},
-			   FAULTS_USER = {"sw:page-faults", false, true, false},
-			   INSTRUCTIONS = {"hw:instructions", false, true, true};
+static const struct oracle UPROBE = {PB_ORACLE_LABEL_HITS, true, true, false},
+			   BP_WRITES = {PB_ORACLE_DATA_WRITES, false, true, false},
+			   BP_ACCESSES = {PB_ORACLE_DATA_ACCESSES, false, true, false},
+			   FAULTS_ALL = {PB_ORACLE_PAGE_FAULTS, false, false, false},
+			   FAULTS_USER = {PB_ORACLE_PAGE_FAULTS, false, true, false},
+			   INSTRUCTIONS = {PB_ORACLE_INSTRUCTIONS, false, true, true};
 
 static int check_count(struct pb_instance *in, const struct oracle *oc,
 		       const struct pb_verify_options *o, const char *what, uint64_t addr,
@@ -214,10 +214,10 @@ static int check_count(struct pb_instance *in, const struct oracle *oc,
 {
 	/* the oracle's spec, pesbench's own text, parsed once for every run it counts */
 	struct pb_spec spec;
-	if (pb_spec_parse(oc->spec, &spec, err))
+	if (pb_oracle_spec(oc->counts, &spec, err))
 		return -1;
 	const struct pb_facility *facility = spec.facility;
-	const char *oracle = facility->oracle_name ? facility->oracle_name : oc->spec;
+	const char *oracle = facility->oracle_name ? facility->oracle_name : spec.text;
 	uint64_t first = 0;
 	unsigned attempt = 0, t = 0;
 	bool exact = false;

@@ -267,8 +267,8 @@ static void deliver_record(void *ctx, const struct pb_record *rec)
 	if (t->cfg->on_record)
 		t->cfg->on_record(t->cfg->record_ctx, t->thread, t->event, rec);
 	/* Each SPE record of the chunk comes back here as a sample. */
-	if (rec->type == PERF_RECORD_AUX && t->aux && t->facility->aux_deliver)
-		t->facility->aux_deliver(t->aux, rec, deliver_record, t, t->stats);
+	if (rec->type == PERF_RECORD_AUX && t->aux)
+		pb_facility_aux_deliver(t->facility, t->aux, rec, deliver_record, t, t->stats);
 }
 
 static void drain_event(struct session *s, struct worker *w, unsigned e)
