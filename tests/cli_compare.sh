@@ -61,7 +61,7 @@ check "grep -q '^    F ' '$work/six.txt' && grep -Eq '^facility +\| [C-F] ' '$wo
 # --- the /1 fixture (\"timer\") against this run (\"timer:cpu-clock\") ---
 expect_exit 0 "compare fixture A" "$PB_BIN" compare "$FIX/results-v1" "$work/a"
 check "grep -Eq '^timer:cpu-clock accuracy:ratio=40[^|]*\| [0-9.]+±\? +\| [0-9.]+±[0-9.]+ Δ' '$work/out'" \
-	"the fixture's timer rows meet timer:cpu-clock rows"
+	"the fixture's timer rows meet timer:cpu-clock rows ($(grep -m2 'ratio=40' "$work/out"); A's point: $(python3 -c 'import json,sys; print([ (p.get("too_few_samples"), p.get("metrics", {}).get("too_few_samples_runs"), p.get("note")) for p in json.load(open(sys.argv[1]))["points"] if p["experiment"] == "accuracy" and p["workload"].startswith("accuracy:ratio=40")])' "$work/a/results.json" 2>&1 | head -c 400))"
 check "grep -q 'AuthenticAMD 26/2' '$work/out' && grep -q 'GenuineIntel\|AuthenticAMD\|midr' '$work/out'" \
 	"runs are grouped by CPU model"
 

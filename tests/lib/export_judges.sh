@@ -63,7 +63,12 @@ for e in json.load(sys.stdin)["events"]:
 		"perf script $np in $(wc -l <"$work/$name.perf.counts") IPs"
 	[ "$np" -gt 0 ] || fail "$name: perf script shows no samples"
 	cmp -s "$work/$name.pb.counts" "$work/$name.hist.counts" ||
-		fail "$name: pprof totals per location differ from pesbench's histogram per IP"
+		fail "$name: pprof totals per location differ from pesbench's histogram per IP" \
+			"(counts only in one: $(diff "$work/$name.pb.counts" "$work/$name.hist.counts" |
+				grep '^[<>]' | head -6 | tr '\n' ' '); samples per IP and file, perf script:" \
+			"$(perf script -i "$data" -F ip,dso 2>/dev/null | sort | uniq -c | sort -k2 |
+				awk '{ n[$2]++; l[$2] = l[$2] " " $0 } END { for (k in n) if (n[k] > 1) print l[k] }' |
+				head -3 | tr '\n' ' '))"
 	cmp -s "$work/$name.pb.counts" "$work/$name.perf.counts" ||
 		fail "$name: pprof totals per location differ from perf script's counts per IP"
 }
