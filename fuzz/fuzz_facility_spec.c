@@ -51,12 +51,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	}
 	struct pb_availability av;
-	spec.facility->availability(m, &spec, &av);
+	pb_facility_availability(m, spec.facility, &spec, &av);
 	if (!av.available && !av.reason[0])
 		abort();
 	struct perf_event_attr attr;
 	memset(&attr, 0, sizeof attr);
-	if (spec.facility->attr(m, &spec, NULL, period, &attr, &err)) {
+	/* the one writer of sample_period, with the facility's period rules (issue 22) */
+	if (pb_spec_attr(m, &spec, NULL, period, &attr, &err)) {
 		if (!err.msg[0] || !err.code)
 			abort();
 		return 0;

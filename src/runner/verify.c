@@ -115,7 +115,7 @@ static int compare(struct pb_verify_report *rep, const struct pb_workload_choice
 static void note_skip(struct pb_verify_report *rep, const char *oracle, const char *why)
 {
 	/* Each oracle is named once, however many workloads it was skipped for. */
-	char key[64];
+	char key[sizeof ((struct pb_spec *)0)->text + 2];
 	snprintf(key, sizeof key, "%s:", oracle);
 	if (strstr(rep->skipped, key))
 		return;
