@@ -102,16 +102,16 @@ if probe:
     # one trial can differ. So: seen by pmu_probe => named by the self-test; and named => the
     # self-test's own evidence shows it (its first sampling test starved, below half its due,
     # an identical second one not), whatever pmu_probe's trial saw.
-    text = st.get("text", "")
-    named = "STARVED" in text
+    st_text = st.get("text", "")
+    named = "STARVED" in st_text
     ev = re.search(r"STARVED after counting: the first sampling test right after the counting "
-                   r"one got (\d+) samples, an identical second (\d+) \((\d+) due\)", text)
+                   r"one got (\d+) samples, an identical second (\d+) \((\d+) due\)", st_text)
     first, second, due = (int(g) for g in ev.groups()) if ev else (None, None, None)
     evidence = ev is not None and due > 0 and first < due // 2 and second >= due // 2
     check("probe: the starved sampling event named by hw's self-test when pmu_probe sees it, "
           "and named only with its own evidence",
           (named or not starved_present) and (not named or evidence),
-          f"pmu_probe says present={starved_present}; self-test: {text}")
+          f"pmu_probe says present={starved_present}; self-test: {st_text}")
     up = fac.get("uprobe", {})
     check("probe: uprobe works", up.get("verdict") == "works", str(up.get("self_test")))
     bp = fac.get("bp", {})
