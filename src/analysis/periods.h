@@ -1,6 +1,6 @@
 /* Sampling period methods (Nowak et al.): a round period, the next prime at or above it, and a
  * randomised period drawn anew after every sample — uniformly in [P/2, 3P/2] through
- * PERF_EVENT_IOC_PERIOD, or by the facility itself where it randomises (IBS fetch rand_en).
+ * PERF_EVENT_IOC_PERIOD, or by the facility itself where its hardware randomises (its randomise_in_hardware hook).
  * Periodic sampling of a periodic program can lock onto one phase of its loop; a prime period
  * makes that unlikely, a random one makes it impossible.
  *

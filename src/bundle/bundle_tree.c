@@ -188,7 +188,7 @@ int pb_bundle_write_machine(const char *dir, const struct pb_machine *live, stru
 			 live->cap_perfmon, live->cap_sys_admin, live->is_root);
 	if (write_file(dir, "/pesbench-caps", caps, (size_t)n, err))
 		return -1;
-	/* what a facility read from outside the copied files (IBS's live CPUID) */
+	/* what a facility read from outside the copied files (a live CPUID, say) */
 	struct pb_machine_fact facts[PB_MAX_MACHINE_FACTS];
 	unsigned nfacts = pb_machine_facts(live, facts, PB_MAX_MACHINE_FACTS);
 	for (unsigned i = 0; i < nfacts; i++)

@@ -77,7 +77,7 @@ int pb_cmd_attr(int argc, char **argv)
 	uint64_t period = a.period;
 	struct pb_error err = {0};
 	if (!spec_text) {
-		pb_fail(&err, PB_EXIT_USAGE, 0, "give a facility spec, e.g. pesbench attr ibs-op; "
+		pb_fail(&err, PB_EXIT_USAGE, 0, "give a facility spec, e.g. pesbench attr timer:cpu-clock; "
 			"`pesbench probe` lists them");
 		return pb_cli_report("attr", &err);
 	}

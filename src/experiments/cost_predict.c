@@ -452,7 +452,7 @@ static int make_input(char *path, size_t len, size_t bytes, struct pb_error *err
 	FILE *f = fdopen(fd, "w");
 	static const char *const words[] = {"sample", "period", "event", "buffer", "signal",
 					    "thread", "kernel", "ring", "cost", "trap",
-					    "uprobe", "timer", "loss", "overhead", "pebs"};
+					    "uprobe", "timer", "loss", "overhead", "skid"};
 	struct pb_rng rng;
 	pb_rng_seed(&rng, 88172645463325252ull);
 	for (size_t written = 0; f && written < bytes;) {
