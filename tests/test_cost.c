@@ -496,6 +496,42 @@ static void check_adds_up(json_t *p)
 	}
 }
 
+/* The cost workload measured beside a prediction's target at the same period: only for a fit
+ * without a per-event term (whose model is its per-sample cost alone); its figures against the
+ * fit's, and the prediction made again with its cost moving the same way. */
+static void check_reference(json_t *p, bool without)
+{
+	json_t *pm = json_object_get(p, "metrics");
+	json_t *rounds = json_object_get(pm, "reference_rounds");
+	CHECK(!without == (rounds != NULL));
+	if (without || json_integer_value(rounds) < 2)
+		return;
+	CHECK(json_integer_value(rounds) <= json_integer_value(json_object_get(pm, "rounds")));
+	double ref = json_number_value(json_object_get(pm, "reference_ns_per_sample"));
+	double ci = json_number_value(json_object_get(pm, "reference_ns_per_sample_ci95"));
+	double fit = json_number_value(json_object_get(p, "ns_per_sample"));
+	double vs_fit = json_number_value(json_object_get(pm, "reference_vs_fit_pct"));
+	CHECK(ci >= 0);
+	CHECK_MSG(near(vs_fit, (ref - fit) / fit * 100, 1e-6 * fabs(vs_fit) + 1e-9),
+		  "reference %.1f ns against the fit's %.1f: %.3f %%", ref, fit, vs_fit);
+	json_t *own = json_object_get(pm, "measured_ns_per_sample");
+	if (own) {
+		double o = json_number_value(own);
+		CHECK(near(json_number_value(json_object_get(pm, "own_vs_reference_pct")),
+			   (o - ref) / ref * 100, 1e-6 * fabs(o - ref) / fabs(ref) * 100 + 1e-9));
+	}
+	double predicted = json_number_value(json_object_get(pm, "predicted_slowdown_pct"));
+	double rebased = json_number_value(json_object_get(pm, "rebased_predicted_slowdown_pct"));
+	/* a dearer sample predicts a larger slowdown: rebased moves with the reference */
+	if (fabs(ref - fit) > 1e-6 * fit && predicted > 0)
+		CHECK_MSG((rebased > predicted) == (ref > fit),
+			  "rebased %.3f %% vs %.3f %% with %.0f ns vs the fit's %.0f", rebased,
+			  predicted, ref, fit);
+	const char *verdict = json_string_value(json_object_get(pm, "rebased_slowdown_verdict"));
+	CHECK(verdict && (!strcmp(verdict, "within") || !strcmp(verdict, "outside") ||
+			  !strcmp(verdict, "undecided")));
+}
+
 static void test_smoke_on(const char *facility)
 {
 	char dir[] = "/tmp/pb-test-cost-XXXXXX";
@@ -712,6 +748,7 @@ static void test_smoke_on(const char *facility)
 		CHECK(json_is_boolean(json_object_get(pm, "slowdown_within")));
 		CHECK(json_is_string(json_object_get(p, "criterion")));
 		check_adds_up(p);
+		check_reference(p, per_event || json_object_get(p, "ns_per_sample_from"));
 	}
 	if (predictable) {
 		CHECK_EQ_U64(predictions, 3); /* 3 periods, 1 thread count */
@@ -936,6 +973,68 @@ static void test_program_cpu(void)
 	       (unsigned long long)f.cpu_ns, (unsigned long long)f.count);
 }
 
+static void test_paired_sample_cost(void)
+{
+	/* 20, 22 and 18 ns a sample; the round without samples and the one whose figure is no
+	 * number are left out */
+	double extra[] = {2000, 2200, 1800, 500, NAN}, samples[] = {100, 100, 100, 0, 10};
+	double ns, ci;
+	CHECK_EQ_U64(pb_paired_sample_cost(extra, samples, 5, &ns, &ci), 3);
+	CHECK(near(ns, 20, 1e-9));
+	CHECK(near(ci, 4.303 * 2 / sqrt(3), 1e-9));
+	/* each round's own cost, then their mean (10 and 20 ns: 15), not the pooled 5000/300 */
+	double extra2[] = {1000, 4000}, samples2[] = {100, 200};
+	CHECK_EQ_U64(pb_paired_sample_cost(extra2, samples2, 2, &ns, &ci), 2);
+	CHECK(near(ns, 15, 1e-9));
+	CHECK(near(ci, 12.706 * sqrt(50) / sqrt(2), 1e-6));
+	/* one round: no figure */
+	CHECK_EQ_U64(pb_paired_sample_cost(extra, samples, 1, &ns, &ci), 1);
+	CHECK(isnan(ns) && isnan(ci));
+}
+
+/* The timer's predictions carry the cost workload measured beside each target (its fit has no
+ * per-event term); a fit that did not resolve predicts nothing, and the checks are counted as
+ * skipped, saying so. */
+static void test_timer_reference(void)
+{
+	char dir[] = "/tmp/pb-test-cost-XXXXXX";
+	CHECK(mkdtemp(dir) != NULL);
+	struct pb_results res;
+	struct pb_error err = {0};
+	char *argv[] = {"test_cost", NULL};
+	CHECK(pb_results_open(&res, dir, 1, argv, &err) == 0);
+	struct pb_suite_options o;
+	pb_suite_options_defaults(&o);
+	o.runs = PB_PREDICT_MIN_ROUNDS;
+	o.target_ms = 10;
+	o.nthreads = 1;
+	CHECK(pb_experiment_cost.run(&o, pb_test_spec("timer:cpu-clock"), &res, &err) == 0);
+	json_t *points = pb_test_points_json(&res);
+	json_t *p;
+	size_t at = 0;
+	unsigned referenced = 0, refused = 0;
+	while ((p = find(points, "cost", "kind", "prediction", &at))) {
+		if (json_object_get(p, "not_applicable")) {
+			refused++;
+			continue;
+		}
+		check_reference(p, false);
+		referenced++;
+	}
+	if (!referenced)
+		pb_skip_checks(1, "timer predictions: its fit did not resolve here (%u refused)",
+			       refused);
+	else
+		printf("timer: %u predictions with the cost workload beside them\n", referenced);
+	json_decref(points);
+	/* every field the predictions write has the unit a /1 file's reader implies */
+	pb_test_check_units(&res);
+	pb_results_close(&res);
+	char cmd[128];
+	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+	CHECK(system(cmd) == 0);
+}
+
 static void test_smoke(void)
 {
 	pb_test_on_exact_facilities(test_smoke_on);
@@ -952,11 +1051,13 @@ int main(void)
 	test_plan();
 	test_design();
 	test_slowdown_criterion();
+	test_paired_sample_cost();
 	test_plan_cost_refusal();
 	test_cost_from_results();
 	test_program_cpu();
 	test_fault_mid_sweep();
 	test_fault_extra_site();
 	test_smoke();
+	test_timer_reference();
 	return pb_check_done("cost");
 }

@@ -139,10 +139,11 @@ static unsigned cost_count_runs(const struct pb_suite_options *o, const struct p
 	 * known before its noise and pilot are measured. */
 	unsigned n = (NMODES + 1) * np * 2 + 2 * (NOISE_PAIRS + 2 * PILOT_PAIRS * NMODES);
 	n += other_site_classes(s, o->machine) * 2 * np * 2;
+	/* a round: the baseline and three periods, the reference's the same */
 	if (predict_workload(s))
-		n += 2 * (pb_cost_predict_rounds(o) * 4 + 1);
+		n += 2 * (pb_cost_predict_rounds(o) * 8 + 1);
 	if (is_timer(s))
-		n += 2 * (pb_cost_predict_rounds(o) * 4 + 1);
+		n += 2 * (pb_cost_predict_rounds(o) * 8 + 1);
 	return n;
 }
 
@@ -362,8 +363,14 @@ static int cost_run(const struct pb_suite_options *o, const struct pb_spec *aske
 	}
 
 	/* Prediction with the cost of mode none (samples read after the run, as in the fit) of
-	 * the target site's class. */
+	 * the target site's class, the cost workload measured again beside each target. */
 	int rc = 0;
+	struct pb_cost_reference reference = {.sampled = su.sampled};
+	reference.sampled.delivery = PB_DELIVERY_NONE;
+	reference.base = reference.sampled;
+	reference.base.no_perf = true;
+	reference.base.nevents = 0;
+	const struct pb_cost_reference *ref = fits[0].per_event ? NULL : &reference;
 	const char *other = predict_workload(&spec);
 	if (other) {
 		struct pb_point_request target;
@@ -395,7 +402,8 @@ static int cost_run(const struct pb_suite_options *o, const struct pb_spec *aske
 			unsigned tc[2] = {1, o->threads[o->nthreads - 1]};
 			for (unsigned t = 0; t < (tc[1] > 1 ? 2u : 1u) && !rc; t++)
 				rc = pb_cost_predict_workload(o, facility, &spec, other, tc[t], pp, npp,
-							   use, res, err);
+							   use, use == &site_fits[0] ? ref : NULL,
+							   res, err);
 		}
 	}
 	if (!rc && is_timer(&spec)) {
@@ -403,7 +411,7 @@ static int cost_run(const struct pb_suite_options *o, const struct pb_spec *aske
 			for (size_t i = 0; i < 2; i++)
 				pb_cost_refuse_prediction(res, facility, pb_cost_program_names[i], &fits[0], NULL);
 		else
-			rc = pb_cost_real_programs(o, facility, &spec, &fits[0], res, err);
+			rc = pb_cost_real_programs(o, facility, &spec, &fits[0], ref, res, err);
 	}
 	free(site_fits);
 	return rc;

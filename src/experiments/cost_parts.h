@@ -125,14 +125,25 @@ struct pb_result_point *pb_cost_fit_point(struct pb_results *res, const char *fa
 					  const char *workload, enum pb_delivery mode,
 					  const struct cost_fit *cf, const struct cost_fit *floor);
 
+/* The cost workload measured again beside a prediction's rounds (mode none, at each of the
+ * target's periods, every sampled run set against a run without perf of the same round): what a
+ * sample costs on the workload the fit was measured on, now and at the target's rate. It splits
+ * a prediction's error in two: the machine's cost at that rate differing from the fit's (the
+ * reference against the fit: drift, or a cost that depends on the rate), and the target paying
+ * otherwise than the cost workload (the target's own cost against the reference). Only for a
+ * fit with no per-event term, whose model is its per-sample cost. */
+struct pb_cost_reference {
+	struct pb_point_request sampled, base;
+};
+
 void pb_cost_refuse_prediction(struct pb_results *res, const char *facility,
 			       const char *workload, const struct cost_fit *cf,
 			       const struct cost_fit *first);
 int pb_cost_predict_workload(const struct pb_suite_options *o, const char *facility,
 			     const struct pb_spec *spec, const char *workload, unsigned threads,
 			     const uint64_t *periods, unsigned nperiods,
-			     const struct cost_fit *none, struct pb_results *res,
-			     struct pb_error *err);
+			     const struct cost_fit *none, const struct pb_cost_reference *ref,
+			     struct pb_results *res, struct pb_error *err);
 /* The periods a target is predicted at (up to 3, shortest last). A timer's come from the fit:
  * those whose predicted slowdown is 30, 10 and 3 % (the first over the 10 % that the slowdown
  * criterion needs on one period at least), no shorter than the facility allows; an event-based
@@ -142,6 +153,7 @@ unsigned pb_cost_prediction_periods(const struct pb_spec *spec, const struct cos
 extern const char *const pb_cost_program_names[2];
 int pb_cost_real_programs(const struct pb_suite_options *o, const char *facility,
 			  const struct pb_spec *spec, const struct cost_fit *none,
-			  struct pb_results *res, struct pb_error *err);
+			  const struct pb_cost_reference *ref, struct pb_results *res,
+			  struct pb_error *err);
 
 #endif

@@ -133,17 +133,66 @@ struct prediction_rounds_done {
 	struct predict_run runs[3][MAX_RUNS];
 	double bcpu[MAX_RUNS], bwall[MAX_RUNS];
 	double warmup_cpu;  /* the run before the rounds, left out of them */
+	/* The cost workload beside the target (NULL: none): per round its run without perf and
+	 * a sampled run at each of the target's periods. */
+	const struct pb_cost_reference *ref;
+	struct predict_run ref_base[MAX_RUNS], ref_sampled[3][MAX_RUNS];
 };
 
-/* The model's time for a run of period i in round r, against that round's baseline. */
-static double predicted_cpu(const struct prediction_rounds_done *d, unsigned i, unsigned r)
+/* The model's time for a run of period i in round r, against that round's baseline, with a
+ * sample costing ns_per_sample (the fit's, or the reference's for the rebased figure). */
+static double predicted_cpu_at(const struct prediction_rounds_done *d, unsigned i, unsigned r,
+			       double ns_per_sample)
 {
 	const struct predict_run *pr = &d->runs[i][r];
 	/* Events per thread for the model: a timer's come from the period, not from the run
 	 * being predicted. */
 	struct pb_slowdown_model m = model_for(d->spec, d->none, d->bcpu[r] / d->threads,
 					       pr->events / d->threads);
+	m.ns_per_sample = ns_per_sample;
 	return pb_model_time_ns(&m, d->periods[i]) * d->threads;
+}
+
+static double predicted_cpu(const struct prediction_rounds_done *d, unsigned i, unsigned r)
+{
+	return predicted_cpu_at(d, i, r, d->none->cpu.slope);
+}
+
+/* What a sample cost the cost workload beside the target at period i, each sampled run against
+ * the same round's run without perf (NaN without a reference or two rounds that sampled). */
+struct reference_figures {
+	double ns, ci95;
+	unsigned n;
+};
+
+static struct reference_figures reference_of(const struct prediction_rounds_done *d, unsigned i)
+{
+	struct reference_figures f = {NAN, NAN, 0};
+	if (!d->ref)
+		return f;
+	double extra[MAX_RUNS], samples[MAX_RUNS];
+	for (unsigned r = 0; r < d->rounds; r++) {
+		extra[r] = d->ref_sampled[i][r].cpu - d->ref_base[r].cpu;
+		samples[r] = d->ref_sampled[i][r].samples;
+	}
+	f.n = pb_paired_sample_cost(extra, samples, d->rounds, &f.ns, &f.ci95);
+	return f;
+}
+
+/* Period i's predicted slowdown (mean over the rounds) with a sample costing ns_per_sample. */
+static double predicted_slowdown_at(const struct prediction_rounds_done *d, unsigned i,
+				    double ns_per_sample)
+{
+	double sum = 0;
+	unsigned n = 0;
+	for (unsigned r = 0; r < d->rounds; r++) {
+		double p = (predicted_cpu_at(d, i, r, ns_per_sample) - d->bcpu[r]) / d->bcpu[r] * 100;
+		if (isfinite(p) && d->bcpu[r] > 0) {
+			sum += p;
+			n++;
+		}
+	}
+	return n ? sum / n : NAN;
 }
 
 /* Period i's slowdowns over the rounds done: predicted (mean), measured and the measured
@@ -192,6 +241,41 @@ static struct slowdown_figures slowdown_of(const struct prediction_rounds_done *
 	if (ns)
 		f.per_sample_ns = pb_median(per_sample, ns);
 	return f;
+}
+
+/* The reference beside the target at period i: its cost now and at this rate against the
+ * fit's (the interval from both), the target's own cost against it, and the prediction made
+ * again with it (rebased: what is left of its error is the target's own difference). */
+static void reference_metrics(struct pb_result_point *p, const struct prediction_rounds_done *d,
+			      unsigned i, const struct slowdown_figures *f)
+{
+	if (!d->ref)
+		return;
+	struct reference_figures rf = reference_of(d, i);
+	struct pb_rset *m = &p->metrics;
+	/* the rounds whose reference run sampled: fewer than two give no figure */
+	pb_rset_int(m, "reference_rounds", PB_UNIT_NONE, rf.n);
+	if (!isfinite(rf.ns))
+		return;
+	double fit = d->none->cpu.slope, fit_ci = d->none->cpu.slope_ci95;
+	pb_rset_real(m, "reference_ns_per_sample", PB_UNIT_NS_PER_SAMPLE, rf.ns);
+	pb_rset_real(m, "reference_ns_per_sample_ci95", PB_UNIT_NS_PER_SAMPLE, rf.ci95);
+	if (fit > 0) {
+		pb_rset_real(m, "reference_vs_fit_pct", PB_UNIT_PERCENT, (rf.ns - fit) / fit * 100);
+		pb_rset_real(m, "reference_vs_fit_ci95_pp", PB_UNIT_PERCENT_POINTS,
+			     sqrt(rf.ci95 * rf.ci95 + fit_ci * fit_ci) / fit * 100);
+	}
+	if (isfinite(f->per_sample_ns))
+		pb_rset_real(m, "own_vs_reference_pct", PB_UNIT_PERCENT,
+			     (f->per_sample_ns - rf.ns) / rf.ns * 100);
+	double rebased = predicted_slowdown_at(d, i, rf.ns);
+	if (!isfinite(rebased) || !isfinite(f->measured))
+		return;
+	pb_rset_real(m, "rebased_predicted_slowdown_pct", PB_UNIT_PERCENT, rebased);
+	pb_rset_real(m, "rebased_slowdown_error_pp", PB_UNIT_PERCENT_POINTS, rebased - f->measured);
+	pb_rset_bool(m, "rebased_slowdown_within", pb_slowdown_within(rebased, f->measured));
+	pb_rset_text(m, "rebased_slowdown_verdict",
+		     pb_slowdown_verdict(rebased, f->measured, f->ci95));
 }
 
 static void prediction_point_fill(struct pb_result_point *p, const struct prediction_rounds_done *d,
@@ -277,6 +361,7 @@ static void prediction_point_fill(struct pb_result_point *p, const struct predic
 		pb_rset_text(m, "slowdown_verdict",
 			     pb_slowdown_verdict(f.predicted, f.measured, f.ci95));
 	}
+	reference_metrics(p, d, i, &f);
 	pb_rset_text(par, "criterion", "|predicted - measured slowdown| <= max(10 % of the "
 		     "measured slowdown, 1 percentage point of run time)");
 }
@@ -303,6 +388,13 @@ static void prediction_points(struct pb_results *res, const char *facility, cons
 	pb_rset_real(&bp->metrics, "wall_ns_median", PB_UNIT_NS, base_wall);
 	pb_rset_real(&bp->metrics, "warmup_cpu_ns", PB_UNIT_NS, d->warmup_cpu);
 	pb_rset_int(&bp->metrics, "rounds", PB_UNIT_NONE, d->rounds);
+	if (d->ref) {
+		double ref_base[MAX_RUNS];
+		for (unsigned r = 0; r < d->rounds; r++)
+			ref_base[r] = d->ref_base[r].cpu;
+		pb_rset_real(&bp->metrics, "reference_cpu_ns_median", PB_UNIT_NS,
+			     pb_median(ref_base, d->rounds));
+	}
 	for (unsigned i = 0; i < d->nperiods; i++) {
 		struct pb_result_point *p = pb_results_point(res, "cost", facility, name);
 		prediction_point_fill(p, d, i, base_cpu, base_wall);
@@ -313,6 +405,27 @@ static void prediction_points(struct pb_results *res, const char *facility, cons
  * -1 (err: the suite stops) or 1 (the target is skipped; the run left its reason). */
 typedef int prediction_measure_fn(void *ctx, uint64_t period, unsigned round,
 				  struct predict_run *out, struct pb_error *err);
+
+/* A run of the reference: without perf (period 0), or sampled at period. */
+static int reference_run(const struct prediction_rounds_done *d, uint64_t period,
+			 struct predict_run *out, struct pb_error *err)
+{
+	bool sampled = period != 0;
+	struct pb_point_request q = sampled ? d->ref->sampled : d->ref->base;
+	if (sampled && pb_point_request_set_period(&q, period, err))
+		return -1;
+	struct pb_point pt;
+	if (pb_point_measure(&q, &pt, err))
+		return -1;
+	*out = (struct predict_run){
+		.cpu = (double)pb_cost_sum_cpu(&pt, q.threads),
+		.wall = (double)pt.wall_ns,
+		.samples = sampled ? (double)pt.ev[0].observed : 0,
+		.lost = sampled ? (double)pt.ev[0].lost : 0,
+	};
+	pb_point_free(&pt);
+	return 0;
+}
 
 /* Whether every period's measured slowdown is known well enough to judge its prediction. */
 static bool rounds_precise(const struct prediction_rounds_done *d)
@@ -335,6 +448,9 @@ static int prediction_rounds(const struct pb_suite_options *o, const char *what,
 			     struct prediction_rounds_done *d, struct pb_error *err)
 {
 	unsigned nperiods = d->nperiods;
+	/* slots: the baseline, the periods, then the reference's run without perf and a sampled
+	 * one per period */
+	unsigned nslots = nperiods + 1 + (d->ref ? nperiods + 1 : 0);
 	unsigned fewest = pb_cost_predict_rounds(o), most = pb_cost_predict_max_rounds(o);
 	struct predict_run warm;
 	int rc = measure(ctx, 0, UINT_MAX, &warm, err);
@@ -345,20 +461,28 @@ static int prediction_rounds(const struct pb_suite_options *o, const char *what,
 	for (unsigned r = 0; r < most; r++) {
 		if (r >= fewest && rounds_precise(d))
 			break;
-		for (unsigned k = 0; k <= nperiods; k++) {
+		for (unsigned k = 0; k < nslots; k++) {
 			/* slot 0 is the baseline */
-			unsigned slot = (k + r) % (nperiods + 1);
+			unsigned slot = (k + r) % nslots;
 			if (pb_suite_interrupted(o, err))
 				return -1;
 			if (o->progress) {
 				char line[320];
 				pb_format(line, sizeof line, "%s, %s, round %u/%u%s", what,
-					  slot ? "sampled" : "baseline", r + 1,
+					  slot > nperiods ? "reference" : slot ? "sampled" : "baseline",
+					  r + 1,
 					  r < fewest ? fewest : most,
 					  r < fewest ? "" : " (until precise)");
 				o->progress(o->progress_ctx, line);
 			}
 			struct predict_run pr;
+			if (slot > nperiods) {
+				unsigned k_ref = slot - nperiods - 1; /* 0: without perf */
+				if (reference_run(d, k_ref ? d->periods[k_ref - 1] : 0, &pr, err))
+					return -1;
+				*(k_ref ? &d->ref_sampled[k_ref - 1][r] : &d->ref_base[r]) = pr;
+				continue;
+			}
 			rc = measure(ctx, slot ? d->periods[slot - 1] : 0, r, &pr, err);
 			if (rc)
 				return rc;
@@ -410,8 +534,8 @@ static int workload_run(void *ctx, uint64_t period, unsigned round, struct predi
 int pb_cost_predict_workload(const struct pb_suite_options *o, const char *facility,
 				 const struct pb_spec *spec, const char *workload,
 				 unsigned threads, const uint64_t *periods, unsigned nperiods,
-				 const struct cost_fit *none, struct pb_results *res,
-				 struct pb_error *err)
+				 const struct cost_fit *none, const struct pb_cost_reference *ref,
+				 struct pb_results *res, struct pb_error *err)
 {
 	struct workload_target w = {.threads = threads};
 	if (pb_suite_request(&w.req, spec, workload, 0, threads, PB_DELIVERY_NONE, err))
@@ -428,7 +552,7 @@ int pb_cost_predict_workload(const struct pb_suite_options *o, const char *facil
 	if (!d)
 		return pb_fail(err, PB_EXIT_FAILURE, 0, "out of memory");
 	*d = (struct prediction_rounds_done){.spec = spec, .none = none, .threads = threads,
-					     .periods = periods, .nperiods = nperiods};
+					     .periods = periods, .nperiods = nperiods, .ref = ref};
 	char what[256];
 	pb_format(what, sizeof what, "cost %s predict %s, %u thread(s)", facility, workload,
 		  threads);
@@ -525,13 +649,14 @@ static int program_run(void *ctx, uint64_t period, unsigned round, struct predic
 static int program_runs(const struct pb_suite_options *o, const char *facility,
 			const struct pb_spec *spec, char *const *argv, const char *name,
 			const uint64_t *periods, unsigned nperiods, const struct cost_fit *none,
-			struct pb_results *res, struct pb_error *err)
+			const struct pb_cost_reference *ref, struct pb_results *res,
+			struct pb_error *err)
 {
 	struct prediction_rounds_done *d = calloc(1, sizeof *d);
 	if (!d)
 		return pb_fail(err, PB_EXIT_FAILURE, 0, "out of memory");
 	*d = (struct prediction_rounds_done){.spec = spec, .none = none, .threads = 1,
-					     .periods = periods, .nperiods = nperiods};
+					     .periods = periods, .nperiods = nperiods, .ref = ref};
 	/* made first: a run that fails leaves its error here */
 	struct program_target p = {argv, spec, prediction_baseline_point(res, facility, name, 1)};
 	char what[256];
@@ -567,7 +692,8 @@ const char *const pb_cost_program_names[2] = {"program:xz -4 -T1 (256 KiB text)"
 
 int pb_cost_real_programs(const struct pb_suite_options *o, const char *facility,
 			 const struct pb_spec *spec, const struct cost_fit *none,
-			 struct pb_results *res, struct pb_error *err)
+			 const struct pb_cost_reference *ref, struct pb_results *res,
+			 struct pb_error *err)
 {
 	/* from the fit: predicted slowdowns of 3, 10 and 30 % (issue 27: at the fixed 1 ms,
 	 * 200 and 100 us most slowdowns were under 10 %, where a 10 % band on the run time passes
@@ -597,7 +723,7 @@ int pb_cost_real_programs(const struct pb_suite_options *o, const char *facility
 			continue;
 		}
 		rc = program_runs(o, facility, spec, progs[i].argv, progs[i].name, periods, np,
-				  none, res, err);
+				  none, ref, res, err);
 	}
 	unlink(input);
 	return rc;

@@ -304,3 +304,24 @@ bool pb_slowdown_precise(double predicted_pct, double ci95_pp)
 {
 	return isfinite(ci95_pp) && ci95_pp <= pb_slowdown_tolerance_pp(predicted_pct) / 2;
 }
+
+unsigned pb_paired_sample_cost(const double *extra_ns, const double *samples, unsigned n,
+			       double *ns, double *ci95)
+{
+	double *cost = malloc((n ? n : 1) * sizeof *cost);
+	unsigned used = 0;
+	*ns = *ci95 = NAN;
+	for (unsigned r = 0; cost && r < n; r++) {
+		double c = extra_ns[r] / samples[r];
+		if (samples[r] > 0 && isfinite(c))
+			cost[used++] = c;
+	}
+	if (used >= 2) {
+		struct pb_summary sum;
+		pb_summarize(cost, used, &sum);
+		*ns = sum.mean;
+		*ci95 = pb_t95(used - 1) * sum.stdev / sqrt(used);
+	}
+	free(cost);
+	return used;
+}

@@ -146,6 +146,11 @@ bool pb_slowdown_within(double predicted_pct, double measured_pct);
 const char *pb_slowdown_verdict(double predicted_pct, double measured_pct, double ci95_pp);
 /* Whether a CI half-width is small enough to stop measuring (half the planned tolerance). */
 bool pb_slowdown_precise(double predicted_pct, double ci95_pp);
+/* What a sample cost over paired rounds: the mean of each round's extra CPU time over its
+ * samples, with the t interval (n - 1 df). Rounds without samples or with a figure that is no
+ * number are left out; fewer than two left give NaN for both. Returns the rounds used. */
+unsigned pb_paired_sample_cost(const double *extra_ns, const double *samples, unsigned n,
+			       double *ns, double *ci95);
 
 /* One pair of a cost sweep: a sampled run and its partner without perf. */
 struct pb_cost_pair {
