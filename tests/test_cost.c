@@ -992,6 +992,69 @@ static void test_paired_sample_cost(void)
 	CHECK(isnan(ns) && isnan(ci));
 }
 
+/* The cost at each period of a sweep, beside the pooled slope: each period's mean of its
+ * pairs' own costs, and a note when the intercept says a sample is not one cost over the sweep
+ * (500 µs a run here: 20.5 µs a sample at 10 µs, 25 µs at 100 µs). */
+static void test_cost_by_period(void)
+{
+	static const double noise[] = {1000, -1000, 2000, -2000};
+	struct sweep *sw = calloc(1, sizeof *sw);
+	struct cost_fit *cf = calloc(1, sizeof *cf);
+	CHECK(sw && cf);
+	if (!sw || !cf)
+		return;
+	char dir[] = "/tmp/pb-test-cost-XXXXXX";
+	CHECK(mkdtemp(dir) != NULL);
+	struct pb_results res;
+	struct pb_error err = {0};
+	char *argv[] = {"test_cost", NULL};
+	CHECK(pb_results_open(&res, dir, 1, argv, &err) == 0);
+	for (int with_intercept = 0; with_intercept < 2; with_intercept++) {
+		sw->n = 0;
+		for (unsigned k = 0; k < 8; k++) {
+			uint64_t period = k % 2 ? 100000 : 10000;
+			double samples = k % 2 ? 100 : 1000;
+			sw->p[sw->n++] = (struct pb_cost_pair){
+				.period = period, .observed = samples, .expected = samples,
+				.base_cpu = 1e7, .base_wall = 1e7,
+				.cpu = 1e7 + (with_intercept ? 500000 : 0) + 20000 * samples +
+				       noise[k / 2],
+				.wall = 1e7};
+		}
+		memset(cf, 0, sizeof *cf);
+		cf->time_based = true;
+		pb_cost_fit_sweep(sw, false, cf);
+		CHECK_EQ_U64(cf->nby_period, 2);
+		double at10 = with_intercept ? 20500 : 20000, at100 = with_intercept ? 25000 : 20000;
+		for (unsigned k = 0; k < cf->nby_period; k++) {
+			const struct pb_period_cost *b = &cf->by_period[k];
+			bool short_one = b->period == 10000;
+			CHECK_EQ_U64(b->pairs, 4);
+			CHECK(near(b->samples, short_one ? 1000 : 100, 1e-9));
+			CHECK_MSG(near(b->ns, short_one ? at10 : at100, 1e-6), "%.3f ns at %llu", b->ns,
+				  (unsigned long long)b->period);
+			/* the noise of 1 and 2 µs over each period's samples, t with 3 df */
+			double sd = sqrt((2 * 1e6 + 2 * 4e6) / 3) / (short_one ? 1000 : 100);
+			CHECK(near(b->ci95, 3.182 * sd / 2, 1e-6));
+		}
+		struct pb_result_point *p = pb_cost_fit_point(&res, "timer:cpu-clock", "busy",
+							      PB_DELIVERY_NONE, cf, NULL);
+		const char *note = pb_rset_get_text(&p->params, "rate_note");
+		CHECK_MSG(!note == !with_intercept, "rate note: %s", note ? note : "(none)");
+		if (note)
+			CHECK_MSG(strstr(note, "20.5 µs at 10 µs, 25 µs at 100 µs") != NULL, "%s", note);
+		const struct pb_rlist *rows = pb_rset_get_list(&p->metrics,
+							       "ns_per_sample_by_period");
+		CHECK(rows && pb_rlist_size(rows) == 2);
+	}
+	pb_results_close(&res);
+	char cmd[128];
+	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+	CHECK(system(cmd) == 0);
+	free(sw);
+	free(cf);
+}
+
 /* The timer's predictions carry the cost workload measured beside each target (its fit has no
  * per-event term); a fit that did not resolve predicts nothing, and the checks are counted as
  * skipped, saying so. */
@@ -1052,6 +1115,7 @@ int main(void)
 	test_design();
 	test_slowdown_criterion();
 	test_paired_sample_cost();
+	test_cost_by_period();
 	test_plan_cost_refusal();
 	test_cost_from_results();
 	test_program_cpu();

@@ -26,6 +26,38 @@ static double local_baseline(const double *base, size_t n, size_t i)
 	return pb_window_median(base, n, i, LOCAL_PAIRS);
 }
 
+/* The cost at each period of the sweep, from its pairs' x (samples) and y (extra CPU time). */
+static void costs_by_period(const struct sweep *sw, const double *x, const double *y,
+			    struct cost_fit *cf)
+{
+	double *extra = malloc(sw->n * sizeof *extra), *samples = malloc(sw->n * sizeof *samples);
+	cf->nby_period = 0;
+	for (size_t i = 0; extra && samples && i < sw->n; i++) {
+		uint64_t period = sw->p[i].period;
+		bool seen = false;
+		for (unsigned k = 0; k < cf->nby_period && !seen; k++)
+			seen = cf->by_period[k].period == period;
+		if (seen || cf->nby_period == PB_ARRAY_SIZE(cf->by_period))
+			continue;
+		unsigned n = 0;
+		double sum_samples = 0;
+		for (size_t j = i; j < sw->n; j++) {
+			if (sw->p[j].period != period)
+				continue;
+			extra[n] = y[j];
+			samples[n++] = x[j];
+			sum_samples += x[j];
+		}
+		unsigned k = cf->nby_period++;
+		cf->by_period[k].period = period;
+		cf->by_period[k].samples = sum_samples / n;
+		cf->by_period[k].pairs = pb_paired_sample_cost(extra, samples, n, &cf->by_period[k].ns,
+							       &cf->by_period[k].ci95);
+	}
+	free(extra);
+	free(samples);
+}
+
 void pb_cost_fit_sweep(const struct sweep *sw, bool per_event, struct cost_fit *cf)
 {
 	double *x = malloc(sw->n * sizeof *x), *y = malloc(sw->n * sizeof *y),
@@ -51,6 +83,7 @@ void pb_cost_fit_sweep(const struct sweep *sw, bool per_event, struct cost_fit *
 		events += sw->p[i].events;
 	}
 	cf->events = events / (double)sw->n;
+	costs_by_period(sw, x, y, cf);
 	cf->baseline_cpu = pb_median(b, sw->n);
 	cf->baseline_wall = pb_median(bw, sw->n);
 	if (pb_linear_fit(x, y, sw->n, &cf->cpu)) {
@@ -156,6 +189,50 @@ static void design_metrics(struct pb_result_point *p, const struct cost_fit *cf)
 	}
 }
 
+/* The cost at each period, shortest period first, and, when the fit's intercept is not zero
+ * within its CI on a facility that pays nothing per event, what that says: a sample does not
+ * cost one figure over the sweep (a cost per run, or a sample dearer at some rates). */
+static void by_period_metrics(struct pb_result_point *p, const struct cost_fit *cf)
+{
+	if (!cf->nby_period)
+		return;
+	unsigned order[PB_ARRAY_SIZE(cf->by_period)];
+	for (unsigned k = 0; k < cf->nby_period; k++) {
+		unsigned at = k;
+		while (at > 0 && cf->by_period[order[at - 1]].period > cf->by_period[k].period) {
+			order[at] = order[at - 1];
+			at--;
+		}
+		order[at] = k;
+	}
+	struct pb_rlist *rows = pb_rset_list(&p->metrics, "ns_per_sample_by_period");
+	for (unsigned k = 0; k < cf->nby_period; k++) {
+		const struct pb_period_cost *b = &cf->by_period[order[k]];
+		struct pb_rset *row = pb_rlist_set(rows);
+		pb_rset_int(row, "period", PB_UNIT_NONE, (int64_t)b->period);
+		pb_rset_real(row, "samples", PB_UNIT_SAMPLES, b->samples);
+		pb_rset_int(row, "pairs", PB_UNIT_COUNT, b->pairs);
+		pb_rset_real_or_null(row, "ns_per_sample", PB_UNIT_NS_PER_SAMPLE, b->ns);
+		pb_rset_real_or_null(row, "ci95_ns", PB_UNIT_NS_PER_SAMPLE, b->ci95);
+	}
+	const struct pb_fit *f = &cf->cpu;
+	if (cf->per_event || !cf->fitted || !(fabs(f->intercept) > f->intercept_ci95))
+		return;
+	char note[480];
+	pb_format(note, sizeof note, "a sample is not one cost over this sweep: the fit's "
+		  "intercept is %.0f ± %.0f µs, not zero (a cost per run, or a sample %s at long "
+		  "periods); by period:", f->intercept / 1000, f->intercept_ci95 / 1000,
+		  f->intercept > 0 ? "dearer" : "cheaper");
+	for (unsigned k = 0; k < cf->nby_period; k++) {
+		const struct pb_period_cost *b = &cf->by_period[order[k]];
+		if (isfinite(b->ns))
+			pb_append(note, sizeof note, "%s %.3g µs at %.4g %s", k ? "," : "",
+				  b->ns / 1000, (double)b->period / (cf->time_based ? 1000 : 1),
+				  cf->time_based ? "µs" : "events");
+	}
+	pb_rset_text(&p->params, "rate_note", note);
+}
+
 void pb_cost_fit_site(struct cost_fit *cf, const char *cls, const char *label, const char *insn)
 {
 	cf->site_class = cls;
@@ -241,6 +318,7 @@ struct pb_result_point *pb_cost_fit_point(struct pb_results *res, const char *fa
 		pb_rset_real(m, "excess_ci95_ns", PB_UNIT_NS_PER_SAMPLE,
 			     hypot(f->slope_ci95, floor->cpu.slope_ci95));
 	}
+	by_period_metrics(p, cf);
 	pb_rset_bool(m, "resolved", cf->resolved);
 	char estimate[160];
 	pb_cost_estimate_text(estimate, sizeof estimate, f->slope, f->slope_ci95, cf->resolved,

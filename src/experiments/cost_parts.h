@@ -62,6 +62,16 @@ struct cost_fit {
 	unsigned design_rounds, design_rounds_needed;
 	uint64_t high_period;
 	bool cut_short, to_resolve_lower;
+	/* What a sample cost at each period of the sweep (pb_paired_sample_cost over its pairs:
+	 * NaN for a period with one pair), beside the slope that pools them: a cost that depends
+	 * on the rate shows here (and as an intercept the fit cannot put to zero). */
+	struct pb_period_cost {
+		uint64_t period;
+		double ns, ci95, samples;
+		unsigned pairs;
+	} by_period[PB_MAX_LIST];
+	unsigned nby_period;
+	bool time_based;             /* the periods are ns (else events) */
 	/* Facilities whose cost per event depends on the probed instruction (event_cost_class):
 	 * the label the sweep sat on, the instruction there and its class. */
 	const char *site_class;

@@ -355,6 +355,7 @@ int pb_cost_sweep_mode(struct sweep_setup *su, enum pb_delivery mode, struct cos
 	cf->design_pairs = (size_t)d.rounds * nslots;
 	cf->expected_rel_ci = d.expected_rel_ci;
 	cf->high_period = periods[np - 1];
+	cf->time_based = su->time_based;
 	cf->cut_short = cut;
 	if (!rc && !cf->resolved) {
 		double design_s = cf->seconds - spent;

@@ -308,6 +308,19 @@ static void c_prediction(const struct pb_result_point *p, char *b, size_t n)
 	double own = pb_rset_get_number(met(p), "measured_ns_per_sample", &ok);
 	if (ok)
 		pb_append(b, n, "; a sample cost %.3g µs here", own / 1000);
+	/* the cost workload beside it at the same period: how far the machine's cost was from
+	 * the fit's, and what is left to the target itself */
+	double ref = pb_rset_get_number(met(p), "reference_ns_per_sample", &ok);
+	if (ok) {
+		pb_append(b, n, "; the cost workload beside it %.3g ± %.2g µs (fit %+.0f %%)",
+			  ref / 1000,
+			  pb_rset_get_number(met(p), "reference_ns_per_sample_ci95", NULL) / 1000,
+			  pb_rset_get_number(met(p), "reference_vs_fit_pct", NULL));
+		double rebased = pb_rset_get_number(met(p), "rebased_predicted_slowdown_pct", &ok);
+		const char *rv = pb_rset_get_text(met(p), "rebased_slowdown_verdict");
+		if (ok && rv)
+			pb_append(b, n, ", predicted with it %.3g %%: %s", rebased, rv);
+	}
 	pb_append(b, n, ")");
 }
 
@@ -328,6 +341,9 @@ static void c_notes(const struct pb_result_point *p, char *b, size_t n)
 	if (pb_rset_get_int(met(p), "dropped_total"))
 		pb_append(b, n, "%lld unparseable records DROPPED; ",
 			  (long long)pb_rset_get_int(met(p), "dropped_total"));
+	const char *rate = pb_rset_get_text(par(p), "rate_note");
+	if (rate)
+		pb_append(b, n, "%s; ", rate);
 	const char *note = pb_rset_get_text(par(p), "note");
 	/* a cost fit's note is its resolved column */
 	if (note && !pb_rset_get(met(p), "resolved"))
