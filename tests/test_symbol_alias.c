@@ -41,7 +41,8 @@ static void test_rules(void)
 	/* 2 before 4 and 5: a local over a weak one, though more underscored and longer */
 	check_pair((struct pb_symbol_alias){0x10, SIZED, "f", STB_WEAK, 1},
 		   (struct pb_symbol_alias){0x10, SIZED, "__f_local", STB_LOCAL, 2}, "__f_local");
-	/* 2 before 3: a global over a weak one (non-weak, and global too) */
+	/* 2 and 3 never disagree (a weak symbol is not global, so either rule prefers the global
+	 * one): no case can tell their order; this one checks that they hold together */
 	check_pair((struct pb_symbol_alias){0x10, SIZED, "f", STB_WEAK, 1},
 		   (struct pb_symbol_alias){0x10, SIZED, "__f", STB_GLOBAL, 2}, "__f");
 	/* 3 before 4: a global over a local, though more underscored */
@@ -142,7 +143,7 @@ static bool find_libc(char *path, size_t len)
 
 static void test_libc(void)
 {
-	enum { LIBC_CHECKS = 8, DEBUG_FILE_CHECKS = 5 };
+	enum { LIBC_CHECKS = 9, DEBUG_FILE_CHECKS = 5 };
 	char path[PATH_MAX];
 	if (!find_libc(path, sizeof path)) {
 		pb_skip_checks(LIBC_CHECKS, "no libc.so among this test's mappings");
@@ -152,8 +153,12 @@ static void test_libc(void)
 	struct pb_error err = {0};
 	if (!CHECK_MSG(pb_prof_object_open(path, &o, &err) == 0, "%s: %s", path, err.msg))
 		return;
+	uint64_t t0 = pb_now_ns();
 	const struct pb_symbol_alias_table *t = pb_prof_object_aliases(o);
+	uint64_t build_ns = pb_now_ns() - t0;
 	CHECK(t && t->n > 0);
+	/* built once: a second call returns the same table */
+	CHECK(pb_prof_object_aliases(o) == t);
 
 	/* Wherever the table has names, the symbol named is the one the chooser picks among
 	 * them (the plumbing: addresses of the table and of elfutils' lookup agree). */
@@ -175,9 +180,9 @@ static void test_libc(void)
 			}
 		}
 	}
-	printf("libc %s: %zu function symbols, %zu sized starts, %zu with aliases\n", path,
-	       t ? t->n : 0, starts, multi);
-	CHECK(starts > 1000 && multi > 100);
+	printf("libc %s: %zu function symbols (table built in %.2f ms), %zu sized starts, "
+	       "%zu with aliases\n", path, t ? t->n : 0, (double)build_ns / 1e6, starts, multi);
+	CHECK(starts > 100 && multi >= 10);
 	CHECK_EQ_U64(differ, 0);
 
 	/* glibc's local names are in its debug file only (Debian's libc6-dbg) */
