@@ -61,12 +61,22 @@ static void test_rules(void)
 	CHECK(!pb_symbol_alias_better(&tie[0], &tie[1]) && !pb_symbol_alias_better(&tie[1], &tie[0]));
 	CHECK(pb_symbol_alias_choose(tie, 0) == NULL);
 
-	/* the two sets seen in glibc 2.36's debug file, in its symbol-table order */
+	/* sets seen in glibc 2.36's debug files, in their symbol-table order */
 	check_pair((struct pb_symbol_alias){0x48c30, 1263, "____strtoll_l_internal", STB_LOCAL,
 					    3643},
 		   (struct pb_symbol_alias){0x48c30, 1263, "__GI_____strtoll_l_internal",
 					    STB_LOCAL, 4361},
 		   "__GI_____strtoll_l_internal");
+	/* an ifunc resolver and the function it resolves share an address (perf: __strnlen_ifunc;
+	 * elfutils met strnlen first); and in ld.so two locals (perf: brk) */
+	struct pb_symbol_alias strnlen[] = {
+		{0x9f550, 129, "__strnlen_ifunc", STB_LOCAL, 1464},
+		{0x9f550, 129, "__strnlen", STB_LOCAL, 5381},
+		{0x9f550, 129, "strnlen", STB_WEAK, 7458},
+	};
+	CHECK(!strcmp(chosen(strnlen, PB_ARRAY_SIZE(strnlen)), "__strnlen_ifunc"));
+	check_pair((struct pb_symbol_alias){0x1fc40, 48, "__brk", STB_LOCAL, 477},
+		   (struct pb_symbol_alias){0x1fc40, 48, "brk", STB_LOCAL, 584}, "brk");
 	struct pb_symbol_alias lock[] = {
 		{0x8c370, 726, "___pthread_mutex_lock", STB_LOCAL, 3919},
 		{0x8c370, 726, "__GI___pthread_mutex_lock", STB_LOCAL, 4767},
