@@ -2,6 +2,7 @@
  * bytes, symbols and source lines; and a process's executable mappings (its MMAP records or
  * /proc/PID/maps). */
 #include "analysis/profile.h"
+#include "analysis/symbol_alias.h"
 
 #include <elfutils/libdwfl.h>
 #include <errno.h>
@@ -22,6 +23,10 @@ struct pb_prof_object {
 	size_t nload;
 	Dwfl *dwfl;
 	Dwfl_Module *mod;
+	/* The module's function symbols by address, built at the first symbol lookup: names
+	 * point into the Dwfl's string tables, so they live as long as dwfl. */
+	struct pb_symbol_alias_table aliases;
+	bool aliases_built;
 };
 
 const char *pb_path_base(const char *path)
@@ -93,6 +98,7 @@ void pb_prof_object_close(struct pb_prof_object *o)
 {
 	if (!o)
 		return;
+	pb_symbol_alias_table_free(&o->aliases);
 	if (o->dwfl)
 		dwfl_end(o->dwfl);
 	if (o->elf)
@@ -136,6 +142,47 @@ size_t pb_prof_object_read(void *object, uint64_t addr, uint8_t *buf, size_t len
 	return 0;
 }
 
+static bool is_function(const GElf_Sym *sym)
+{
+	int type = GELF_ST_TYPE(sym->st_info);
+	return type == STT_FUNC || type == STT_GNU_IFUNC;
+}
+
+/* One pass over the symbol table (the debug file's when there is one, as perf reads it):
+ * every named, defined function symbol, as perf loads them. A table that could not be built
+ * whole is left empty, and names stay elfutils' own. */
+static void build_aliases(struct pb_prof_object *o)
+{
+	o->aliases_built = true;
+	int nsyms = dwfl_module_getsymtab(o->mod);
+	for (int i = 1; i < nsyms; i++) {
+		GElf_Sym sym;
+		GElf_Addr addr;
+		GElf_Word shndx;
+		const char *name = dwfl_module_getsym_info(o->mod, i, &sym, &addr, &shndx, NULL,
+							   NULL);
+		if (!name || !name[0] || sym.st_shndx == SHN_UNDEF || !is_function(&sym))
+			continue;
+		struct pb_symbol_alias a = {.start = addr, .size = sym.st_size, .name = name,
+					    .binding = (unsigned char)GELF_ST_BIND(sym.st_info),
+					    .order = (uint32_t)i};
+		if (pb_symbol_alias_table_add(&o->aliases, &a)) {
+			pb_symbol_alias_table_free(&o->aliases);
+			return;
+		}
+	}
+	pb_symbol_alias_table_sort(&o->aliases);
+}
+
+const struct pb_symbol_alias_table *pb_prof_object_aliases(struct pb_prof_object *o)
+{
+	if (!o->mod)
+		return NULL;
+	if (!o->aliases_built)
+		build_aliases(o);
+	return &o->aliases;
+}
+
 const char *pb_prof_object_symbol(struct pb_prof_object *o, uint64_t addr, uint64_t *start)
 {
 	if (!o->mod)
@@ -146,6 +193,15 @@ const char *pb_prof_object_symbol(struct pb_prof_object *o, uint64_t addr, uint6
 	if (!name)
 		return NULL;
 	*start = addr - off;
+	/* elfutils names the function by the first of its aliases it meets (of one binding);
+	 * perf, whose names profiles are compared with, by its rules (symbol_alias.h). */
+	if (is_function(&sym)) {
+		const struct pb_symbol_alias *first;
+		size_t n = pb_symbol_alias_table_at(pb_prof_object_aliases(o), *start, &first);
+		const struct pb_symbol_alias *best = pb_symbol_alias_choose(first, n);
+		if (best)
+			name = best->name;
+	}
 	return name;
 }
 

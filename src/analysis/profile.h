@@ -78,8 +78,13 @@ const char *pb_prof_object_path(const struct pb_prof_object *o);
 bool pb_prof_object_offset_to_addr(const struct pb_prof_object *o, uint64_t offset,
 				   uint64_t *addr);
 size_t pb_prof_object_read(void *object, uint64_t addr, uint8_t *buf, size_t len);
-/* The function holding addr (NULL if no symbol covers it) and its start address. */
+/* The function holding addr (NULL if no symbol covers it) and its start address. Of the
+ * function's aliases (names at one address), the one perf would give (symbol_alias.h). */
 const char *pb_prof_object_symbol(struct pb_prof_object *o, uint64_t addr, uint64_t *start);
+struct pb_symbol_alias_table;
+/* The object's function symbols by address (symbol_alias.h), built at the first call; NULL
+ * when elfutils could not report the object. */
+const struct pb_symbol_alias_table *pb_prof_object_aliases(struct pb_prof_object *o);
 /* Source file and line of addr, false when the object has no line table for it. */
 bool pb_prof_object_source(struct pb_prof_object *o, uint64_t addr, const char **file,
 			   int *line);
