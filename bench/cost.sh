@@ -16,6 +16,11 @@
 # in the same rounds, tell a difference of method from a machine that moved between the fit and
 # the perf runs (the fit is measured first, in its own minutes).
 #
+# The fit pools every period of its sweep into one slope; where a sample costs more at one rate
+# than at another (kind C, 2026-11-26: 27 µs at a 26 µs period, 32 µs at 100 µs, 40 µs at 1 ms),
+# perf's figure at a period is also set against the sweep's own pairs at that period
+# (`ns_per_sample_by_period`, when the sweep had one within 25 % of it, with two pairs or more).
+#
 # The two agree at a period when their intervals overlap. perf's record path differs a little
 # from pesbench's mode none (perf record asks for ip, tid, time and period, 40 bytes; pesbench
 # for 32, and perf's reader runs as another process), so a few percent apart is expected.
@@ -53,6 +58,15 @@ read -r fit_ns fit_ci fit_resolved fit_seconds < <(jq -r '[.points[] | select(.e
 fit_text=$(jq -r '[.points[] | select(.experiment == "cost" and .kind == "fit" and
 	.delivery == "none")][0] | .estimate // "-"' "$work/run/results.json")
 printf 'pesbench fit (mode none):   %s (%.1f s)\n' "$fit_text" "$fit_seconds"
+# The sweep's own cost at each of its periods (a sample need not cost one figure at every rate:
+# the fit pools them): "period ns ci95 pairs" per line, shortest period first.
+jq -r '[.points[] | select(.experiment == "cost" and .kind == "fit" and .delivery == "none")][0]
+	| .metrics.ns_per_sample_by_period // [] | .[] | select(.ns_per_sample != null and
+	.ci95_ns != null) | "\(.period) \(.ns_per_sample) \(.ci95_ns) \(.pairs)"' \
+	"$work/run/results.json" >"$work/by_period.txt"
+rate_note=$(jq -r '[.points[] | select(.experiment == "cost" and .kind == "fit" and
+	.delivery == "none")][0] | .rate_note // empty' "$work/run/results.json")
+[ -z "$rate_note" ] || echo "  the fit says: $rate_note"
 
 # --- 2. perf record at two periods ---
 common=(--workload "$WORKLOAD" --iterations "$ITERATIONS" --json)
@@ -118,6 +132,20 @@ for p in "${periods[@]}" $(printf 'pb%s ' "${periods[@]}"); do
 		"$who" "$med" "$lo" "$hi" "$cover" "$samples"
 	printf '                            ratio to the fit %s: %s\n' \
 		"$(awk -v m="$med" -v f="$fit_ns" 'BEGIN {printf "%.3f", m / f}')" "$verdict"
+	# the sweep's own pairs at (within 25 % of) the same period, when it had two or more
+	read -r sp sns sci spairs < <(awk -v p="${p#pb}" '{r = $1 / p; if (r < 1) r = 1 / r;
+		if (r <= 1.25 && (best == "" || r < best)) {best = r; line = $0}}
+		END {print (line == "" ? "- - - -" : line)}' "$work/by_period.txt")
+	if [ "$sp" != - ] && [ "$lo" != - ]; then
+		if awk -v l="$lo" -v h="$hi" -v f="$sns" -v c="$sci" \
+			'BEGIN {exit !(l <= f + c && h >= f - c)}'; then
+			sv="agrees with it"
+		else
+			sv="DISAGREES with it"
+		fi
+		printf '                            the sweep at %s ns: %.0f ± %.0f ns (%s pairs): %s\n' \
+			"$sp" "$sns" "$sci" "$spairs" "$sv"
+	fi
 done
 echo "(load average at the end: $(cut -d' ' -f1-3 /proc/loadavg); pesbench's fit resolved:" \
 	"$fit_resolved)"
