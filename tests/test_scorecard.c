@@ -6,7 +6,8 @@
  * "basis" (what the expectation rests on): a bias point at period 4 with 4 loads measures bias
  * when the period is time, and cannot when it counts events (it can lock onto one load). Points
  * are built as results.json holds them, with facility names the registry does not know, so
- * only the traits they carry can decide; a registry name without traits takes the fallback. */
+ * only the traits they carry can decide; a registry name without traits takes the fallback, and
+ * a name with none at all is never judged exact. */
 #include "check.h"
 #include "results_json.h"
 #include "io/results.h"
@@ -129,6 +130,8 @@ static void check_counting_uses(void)
 	/* every run at 100 % */
 	point(pts, "accuracy", "tack:wall", traits("ns", false, "tack"), "time", 100000, 100, 3);
 	point(pts, "accuracy", "snap:rw", traits("events", true, "snap"), "declared", 7, 100, 3);
+	/* a name nothing describes, every run at 100 % */
+	point(pts, "accuracy", "mystery:x", NULL, "declared", 7, 100, 3);
 	/* a registry facility from a file without traits: the fallback says it is time-based */
 	point(pts, "accuracy", "timer:cpu-clock", NULL, "time", 100000, 95, 3);
 	struct pb_results doc;
@@ -173,6 +176,13 @@ static void check_counting_uses(void)
 	CHECK(lists_use(overflow, "count estimates") && !lists_use(overflow, "exact counts"));
 	CHECK_STR_CONTAINS(text(overflow, "summary"),
 			   "samples events (count estimates apply, exact counts do not)");
+
+	/* a facility neither its file nor the registry describes: never claimed exact */
+	const struct pb_rset *mystery = card_of(&doc, "mystery");
+	CHECK(!strcmp(text(mystery, "use_for"), "count estimates (no run off)"));
+	CHECK(lists_use(mystery, "count estimates") && !lists_use(mystery, "exact counts"));
+	CHECK_STR_CONTAINS(text(mystery, "summary"),
+			   "no traits known (judged for count estimates, never exact counts): ");
 
 	/* what the terminal and report.html show says it too */
 	char *terminal = NULL, *html = NULL;

@@ -95,16 +95,23 @@ static const char *period_unit(const struct pb_result_point *p)
 /* What a facility's accuracy figures can mean, by its traits: one that sees every event counts
  * them exactly; a sampler of events estimates a count from samples × period; a time-based one
  * estimates time and counts nothing, so "exact counts" is never a use of it. */
-enum counting { COUNTS_EXACT, COUNTS_ESTIMATED, TIME_ESTIMATED };
+/* A facility with no traits at all (a name neither its file nor this build's registry knows)
+ * is judged as the weakest that counts events: count estimates, never exact counts. */
+enum counting { COUNTS_EXACT, COUNTS_ESTIMATED, TIME_ESTIMATED, TRAITS_UNKNOWN };
 
 static enum counting counting_of(const struct pb_result_point *p)
 {
 	if (pb_result_time_based(p))
 		return TIME_ESTIMATED;
 	struct pb_rset scratch = {0};
-	bool exact = pb_rset_is_true(pb_result_traits(p, &scratch), "exact");
+	const struct pb_rset *traits = pb_result_traits(p, &scratch);
+	enum counting c = COUNTS_ESTIMATED;
+	if (!pb_rset_get(traits, "exact"))
+		c = TRAITS_UNKNOWN;
+	else if (pb_rset_is_true(traits, "exact"))
+		c = COUNTS_EXACT;
 	pb_rset_clear(&scratch);
-	return exact ? COUNTS_EXACT : COUNTS_ESTIMATED;
+	return c;
 }
 
 /* The use the accuracy experiments decide, for each way of counting. */
@@ -122,6 +129,8 @@ static const char *counting_clause(enum counting c)
 		return "sees every event (exact counts apply)";
 	case TIME_ESTIMATED:
 		return "time-based (time estimates apply, counts do not)";
+	case TRAITS_UNKNOWN:
+		return "no traits known (judged for count estimates, never exact counts)";
 	case COUNTS_ESTIMATED:
 		break;
 	}
