@@ -5,9 +5,10 @@
  *   - a figure of its own (own_figure, own_tally_sample): the samples whose IP is odd;
  *   - a perf.data decoder (perfdata): its samples' payload, a magic word and a latency;
  * and each reaches what a user sees, through the commands' own code with no other source file
- * knowing the facility: `probe` (text and JSON), results.json and report.html of a point
+ * knowing the facility: `probe` (text and JSON, and its fact in `probe --help`), results.json and report.html of a point
  * measured through the fake kernel (`pesbench report` run as the command), and
- * `pesbench perfdata --dump` run as the command on a file the project's perf.data writer wrote.
+ * `pesbench perfdata --dump` run as the command on a file the project's perf.data writer wrote
+ * (and its decoder in `perfdata --help`).
  * What the older tests/test_plugin_*.c check beyond this (fact order, saved trees, traits read
  * by plots and compare, decoder sharing and failure) stays with them. */
 #include "check.h"
@@ -179,6 +180,7 @@ static void plug_decoder_summary(const void *state, FILE *out)
 }
 
 static const struct pb_perfdata_decoder plug_decoder = {
+	.about = NAME " payloads: a magic word and a latency",
 	.open = plug_decoder_open,
 	.dump = plug_decoder_dump,
 	.dump_summary = plug_decoder_summary,
@@ -373,6 +375,24 @@ static void test_perfdata(const char *path)
 	free(out);
 }
 
+/* ---- help texts: what a facility has, from its descriptor ---- */
+
+static void test_help(void)
+{
+	char *probe_argv[] = {"probe", "--help", NULL};
+	int rc;
+	char *out = pb_test_run_cmd(pb_cmd_probe, 2, probe_argv, &rc);
+	CHECK_EQ_U64(rc, 0);
+	/* its fact has no title (report.html names it by its key): the key alone */
+	CHECK_STR_CONTAINS(out, "\n  " NAME "_pmus\n");
+	free(out);
+	char *perfdata_argv[] = {"perfdata", "--help", NULL};
+	out = pb_test_run_cmd(pb_cmd_perfdata, 2, perfdata_argv, &rc);
+	CHECK_EQ_U64(rc, 0);
+	CHECK_STR_CONTAINS(out, "\n  " NAME ": " NAME " payloads: a magic word and a latency\n");
+	free(out);
+}
+
 int main(void)
 {
 	/* the one registry line */
@@ -385,6 +405,7 @@ int main(void)
 	pb_test_fixture(&machine, "sysfs-skl");
 	CHECK(machine.npmus > 0);
 	test_probe(root, machine.npmus);
+	test_help();
 
 	char dir[] = "/tmp/pb_plugin_facility_XXXXXX";
 	if (!mkdtemp(dir))

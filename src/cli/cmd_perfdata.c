@@ -7,9 +7,11 @@
 #include "cli/commands.h"
 #include "cli/options.h"
 #include "export/from_perfdata.h"
+#include "facilities/facility.h"
 #include "io/perfdata_report.h"
 #include "perfdata/perfdata.h"
 #include "util/error.h"
+#include "util/text.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -63,6 +65,28 @@ static int set_path(void *args, const char *value, struct pb_error *err)
 	return 0;
 }
 
+/* The facilities that decode their raw payloads (--dump), from their descriptors: one line per
+ * decoder, naming every facility that shares it. */
+static void list_decoders(FILE *out)
+{
+	fputs("Raw payloads --dump decodes, by facility:\n", out);
+	for (const struct pb_facility *const *f = pb_facility_list(); *f; f++) {
+		const struct pb_perfdata_decoder *d = (*f)->perfdata;
+		const struct pb_facility *const *g = pb_facility_list();
+		while (g != f && (*g)->perfdata != d)
+			g++;
+		if (!d || g != f)
+			continue; /* none, or named with the first facility that has it */
+		char names[128] = "";
+		for (; *g; g++)
+			if ((*g)->perfdata == d)
+				pb_append(names, sizeof names, "%s%s", *names ? ", " : "", (*g)->name);
+		fprintf(out, "  %s:", names);
+		pb_put_wrapped(out, d->about ? d->about : "(no description)",
+			       (unsigned)strlen(names) + 3, 4);
+	}
+}
+
 #define ARG(field, type) PB_AT(struct perfdata_args, field, type)
 
 static const struct pb_opt perfdata_options[] = {
@@ -74,9 +98,8 @@ static const struct pb_opt perfdata_options[] = {
 	 TEXT(DEFAULT_TOP) ")"},
 	{.name = "dump", .kind = PB_OPT_FLAG, .at = ARG(dump, bool),
 	 .help = "one line per sample (ip, pid/tid, time, addr, cpu, period, weight, data source "
-		 "decoded as `perf script -F data_src` prints it); AMD IBS raw payloads are decoded "
-		 "as `perf report -D` prints them when the file's PMU mappings name ibs_op / "
-		 "ibs_fetch"},
+		 "decoded as `perf script -F data_src` prints it); the raw payloads of a facility "
+		 "listed above are decoded too"},
 	{.name = "json", .kind = PB_OPT_FLAG, .at = ARG(json, bool),
 	 .help = "the summary (and histogram) as JSON on stdout"},
 	{.name = "export", .arg = "FORMAT:FILE", .kind = PB_OPT_CALL, .parse = add_export,
@@ -89,17 +112,18 @@ static const struct pb_opt perfdata_options[] = {
 
 const struct pb_cmd_spec pb_cmd_perfdata_spec = {
 	.name = "perfdata",
-	.summary = "read a perf.data: samples, losses, per-IP histogram, IBS decode",
+	.summary = "read a perf.data: samples, losses, per-IP histogram, raw payload decode",
 	.operands = "FILE|-",
 	.description =
 		"Reads a perf.data file written by `perf record` (or by pesbench) and prints, per\n"
 		"event, the samples, lost samples and throttles it holds, and the recording's\n"
 		"machine (CPUID, CPUs, PMU mappings).\n",
+	.extra = list_decoders,
 	.options = perfdata_options,
 	.args_size = sizeof(struct perfdata_args),
 	.positional = set_path,
 	.epilogue =
-		"Samples with a data source (PERF_SAMPLE_DATA_SRC: PEBS memory events, IBS, SPE)\n"
+		"Samples with a data source (PERF_SAMPLE_DATA_SRC, perf's ABI for memory samples)\n"
 		"are counted per operation and memory level, with their mean weight.\n"
 		"Pipe-mode recordings (perf record -o -) are read too, from a file or from standard\n"
 		"input (FILE -: perf record -o - ... | pesbench perfdata -). Exit 6 when the file is\n"

@@ -138,6 +138,23 @@ static int set_root(void *args, const char *value, struct pb_error *err)
 	return 0;
 }
 
+/* The facilities' own members of the JSON's "machine", as their descriptors name them: a
+ * machine that says nothing (zeroed) still gets every one, null where unknown. */
+static void list_facility_facts(FILE *out)
+{
+	static struct pb_machine unknown;
+	struct pb_machine_fact facts[PB_MAX_MACHINE_FACTS];
+	unsigned n = pb_machine_facts(&unknown, facts, PB_MAX_MACHINE_FACTS);
+	fputs("The facilities' own facts of the machine, each a member of the JSON's \"machine\"\n"
+	      "(null: not known here):\n",
+	      out);
+	for (unsigned i = 0; i < n; i++)
+		if (facts[i].title)
+			fprintf(out, "  %-16s %s\n", facts[i].key, facts[i].title);
+		else
+			fprintf(out, "  %s\n", facts[i].key);
+}
+
 static const struct pb_opt probe_options[] = {
 	{.name = "json", .kind = PB_OPT_FLAG, .at = PB_AT(struct probe_args, json, bool),
 	 .help = "machine-readable output (schema below)"},
@@ -154,6 +171,7 @@ const struct pb_cmd_spec pb_cmd_probe_spec = {
 		"Describes the machine (kernel, CPU, hypervisor, privileges, PMUs, L1D) and lists every\n"
 		"sampling facility: whether it is available here, whether its counts are exact, where\n"
 		"its sample IP lands (exact, next-insn, skid), and the reason when it is not available.\n",
+	.extra = list_facility_facts,
 	.options = probe_options,
 	.args_size = sizeof(struct probe_args),
 	.epilogue =
@@ -163,8 +181,7 @@ const struct pb_cmd_spec pb_cmd_probe_spec = {
 		"               \"cpu_family\", \"cpu_model\", \"cpu_stepping\", \"cpu_model_name\",\n"
 		"               \"hypervisor\", \"ncpus\", \"paranoid\" (null: unreadable),\n"
 		"               \"max_sample_rate\" (null), \"cap_perfmon\", \"cap_sys_admin\", \"is_root\",\n"
-		"               \"max_precise\" (null), \"ibs_caps\" (null or integer), \"ibs_caps_names\",\n"
-		"               \"bp_slots\" (watchpoints), \"bp_exec_slots\", \"has_format_lost\",\n"
+		"               the facilities' own facts (listed above), \"has_format_lost\",\n"
 		"               \"l1d_size\", \"l1d_line\",\n"
 		"               \"l1d_source\" (\"sysfs\"|\"cpuid\"|\"\" unknown),\n"
 		"               \"arm\", \"midr\" (null unless arm64 exports it), \"riscv\",\n"

@@ -51,6 +51,8 @@ struct pb_perfdata;
  * events that are its own, their payloads decoded and printed, and its tallies. The walk over
  * the file stays generic (analysis/perfdata_summary.c); every hook is required. */
 struct pb_perfdata_decoder {
+	/* What it decodes and when, for `pesbench perfdata --help` (one sentence, no period). */
+	const char *about;
 	/* Its state for file pd: NULL when no event of the file is its own, or on a failure
 	 * (err set, code non-zero). */
 	void *(*open)(struct pb_perfdata *pd, struct pb_error *err);

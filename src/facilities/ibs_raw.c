@@ -692,6 +692,8 @@ static void ibs_file_summary(const void *state, FILE *out)
 }
 
 const struct pb_perfdata_decoder pb_ibs_perfdata_decoder = {
+	.about = "AMD IBS raw payloads, decoded as `perf report -D` prints them, when the file's "
+		 "PMU mappings name ibs_op / ibs_fetch",
 	.open = ibs_file_open,
 	.dump = ibs_file_dump,
 	.dump_summary = ibs_file_summary,

@@ -2,6 +2,8 @@
  * comes from, and how each threshold of the "use it for / not for" line is derived. */
 #include "scorecard/scorecard.h"
 
+#include "io/result_traits.h"
+#include "util/kit.h"
 #include "util/text.h"
 
 #include <math.h>
@@ -82,11 +84,57 @@ static const struct pb_rset *first_event(const struct pb_result_point *p)
 	return pb_rlist_set_at(pb_rset_get_list(pb_rlist_set_at(&p->runs, 0), "events"), 0);
 }
 
-/* "events" or "ns": what a point's period counts. */
+/* "events" or "ns": what a point's period counts, by its traits (the build that measured it
+ * says; the fallback of io/result_traits.h for a file without them). The event's "basis" is
+ * what its expectation rests on, not the period's unit. */
 static const char *period_unit(const struct pb_result_point *p)
 {
-	const char *basis = pb_rset_get_text(first_event(p), "basis");
-	return basis && !strcmp(basis, "time") ? "ns" : "events";
+	return pb_result_time_based(p) ? "ns" : "events";
+}
+
+/* What a facility's accuracy figures can mean, by its traits: one that sees every event counts
+ * them exactly; a sampler of events estimates a count from samples × period; a time-based one
+ * estimates time and counts nothing, so "exact counts" is never a use of it. */
+/* A facility with no traits at all (a name neither its file nor this build's registry knows)
+ * is judged as the weakest that counts events: count estimates, never exact counts. */
+enum counting { COUNTS_EXACT, COUNTS_ESTIMATED, TIME_ESTIMATED, TRAITS_UNKNOWN };
+
+static enum counting counting_of(const struct pb_result_point *p)
+{
+	if (pb_result_time_based(p))
+		return TIME_ESTIMATED;
+	struct pb_rset scratch = {0};
+	const struct pb_rset *traits = pb_result_traits(p, &scratch);
+	enum counting c = COUNTS_ESTIMATED;
+	if (!pb_rset_get(traits, "exact"))
+		c = TRAITS_UNKNOWN;
+	else if (pb_rset_is_true(traits, "exact"))
+		c = COUNTS_EXACT;
+	pb_rset_clear(&scratch);
+	return c;
+}
+
+/* The use the accuracy experiments decide, for each way of counting. */
+static const char *counting_use(enum counting c)
+{
+	return c == COUNTS_EXACT ? "exact counts" : c == TIME_ESTIMATED ? "time estimates"
+									 : "count estimates";
+}
+
+/* The clause that opens a measured facility's line: which counting use applies to it. */
+static const char *counting_clause(enum counting c)
+{
+	switch (c) {
+	case COUNTS_EXACT:
+		return "sees every event (exact counts apply)";
+	case TIME_ESTIMATED:
+		return "time-based (time estimates apply, counts do not)";
+	case TRAITS_UNKNOWN:
+		return "no traits known (judged for count estimates, never exact counts)";
+	case COUNTS_ESTIMATED:
+		break;
+	}
+	return "samples events (count estimates apply, exact counts do not)";
 }
 
 static void describe_row(const struct pb_result_point *p, char *buf, size_t len)
@@ -136,7 +184,7 @@ static int by_mean(const void *a, const void *b)
  * are exact when every run of every row counted exactly; unbiased to the runs' resolution when
  * 100 % lies inside the worst row's 95 % interval; otherwise off by the worst row's shortfall. */
 static void accuracy_part(struct pb_rset *e, const struct pb_results *r, const char *family,
-			  struct verdict_parts *v)
+			  enum counting counting, struct verdict_parts *v)
 {
 	struct acc_row *rows = calloc(r->npoints ? r->npoints : 1, sizeof *rows);
 	size_t n = 0;
@@ -170,15 +218,33 @@ static void accuracy_part(struct pb_rset *e, const struct pb_results *r, const c
 		const struct pb_rsummary *acc = pb_rset_get_summary(&rows[i].p->metrics, "accuracy");
 		every_run_exact &= acc->min >= 100;
 	}
-	if (every_run_exact) {
-		add_part(v->use, sizeof v->use, "exact counts");
-	} else if (!isnan(worst->ci95) && worst->mean + worst->ci95 >= 100) {
-		/* no bias seen, to the resolution the runs give */
-		pb_format(text, sizeof text, "counts to ±%.2g %%", worst->ci95);
-		add_part(v->use, sizeof v->use, text);
+	bool unbiased = !isnan(worst->ci95) && worst->mean + worst->ci95 >= 100;
+	if (counting == COUNTS_EXACT) {
+		if (every_run_exact) {
+			add_part(v->use, sizeof v->use, "exact counts");
+		} else if (unbiased) {
+			/* no bias seen, to the resolution the runs give */
+			pb_format(text, sizeof text, "counts to ±%.2g %%", worst->ci95);
+			add_part(v->use, sizeof v->use, text);
+		} else {
+			pb_format(text, sizeof text, "exact counts (off by up to %.2g %%)",
+				  100 - worst->mean);
+			add_part(v->not_for, sizeof v->not_for, text);
+		}
 	} else {
-		pb_format(text, sizeof text, "exact counts (off by up to %.2g %%)", 100 - worst->mean);
-		add_part(v->not_for, sizeof v->not_for, text);
+		/* an estimate from samples: judged for bias only, never for exactness */
+		const char *use = counting_use(counting);
+		if (every_run_exact)
+			pb_format(text, sizeof text, "%s (no run off)", use);
+		else if (unbiased)
+			pb_format(text, sizeof text, "%s to ±%.2g %%", use, worst->ci95);
+		else
+			pb_format(text, sizeof text, "unbiased %s (off by up to %.2g %%)", use,
+				  100 - worst->mean);
+		if (every_run_exact || unbiased)
+			add_part(v->use, sizeof v->use, text);
+		else
+			add_part(v->not_for, sizeof v->not_for, text);
 	}
 	free(rows);
 }
@@ -436,12 +502,27 @@ static const char *skip_reason(const struct pb_results *r, const char *family)
 	return NULL;
 }
 
-static bool measured(const struct pb_results *r, const char *family)
+/* The family's first point with runs, NULL when none was measured. */
+static const struct pb_result_point *first_measured(const struct pb_results *r,
+						     const char *family)
 {
 	for (size_t i = 0; i < r->npoints; i++)
 		if (in_family(r->points[i], family) && pb_rlist_size(&r->points[i]->runs))
-			return true;
-	return false;
+			return r->points[i];
+	return NULL;
+}
+
+/* Every use the entry's line can decide for a facility that counts this way, in the order the
+ * parts below decide them; a use not listed is neither offered nor judged. */
+static void uses(struct pb_rset *e, enum counting counting)
+{
+	static const char *const judged_for_all[] = {
+		"instruction-level attribution", "function-level profiles", "lossless capture",
+		"high rates", "privilege-level filtering", "unshared counters", "sampling rate"};
+	struct pb_rlist *names = pb_rset_list(e, "uses");
+	pb_rlist_text(names, counting_use(counting));
+	for (size_t i = 0; i < PB_ARRAY_SIZE(judged_for_all); i++)
+		pb_rlist_text(names, judged_for_all[i]);
 }
 
 static void entry(struct pb_results *r, const char *family)
@@ -455,9 +536,9 @@ static void entry(struct pb_results *r, const char *family)
 	pb_rset_text(e, "facility", family);
 	pb_rset_text(e, "verdict", verdict ? verdict : "not tested");
 	pb_rset_text(e, "ip", ip ? ip : "unknown");
-	bool was = measured(r, family);
-	pb_rset_bool(e, "measured", was);
-	if (!was) {
+	const struct pb_result_point *first = first_measured(r, family);
+	pb_rset_bool(e, "measured", first != NULL);
+	if (!first) {
 		const char *why = skip_reason(r, family);
 		if (!why && probe && !pb_rset_is_true(probe, "available"))
 			why = pb_rset_get_text(probe, "reason");
@@ -465,8 +546,12 @@ static void entry(struct pb_results *r, const char *family)
 		pb_rset_text(e, "summary", "not measured here");
 		return;
 	}
+	/* a family is one facility: its first measured point's traits speak for it */
+	enum counting counting = counting_of(first);
+	pb_rset_text(e, "period_unit", period_unit(first));
+	uses(e, counting);
 	struct verdict_parts v = {"", ""};
-	accuracy_part(e, r, family, &v);
+	accuracy_part(e, r, family, counting, &v);
 	attribution_part(e, r, family, ip, &v);
 	delivery_part(e, r, family, &v);
 	cost_part(e, r, family, &v);
@@ -474,6 +559,7 @@ static void entry(struct pb_results *r, const char *family)
 	if (verdict && strcmp(verdict, "works"))
 		pb_format(summary, sizeof summary, "self-test %s: check it before relying on it; ",
 			  verdict);
+	pb_append(summary, sizeof summary, "%s: ", counting_clause(counting));
 	if (*v.use)
 		pb_append(summary, sizeof summary, "use for %s", v.use);
 	if (*v.not_for)

@@ -1,0 +1,252 @@
+/* The scorecard offers and judges only the uses a facility's traits allow (docs/scorecard.md):
+ * "exact counts" for one that sees every event, count estimates for a sampler of events, time
+ * estimates for a time-based one, which never gets "exact counts" offered or refused; the card
+ * says which uses apply, in results.json ("uses", "period_unit") and in the line the terminal
+ * and report.html show. A point's period unit is its traits' "period_unit", never its event's
+ * "basis" (what the expectation rests on): a bias point at period 4 with 4 loads measures bias
+ * when the period is time, and cannot when it counts events (it can lock onto one load). Points
+ * are built as results.json holds them, with facility names the registry does not know, so
+ * only the traits they carry can decide; a registry name without traits takes the fallback, and
+ * a name with none at all is never judged exact. */
+#include "check.h"
+#include "results_json.h"
+#include "io/results.h"
+#include "present/report.h"
+#include "present/summary.h"
+#include "scorecard/scorecard.h"
+#include "util/kit.h"
+
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The traits a build writes beside a point (io/result_traits.h). */
+static json_t *traits(const char *period_unit, bool exact, const char *family)
+{
+	return json_pack("{s:s, s:s, s:b, s:s}", "period_unit", period_unit, "family", family,
+			 "exact", exact, "ip", "skid");
+}
+
+/* A measured point of nruns runs of accuracy base, base + 1, ...; traits NULL: none written. */
+static json_t *point(json_t *points, const char *experiment, const char *facility,
+		     json_t *point_traits, const char *basis, long long period, double base,
+		     int nruns)
+{
+	json_t *p = json_pack("{s:s, s:s, s:s, s:[], s:{}, s:I, s:i}", "experiment", experiment,
+			      "facility", facility, "workload", "accuracy:ratio=20", "runs",
+			      "metrics", "period", (json_int_t)period, "threads", 1);
+	if (point_traits)
+		json_object_set_new(p, "traits", point_traits);
+	for (int r = 0; r < nruns; r++)
+		json_array_append_new(
+			json_object_get(p, "runs"),
+			json_pack("{s:i, s:[{s:s, s:s, s:f, s:f, s:f, s:I, s:i, s:b, s:b}], "
+				  "s:{s:i}}",
+				  "run", r, "events", "facility", facility, "basis", basis,
+				  "accuracy", fmin(base + r, 100), "expected", 1000.0,
+				  "running_ratio", 1.0, "lost", (json_int_t)0, "throttles", 0,
+				  "multiplexed", 0, "opened", 1, "attribution", "samples", 4000));
+	pb_test_point_metrics(p);
+	json_array_append_new(points, p);
+	return p;
+}
+
+/* A bias point: 4 loads whose shares deviate by 1 pp at most, well inside what chance gives
+ * 8000 samples (2.4 pp), so where it counts it makes a figure. */
+static void bias_point(json_t *points, const char *facility, json_t *point_traits,
+		       const char *basis, long long period)
+{
+	json_t *b = point(points, "bias", facility, point_traits, basis, period, 100, 2);
+	json_t *shares = json_array();
+	for (int l = 0; l < 4; l++)
+		json_array_append_new(shares, json_pack("{s:s, s:f}", "label", "load",
+							"share_before_ip", 24.0 + (l % 2)));
+	json_t *m = json_object_get(b, "metrics");
+	json_object_set_new(m, "shares", shares);
+	json_object_set_new(m, "max_deviation", json_real(1.0));
+}
+
+static json_t *results_root(void)
+{
+	return json_pack("{s:s, s:b, s:s, s:s, s:{s:s, s:[]}, s:[], s:[]}", "schema",
+			 PB_RESULTS_SCHEMA, "complete", 1, "started", "2026-01-01T00:00:00Z",
+			 "command", "run", "machine", "schema", "pesbench-probe/1", "facilities",
+			 "skipped", "points");
+}
+
+static const struct pb_rset *card_of(const struct pb_results *doc, const char *facility)
+{
+	for (size_t i = 0; i < pb_rlist_size(&doc->scorecard); i++) {
+		const struct pb_rset *e = pb_rlist_set_at(&doc->scorecard, i);
+		if (!strcmp(pb_rset_get_text(e, "facility"), facility))
+			return e;
+	}
+	return NULL;
+}
+
+static bool lists_use(const struct pb_rset *e, const char *use)
+{
+	const struct pb_rlist *uses = pb_rset_get_list(e, "uses");
+	for (size_t i = 0; i < pb_rlist_size(uses); i++) {
+		const struct pb_rvalue *v = &uses->v[i];
+		if (v->kind == PB_RV_TEXT && !strcmp(v->as.text, use))
+			return true;
+	}
+	return false;
+}
+
+static const char *text(const struct pb_rset *e, const char *name)
+{
+	const char *t = pb_rset_get_text(e, name);
+	return t ? t : "";
+}
+
+/* The terminal summary and report.html of doc, each malloc'd. */
+static void rendered(const struct pb_results *doc, char **terminal, char **html)
+{
+	size_t len = 0;
+	FILE *f = open_memstream(terminal, &len);
+	pb_summary_print(f, doc);
+	fclose(f);
+	*html = pb_report_html(doc, NULL, NULL, &len);
+}
+
+/* A time-based facility (traits: period in ns) whose accuracy rows fall short, and the same
+ * figures under an exact-capable facility and a sampler of events: only the exact one is
+ * judged for exact counts. */
+static void check_counting_uses(void)
+{
+	json_t *root = results_root();
+	json_t *pts = json_object_get(root, "points");
+	/* rows of 95..97 %: 100 lies outside the interval of 3 runs (96 ±2.5) */
+	point(pts, "accuracy", "tick:wall", traits("ns", false, "tick"), "time", 100000, 95, 3);
+	point(pts, "accuracy", "trap:rw", traits("events", true, "trap"), "declared", 7, 95, 3);
+	point(pts, "accuracy", "overflow:x", traits("events", false, "overflow"), "count", 7, 95, 3);
+	/* rows of 98..100 %: unbiased to ±2.5 % */
+	point(pts, "accuracy", "tock:wall", traits("ns", false, "tock"), "time", 100000, 98, 3);
+	point(pts, "accuracy", "catch:rw", traits("events", true, "catch"), "declared", 7, 98, 3);
+	/* every run at 100 % */
+	point(pts, "accuracy", "tack:wall", traits("ns", false, "tack"), "time", 100000, 100, 3);
+	point(pts, "accuracy", "snap:rw", traits("events", true, "snap"), "declared", 7, 100, 3);
+	/* a name nothing describes, every run at 100 % */
+	point(pts, "accuracy", "mystery:x", NULL, "declared", 7, 100, 3);
+	/* a registry facility from a file without traits: the fallback says it is time-based */
+	point(pts, "accuracy", "timer:cpu-clock", NULL, "time", 100000, 95, 3);
+	struct pb_results doc;
+	pb_test_results_of_json(&doc, root);
+	pb_scorecard_fill(&doc);
+
+	static const char *const timed[] = {"tick", "tock", "tack", "timer"};
+	for (size_t i = 0; i < PB_ARRAY_SIZE(timed); i++) {
+		const struct pb_rset *e = card_of(&doc, timed[i]);
+		if (!CHECK_MSG(e != NULL, "no card for %s", timed[i]))
+			continue;
+		CHECK_MSG(!strstr(text(e, "use_for"), "exact counts") &&
+				  !strstr(text(e, "not_for"), "exact counts") &&
+				  !strstr(text(e, "use_for"), "counts to"),
+			  "%s is offered or refused a count: use %s; not %s", timed[i],
+			  text(e, "use_for"), text(e, "not_for"));
+		CHECK(lists_use(e, "time estimates") && !lists_use(e, "exact counts") &&
+		      !lists_use(e, "count estimates"));
+		CHECK(lists_use(e, "instruction-level attribution"));
+		CHECK(!strcmp(text(e, "period_unit"), "ns"));
+		CHECK_STR_CONTAINS(text(e, "summary"),
+				   "time-based (time estimates apply, counts do not): ");
+	}
+	CHECK_STR_CONTAINS(text(card_of(&doc, "tick"), "not_for"),
+			   "unbiased time estimates (off by up to 4 %)");
+	CHECK_STR_CONTAINS(text(card_of(&doc, "timer"), "not_for"),
+			   "unbiased time estimates (off by up to 4 %)");
+	CHECK_STR_CONTAINS(text(card_of(&doc, "tock"), "use_for"), "time estimates to ±2.5 %");
+	CHECK_STR_CONTAINS(text(card_of(&doc, "tack"), "use_for"), "time estimates (no run off)");
+
+	/* the same rows under an exact-capable facility: judged for exact counts */
+	CHECK(!strcmp(text(card_of(&doc, "trap"), "not_for"), "exact counts (off by up to 4 %)"));
+	CHECK(!strcmp(text(card_of(&doc, "catch"), "use_for"), "counts to ±2.5 %"));
+	CHECK(!strcmp(text(card_of(&doc, "snap"), "use_for"), "exact counts"));
+	CHECK(lists_use(card_of(&doc, "trap"), "exact counts"));
+	CHECK(!strcmp(text(card_of(&doc, "trap"), "period_unit"), "events"));
+	CHECK_STR_CONTAINS(text(card_of(&doc, "trap"), "summary"),
+			   "sees every event (exact counts apply): not for exact counts");
+	/* and under a sampler of events: count estimates, never exact counts */
+	const struct pb_rset *overflow = card_of(&doc, "overflow");
+	CHECK(!strcmp(text(overflow, "not_for"), "unbiased count estimates (off by up to 4 %)"));
+	CHECK(lists_use(overflow, "count estimates") && !lists_use(overflow, "exact counts"));
+	CHECK_STR_CONTAINS(text(overflow, "summary"),
+			   "samples events (count estimates apply, exact counts do not)");
+
+	/* a facility neither its file nor the registry describes: never claimed exact */
+	const struct pb_rset *mystery = card_of(&doc, "mystery");
+	CHECK(!strcmp(text(mystery, "use_for"), "count estimates (no run off)"));
+	CHECK(lists_use(mystery, "count estimates") && !lists_use(mystery, "exact counts"));
+	CHECK_STR_CONTAINS(text(mystery, "summary"),
+			   "no traits known (judged for count estimates, never exact counts): ");
+
+	/* what the terminal and report.html show says it too */
+	char *terminal = NULL, *html = NULL;
+	rendered(&doc, &terminal, &html);
+	CHECK_STR_CONTAINS(terminal, "tick      time-based (time estimates apply, counts do not):");
+	CHECK(terminal && !strstr(terminal, "not for exact counts (off by up to 4 %), "));
+	CHECK_STR_CONTAINS(html, "time-based (time estimates apply, counts do not): not for "
+				 "unbiased time estimates (off by up to 4 %)");
+	free(terminal);
+	free(html);
+
+	/* results.json carries the uses and reads them back */
+	json_t *written = pb_results_json(&doc);
+	char *dumped = json_dumps(written, 0);
+	struct pb_results back;
+	struct pb_error err = {0};
+	CHECK(pb_results_load_buffer(dumped, strlen(dumped), "back", &back, &err) == 0);
+	CHECK(lists_use(card_of(&back, "tick"), "time estimates"));
+	CHECK(!strcmp(text(card_of(&back, "tick"), "period_unit"), "ns"));
+	pb_results_free(&back);
+	free(dumped);
+	json_decref(written);
+	pb_results_free(&doc);
+	json_decref(root);
+}
+
+/* A point's period unit is its traits', not its event's basis: where the two differ, the
+ * traits decide whether a bias period can lock onto a load and what the notes call it. */
+static void check_period_unit_from_traits(void)
+{
+	json_t *root = results_root();
+	json_t *pts = json_object_get(root, "points");
+	/* a time period whose expectation rests on a declared count: period 4 cannot lock */
+	bias_point(pts, "clock:x", traits("ns", false, "clock"), "declared", 4);
+	point(pts, "accuracy", "clock:x", traits("ns", false, "clock"), "declared", 4, 95, 3);
+	/* a count period whose expectation rests on time: period 4 shares a factor with 4 loads */
+	bias_point(pts, "counter:x", traits("events", false, "counter"), "time", 4);
+	point(pts, "accuracy", "counter:x", traits("events", false, "counter"), "time", 4, 95, 3);
+	struct pb_results doc;
+	pb_test_results_of_json(&doc, root);
+	pb_scorecard_fill(&doc);
+
+	const struct pb_rset *clock = card_of(&doc, "clock"), *counter = card_of(&doc, "counter");
+	CHECK(clock && counter);
+	const struct pb_rset *bias = pb_rset_get_set(clock, "bias_max_deviation");
+	CHECK_MSG(bias != NULL, "a time period of 4 ns is coprime with any load count: no figure");
+	CHECK_STR_CONTAINS(text(bias, "note"), "clock:x accuracy:ratio=20, period 4 ns;");
+	CHECK_STR_CONTAINS(text(pb_rset_get_set(clock, "accuracy_worst"), "note"), "period 4 ns,");
+	CHECK_STR_CONTAINS(text(clock, "summary"), "time-based");
+	CHECK(!strcmp(text(clock, "period_unit"), "ns"));
+
+	CHECK_MSG(!pb_rset_get_set(counter, "bias_max_deviation"),
+		  "a count period of 4 with 4 loads can lock onto one: it measures no bias");
+	CHECK_STR_CONTAINS(text(pb_rset_get_set(counter, "accuracy_worst"), "note"),
+			   "period 4 events,");
+	CHECK_STR_CONTAINS(text(counter, "not_for"), "unbiased count estimates");
+	CHECK(!strcmp(text(counter, "period_unit"), "events"));
+	pb_results_free(&doc);
+	json_decref(root);
+}
+
+int main(void)
+{
+	check_counting_uses();
+	check_period_unit_from_traits();
+	return pb_check_done("scorecard");
+}
