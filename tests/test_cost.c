@@ -496,15 +496,16 @@ static void check_adds_up(json_t *p)
 	}
 }
 
-/* The cost workload measured beside a prediction's target at the same period: only for a fit
- * without a per-event term (whose model is its per-sample cost alone); its figures against the
- * fit's, and the prediction made again with its cost moving the same way. */
+/* The cost workload measured beside a prediction's target at its shortest period: only for a
+ * fit without a per-event term (whose model is its per-sample cost alone); its figures against
+ * the fit's, and the prediction made again with its cost moving the same way. */
 static void check_reference(json_t *p, bool without)
 {
 	json_t *pm = json_object_get(p, "metrics");
 	json_t *rounds = json_object_get(pm, "reference_rounds");
-	CHECK(!without == (rounds != NULL));
-	if (without || json_integer_value(rounds) < 2)
+	if (without)
+		CHECK(rounds == NULL);
+	if (!rounds || json_integer_value(rounds) < 2)
 		return;
 	CHECK(json_integer_value(rounds) <= json_integer_value(json_object_get(pm, "rounds")));
 	double ref = json_number_value(json_object_get(pm, "reference_ns_per_sample"));
@@ -1075,20 +1076,37 @@ static void test_timer_reference(void)
 	json_t *points = pb_test_points_json(&res);
 	json_t *p;
 	size_t at = 0;
-	unsigned referenced = 0, refused = 0;
+	unsigned predictions = 0, referenced = 0, refused = 0;
 	while ((p = find(points, "cost", "kind", "prediction", &at))) {
 		if (json_object_get(p, "not_applicable")) {
 			refused++;
 			continue;
 		}
+		predictions++;
 		check_reference(p, false);
+		if (!json_object_get(json_object_get(p, "metrics"), "reference_rounds"))
+			continue;
 		referenced++;
+		/* at its target's shortest period only */
+		const char *wl = json_string_value(json_object_get(p, "workload"));
+		int64_t period = json_integer_value(json_object_get(p, "period"));
+		json_t *q;
+		size_t at_q = 0;
+		while ((q = find(points, "cost", "kind", "prediction", &at_q)))
+			if (!strcmp(json_string_value(json_object_get(q, "workload")), wl) &&
+			    json_integer_value(json_object_get(q, "threads")) ==
+				    json_integer_value(json_object_get(p, "threads")))
+				CHECK(json_integer_value(json_object_get(q, "period")) >= period);
 	}
-	if (!referenced)
+	if (!predictions) {
 		pb_skip_checks(1, "timer predictions: its fit did not resolve here (%u refused)",
 			       refused);
-	else
-		printf("timer: %u predictions with the cost workload beside them\n", referenced);
+	} else {
+		/* three periods a target, one of them beside the cost workload */
+		CHECK_EQ_U64(referenced * 3, predictions);
+		printf("timer: %u predictions, %u with the cost workload beside them\n",
+		       predictions, referenced);
+	}
 	json_decref(points);
 	/* every field the predictions write has the unit a /1 file's reader implies */
 	pb_test_check_units(&res);

@@ -139,11 +139,11 @@ static unsigned cost_count_runs(const struct pb_suite_options *o, const struct p
 	 * known before its noise and pilot are measured. */
 	unsigned n = (NMODES + 1) * np * 2 + 2 * (NOISE_PAIRS + 2 * PILOT_PAIRS * NMODES);
 	n += other_site_classes(s, o->machine) * 2 * np * 2;
-	/* a round: the baseline and three periods, the reference's the same */
+	/* a round: the baseline, three periods and the reference's pair */
 	if (predict_workload(s))
-		n += 2 * (pb_cost_predict_rounds(o) * 8 + 1);
+		n += 2 * (pb_cost_predict_rounds(o) * 6 + 1);
 	if (is_timer(s))
-		n += 2 * (pb_cost_predict_rounds(o) * 8 + 1);
+		n += 2 * (pb_cost_predict_rounds(o) * 6 + 1);
 	return n;
 }
 

@@ -135,13 +135,13 @@ struct pb_result_point *pb_cost_fit_point(struct pb_results *res, const char *fa
 					  const char *workload, enum pb_delivery mode,
 					  const struct cost_fit *cf, const struct cost_fit *floor);
 
-/* The cost workload measured again beside a prediction's rounds (mode none, at each of the
- * target's periods, every sampled run set against a run without perf of the same round): what a
- * sample costs on the workload the fit was measured on, now and at the target's rate. It splits
- * a prediction's error in two: the machine's cost at that rate differing from the fit's (the
- * reference against the fit: drift, or a cost that depends on the rate), and the target paying
- * otherwise than the cost workload (the target's own cost against the reference). Only for a
- * fit with no per-event term, whose model is its per-sample cost. */
+/* The cost workload measured again beside a prediction's rounds (mode none, at the target's
+ * shortest period, every sampled run set against a run without perf of the same round): what a
+ * sample costs on the workload the fit was measured on, now and at the target's fastest rate.
+ * It splits a prediction's error in two: the machine's cost at that rate differing from the
+ * fit's (the reference against the fit: drift, or a cost that depends on the rate), and the
+ * target paying otherwise than the cost workload (the target's own cost against the
+ * reference). Only for a fit with no per-event term, whose model is its per-sample cost. */
 struct pb_cost_reference {
 	struct pb_point_request sampled, base;
 };
