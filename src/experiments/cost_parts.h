@@ -163,7 +163,6 @@ unsigned pb_cost_prediction_periods(const struct pb_spec *spec, const struct cos
 extern const char *const pb_cost_program_names[2];
 int pb_cost_real_programs(const struct pb_suite_options *o, const char *facility,
 			  const struct pb_spec *spec, const struct cost_fit *none,
-			  const struct pb_cost_reference *ref, struct pb_results *res,
-			  struct pb_error *err);
+			  struct pb_results *res, struct pb_error *err);
 
 #endif

@@ -338,6 +338,15 @@ static void prediction_point_fill(struct pb_result_point *p, const struct predic
 		pb_rset_real(run, "wall_error_pct", PB_UNIT_PERCENT, err_wall);
 		pb_rset_real(run, "measured_slowdown_pct", PB_UNIT_PERCENT, meas_s);
 		pb_rset_real(run, "predicted_slowdown_pct", PB_UNIT_PERCENT, pred_s);
+		if (d->ref && i + 1 == d->nperiods) {
+			/* the round's reference pair, the evidence of reference_ns_per_sample */
+			pb_rset_int(run, "reference_cpu_ns", PB_UNIT_NS,
+				    (int64_t)d->ref_sampled[r].cpu);
+			pb_rset_int(run, "reference_baseline_cpu_ns", PB_UNIT_NS,
+				    (int64_t)d->ref_base[r].cpu);
+			pb_rset_int(run, "reference_observed", PB_UNIT_SAMPLES,
+				    (int64_t)d->ref_sampled[r].samples);
+		}
 	}
 	struct pb_rset *m = &p->metrics;
 	pb_rset_int(m, "lost_total", PB_UNIT_SAMPLES, (int64_t)lost);
@@ -439,11 +448,29 @@ static bool rounds_precise(const struct prediction_rounds_done *d)
 	return true;
 }
 
+/* Whether more rounds, up to the most, could still make precise a period that is not: its
+ * interval as narrow as the most rounds could make it (pb_reachable_ci95). Without this, a
+ * target whose noise is far above its tolerance (xz at a 3 % slowdown: ±9 pp after 8 rounds
+ * where ±0.5 pp is needed) spent 5 more rounds on nothing it could judge. */
+static bool rounds_can_help(const struct prediction_rounds_done *d, unsigned most)
+{
+	for (unsigned i = 0; i < d->nperiods; i++) {
+		struct slowdown_figures f = slowdown_of(d, i);
+		if (pb_slowdown_precise(f.predicted, f.ci95))
+			continue;
+		double best = pb_reachable_ci95(f.ci95, f.n, most);
+		if (!isfinite(best) || pb_slowdown_precise(f.predicted, best))
+			return true;
+	}
+	return false;
+}
+
 /* A run without perf first, left out (the first run of a program pays for its page cache and
  * loader: xz's took 43.5 ms where the next two took 41.5 and 40.7), then rounds of a run
  * without perf and one sampled run per period, the baseline's place in the round rotating,
- * until the fewest rounds are done and every measured slowdown is precise enough, or the most
- * are done; `what` names the target in the progress line. */
+ * until the fewest rounds are done and every measured slowdown is precise enough (or no more
+ * rounds could make one precise that is not), or the most are done; `what` names the target
+ * in the progress line. */
 static int prediction_rounds(const struct pb_suite_options *o, const char *what,
 			     prediction_measure_fn *measure, void *ctx,
 			     struct prediction_rounds_done *d, struct pb_error *err)
@@ -462,7 +489,7 @@ static int prediction_rounds(const struct pb_suite_options *o, const char *what,
 	d->warmup_cpu = warm.cpu;
 	d->rounds = 0;
 	for (unsigned r = 0; r < most; r++) {
-		if (r >= fewest && rounds_precise(d))
+		if (r >= fewest && (rounds_precise(d) || !rounds_can_help(d, most)))
 			break;
 		for (unsigned k = 0; k < nslots; k++) {
 			/* slot 0 is the baseline */
@@ -652,14 +679,13 @@ static int program_run(void *ctx, uint64_t period, unsigned round, struct predic
 static int program_runs(const struct pb_suite_options *o, const char *facility,
 			const struct pb_spec *spec, char *const *argv, const char *name,
 			const uint64_t *periods, unsigned nperiods, const struct cost_fit *none,
-			const struct pb_cost_reference *ref, struct pb_results *res,
-			struct pb_error *err)
+			struct pb_results *res, struct pb_error *err)
 {
 	struct prediction_rounds_done *d = calloc(1, sizeof *d);
 	if (!d)
 		return pb_fail(err, PB_EXIT_FAILURE, 0, "out of memory");
 	*d = (struct prediction_rounds_done){.spec = spec, .none = none, .threads = 1,
-					     .periods = periods, .nperiods = nperiods, .ref = ref};
+					     .periods = periods, .nperiods = nperiods};
 	/* made first: a run that fails leaves its error here */
 	struct program_target p = {argv, spec, prediction_baseline_point(res, facility, name, 1)};
 	char what[256];
@@ -695,8 +721,7 @@ const char *const pb_cost_program_names[2] = {"program:xz -4 -T1 (256 KiB text)"
 
 int pb_cost_real_programs(const struct pb_suite_options *o, const char *facility,
 			 const struct pb_spec *spec, const struct cost_fit *none,
-			 const struct pb_cost_reference *ref, struct pb_results *res,
-			 struct pb_error *err)
+			 struct pb_results *res, struct pb_error *err)
 {
 	/* from the fit: predicted slowdowns of 3, 10 and 30 % (issue 27: at the fixed 1 ms,
 	 * 200 and 100 us most slowdowns were under 10 %, where a 10 % band on the run time passes
@@ -726,7 +751,7 @@ int pb_cost_real_programs(const struct pb_suite_options *o, const char *facility
 			continue;
 		}
 		rc = program_runs(o, facility, spec, progs[i].argv, progs[i].name, periods, np,
-				  none, ref, res, err);
+				  none, res, err);
 	}
 	unlink(input);
 	return rc;
