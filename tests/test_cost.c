@@ -991,19 +991,6 @@ static void test_program_cpu(void)
 	       (unsigned long long)f.cpu_ns, (unsigned long long)f.count);
 }
 
-static void test_reachable_ci95(void)
-{
-	/* as many rounds: the spread at its lower 10 % bound (chi-square 0.211 with 2 df) */
-	CHECK(near(pb_reachable_ci95(6.0, 3, 3), 6.0 * sqrt(0.211 / 2), 1e-3));
-	/* 3 rounds to 8: that spread, with 8 rounds' t and sqrt(8) */
-	double sd_low = 6.0 / 4.303 * sqrt(3) * sqrt(0.211 / 2);
-	CHECK(near(pb_reachable_ci95(6.0, 3, 8), 2.365 * sd_low / sqrt(8), 1e-3));
-	/* more rounds narrow it, and 7 df is as far as the table goes */
-	CHECK(pb_reachable_ci95(6.0, 3, 8) < pb_reachable_ci95(6.0, 3, 4));
-	CHECK(near(pb_reachable_ci95(1.0, 20, 20), sqrt(0.4047), 1e-9));
-	CHECK(isnan(pb_reachable_ci95(6.0, 1, 8)) && isnan(pb_reachable_ci95(NAN, 3, 8)));
-}
-
 static void test_paired_sample_cost(void)
 {
 	/* 20, 22 and 18 ns a sample; the round without samples and the one whose figure is no
@@ -1163,7 +1150,6 @@ int main(void)
 	test_design();
 	test_slowdown_criterion();
 	test_paired_sample_cost();
-	test_reachable_ci95();
 	test_cost_by_period();
 	test_plan_cost_refusal();
 	test_cost_from_results();

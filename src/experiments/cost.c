@@ -365,10 +365,9 @@ static int cost_run(const struct pb_suite_options *o, const struct pb_spec *aske
 	/* Prediction with the cost of mode none (samples read after the run, as in the fit) of
 	 * the target site's class, the cost workload measured again beside each target. */
 	int rc = 0;
-	/* Beside the suite's own workload on one thread only: in two default suites (kind C) the
-	 * real programs' runs without perf that followed a reference's sampled run took 20-50 %
-	 * more CPU than the first round's (not understood, so not risked there), and the
-	 * reference is the same at the same period for the target on N threads. */
+	/* Beside the suite's own workload on one thread only, for the suite's time: the reference
+	 * is the same workload at the same period for the target on N threads and the programs,
+	 * seconds apart. */
 	struct pb_cost_reference reference = {.sampled = su.sampled};
 	reference.sampled.delivery = PB_DELIVERY_NONE;
 	reference.base = reference.sampled;

@@ -448,29 +448,11 @@ static bool rounds_precise(const struct prediction_rounds_done *d)
 	return true;
 }
 
-/* Whether more rounds, up to the most, could still make precise a period that is not: its
- * interval as narrow as the most rounds could make it (pb_reachable_ci95). Without this, a
- * target whose noise is far above its tolerance (xz at a 3 % slowdown: ±9 pp after 8 rounds
- * where ±0.5 pp is needed) spent 5 more rounds on nothing it could judge. */
-static bool rounds_can_help(const struct prediction_rounds_done *d, unsigned most)
-{
-	for (unsigned i = 0; i < d->nperiods; i++) {
-		struct slowdown_figures f = slowdown_of(d, i);
-		if (pb_slowdown_precise(f.predicted, f.ci95))
-			continue;
-		double best = pb_reachable_ci95(f.ci95, f.n, most);
-		if (!isfinite(best) || pb_slowdown_precise(f.predicted, best))
-			return true;
-	}
-	return false;
-}
-
 /* A run without perf first, left out (the first run of a program pays for its page cache and
  * loader: xz's took 43.5 ms where the next two took 41.5 and 40.7), then rounds of a run
  * without perf and one sampled run per period, the baseline's place in the round rotating,
- * until the fewest rounds are done and every measured slowdown is precise enough (or no more
- * rounds could make one precise that is not), or the most are done; `what` names the target
- * in the progress line. */
+ * until the fewest rounds are done and every measured slowdown is precise enough, or the most
+ * are done; `what` names the target in the progress line. */
 static int prediction_rounds(const struct pb_suite_options *o, const char *what,
 			     prediction_measure_fn *measure, void *ctx,
 			     struct prediction_rounds_done *d, struct pb_error *err)
@@ -489,7 +471,7 @@ static int prediction_rounds(const struct pb_suite_options *o, const char *what,
 	d->warmup_cpu = warm.cpu;
 	d->rounds = 0;
 	for (unsigned r = 0; r < most; r++) {
-		if (r >= fewest && (rounds_precise(d) || !rounds_can_help(d, most)))
+		if (r >= fewest && rounds_precise(d))
 			break;
 		for (unsigned k = 0; k < nslots; k++) {
 			/* slot 0 is the baseline */

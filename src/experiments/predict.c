@@ -325,17 +325,3 @@ unsigned pb_paired_sample_cost(const double *extra_ns, const double *samples, un
 	free(cost);
 	return used;
 }
-
-double pb_reachable_ci95(double ci95, unsigned n, unsigned m)
-{
-	/* chi-square's 10 % quantile over its df, for df = 1..7 (printed tables) */
-	static const double chi2_10_over_df[] = {0.0158, 0.1054, 0.1947, 0.2660, 0.3221, 0.3674,
-						 0.4047};
-	if (n < 2 || m < 2 || !isfinite(ci95))
-		return NAN;
-	size_t df = n - 1;
-	double q = chi2_10_over_df[df <= PB_ARRAY_SIZE(chi2_10_over_df)
-					   ? df - 1 : PB_ARRAY_SIZE(chi2_10_over_df) - 1];
-	double sd_over_sqrt_n = ci95 / pb_t95(n - 1);
-	return sqrt(q) * sd_over_sqrt_n * sqrt((double)n / m) * pb_t95(m - 1);
-}

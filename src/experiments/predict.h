@@ -146,12 +146,6 @@ bool pb_slowdown_within(double predicted_pct, double measured_pct);
 const char *pb_slowdown_verdict(double predicted_pct, double measured_pct, double ci95_pp);
 /* Whether a CI half-width is small enough to stop measuring (half the planned tolerance). */
 bool pb_slowdown_precise(double predicted_pct, double ci95_pp);
-/* The narrowest CI half-width m rounds could give where n rounds gave ci95: the spread at the
- * lower 10 % confidence bound of the one seen (chi-square, n - 1 df), with m rounds' t. A
- * stopping rule that gives up only when even this misses the precision looks at the spread
- * alone, as the precision rule does, and rarely gives up on a period a lucky-looking spread
- * would have made precise. */
-double pb_reachable_ci95(double ci95, unsigned n, unsigned m);
 /* What a sample cost over paired rounds: the mean of each round's extra CPU time over its
  * samples, with the t interval (n - 1 df). Rounds without samples or with a figure that is no
  * number are left out; fewer than two left give NaN for both. Returns the rounds used. */
