@@ -496,6 +496,23 @@ static void check_adds_up(json_t *p)
 	}
 }
 
+/* A results document in a new folder under /tmp (dir: a mkdtemp template), and its removal. */
+static void results_in_tmp(char *dir, struct pb_results *res)
+{
+	struct pb_error err = {0};
+	char *argv[] = {"test_cost", NULL};
+	CHECK(mkdtemp(dir) != NULL);
+	CHECK(pb_results_open(res, dir, 1, argv, &err) == 0);
+}
+
+static void results_remove(struct pb_results *res, const char *dir)
+{
+	pb_results_close(res);
+	char cmd[128];
+	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+	CHECK(system(cmd) == 0);
+}
+
 /* The cost workload measured beside a prediction's target at its shortest period: only for a
  * fit without a per-event term (whose model is its per-sample cost alone); its figures against
  * the fit's, and the prediction made again with its cost moving the same way. */
@@ -553,11 +570,9 @@ static void check_reference(json_t *p, bool without)
 static void test_smoke_on(const char *facility)
 {
 	char dir[] = "/tmp/pb-test-cost-XXXXXX";
-	CHECK(mkdtemp(dir) != NULL);
 	struct pb_results res;
 	struct pb_error err = {0};
-	char *argv[] = {"test_cost", NULL};
-	CHECK(pb_results_open(&res, dir, 1, argv, &err) == 0);
+	results_in_tmp(dir, &res);
 	struct pb_suite_options o;
 	pb_suite_options_defaults(&o);
 	/* three: the fewest rounds of a prediction (of two, one disturbed run would carry the
@@ -798,10 +813,7 @@ static void test_smoke_on(const char *facility)
 	CHECK_EQ_U64(buffers, 12);
 	json_decref(points);
 	pb_test_check_units(&res);
-	pb_results_close(&res);
-	char cmd[128];
-	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-	CHECK(system(cmd) == 0);
+	results_remove(&res, dir);
 }
 
 /* A fake kernel in front of the real one (the sys seam): perf_event_open fails (EIO) at the
@@ -1022,11 +1034,8 @@ static void test_cost_by_period(void)
 	if (!sw || !cf)
 		return;
 	char dir[] = "/tmp/pb-test-cost-XXXXXX";
-	CHECK(mkdtemp(dir) != NULL);
 	struct pb_results res;
-	struct pb_error err = {0};
-	char *argv[] = {"test_cost", NULL};
-	CHECK(pb_results_open(&res, dir, 1, argv, &err) == 0);
+	results_in_tmp(dir, &res);
 	for (int with_intercept = 0; with_intercept < 2; with_intercept++) {
 		sw->n = 0;
 		for (unsigned k = 0; k < 8; k++) {
@@ -1065,10 +1074,7 @@ static void test_cost_by_period(void)
 							       "ns_per_sample_by_period");
 		CHECK(rows && pb_rlist_size(rows) == 2);
 	}
-	pb_results_close(&res);
-	char cmd[128];
-	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-	CHECK(system(cmd) == 0);
+	results_remove(&res, dir);
 	free(sw);
 	free(cf);
 }
@@ -1079,11 +1085,9 @@ static void test_cost_by_period(void)
 static void test_timer_reference(void)
 {
 	char dir[] = "/tmp/pb-test-cost-XXXXXX";
-	CHECK(mkdtemp(dir) != NULL);
 	struct pb_results res;
 	struct pb_error err = {0};
-	char *argv[] = {"test_cost", NULL};
-	CHECK(pb_results_open(&res, dir, 1, argv, &err) == 0);
+	results_in_tmp(dir, &res);
 	struct pb_suite_options o;
 	pb_suite_options_defaults(&o);
 	o.runs = PB_PREDICT_MIN_ROUNDS;
@@ -1127,10 +1131,7 @@ static void test_timer_reference(void)
 	json_decref(points);
 	/* every field the predictions write has the unit a /1 file's reader implies */
 	pb_test_check_units(&res);
-	pb_results_close(&res);
-	char cmd[128];
-	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-	CHECK(system(cmd) == 0);
+	results_remove(&res, dir);
 }
 
 static void test_smoke(void)
