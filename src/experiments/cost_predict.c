@@ -204,14 +204,14 @@ static double predicted_slowdown_at(const struct prediction_rounds_done *d, unsi
  * moved its slowdown of 27000 % by 2700 points). Its CI (t, rounds - 1 df) is the delta
  * method's over the difference's and the baseline's standard errors. */
 struct slowdown_figures {
-	double predicted, measured, ci95, per_sample_ns;
+	double predicted, measured, ci95, per_sample_ns, per_sample_ci95;
 	unsigned n;
 };
 
 static struct slowdown_figures slowdown_of(const struct prediction_rounds_done *d, unsigned i)
 {
-	double pred[MAX_RUNS], diff[MAX_RUNS], base[MAX_RUNS], per_sample[MAX_RUNS];
-	unsigned n = 0, ns = 0;
+	double pred[MAX_RUNS], diff[MAX_RUNS], base[MAX_RUNS], samples[MAX_RUNS];
+	unsigned n = 0;
 	for (unsigned r = 0; r < d->rounds; r++) {
 		const struct predict_run *pr = &d->runs[i][r];
 		double p = (predicted_cpu(d, i, r) - d->bcpu[r]) / d->bcpu[r] * 100;
@@ -220,11 +220,11 @@ static struct slowdown_figures slowdown_of(const struct prediction_rounds_done *
 			continue;
 		pred[n] = p;
 		diff[n] = dr;
+		/* a trapping facility's extra time is its events' too: no per-sample figure */
+		samples[n] = d->none->per_event ? 0 : pr->samples;
 		base[n++] = d->bcpu[r];
-		if (pr->samples > 0 && !d->none->per_event)
-			per_sample[ns++] = dr / pr->samples;
 	}
-	struct slowdown_figures f = {NAN, NAN, NAN, NAN, n};
+	struct slowdown_figures f = {NAN, NAN, NAN, NAN, NAN, n};
 	if (!n)
 		return f;
 	struct pb_summary sp, sd, sb;
@@ -239,8 +239,7 @@ static struct slowdown_figures slowdown_of(const struct prediction_rounds_done *
 					 (sb.mean * sb.mean * sb.mean * sb.mean);
 		f.ci95 = pb_t95(n - 1) * sqrt(var_rel) * 100;
 	}
-	if (ns)
-		f.per_sample_ns = pb_median(per_sample, ns);
+	pb_paired_sample_cost(diff, samples, n, &f.per_sample_ns, &f.per_sample_ci95);
 	return f;
 }
 
@@ -363,6 +362,9 @@ static void prediction_point_fill(struct pb_result_point *p, const struct predic
 		/* what a sample cost this target, beside the fit's: a target whose own cache and
 		 * TLB refills after each interrupt cost more shows it here */
 		pb_rset_real(m, "measured_ns_per_sample", PB_UNIT_NS_PER_SAMPLE, f.per_sample_ns);
+	if (isfinite(f.per_sample_ci95))
+		pb_rset_real(m, "measured_ns_per_sample_ci95", PB_UNIT_NS_PER_SAMPLE,
+			     f.per_sample_ci95);
 	if (isfinite(f.predicted) && isfinite(f.measured)) {
 		pb_rset_real(m, "slowdown_error_pp", PB_UNIT_PERCENT_POINTS, f.predicted - f.measured);
 		pb_rset_real(m, "slowdown_tolerance_pp", PB_UNIT_PERCENT_POINTS,

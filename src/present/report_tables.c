@@ -306,8 +306,13 @@ static void c_prediction(const struct pb_result_point *p, char *b, size_t n)
 	if (verdict)
 		pb_append(b, n, ": %s", verdict);
 	double own = pb_rset_get_number(met(p), "measured_ns_per_sample", &ok);
-	if (ok)
-		pb_append(b, n, "; a sample cost %.3g µs here", own / 1000);
+	if (ok) {
+		pb_append(b, n, "; a sample cost %.3g", own / 1000);
+		double own_ci = pb_rset_get_number(met(p), "measured_ns_per_sample_ci95", &ok);
+		if (ok)
+			pb_append(b, n, " ± %.2g", own_ci / 1000);
+		pb_append(b, n, " µs here");
+	}
 	/* the cost workload beside it at the same period: how far the machine's cost was from
 	 * the fit's, and what is left to the target itself */
 	double ref = pb_rset_get_number(met(p), "reference_ns_per_sample", &ok);
