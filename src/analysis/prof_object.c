@@ -1,6 +1,7 @@
 /* ELF objects for profiles, through elfutils: link-time addresses from file offsets, code
  * bytes, symbols and source lines; and a process's executable mappings (its MMAP records or
  * /proc/PID/maps). */
+#include "analysis/plt_symbols.h"
 #include "analysis/profile.h"
 #include "analysis/symbol_alias.h"
 
@@ -27,6 +28,9 @@ struct pb_prof_object {
 	 * point into the Dwfl's string tables, so they live as long as dwfl. */
 	struct pb_symbol_alias_table aliases;
 	bool aliases_built;
+	/* The stubs of its PLT with perf's names (plt_symbols.h), built with the aliases from
+	 * the object itself: a debug file's .plt holds no code. */
+	struct pb_plt_table plt;
 };
 
 const char *pb_path_base(const char *path)
@@ -99,6 +103,7 @@ void pb_prof_object_close(struct pb_prof_object *o)
 	if (!o)
 		return;
 	pb_symbol_alias_table_free(&o->aliases);
+	pb_plt_table_free(&o->plt);
 	if (o->dwfl)
 		dwfl_end(o->dwfl);
 	if (o->elf)
@@ -178,8 +183,11 @@ const struct pb_symbol_alias_table *pb_prof_object_aliases(struct pb_prof_object
 {
 	if (!o->mod)
 		return NULL;
-	if (!o->aliases_built)
+	if (!o->aliases_built) {
 		build_aliases(o);
+		/* out of memory leaves it empty: PLT addresses then stay unnamed, as before */
+		(void)pb_plt_table_build(o->elf, &o->plt);
+	}
 	return &o->aliases;
 }
 
@@ -187,6 +195,17 @@ const char *pb_prof_object_symbol(struct pb_prof_object *o, uint64_t addr, uint6
 {
 	if (!o->mod)
 		return NULL;
+	/* No symbol covers a PLT stub (elfutils names none, or the sizeless symbol before it);
+	 * perf names it by its relocation. perf also extends a sizeless symbol such as _init
+	 * over the stubs that follow it, and which of the two overlapping symbols its lookup
+	 * meets first depends on the shape of its symbol tree: the stub's name is the one
+	 * kept. */
+	pb_prof_object_aliases(o);
+	const struct pb_plt_symbol *stub = pb_plt_table_find(&o->plt, addr);
+	if (stub) {
+		*start = stub->start;
+		return stub->name;
+	}
 	GElf_Off off;
 	GElf_Sym sym;
 	const char *name = dwfl_module_addrinfo(o->mod, addr, &off, &sym, NULL, NULL, NULL);
