@@ -34,9 +34,9 @@ static size_t perf_names(const char *path, char (*names)[256], size_t max)
 			in_plt = strstr(line, "'.rela.plt'") || strstr(line, "'.rel.plt'");
 			continue;
 		}
-		char offset[32], info[32], type[64], value[32], name[256] = "";
+		char offset[32], info[32], type[64], value[32], name[252] = "";
 		if (!in_plt || n == max ||
-		    sscanf(line, "%31s %31s %63s %31s %255s", offset, info, type, value, name) < 3 ||
+		    sscanf(line, "%31s %31s %63s %31s %251s", offset, info, type, value, name) < 3 ||
 		    strncmp(type, "R_", 2))
 			continue;
 		if (!strcmp(name, "+") || !strcmp(name, "-"))  /* an addend only: no symbol */
