@@ -2,7 +2,8 @@
 # Addresses in PLT stubs are named as perf names them, with perf itself as the judge: every stub
 # (as objdump finds them) of a small program, its ld.so and its libc gets an execute breakpoint
 # (mem:ADDR:x, four per recording: x86's debug registers; ASLR off, so the run-time addresses
-# are known before the run), and `perf record` runs the program. For every stub entered,
+# are known before the run), and so does each PLT's header (which perf names by the sizeless
+# symbol before it, an executable's _init), and `perf record` runs the program. For every stub entered,
 # pesbench's name (perfdata's histogram, the exports' symbolizer) must be `perf script`'s, and
 # `perfdata --export folded` must hold perf's names. One difference is allowed, and counted:
 # perf 6.1 also extends the sizeless symbol before an executable's .plt (_init) over the stubs
@@ -111,8 +112,9 @@ check_object() { # path
 	local path=$1 base
 	base=$(base_of "$(readlink -f "$path")")
 	[ -n "$base" ] || { fail "$path: not among the program's mappings"; return; }
-	# the stubs' link-time addresses, as binutils labels them (not the header: NAME@plt-0x10)
-	objdump -d -j .plt "$path" 2>/dev/null | sed -n 's/^\([0-9a-f]*\) <.*@plt>:$/\1/p' >"$work/stubs.list"
+	# the stubs' link-time addresses, as binutils labels them, and the header's (NAME@plt-0x10)
+	objdump -d -j .plt "$path" 2>/dev/null |
+		sed -n 's/^\([0-9a-f]*\) <.*@plt\(-0x[0-9a-f]*\)\{0,1\}>:$/\1/p' >"$work/stubs.list"
 	[ -s "$work/stubs.list" ] || { fail "$path: objdump finds no PLT stub"; return; }
 	local addr group=()
 	while read -r addr; do

@@ -191,6 +191,47 @@ const struct pb_symbol_alias_table *pb_prof_object_aliases(struct pb_prof_object
 	return &o->aliases;
 }
 
+/* perf gives a sizeless function symbol (an executable's _init) the addresses up to the next
+ * symbol's start, the last one's up to the page after its own (symbols__fixup_end), whatever
+ * the sections; elfutils only within its section. So an address no symbol holds, such as the
+ * PLT header after .init, is named by the sizeless symbol before it, as perf names it. Of
+ * several sizeless names at one start perf extends the last in the symbol table, which then
+ * wins as the sized one. Left unnamed: an address with a PLT stub between it and the
+ * symbol (.plt.got, .plt.sec), which perf names by the symbol or by nothing depending on the
+ * shape of its symbol tree. */
+static const char *extended_sizeless(struct pb_prof_object *o, uint64_t addr, uint64_t *start)
+{
+	const struct pb_symbol_alias_table *t = pb_prof_object_aliases(o);
+	size_t lo = 0, hi = t->n;   /* the first entry starting after addr */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (t->v[mid].start <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0)
+		return NULL;
+	const struct pb_symbol_alias *last = &t->v[lo - 1], *first = last;
+	while (first > t->v && first[-1].start == last->start)
+		first--;
+	for (const struct pb_symbol_alias *a = first; a <= last; a++)
+		if (a->size)
+			return NULL;    /* sized: perf keeps its own end */
+	uint64_t end = lo < t->n ? t->v[lo].start : (last->start + 4095) / 4096 * 4096 + 4096;
+	if (addr >= end)
+		return NULL;
+	for (size_t i = 0; i < o->plt.n; i++)
+		if (o->plt.v[i].start > last->start && o->plt.v[i].start <= addr)
+			return NULL;
+	const struct pb_symbol_alias *kept = first;
+	for (const struct pb_symbol_alias *a = first; a <= last; a++)
+		if (a->order > kept->order)
+			kept = a;
+	*start = kept->start;
+	return kept->name;
+}
+
 const char *pb_prof_object_symbol(struct pb_prof_object *o, uint64_t addr, uint64_t *start)
 {
 	if (!o->mod)
@@ -210,7 +251,7 @@ const char *pb_prof_object_symbol(struct pb_prof_object *o, uint64_t addr, uint6
 	GElf_Sym sym;
 	const char *name = dwfl_module_addrinfo(o->mod, addr, &off, &sym, NULL, NULL, NULL);
 	if (!name)
-		return NULL;
+		return extended_sizeless(o, addr, start);
 	*start = addr - off;
 	/* elfutils names the function by the first of its aliases it meets (of one binding);
 	 * perf, whose names profiles are compared with, by its rules (symbol_alias.h). */
