@@ -131,7 +131,7 @@ ldso=$(awk '$6 ~ /\/ld-/ { print $6; exit }' "$work/maps")
 for object in "$work/stubs" "$ldso" "$libc"; do
 	[ -n "$object" ] && check_object "$object"
 done
-echo "$compared stubs entered, named as perf names them ($as_init that perf names _init, pesbench NAME@plt)," \
+echo "$compared stubs and headers entered, named as perf names them ($as_init that perf names _init, pesbench NAME@plt)," \
 	"$silent never entered"
 [ "$compared" -gt 0 ] || fail "no stub entered: the breakpoints pesbench's self-test found working never fired"
 [ "$fails" -eq 0 ] || { echo "$fails failure(s)"; exit 1; }

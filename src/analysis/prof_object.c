@@ -221,9 +221,17 @@ static const char *extended_sizeless(struct pb_prof_object *o, uint64_t addr, ui
 	uint64_t end = lo < t->n ? t->v[lo].start : (last->start + 4095) / 4096 * 4096 + 4096;
 	if (addr >= end)
 		return NULL;
-	for (size_t i = 0; i < o->plt.n; i++)
-		if (o->plt.v[i].start > last->start && o->plt.v[i].start <= addr)
-			return NULL;
+	/* the stubs are in address order: the first one after the symbol */
+	size_t slo = 0, shi = o->plt.n;
+	while (slo < shi) {
+		size_t mid = slo + (shi - slo) / 2;
+		if (o->plt.v[mid].start <= last->start)
+			slo = mid + 1;
+		else
+			shi = mid;
+	}
+	if (slo < o->plt.n && o->plt.v[slo].start <= addr)
+		return NULL;
 	const struct pb_symbol_alias *kept = first;
 	for (const struct pb_symbol_alias *a = first; a <= last; a++)
 		if (a->order > kept->order)
