@@ -1,6 +1,7 @@
 /* ELF objects for profiles, through elfutils: link-time addresses from file offsets, code
  * bytes, symbols and source lines; and a process's executable mappings (its MMAP records or
  * /proc/PID/maps). */
+#include "analysis/plt_symbols.h"
 #include "analysis/profile.h"
 #include "analysis/symbol_alias.h"
 
@@ -27,6 +28,9 @@ struct pb_prof_object {
 	 * point into the Dwfl's string tables, so they live as long as dwfl. */
 	struct pb_symbol_alias_table aliases;
 	bool aliases_built;
+	/* The stubs of its PLT with perf's names (plt_symbols.h), built with the aliases from
+	 * the object itself: a debug file's .plt holds no code. */
+	struct pb_plt_table plt;
 };
 
 const char *pb_path_base(const char *path)
@@ -99,6 +103,7 @@ void pb_prof_object_close(struct pb_prof_object *o)
 	if (!o)
 		return;
 	pb_symbol_alias_table_free(&o->aliases);
+	pb_plt_table_free(&o->plt);
 	if (o->dwfl)
 		dwfl_end(o->dwfl);
 	if (o->elf)
@@ -178,20 +183,83 @@ const struct pb_symbol_alias_table *pb_prof_object_aliases(struct pb_prof_object
 {
 	if (!o->mod)
 		return NULL;
-	if (!o->aliases_built)
+	if (!o->aliases_built) {
 		build_aliases(o);
+		/* out of memory leaves it empty: PLT addresses then stay unnamed, as before */
+		(void)pb_plt_table_build(o->elf, &o->plt);
+	}
 	return &o->aliases;
+}
+
+/* perf gives a sizeless function symbol (an executable's _init) the addresses up to the next
+ * symbol's start, the last one's up to the page after its own (symbols__fixup_end), whatever
+ * the sections; elfutils only within its section. So an address no symbol holds, such as the
+ * PLT header after .init, is named by the sizeless symbol before it, as perf names it. Of
+ * several sizeless names at one start perf extends the last in the symbol table, which then
+ * wins as the sized one. Left unnamed: an address with a PLT stub between it and the
+ * symbol (.plt.got, .plt.sec), which perf names by the symbol or by nothing depending on the
+ * shape of its symbol tree. */
+static const char *extended_sizeless(struct pb_prof_object *o, uint64_t addr, uint64_t *start)
+{
+	const struct pb_symbol_alias_table *t = pb_prof_object_aliases(o);
+	size_t lo = 0, hi = t->n;   /* the first entry starting after addr */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (t->v[mid].start <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0)
+		return NULL;
+	const struct pb_symbol_alias *last = &t->v[lo - 1], *first = last;
+	while (first > t->v && first[-1].start == last->start)
+		first--;
+	for (const struct pb_symbol_alias *a = first; a <= last; a++)
+		if (a->size)
+			return NULL;    /* sized: perf keeps its own end */
+	uint64_t end = lo < t->n ? t->v[lo].start : (last->start + 4095) / 4096 * 4096 + 4096;
+	if (addr >= end)
+		return NULL;
+	/* the stubs are in address order: the first one after the symbol */
+	size_t slo = 0, shi = o->plt.n;
+	while (slo < shi) {
+		size_t mid = slo + (shi - slo) / 2;
+		if (o->plt.v[mid].start <= last->start)
+			slo = mid + 1;
+		else
+			shi = mid;
+	}
+	if (slo < o->plt.n && o->plt.v[slo].start <= addr)
+		return NULL;
+	const struct pb_symbol_alias *kept = first;
+	for (const struct pb_symbol_alias *a = first; a <= last; a++)
+		if (a->order > kept->order)
+			kept = a;
+	*start = kept->start;
+	return kept->name;
 }
 
 const char *pb_prof_object_symbol(struct pb_prof_object *o, uint64_t addr, uint64_t *start)
 {
 	if (!o->mod)
 		return NULL;
+	/* No symbol covers a PLT stub (elfutils names none, or the sizeless symbol before it);
+	 * perf names it by its relocation. perf also extends a sizeless symbol such as _init
+	 * over the stubs that follow it, and which of the two overlapping symbols its lookup
+	 * meets first depends on the shape of its symbol tree: the stub's name is the one
+	 * kept. */
+	pb_prof_object_aliases(o);
+	const struct pb_plt_symbol *stub = pb_plt_table_find(&o->plt, addr);
+	if (stub) {
+		*start = stub->start;
+		return stub->name;
+	}
 	GElf_Off off;
 	GElf_Sym sym;
 	const char *name = dwfl_module_addrinfo(o->mod, addr, &off, &sym, NULL, NULL, NULL);
 	if (!name)
-		return NULL;
+		return extended_sizeless(o, addr, start);
 	*start = addr - off;
 	/* elfutils names the function by the first of its aliases it meets (of one binding);
 	 * perf, whose names profiles are compared with, by its rules (symbol_alias.h). */
