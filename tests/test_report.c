@@ -295,16 +295,6 @@ static void check_report(void)
 		fprintf(stderr, "could not remove %s\n", dir);
 }
 
-static const struct pb_rset *card_of(const struct pb_results *doc, const char *facility)
-{
-	for (size_t i = 0; i < pb_rlist_size(&doc->scorecard); i++) {
-		const struct pb_rset *e = pb_rlist_set_at(&doc->scorecard, i);
-		if (!strcmp(pb_rset_get_text(e, "facility"), facility))
-			return e;
-	}
-	return NULL;
-}
-
 static double fig(const struct pb_rset *e, const char *name, const char *field)
 {
 	bool ok;
@@ -336,7 +326,7 @@ static void check_scorecard(void)
 	pb_test_results_of_json(&doc, root);
 	pb_scorecard_fill(&doc);
 	/* the timer: accuracy rows 91 (accuracy) and 61 (interval); the marked row of 11 is out */
-	const struct pb_rset *timer = card_of(&doc, "timer");
+	const struct pb_rset *timer = pb_test_card_of(&doc, "timer");
 	CHECK(timer && pb_rset_is_true(timer, "measured"));
 	CHECK(fabs(fig(timer, "accuracy_worst", "value") - 61) < 1e-9);
 	CHECK(fabs(fig(timer, "accuracy_median", "value") - 61) < 1e-9 ||
@@ -352,7 +342,7 @@ static void check_scorecard(void)
 	CHECK(fabs(fig(timer, "overhead_10khz", "value") - 2) < 1e-9);
 	CHECK(pb_rset_is_true(pb_rset_get_set(timer, "overhead_1khz"), "resolved"));
 	/* pebs: cost unresolved */
-	const struct pb_rset *pebs = card_of(&doc, "pebs");
+	const struct pb_rset *pebs = pb_test_card_of(&doc, "pebs");
 	CHECK(pebs && !pb_rset_is_true(pb_rset_get_set(pebs, "ns_per_sample"), "resolved"));
 	CHECK_STR_CONTAINS(pb_rset_get_text(pb_rset_get_set(pebs, "ns_per_sample"), "note"),
 			   "not resolved: estimate 300");
@@ -360,17 +350,17 @@ static void check_scorecard(void)
 	CHECK(fig(pebs, "loss", "value") > 0);
 	CHECK_STR_CONTAINS(pb_rset_get_text(pebs, "summary"), "lossless capture");
 	CHECK_STR_CONTAINS(pb_rset_get_text(pebs, "summary"), "multiplexed");
-	CHECK_STR_CONTAINS(pb_rset_get_text(card_of(&doc, "uprobe"), "summary"),
+	CHECK_STR_CONTAINS(pb_rset_get_text(pb_test_card_of(&doc, "uprobe"), "summary"),
 			   "use for exact counts");
-	CHECK_STR_CONTAINS(pb_rset_get_text(card_of(&doc, "sw"), "summary"),
+	CHECK_STR_CONTAINS(pb_rset_get_text(pb_test_card_of(&doc, "sw"), "summary"),
 			   "use for counts to ±2.5 %");
-	CHECK(fig(card_of(&doc, "sw"), "wrong_level_samples", "value") == 5);
-	CHECK_STR_CONTAINS(pb_rset_get_text(card_of(&doc, "sw"), "summary"),
+	CHECK(fig(pb_test_card_of(&doc, "sw"), "wrong_level_samples", "value") == 5);
+	CHECK_STR_CONTAINS(pb_rset_get_text(pb_test_card_of(&doc, "sw"), "summary"),
 			   "privilege-level filtering (5 samples at an excluded level)");
 	CHECK(fig(timer, "wrong_level_samples", "value") == 0);
 	CHECK(!strstr(pb_rset_get_text(timer, "summary"), "privilege-level"));
 	/* spe was skipped: not measured, and why */
-	const struct pb_rset *spe = card_of(&doc, "spe");
+	const struct pb_rset *spe = pb_test_card_of(&doc, "spe");
 	CHECK(spe && !pb_rset_is_true(spe, "measured"));
 	CHECK_STR_CONTAINS(pb_rset_get_text(spe, "why"), "no SPE here");
 
@@ -399,7 +389,7 @@ static void check_scorecard(void)
 	struct pb_error err = {0};
 	CHECK(pb_results_load_buffer(text, strlen(text), "back", &back, &err) == 0);
 	CHECK_EQ_U64(pb_rlist_size(&back.scorecard), pb_rlist_size(&doc.scorecard));
-	CHECK(fabs(fig(card_of(&back, "timer"), "overhead_1khz", "value") - 0.2) < 1e-9);
+	CHECK(fabs(fig(pb_test_card_of(&back, "timer"), "overhead_1khz", "value") - 0.2) < 1e-9);
 	/* the scorecard is not a point field: no "value" unit leaks into the units object */
 	CHECK(!json_object_get(json_object_get(written, "units"), "value"));
 	pb_results_free(&back);

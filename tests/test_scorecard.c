@@ -76,16 +76,6 @@ static json_t *results_root(void)
 			 "skipped", "points");
 }
 
-static const struct pb_rset *card_of(const struct pb_results *doc, const char *facility)
-{
-	for (size_t i = 0; i < pb_rlist_size(&doc->scorecard); i++) {
-		const struct pb_rset *e = pb_rlist_set_at(&doc->scorecard, i);
-		if (!strcmp(pb_rset_get_text(e, "facility"), facility))
-			return e;
-	}
-	return NULL;
-}
-
 static bool lists_use(const struct pb_rset *e, const char *use)
 {
 	const struct pb_rlist *uses = pb_rset_get_list(e, "uses");
@@ -140,7 +130,7 @@ static void check_counting_uses(void)
 
 	static const char *const timed[] = {"tick", "tock", "tack", "timer"};
 	for (size_t i = 0; i < PB_ARRAY_SIZE(timed); i++) {
-		const struct pb_rset *e = card_of(&doc, timed[i]);
+		const struct pb_rset *e = pb_test_card_of(&doc, timed[i]);
 		if (!CHECK_MSG(e != NULL, "no card for %s", timed[i]))
 			continue;
 		CHECK_MSG(!strstr(text(e, "use_for"), "exact counts") &&
@@ -155,30 +145,30 @@ static void check_counting_uses(void)
 		CHECK_STR_CONTAINS(text(e, "summary"),
 				   "time-based (time estimates apply, counts do not): ");
 	}
-	CHECK_STR_CONTAINS(text(card_of(&doc, "tick"), "not_for"),
+	CHECK_STR_CONTAINS(text(pb_test_card_of(&doc, "tick"), "not_for"),
 			   "unbiased time estimates (off by up to 4 %)");
-	CHECK_STR_CONTAINS(text(card_of(&doc, "timer"), "not_for"),
+	CHECK_STR_CONTAINS(text(pb_test_card_of(&doc, "timer"), "not_for"),
 			   "unbiased time estimates (off by up to 4 %)");
-	CHECK_STR_CONTAINS(text(card_of(&doc, "tock"), "use_for"), "time estimates to ±2.5 %");
-	CHECK_STR_CONTAINS(text(card_of(&doc, "tack"), "use_for"), "time estimates (no run off)");
+	CHECK_STR_CONTAINS(text(pb_test_card_of(&doc, "tock"), "use_for"), "time estimates to ±2.5 %");
+	CHECK_STR_CONTAINS(text(pb_test_card_of(&doc, "tack"), "use_for"), "time estimates (no run off)");
 
 	/* the same rows under an exact-capable facility: judged for exact counts */
-	CHECK(!strcmp(text(card_of(&doc, "trap"), "not_for"), "exact counts (off by up to 4 %)"));
-	CHECK(!strcmp(text(card_of(&doc, "catch"), "use_for"), "counts to ±2.5 %"));
-	CHECK(!strcmp(text(card_of(&doc, "snap"), "use_for"), "exact counts"));
-	CHECK(lists_use(card_of(&doc, "trap"), "exact counts"));
-	CHECK(!strcmp(text(card_of(&doc, "trap"), "period_unit"), "events"));
-	CHECK_STR_CONTAINS(text(card_of(&doc, "trap"), "summary"),
+	CHECK(!strcmp(text(pb_test_card_of(&doc, "trap"), "not_for"), "exact counts (off by up to 4 %)"));
+	CHECK(!strcmp(text(pb_test_card_of(&doc, "catch"), "use_for"), "counts to ±2.5 %"));
+	CHECK(!strcmp(text(pb_test_card_of(&doc, "snap"), "use_for"), "exact counts"));
+	CHECK(lists_use(pb_test_card_of(&doc, "trap"), "exact counts"));
+	CHECK(!strcmp(text(pb_test_card_of(&doc, "trap"), "period_unit"), "events"));
+	CHECK_STR_CONTAINS(text(pb_test_card_of(&doc, "trap"), "summary"),
 			   "sees every event (exact counts apply): not for exact counts");
 	/* and under a sampler of events: count estimates, never exact counts */
-	const struct pb_rset *overflow = card_of(&doc, "overflow");
+	const struct pb_rset *overflow = pb_test_card_of(&doc, "overflow");
 	CHECK(!strcmp(text(overflow, "not_for"), "unbiased count estimates (off by up to 4 %)"));
 	CHECK(lists_use(overflow, "count estimates") && !lists_use(overflow, "exact counts"));
 	CHECK_STR_CONTAINS(text(overflow, "summary"),
 			   "samples events (count estimates apply, exact counts do not)");
 
 	/* a facility neither its file nor the registry describes: never claimed exact */
-	const struct pb_rset *mystery = card_of(&doc, "mystery");
+	const struct pb_rset *mystery = pb_test_card_of(&doc, "mystery");
 	CHECK(!strcmp(text(mystery, "use_for"), "count estimates (no run off)"));
 	CHECK(lists_use(mystery, "count estimates") && !lists_use(mystery, "exact counts"));
 	CHECK_STR_CONTAINS(text(mystery, "summary"),
@@ -200,8 +190,8 @@ static void check_counting_uses(void)
 	struct pb_results back;
 	struct pb_error err = {0};
 	CHECK(pb_results_load_buffer(dumped, strlen(dumped), "back", &back, &err) == 0);
-	CHECK(lists_use(card_of(&back, "tick"), "time estimates"));
-	CHECK(!strcmp(text(card_of(&back, "tick"), "period_unit"), "ns"));
+	CHECK(lists_use(pb_test_card_of(&back, "tick"), "time estimates"));
+	CHECK(!strcmp(text(pb_test_card_of(&back, "tick"), "period_unit"), "ns"));
 	pb_results_free(&back);
 	free(dumped);
 	json_decref(written);
@@ -225,7 +215,7 @@ static void check_period_unit_from_traits(void)
 	pb_test_results_of_json(&doc, root);
 	pb_scorecard_fill(&doc);
 
-	const struct pb_rset *clock = card_of(&doc, "clock"), *counter = card_of(&doc, "counter");
+	const struct pb_rset *clock = pb_test_card_of(&doc, "clock"), *counter = pb_test_card_of(&doc, "counter");
 	CHECK(clock && counter);
 	const struct pb_rset *bias = pb_rset_get_set(clock, "bias_max_deviation");
 	CHECK_MSG(bias != NULL, "a time period of 4 ns is coprime with any load count: no figure");

@@ -90,6 +90,16 @@ void pb_test_check_units(const struct pb_results *doc)
 	json_decref(root);
 }
 
+const struct pb_rset *pb_test_card_of(const struct pb_results *doc, const char *facility)
+{
+	for (size_t i = 0; i < pb_rlist_size(&doc->scorecard); i++) {
+		const struct pb_rset *e = pb_rlist_set_at(&doc->scorecard, i);
+		if (!strcmp(pb_rset_get_text(e, "facility"), facility))
+			return e;
+	}
+	return NULL;
+}
+
 void pb_test_request(struct pb_point_request *req, const char *facility, const char *workload,
 		     uint64_t period, uint64_t iterations, const struct pb_machine *m)
 {

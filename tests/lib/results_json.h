@@ -27,6 +27,8 @@ void pb_test_request(struct pb_point_request *req, const char *facility, const c
 /* Checks, as test assertions, that doc gives no field name two units, and that every field
  * with a unit has the unit a pesbench-results/1 file's field of that name is read with. */
 void pb_test_check_units(const struct pb_results *doc);
+/* The scorecard entry of a facility in a results document; NULL when it has none. */
+const struct pb_rset *pb_test_card_of(const struct pb_results *doc, const char *facility);
 /* A written file (report.html, a plot's script) whole, malloc'd; NULL when it cannot be read. */
 char *pb_test_read_file(const char *path);
 
