@@ -1073,6 +1073,11 @@ static void test_cost_by_period(void)
 		const struct pb_rlist *rows = pb_rset_get_list(&p->metrics,
 							       "ns_per_sample_by_period");
 		CHECK(rows && pb_rlist_size(rows) == 2);
+		/* a facility that traps on every event: its extra time holds the traps, no
+		 * per-period cost of a sample */
+		memset(cf, 0, sizeof *cf);
+		pb_cost_fit_sweep(sw, true, cf);
+		CHECK_EQ_U64(cf->nby_period, 0);
 	}
 	results_remove(&res, dir);
 	free(sw);

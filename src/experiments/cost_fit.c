@@ -30,8 +30,11 @@ static double local_baseline(const double *base, size_t n, size_t i)
 static void costs_by_period(const struct sweep *sw, const double *x, const double *y,
 			    struct cost_fit *cf)
 {
-	double *extra = malloc(sw->n * sizeof *extra), *samples = malloc(sw->n * sizeof *samples);
 	cf->nby_period = 0;
+	/* a trapping facility's extra time holds every event's trap: y / x is no cost of a sample */
+	if (cf->per_event)
+		return;
+	double *extra = malloc(sw->n * sizeof *extra), *samples = malloc(sw->n * sizeof *samples);
 	for (size_t i = 0; extra && samples && i < sw->n; i++) {
 		uint64_t period = sw->p[i].period;
 		bool seen = false;

@@ -329,6 +329,33 @@ static void c_prediction(const struct pb_result_point *p, char *b, size_t n)
 	pb_append(b, n, ")");
 }
 
+/* What a sample cost at each period of a cost fit's sweep ("by period: 18.9 ± 0.4 µs at 38 µs,
+ * ..."): whether a sample is one cost at every rate is one look away from the slope. */
+static void by_period_text(const struct pb_result_point *p, const struct pb_rlist *rows, char *b,
+			   size_t n)
+{
+	bool time_periods = !strcmp(period_unit(p), " ns");
+	const char *sep = "by period:";
+	for (size_t i = 0; i < pb_rlist_size(rows); i++) {
+		const struct pb_rset *r = pb_rlist_set_at(rows, i);
+		bool ok, ci_ok;
+		double ns = pb_rset_get_number(r, "ns_per_sample", &ok);
+		double ci = pb_rset_get_number(r, "ci95_ns", &ci_ok);
+		double period = pb_rset_get_number(r, "period", NULL);
+		if (!ok)
+			continue;
+		bool us = fabs(ns) >= 1000;
+		pb_append(b, n, "%s %.3g", sep, us ? ns / 1000 : ns);
+		if (ci_ok)
+			pb_append(b, n, " ± %.2g", us ? ci / 1000 : ci);
+		pb_append(b, n, " %s at %.4g %s", us ? "µs" : "ns",
+			  time_periods ? period / 1000 : period, time_periods ? "µs" : "events");
+		sep = ",";
+	}
+	if (strcmp(sep, "by period:"))
+		pb_append(b, n, "; ");
+}
+
 /* Flags and notes that belong to no column: never hidden. */
 static void c_notes(const struct pb_result_point *p, char *b, size_t n)
 {
@@ -347,8 +374,13 @@ static void c_notes(const struct pb_result_point *p, char *b, size_t n)
 		pb_append(b, n, "%lld unparseable records DROPPED; ",
 			  (long long)pb_rset_get_int(met(p), "dropped_total"));
 	const char *rate = pb_rset_get_text(par(p), "rate_note");
+	const struct pb_rlist *by_period = pb_rset_get_list(met(p), "ns_per_sample_by_period");
 	if (rate)
 		pb_append(b, n, "%s; ", rate);
+	else if (by_period && !pb_rset_get(met(p), "ns_per_event"))
+		/* (a trapping facility's y / x holds its traps: files before 2026-11-26's fifth
+		 * session wrote its rows too) */
+		by_period_text(p, by_period, b, n);
 	const char *note = pb_rset_get_text(par(p), "note");
 	/* a cost fit's note is its resolved column */
 	if (note && !pb_rset_get(met(p), "resolved"))
