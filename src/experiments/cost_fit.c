@@ -26,7 +26,8 @@ static double local_baseline(const double *base, size_t n, size_t i)
 	return pb_window_median(base, n, i, LOCAL_PAIRS);
 }
 
-/* The cost at each period of the sweep, from its pairs' x (samples) and y (extra CPU time). */
+/* The cost at each period of the sweep, shortest period first, from its pairs' x (samples) and
+ * y (extra CPU time). */
 static void costs_by_period(const struct sweep *sw, const double *x, const double *y,
 			    struct cost_fit *cf)
 {
@@ -37,10 +38,11 @@ static void costs_by_period(const struct sweep *sw, const double *x, const doubl
 	double *extra = malloc(sw->n * sizeof *extra), *samples = malloc(sw->n * sizeof *samples);
 	for (size_t i = 0; extra && samples && i < sw->n; i++) {
 		uint64_t period = sw->p[i].period;
-		bool seen = false;
-		for (unsigned k = 0; k < cf->nby_period && !seen; k++)
-			seen = cf->by_period[k].period == period;
-		if (seen || cf->nby_period == PB_ARRAY_SIZE(cf->by_period))
+		unsigned at = 0;
+		while (at < cf->nby_period && cf->by_period[at].period < period)
+			at++;
+		if ((at < cf->nby_period && cf->by_period[at].period == period) ||
+		    cf->nby_period == PB_ARRAY_SIZE(cf->by_period))
 			continue;
 		unsigned n = 0;
 		double sum_samples = 0;
@@ -51,11 +53,12 @@ static void costs_by_period(const struct sweep *sw, const double *x, const doubl
 			samples[n++] = x[j];
 			sum_samples += x[j];
 		}
-		unsigned k = cf->nby_period++;
-		cf->by_period[k].period = period;
-		cf->by_period[k].samples = sum_samples / n;
-		cf->by_period[k].pairs = pb_paired_sample_cost(extra, samples, n, &cf->by_period[k].ns,
-							       &cf->by_period[k].ci95);
+		memmove(&cf->by_period[at + 1], &cf->by_period[at],
+			(cf->nby_period++ - at) * sizeof cf->by_period[0]);
+		struct pb_period_cost *b = &cf->by_period[at];
+		b->period = period;
+		b->samples = sum_samples / n;
+		b->pairs = pb_paired_sample_cost(extra, samples, n, &b->ns, &b->ci95);
 	}
 	free(extra);
 	free(samples);
@@ -192,25 +195,16 @@ static void design_metrics(struct pb_result_point *p, const struct cost_fit *cf)
 	}
 }
 
-/* The cost at each period, shortest period first, and, when the fit's intercept is not zero
- * within its CI on a facility that pays nothing per event, what that says: a sample does not
+/* The cost at each period, and, when the fit's intercept is not zero within its CI (only a
+ * facility that pays nothing per event has costs by period), what that says: a sample does not
  * cost one figure over the sweep (a cost per run, or a sample dearer at some rates). */
 static void by_period_metrics(struct pb_result_point *p, const struct cost_fit *cf)
 {
 	if (!cf->nby_period)
 		return;
-	unsigned order[PB_ARRAY_SIZE(cf->by_period)];
-	for (unsigned k = 0; k < cf->nby_period; k++) {
-		unsigned at = k;
-		while (at > 0 && cf->by_period[order[at - 1]].period > cf->by_period[k].period) {
-			order[at] = order[at - 1];
-			at--;
-		}
-		order[at] = k;
-	}
 	struct pb_rlist *rows = pb_rset_list(&p->metrics, "ns_per_sample_by_period");
 	for (unsigned k = 0; k < cf->nby_period; k++) {
-		const struct pb_period_cost *b = &cf->by_period[order[k]];
+		const struct pb_period_cost *b = &cf->by_period[k];
 		struct pb_rset *row = pb_rlist_set(rows);
 		pb_rset_int(row, "period", PB_UNIT_NONE, (int64_t)b->period);
 		pb_rset_real(row, "samples", PB_UNIT_SAMPLES, b->samples);
@@ -219,7 +213,7 @@ static void by_period_metrics(struct pb_result_point *p, const struct cost_fit *
 		pb_rset_real_or_null(row, "ci95_ns", PB_UNIT_NS_PER_SAMPLE, b->ci95);
 	}
 	const struct pb_fit *f = &cf->cpu;
-	if (cf->per_event || !cf->fitted || !(fabs(f->intercept) > f->intercept_ci95))
+	if (!cf->fitted || !(fabs(f->intercept) > f->intercept_ci95))
 		return;
 	char note[480];
 	pb_format(note, sizeof note, "a sample is not one cost over this sweep: the fit's "
@@ -227,7 +221,7 @@ static void by_period_metrics(struct pb_result_point *p, const struct cost_fit *
 		  "periods); by period:", f->intercept / 1000, f->intercept_ci95 / 1000,
 		  f->intercept > 0 ? "dearer" : "cheaper");
 	for (unsigned k = 0; k < cf->nby_period; k++) {
-		const struct pb_period_cost *b = &cf->by_period[order[k]];
+		const struct pb_period_cost *b = &cf->by_period[k];
 		if (isfinite(b->ns))
 			pb_append(note, sizeof note, "%s %.3g µs at %.4g %s", k ? "," : "",
 				  b->ns / 1000, (double)b->period / (cf->time_based ? 1000 : 1),

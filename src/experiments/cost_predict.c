@@ -418,22 +418,34 @@ static void prediction_points(struct pb_results *res, const char *facility, cons
 typedef int prediction_measure_fn(void *ctx, uint64_t period, unsigned round,
 				  struct predict_run *out, struct pb_error *err);
 
-/* A run of the reference: without perf (period 0), or sampled at period. */
-static int reference_run(const struct prediction_rounds_done *d, uint64_t period,
-			 struct predict_run *out, struct pb_error *err)
+/* A workload of the suite run as a prediction's target, or as the cost workload beside one: its
+ * sampled request (the period set per run) and its request without perf. */
+struct workload_target {
+	struct pb_point_request req, base;
+	unsigned threads;
+};
+
+static int workload_run(void *ctx, uint64_t period, unsigned round, struct predict_run *out,
+			struct pb_error *err)
 {
-	bool sampled = period != 0;
-	struct pb_point_request q = sampled ? d->ref->sampled : d->ref->base;
-	if (sampled && pb_point_request_set_period(&q, period, err))
-		return -1;
+	(void)round;
+	struct workload_target *w = ctx;
+	const struct pb_point_request *q = &w->base;
+	if (period) {
+		if (pb_point_request_set_period(&w->req, period, err))
+			return -1;
+		q = &w->req;
+	}
 	struct pb_point pt;
-	if (pb_point_measure(&q, &pt, err))
+	if (pb_point_measure(q, &pt, err))
 		return -1;
 	*out = (struct predict_run){
-		.cpu = (double)pb_cost_sum_cpu(&pt, q.threads),
+		.cpu = (double)pb_cost_sum_cpu(&pt, w->threads),
 		.wall = (double)pt.wall_ns,
-		.samples = sampled ? (double)pt.ev[0].observed : 0,
-		.lost = sampled ? (double)pt.ev[0].lost : 0,
+		.samples = period ? (double)pt.ev[0].observed : 0,
+		.events = period ? (double)pt.ev[0].count : 0,
+		.expected = period ? pt.ev[0].expected : 0,
+		.lost = period ? (double)pt.ev[0].lost : 0,
 	};
 	pb_point_free(&pt);
 	return 0;
@@ -465,6 +477,10 @@ static int prediction_rounds(const struct pb_suite_options *o, const char *what,
 	 * reference's own interval is narrowest; at every period it took the suite past its
 	 * 150 s) */
 	unsigned nslots = nperiods + 1 + (d->ref ? 2 : 0);
+	struct workload_target reference = {0};
+	if (d->ref)
+		reference = (struct workload_target){.req = d->ref->sampled, .base = d->ref->base,
+						     .threads = d->ref->sampled.threads};
 	unsigned fewest = pb_cost_predict_rounds(o), most = pb_cost_predict_max_rounds(o);
 	struct predict_run warm;
 	int rc = measure(ctx, 0, UINT_MAX, &warm, err);
@@ -492,7 +508,8 @@ static int prediction_rounds(const struct pb_suite_options *o, const char *what,
 			struct predict_run pr;
 			if (slot > nperiods) {
 				bool sampled = slot == nperiods + 2;
-				if (reference_run(d, sampled ? d->periods[nperiods - 1] : 0, &pr, err))
+				if (workload_run(&reference, sampled ? d->periods[nperiods - 1] : 0, r,
+						 &pr, err))
 					return -1;
 				*(sampled ? &d->ref_sampled[r] : &d->ref_base[r]) = pr;
 				continue;
@@ -509,37 +526,6 @@ static int prediction_rounds(const struct pb_suite_options *o, const char *what,
 		}
 		d->rounds = r + 1;
 	}
-	return 0;
-}
-
-struct workload_target {
-	struct pb_point_request req, base;
-	unsigned threads;
-};
-
-static int workload_run(void *ctx, uint64_t period, unsigned round, struct predict_run *out,
-			struct pb_error *err)
-{
-	(void)round;
-	struct workload_target *w = ctx;
-	const struct pb_point_request *q = &w->base;
-	if (period) {
-		if (pb_point_request_set_period(&w->req, period, err))
-			return -1;
-		q = &w->req;
-	}
-	struct pb_point pt;
-	if (pb_point_measure(q, &pt, err))
-		return -1;
-	*out = (struct predict_run){
-		.cpu = (double)pb_cost_sum_cpu(&pt, w->threads),
-		.wall = (double)pt.wall_ns,
-		.samples = period ? (double)pt.ev[0].observed : 0,
-		.events = period ? (double)pt.ev[0].count : 0,
-		.expected = period ? pt.ev[0].expected : 0,
-		.lost = period ? (double)pt.ev[0].lost : 0,
-	};
-	pb_point_free(&pt);
 	return 0;
 }
 
