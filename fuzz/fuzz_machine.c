@@ -49,8 +49,9 @@ static void remove_root(void)
 
 static void setup(void)
 {
-	snprintf(root, sizeof root, "/tmp/pb-fuzz-machine-%d", (int)getpid());
-	mkdir(root, 0755);
+	snprintf(root, sizeof root, "/tmp/pb-fuzz-machine-XXXXXX");
+	if (!mkdtemp(root))
+		abort();
 	atexit(remove_root);
 	mkdirs("proc/sys/kernel");
 	mkdirs("sys/bus/event_source/devices/ibs_op/format");

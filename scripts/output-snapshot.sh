@@ -235,6 +235,10 @@ for line in open(sys.argv[1]):
     print(json.dumps(scrub(json.loads(line)), indent=1, sort_keys=True))
 ' "$scratch/$t.jsonl" >"$out/fake/$t.txt"
 		cat "$scratch/$t.exit" >>"$out/fake/$t.txt"
+		# a failed test says which checks failed, so that a comparison shows them (the
+		# results alone are the same when a check fails on something they do not hold)
+		sed -nE 's|^[^:]*/([^/:]+:[0-9]+: CHECK failed)|\1|p' "$scratch/$t.log" \
+			>>"$out/fake/$t.txt"
 		commands=$((commands + 1))
 	done
 fi

@@ -54,7 +54,9 @@ check "! grep -rqF -e '$work' -e '$PB_SOURCE_DIR' '$work/a'" "no absolute path i
 check "grep -q '<SRC>/tests/fixtures/sysfs-zen4' '$work/a/probe/tests_fixtures_sysfs-zen4.txt'" \
 	"paths of inputs read <SRC>"
 
-# a binary that prints one more line in `workloads`: that file, and only it, differs
+# a binary that prints one more line in `workloads`, and a fake-kernel test that fails a check
+# after writing the same results: those two files, and only they, differ, and the failed check
+# is shown (a CI run once showed only "exit 1" of a test that failed inside the snapshot)
 cat >"$work/changed-pesbench" <<EOF
 #!/bin/bash
 "$PB_BIN" "\$@"
@@ -63,12 +65,25 @@ rc=\$?
 exit \$rc
 EOF
 chmod +x "$work/changed-pesbench"
+mkdir "$work/tests-c"
+ln -s "$PB_BUILD_DIR"/test_* "$work/tests-c/"
+rm "$work/tests-c/test_numbers"
+cat >"$work/tests-c/test_numbers" <<EOF
+#!/bin/bash
+"$PB_BUILD_DIR/test_numbers" || exit
+echo "$PB_SOURCE_DIR/tests/test_numbers.c:9: CHECK failed: planted" >&2
+exit 1
+EOF
+chmod +x "$work/tests-c/test_numbers"
 expect_exit 0 "snapshot of a changed binary" bash "$snapshot" --source "$tree" \
-	--tests "$PB_BUILD_DIR" "$work/changed-pesbench" "$work/c"
+	--tests "$work/tests-c" "$work/changed-pesbench" "$work/c"
 expect_exit 1 "compare a c" bash "$compare" --dirs "$work/a" "$work/c"
-check "grep -qE '^1 of [0-9]+ files differ' '$work/out'" "one file differs: $(head -20 "$work/out")"
+check "grep -qE '^2 of [0-9]+ files differ' '$work/out'" "two files differ: $(head -20 "$work/out")"
 check "grep -q '^  models/workloads.txt$' '$work/out'" "the changed output is named"
 check "grep -q '^    +one more line$' '$work/out'" "its first difference is shown"
+check "grep -q '^  fake/test_numbers.txt$' '$work/out'" "the failed test's output is named"
+check "grep -q '^    +test_numbers.c:9: CHECK failed: planted$' '$work/out'" \
+	"the check that failed is shown, without the source folder: $(grep -A4 fake/ "$work/out")"
 check "awk 'length > 100 { bad = 1 } END { exit bad }' '$work/out'" "the summary fits 100 columns"
 
 # a changed PNG, a missing and an extra file

@@ -496,23 +496,6 @@ static void check_adds_up(json_t *p)
 	}
 }
 
-/* A results document in a new folder under /tmp (dir: a mkdtemp template), and its removal. */
-static void results_in_tmp(char *dir, struct pb_results *res)
-{
-	struct pb_error err = {0};
-	char *argv[] = {"test_cost", NULL};
-	CHECK(mkdtemp(dir) != NULL);
-	CHECK(pb_results_open(res, dir, 1, argv, &err) == 0);
-}
-
-static void results_remove(struct pb_results *res, const char *dir)
-{
-	pb_results_close(res);
-	char cmd[128];
-	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-	CHECK(system(cmd) == 0);
-}
-
 /* The cost workload measured beside a prediction's target at its shortest period: only for a
  * fit without a per-event term (whose model is its per-sample cost alone); its figures against
  * the fit's, and the prediction made again with its cost moving the same way. */
@@ -572,7 +555,7 @@ static void test_smoke_on(const char *facility)
 	char dir[] = "/tmp/pb-test-cost-XXXXXX";
 	struct pb_results res;
 	struct pb_error err = {0};
-	results_in_tmp(dir, &res);
+	pb_test_results_in_tmp(dir, &res, "test_cost");
 	struct pb_suite_options o;
 	pb_suite_options_defaults(&o);
 	/* three: the fewest rounds of a prediction (of two, one disturbed run would carry the
@@ -813,7 +796,7 @@ static void test_smoke_on(const char *facility)
 	CHECK_EQ_U64(buffers, 12);
 	json_decref(points);
 	pb_test_check_units(&res);
-	results_remove(&res, dir);
+	pb_test_results_remove(&res, dir);
 }
 
 /* A fake kernel in front of the real one (the sys seam): perf_event_open fails (EIO) at the
@@ -844,10 +827,8 @@ static int faulty_open(struct perf_event_attr *attr, pid_t pid, int cpu, int gro
 
 static json_t *faulty_cost_run(const char *facility, struct pb_results *res, char *dir)
 {
-	CHECK(mkdtemp(dir) != NULL);
+	pb_test_results_in_tmp(dir, res, "test_cost");
 	struct pb_error err = {0};
-	char *argv[] = {"test_cost", NULL};
-	CHECK(pb_results_open(res, dir, 1, argv, &err) == 0);
 	struct pb_suite_options o;
 	pb_suite_options_defaults(&o);
 	o.runs = 2;
@@ -863,14 +844,6 @@ static json_t *faulty_cost_run(const char *facility, struct pb_results *res, cha
 	fault_period = 0;
 	fault_other_site = false;
 	return pb_test_points_json(res);
-}
-
-static void faulty_done(struct pb_results *res, const char *dir)
-{
-	pb_results_close(res);
-	char cmd[128];
-	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-	CHECK(system(cmd) == 0);
 }
 
 /* Issue 21 2b: a run failing mid-sweep left `resolved: true` beside its `error` (the point was
@@ -920,7 +893,7 @@ static void test_fault_mid_sweep_on(const char *facility)
 	CHECK_EQ_U64(err.code, PB_EXIT_FAILURE);
 	CHECK_STR_CONTAINS(err.msg, "failed");
 	json_decref(points);
-	faulty_done(&res, dir);
+	pb_test_results_remove(&res, dir);
 }
 
 static void test_fault_mid_sweep(void)
@@ -975,7 +948,7 @@ static void test_fault_extra_site(void)
 		}
 	}
 	json_decref(points);
-	faulty_done(&res, dir);
+	pb_test_results_remove(&res, dir);
 }
 
 /* A real program's CPU time comes from wait4 (user + system), and a timer over the whole
@@ -1035,7 +1008,7 @@ static void test_cost_by_period(void)
 		return;
 	char dir[] = "/tmp/pb-test-cost-XXXXXX";
 	struct pb_results res;
-	results_in_tmp(dir, &res);
+	pb_test_results_in_tmp(dir, &res, "test_cost");
 	for (int with_intercept = 0; with_intercept < 2; with_intercept++) {
 		sw->n = 0;
 		for (unsigned k = 0; k < 8; k++) {
@@ -1079,7 +1052,7 @@ static void test_cost_by_period(void)
 		pb_cost_fit_sweep(sw, true, cf);
 		CHECK_EQ_U64(cf->nby_period, 0);
 	}
-	results_remove(&res, dir);
+	pb_test_results_remove(&res, dir);
 	free(sw);
 	free(cf);
 }
@@ -1092,7 +1065,7 @@ static void test_timer_reference(void)
 	char dir[] = "/tmp/pb-test-cost-XXXXXX";
 	struct pb_results res;
 	struct pb_error err = {0};
-	results_in_tmp(dir, &res);
+	pb_test_results_in_tmp(dir, &res, "test_cost");
 	struct pb_suite_options o;
 	pb_suite_options_defaults(&o);
 	o.runs = PB_PREDICT_MIN_ROUNDS;
@@ -1136,7 +1109,7 @@ static void test_timer_reference(void)
 	json_decref(points);
 	/* every field the predictions write has the unit a /1 file's reader implies */
 	pb_test_check_units(&res);
-	results_remove(&res, dir);
+	pb_test_results_remove(&res, dir);
 }
 
 static void test_smoke(void)

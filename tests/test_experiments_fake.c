@@ -536,7 +536,8 @@ static void accuracy_experiment_on_pebs(void)
 	o.machine = &machine;
 	struct pb_results res;
 	struct pb_error err = {0};
-	CHECK(pb_results_open(&res, "/tmp/pesbench-test-exp-fake", 0, NULL, &err) == 0);
+	char dir[] = "/tmp/pb-test-exp-fake-XXXXXX";
+	pb_test_results_in_tmp(dir, &res, "test_experiments_fake");
 	CHECK(pb_experiment_accuracy.run(&o, pb_test_spec("pebs:BR_MISP_RETIRED:ALL_BRANCHES"),
 					 &res, &err) == 0);
 	if (err.msg[0])
@@ -557,7 +558,7 @@ static void accuracy_experiment_on_pebs(void)
 	}
 	json_decref(points);
 	pb_test_check_units(&res);
-	pb_results_close(&res);
+	pb_test_results_remove(&res, dir);
 	fake_kernel_uninstall();
 }
 

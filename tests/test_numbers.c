@@ -370,7 +370,8 @@ static void bias_on_breakpoints_is_even(void)
 	o.target_ms = 1;
 	struct pb_results res;
 	struct pb_error err = {0};
-	CHECK(pb_results_open(&res, "/tmp/pesbench-test-numbers", 0, NULL, &err) == 0);
+	char dir[] = "/tmp/pb-test-numbers-XXXXXX";
+	pb_test_results_in_tmp(dir, &res, "test_numbers");
 	CHECK(pb_experiment_bias.run(&o, pb_test_spec("bp:rw"), &res, &err) == 0);
 	json_t *points = pb_test_points_json(&res);
 	CHECK_EQ_U64(json_array_size(points), 3);
@@ -386,7 +387,7 @@ static void bias_on_breakpoints_is_even(void)
 		CHECK(json_integer_value(json_object_get(a, "samples")) >= 400 && dev < 0.5);
 	}
 	json_decref(points);
-	pb_results_close(&res);
+	pb_test_results_remove(&res, dir);
 }
 
 /* Issue 21 item 10: a breakpoint measured with a signal per sample is self-tested with them.

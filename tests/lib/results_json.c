@@ -4,6 +4,7 @@
 #include "fixture.h"
 #include "output_snapshot.h"
 
+#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -128,4 +129,24 @@ char *pb_test_read_file(const char *path)
 	}
 	fclose(f);
 	return text;
+}
+
+void pb_test_results_in_tmp(char *template, struct pb_results *res, const char *test)
+{
+	struct pb_error err = {0};
+	char *argv[] = {(char *)test, NULL};
+	CHECK(mkdtemp(template) != NULL);
+	CHECK(pb_results_open(res, template, 1, argv, &err) == 0);
+}
+
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st, (void)flag, (void)ftw;
+	return remove(path);
+}
+
+void pb_test_results_remove(struct pb_results *res, const char *dir)
+{
+	pb_results_close(res);
+	CHECK(nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS) == 0);
 }

@@ -29,6 +29,12 @@ void pb_test_request(struct pb_point_request *req, const char *facility, const c
 void pb_test_check_units(const struct pb_results *doc);
 /* The scorecard entry of a facility in a results document; NULL when it has none. */
 const struct pb_rset *pb_test_card_of(const struct pb_results *doc, const char *facility);
+/* Opens results in a folder of its own made from template (a mkdtemp template such as
+ * "/tmp/pb-test-x-XXXXXX", filled in place), so that two copies of a test running at once (ctest
+ * -j beside the output snapshot, which runs tests too) never write each other's results. */
+void pb_test_results_in_tmp(char *template, struct pb_results *res, const char *test);
+/* Closes res and removes its folder. */
+void pb_test_results_remove(struct pb_results *res, const char *dir);
 /* A written file (report.html, a plot's script) whole, malloc'd; NULL when it cannot be read. */
 char *pb_test_read_file(const char *path);
 
