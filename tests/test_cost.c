@@ -976,6 +976,73 @@ static void test_program_cpu(void)
 	       (unsigned long long)f.cpu_ns, (unsigned long long)f.count);
 }
 
+/* What a task event without inherit samples is the main thread's CPU time (plan's model): on
+ * a program of one thread it is the whole of wait4's figure (the kernel derives one from the
+ * other; what the exit path runs after the read is microseconds), and a program whose work is
+ * done by a child it forks has little of its own (a pyenv shim's helpers made a plan for
+ * python3 miss by 40 % of its CPU time). */
+static void test_main_thread_cpu(void)
+{
+	char *alone[] = {"sh", "-c", "i=0; while [ $i -lt 30000 ]; do i=$((i+1)); done", NULL};
+	char *forked[] = {"sh", "-c", "(i=0; while [ $i -lt 30000 ]; do i=$((i+1)); done); :",
+			  NULL};
+	struct pb_program_figures f;
+	struct pb_error err = {0};
+	CHECK(pb_program_measure(alone, NULL, 0, 0, &f, &err) == 0);
+	if (!f.main_cpu_ns) {
+		pb_skip_checks(2, "no /proc/PID/schedstat here (CONFIG_SCHED_INFO)");
+		return;
+	}
+	printf("main thread: %llu of %llu ns CPU alone\n", (unsigned long long)f.main_cpu_ns,
+	       (unsigned long long)f.cpu_ns);
+	CHECK(llabs((long long)f.main_cpu_ns - (long long)f.cpu_ns) <= 100000 + f.cpu_ns / 100);
+	CHECK(pb_program_measure(forked, NULL, 0, 0, &f, &err) == 0);
+	printf("main thread: %llu of %llu ns CPU with a child doing the work\n",
+	       (unsigned long long)f.main_cpu_ns, (unsigned long long)f.cpu_ns);
+	CHECK(f.main_cpu_ns > 0 && f.main_cpu_ns < f.cpu_ns / 2);
+}
+
+/* A plan corrected from its check: the period the budget gives with the cost the command
+ * itself paid, on the baseline measured beside it; and the check's overhead against the
+ * budget with its interval. */
+static void test_plan_correction(void)
+{
+	struct pb_error err = {0};
+	struct pb_slowdown_model planned = {.baseline_ns = 50e6, .time_based = true,
+					    .ns_per_sample = 16000, .min_period = 10000,
+					    .record_bytes = 48},
+				 corrected;
+	struct pb_plan_check c = {.baseline_ns = 48e6, .own_ns_per_sample = 20000,
+				  .own_ci95_ns = 1000, .measured_pct = 39, .measured_ci95_pp = 2.7,
+				  .rounds = 8};
+	struct pb_budget_period r;
+	/* timer: c (1 + b) / b = 20000 x 1.3 / 0.3 = 86667 (rounded up to meet the budget) */
+	CHECK(pb_plan_corrected_period(&planned, &c, 30, &corrected, &r, &err) == 0);
+	CHECK(near(corrected.ns_per_sample, 20000, 1e-9) && near(corrected.baseline_ns, 48e6, 1e-3));
+	CHECK(corrected.time_based && corrected.min_period == 10000);
+	CHECK_EQ_U64(r.period, 86667);
+	CHECK(r.overhead_pct <= 30 && pb_slowdown_overhead_pct(&corrected, 86666) > 30);
+	/* no cost measured (no round with samples): nothing to correct with */
+	c.own_ns_per_sample = NAN;
+	CHECK(pb_plan_corrected_period(&planned, &c, 30, &corrected, &r, &err) == -1);
+	CHECK_STR_CONTAINS(err.msg, "no cost per sample");
+	c.own_ns_per_sample = -5;
+	CHECK(pb_plan_corrected_period(&planned, &c, 30, &corrected, &r, &err) == -1);
+	/* the budget against the interval: all of it over, all of it within, or holding it */
+	CHECK(!strcmp(pb_plan_budget_verdict(&c, 30), "OVER"));
+	c.measured_pct = 31.84, c.measured_ci95_pp = 1.92;
+	CHECK(!strcmp(pb_plan_budget_verdict(&c, 30), "at"));
+	c.measured_pct = 27, c.measured_ci95_pp = 2.9;
+	CHECK(!strcmp(pb_plan_budget_verdict(&c, 30), "within"));
+	c.measured_ci95_pp = 3.1;
+	CHECK(!strcmp(pb_plan_budget_verdict(&c, 30), "at"));
+	/* one round: no interval, judged on the estimate */
+	c.measured_ci95_pp = NAN;
+	CHECK(!strcmp(pb_plan_budget_verdict(&c, 30), "within"));
+	c.measured_pct = 30.5;
+	CHECK(!strcmp(pb_plan_budget_verdict(&c, 30), "OVER"));
+}
+
 static void test_paired_sample_cost(void)
 {
 	/* 20, 22 and 18 ns a sample; the round without samples and the one whose figure is no
@@ -1133,6 +1200,8 @@ int main(void)
 	test_plan_cost_refusal();
 	test_cost_from_results();
 	test_program_cpu();
+	test_main_thread_cpu();
+	test_plan_correction();
 	test_fault_mid_sweep();
 	test_fault_extra_site();
 	test_smoke();

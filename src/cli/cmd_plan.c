@@ -3,7 +3,8 @@
  * 1/period by definition, so the run time is all it needs), and the cost of one sample is taken
  * from a short cost sweep on the spot or from a results.json of `pesbench run cost`. The
  * model (experiments/predict.h) then gives the smallest period whose predicted overhead fits
- * the budget; --check runs the command at that period and prints predicted vs measured. */
+ * the budget; --check runs the command at that period and prints predicted vs measured, and
+ * corrects the period from the command's own cost while the check decides against it. */
 #include "cli/commands.h"
 #include "cli/options.h"
 #include "experiments/plan.h"
@@ -14,6 +15,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static int parse_budget(const char *text, double *out, struct pb_error *err)
 {
@@ -84,7 +86,9 @@ static const struct pb_opt plan_options[] = {
 	{.name = "ring", .arg = "PAGES", .kind = PB_OPT_CALL, .parse = set_ring, .example = "8",
 	 .help = "data pages per ring for the check run (default: recommended)"},
 	{.name = "check", .kind = PB_OPT_FLAG, .at = ARG(check, bool),
-	 .help = "run CMD at the recommended period; print predicted vs measured"},
+	 .help = "run CMD at the recommended period in paired rounds; print predicted vs measured "
+		 "with intervals, and when the check decides against the plan, check the period "
+		 "CMD's own cost per sample gives (up to 3 times)"},
 	{.name = "costs", .arg = "PATH", .kind = PB_OPT_STRING, .at = ARG(costs, const char *),
 	 .help = "take the cost of one sample from a results folder (or its results.json) written "
 		 "by `pesbench run cost` (its delivery-none fit for this facility, refused unless it "
@@ -96,7 +100,8 @@ static const struct pb_opt plan_options[] = {
 	{.name = "json", .kind = PB_OPT_FLAG, .at = ARG(json, bool),
 	 .help = "print the plan (and the check) as one JSON object"},
 	{.name = "runs", .arg = "N", .kind = PB_OPT_U64, .at = ARG(runs, uint64_t), .min = 1,
-	 .max = 64, .help = "runs of CMD per measurement, median taken (default 3)"},
+	 .max = 64, .help = "runs of CMD per measurement, median taken (default 3); a check's "
+		 "rounds: at least N, up to 8 while its interval is wide"},
 	{0},
 };
 
@@ -125,6 +130,12 @@ static void print_plan(const struct pb_plan_request *req, const struct pb_plan *
 	printf("command:            %s%s\n", req->argv[0], req->argv[1] ? " ..." : "");
 	printf("CPU time, no perf:  %.3f ms (median of %u; wall %.3f ms)\n",
 	       model->baseline_ns / 1e6, req->runs, (double)plan->base.wall_ns / 1e6);
+	/* rusage and schedstat agree to the microsecond on one thread */
+	double others = (double)plan->base.cpu_ns - model->baseline_ns;
+	if (others > 1e3)
+		printf("  not sampled       %.3f ms CPU of other threads and processes (only the "
+		       "main thread\n                    is sampled; the plan is for it alone)\n",
+		       others / 1e6);
 	if (model->time_based)
 		printf("event rate:         1 per period of the command's CPU time (timer)\n");
 	else
@@ -138,27 +149,6 @@ static void print_plan(const struct pb_plan_request *req, const struct pb_plan *
 	       plan->period.samples, plan->period.predicted_ns / 1e6, plan->period.overhead_pct);
 	printf("ring:               %u data pages%s\n", plan->ring_pages,
 	       ring_given ? " (--ring)" : " (100 ms of samples)");
-}
-
-static void print_check(const struct pb_plan_request *req, const struct pb_plan *plan,
-			const struct pb_plan_check *c)
-{
-	double budget = plan->budget_pct;
-	printf("check:              %llu samples, %llu lost (medians of %u runs)\n",
-	       (unsigned long long)c->sampled.samples, (unsigned long long)c->sampled.lost,
-	       req->runs);
-	printf("  baseline again    %.3f ms CPU (interleaved with the sampled runs)\n",
-	       c->baseline_ns / 1e6);
-	printf("  predicted time    %.3f ms CPU (the plan's model at this period)\n",
-	       c->predicted_ns / 1e6);
-	printf("  measured time     %.3f ms CPU, overhead %.2f %% (%s the %.3g %% budget)\n",
-	       (double)c->sampled.cpu_ns / 1e6, c->measured_pct,
-	       c->measured_pct <= budget ? "within" : "OVER", budget);
-	printf("  prediction error  %+.2f %%\n",
-	       pb_prediction_error_pct((double)c->sampled.cpu_ns, c->predicted_ns));
-	printf("  slowdown          predicted %.2f %%, measured %.2f %%: %+.2f pp (%s ±%.2f pp)\n",
-	       c->predicted_pct, c->measured_pct, c->predicted_pct - c->measured_pct,
-	       c->within ? "within" : "outside", pb_slowdown_tolerance_pp(c->measured_pct));
 }
 
 /* The cost of one sample: from --costs, or a sweep now. */
@@ -205,12 +195,17 @@ int pb_cmd_plan(int argc, char **argv)
 		print_plan(&req, &plan, a.ring != 0);
 	if (!a.check)
 		return a.json ? pb_cli_print_plan(&req, &plan, NULL) : PB_EXIT_OK;
-	struct pb_slowdown_model model = plan.model;
-	struct pb_plan_check check;
-	if (pb_plan_check(&req, &model, plan.period.period, plan.ring_pages, &check, &err))
+	struct pb_plan_checks checks;
+	if (pb_plan_check_and_correct(&req, &plan, a.ring != 0, &checks,
+				      a.json ? NULL : pb_plan_print_step, &plan, &err))
 		return pb_cli_report("plan", &err);
 	if (a.json)
-		return pb_cli_print_plan(&req, &plan, &check);
-	print_check(&req, &plan, &check);
+		return pb_cli_print_plan(&req, &plan, &checks);
+	pb_plan_print_recommended(stdout, &plan, &checks);
+	const char *why = pb_plan_stopped_why(&checks);
+	if (why) {
+		printf("%-20s", "  note");
+		pb_put_wrapped(stdout, why, 20, 20);
+	}
 	return PB_EXIT_OK;
 }

@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <jansson.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -95,8 +96,33 @@ int pb_cli_print_profile(char *const *argv, const char *perf_data, uint64_t top,
 	return pb_cli_print_json("profile", root, 2);
 }
 
+static json_t *number_or_null(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+static json_t *plan_check_json(const struct pb_plan_check *c, const struct pb_plan *plan)
+{
+	json_t *o = json_pack(
+		"{s:I, s:I, s:i, s:I, s:I, s:f, s:f, s:f, s:f, s:f, s:o, s:f, s:f, s:s, s:b, s:o, "
+		"s:o, s:s, s:b}",
+		"period", (json_int_t)c->period, "ring_pages", (json_int_t)c->ring_pages, "rounds",
+		(int)c->rounds, "samples", (json_int_t)c->sampled.samples, "lost",
+		(json_int_t)c->sampled.lost, "baseline_cpu_ns", c->baseline_ns, "predicted_ns",
+		c->predicted_ns, "measured_ns", (double)c->sampled.cpu_ns, "predicted_slowdown_pct",
+		c->predicted_pct, "measured_slowdown_pct", c->measured_pct,
+		"measured_slowdown_ci95_pp", number_or_null(c->measured_ci95_pp),
+		"slowdown_error_pp", c->predicted_pct - c->measured_pct, "slowdown_tolerance_pp",
+		pb_slowdown_tolerance_pp(c->measured_pct), "slowdown_verdict", c->verdict,
+		"slowdown_within", c->within, "own_ns_per_sample", number_or_null(c->own_ns_per_sample),
+		"own_ns_per_sample_ci95", number_or_null(c->own_ci95_ns), "budget_verdict",
+		pb_plan_budget_verdict(c, plan->budget_pct), "within_budget",
+		!strcmp(pb_plan_budget_verdict(c, plan->budget_pct), "within"));
+	return o;
+}
+
 int pb_cli_print_plan(const struct pb_plan_request *req, const struct pb_plan *plan,
-		      const struct pb_plan_check *check)
+		      const struct pb_plan_checks *checks)
 {
 	const struct pb_slowdown_model *model = &plan->model;
 	json_t *doc = json_pack("{s:s, s:s, s:f, s:I, s:f, s:f, s:s, s:f, s:I, s:s, s:f, s:f, s:f, "
@@ -111,17 +137,23 @@ int pb_cli_print_plan(const struct pb_plan_request *req, const struct pb_plan *p
 				plan->period.samples, "predicted_ns", plan->period.predicted_ns,
 				"predicted_overhead_pct", plan->period.overhead_pct, "ring_pages",
 				(int)plan->ring_pages);
-	if (doc && check)
-		json_object_set_new(doc, "check", json_pack(
-			"{s:I, s:I, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:b, s:b}",
-			"samples", (json_int_t)check->sampled.samples, "lost",
-			(json_int_t)check->sampled.lost, "baseline_cpu_ns", check->baseline_ns,
-			"predicted_ns", check->predicted_ns, "measured_ns",
-			(double)check->sampled.cpu_ns, "predicted_slowdown_pct", check->predicted_pct,
-			"measured_slowdown_pct", check->measured_pct, "slowdown_error_pp",
-			check->predicted_pct - check->measured_pct, "slowdown_tolerance_pp",
-			pb_slowdown_tolerance_pp(check->measured_pct), "slowdown_within",
-			check->within, "within_budget", check->measured_pct <= plan->budget_pct));
+	if (doc && checks && checks->n) {
+		/* check: the plan's own; corrections: each corrected period with its check */
+		json_object_set_new(doc, "check", plan_check_json(&checks->step[0], plan));
+		json_t *steps = json_array();
+		for (unsigned i = 1; i < checks->n; i++) {
+			json_t *s = plan_check_json(&checks->step[i], plan);
+			json_object_set_new(s, "from_ns_per_sample",
+					    json_real(checks->step[i - 1].own_ns_per_sample));
+			json_object_set_new(s, "corrected_overhead_pct",
+					    json_real(checks->planned[i].overhead_pct));
+			json_array_append_new(steps, s);
+		}
+		json_object_set_new(doc, "corrections", steps);
+		json_object_set_new(doc, "recommended_period",
+				    json_integer((json_int_t)checks->step[checks->n - 1].period));
+		json_object_set_new(doc, "stopped", json_string(checks->stopped));
+	}
 	return pb_cli_print_json("plan", doc, 2);
 }
 

@@ -30,10 +30,11 @@ int pb_cli_print_profile(char *const *argv, const char *perf_data, uint64_t top,
 			 const struct pb_profile_outcome *out);
 struct pb_plan_request;
 struct pb_plan;
-struct pb_plan_check;
-/* `plan --json`: the plan, and the check when there is one. */
+struct pb_plan_checks;
+/* `plan --json`: the plan, and its checks when there are some (the plan's own as "check", the
+ * corrected periods' as "corrections"). */
 int pb_cli_print_plan(const struct pb_plan_request *req, const struct pb_plan *plan,
-		      const struct pb_plan_check *check);
+		      const struct pb_plan_checks *checks);
 struct pb_verify_report;
 /* `verify --json`: every check with both numbers, and what was not run. */
 int pb_cli_print_verify(const struct pb_verify_report *rep);

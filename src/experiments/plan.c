@@ -19,18 +19,26 @@ void pb_plan_facilities(char *out, size_t len)
 			pb_append(out, len, "%s%s", out[0] ? ", " : "", (*f)->name);
 }
 
-/* Median wall time (and samples, lost, count) of runs of argv. */
+/* What a task event without inherit samples: the main thread's CPU time where the kernel
+ * gives it, else the whole command's. */
+static double sampled_cpu(const struct pb_program_figures *f)
+{
+	return (double)(f->main_cpu_ns ? f->main_cpu_ns : f->cpu_ns);
+}
+
+/* Median wall time (and CPU times, samples, lost, count) of runs of argv. */
 static int measure_median(char *const *argv, const struct pb_spec *spec, uint64_t period,
 			  unsigned ring, unsigned runs, struct pb_program_figures *med,
 			  struct pb_error *err)
 {
-	double wall[64], cpu[64], samples[64], lost[64], count[64];
+	double wall[64], cpu[64], main_cpu[64], samples[64], lost[64], count[64];
 	for (unsigned r = 0; r < runs; r++) {
 		struct pb_program_figures f;
 		if (pb_program_measure(argv, spec, period, ring, &f, err))
 			return -1;
 		wall[r] = (double)f.wall_ns;
 		cpu[r] = (double)f.cpu_ns;
+		main_cpu[r] = sampled_cpu(&f);
 		samples[r] = (double)f.samples;
 		lost[r] = (double)f.lost;
 		count[r] = (double)f.count;
@@ -38,6 +46,7 @@ static int measure_median(char *const *argv, const struct pb_spec *spec, uint64_
 	memset(med, 0, sizeof *med);
 	med->wall_ns = (uint64_t)pb_median(wall, runs);
 	med->cpu_ns = (uint64_t)pb_median(cpu, runs);
+	med->main_cpu_ns = (uint64_t)pb_median(main_cpu, runs);
 	med->samples = (uint64_t)pb_median(samples, runs);
 	med->lost = (uint64_t)pb_median(lost, runs);
 	med->count = (uint64_t)pb_median(count, runs);
@@ -64,9 +73,10 @@ int pb_plan_measure(const struct pb_plan_request *req, struct pb_slowdown_model 
 	if (measure_median(req->argv, NULL, 0, 0, req->runs, base, err))
 		return -1;
 	/* CPU time: the cost is measured in the command's CPU time, and other programs' load
-	 * on the machine does not move it. */
+	 * on the machine does not move it; the main thread's, since only it is sampled (the
+	 * processes a shell or a launcher such as a pyenv shim starts are not). */
 	*model = (struct pb_slowdown_model){
-		.baseline_ns = (double)base->cpu_ns,
+		.baseline_ns = (double)base->main_cpu_ns,
 		.time_based = facility->time_based,
 		.min_period = facility->min_period,
 		.record_bytes = 48, /* header, ip, pid/tid, time (32), with room to spare */
@@ -136,34 +146,140 @@ int pb_plan_cost_refused(const struct pb_cost *c, const char *facility, struct p
 	return -1;
 }
 
-/* The check re-measures the baseline, interleaved with the sampled runs, so that a machine that
- * got busier or quieter since the plan moves both alike. */
+static double mean_of(const double *v, unsigned n)
+{
+	struct pb_summary sum;
+	pb_summarize(v, n, &sum);
+	return sum.mean;
+}
+
+/* The rounds of a check: as many as asked when that is fewer than a prediction's fewest (a
+ * quick look, as `run cost --runs` takes it), else on while the slowdown is not precise. */
+static unsigned check_max_rounds(unsigned runs)
+{
+	return runs < PB_PREDICT_MIN_ROUNDS ? runs
+	       : runs > PB_PREDICT_MAX_ROUNDS ? runs : PB_PREDICT_MAX_ROUNDS;
+}
+
 int pb_plan_check(const struct pb_plan_request *req, struct pb_slowdown_model *model,
 		  uint64_t period, unsigned ring_pages, struct pb_plan_check *out,
 		  struct pb_error *err)
 {
-	double cpus[64], bases[64], samples[64], lost[64];
-	unsigned runs = req->runs;
-	for (unsigned i = 0; i < runs; i++) {
+	double cpus[64], bases[64], samples[64], lost[64], slowdown[64], extra[64], taken[64];
+	unsigned most = check_max_rounds(req->runs), n = 0;
+	memset(out, 0, sizeof *out);
+	out->period = period;
+	out->ring_pages = ring_pages;
+	struct pb_summary sum = {0};
+	double predicted_pct = NAN;
+	while (n < most) {
 		struct pb_program_figures b, f;
 		if (pb_program_measure(req->argv, NULL, 0, 0, &b, err) ||
 		    pb_program_measure(req->argv, req->spec, period, ring_pages, &f, err))
 			return -1;
-		bases[i] = (double)b.cpu_ns;
-		cpus[i] = (double)f.cpu_ns;
-		samples[i] = (double)f.samples;
-		lost[i] = (double)f.lost;
+		bases[n] = sampled_cpu(&b);
+		cpus[n] = sampled_cpu(&f);
+		samples[n] = (double)f.samples;
+		lost[n] = (double)f.lost;
+		/* a lost sample cost its interrupt as a kept one did (pb_cost_pair_samples) */
+		taken[n] = samples[n] + lost[n];
+		extra[n] = cpus[n] - bases[n];
+		slowdown[n] = extra[n] / bases[n] * 100.0;
+		n++;
+		pb_summarize(slowdown, n, &sum);
+		model->baseline_ns = mean_of(bases, n);
+		predicted_pct = pb_slowdown_overhead_pct(model, period);
+		if (n >= req->runs && n >= 2 && pb_slowdown_precise(predicted_pct, sum.ci95))
+			break;
 	}
-	memset(out, 0, sizeof *out);
-	out->sampled.cpu_ns = (uint64_t)pb_median(cpus, runs);
-	out->sampled.samples = (uint64_t)pb_median(samples, runs);
-	out->sampled.lost = (uint64_t)pb_median(lost, runs);
-	model->baseline_ns = out->baseline_ns = pb_median(bases, runs);
+	out->rounds = n;
+	out->sampled.cpu_ns = (uint64_t)mean_of(cpus, n);
+	out->sampled.samples = (uint64_t)pb_median(samples, n);
+	out->sampled.lost = (uint64_t)pb_median(lost, n);
+	out->baseline_ns = model->baseline_ns;
 	/* The same model as the plan: samples from the period, not from the run. */
 	out->predicted_ns = pb_model_time_ns(model, period);
-	out->predicted_pct = (out->predicted_ns - model->baseline_ns) / model->baseline_ns * 100.0;
-	out->measured_pct = ((double)out->sampled.cpu_ns - model->baseline_ns) /
-			    model->baseline_ns * 100.0;
+	out->predicted_pct = predicted_pct;
+	out->measured_pct = sum.mean;
+	out->measured_ci95_pp = n >= 2 ? sum.ci95 : NAN;
+	pb_paired_sample_cost(extra, taken, n, &out->own_ns_per_sample, &out->own_ci95_ns);
+	if (n == 1 && taken[0] > 0) /* a quick look (--runs 1): the estimate, no interval */
+		out->own_ns_per_sample = extra[0] / taken[0];
+	out->verdict = pb_slowdown_verdict(out->predicted_pct, out->measured_pct,
+					   out->measured_ci95_pp);
 	out->within = pb_slowdown_within(out->predicted_pct, out->measured_pct);
 	return 0;
+}
+
+int pb_plan_corrected_period(const struct pb_slowdown_model *planned,
+			     const struct pb_plan_check *check, double budget_pct,
+			     struct pb_slowdown_model *corrected, struct pb_budget_period *out,
+			     struct pb_error *err)
+{
+	if (!(check->own_ns_per_sample > 0) || !isfinite(check->own_ns_per_sample))
+		return pb_fail(err, PB_EXIT_FAILURE, 0, "the check measured no cost per sample "
+			       "to correct the plan with (%.1f ns over %u rounds)",
+			       check->own_ns_per_sample, check->rounds);
+	*corrected = *planned;
+	corrected->baseline_ns = check->baseline_ns;
+	corrected->ns_per_sample = check->own_ns_per_sample;
+	return pb_period_for_budget(corrected, budget_pct, out, err);
+}
+
+const char *pb_plan_budget_verdict(const struct pb_plan_check *check, double budget_pct)
+{
+	double ci = isfinite(check->measured_ci95_pp) ? check->measured_ci95_pp : 0;
+	if (check->measured_pct + ci <= budget_pct)
+		return "within";
+	if (check->measured_pct - ci > budget_pct)
+		return "OVER";
+	return "at";
+}
+
+int pb_plan_check_and_correct(const struct pb_plan_request *req, const struct pb_plan *plan,
+			      bool ring_given, struct pb_plan_checks *out,
+			      void (*progress)(const struct pb_plan_checks *, unsigned, void *),
+			      void *ctx,
+			      struct pb_error *err)
+{
+	memset(out, 0, sizeof *out);
+	struct pb_slowdown_model model = plan->model;
+	out->planned[0] = plan->period;
+	uint64_t period = plan->period.period;
+	unsigned ring = plan->ring_pages;
+	for (;;) {
+		struct pb_plan_check *c = &out->step[out->n];
+		if (pb_plan_check(req, &model, period, ring, c, err))
+			return -1;
+		out->n++;
+		if (progress)
+			progress(out, out->n - 1, ctx);
+		/* corrected when the check decides against the plan: its slowdown outside the
+		 * tolerance, or its whole interval over the budget (one round has none) */
+		bool over = isfinite(c->measured_ci95_pp) &&
+			    !strcmp(pb_plan_budget_verdict(c, plan->budget_pct), "OVER");
+		if (strcmp(c->verdict, "outside") && !over) {
+			out->stopped = strcmp(c->verdict, "within") ? "undecided" : "held";
+			return 0;
+		}
+		if (out->n > PB_PLAN_MAX_CORRECTIONS) {
+			out->stopped = "limit";
+			return 0;
+		}
+		struct pb_budget_period next;
+		struct pb_error why = {0};
+		if (pb_plan_corrected_period(&plan->model, c, plan->budget_pct, &model, &next,
+					     &why)) {
+			out->stopped = "no cost";
+			return 0;
+		}
+		if (next.period == period) {
+			out->stopped = "no change";
+			return 0;
+		}
+		out->planned[out->n] = next;
+		period = next.period;
+		if (!ring_given)
+			ring = next.ring_pages;
+	}
 }

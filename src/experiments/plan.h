@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 /* The facilities a plan can take, from the registry: those that sample a whole program (not
  * one address inside it), as "name, name, ...". */
@@ -53,17 +54,68 @@ struct pb_plan {
 	unsigned ring_pages;                /* the ring asked for, or the recommended one */
 };
 
-/* The check: the command at the planned period and ring against the model. */
+/* The check: the command at a period against the model. Rounds pair a run without perf with
+ * a sampled one (so a machine that got busier or quieter moves both alike); they go on past
+ * --runs, up to PB_PREDICT_MAX_ROUNDS, while the slowdown's CI is wider than half its
+ * tolerance (pb_slowdown_precise, as the suite's predictions do). */
 struct pb_plan_check {
-	struct pb_program_figures sampled;  /* medians: cpu_ns, samples, lost */
-	double baseline_ns;        /* measured again, interleaved with the sampled runs */
-	double predicted_ns;       /* the plan's model at the period, on that baseline */
-	double predicted_pct, measured_pct; /* slowdowns */
-	bool within;               /* pb_slowdown_within */
+	uint64_t period;
+	unsigned ring_pages;
+	unsigned rounds;
+	struct pb_program_figures sampled;  /* medians of the rounds: samples, lost; cpu_ns mean */
+	double baseline_ns;        /* mean of the rounds' runs without perf */
+	double predicted_ns;       /* the model at the period, on that baseline */
+	double predicted_pct;      /* slowdowns: the model's, and the mean of the rounds' own */
+	double measured_pct, measured_ci95_pp;
+	double own_ns_per_sample, own_ci95_ns; /* what a sample cost this command here
+					       * (pb_paired_sample_cost; NaN: fewer than two
+					       * rounds with samples) */
+	const char *verdict;       /* pb_slowdown_verdict: within, outside, undecided */
+	bool within;               /* pb_slowdown_within, on the estimates */
 };
 /* model's baseline is replaced by the one measured again. */
 int pb_plan_check(const struct pb_plan_request *req, struct pb_slowdown_model *model,
 		  uint64_t period, unsigned ring_pages, struct pb_plan_check *out,
 		  struct pb_error *err);
+
+/* A sample's cost depends on the program and its rate (docs/overhead.md, "Where predictions
+ * miss"): a check that decides against the plan (its slowdown outside the tolerance, or its
+ * whole interval over the budget) has measured what a sample costs this command at about this
+ * rate, and the period that cost gives for the budget is checked in turn. At most PB_PLAN_MAX_CORRECTIONS steps: each is 2 x rounds runs of the command. */
+#define PB_PLAN_MAX_CORRECTIONS 3
+/* The period for budget_pct from check's own cost and baseline (the plan's model otherwise);
+ * -1 with err when the check measured no cost to correct with. */
+int pb_plan_corrected_period(const struct pb_slowdown_model *planned,
+			     const struct pb_plan_check *check, double budget_pct,
+			     struct pb_slowdown_model *corrected, struct pb_budget_period *out,
+			     struct pb_error *err);
+/* Whether a check's measured overhead is within the budget: "within" when its CI's upper end
+ * is, "OVER" when its lower end is above it, else "at" (the interval holds the budget). */
+const char *pb_plan_budget_verdict(const struct pb_plan_check *check, double budget_pct);
+
+/* Check the plan, then correct it while its check decides against it (the checks in order;
+ * steps[0] is the plan's own). ring_given: keep plan->ring_pages at every step, else each
+ * corrected period gets the ring its rate needs. progress (may be NULL) is told of each
+ * check as it ends (its index in out). */
+struct pb_plan_checks {
+	struct pb_plan_check step[1 + PB_PLAN_MAX_CORRECTIONS];
+	struct pb_budget_period planned[1 + PB_PLAN_MAX_CORRECTIONS]; /* [0]: the plan's */
+	unsigned n;
+	const char *stopped;       /* why no further step: held, undecided, no change, limit,
+				    * no cost */
+};
+int pb_plan_check_and_correct(const struct pb_plan_request *req, const struct pb_plan *plan,
+			      bool ring_given, struct pb_plan_checks *out,
+			      void (*progress)(const struct pb_plan_checks *, unsigned, void *),
+			      void *ctx,
+			      struct pb_error *err);
+
+/* In words (plan_print.c): a check as it ends, on stdout (a pb_plan_check_and_correct
+ * progress; plan_arg is the struct pb_plan), then the period the checks recommend, and why they
+ * stopped where they did (NULL when the check held). */
+void pb_plan_print_step(const struct pb_plan_checks *all, unsigned i, void *plan_arg);
+void pb_plan_print_recommended(FILE *out, const struct pb_plan *plan,
+			       const struct pb_plan_checks *all);
+const char *pb_plan_stopped_why(const struct pb_plan_checks *all);
 
 #endif

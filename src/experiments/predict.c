@@ -186,6 +186,7 @@ int pb_program_measure(char *const *argv, const struct pb_spec *spec, uint64_t p
 			      (uint64_t)r->rusage.ru_utime.tv_usec * 1000ull +
 			      (uint64_t)r->rusage.ru_stime.tv_sec * 1000000000ull +
 			      (uint64_t)r->rusage.ru_stime.tv_usec * 1000ull;
+		out->main_cpu_ns = r->main_thread_cpu_ns;
 		out->maxrss_kib = (uint64_t)r->rusage.ru_maxrss;
 		out->exit_code = r->exit_code;
 		out->signaled = r->signaled;

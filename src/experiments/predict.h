@@ -215,6 +215,8 @@ int pb_cost_from_results(const struct pb_results *doc, const char *path, const c
 struct pb_program_figures {
 	uint64_t wall_ns;        /* exec to reap */
 	uint64_t cpu_ns;         /* the program's user + system time (wait4) */
+	uint64_t main_cpu_ns;    /* its main thread's alone: what a task event without inherit
+				  * samples (0: not readable on this kernel) */
 	uint64_t samples, lost, count;
 	uint64_t maxrss_kib;     /* the program's peak RSS */
 	int exit_code;

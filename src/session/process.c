@@ -90,6 +90,22 @@ static void close_slots(struct ring_slot *slots, unsigned n)
 	}
 }
 
+/* The CPU time of pid's main thread, from /proc/PID/schedstat (its first field, ns on CPU);
+ * 0 when it cannot be read (a kernel without CONFIG_SCHED_INFO). */
+static uint64_t main_thread_cpu_ns(pid_t pid)
+{
+	char path[64];
+	snprintf(path, sizeof path, "/proc/%d/schedstat", (int)pid);
+	FILE *f = fopen(path, "r");
+	unsigned long long ns = 0;
+	if (f) {
+		if (fscanf(f, "%llu", &ns) != 1)
+			ns = 0;
+		fclose(f);
+	}
+	return ns;
+}
+
 int pb_process_run(const struct pb_process_config *cfg, struct pb_process_result *res,
 		   struct pb_error *err)
 {
@@ -201,6 +217,12 @@ int pb_process_run(const struct pb_process_config *cfg, struct pb_process_result
 			pfds[npfds++] = (struct pollfd){.fd = slots[i].fd, .events = POLLIN};
 	int status = 0;
 	for (;;) {
+		/* the main thread's own CPU time is read while the command is a zombie, before
+		 * wait4 reaps it and folds its reaped children into one rusage */
+		siginfo_t exited = {0};
+		if (!waitid(P_PID, (id_t)pid, &exited, WEXITED | WNOHANG | WNOWAIT) &&
+		    exited.si_pid == pid)
+			res->main_thread_cpu_ns = main_thread_cpu_ns(pid);
 		pid_t done = wait4(pid, &status, WNOHANG, &res->rusage);
 		drain_all(cfg, slots, nslots, res);
 		if (done == pid)

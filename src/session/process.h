@@ -40,6 +40,8 @@ struct pb_process_result {
 	int term_signal;
 	uint64_t wall_ns;                  /* exec to reap */
 	struct rusage rusage;              /* the command's, from wait4 (ru_maxrss: its peak RSS) */
+	uint64_t main_thread_cpu_ns;       /* its main thread's alone (what a task event without
+					    * inherit sees); 0: not readable here */
 	struct pb_event_result events[PB_MAX_EVENTS];  /* summed over CPUs */
 	uint64_t period_changes;           /* PERF_EVENT_IOC_PERIOD calls that succeeded */
 	uint64_t period_errors;            /* ... and that failed */
