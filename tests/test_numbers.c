@@ -53,6 +53,29 @@ static void request(struct pb_point_request *req, const char *facility, const ch
 	pb_test_request(req, facility, workload, period, iterations, &machine);
 }
 
+/* A breakpoint counting what the self-test's loop did (16 of each access). */
+static void sixteen_counted(struct fake_event *ev, void *ctx)
+{
+	(void)ctx;
+	ev->count = 16;
+}
+
+/* A request of an exact facility for the checks that measure it through the fake kernel: its
+ * self-test is answered by the fake kernel too, so that the arithmetic under test does not hang
+ * on whether this machine's breakpoints fire (the request is refused where they do not, and
+ * these checks failed on that VM kind, hidden in the output snapshot's inert-breakpoint copy,
+ * where both sides failed alike). The self-test is forgotten after, for the live checks. */
+static void request_exact(struct pb_point_request *req, const char *facility, const char *workload,
+			  uint64_t period, uint64_t iterations)
+{
+	pb_facility_forget_self_tests();
+	fake_kernel_install();
+	fake_kernel_on_disable(sixteen_counted, NULL);
+	request(req, facility, workload, period, iterations);
+	fake_kernel_uninstall();
+	pb_facility_forget_self_tests();
+}
+
 /* The real kernel's breakpoints work here; else the n checks that need them are skipped. */
 static bool breakpoints_work(unsigned n)
 {
@@ -241,7 +264,7 @@ static void too_few_samples_carry_no_accuracy(void)
 	pb_point_free(&pt);
 
 	/* sizing: 100 iterations of mix write its word 100 times, 1 sample at period 100 */
-	request(&req, "bp:w", "mix", 100, 100);
+	request_exact(&req, "bp:w", "mix", 100, 100);
 	uint64_t it = pb_point_iterations_for_samples(&req, 100, PB_MIN_EXPECTED_SAMPLES);
 	struct pb_truth truth;
 	struct pb_error err = {0};
@@ -280,7 +303,7 @@ static void over_count_has_a_direction(void)
 	pb_point_free(&pt);
 	/* an exact facility counting one access more per signal (the arm64 guest): the count's
 	 * direction too */
-	request(&req, "bp:w", "mix", 100, 10000);
+	request_exact(&req, "bp:w", "mix", 100, 10000);
 	struct pb_truth truth;
 	struct pb_error err = {0};
 	CHECK(pb_workload_truth(&req.workload, req.iterations, &truth, &err) == 0);
