@@ -372,6 +372,13 @@ static void page_faults_are_exact(void)
 
 static void fifth_breakpoint_is_reported(void)
 {
+	/* the inert-breakpoint preload turns breakpoints into dummy events, which no debug
+	 * register limits: the kernel's slot accounting is not what it stands in for */
+	const char *inject = getenv("PB_INJECT");
+	if (inject && !strcmp(inject, "inert-breakpoints")) {
+		pb_skip_checks(3, "breakpoints are made inert (PB_INJECT): their slots are not");
+		return;
+	}
 	struct loop_ctx ctx = {.iterations = 10};
 	struct pb_session_config cfg = {
 		.nevents = 5, .delivery = PB_DELIVERY_NONE, .threads = 1,
