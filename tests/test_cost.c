@@ -1127,6 +1127,47 @@ static void test_cost_by_period(void)
 /* The timer's predictions carry the cost workload measured beside each target (its fit has no
  * per-event term); a fit that did not resolve predicts nothing, and the checks are counted as
  * skipped, saying so. */
+/* The prediction of a timer point made again with its target's own cost at the calibration
+ * period: that cost is the sibling point's measured_ns_per_sample, and a timer's slowdown with
+ * a cost c at period P is c / (P - c) whatever the baseline (n = T0 / (P - c)). The calibrating
+ * point itself carries none. Returns whether p carried one. */
+static bool check_calibrated(json_t *points, json_t *p)
+{
+	json_t *m = json_object_get(p, "metrics");
+	json_t *from = json_object_get(m, "calibrated_from_period");
+	int64_t period = json_integer_value(json_object_get(p, "period"));
+	if (!from)
+		return false;
+	CHECK(json_integer_value(from) != period);
+	json_t *q, *source = NULL;
+	size_t at = 0;
+	while ((q = find(points, "cost", "kind", "prediction", &at)))
+		if (!strcmp(json_string_value(json_object_get(q, "workload")),
+			    json_string_value(json_object_get(p, "workload"))) &&
+		    json_integer_value(json_object_get(q, "threads")) ==
+			    json_integer_value(json_object_get(p, "threads")) &&
+		    json_integer_value(json_object_get(q, "period")) == json_integer_value(from))
+			source = q;
+	CHECK(source != NULL);
+	if (!source)
+		return true;
+	json_t *sm = json_object_get(source, "metrics");
+	CHECK(json_object_get(sm, "calibrated_from_period") == NULL);
+	double c = json_number_value(json_object_get(m, "calibrated_ns_per_sample"));
+	CHECK(near(c, json_number_value(json_object_get(sm, "measured_ns_per_sample")), 1e-6));
+	double predicted = json_number_value(json_object_get(m, "calibrated_predicted_slowdown_pct"));
+	CHECK_MSG(near(predicted, c / ((double)period - c) * 100, 1e-6 * predicted), "%g vs %g",
+		  predicted, c / ((double)period - c) * 100);
+	double measured = json_number_value(json_object_get(m, "measured_slowdown_pct"));
+	CHECK(near(json_number_value(json_object_get(m, "calibrated_slowdown_error_pp")),
+		   predicted - measured, 1e-9));
+	CHECK(json_is_boolean(json_object_get(m, "calibrated_slowdown_within")));
+	const char *verdict = json_string_value(json_object_get(m, "calibrated_slowdown_verdict"));
+	CHECK(verdict && (!strcmp(verdict, "within") || !strcmp(verdict, "outside") ||
+			  !strcmp(verdict, "undecided")));
+	return true;
+}
+
 static void test_timer_reference(void)
 {
 	char dir[] = "/tmp/pb-test-cost-XXXXXX";
@@ -1142,13 +1183,14 @@ static void test_timer_reference(void)
 	json_t *points = pb_test_points_json(&res);
 	json_t *p;
 	size_t at = 0;
-	unsigned predictions = 0, referenced = 0, refused = 0;
+	unsigned predictions = 0, referenced = 0, refused = 0, calibrated = 0;
 	while ((p = find(points, "cost", "kind", "prediction", &at))) {
 		if (json_object_get(p, "not_applicable")) {
 			refused++;
 			continue;
 		}
 		predictions++;
+		calibrated += check_calibrated(points, p);
 		check_reference(p, false);
 		if (!json_object_get(json_object_get(p, "metrics"), "reference_rounds"))
 			continue;
@@ -1170,8 +1212,10 @@ static void test_timer_reference(void)
 	} else {
 		/* beside the suite's workload on one thread only, at one of its periods */
 		CHECK_EQ_U64(referenced, 1);
-		printf("timer: %u predictions, %u with the cost workload beside them\n",
-		       predictions, referenced);
+		/* two of each target's three periods, from the third's own cost */
+		CHECK(calibrated > 0 && calibrated <= predictions * 2 / 3);
+		printf("timer: %u predictions, %u with the cost workload beside them, %u calibrated "
+		       "on their target's own cost\n", predictions, referenced, calibrated);
 	}
 	json_decref(points);
 	/* every field the predictions write has the unit a /1 file's reader implies */

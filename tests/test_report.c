@@ -528,8 +528,50 @@ static void check_compare(void)
 		fprintf(stderr, "could not remove %s %s\n", a, b);
 }
 
+/* A timer prediction's notes say, beside the prediction, how it fares with the cost workload
+ * measured beside it and with the target's own cost at another period, each with its verdict,
+ * the calibrating period in the facility's unit (a timer's in µs). */
+static void check_prediction_notes(void)
+{
+	json_t *root = json_pack("{s:s, s:b, s:s, s:[s], s:{s:s}, s:[]}", "schema",
+				 PB_RESULTS_SCHEMA, "complete", 1, "started", "2026-01-01T00:00:00Z",
+				 "command", "run", "machine", "schema", "pesbench-probe/1", "points");
+	json_t *metrics = json_pack(
+		"{s:f, s:f, s:f, s:s, s:f, s:f, s:f, s:f, s:f, s:f, s:s, s:i, s:f, s:f, s:f, s:s}",
+		"error_pct", -4.8, "predicted_slowdown_pct", 30.0, "measured_slowdown_pct", 24.31,
+		"slowdown_verdict", "outside", "measured_slowdown_ci95_pp", 2.65,
+		"measured_ns_per_sample", 14100.0, "measured_ns_per_sample_ci95", 1200.0,
+		"reference_ns_per_sample", 17200.0, "reference_ns_per_sample_ci95", 1600.0,
+		"rebased_predicted_slowdown_pct", 31.1, "rebased_slowdown_verdict", "outside",
+		"calibrated_from_period", 184226, "calibrated_ns_per_sample", 22100.0,
+		"calibrated_ns_per_sample_ci95", 900.0, "calibrated_predicted_slowdown_pct", 43.9,
+		"calibrated_slowdown_verdict", "outside");
+	json_object_set_new(metrics, "reference_vs_fit_pct", json_real(3.0));
+	json_array_append_new(json_object_get(root, "points"), json_pack(
+		"{s:s, s:s, s:s, s:{s:s, s:s, s:b, s:s, s:s}, s:s, s:I, s:i, s:o, s:[]}",
+		"experiment", "cost", "facility", "timer:cpu-clock", "workload", "accuracy:ratio=20",
+		"traits", "period_unit", "ns", "family", "timer", "exact", 0, "ip", "skid", "spec",
+		"timer:cpu-clock", "kind", "prediction", "period", (json_int_t)72574, "threads", 1,
+		"metrics", metrics, "runs"));
+	struct pb_results doc;
+	pb_test_results_of_json(&doc, root);
+	size_t len = 0;
+	char *html = pb_report_html(&doc, NULL, NULL, &len);
+	CHECK(html != NULL);
+	if (html) {
+		CHECK_STR_CONTAINS(html, "slowdown predicted 30 %, measured 24.3 % ± 2.6 pp: outside");
+		CHECK_STR_CONTAINS(html, "predicted with it 31.1 %: outside");
+		CHECK_STR_CONTAINS(html, "with its own cost at 184 µs, 22.1 µs a sample: 43.9 %, "
+				   "outside");
+	}
+	free(html);
+	pb_results_free(&doc);
+	json_decref(root);
+}
+
 int main(void)
 {
+	check_prediction_notes();
 	check_report();
 	check_scorecard();
 	check_compare();

@@ -5,6 +5,7 @@
 #include "present/report_parts.h"
 
 #include "analysis/stats.h"
+#include "io/result_traits.h"
 #include "util/kit.h"
 #include "util/text.h"
 
@@ -325,6 +326,17 @@ static void c_prediction(const struct pb_result_point *p, char *b, size_t n)
 		const char *rv = pb_rset_get_text(met(p), "rebased_slowdown_verdict");
 		if (ok && rv)
 			pb_append(b, n, ", predicted with it %.3g %%: %s", rebased, rv);
+	}
+	/* the target's own cost at the calibration period, carried to this one */
+	double calibrated = pb_rset_get_number(met(p), "calibrated_predicted_slowdown_pct", &ok);
+	const char *cv = pb_rset_get_text(met(p), "calibrated_slowdown_verdict");
+	if (ok && cv) {
+		bool time_periods = pb_result_time_based(p);
+		double from = pb_rset_get_number(met(p), "calibrated_from_period", NULL);
+		pb_append(b, n, "; with its own cost at %.3g %s, %.3g µs a sample: %.3g %%, %s",
+			  time_periods ? from / 1000 : from, time_periods ? "µs" : "events",
+			  pb_rset_get_number(met(p), "calibrated_ns_per_sample", NULL) / 1000,
+			  calibrated, cv);
 	}
 	pb_append(b, n, ")");
 }
