@@ -530,7 +530,8 @@ static void check_compare(void)
 
 /* A timer prediction's notes say, beside the prediction, how it fares with the cost workload
  * measured beside it and with the target's own cost at another period, each with its verdict,
- * the calibrating period in the facility's unit (a timer's in µs). */
+ * the calibrating period in the facility's unit (a timer's in µs); a fit's notes give its
+ * costs by period in that unit too. */
 static void check_prediction_notes(void)
 {
 	json_t *root = json_pack("{s:s, s:b, s:s, s:[s], s:{s:s}, s:[]}", "schema",
@@ -553,6 +554,17 @@ static void check_prediction_notes(void)
 		"traits", "period_unit", "ns", "family", "timer", "exact", 0, "ip", "skid", "spec",
 		"timer:cpu-clock", "kind", "prediction", "period", (json_int_t)72574, "threads", 1,
 		"metrics", metrics, "runs"));
+	/* a cost fit's costs by period, in a file of the cost experiment alone: no point's runs
+	 * say what a period counts, the traits do (it read "at 3.599e+04 events") */
+	json_array_append_new(json_object_get(root, "points"), json_pack(
+		"{s:s, s:s, s:s, s:{s:s, s:s, s:b, s:s, s:s}, s:s, s:s, s:i, "
+		"s:{s:f, s:f, s:f, s:b, s:[{s:I, s:i, s:i, s:f, s:f}]}, s:[]}",
+		"experiment", "cost", "facility", "timer:cpu-clock", "workload", "busy", "traits",
+		"period_unit", "ns", "family", "timer", "exact", 0, "ip", "skid", "spec",
+		"timer:cpu-clock", "kind", "fit", "delivery", "none", "threads", 1, "metrics",
+		"ns_per_sample", 16748.0, "ci95_ns", 447.0, "r2", 0.993, "resolved", 1,
+		"ns_per_sample_by_period", "period", (json_int_t)35986, "samples", 900, "pairs", 8,
+		"ns_per_sample", 16600.0, "ci95_ns", 520.0, "runs"));
 	struct pb_results doc;
 	pb_test_results_of_json(&doc, root);
 	size_t len = 0;
@@ -563,6 +575,7 @@ static void check_prediction_notes(void)
 		CHECK_STR_CONTAINS(html, "predicted with it 31.1 %: outside");
 		CHECK_STR_CONTAINS(html, "with its own cost at 184 µs, 22.1 µs a sample: 43.9 %, "
 				   "outside");
+		CHECK_STR_CONTAINS(html, "by period: 16.6 ± 0.52 µs at 35.99 µs");
 	}
 	free(html);
 	pb_results_free(&doc);

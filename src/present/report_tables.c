@@ -108,6 +108,13 @@ static const char *basis_of(const struct pb_result_point *p)
 
 static const char *period_unit(const struct pb_result_point *p)
 {
+	/* the facility's traits say it (a results file of /2, or the registry's for /1) */
+	struct pb_rset scratch = {0};
+	const char *unit = pb_rset_get_text(pb_result_traits(p, &scratch), "period_unit");
+	const char *traits_unit = !unit ? NULL : !strcmp(unit, "ns") ? " ns" : " events";
+	pb_rset_clear(&scratch);
+	if (traits_unit)
+		return traits_unit;
 	const char *basis = basis_of(p);
 	for (size_t i = 0; !basis && table_doc && i < table_doc->npoints; i++)
 		if (!strcmp(table_doc->points[i]->facility, p->facility))
@@ -331,7 +338,7 @@ static void c_prediction(const struct pb_result_point *p, char *b, size_t n)
 	double calibrated = pb_rset_get_number(met(p), "calibrated_predicted_slowdown_pct", &ok);
 	const char *cv = pb_rset_get_text(met(p), "calibrated_slowdown_verdict");
 	if (ok && cv) {
-		bool time_periods = pb_result_time_based(p);
+		bool time_periods = !strcmp(period_unit(p), " ns");
 		double from = pb_rset_get_number(met(p), "calibrated_from_period", NULL);
 		pb_append(b, n, "; with its own cost at %.3g %s, %.3g µs a sample: %.3g %%, %s",
 			  time_periods ? from / 1000 : from, time_periods ? "µs" : "events",
