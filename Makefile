@@ -7,7 +7,7 @@ FUZZ_SECONDS ?= 20
 OUT        ?= results
 PREFIX     ?= /usr/local
 
-.PHONY: all deps test-deps build program build-asan install run docs check test test-asan memcheck fuzz fuzz-smoke check-arm64 check-riscv64 bench-engine bench-analysis bench-peer bench-cost cross-arm64 cross-riscv64 clean
+.PHONY: all deps test-deps build program build-asan install run docs check test test-asan memcheck fuzz fuzz-smoke check-arm64 check-riscv64 bench-engine bench-analysis bench-peer bench-cost bench-cost-rate cross-arm64 cross-riscv64 clean
 
 all: build
 
@@ -114,6 +114,11 @@ bench-peer: program
 # The cost of one timer sample: pesbench's fit vs perf record at two periods (bench/cost.sh).
 bench-cost: program
 	@bash bench/cost.sh ./$(BUILD)/pesbench
+
+# What one timer sample costs the busy loop and the pointer chase at each of several periods
+# (bench/cost-by-rate.sh): whether a sample is one cost at every rate.
+bench-cost-rate: program
+	@bash bench/cost-by-rate.sh ./$(BUILD)/pesbench
 
 # perf.data reading speed and peak RSS: pesbench's per-IP histogram vs perf script and perf report.
 bench-analysis: program
