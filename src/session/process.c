@@ -217,18 +217,23 @@ int pb_process_run(const struct pb_process_config *cfg, struct pb_process_result
 			pfds[npfds++] = (struct pollfd){.fd = slots[i].fd, .events = POLLIN};
 	int status = 0;
 	for (;;) {
-		/* the main thread's own CPU time is read while the command is a zombie, before
-		 * wait4 reaps it and folds its reaped children into one rusage */
+		/* the exit is seen without reaping (WNOWAIT), so that the main thread's own CPU
+		 * time is read while the command is a zombie, before wait4 reaps it and folds its
+		 * reaped children into one rusage */
 		siginfo_t exited = {0};
-		if (!waitid(P_PID, (id_t)pid, &exited, WEXITED | WNOHANG | WNOWAIT) &&
-		    exited.si_pid == pid)
-			res->main_thread_cpu_ns = main_thread_cpu_ns(pid);
-		pid_t done = wait4(pid, &status, WNOHANG, &res->rusage);
+		int waited = waitid(P_PID, (id_t)pid, &exited, WEXITED | WNOHANG | WNOWAIT);
 		drain_all(cfg, slots, nslots, res);
-		if (done == pid)
+		if (!waited && exited.si_pid == pid) {
+			res->main_thread_cpu_ns = main_thread_cpu_ns(pid);
+			pid_t done;
+			while ((done = wait4(pid, &status, 0, &res->rusage)) < 0 && errno == EINTR)
+				;
+			if (done != pid)
+				rc = pb_fail(err, PB_EXIT_FAILURE, errno, "wait4: %s", strerror(errno));
 			break;
-		if (done < 0 && errno != EINTR) {
-			rc = pb_fail(err, PB_EXIT_FAILURE, errno, "wait4: %s", strerror(errno));
+		}
+		if (waited < 0 && errno != EINTR) {
+			rc = pb_fail(err, PB_EXIT_FAILURE, errno, "waitid: %s", strerror(errno));
 			break;
 		}
 		if (pidfd >= 0 && npfds)
