@@ -103,7 +103,8 @@ static json_t *number_or_null(double v)
 
 static json_t *plan_check_json(const struct pb_plan_check *c, const struct pb_plan *plan)
 {
-	json_t *o = json_pack(
+	const char *budget_verdict = pb_plan_budget_verdict(c, plan->budget_pct);
+	return json_pack(
 		"{s:I, s:I, s:i, s:I, s:I, s:f, s:f, s:f, s:f, s:f, s:o, s:f, s:f, s:s, s:b, s:o, "
 		"s:o, s:s, s:b}",
 		"period", (json_int_t)c->period, "ring_pages", (json_int_t)c->ring_pages, "rounds",
@@ -116,9 +117,7 @@ static json_t *plan_check_json(const struct pb_plan_check *c, const struct pb_pl
 		pb_slowdown_tolerance_pp(c->measured_pct), "slowdown_verdict", c->verdict,
 		"slowdown_within", c->within, "own_ns_per_sample", number_or_null(c->own_ns_per_sample),
 		"own_ns_per_sample_ci95", number_or_null(c->own_ci95_ns), "budget_verdict",
-		pb_plan_budget_verdict(c, plan->budget_pct), "within_budget",
-		!strcmp(pb_plan_budget_verdict(c, plan->budget_pct), "within"));
-	return o;
+		budget_verdict, "within_budget", !strcmp(budget_verdict, "within"));
 }
 
 int pb_cli_print_plan(const struct pb_plan_request *req, const struct pb_plan *plan,

@@ -78,10 +78,11 @@ int pb_plan_check(const struct pb_plan_request *req, struct pb_slowdown_model *m
 		  uint64_t period, unsigned ring_pages, struct pb_plan_check *out,
 		  struct pb_error *err);
 
-/* A sample's cost depends on the program and its rate (docs/overhead.md, "Where predictions
- * miss"): a check that decides against the plan (its slowdown outside the tolerance, or its
+/* A sample's cost depends on the program and its rate (docs/overhead.md, "A sample's cost by
+ * rate"): a check that decides against the plan (its slowdown outside the tolerance, or its
  * whole interval over the budget) has measured what a sample costs this command at about this
- * rate, and the period that cost gives for the budget is checked in turn. At most PB_PLAN_MAX_CORRECTIONS steps: each is 2 x rounds runs of the command. */
+ * rate, and the period that cost gives for the budget is checked in turn. At most
+ * PB_PLAN_MAX_CORRECTIONS steps: each is 2 x rounds runs of the command. */
 #define PB_PLAN_MAX_CORRECTIONS 3
 /* The period for budget_pct from check's own cost and baseline (the plan's model otherwise);
  * -1 with err when the check measured no cost to correct with. */
