@@ -418,6 +418,52 @@ static void check_scorecard(void)
 	json_decref(root);
 }
 
+/* The terminal's scorecard never cuts a cell: a loss cell naming throttles and multiplexing
+ * (20 characters in a 6-character column, cut to "1e+02 " before: 3 runs of 12 throttles
+ * each, every sample lost as no run kept one) wraps in its column, every
+ * figure whole and with its unit, and no line is wider than 100 columns or ends in a space. */
+static void check_scorecard_cells_whole(void)
+{
+	json_t *root = machine_results("GenuineIntel", "Intel(R) Xeon(R) Gold 6354",
+				       "pebs:INST_RETIRED:PREC_DIST", 97, true);
+	add_scorecard_points(root, "pebs:INST_RETIRED:PREC_DIST");
+	size_t i;
+	json_t *p;
+	json_array_foreach(json_object_get(root, "points"), i, p) {
+		if (strcmp(json_string_value(json_object_get(p, "facility")),
+			   "pebs:INST_RETIRED:PREC_DIST"))
+			continue;
+		size_t r;
+		json_t *run;
+		json_array_foreach(json_object_get(p, "runs"), r, run)
+			json_object_set_new(json_array_get(json_object_get(run, "events"), 0),
+					    "throttles", json_integer(12));
+		pb_test_point_metrics(p);
+	}
+	struct pb_results doc;
+	pb_test_results_of_json(&doc, root);
+	pb_scorecard_fill(&doc);
+	struct pb_scorecard_cells cells;
+	pb_scorecard_cells(pb_test_card_of(&doc, "pebs"), &cells);
+	CHECK_MSG(strstr(cells.loss, " thr 36") && strstr(cells.loss, " mux 50%"),
+		  "the loss cell names neither the throttles nor the multiplexing: %s", cells.loss);
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&out, &len);
+	pb_summary_print(f, &doc);
+	fclose(f);
+	CHECK(widest_line(out) <= 100);
+	CHECK_MSG(!strstr(out, " \n"), "a line ends in a space:\n%s", out);
+	CHECK_MSG(!strstr(out, "e+0"), "a figure in exponent form:\n%s", out);
+	const char *const whole[] = {"100 %", "thr 36", "mux 50%", "bias 3.5 pp"};
+	for (size_t k = 0; k < PB_ARRAY_SIZE(whole); k++)
+		CHECK_MSG(strstr(out, whole[k]), "\"%s\" is not whole in:\n%s", whole[k], out);
+	free(out);
+	pb_results_free(&doc);
+	json_decref(root);
+}
+
+
 static void check_compare(void)
 {
 	char a[] = "/tmp/pb-test-compare-XXXXXX", b[] = "/tmp/pb-test-compare-XXXXXX";
@@ -587,6 +633,7 @@ int main(void)
 	check_prediction_notes();
 	check_report();
 	check_scorecard();
+	check_scorecard_cells_whole();
 	check_compare();
 	return pb_check_done("report");
 }

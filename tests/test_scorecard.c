@@ -234,9 +234,66 @@ static void check_period_unit_from_traits(void)
 	json_decref(root);
 }
 
+/* "sampling up to" a rate in the unit its three digits need: Hz, kHz, MHz, never an exponent
+ * (uprobe's 1.71 MHz read "1.71e+03 kHz"), and a rate whose kHz would round to 1000 in MHz. The
+ * rate is the baselines' relative 95 % interval over the cost's upper bound. */
+static void check_sampling_rate_units(void)
+{
+	json_t *root = results_root();
+	json_t *pts = json_object_get(root, "points");
+	/* baselines of 98, 100, 102 ms: t(2) 4.303 × 2 ms / √3 over 100 ms */
+	double noise = 4.302652729749464 * 2e6 / sqrt(3) / 100e6;
+	const struct {
+		const char *family;
+		double ns_upper;
+		const char *says;
+	} cases[] = {
+		{"slow", noise / 500 * 1e9, "sampling up to 500 Hz"},
+		{"mid", noise / 5e3 * 1e9, "sampling up to 5 kHz"},
+		{"fast", noise / 1.71e6 * 1e9, "sampling up to 1.71 MHz"},
+		{"edge", noise / 999.7e3 * 1e9, "sampling up to 1 MHz"},
+	};
+	for (size_t i = 0; i < PB_ARRAY_SIZE(cases); i++) {
+		char facility[32];
+		snprintf(facility, sizeof facility, "%s:x", cases[i].family);
+		point(pts, "accuracy", facility, traits("events", true, cases[i].family), "declared",
+		      7, 100, 3);
+		/* as the overhead experiment writes its baseline: the runs' summary */
+		json_t *cpu = json_pack("{s:i, s:f, s:f, s:f, s:f, s:f, s:f}", "n", 3, "mean", 100e6,
+					"stdev", 2e6, "min", 98e6, "max", 102e6, "median", 100e6,
+					"ci95", noise * 100e6);
+		json_array_append_new(
+			pts, json_pack("{s:s, s:s, s:s, s:[], s:{s:o}, s:s, s:I, s:i, s:o}",
+				       "experiment", "overhead", "facility", facility, "workload",
+				       "busy", "runs", "metrics", "cpu_ns", cpu, "role", "baseline",
+				       "period", (json_int_t)7, "threads", 1, "traits",
+				       traits("events", true, cases[i].family)));
+		json_array_append_new(
+			pts, json_pack("{s:s, s:s, s:s, s:[], s:{s:f, s:f, s:f, s:b}, s:s, s:s, s:i}",
+				       "experiment", "cost", "facility", facility, "workload", "busy",
+				       "runs", "metrics", "ns_per_sample", cases[i].ns_upper * 0.9,
+				       "ci95_ns", cases[i].ns_upper * 0.1, "r2", 0.999, "resolved", 1,
+				       "kind", "fit", "delivery", "none", "threads", 1));
+		json_object_set_new(json_array_get(pts, json_array_size(pts) - 1), "traits",
+				    traits("events", true, cases[i].family));
+	}
+	struct pb_results doc;
+	pb_test_results_of_json(&doc, root);
+	pb_scorecard_fill(&doc);
+	for (size_t i = 0; i < PB_ARRAY_SIZE(cases); i++) {
+		const char *summary = text(pb_test_card_of(&doc, cases[i].family), "summary");
+		CHECK_STR_CONTAINS(summary, cases[i].says);
+		CHECK_MSG(!strstr(summary, "e+0"), "an exponent: %s", summary);
+	}
+	pb_results_free(&doc);
+	json_decref(root);
+}
+
+
 int main(void)
 {
 	check_counting_uses();
 	check_period_unit_from_traits();
+	check_sampling_rate_units();
 	return pb_check_done("scorecard");
 }

@@ -5,6 +5,17 @@
 
 int main(void)
 {
+	/* a figure never in exponent form: whole where the format would write one */
+	char num[32];
+	pb_format_number(num, sizeof num, "%.2g", 99.6);
+	CHECK_MSG(!strcmp(num, "100"), "99.6 by %%.2g: %s", num);
+	pb_format_number(num, sizeof num, "%.2g", 0.026);
+	CHECK(!strcmp(num, "0.026"));
+	pb_format_number(num, sizeof num, "%.3g", 11640);
+	CHECK(!strcmp(num, "11640"));
+	pb_format_number(num, sizeof num, "%.3g", 16.62);
+	CHECK(!strcmp(num, "16.6"));
+
 	char buf[64] = "";
 	pb_list_add(buf, sizeof buf, "timer");
 	CHECK(!strcmp(buf, "timer"));

@@ -43,20 +43,11 @@ static void text_of(const struct pb_rset *s, const char *k, char *buf, size_t le
 	pb_format(buf, len, "%s", t && strcmp(t, "-") ? t : "");
 }
 
-/* v by fmt, or whole when fmt would write an exponent (a reader compares 11640 with 2721 at a
- * glance, not 1.164e+04 with 2721) */
-static void number(char *buf, size_t len, const char *fmt, double v)
-{
-	pb_format(buf, len, fmt, v);
-	if (strchr(buf, 'e'))
-		pb_format(buf, len, "%.0f", v);
-}
-
 /* " ±ci", appended */
 static void plus_minus(char *buf, size_t len, double ci)
 {
 	char t[48];
-	number(t, sizeof t, "%.2g", ci);
+	pb_format_number(t, sizeof t, "%.2g", ci);
 	pb_append(buf, len, " ±%s", t);
 }
 
@@ -69,16 +60,16 @@ static void figure(const struct pb_rset *s, const char *k, const char *fmt, char
 	if (!v)
 		return;
 	if (v->kind == PB_RV_SUMMARY) {
-		number(buf, len, fmt, v->as.sum.mean);
+		pb_format_number(buf, len, fmt, v->as.sum.mean);
 		if (v->as.sum.n > 1)
 			plus_minus(buf, len, v->as.sum.ci95);
 	} else if (v->kind == PB_RV_SET) {
 		bool ok;
 		double x = pb_rset_get_number(v->as.set, "median", &ok);
 		if (ok)
-			number(buf, len, fmt, x);
+			pb_format_number(buf, len, fmt, x);
 	} else if (pb_rvalue_is_number(v)) {
-		number(buf, len, fmt, pb_rvalue_number(v));
+		pb_format_number(buf, len, fmt, pb_rvalue_number(v));
 	}
 }
 
@@ -90,7 +81,7 @@ static void with_ci(const struct pb_rset *s, const char *k, const char *ci, char
 	*buf = '\0';
 	if (!ok)
 		return;
-	number(buf, len, "%.4g", v);
+	pb_format_number(buf, len, "%.4g", v);
 	if (ok_ci)
 		plus_minus(buf, len, c);
 }
@@ -212,18 +203,18 @@ static void c_wall_ms(const struct pb_result_point *p, char *b, size_t n)
 	double median = pb_rset_get_number(met(p), "wall_ns_median", &ok);
 	*b = '\0';
 	if (s) {
-		number(b, n, "%.3g", s->mean / 1e6);
+		pb_format_number(b, n, "%.3g", s->mean / 1e6);
 		if (s->n > 1)
 			plus_minus(b, n, s->ci95 / 1e6);
 	} else if (ok) {
-		number(b, n, "%.3g", median / 1e6);
+		pb_format_number(b, n, "%.3g", median / 1e6);
 	} else if (pb_rlist_size(&p->runs)) {
 		double v[256];
 		size_t k = 0;
 		for (size_t r = 0; r < pb_rlist_size(&p->runs) && k < 256; r++)
 			v[k++] = pb_rset_get_number(pb_rlist_set_at(&p->runs, r), "wall_ns", &ok);
 		if (ok)
-			number(b, n, "%.3g", pb_median(v, k) / 1e6);
+			pb_format_number(b, n, "%.3g", pb_median(v, k) / 1e6);
 	}
 }
 
@@ -234,9 +225,9 @@ static void c_cpu_ms(const struct pb_result_point *p, char *b, size_t n)
 	double median = pb_rset_get_number(met(p), "cpu_ns_median", &ok);
 	*b = '\0';
 	if (ok)
-		number(b, n, "%.3g", median / 1e6);
+		pb_format_number(b, n, "%.3g", median / 1e6);
 	if (s) {
-		number(b, n, "%.3g", s->mean / 1e6);
+		pb_format_number(b, n, "%.3g", s->mean / 1e6);
 		if (s->n > 1)
 			plus_minus(b, n, s->ci95 / 1e6);
 	}

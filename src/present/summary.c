@@ -8,6 +8,7 @@
 #include "util/text.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define WIDTH 100
@@ -65,7 +66,9 @@ void pb_scorecard_cells(const struct pb_rset *e, struct pb_scorecard_cells *c)
 			     *mux = figure_of(e, "running_share_min");
 	if (loss) {
 		double pct = pb_rset_get_number(loss, "value", NULL);
-		pb_format(c->loss, sizeof c->loss, pct > 0 ? "%.2g %%" : "0", pct);
+		char num[32];
+		pb_format_number(num, sizeof num, "%.2g", pct);
+		pb_format(c->loss, sizeof c->loss, pct > 0 ? "%s %%" : "0", num);
 		double t = thr ? pb_rset_get_number(thr, "value", NULL) : 0;
 		if (t > 0)
 			pb_append(c->loss, sizeof c->loss, " thr %.0f", t);
@@ -83,10 +86,13 @@ void pb_scorecard_cells(const struct pb_rset *e, struct pb_scorecard_cells *c)
 		pb_format(c->cost, sizeof c->cost, resolved ? "%s" : "n.r., est. %s", a);
 		const struct pb_rset *k1 = figure_of(e, "overhead_1khz"),
 				     *k10 = figure_of(e, "overhead_10khz");
-		if (k1 && k10 && pb_rset_is_true(cost, "resolved"))
-			pb_format(c->overhead, sizeof c->overhead, "%.2g / %.2g %%",
-				  pb_rset_get_number(k1, "value", NULL),
-				  pb_rset_get_number(k10, "value", NULL));
+		if (k1 && k10 && pb_rset_is_true(cost, "resolved")) {
+			char at1[32], at10[32];
+			pb_format_number(at1, sizeof at1, "%.2g", pb_rset_get_number(k1, "value", NULL));
+			pb_format_number(at10, sizeof at10, "%.2g",
+					 pb_rset_get_number(k10, "value", NULL));
+			pb_format(c->overhead, sizeof c->overhead, "%s / %s %%", at1, at10);
+		}
 	}
 }
 
@@ -115,27 +121,158 @@ void pb_summary_wrapped(FILE *out, const char *first, const char *text, int inde
 
 static const char *dash(const char *s)
 {
-	return *s ? s : "-";
+	return s && *s ? s : "-";
 }
 
-/* s in a column of width characters (UTF-8: "±" and "µ" are one each), cut to fit */
-static void cell(FILE *out, const char *s, int width, bool last)
+/* Characters in the first n bytes of s (UTF-8: "±" and "µ" are one each). */
+static int columns_of(const char *s, size_t n)
 {
-	int used = 0;
-	for (const char *q = s ? s : ""; *q && used < width; used++) {
-		size_t n = 1;
-		while ((q[n] & 0xC0) == 0x80)
-			n++;
-		fwrite(q, 1, n, out);
-		q += n;
-	}
-	if (last)
-		fputc('\n', out);
-	else
-		fprintf(out, "%*s", width - used + 1, "");
+	int c = 0;
+	for (size_t i = 0; i < n; i++)
+		c += (s[i] & 0xC0) != 0x80;
+	return c;
 }
 
-static const int widths[] = {9, 9, 19, 22, 6, 17, 12};
+/* Whether a word stays on the line of the word before it: a figure with its label ("thr 12",
+ * "bias 0.12"), its interval and its unit ("257 ±15 ns", "0.12 pp", "98 / 99 %"). */
+static bool binds_to_previous(const char *word, size_t n)
+{
+	static const char *const units[] = {"pp", "ns", "µs", "ms", "s", "Hz", "kHz", "MHz"};
+	if (strchr("0123456789±%/", *word))
+		return true;
+	for (size_t k = 0; k < PB_ARRAY_SIZE(units); k++)
+		if (strlen(units[k]) == n && !strncmp(word, units[k], n))
+			return true;
+	return false;
+}
+
+/* Bytes of s up to the next space a line may break at. */
+static size_t unbreakable(const char *s)
+{
+	size_t n = strcspn(s, " ");
+	while (s[n] == ' ' && s[n + 1] && s[n + 1] != ' ' &&
+	       binds_to_previous(s + n + 1, strcspn(s + n + 1, " ")))
+		n += 1 + strcspn(s + n + 1, " ");
+	return n;
+}
+
+/* The widest unbreakable run of s: a column narrower than it would have to cut it. */
+static int longest_word(const char *s)
+{
+	int widest = 0;
+	for (s += strspn(s, " "); *s; s += strspn(s, " ")) {
+		size_t n = unbreakable(s);
+		int w = columns_of(s, n);
+		widest = w > widest ? w : widest;
+		s += n;
+	}
+	return widest;
+}
+
+/* The next line of *s wrapped to width columns: its bytes, *s moved past it. A run wider than
+ * the column (never, with widths from table_widths) is taken whole. */
+static size_t next_line(const char **s, int width)
+{
+	const char *start = *s + strspn(*s, " "), *end = start, *q = start;
+	while (*q) {
+		size_t n = unbreakable(q);
+		if (end != start && columns_of(start, (size_t)(q + n - start)) > width)
+			break;
+		end = q + n;
+		q = end + strspn(end, " ");
+	}
+	*s = end;
+	return (size_t)(end - start);
+}
+
+static int lines_of(const char *s, int width)
+{
+	int lines = 0;
+	while (next_line(&s, width))
+		lines++;
+	return lines;
+}
+
+#define SCORECARD_COLUMNS 7
+
+/* The lines rows take with these widths. */
+static int table_lines(const char *const (*rows)[SCORECARD_COLUMNS], size_t nrows,
+		       const int *widths)
+{
+	int total = 0;
+	for (size_t r = 0; r < nrows; r++) {
+		int tallest = 1;
+		for (int k = 0; k < SCORECARD_COLUMNS; k++) {
+			int l = lines_of(rows[r][k], widths[k]);
+			tallest = l > tallest ? l : tallest;
+		}
+		total += tallest;
+	}
+	return total;
+}
+
+/* Every column as wide as its widest cell; while the row is wider than the terminal, a column
+ * narrows by one, the one that adds the fewest lines (then the one with the most to give),
+ * never below its longest unbreakable run: a cell wraps, it is never cut (cut to 6 characters,
+ * a loss cell of "0.4 % thr 12 mux 50%" hid the throttling). */
+static void table_widths(const char *const (*rows)[SCORECARD_COLUMNS], size_t nrows,
+			 int *widths)
+{
+	int narrowest[SCORECARD_COLUMNS] = {0};
+	for (size_t r = 0; r < nrows; r++)
+		for (int k = 0; k < SCORECARD_COLUMNS; k++) {
+			int w = columns_of(rows[r][k], strlen(rows[r][k]));
+			int word = longest_word(rows[r][k]);
+			widths[k] = w > widths[k] ? w : widths[k];
+			narrowest[k] = word > narrowest[k] ? word : narrowest[k];
+		}
+	for (;;) {
+		int total = SCORECARD_COLUMNS - 1;
+		for (int k = 0; k < SCORECARD_COLUMNS; k++)
+			total += widths[k];
+		if (total <= WIDTH)
+			return;
+		int best = -1, best_lines = 0;
+		for (int k = 0; k < SCORECARD_COLUMNS; k++) {
+			if (widths[k] <= narrowest[k])
+				continue;
+			widths[k]--;
+			int lines = table_lines(rows, nrows, widths);
+			widths[k]++;
+			if (best < 0 || lines < best_lines ||
+			    (lines == best_lines &&
+			     widths[k] - narrowest[k] > widths[best] - narrowest[best]))
+				best = k, best_lines = lines;
+		}
+		if (best < 0)
+			return;
+		widths[best]--;
+	}
+}
+
+/* One row, each cell wrapped in its column, as many lines as its tallest cell; no trailing
+ * spaces. */
+static void table_row(FILE *out, const char *const *cells, const int *widths)
+{
+	const char *rest[SCORECARD_COLUMNS];
+	memcpy(rest, cells, sizeof rest);
+	bool more = true;
+	while (more) {
+		more = false;
+		int pad = 0;
+		for (int k = 0; k < SCORECARD_COLUMNS; k++) {
+			size_t n = next_line(&rest[k], widths[k]);
+			if (n) {
+				fprintf(out, "%*s%.*s", pad, "", (int)n, rest[k] - n);
+				pad = widths[k] - columns_of(rest[k] - n, n) + 1;
+			} else {
+				pad += widths[k] + 1;
+			}
+			more |= rest[k][strspn(rest[k], " ")] != '\0';
+		}
+		fputc('\n', out);
+	}
+}
 
 static void scorecard(FILE *out, const struct pb_rlist *card)
 {
@@ -147,25 +284,39 @@ static void scorecard(FILE *out, const struct pb_rlist *card)
 		return;
 	}
 	fprintf(out, "Scorecard: can each facility be trusted here, and what does a sample cost?\n");
-	const char *heads[] = {"facility", "self-test", "count median/worst", "attribution",
-			       "lost", "cost per sample", "at 1/10 kHz"};
-	for (size_t k = 0; k < PB_ARRAY_SIZE(heads); k++)
-		cell(out, heads[k], widths[k], k + 1 == PB_ARRAY_SIZE(heads));
-	size_t unmeasured = 0;
-	for (size_t i = 0; i < pb_rlist_size(card); i++) {
+	size_t n = pb_rlist_size(card);
+	const char *(*rows)[SCORECARD_COLUMNS] = calloc(n + 1, sizeof *rows);
+	struct pb_scorecard_cells *cells = calloc(n + 1, sizeof *cells);
+	if (!rows || !cells) {
+		fprintf(out, "(the scorecard's table: out of memory; every figure is in results.json)\n");
+		n = 0;
+	}
+	const char *const heads[SCORECARD_COLUMNS] = {"facility", "self-test", "count median/worst",
+						      "attribution", "lost", "cost per sample",
+						      "at 1/10 kHz"};
+	size_t nrows = 0, unmeasured = 0;
+	if (rows)
+		memcpy(rows[nrows++], heads, sizeof heads);
+	for (size_t i = 0; i < n; i++) {
 		const struct pb_rset *e = pb_rlist_set_at(card, i);
 		if (!pb_rset_is_true(e, "measured")) {
 			unmeasured++;
 			continue;
 		}
-		struct pb_scorecard_cells c;
-		pb_scorecard_cells(e, &c);
-		const char *cells[] = {pb_rset_get_text(e, "facility"), pb_rset_get_text(e, "verdict"),
-				       dash(c.counts), dash(c.attribution), dash(c.loss),
-				       dash(c.cost), dash(c.overhead)};
-		for (size_t k = 0; k < PB_ARRAY_SIZE(cells); k++)
-			cell(out, cells[k], widths[k], k + 1 == PB_ARRAY_SIZE(cells));
+		struct pb_scorecard_cells *c = &cells[nrows];
+		pb_scorecard_cells(e, c);
+		const char *row[SCORECARD_COLUMNS] = {
+			dash(pb_rset_get_text(e, "facility")), dash(pb_rset_get_text(e, "verdict")),
+			dash(c->counts), dash(c->attribution), dash(c->loss), dash(c->cost),
+			dash(c->overhead)};
+		memcpy(rows[nrows++], row, sizeof row);
 	}
+	int widths[SCORECARD_COLUMNS] = {0};
+	table_widths(rows, nrows, widths);
+	for (size_t r = 0; r < nrows; r++)
+		table_row(out, rows[r], widths);
+	free(rows);
+	free(cells);
 	fputc('\n', out);
 	for (size_t i = 0; i < pb_rlist_size(card); i++) {
 		const struct pb_rset *e = pb_rlist_set_at(card, i);

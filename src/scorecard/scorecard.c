@@ -212,7 +212,7 @@ static void accuracy_part(struct pb_rset *e, const struct pb_results *r, const c
 	figure(e, "accuracy_worst", worst->mean, worst->mean - worst->ci95,
 	       worst->mean + worst->ci95, "%", !isnan(worst->ci95), row);
 	pb_rset_text(e, "basis", pb_rset_get_text(first_event(worst->p), "basis"));
-	char text[96];
+	char text[96], num[32];
 	bool every_run_exact = true;
 	for (size_t i = 0; i < n; i++) {
 		const struct pb_rsummary *acc = pb_rset_get_summary(&rows[i].p->metrics, "accuracy");
@@ -224,23 +224,24 @@ static void accuracy_part(struct pb_rset *e, const struct pb_results *r, const c
 			add_part(v->use, sizeof v->use, "exact counts");
 		} else if (unbiased) {
 			/* no bias seen, to the resolution the runs give */
-			pb_format(text, sizeof text, "counts to ±%.2g %%", worst->ci95);
+			pb_format_number(num, sizeof num, "%.2g", worst->ci95);
+			pb_format(text, sizeof text, "counts to ±%s %%", num);
 			add_part(v->use, sizeof v->use, text);
 		} else {
-			pb_format(text, sizeof text, "exact counts (off by up to %.2g %%)",
-				  100 - worst->mean);
+			pb_format_number(num, sizeof num, "%.2g", 100 - worst->mean);
+			pb_format(text, sizeof text, "exact counts (off by up to %s %%)", num);
 			add_part(v->not_for, sizeof v->not_for, text);
 		}
 	} else {
 		/* an estimate from samples: judged for bias only, never for exactness */
 		const char *use = counting_use(counting);
+		pb_format_number(num, sizeof num, "%.2g", unbiased ? worst->ci95 : 100 - worst->mean);
 		if (every_run_exact)
 			pb_format(text, sizeof text, "%s (no run off)", use);
 		else if (unbiased)
-			pb_format(text, sizeof text, "%s to ±%.2g %%", use, worst->ci95);
+			pb_format(text, sizeof text, "%s to ±%s %%", use, num);
 		else
-			pb_format(text, sizeof text, "unbiased %s (off by up to %.2g %%)", use,
-				  100 - worst->mean);
+			pb_format(text, sizeof text, "unbiased %s (off by up to %s %%)", use, num);
 		if (every_run_exact || unbiased)
 			add_part(v->use, sizeof v->use, text);
 		else
@@ -369,7 +370,9 @@ static void delivery_part(struct pb_rset *e, const struct pb_results *r, const c
 		figure(e, "running_share_min", share, share, share, "%", true,
 		       "the least time an event was on its counter, outside the multi experiment");
 	if (lost > 0) {
-		pb_format(text, sizeof text, "lossless capture (%.2g %% lost)", pct);
+		char num[32];
+		pb_format_number(num, sizeof num, "%.2g", pct);
+		pb_format(text, sizeof text, "lossless capture (%s %% lost)", num);
 		add_part(v->not_for, sizeof v->not_for, text);
 	}
 	if (throttles > 0) {
@@ -467,10 +470,13 @@ static void cost_part(struct pb_rset *e, const struct pb_results *r, const char 
 		/* the rate whose overhead, at the cost's upper bound, stays inside the noise */
 		double hz = noise / ((ns + ci) * 1e-9);
 		char text[128];
-		if (hz < 1e3)
+		/* each unit from where its three digits would round up to the next one's 1 */
+		if (hz < 999.5)
 			pb_format(text, sizeof text, "sampling up to %.0f Hz", hz);
-		else
+		else if (hz < 999.5e3)
 			pb_format(text, sizeof text, "sampling up to %.3g kHz", hz / 1e3);
+		else
+			pb_format(text, sizeof text, "sampling up to %.3g MHz", hz / 1e6);
 		pb_append(text, sizeof text, " (cost below the %.2g %% timing noise)", noise * 100);
 		add_part(v->use, sizeof v->use, text);
 	}

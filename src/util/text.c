@@ -13,6 +13,13 @@ void pb_format(char *buf, size_t len, const char *fmt, ...)
 	va_end(ap);
 }
 
+void pb_format_number(char *buf, size_t len, const char *fmt, double v)
+{
+	pb_format(buf, len, fmt, v);
+	if (strchr(buf, 'e'))
+		pb_format(buf, len, "%.0f", v);
+}
+
 void pb_append(char *buf, size_t len, const char *fmt, ...)
 {
 	size_t used = strnlen(buf, len);
