@@ -290,10 +290,93 @@ static void check_sampling_rate_units(void)
 }
 
 
+/* A facility that traps on every event pays the trap whether the event is sampled or not: its
+ * cell names the cost per event and the sample's on top, and its overhead at 1 and 10 kHz is
+ * every event sampled, (trap + sample) × rate, resolved by the fit's rule on the sum even when
+ * the small per-sample part is not (a breakpoint's 14.1 µs trap with a 265 ± 98 ns sample read
+ * "n.r., est. 265 ns" and no overhead, a uprobe's 0.015 % at 1 kHz where 0.056 % is paid). */
+static void check_trap_cost(void)
+{
+	json_t *root = results_root();
+	json_t *pts = json_object_get(root, "points");
+	const struct {
+		const char *family;
+		double sample_ns, sample_ci, event_ns, event_ci;
+		bool sample_resolved;
+	} cases[] = {
+		{"brk", 265, 98, 14069, 62, false},
+		{"probe", 146, 8.5, 412, 5.4, true},
+		{"clock", 16600, 180, NAN, NAN, true},
+	};
+	for (size_t i = 0; i < PB_ARRAY_SIZE(cases); i++) {
+		char facility[32];
+		snprintf(facility, sizeof facility, "%s:x", cases[i].family);
+		bool traps = !isnan(cases[i].event_ns);
+		point(pts, "accuracy", facility, traits("events", traps, cases[i].family),
+		      "declared", 7, 100, 3);
+		json_t *fit = json_pack("{s:s, s:s, s:s, s:[], s:{s:f, s:f, s:f, s:b}, s:s, s:s, "
+					"s:i, s:o}",
+					"experiment", "cost", "facility", facility, "workload", "busy",
+					"runs", "metrics", "ns_per_sample", cases[i].sample_ns,
+					"ci95_ns", cases[i].sample_ci, "r2", 0.5, "resolved",
+					cases[i].sample_resolved, "kind", "fit", "delivery", "none",
+					"threads", 1, "traits",
+					traits("events", traps, cases[i].family));
+		if (traps) {
+			json_t *m = json_object_get(fit, "metrics");
+			json_object_set_new(m, "ns_per_event", json_real(cases[i].event_ns));
+			json_object_set_new(m, "ns_per_event_ci95", json_real(cases[i].event_ci));
+			json_object_set_new(m, "event_resolved", json_true());
+		}
+		json_array_append_new(pts, fit);
+	}
+	struct pb_results doc;
+	pb_test_results_of_json(&doc, root);
+	pb_scorecard_fill(&doc);
+	const struct pb_rset *brk = pb_test_card_of(&doc, "brk"), *probe = pb_test_card_of(&doc, "probe"),
+			     *clock = pb_test_card_of(&doc, "clock");
+	CHECK(brk && probe && clock);
+	if (!brk || !probe || !clock)
+		goto out;
+	/* (14069 + 265) × 1000 / 1e9 × 100 = 1.4334 %, ± (62 + 98) / 14334 = 1.1 %: resolved */
+	const struct pb_rset *k1 = pb_rset_get_set(brk, "overhead_1khz");
+	CHECK(fabs(pb_rset_get_number(k1, "value", NULL) - 1.4334) < 1e-9);
+	CHECK(fabs(pb_rset_get_number(k1, "hi", NULL) - 1.4494) < 1e-9);
+	CHECK(pb_rset_is_true(k1, "resolved"));
+	CHECK(!pb_rset_is_true(pb_rset_get_set(brk, "ns_per_sample"), "resolved"));
+	CHECK(fabs(pb_rset_get_number(pb_rset_get_set(probe, "overhead_10khz"), "value", NULL) -
+		   (412 + 146) * 1e4 / 1e9 * 100) < 1e-9);
+	/* a facility without a trap: the sample's cost alone, as before */
+	CHECK(fabs(pb_rset_get_number(pb_rset_get_set(clock, "overhead_1khz"), "value", NULL) -
+		   1.66) < 1e-9);
+	CHECK(!pb_rset_get_set(clock, "ns_per_event"));
+
+	struct pb_scorecard_cells c;
+	pb_scorecard_cells(brk, &c);
+	CHECK_MSG(!strcmp(c.cost, "14.1 ±0.062 µs/event + n.r., est. 265 ns"), "%s", c.cost);
+	CHECK_MSG(!strcmp(c.overhead, "1.4 / 14 %"), "%s", c.overhead);
+	pb_scorecard_cells(probe, &c);
+	CHECK_MSG(!strcmp(c.cost, "412 ±5.4 ns/event + 146 ±8.5 ns"), "%s", c.cost);
+	CHECK_MSG(!strcmp(c.overhead, "0.056 / 0.56 %"), "%s", c.overhead);
+	pb_scorecard_cells(clock, &c);
+	CHECK_MSG(!strcmp(c.cost, "16.6 ±0.18 µs"), "%s", c.cost);
+
+	char *terminal = NULL, *html = NULL;
+	rendered(&doc, &terminal, &html);
+	CHECK_STR_CONTAINS(html, "14.1 ±0.062 µs/event + not resolved; estimate 265 ns");
+	free(terminal);
+	free(html);
+out:
+	pb_results_free(&doc);
+	json_decref(root);
+}
+
+
 int main(void)
 {
 	check_counting_uses();
 	check_period_unit_from_traits();
 	check_sampling_rate_units();
+	check_trap_cost();
 	return pb_check_done("scorecard");
 }

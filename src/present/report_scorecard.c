@@ -5,6 +5,7 @@
 #include "present/summary.h"
 
 #include "scorecard/scorecard.h"
+#include "util/text.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -40,6 +41,16 @@ static void cell(FILE *f, const char *s)
 	else
 		fputs("&ndash;", f);
 	fputs("</td>", f);
+}
+
+/* text with every "n.r., est. " spelled out */
+static void unabbreviated(char *buf, size_t len, const char *text)
+{
+	static const char abbreviated[] = "n.r., est. ";
+	*buf = '\0';
+	for (const char *at; (at = strstr(text, abbreviated)); text = at + strlen(abbreviated))
+		pb_append(buf, len, "%.*snot resolved; estimate ", (int)(at - text), text);
+	pb_append(buf, len, "%s", text);
 }
 
 static void figures(FILE *f, const struct pb_rset *e)
@@ -87,7 +98,7 @@ void pb_report_scorecard(FILE *f, const struct pb_results *doc)
 	      "costs. How each verdict is reached: docs/scorecard.md.</p>\n"
 	      "<div class=\"wide\"><table class=\"scorecard\">\n<tr><th>facility</th>"
 	      "<th>self-test</th><th>counts: median / worst row (%)</th><th>attribution</th>"
-	      "<th>lost</th><th>cost per sample</th><th>overhead at 1 / 10 kHz</th>"
+	      "<th>lost</th><th>cost</th><th>overhead at 1 / 10 kHz</th>"
 	      "<th>use it for / not for</th></tr>\n",
 	      f);
 	for (size_t i = 0; i < pb_rlist_size(&doc->scorecard); i++) {
@@ -108,13 +119,9 @@ void pb_report_scorecard(FILE *f, const struct pb_results *doc)
 		cell(f, c.attribution);
 		cell(f, c.loss);
 		/* the page has room for the words the terminal abbreviates */
-		if (!strncmp(c.cost, "n.r., est. ", 11)) {
-			char cost[96];
-			snprintf(cost, sizeof cost, "not resolved; estimate %s", c.cost + 11);
-			cell(f, cost);
-		} else {
-			cell(f, c.cost);
-		}
+		char cost[2 * sizeof c.cost];
+		unabbreviated(cost, sizeof cost, c.cost);
+		cell(f, cost);
 		cell(f, c.overhead);
 		fputs("<td class=\"verdict\">", f);
 		pb_html_esc(f, pb_rset_get_text(e, "summary"));

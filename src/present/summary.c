@@ -36,6 +36,17 @@ static void duration(char *buf, size_t len, double ns, double ci)
 		pb_format(buf, len, "%.3g %s", ns / scale, unit);
 }
 
+/* A cost figure as "16.6 ±0.18 µs", or "n.r., est. 265 ns" when not resolved. */
+static void cost_text(char *buf, size_t len, const struct pb_rset *fig)
+{
+	double v = pb_rset_get_number(fig, "value", NULL);
+	double ci = pb_rset_get_number(fig, "hi", NULL) - v;
+	char a[48];
+	bool resolved = pb_rset_is_true(fig, "resolved");
+	duration(a, sizeof a, v, resolved ? ci : -1);
+	pb_format(buf, len, resolved ? "%s" : "n.r., est. %s", a);
+}
+
 void pb_scorecard_cells(const struct pb_rset *e, struct pb_scorecard_cells *c)
 {
 	memset(c, 0, sizeof *c);
@@ -76,23 +87,24 @@ void pb_scorecard_cells(const struct pb_rset *e, struct pb_scorecard_cells *c)
 		if (share < 100)
 			pb_append(c->loss, sizeof c->loss, " mux %.0f%%", share);
 	}
-	const struct pb_rset *cost = figure_of(e, "ns_per_sample");
+	const struct pb_rset *cost = figure_of(e, "ns_per_sample"), *trap = figure_of(e, "ns_per_event");
+	if (trap) {
+		/* a trap on every event: its cost first, the sample's on top */
+		char ev[48];
+		cost_text(ev, sizeof ev, trap);
+		pb_format(c->cost, sizeof c->cost, "%s/event", ev);
+	}
 	if (cost) {
-		double v = pb_rset_get_number(cost, "value", NULL);
-		double ci = pb_rset_get_number(cost, "hi", NULL) - v;
 		char a[48];
-		bool resolved = pb_rset_is_true(cost, "resolved");
-		duration(a, sizeof a, v, resolved ? ci : -1);
-		pb_format(c->cost, sizeof c->cost, resolved ? "%s" : "n.r., est. %s", a);
-		const struct pb_rset *k1 = figure_of(e, "overhead_1khz"),
-				     *k10 = figure_of(e, "overhead_10khz");
-		if (k1 && k10 && pb_rset_is_true(cost, "resolved")) {
-			char at1[32], at10[32];
-			pb_format_number(at1, sizeof at1, "%.2g", pb_rset_get_number(k1, "value", NULL));
-			pb_format_number(at10, sizeof at10, "%.2g",
-					 pb_rset_get_number(k10, "value", NULL));
-			pb_format(c->overhead, sizeof c->overhead, "%s / %s %%", at1, at10);
-		}
+		cost_text(a, sizeof a, cost);
+		pb_append(c->cost, sizeof c->cost, "%s%s", trap ? " + " : "", a);
+	}
+	const struct pb_rset *k1 = figure_of(e, "overhead_1khz"), *k10 = figure_of(e, "overhead_10khz");
+	if (k1 && k10 && pb_rset_is_true(k1, "resolved")) {
+		char at1[32], at10[32];
+		pb_format_number(at1, sizeof at1, "%.2g", pb_rset_get_number(k1, "value", NULL));
+		pb_format_number(at10, sizeof at10, "%.2g", pb_rset_get_number(k10, "value", NULL));
+		pb_format(c->overhead, sizeof c->overhead, "%s / %s %%", at1, at10);
 	}
 }
 
@@ -292,7 +304,7 @@ static void scorecard(FILE *out, const struct pb_rlist *card)
 		n = 0;
 	}
 	const char *const heads[SCORECARD_COLUMNS] = {"facility", "self-test", "count median/worst",
-						      "attribution", "lost", "cost per sample",
+						      "attribution", "lost", "cost",
 						      "at 1/10 kHz"};
 	size_t nrows = 0, unmeasured = 0;
 	if (rows)

@@ -10,7 +10,7 @@
 /* One scorecard entry's figures as short text, "" where the entry has none: what the terminal
  * and report.html both show. */
 struct pb_scorecard_cells {
-	char counts[64], attribution[64], loss[48], cost[48], overhead[32];
+	char counts[64], attribution[64], loss[48], cost[96], overhead[32];
 };
 void pb_scorecard_cells(const struct pb_rset *entry, struct pb_scorecard_cells *cells);
 
