@@ -111,7 +111,7 @@ rc=$?
 checks=$((checks + 1))
 case $rc in
 0)
-	grep -q 'cost of a sample: *[0-9.]* ns (from a sweep just now)' "$work/out" ||
+	grep -q 'cost of a sample: *[0-9.]* ± [0-9.]* ns (95 % CI; from a sweep just now)' "$work/out" ||
 		fail "sweep resolved but the plan does not give its cost"
 	grep -q '^period: *[0-9]* ns' "$work/out" || fail "sweep resolved but no period"
 	;;
@@ -123,6 +123,10 @@ case $rc in
 		fail "unresolved sweep: figures missing ($(head -c 300 "$work/err"))"
 	grep -Eq 'would resolve it: --cost-seconds [0-9]+|No cost was seen above the noise|a longer sweep does not mend' \
 		"$work/err" || fail "unresolved sweep: no time to resolve ($(head -c 400 "$work/err"))"
+	# what it offers is more than the 5 s it ran with (it once offered the 5 s back)
+	offered=$(grep -o -- '--cost-seconds [0-9]*' "$work/err" | grep -o '[0-9]*$')
+	[ -z "$offered" ] || [ "$offered" -gt 5 ] ||
+		fail "unresolved sweep: offered --cost-seconds $offered, not more than the 5 s it had"
 	[ -s "$work/out" ] && fail "unresolved sweep printed a plan"
 	;;
 *)
@@ -132,13 +136,17 @@ esac
 
 expect_exit 0 "plan" "$PB_BIN" plan --facility $T --budget 10 --runs 1 --costs "$work/costs.json" -- "${loop[@]}"
 check "grep -q '^period: *110000 ns' '$work/out'" "period = c (1+b)/b = 110000 ns ($(grep period "$work/out"))"
-check "grep -q 'cost of a sample: *10000.0 ns' '$work/out'" "the delivery-none fit is used"
+check "grep -q 'cost of a sample: *10000.0 ± 500.0 ns' '$work/out'" "the delivery-none fit is used, with its interval"
 check "grep -q 'overhead 10.00 %' '$work/out'" "predicted overhead is the budget"
+# the plan's interval from the cost's: c (1+b)/b at c = 9500 and 10500; c / (P - c) at P = 110000
+check "grep -q '^period: *110000 ns (104500 to 115500 over the cost.s interval)' '$work/out'" "the period's range over the cost's interval ($(grep period "$work/out"))"
+check "grep -q 'overhead 10.00 % (9.45 to 10.55 %)$' '$work/out'" "the overhead's range over the cost's interval ($(grep predicted "$work/out"))"
 check "! grep -q '^check:' '$work/out'" "no check without --check"
 expect_exit 0 "plan --costs FOLDER" "$PB_BIN" plan --facility $T --budget 10 --runs 1 --costs "$work/folder" -- "${loop[@]}"
 check "grep -q '^period: *110000 ns' '$work/out'" "a results folder is read as its results.json"
 expect_exit 0 "plan --json" "$PB_BIN" plan --facility $T --budget 10 --runs 1 --json --check --costs "$work/costs.json" -- "${loop[@]}"
 check "jq -e '.period == 110000 and .period_unit == \"ns\" and .ns_per_sample == 10000' '$work/out' >/dev/null" "--json: the plan as one object"
+check "jq -e '.ns_per_sample_ci95 == 500 and .period_lo == 104500 and .period_hi == 115500 and (.predicted_overhead_lo_pct * 100 | round) == 945 and (.predicted_overhead_hi_pct * 100 | round) == 1055' '$work/out' >/dev/null" "--json: the plan's intervals"
 check "jq -e '(.check.slowdown_error_pp | type) == \"number\" and (.check.slowdown_within | type) == \"boolean\" and (.check.slowdown_verdict | type) == \"string\"' '$work/out' >/dev/null" "--json --check: judged on the slowdown"
 expect_exit 0 "plan --check" "$PB_BIN" plan --facility $T --budget 10 --runs 1 --ring 16 --check --costs "$work/costs.json" -- "${loop[@]}"
 check "grep -q '^ring: *16 data pages (--ring)' '$work/out'" "--ring is used"

@@ -306,6 +306,18 @@ static void test_plan_cost_refusal(void)
 	CHECK_STR_CONTAINS(err.msg, "the 95 % CI is ±30 % of the slope");
 	CHECK_STR_CONTAINS(err.msg, "A sweep of 36 s would resolve it: --cost-seconds 44");
 	err = (struct pb_error){0};
+	/* an estimate under what the failed sweep took (its design part alone, 4 s, once asked
+	 * for the --cost-seconds 5 given): more than the 4.3 s spent is asked, whatever it says */
+	struct pb_cost short_estimate = {.fit = {.slope = 17085, .slope_ci95 = 1782, .r2 = 0.886},
+					 .seconds = 4.3, .seconds_to_resolve = 3.6,
+					 .noise_ns = 508993};
+	CHECK(pb_plan_cost_refused(&short_estimate, "timer:cpu-clock", &err) == -1);
+	CHECK_STR_CONTAINS(err.msg, "would resolve it: --cost-seconds 5");
+	short_estimate.seconds = 5.1;
+	err = (struct pb_error){0};
+	CHECK(pb_plan_cost_refused(&short_estimate, "timer:cpu-clock", &err) == -1);
+	CHECK_STR_CONTAINS(err.msg, "would resolve it: --cost-seconds 6");
+	err = (struct pb_error){0};
 	struct pb_cost bent = {.fit = {.slope = 21165, .slope_ci95 = 1281, .r2 = 0.958},
 			       .seconds = 4.3, .seconds_to_resolve = NAN, .noise_ns = 116967};
 	snprintf(bent.why, sizeof bent.why, "least squares (21165 ± 1281 ns) and Theil–Sen "
@@ -366,7 +378,8 @@ static int cost_from(const char *points, double *ns, struct pb_error *err)
 	struct pb_results r;
 	if (pb_results_load_buffer(doc, strlen(doc), "costs.json", &r, err))
 		return -2;
-	int rc = pb_cost_from_results(&r, "costs.json", "timer:cpu-clock", ns, err);
+	double ci;
+	int rc = pb_cost_from_results(&r, "costs.json", "timer:cpu-clock", ns, &ci, err);
 	pb_results_free(&r);
 	return rc;
 }
@@ -889,7 +902,8 @@ static void test_fault_mid_sweep_on(const char *facility)
 	CHECK(refused >= 1);
 	double ns;
 	struct pb_error err = {0};
-	CHECK(pb_cost_from_results(&res, "r", facility, &ns, &err) == -1);
+	double ci;
+	CHECK(pb_cost_from_results(&res, "r", facility, &ns, &ci, &err) == -1);
 	CHECK_EQ_U64(err.code, PB_EXIT_FAILURE);
 	CHECK_STR_CONTAINS(err.msg, "failed");
 	json_decref(points);

@@ -141,12 +141,21 @@ static void print_plan(const struct pb_plan_request *req, const struct pb_plan *
 	else
 		printf("events:             %.0f (%.3g per second)\n", model->events,
 		       model->events / (model->baseline_ns / 1e9));
-	printf("cost of a sample:   %.1f ns (from %s)\n", model->ns_per_sample, plan->cost_source);
+	printf("cost of a sample:   %.1f ± %.1f ns (95 %% CI; from %s)\n", model->ns_per_sample,
+	       plan->cost_ci95_ns, plan->cost_source);
 	printf("budget:             %.3g %%\n", plan->budget_pct);
-	printf("period:             %llu%s\n", (unsigned long long)plan->period.period,
-	       model->time_based ? " ns" : " events");
-	printf("predicted:          %.0f samples, %.3f ms, overhead %.2f %%\n",
-	       plan->period.samples, plan->period.predicted_ns / 1e6, plan->period.overhead_pct);
+	const char *unit = model->time_based ? " ns" : " events";
+	printf("period:             %llu%s", (unsigned long long)plan->period.period, unit);
+	if (plan->period_lo && plan->period_hi)
+		printf(" (%llu to %llu over the cost's interval)",
+		       (unsigned long long)plan->period_lo, (unsigned long long)plan->period_hi);
+	printf("\n");
+	printf("predicted:          %.0f samples, %.3f ms, overhead %.2f %%", plan->period.samples,
+	       plan->period.predicted_ns / 1e6, plan->period.overhead_pct);
+	if (isfinite(plan->overhead_lo_pct) && isfinite(plan->overhead_hi_pct))
+		printf(" (%.2f to %.2f %%)", plan->overhead_lo_pct,
+		       plan->overhead_hi_pct);
+	printf("\n");
 	printf("ring:               %u data pages%s\n", plan->ring_pages,
 	       ring_given ? " (--ring)" : " (100 ms of samples)");
 }
@@ -159,14 +168,15 @@ static int plan_cost(const struct plan_args *a, const struct pb_spec *spec, stru
 	if (a->costs) {
 		char path[4200], dir[4200];
 		pb_results_locate(a->costs, path, sizeof path, dir, sizeof dir);
-		return pb_plan_cost_from_file(path, a->facility, &plan->model.ns_per_sample, err);
+		return pb_plan_cost_from_file(path, a->facility, &plan->model.ns_per_sample,
+					      &plan->cost_ci95_ns, err);
 	}
 	fflush(stdout);
 	fprintf(stderr, "measuring the cost of one %s sample (noise, pilot, then a sweep sized to "
 		"resolve it, up to %llu s)...\n", a->facility, (unsigned long long)a->cost_seconds);
 	plan->cost_source = "a sweep just now";
 	return pb_plan_cost_now(spec, a->facility, a->cost_seconds, &plan->model.ns_per_sample,
-				err);
+				&plan->cost_ci95_ns, err);
 }
 
 int pb_cmd_plan(int argc, char **argv)
@@ -190,6 +200,7 @@ int pb_cmd_plan(int argc, char **argv)
 	if (pb_plan_measure(&req, &plan.model, &plan.base, &err) || plan_cost(&a, &spec, &plan, &err) ||
 	    pb_period_for_budget(&plan.model, a.budget, &plan.period, &err))
 		return pb_cli_report("plan", &err);
+	pb_plan_period_range(&plan);
 	plan.ring_pages = a.ring ? (unsigned)a.ring : plan.period.ring_pages;
 	if (!a.json)
 		print_plan(&req, &plan, a.ring != 0);

@@ -136,6 +136,19 @@ int pb_cli_print_plan(const struct pb_plan_request *req, const struct pb_plan *p
 				plan->period.samples, "predicted_ns", plan->period.predicted_ns,
 				"predicted_overhead_pct", plan->period.overhead_pct, "ring_pages",
 				(int)plan->ring_pages);
+	if (doc) {
+		json_object_set_new(doc, "ns_per_sample_ci95", json_real(plan->cost_ci95_ns));
+		if (isfinite(plan->overhead_lo_pct) && isfinite(plan->overhead_hi_pct)) {
+			json_object_set_new(doc, "predicted_overhead_lo_pct",
+					    json_real(plan->overhead_lo_pct));
+			json_object_set_new(doc, "predicted_overhead_hi_pct",
+					    json_real(plan->overhead_hi_pct));
+		}
+		if (plan->period_lo && plan->period_hi) {
+			json_object_set_new(doc, "period_lo", json_integer((json_int_t)plan->period_lo));
+			json_object_set_new(doc, "period_hi", json_integer((json_int_t)plan->period_hi));
+		}
+	}
 	if (doc && checks && checks->n) {
 		/* check: the plan's own; corrections: each corrected period with its check */
 		json_object_set_new(doc, "check", plan_check_json(&checks->step[0], plan));

@@ -56,8 +56,9 @@ struct cost_fit {
 				      * never resolved, whatever its figures */
 	/* The design (see pb_cost_design_size): the noise and pilot it was sized from, the
 	 * rounds it chose and needed, the expected CI, its short end, whether it was cut short,
-	 * and, unresolved, the seconds a sweep would need (to_resolve_lower: at least that). */
-	double noise_ns, pilot_ns, pilot_residual_ns, expected_rel_ci, to_resolve_s;
+	 * and, unresolved, the seconds its designed pairs would need (to_resolve_lower: at least
+	 * that), the noise and pilot runs' setup_s coming on top. */
+	double noise_ns, pilot_ns, pilot_residual_ns, expected_rel_ci, to_resolve_s, setup_s;
 	size_t noise_pairs, pilot_pairs, design_pairs;
 	unsigned design_rounds, design_rounds_needed;
 	uint64_t high_period;

@@ -41,7 +41,8 @@ int pb_cost_measure(const struct pb_spec *asked, unsigned runs, uint64_t target_
 	cost->theil_sen = cf.ts_slope;
 	cost->noise_ns = cf.noise_ns;
 	cost->seconds = cf.seconds;
-	cost->seconds_to_resolve = cf.resolved ? 0 : cf.to_resolve_s;
+	/* the whole sweep's: its noise and pilot runs come again before the designed pairs */
+	cost->seconds_to_resolve = cf.resolved ? 0 : cf.to_resolve_s + cf.setup_s;
 	cost->to_resolve_lower = cf.to_resolve_lower;
 	pb_format(cost->why, sizeof cost->why, "%s", cf.why);
 	return 0;
@@ -70,7 +71,7 @@ static bool get_bool(const struct pb_rset *s, const char *name, bool *value)
 }
 
 int pb_cost_from_results(const struct pb_results *doc, const char *path, const char *facility,
-			 double *ns_per_sample, struct pb_error *err)
+			 double *ns_per_sample, double *ci95_ns, struct pb_error *err)
 {
 	const struct pb_result_point *p = none_fit(doc, facility);
 	if (!p)
@@ -122,5 +123,6 @@ int pb_cost_from_results(const struct pb_results *doc, const char *path, const c
 			       has_e ? e : NAN);
 	}
 	*ns_per_sample = slope;
+	*ci95_ns = ci;
 	return 0;
 }

@@ -357,6 +357,7 @@ int pb_cost_sweep_mode(struct sweep_setup *su, enum pb_delivery mode, struct cos
 	cf->high_period = periods[np - 1];
 	cf->time_based = su->time_based;
 	cf->cut_short = cut;
+	cf->setup_s = spent;
 	if (!rc && !cf->resolved) {
 		double design_s = cf->seconds - spent;
 		/* A longer sweep narrows the interval; it does not reconcile estimators that

@@ -90,13 +90,13 @@ int pb_plan_measure(const struct pb_plan_request *req, struct pb_slowdown_model 
 	return 0;
 }
 
-int pb_plan_cost_from_file(const char *path, const char *facility, double *cost,
+int pb_plan_cost_from_file(const char *path, const char *facility, double *cost, double *ci95,
 			   struct pb_error *err)
 {
 	struct pb_results doc;
 	if (pb_results_load(path, &doc, err))
 		return -1;
-	int rc = pb_cost_from_results(&doc, path, facility, cost, err);
+	int rc = pb_cost_from_results(&doc, path, facility, cost, ci95, err);
 	pb_results_free(&doc);
 	return rc;
 }
@@ -104,16 +104,35 @@ int pb_plan_cost_from_file(const char *path, const char *facility, double *cost,
 /* The noise and a pilot measured first size the sweep; a cost that does not resolve fails
  * rather than plan on noise. */
 int pb_plan_cost_now(const struct pb_spec *spec, const char *facility, uint64_t seconds,
-		     double *cost, struct pb_error *err)
+		     double *cost, double *ci95, struct pb_error *err)
 {
 	struct pb_cost c;
 	if (pb_cost_measure(spec, 1, 30, seconds * 1000, &c, err))
 		return -1;
 	if (c.resolved) {
 		*cost = c.fit.slope;
+		*ci95 = c.fit.slope_ci95;
 		return 0;
 	}
 	return pb_plan_cost_refused(&c, facility, err);
+}
+
+void pb_plan_period_range(struct pb_plan *plan)
+{
+	uint64_t *ends[2] = {&plan->period_lo, &plan->period_hi};
+	double *overheads[2] = {&plan->overhead_lo_pct, &plan->overhead_hi_pct};
+	/* a cheaper sample allows a shorter period */
+	const double sign[2] = {-1, 1};
+	for (int k = 0; k < 2; k++) {
+		struct pb_slowdown_model m = plan->model;
+		struct pb_budget_period at;
+		m.ns_per_sample += sign[k] * plan->cost_ci95_ns;
+		bool known = isfinite(plan->cost_ci95_ns) && m.ns_per_sample > 0;
+		*overheads[k] = known ? pb_slowdown_overhead_pct(&m, plan->period.period) : NAN;
+		*ends[k] = known && !pb_period_for_budget(&m, plan->budget_pct, &at, NULL)
+			   ? at.period
+			   : 0;
+	}
 }
 
 int pb_plan_cost_refused(const struct pb_cost *c, const char *facility, struct pb_error *err)
@@ -125,8 +144,10 @@ int pb_plan_cost_refused(const struct pb_cost *c, const char *facility, struct p
 		"the cost of one %s sample could not be measured precisely enough on this machine "
 		"in %.1f s: %s (run-to-run noise %.0f ns): %s", facility, c->seconds, estimate,
 		c->noise_ns, c->why[0] ? c->why : "not resolved");
-	/* 20 % over the estimate: it comes from a CI that is itself an estimate */
-	double ask = ceil(c->seconds_to_resolve * 1.2);
+	/* 20 % over the estimate: it comes from a CI that is itself an estimate; and more than the
+	 * sweep that just failed took, whatever the estimate (its design part alone once asked
+	 * for the --cost-seconds 5 the user had given) */
+	double ask = fmax(ceil(c->seconds_to_resolve * 1.2), floor(c->seconds) + 1);
 	if (isfinite(c->seconds_to_resolve) && ask <= 3600)
 		pb_append(err->msg, sizeof err->msg, ". A sweep of %s%.0f s would resolve it: "
 			  "--cost-seconds %.0f", c->to_resolve_lower ? "more than " : "",

@@ -31,8 +31,9 @@ struct pb_plan_request {
 int pb_plan_measure(const struct pb_plan_request *req, struct pb_slowdown_model *model,
 		    struct pb_program_figures *base, struct pb_error *err);
 
-/* The cost of one sample from a results.json of `pesbench run cost`. */
-int pb_plan_cost_from_file(const char *path, const char *facility, double *cost,
+/* The cost of one sample, and its 95 % half-width, from a results.json of `pesbench run
+ * cost`. */
+int pb_plan_cost_from_file(const char *path, const char *facility, double *cost, double *ci95,
 			   struct pb_error *err);
 /* The cost of one sample from a sweep on the spot of at most `seconds`, designed to resolve
  * within them; a cost that does not resolve fails with its interval and the time a sweep
@@ -42,15 +43,25 @@ int pb_plan_cost_from_file(const char *path, const char *facility, double *cost,
  * longer sweep could do). Returns -1 with err. */
 int pb_plan_cost_refused(const struct pb_cost *c, const char *facility, struct pb_error *err);
 int pb_plan_cost_now(const struct pb_spec *spec, const char *facility, uint64_t seconds,
-		     double *cost, struct pb_error *err);
+		     double *cost, double *ci95, struct pb_error *err);
+
+/* plan->period_lo and period_hi: the periods the budget gives at the two ends of the cost's
+ * 95 % interval (0 where a cost's end gives none), and overhead_lo_pct, overhead_hi_pct: the
+ * planned period's overhead at those ends (NaN without them): how far the plan is known. */
+struct pb_plan;
+void pb_plan_period_range(struct pb_plan *plan);
 
 /* A plan: the model of the command and facility, and the period it gives for the budget. */
 struct pb_plan {
 	struct pb_slowdown_model model;     /* as planned (pb_plan_check moves its baseline) */
 	struct pb_program_figures base;     /* the command alone: medians */
 	const char *cost_source;            /* where ns_per_sample came from */
+	double cost_ci95_ns;                /* its 95 % half-width */
 	double budget_pct;
 	struct pb_budget_period period;
+	/* the periods the budget gives at the two ends of the cost's interval (0: none) */
+	uint64_t period_lo, period_hi;
+	double overhead_lo_pct, overhead_hi_pct;
 	unsigned ring_pages;                /* the ring asked for, or the recommended one */
 };
 

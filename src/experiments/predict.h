@@ -193,8 +193,9 @@ struct pb_cost {
 	double ns_per_event;      /* trapping facilities: the intercept / events per run */
 	double noise_ns;          /* one run's CPU time from run to run, measured first */
 	double seconds;           /* the sweep took */
-	double seconds_to_resolve; /* unresolved: a sweep of this long would resolve it (NaN:
-				    * no cost seen to size it for) */
+	double seconds_to_resolve; /* unresolved: a sweep of this long would resolve it, its
+				    * noise and pilot runs included (NaN: no cost seen to size it
+				    * for) */
 	bool to_resolve_lower;    /* ... at least that long */
 	char why[480];            /* unresolved: why */
 };
@@ -203,12 +204,12 @@ int pb_cost_measure(const struct pb_spec *spec, unsigned min_rounds, uint64_t ta
 
 struct pb_results;
 /* The cost of one sample of facility (delivery mode none) from a results document written by
- * `pesbench run cost` (path names it in messages). Refused (PB_EXIT_FAILURE, saying why) when
+ * `pesbench run cost` (path names it in messages), with its 95 % half-width. Refused (PB_EXIT_FAILURE, saying why) when
  * the fit did not resolve, a run of its sweep failed, its per-event cost did not resolve, or it
  * carries no resolution figures to check (PB_EXIT_BAD_FILE, as for no fit at all): a cost that
  * was not measured well enough is never planned with. */
 int pb_cost_from_results(const struct pb_results *doc, const char *path, const char *facility,
-			 double *ns_per_sample, struct pb_error *err);
+			 double *ns_per_sample, double *ci95_ns, struct pb_error *err);
 
 /* One run of a real program: argv executed as given (output discarded), sampled with spec at
  * period (spec NULL: no perf at all; period 0: counting only), user and kernel level. */
