@@ -198,14 +198,15 @@ for gp_path in sorted(glob.glob(os.path.join(plots, "*.gp"))):
     pos = [y for s in series for y in s if y > 0]
     if pos and max(pos) / min(pos) > 100 and "set logscale y" not in gp and "set yrange" not in gp:
         problems.append(name + ": values span %.0fx on a linear axis" % (max(pos) / min(pos)))
-    colours = re.findall(r"\.dat' index \d+ using [^\n]*?linecolor rgb \"(#[0-9a-fA-F]{6})\"", gp)
+    # a colour is one series', or one measured series' and its model's, dashed beside it
+    styles = re.findall(r"\.dat' index \d+ using [^\n]*?linecolor rgb \"(#[0-9a-fA-F]{6})\"( dashtype 2)?", gp)
     plotted = len(re.findall(r"'[^']+\.dat' index", gp))
-    if len(set(colours)) != plotted:
-        problems.append(name + ": %d series, %d distinct colours" % (plotted, len(set(colours))))
+    if len(set(styles)) != plotted:
+        problems.append(name + ": %d series, %d distinct styles" % (plotted, len(set(styles))))
     for m in re.finditer(r"period (\d+)(?!\d)(?! (ns|events?)\b)", gp):
         problems.append(name + ": a period without its unit: " + m.group(0))
     for label in re.findall(r'set xlabel "([^"]*)"', gp):
-        if "period" in label and not re.search(r"\((ns|events)", label):
+        if "period" in label and not re.search(r"\((ns|µs|events)", label):
             problems.append(name + ": period axis without its unit: " + label)
     if name.startswith("mode-") and re.search(r'set ylabel "accuracy', gp):
         problems.append(name + ": a share called accuracy")

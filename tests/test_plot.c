@@ -414,10 +414,85 @@ static void plots_say_what_they_show(void)
 	CHECK(system(cmd) == 0);
 }
 
+/* The cost experiment's predictions: one plot per facility, each target's measured slowdown
+ * with its 95 % CI as bars and its predicted one dashed in the same colour, by period in µs
+ * on a log axis ticked at the periods; the interval and the tolerance get no plot of their
+ * own (they did, and the slowdown error showed no interval: "one value per point"). */
+static void cost_predictions_plot(void)
+{
+	json_t *root = json_pack("{s:s, s:[]}", "schema", "pesbench-results/2", "points");
+	json_t *pts = json_object_get(root, "points");
+	const struct {
+		const char *workload;
+		long long period;
+		double predicted, measured, ci;
+	} rows[] = {
+		{"accuracy:ratio=20", 71897, 30, 18.73, 1.09},
+		{"accuracy:ratio=20", 569642, 3, 4.71, 0.74},
+		{"program:xz", 71897, 30, 28.02, 26.77},
+		{"program:xz", 569642, 3, -4.31, 16.02},
+	};
+	for (size_t i = 0; i < PB_ARRAY_SIZE(rows); i++)
+		json_array_append_new(
+			pts, json_pack("{s:s, s:s, s:s, s:I, s:i, s:s, s:[{s:i}], s:{s:f, s:f, s:f, "
+				       "s:f, s:f}}",
+				       "experiment", "cost", "facility", "timer:cpu-clock", "workload",
+				       rows[i].workload, "period", (json_int_t)rows[i].period,
+				       "threads", 1, "kind", "prediction", "runs", "run", 0, "metrics",
+				       "predicted_slowdown_pct", rows[i].predicted,
+				       "measured_slowdown_pct", rows[i].measured,
+				       "measured_slowdown_ci95_pp", rows[i].ci, "slowdown_tolerance_pp",
+				       1.0, "slowdown_error_pp", rows[i].predicted - rows[i].measured));
+	struct pb_results doc;
+	pb_test_results_of_json(&doc, root);
+	char dir[] = "/tmp/pb-test-plot-XXXXXX";
+	CHECK(mkdtemp(dir) != NULL);
+	struct pb_plot_set set;
+	struct pb_error err = {0};
+	CHECK(pb_plots_make(&doc, dir, true, NULL, &set, &err) == 0);
+	CHECK(find_plot(&set, "cost-predictions-timer_cpu-clock") != NULL);
+	CHECK(!find_plot(&set, "cost-measured_slowdown_ci95_pp-timer_cpu-clock"));
+	CHECK(!find_plot(&set, "cost-slowdown_tolerance_pp-timer_cpu-clock"));
+	CHECK(find_plot(&set, "cost-slowdown_error_pp-timer_cpu-clock") != NULL);
+	size_t len;
+	char *dat = slurp(dir, "cost-predictions-timer_cpu-clock", "dat", &len);
+	char *gp = slurp(dir, "cost-predictions-timer_cpu-clock", "gp", &len);
+	/* x in µs; the measured point's bars are its CI; the predicted one has none */
+	CHECK_STR_CONTAINS(dat, "71.897 18.73 17.64 19.82");
+	CHECK_STR_CONTAINS(dat, "569.642 -4.31 -20.33 11.71");
+	CHECK_STR_CONTAINS(dat, "71.897 30 30 30");
+	char label[256];
+	script_value(gp, "xlabel", label, sizeof label);
+	CHECK_STR_CONTAINS(label, "µs");
+	CHECK_STR_CONTAINS(gp, "set logscale x");
+	CHECK_STR_CONTAINS(gp, "set xtics (\"71.9\" 71.897, \"569.6\" 569.642)");
+	/* each target's pair in one colour, the predicted dashed */
+	const char *xz = gp ? strstr(gp, "index 2 using 1:2:3:4 with yerrorlines") : NULL;
+	const char *xz_pred = gp ? strstr(gp, "index 3 using 1:2 with linespoints") : NULL;
+	CHECK(xz && xz_pred);
+	if (xz && xz_pred) {
+		char a[64] = "", b[64] = "";
+		sscanf(strstr(xz, "linecolor rgb"), "linecolor rgb %63s", a);
+		sscanf(strstr(xz_pred, "linecolor rgb"), "linecolor rgb %63s", b);
+		CHECK_MSG(a[0] && !strcmp(a, b), "xz's measured %s, predicted %s", a, b);
+		CHECK(strstr(xz_pred, "dashtype 2") < strstr(xz_pred, "title"));
+	}
+	free(dat);
+	free(gp);
+	pb_plot_set_free(&set);
+	pb_results_free(&doc);
+	json_decref(root);
+	char cmd[128];
+	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+	CHECK(system(cmd) == 0);
+}
+
+
 int main(void)
 {
 	units_from_the_document();
 	plots_say_what_they_show();
+	cost_predictions_plot();
 	json_t *constructed_json = constructed();
 	struct pb_results doc;
 	pb_test_results_of_json(&doc, constructed_json);

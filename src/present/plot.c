@@ -99,6 +99,7 @@ int pb_fig_series(struct pb_figure *f, const char *title)
 	if (f->nseries == PB_PLOT_MAX_SERIES)
 		return -1;
 	pb_format(f->series[f->nseries].title, sizeof f->series[0].title, "%s", title);
+	f->series[f->nseries].colour = (int)f->nseries;
 	return (int)f->nseries++;
 }
 
@@ -353,6 +354,32 @@ static void emit_script(FILE *g, const struct pb_figure *f, const char *machine)
 		fputs(")\n", g);
 	} else if (f->logx) {
 		fputs("set logscale x 10\nset format x \"%g\"\n", g);
+		/* the data's own span, not the decades around it (3 periods from 72 to 570 sat in
+		 * the middle third of 10 to 1000), a tic at each x when there are few */
+		double xs[12], lo = INFINITY, hi = -INFINITY;
+		size_t nx = 0;
+		bool few = true;
+		for (size_t s = 0; s < f->nseries; s++)
+			for (size_t i = 0; i < f->series[s].n; i++) {
+				double x = f->series[s].d[i].x;
+				lo = x < lo ? x : lo;
+				hi = x > hi ? x : hi;
+				bool seen = false;
+				for (size_t k = 0; k < nx && !seen; k++)
+					seen = xs[k] == x;
+				if (!seen && nx < PB_ARRAY_SIZE(xs))
+					xs[nx++] = x;
+				else if (!seen)
+					few = false;
+			}
+		if (lo > 0 && isfinite(hi))
+			fprintf(g, "set xrange [%.10g:%.10g]\n", lo / 1.3, hi * 1.3);
+		if (lo > 0 && few && nx) {
+			fputs("set xtics (", g);
+			for (size_t k = 0; k < nx; k++)
+				fprintf(g, "%s\"%.4g\" %.10g", k ? ", " : "", xs[k], xs[k]);
+			fputs(")\n", g);
+		}
 	} else {
 		/* a count on x (threads, events): a tic per value, not 0.5 steps */
 		bool integral = true;
@@ -419,10 +446,12 @@ ranged:
 					 : (f->categorical ? "points" : "linespoints");
 		/* filled, distinct marks: a plain '+' hides in its own error bar */
 		static const int marks[] = {7, 5, 9, 13, 11, 15, 6, 4, 8, 12, 10, 14};
+		size_t colour = (size_t)f->series[s].colour;
 		fprintf(g, "%s'%s.dat' index %zu using 1:2%s with %s pointtype %d pointsize 1.2 "
-			   "linecolor rgb \"%s\" title ",
+			   "linecolor rgb \"%s\"%s title ",
 			sep, f->name, s, bars ? ":3:4" : "", style,
-			marks[s % (PB_ARRAY_SIZE(marks))], palette[s % PB_PLOT_COLOURS]);
+			marks[colour % (PB_ARRAY_SIZE(marks))], palette[colour % PB_PLOT_COLOURS],
+			f->series[s].dashed ? " dashtype 2" : "");
 		gp_string(g, f->series[s].title);
 		sep = ", \\\n     ";
 	}

@@ -30,6 +30,10 @@ struct special {
 static const char *const accuracy_only[] = {"accuracy", NULL};
 static const char *const shadow_drawn[] = {"!max_deviation", "!tolerance_pp", "!tv_distance",
 					   "!pooled_event_samples", NULL};
+/* drawn in the predictions' plot, or an interval or tolerance without its figure */
+static const char *const cost_drawn[] = {"!predicted_slowdown_pct", "!measured_slowdown_pct",
+					 "!measured_slowdown_ci95_pp", "!slowdown_tolerance_pp",
+					 "!measured_ns_per_sample_ci95", NULL};
 static const struct special specials[] = {
 	{"bias", {pb_plot_bias_shares, pb_plot_bias_deviation}, accuracy_only, false, NULL},
 	{"multi", {pb_plot_multi, NULL}, NULL, true, NULL},
@@ -37,6 +41,7 @@ static const struct special specials[] = {
 	{"mode", {pb_plot_mode, NULL}, accuracy_only, false,
 	 "samples recorded / events at every level (%): the share on the levels sampled"},
 	{"shadow", {pb_plot_shadow, NULL}, shadow_drawn, false, NULL},
+	{"cost", {pb_plot_cost_predictions, NULL}, cost_drawn, false, NULL},
 };
 
 static const struct special *special_of(const char *experiment)

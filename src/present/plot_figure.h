@@ -20,6 +20,8 @@ struct pb_plot_datum {
 
 struct pb_plot_series {
 	char title[160];
+	int colour;             /* the palette's entry (pb_fig_series: the series' own index) */
+	bool dashed;            /* a model's line beside the measured series of its colour */
 	struct pb_plot_datum *d;
 	size_t n, cap;
 };
@@ -95,5 +97,6 @@ void pb_plot_bias_deviation(struct pb_plot_ctx *c, pb_plot_points pts, size_t n)
 void pb_plot_multi(struct pb_plot_ctx *c, pb_plot_points pts, size_t n);
 void pb_plot_mode(struct pb_plot_ctx *c, pb_plot_points pts, size_t n);
 void pb_plot_shadow(struct pb_plot_ctx *c, pb_plot_points pts, size_t n);
+void pb_plot_cost_predictions(struct pb_plot_ctx *c, pb_plot_points pts, size_t n);
 
 #endif

@@ -3,6 +3,7 @@
  * privilege level). */
 #include "present/plot_fields.h"
 
+#include "io/result_traits.h"
 #include "io/results.h"
 #include "util/kit.h"
 #include "util/text.h"
@@ -451,6 +452,78 @@ void pb_plot_mode(struct pb_plot_ctx *c, pb_plot_points pts, size_t n)
 			  "Each sample is checked by the privilege level the kernel wrote in the "
 			  "record and by whether its IP lies in the kernel half of the address space; "
 			  "0 %% is right. Settings where no sample was taken have no point.");
+		pb_fig_finish(c, f);
+	}
+}
+
+/* Cost: per facility, each target's measured slowdown with its 95 % CI beside the slowdown the
+ * cost fit predicted (dashed, in the target's colour), by period: whether the predictions meet
+ * the criterion is one look, where the generic plots showed a slowdown error without its
+ * interval ("one value per point") and the CI and the tolerance as plots of their own. */
+void pb_plot_cost_predictions(struct pb_plot_ctx *c, pb_plot_points pts, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (!pb_rset_get(&pts[i]->metrics, "predicted_slowdown_pct"))
+			continue;
+		const char *fac = pts[i]->facility;
+		bool first = true;
+		for (size_t j = 0; j < i && first; j++)
+			first = strcmp(pts[j]->facility, fac) ||
+				!pb_rset_get(&pts[j]->metrics, "predicted_slowdown_pct");
+		if (!first)
+			continue;
+		char stem[160];
+		pb_format(stem, sizeof stem, "cost-predictions-%s", fac);
+		struct pb_figure *f = pb_fig_new(c, "cost", stem);
+		if (!f)
+			return;
+		bool time_based = pb_result_time_based(pts[i]);
+		/* periods chosen for slowdowns of 3, 10 and 30 %: a factor of ~3 apart */
+		f->logx = true;
+		for (size_t j = i; j < n; j++) {
+			point_t p = pts[j];
+			const struct pb_rset *m = &p->metrics;
+			bool ok, has_ci;
+			double measured = pb_rset_get_number(m, "measured_slowdown_pct", &ok);
+			double predicted = pb_rset_get_number(m, "predicted_slowdown_pct", NULL);
+			double ci = pb_rset_get_number(m, "measured_slowdown_ci95_pp", &has_ci);
+			if (strcmp(p->facility, fac) || !ok)
+				continue;
+			double x = (double)period_of(p) / (time_based ? 1000 : 1);
+			char target[160], title[192];
+			int64_t threads = pb_rset_get_int(&p->params, "threads");
+			pb_format(target, sizeof target, "%s", p->workload);
+			if (threads > 1)
+				pb_append(target, sizeof target, ", %lld threads", (long long)threads);
+			pb_format(title, sizeof title, "%s: measured", target);
+			int s_measured = pb_fig_series(f, title);
+			pb_format(title, sizeof title, "%s: predicted", target);
+			int s_predicted = pb_fig_series(f, title);
+			if (s_measured < 0 || s_predicted < 0)
+				continue;
+			/* series come in pairs: the target's number picks its colour, so the first
+			 * targets get the palette's first, most distinct, colours */
+			f->series[s_measured].colour = s_measured / 2;
+			f->series[s_predicted].colour = s_measured / 2;
+			f->series[s_predicted].dashed = true;
+			has_ci = has_ci && isfinite(ci);
+			pb_fig_add(f, s_measured, x, measured, measured - (has_ci ? ci : 0),
+				   measured + (has_ci ? ci : 0), has_ci ? 2 : 1);
+			pb_fig_add(f, s_predicted, x, predicted, predicted, predicted, 1);
+		}
+		pb_format(f->title, sizeof f->title,
+			  "cost experiment (%s): slowdown predicted and measured, by period", fac);
+		pb_format(f->xlabel, sizeof f->xlabel, "sampling period (%s)",
+			  time_based ? "µs of CPU time per sample" : "events per sample");
+		pb_format(f->ylabel, sizeof f->ylabel,
+			  "slowdown (%% of the run without perf)");
+		pb_format(f->runs_note, sizeof f->runs_note,
+			  "bars: the measured 95 %% CI; dashed: predicted");
+		pb_format(f->caption, sizeof f->caption,
+			  "Each target's slowdown measured at the periods chosen for it (paired rounds: "
+			  "a run without perf, then sampled ones), with the slowdown the cost fit "
+			  "predicted there, dashed in its colour. A prediction meets the criterion when "
+			  "|predicted - measured| <= max(10 %% of the measured slowdown, 1 point).");
 		pb_fig_finish(c, f);
 	}
 }
