@@ -435,14 +435,16 @@ static void cost_predictions_plot(void)
 	for (size_t i = 0; i < PB_ARRAY_SIZE(rows); i++)
 		json_array_append_new(
 			pts, json_pack("{s:s, s:s, s:s, s:I, s:i, s:s, s:[{s:i}], s:{s:f, s:f, s:f, "
-				       "s:f, s:f}}",
+				       "s:f, s:f, s:f, s:f}}",
 				       "experiment", "cost", "facility", "timer:cpu-clock", "workload",
 				       rows[i].workload, "period", (json_int_t)rows[i].period,
 				       "threads", 1, "kind", "prediction", "runs", "run", 0, "metrics",
 				       "predicted_slowdown_pct", rows[i].predicted,
 				       "measured_slowdown_pct", rows[i].measured,
 				       "measured_slowdown_ci95_pp", rows[i].ci, "slowdown_tolerance_pp",
-				       1.0, "slowdown_error_pp", rows[i].predicted - rows[i].measured));
+				       1.0, "slowdown_error_pp", rows[i].predicted - rows[i].measured,
+				       "measured_ns_per_sample", 10000.0 + (double)i,
+				       "measured_ns_per_sample_ci95", 500.0));
 	struct pb_results doc;
 	pb_test_results_of_json(&doc, root);
 	char dir[] = "/tmp/pb-test-plot-XXXXXX";
@@ -454,6 +456,16 @@ static void cost_predictions_plot(void)
 	CHECK(!find_plot(&set, "cost-measured_slowdown_ci95_pp-timer_cpu-clock"));
 	CHECK(!find_plot(&set, "cost-slowdown_tolerance_pp-timer_cpu-clock"));
 	CHECK(find_plot(&set, "cost-slowdown_error_pp-timer_cpu-clock") != NULL);
+	/* a generic figure with its interval beside it: the interval is its bars, not a plot */
+	CHECK(!find_plot(&set, "cost-measured_ns_per_sample_ci95-timer_cpu-clock"));
+	size_t glen;
+	char *gdat = slurp(dir, "cost-measured_ns_per_sample-timer_cpu-clock", "dat", &glen);
+	char *ggp = slurp(dir, "cost-measured_ns_per_sample-timer_cpu-clock", "gp", &glen);
+	CHECK_STR_CONTAINS(gdat, " 10000 9500 10500");
+	CHECK_STR_CONTAINS(ggp, "bars: each figure's 95 % CI");
+	CHECK_STR_CONTAINS(ggp, "using 1:2:3:4 with yerror");
+	free(gdat);
+	free(ggp);
 	size_t len;
 	char *dat = slurp(dir, "cost-predictions-timer_cpu-clock", "dat", &len);
 	char *gp = slurp(dir, "cost-predictions-timer_cpu-clock", "gp", &len);

@@ -358,6 +358,9 @@ static size_t plain_metrics(pb_plot_points pts, size_t n, const char *const *onl
 			}
 			for (const char *const *o = leave_out ? only : NULL; o && *o; o++)
 				wanted &= strcmp(*o + 1, k) != 0;
+			/* an interval is its figure's bars (pb_plot_sibling_ci), not a figure */
+			if (!only || leave_out)
+				wanted &= !pb_plot_is_interval(k);
 			/* a count of missed timer ticks without the ticks due says nothing on an
 			 * axis; the tables show it beside the samples */
 			wanted &= strcmp(k, "missed_ticks_total") != 0;
@@ -489,6 +492,7 @@ void pb_plot_generic(struct pb_plot_ctx *c, const char *experiment, pb_plot_poin
 				pb_format(f->ref_title, sizeof f->ref_title, "exact (100 %%)");
 			}
 			double xmin = INFINITY, xmax = -INFINITY;
+			unsigned ci_points = 0, range_points = 0;
 			for (size_t i = 0; i < n; i++) {
 				point_t p = pts[i];
 				const char *fac = p->facility;
@@ -545,7 +549,14 @@ void pb_plot_generic(struct pb_plot_ctx *c, const char *experiment, pb_plot_poin
 						xmax = xv;
 				}
 				pb_fig_add(f, pb_fig_series(f, series), xv, v.mean, v.min, v.max, v.n);
+				ci_points += v.ci;
+				range_points += !v.ci && v.n >= 2;
 			}
+			if (ci_points)
+				pb_format(f->runs_note, sizeof f->runs_note, "%s",
+					  range_points ? "bars: the figure's 95 % CI where it has one, "
+							 "else lowest to highest run"
+						       : "bars: each figure's 95 % CI");
 			rescale_time(f, munit);
 			if (f->categorical && x && !strcmp(x->name, "workload"))
 				shorten_workload_categories(f);

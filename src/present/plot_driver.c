@@ -30,10 +30,11 @@ struct special {
 static const char *const accuracy_only[] = {"accuracy", NULL};
 static const char *const shadow_drawn[] = {"!max_deviation", "!tolerance_pp", "!tv_distance",
 					   "!pooled_event_samples", NULL};
-/* drawn in the predictions' plot, or an interval or tolerance without its figure */
+/* drawn in the predictions' plot; a tolerance without its figure; the calibrating cost, one
+ * value carried to a target's outer periods (its interval made it look like a figure) */
 static const char *const cost_drawn[] = {"!predicted_slowdown_pct", "!measured_slowdown_pct",
-					 "!measured_slowdown_ci95_pp", "!slowdown_tolerance_pp",
-					 "!measured_ns_per_sample_ci95", NULL};
+					 "!slowdown_tolerance_pp", "!calibrated_ns_per_sample",
+					 NULL};
 static const struct special specials[] = {
 	{"bias", {pb_plot_bias_shares, pb_plot_bias_deviation}, accuracy_only, false, NULL},
 	{"multi", {pb_plot_multi, NULL}, NULL, true, NULL},

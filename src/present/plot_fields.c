@@ -68,6 +68,34 @@ const struct pb_rset *pb_plot_run_at(point_t p, size_t r)
 	return pb_rlist_set_at(&p->runs, r);
 }
 
+bool pb_plot_is_interval(const char *name)
+{
+	return strstr(name, "ci95") != NULL;
+}
+
+bool pb_plot_sibling_ci(const struct pb_rset *metrics, const char *name, double *ci)
+{
+	/* NAME_ci95; a percentage's in points (measured_slowdown_pct: measured_slowdown_ci95_pp);
+	 * a fit's slope's ci95_ns */
+	char sibling[3][96];
+	size_t len = strlen(name);
+	pb_format(sibling[0], sizeof sibling[0], "%s_ci95", name);
+	pb_format(sibling[1], sizeof sibling[1], "%.*s_ci95_pp",
+		  len > 4 && !strcmp(name + len - 4, "_pct") ? (int)(len - 4) : 0, name);
+	pb_format(sibling[2], sizeof sibling[2], "%s", !strcmp(name, "ns_per_sample") ? "ci95_ns" : "");
+	for (size_t k = 0; k < 3; k++) {
+		const struct pb_rvalue *v = sibling[k][0] && strcmp(sibling[k], "_ci95_pp")
+						    ? pb_rset_get(metrics, sibling[k])
+						    : NULL;
+		if (pb_rvalue_is_number(v) && isfinite(pb_rvalue_number(v)) &&
+		    pb_rvalue_number(v) >= 0) {
+			*ci = pb_rvalue_number(v);
+			return true;
+		}
+	}
+	return false;
+}
+
 bool pb_plot_metric_value(point_t p, const struct pb_rset *metrics, const char *name,
 			 struct pb_spread *out)
 {
@@ -88,6 +116,16 @@ bool pb_plot_metric_value(point_t p, const struct pb_rset *metrics, const char *
 	}
 	if (!pb_rvalue_is_number(m))
 		return false;
+	double ci;
+	if (pb_plot_sibling_ci(metrics, name, &ci)) {
+		/* a figure with its interval beside it: the interval is what it is known to */
+		out->mean = pb_rvalue_number(m);
+		out->min = out->mean - ci;
+		out->max = out->mean + ci;
+		out->n = 2;
+		out->ci = true;
+		return true;
+	}
 	for (size_t r = 0; r < pb_plot_nruns(p); r++) {
 		const struct pb_rvalue *v = pb_rset_get(pb_plot_run_at(p, r), name);
 		if (pb_rvalue_is_number(v))

@@ -18,6 +18,12 @@ bool pb_plot_is_table(const struct pb_rvalue *v);
 size_t pb_plot_nruns(point_t p);
 const struct pb_rset *pb_plot_run_at(point_t p, size_t r);
 /* A metric of the point: its figure and the spread of its runs. */
+/* Whether a metric is an interval (its name holds "ci95"): drawn as its figure's bars, never
+ * as a figure of its own. */
+bool pb_plot_is_interval(const char *name);
+/* The 95 % half-width beside a metric NAME: NAME_ci95, NAME's "_pct" as "_ci95_pp", or a fit's
+ * ci95_ns beside ns_per_sample. */
+bool pb_plot_sibling_ci(const struct pb_rset *metrics, const char *name, double *ci);
 bool pb_plot_metric_value(point_t p, const struct pb_rset *metrics, const char *name,
 			  struct pb_spread *out);
 void pb_plot_trim(char *s);

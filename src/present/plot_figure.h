@@ -66,6 +66,7 @@ struct pb_plot_ctx {
 struct pb_spread {
 	double mean, min, max;
 	unsigned n;
+	bool ci;                /* min and max are the figure's 95 % CI, not its runs' range */
 };
 
 /* plot.c: building a figure, then writing its data and script and drawing it */
