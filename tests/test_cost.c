@@ -333,6 +333,30 @@ static void test_plan_cost_refusal(void)
 	CHECK_STR_CONTAINS(err.msg, "No cost was seen above the noise");
 }
 
+/* One slowdown for the suite's predictions and plan --check: the mean difference over the mean
+ * baseline (plan took the mean of the rounds' own ratios until 2026-11-27), its CI by the
+ * delta method; rounds that are no number, or have no baseline, left out. */
+static void test_paired_slowdown(void)
+{
+	double pct, ci;
+	const double diff[] = {2e6, 4e6, 6e6, NAN, 1e6}, base[] = {100e6, 100e6, 100e6, 90e6, 0};
+	CHECK(pb_paired_slowdown(diff, base, 5, &pct, &ci) == 3);
+	/* 4 % ± t(2) × (2 ms / √3) / 100 ms: the baselines are alike, only the differences vary */
+	CHECK(near(pct, 4, 1e-12));
+	CHECK(near(ci, pb_t95(2) * 2 / sqrt(3), 1e-9));
+	/* a short baseline against the mean ones: the ratio of means, not the mean of ratios */
+	const double d2[] = {10e6, 10e6}, b2[] = {50e6, 150e6};
+	CHECK(pb_paired_slowdown(d2, b2, 2, &pct, &ci) == 2);
+	CHECK(near(pct, 10, 1e-12));
+	CHECK(pct < (20.0 + 10.0 / 1.5) / 2);
+	/* the baselines' spread widens the interval: t(1) × 10 % × (70.7 ms / √2) / 100 ms */
+	CHECK(near(ci, pb_t95(1) * 10 * 50e6 / 100e6, 1e-6));
+	CHECK(pb_paired_slowdown(diff, base, 1, &pct, &ci) == 1);
+	CHECK(near(pct, 2, 1e-12) && isnan(ci));
+	CHECK(pb_paired_slowdown(diff + 3, base + 3, 2, &pct, &ci) == 0);
+	CHECK(isnan(pct) && isnan(ci));
+}
+
 static void test_slowdown_criterion(void)
 {
 	CHECK(!pb_slowdown_within(14.3, 24.5));
@@ -1252,6 +1276,7 @@ int main(void)
 	test_predict();
 	test_plan();
 	test_design();
+	test_paired_slowdown();
 	test_slowdown_criterion();
 	test_paired_sample_cost();
 	test_cost_by_period();

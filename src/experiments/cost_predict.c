@@ -197,12 +197,7 @@ static double predicted_slowdown_at(const struct prediction_rounds_done *d, unsi
 }
 
 /* Period i's slowdowns over the rounds done: predicted (mean), measured and the measured
- * figure's 95 % CI. Measured is the mean of each round's difference (sampled run - the same
- * round's run without perf) over the mean run without perf: pairing takes a drifting machine
- * out of the difference, and the mean baseline keeps a short baseline's noise out of the
- * ratio (a uprobe target runs 30 µs without its traps: one round's own baseline, 10 % off,
- * moved its slowdown of 27000 % by 2700 points). Its CI (t, rounds - 1 df) is the delta
- * method's over the difference's and the baseline's standard errors. */
+ * figure's 95 % CI (pb_paired_slowdown), and what a sample cost. */
 struct slowdown_figures {
 	double predicted, measured, ci95, per_sample_ns, per_sample_ci95;
 	unsigned n;
@@ -227,18 +222,10 @@ static struct slowdown_figures slowdown_of(const struct prediction_rounds_done *
 	struct slowdown_figures f = {NAN, NAN, NAN, NAN, NAN, n};
 	if (!n)
 		return f;
-	struct pb_summary sp, sd, sb;
+	struct pb_summary sp;
 	pb_summarize(pred, n, &sp);
-	pb_summarize(diff, n, &sd);
-	pb_summarize(base, n, &sb);
 	f.predicted = sp.mean;
-	f.measured = sd.mean / sb.mean * 100;
-	if (n > 1) {
-		double var_rel = sd.stdev * sd.stdev / n / (sb.mean * sb.mean) +
-				 sd.mean * sd.mean * sb.stdev * sb.stdev / n /
-					 (sb.mean * sb.mean * sb.mean * sb.mean);
-		f.ci95 = pb_t95(n - 1) * sqrt(var_rel) * 100;
-	}
+	pb_paired_slowdown(diff, base, n, &f.measured, &f.ci95);
 	pb_paired_sample_cost(diff, samples, n, &f.per_sample_ns, &f.per_sample_ci95);
 	return f;
 }

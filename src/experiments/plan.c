@@ -186,13 +186,12 @@ int pb_plan_check(const struct pb_plan_request *req, struct pb_slowdown_model *m
 		  uint64_t period, unsigned ring_pages, struct pb_plan_check *out,
 		  struct pb_error *err)
 {
-	double cpus[64], bases[64], samples[64], lost[64], slowdown[64], extra[64], taken[64];
+	double cpus[64], bases[64], samples[64], lost[64], extra[64], taken[64];
 	unsigned most = check_max_rounds(req->runs), n = 0;
 	memset(out, 0, sizeof *out);
 	out->period = period;
 	out->ring_pages = ring_pages;
-	struct pb_summary sum = {0};
-	double predicted_pct = NAN;
+	double predicted_pct = NAN, measured_pct = NAN, ci95_pp = NAN;
 	while (n < most) {
 		struct pb_program_figures b, f;
 		if (pb_program_measure(req->argv, NULL, 0, 0, &b, err) ||
@@ -205,12 +204,12 @@ int pb_plan_check(const struct pb_plan_request *req, struct pb_slowdown_model *m
 		/* a lost sample cost its interrupt as a kept one did (pb_cost_pair_samples) */
 		taken[n] = samples[n] + lost[n];
 		extra[n] = cpus[n] - bases[n];
-		slowdown[n] = extra[n] / bases[n] * 100.0;
 		n++;
-		pb_summarize(slowdown, n, &sum);
+		/* as the suite's predictions judge (pb_paired_slowdown) */
+		pb_paired_slowdown(extra, bases, n, &measured_pct, &ci95_pp);
 		model->baseline_ns = mean_of(bases, n);
 		predicted_pct = pb_slowdown_overhead_pct(model, period);
-		if (n >= req->runs && n >= 2 && pb_slowdown_precise(predicted_pct, sum.ci95))
+		if (n >= req->runs && n >= 2 && pb_slowdown_precise(predicted_pct, ci95_pp))
 			break;
 	}
 	out->rounds = n;
@@ -221,8 +220,8 @@ int pb_plan_check(const struct pb_plan_request *req, struct pb_slowdown_model *m
 	/* The same model as the plan: samples from the period, not from the run. */
 	out->predicted_ns = pb_model_time_ns(model, period);
 	out->predicted_pct = predicted_pct;
-	out->measured_pct = sum.mean;
-	out->measured_ci95_pp = n >= 2 ? sum.ci95 : NAN;
+	out->measured_pct = measured_pct;
+	out->measured_ci95_pp = n >= 2 ? ci95_pp : NAN;
 	pb_paired_sample_cost(extra, taken, n, &out->own_ns_per_sample, &out->own_ci95_ns);
 	if (n == 1 && taken[0] > 0) /* a quick look (--runs 1): the estimate, no interval */
 		out->own_ns_per_sample = extra[0] / taken[0];

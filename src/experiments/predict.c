@@ -306,6 +306,39 @@ bool pb_slowdown_precise(double predicted_pct, double ci95_pp)
 	return isfinite(ci95_pp) && ci95_pp <= pb_slowdown_tolerance_pp(predicted_pct) / 2;
 }
 
+unsigned pb_paired_slowdown(const double *diff_ns, const double *base_ns, unsigned n,
+			    double *pct, double *ci95_pp)
+{
+	double *diff = malloc((n ? n : 1) * sizeof *diff), *base = malloc((n ? n : 1) * sizeof *base);
+	unsigned used = 0;
+	*pct = *ci95_pp = NAN;
+	if (!diff || !base) {
+		free(diff);
+		free(base);
+		return 0;
+	}
+	for (unsigned r = 0; r < n; r++)
+		if (isfinite(diff_ns[r]) && isfinite(base_ns[r]) && base_ns[r] > 0) {
+			diff[used] = diff_ns[r];
+			base[used++] = base_ns[r];
+		}
+	if (used) {
+		struct pb_summary sd, sb;
+		pb_summarize(diff, used, &sd);
+		pb_summarize(base, used, &sb);
+		*pct = sd.mean / sb.mean * 100;
+		if (used > 1) {
+			double var_rel = sd.stdev * sd.stdev / used / (sb.mean * sb.mean) +
+					 sd.mean * sd.mean * sb.stdev * sb.stdev / used /
+						 (sb.mean * sb.mean * sb.mean * sb.mean);
+			*ci95_pp = pb_t95(used - 1) * sqrt(var_rel) * 100;
+		}
+	}
+	free(diff);
+	free(base);
+	return used;
+}
+
 unsigned pb_paired_sample_cost(const double *extra_ns, const double *samples, unsigned n,
 			       double *ns, double *ci95)
 {

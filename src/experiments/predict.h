@@ -146,6 +146,17 @@ bool pb_slowdown_within(double predicted_pct, double measured_pct);
 const char *pb_slowdown_verdict(double predicted_pct, double measured_pct, double ci95_pp);
 /* Whether a CI half-width is small enough to stop measuring (half the planned tolerance). */
 bool pb_slowdown_precise(double predicted_pct, double ci95_pp);
+/* The slowdown of paired rounds, in %: the mean of each round's difference (its sampled run
+ * minus its own run without perf) over the mean run without perf, and its 95 % CI in points
+ * (t, n - 1 df, the delta method over the difference's and the baseline's standard errors;
+ * NaN with one round). Pairing takes a drifting machine out of the difference; the mean
+ * baseline keeps a short baseline's noise out of the ratio (a uprobe target runs 30 µs without
+ * its traps: one round's own baseline, 10 % off, moved its slowdown of 27000 % by 2700
+ * points). The suite's predictions and plan --check judge by it alike. Rounds whose figures
+ * are no number, or whose baseline is not above 0, are left out; returns the rounds used
+ * (none: both NaN). */
+unsigned pb_paired_slowdown(const double *diff_ns, const double *base_ns, unsigned n,
+			    double *pct, double *ci95_pp);
 /* What a sample cost over paired rounds: the mean of each round's extra CPU time over its
  * samples, with the t interval (n - 1 df). Rounds without samples or with a figure that is no
  * number are left out; fewer than two left give NaN for both. Returns the rounds used. */
