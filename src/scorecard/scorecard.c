@@ -413,19 +413,17 @@ static const struct pb_result_point *cost_fit(const struct pb_results *r, const 
 	return first;
 }
 
-/* The run-to-run spread of an unsampled run's CPU time (the overhead experiment's baselines, of
- * every facility: the noise is the machine's, and a facility whose baseline is a 1 ms run
- * showed 26 % where the machine shows 1–2 % on runs of 30 ms), as a fraction: the smallest
- * relative 95 % interval, the finest change this machine showed it can see. NaN when there is
- * none. */
-static double timing_noise(const struct pb_results *r)
+/* The run-to-run spread of an unsampled run's CPU time (the overhead experiment's baselines),
+ * as a fraction: the smallest relative 95 % interval, the finest change this machine showed it
+ * can see. NaN when there is none. */
+static double timing_noise(const struct pb_results *r, const char *family)
 {
 	double best = NAN;
 	for (size_t i = 0; i < r->npoints; i++) {
 		const struct pb_result_point *p = r->points[i];
 		const char *role = pb_rset_get_text(&p->params, "role");
 		const struct pb_rsummary *cpu = pb_rset_get_summary(&p->metrics, "cpu_ns");
-		if (!is_experiment(p, "overhead") || !role ||
+		if (!in_family(p, family) || !is_experiment(p, "overhead") || !role ||
 		    strcmp(role, "baseline") || !cpu || cpu->n < 2 || !(cpu->mean > 0))
 			continue;
 		double rel = cpu->ci95 / cpu->mean;
@@ -480,7 +478,7 @@ static void cost_part(struct pb_rset *e, const struct pb_results *r, const char 
 		       pb_scorecard_overhead_pct(cost + cost_ci, rates[i]), "%", cost_resolved,
 		       traps ? "(trap per event + sample) × rate, every event sampled (period 1)"
 			     : "per-sample cost × rate");
-	double noise = timing_noise(r);
+	double noise = timing_noise(r, family);
 	if (cost_resolved && cost + cost_ci > 0 && !isnan(noise)) {
 		/* the rate whose overhead, at the cost's upper bound, stays inside the noise */
 		double hz = noise / ((cost + cost_ci) * 1e-9);
