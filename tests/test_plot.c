@@ -293,6 +293,32 @@ static void units_from_the_document(void)
 	CHECK(system(cmd) == 0);
 }
 
+/* The plots of the document root holds, drawn into a folder of their own. */
+struct drawn {
+	struct pb_results doc;
+	char dir[32];
+	struct pb_plot_set set;
+};
+
+static void draw(struct drawn *d, json_t *root)
+{
+	struct pb_error err = {0};
+	pb_test_results_of_json(&d->doc, root);
+	snprintf(d->dir, sizeof d->dir, "/tmp/pb-test-plot-XXXXXX");
+	CHECK(mkdtemp(d->dir) != NULL);
+	CHECK(pb_plots_make(&d->doc, d->dir, true, NULL, &d->set, &err) == 0);
+}
+
+static void drawn_free(struct drawn *d, json_t *root)
+{
+	pb_plot_set_free(&d->set);
+	pb_results_free(&d->doc);
+	json_decref(root);
+	char cmd[128];
+	snprintf(cmd, sizeof cmd, "rm -rf %s", d->dir);
+	CHECK(system(cmd) == 0);
+}
+
 /* A point of 3 runs whose metric NAME is a summary of mean v (spread ±spread). */
 static void metric_point(json_t *pts, const char *experiment, const char *facility,
 			 const char *workload, long long period, int threads, const char *delivery,
@@ -367,22 +393,19 @@ static void plots_say_what_they_show(void)
 		metric_point(pts, "catx", "timer:cpu-clock", workload, 100000, 1, "none", "gap_pct",
 			     w, 0.5);
 	}
-	struct pb_results doc;
-	pb_test_results_of_json(&doc, root);
-	char dir[] = "/tmp/pb-test-plot-XXXXXX";
-	CHECK(mkdtemp(dir) != NULL);
-	struct pb_plot_set set;
-	struct pb_error err = {0};
-	CHECK(pb_plots_make(&doc, dir, true, NULL, &set, &err) == 0);
+	struct drawn d;
+	draw(&d, root);
+	const char *dir = d.dir;
+	struct pb_plot_set *set = &d.set;
 	size_t len;
 	CHECK(plot_file_has(dir, "spanx-time_overhead_pct", "gp", "set logscale y"));
 	CHECK(plot_file_has(dir, "spanx-time_overhead_pct", "dat", "period 100000 ns"));
 	CHECK(plot_file_has(dir, "spanx-time_overhead_pct", "dat", "period 7 events"));
-	const struct pb_plot *span = find_plot(&set, "spanx-time_overhead_pct");
+	const struct pb_plot *span = find_plot(set, "spanx-time_overhead_pct");
 	CHECK(span && strstr(span->caption, "one point at or below 0 is not on it: "
 					    "sw:page-faults, period 1 event: -5."));
 
-	const struct pb_plot *flat = find_plot(&set, "flatx-ratio_pct");
+	const struct pb_plot *flat = find_plot(set, "flatx-ratio_pct");
 	CHECK(flat && !flat->rendered &&
 	      strstr(flat->sentence, "not drawn, as ratio pct does not change with the threads: "
 				     "100 in timer:cpu-clock."));
@@ -406,12 +429,7 @@ static void plots_say_what_they_show(void)
 	/* 30 labels of 30 characters in 880 px: upright, not slanted into each other */
 	CHECK(plot_file_has(dir, "catx-gap_pct", "gp", "set xtics rotate by 90"));
 
-	pb_plot_set_free(&set);
-	pb_results_free(&doc);
-	json_decref(root);
-	char cmd[128];
-	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-	CHECK(system(cmd) == 0);
+	drawn_free(&d, root);
 }
 
 /* The cost experiment's predictions: one plot per facility, each target's measured slowdown
@@ -445,19 +463,16 @@ static void cost_predictions_plot(void)
 				       1.0, "slowdown_error_pp", rows[i].predicted - rows[i].measured,
 				       "measured_ns_per_sample", 10000.0 + (double)i,
 				       "measured_ns_per_sample_ci95", 500.0));
-	struct pb_results doc;
-	pb_test_results_of_json(&doc, root);
-	char dir[] = "/tmp/pb-test-plot-XXXXXX";
-	CHECK(mkdtemp(dir) != NULL);
-	struct pb_plot_set set;
-	struct pb_error err = {0};
-	CHECK(pb_plots_make(&doc, dir, true, NULL, &set, &err) == 0);
-	CHECK(find_plot(&set, "cost-predictions-timer_cpu-clock") != NULL);
-	CHECK(!find_plot(&set, "cost-measured_slowdown_ci95_pp-timer_cpu-clock"));
-	CHECK(!find_plot(&set, "cost-slowdown_tolerance_pp-timer_cpu-clock"));
-	CHECK(find_plot(&set, "cost-slowdown_error_pp-timer_cpu-clock") != NULL);
+	struct drawn d;
+	draw(&d, root);
+	const char *dir = d.dir;
+	struct pb_plot_set *set = &d.set;
+	CHECK(find_plot(set, "cost-predictions-timer_cpu-clock") != NULL);
+	CHECK(!find_plot(set, "cost-measured_slowdown_ci95_pp-timer_cpu-clock"));
+	CHECK(!find_plot(set, "cost-slowdown_tolerance_pp-timer_cpu-clock"));
+	CHECK(find_plot(set, "cost-slowdown_error_pp-timer_cpu-clock") != NULL);
 	/* a generic figure with its interval beside it: the interval is its bars, not a plot */
-	CHECK(!find_plot(&set, "cost-measured_ns_per_sample_ci95-timer_cpu-clock"));
+	CHECK(!find_plot(set, "cost-measured_ns_per_sample_ci95-timer_cpu-clock"));
 	size_t glen;
 	char *gdat = slurp(dir, "cost-measured_ns_per_sample-timer_cpu-clock", "dat", &glen);
 	char *ggp = slurp(dir, "cost-measured_ns_per_sample-timer_cpu-clock", "gp", &glen);
@@ -491,12 +506,7 @@ static void cost_predictions_plot(void)
 	}
 	free(dat);
 	free(gp);
-	pb_plot_set_free(&set);
-	pb_results_free(&doc);
-	json_decref(root);
-	char cmd[128];
-	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-	CHECK(system(cmd) == 0);
+	drawn_free(&d, root);
 }
 
 

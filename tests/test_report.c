@@ -317,6 +317,19 @@ static size_t widest_line(const char *text)
 	return widest;
 }
 
+/* The terminal's summary of doc, malloc'd. */
+static char *summary_text(const struct pb_results *doc)
+{
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&out, &len);
+	if (!f)
+		return NULL;
+	pb_summary_print(f, doc);
+	fclose(f);
+	return out;
+}
+
 static void check_scorecard(void)
 {
 	json_t *root = machine_results("GenuineIntel", "Intel(R) Xeon(R) Gold 6354",
@@ -400,11 +413,7 @@ static void check_scorecard(void)
 	 * point is named, with its reason */
 	struct pb_result_point *bad = pb_results_point(&doc, "accuracy", "timer:cpu-clock", "busy");
 	pb_rset_text(&bad->params, "error", "the workload exited with status 3");
-	char *out = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&out, &len);
-	pb_summary_print(f, &doc);
-	fclose(f);
+	char *out = summary_text(&doc);
 	CHECK(widest_line(out) <= 100);
 	const char *head = strstr(out, "Scorecard");
 	CHECK(head && strstr(head, "\ntimer ") && strstr(out, "Not measured here"));
@@ -447,11 +456,7 @@ static void check_scorecard_cells_whole(void)
 	pb_scorecard_cells(pb_test_card_of(&doc, "pebs"), &cells);
 	CHECK_MSG(strstr(cells.loss, " thr 36") && strstr(cells.loss, " mux 50%"),
 		  "the loss cell names neither the throttles nor the multiplexing: %s", cells.loss);
-	char *out = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&out, &len);
-	pb_summary_print(f, &doc);
-	fclose(f);
+	char *out = summary_text(&doc);
 	CHECK(widest_line(out) <= 100);
 	CHECK_MSG(!strstr(out, " \n"), "a line ends in a space:\n%s", out);
 	CHECK_MSG(!strstr(out, "e+0"), "a figure in exponent form:\n%s", out);
