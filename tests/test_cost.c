@@ -357,6 +357,35 @@ static void test_paired_slowdown(void)
 	CHECK(isnan(pct) && isnan(ci));
 }
 
+/* An undecided verdict says how many rounds would decide it: the interval must come inside the
+ * gap between the error and the tolerance, narrowing as 1 / sqrt(rounds). */
+static void test_rounds_to_decide(void)
+{
+	/* 3 % predicted, 4.71 ± 0.74 measured over 8 rounds: 1.71 pp off a 1 pp tolerance, a gap
+	 * of 0.71: 8 x (0.74 / 0.71)^2 = 8.69, so 9 */
+	CHECK_EQ_U64(pb_slowdown_rounds_to_decide(3, 4.71, 0.74, 8), 9);
+	/* decided either way, or without an interval: nothing to say */
+	CHECK_EQ_U64(pb_slowdown_rounds_to_decide(3, 3.2, 0.3, 8), 0);
+	CHECK_EQ_U64(pb_slowdown_rounds_to_decide(3, 6, 0.5, 8), 0);
+	CHECK_EQ_U64(pb_slowdown_rounds_to_decide(3, 4.71, NAN, 1), 0);
+	/* the error on the tolerance itself: no number of rounds decides */
+	CHECK_EQ_U64(pb_slowdown_rounds_to_decide(3, 4, 0.5, 8), UINT_MAX);
+	/* plan's note says it, with the --runs to give, or that --runs cannot reach it */
+	struct pb_plan_checks all = {.n = 1, .stopped = "undecided"};
+	all.step[0] = (struct pb_plan_check){.rounds = 8, .predicted_pct = 3, .measured_pct = 4.71,
+					     .measured_ci95_pp = 0.74};
+	char words[320];
+	CHECK_STR_CONTAINS(pb_plan_stopped_why(&all, words, sizeof words),
+			   "about 9 rounds would decide it (--runs 9)");
+	all.step[0].measured_ci95_pp = 0.7 * 3;  /* 8 x 3^2 = 72 rounds */
+	all.step[0].measured_pct = 4.7;
+	CHECK_STR_CONTAINS(pb_plan_stopped_why(&all, words, sizeof words),
+			   "about 72 rounds would decide it, more than --runs allows (64)");
+	all.step[0].measured_pct = 4;
+	CHECK_STR_CONTAINS(pb_plan_stopped_why(&all, words, sizeof words),
+			   "where no number of rounds decides");
+}
+
 static void test_slowdown_criterion(void)
 {
 	CHECK(!pb_slowdown_within(14.3, 24.5));
@@ -1277,6 +1306,7 @@ int main(void)
 	test_plan();
 	test_design();
 	test_paired_slowdown();
+	test_rounds_to_decide();
 	test_slowdown_criterion();
 	test_paired_sample_cost();
 	test_cost_by_period();

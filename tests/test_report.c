@@ -605,6 +605,13 @@ static void check_prediction_notes(void)
 		"traits", "period_unit", "ns", "family", "timer", "exact", 0, "ip", "skid", "spec",
 		"timer:cpu-clock", "kind", "prediction", "period", (json_int_t)72574, "threads", 1,
 		"metrics", metrics, "runs"));
+	/* the same point undecided: what would decide it */
+	json_t *undecided = json_deep_copy(json_array_get(json_object_get(root, "points"), 0));
+	json_t *um = json_object_get(undecided, "metrics");
+	json_object_set_new(um, "slowdown_verdict", json_string("undecided"));
+	json_object_set_new(um, "rounds_to_decide", json_integer(9));
+	json_object_set_new(undecided, "period", json_integer(569642));
+	json_array_append_new(json_object_get(root, "points"), undecided);
 	/* a cost fit's costs by period, in a file of the cost experiment alone: no point's runs
 	 * say what a period counts, the traits do (it read "at 3.599e+04 events") */
 	json_array_append_new(json_object_get(root, "points"), json_pack(
@@ -625,6 +632,8 @@ static void check_prediction_notes(void)
 		/* the cell leads with the slowdown, as judged; the total CPU time's error after */
 		CHECK_STR_CONTAINS(html, "<td>slowdown predicted 30 %, measured 24.3 % ± 2.6 pp: "
 					 "outside (total CPU time ");
+		CHECK_STR_CONTAINS(html, "± 2.6 pp: undecided, about 9 rounds would decide it (total "
+				   "CPU time ");
 		CHECK_STR_CONTAINS(html, "predicted with it 31.1 %: outside");
 		CHECK_STR_CONTAINS(html, "with its own cost at 184 µs, 22.1 µs a sample: 43.9 %, "
 				   "outside");

@@ -100,7 +100,7 @@ static const struct pb_opt plan_options[] = {
 	{.name = "json", .kind = PB_OPT_FLAG, .at = ARG(json, bool),
 	 .help = "print the plan (and the check) as one JSON object"},
 	{.name = "runs", .arg = "N", .kind = PB_OPT_U64, .at = ARG(runs, uint64_t), .min = 1,
-	 .max = 64, .help = "runs of CMD per measurement, median taken (default 3); a check's "
+	 .max = PB_PLAN_MAX_RUNS, .help = "runs of CMD per measurement, median taken (default 3); a check's "
 		 "rounds: at least N, up to 8 while its interval is wide"},
 	{0},
 };
@@ -213,7 +213,8 @@ int pb_cmd_plan(int argc, char **argv)
 	if (a.json)
 		return pb_cli_print_plan(&req, &plan, &checks);
 	pb_plan_print_recommended(stdout, &plan, &checks);
-	const char *why = pb_plan_stopped_why(&checks);
+	char words[320];
+	const char *why = pb_plan_stopped_why(&checks, words, sizeof words);
 	if (why) {
 		printf("%-20s", "  note");
 		pb_put_wrapped(stdout, why, 20, 20);

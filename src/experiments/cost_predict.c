@@ -393,6 +393,11 @@ static void prediction_point_fill(struct pb_result_point *p, const struct predic
 		pb_rset_bool(m, "slowdown_within", pb_slowdown_within(f.predicted, f.measured));
 		pb_rset_text(m, "slowdown_verdict",
 			     pb_slowdown_verdict(f.predicted, f.measured, f.ci95));
+		/* an undecided verdict says what would decide it: the rounds at this noise (none
+		 * when the error sits on the tolerance) */
+		unsigned need = pb_slowdown_rounds_to_decide(f.predicted, f.measured, f.ci95, f.n);
+		if (need && need != UINT_MAX)
+			pb_rset_int(m, "rounds_to_decide", PB_UNIT_COUNT, need);
 	}
 	reference_metrics(p, d, i, &f);
 	calibrated_metrics(p, d, i, &f);

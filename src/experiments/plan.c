@@ -186,7 +186,8 @@ int pb_plan_check(const struct pb_plan_request *req, struct pb_slowdown_model *m
 		  uint64_t period, unsigned ring_pages, struct pb_plan_check *out,
 		  struct pb_error *err)
 {
-	double cpus[64], bases[64], samples[64], lost[64], extra[64], taken[64];
+	double cpus[PB_PLAN_MAX_RUNS], bases[PB_PLAN_MAX_RUNS], samples[PB_PLAN_MAX_RUNS],
+		lost[PB_PLAN_MAX_RUNS], extra[PB_PLAN_MAX_RUNS], taken[PB_PLAN_MAX_RUNS];
 	unsigned most = check_max_rounds(req->runs), n = 0;
 	memset(out, 0, sizeof *out);
 	out->period = period;

@@ -76,7 +76,7 @@ struct pb_plan_check {
 	struct pb_program_figures sampled;  /* medians of the rounds: samples, lost; cpu_ns mean */
 	double baseline_ns;        /* mean of the rounds' runs without perf */
 	double predicted_ns;       /* the model at the period, on that baseline */
-	double predicted_pct;      /* slowdowns: the model's, and the mean of the rounds' own */
+	double predicted_pct;      /* slowdowns: the model's, and pb_paired_slowdown's */
 	double measured_pct, measured_ci95_pp;
 	double own_ns_per_sample, own_ci95_ns; /* what a sample cost this command here
 					       * (pb_paired_sample_cost; NaN: fewer than two
@@ -95,6 +95,8 @@ int pb_plan_check(const struct pb_plan_request *req, struct pb_slowdown_model *m
  * rate, and the period that cost gives for the budget is checked in turn. At most
  * PB_PLAN_MAX_CORRECTIONS steps: each is 2 x rounds runs of the command. */
 #define PB_PLAN_MAX_CORRECTIONS 3
+/* The most runs (--runs) a measurement takes, and so the most rounds of a check. */
+#define PB_PLAN_MAX_RUNS 64u
 /* The period for budget_pct from check's own cost and baseline (the plan's model otherwise);
  * -1 with err when the check measured no cost to correct with. */
 int pb_plan_corrected_period(const struct pb_slowdown_model *planned,
@@ -124,10 +126,11 @@ int pb_plan_check_and_correct(const struct pb_plan_request *req, const struct pb
 
 /* In words (plan_print.c): a check as it ends, on stdout (a pb_plan_check_and_correct
  * progress; plan_arg is the struct pb_plan), then the period the checks recommend, and why they
- * stopped where they did (NULL when the check held). */
+ * stopped where they did (NULL when the check held; buf holds the words that need figures,
+ * such as the rounds that would decide an undecided check). */
 void pb_plan_print_step(const struct pb_plan_checks *all, unsigned i, void *plan_arg);
 void pb_plan_print_recommended(FILE *out, const struct pb_plan *plan,
 			       const struct pb_plan_checks *all);
-const char *pb_plan_stopped_why(const struct pb_plan_checks *all);
+const char *pb_plan_stopped_why(const struct pb_plan_checks *all, char *buf, size_t len);
 
 #endif

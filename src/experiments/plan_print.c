@@ -2,6 +2,9 @@
  * period), and what the checks leave. */
 #include "experiments/plan.h"
 
+#include "util/text.h"
+
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -89,15 +92,34 @@ void pb_plan_print_recommended(FILE *out, const struct pb_plan *plan,
 		(unsigned long long)last->period, unit, last->measured_pct, pm, against);
 }
 
-const char *pb_plan_stopped_why(const struct pb_plan_checks *all)
+/* The undecided check's note: how many rounds would decide it at the noise seen. */
+static const char *undecided_why(const struct pb_plan_check *last, char *buf, size_t len)
+{
+	unsigned need = pb_slowdown_rounds_to_decide(last->predicted_pct, last->measured_pct,
+						     last->measured_ci95_pp, last->rounds);
+	const char *head = "the check cannot tell the prediction from its tolerance at this noise";
+	if (need == UINT_MAX)
+		pb_format(buf, len, "%s: its error sits on the tolerance, where no number of rounds "
+			  "decides", head);
+	else if (need > PB_PLAN_MAX_RUNS)
+		pb_format(buf, len, "%s: about %u rounds would decide it, more than --runs allows "
+			  "(%u); measure on a quieter machine", head, need, PB_PLAN_MAX_RUNS);
+	else if (need > last->rounds)
+		pb_format(buf, len, "%s: about %u rounds would decide it (--runs %u)", head, need,
+			  need);
+	else
+		pb_format(buf, len, "%s: more --runs narrow the interval", head);
+	return buf;
+}
+
+const char *pb_plan_stopped_why(const struct pb_plan_checks *all, char *buf, size_t len)
 {
 	const struct pb_plan_check *last = &all->step[all->n - 1];
 	if (!strcmp(all->stopped, "undecided") && last->rounds < 2)
 		return "one round gives no interval, so the check decides nothing and corrects "
 		       "nothing: --runs 3 or more let it";
 	if (!strcmp(all->stopped, "undecided"))
-		return "the check cannot tell the prediction from its tolerance at this noise: more "
-		       "--runs narrow the interval";
+		return undecided_why(last, buf, len);
 	if (!strcmp(all->stopped, "limit"))
 		return "still outside its tolerance after the most corrections: a sample's cost "
 		       "moves with the rate for this command here; the last period checked is "

@@ -301,6 +301,20 @@ const char *pb_slowdown_verdict(double predicted_pct, double measured_pct, doubl
 	return "undecided";
 }
 
+unsigned pb_slowdown_rounds_to_decide(double predicted_pct, double measured_pct, double ci95_pp,
+				      unsigned rounds)
+{
+	if (!isfinite(ci95_pp) || !(ci95_pp > 0) || !rounds ||
+	    strcmp(pb_slowdown_verdict(predicted_pct, measured_pct, ci95_pp), "undecided"))
+		return 0;
+	double gap = fabs(pb_slowdown_tolerance_pp(measured_pct) -
+			  fabs(predicted_pct - measured_pct));
+	if (!(gap > 0))
+		return UINT_MAX;
+	double n = ceil(rounds * (ci95_pp / gap) * (ci95_pp / gap));
+	return n >= UINT_MAX ? UINT_MAX : (unsigned)n;
+}
+
 bool pb_slowdown_precise(double predicted_pct, double ci95_pp)
 {
 	return isfinite(ci95_pp) && ci95_pp <= pb_slowdown_tolerance_pp(predicted_pct) / 2;

@@ -308,6 +308,9 @@ static void c_prediction(const struct pb_result_point *p, char *b, size_t n)
 	const char *verdict = pb_rset_get_text(met(p), "slowdown_verdict");
 	if (verdict)
 		pb_append(b, n, ": %s", verdict);
+	int64_t need = pb_rset_get_int(met(p), "rounds_to_decide");
+	if (need > 0)
+		pb_append(b, n, ", about %lld rounds would decide it", (long long)need);
 	pb_append(b, n, " (total CPU time %+.3g %%", e);
 	double own = pb_rset_get_number(met(p), "measured_ns_per_sample", &ok);
 	if (ok) {
