@@ -372,11 +372,65 @@ out:
 }
 
 
+/* What a sample cost the suite's programs, beside the register-only loop's: the prediction
+ * targets' own costs where resolved to ±10 % (an unresolved one, or one of another facility,
+ * is left out), their median and extremes, named in the note and said in the cell. */
+static void check_program_cost(void)
+{
+	json_t *root = results_root();
+	json_t *pts = json_object_get(root, "points");
+	point(pts, "accuracy", "clock:x", traits("ns", false, "clock"), "time", 100000, 100, 3);
+	json_array_append_new(
+		pts, json_pack("{s:s, s:s, s:s, s:[], s:{s:f, s:f, s:f, s:b}, s:s, s:s, s:i, s:o}",
+			       "experiment", "cost", "facility", "clock:x", "workload", "busy",
+			       "runs", "metrics", "ns_per_sample", 16200.0, "ci95_ns", 220.0, "r2",
+			       0.999, "resolved", 1, "kind", "fit", "delivery", "none", "threads", 1,
+			       "traits", traits("ns", false, "clock")));
+	const struct {
+		const char *facility, *workload;
+		long long period;
+		double ns, ci;
+	} targets[] = {
+		{"clock:x", "accuracy:ratio=20", 70016, 10823, 568},
+		{"clock:x", "program:python3", 70016, 20514, 806},
+		{"clock:x", "program:xz", 177731, 17350, 2442},   /* ±14 %: left out */
+		{"clock:x", "program:xz", 70016, 17471, 628},
+		{"tock:x", "program:xz", 70016, 90000, 100},      /* another facility */
+	};
+	for (size_t i = 0; i < PB_ARRAY_SIZE(targets); i++)
+		json_array_append_new(
+			pts, json_pack("{s:s, s:s, s:s, s:[], s:{s:f, s:f}, s:s, s:I, s:i, s:o}",
+				       "experiment", "cost", "facility", targets[i].facility,
+				       "workload", targets[i].workload, "runs", "metrics",
+				       "measured_ns_per_sample", targets[i].ns,
+				       "measured_ns_per_sample_ci95", targets[i].ci, "kind",
+				       "prediction", "period", (json_int_t)targets[i].period, "threads",
+				       1, "traits", traits("ns", false, "clock")));
+	struct pb_results doc;
+	pb_test_results_of_json(&doc, root);
+	pb_scorecard_fill(&doc);
+	const struct pb_rset *clock = pb_test_card_of(&doc, "clock");
+	const struct pb_rset *f = pb_rset_get_set(clock, "program_ns_per_sample");
+	CHECK(f != NULL);
+	CHECK(pb_rset_get_number(f, "value", NULL) == 17471);
+	CHECK(pb_rset_get_number(f, "lo", NULL) == 10823);
+	CHECK(pb_rset_get_number(f, "hi", NULL) == 20514);
+	CHECK_STR_CONTAINS(text(f, "note"), "3 of 4 points resolved to ±10 %: 10.8 µs "
+				"(accuracy:ratio=20 at 70 µs) to 20.5 µs (program:python3 at 70 µs)");
+	struct pb_scorecard_cells c;
+	pb_scorecard_cells(clock, &c);
+	CHECK_MSG(!strcmp(c.cost, "16.2 ±0.22 µs; programs 10.8 to 20.5 µs"), "%s", c.cost);
+	pb_results_free(&doc);
+	json_decref(root);
+}
+
+
 int main(void)
 {
 	check_counting_uses();
 	check_period_unit_from_traits();
 	check_sampling_rate_units();
 	check_trap_cost();
+	check_program_cost();
 	return pb_check_done("scorecard");
 }

@@ -99,6 +99,15 @@ void pb_scorecard_cells(const struct pb_rset *e, struct pb_scorecard_cells *c)
 		cost_text(a, sizeof a, cost);
 		pb_append(c->cost, sizeof c->cost, "%s%s", trap ? " + " : "", a);
 	}
+	/* what the suite's programs paid, beside the register-only loop's cost */
+	const struct pb_rset *programs = figure_of(e, "program_ns_per_sample");
+	if (programs && cost && pb_rset_is_true(cost, "resolved")) {
+		double lo = pb_rset_get_number(programs, "lo", NULL);
+		double hi = pb_rset_get_number(programs, "hi", NULL);
+		bool us = hi >= 1000;
+		pb_append(c->cost, sizeof c->cost, "; programs %.3g to %.3g %s", us ? lo / 1000 : lo,
+			  us ? hi / 1000 : hi, us ? "µs" : "ns");
+	}
 	const struct pb_rset *k1 = figure_of(e, "overhead_1khz"), *k10 = figure_of(e, "overhead_10khz");
 	if (k1 && k10 && pb_rset_is_true(k1, "resolved")) {
 		char at1[32], at10[32];

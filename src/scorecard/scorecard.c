@@ -14,8 +14,8 @@
 
 const char *const pb_scorecard_figures[] = {
 	"accuracy_median", "accuracy_worst", "bias_max_deviation", "skid", "loss",
-	"throttles", "running_share_min", "wrong_level_samples", "ns_per_sample", "ns_per_event", "overhead_1khz",
-	"overhead_10khz", NULL};
+	"throttles", "running_share_min", "wrong_level_samples", "ns_per_sample", "ns_per_event",
+	"program_ns_per_sample", "overhead_1khz", "overhead_10khz", NULL};
 
 double pb_scorecard_overhead_pct(double ns_per_sample, double rate_hz)
 {
@@ -433,6 +433,57 @@ static double timing_noise(const struct pb_results *r, const char *family)
 	return best;
 }
 
+/* A point's period in words: "70 µs" for a time-based facility, "7 events" for another. */
+static void period_words(const struct pb_result_point *p, char *buf, size_t len)
+{
+	long long period = (long long)pb_rset_get_int(&p->params, "period");
+	if (pb_result_time_based(p))
+		pb_format(buf, len, "%.3g µs", (double)period / 1000);
+	else
+		pb_format(buf, len, "%lld events", period);
+}
+
+/* What a sample cost the suite's programs (the cost experiment's prediction targets), each at
+ * a period where its own cost resolved to the fit's standard: the fit's cost is a register-only
+ * loop's, and a program pays more or less (its caches refilled, the interrupt path cold or
+ * warm: 10.8 to 20.5 µs against the fit's 16.2 on kind C). The figure is their median, lo and
+ * hi their extremes, the note names both ends. */
+static void program_cost_part(struct pb_rset *e, const struct pb_results *r, const char *family)
+{
+	double costs[64];
+	const struct pb_result_point *low = NULL, *high = NULL;
+	size_t n = 0, seen = 0;
+	for (size_t i = 0; i < r->npoints && n < PB_ARRAY_SIZE(costs); i++) {
+		const struct pb_result_point *p = r->points[i];
+		const char *kind = pb_rset_get_text(&p->params, "kind");
+		bool ok, ci_ok;
+		double ns = pb_rset_get_number(&p->metrics, "measured_ns_per_sample", &ok);
+		double ci = pb_rset_get_number(&p->metrics, "measured_ns_per_sample_ci95", &ci_ok);
+		if (!in_family(p, family) || !is_experiment(p, "cost") || !kind ||
+		    strcmp(kind, "prediction") || !ok)
+			continue;
+		seen++;
+		if (!ci_ok || !(ns > 0) || !(ci <= PB_FIT_MAX_REL_CI * ns))
+			continue;
+		if (!low || ns < pb_rset_get_number(&low->metrics, "measured_ns_per_sample", NULL))
+			low = p;
+		if (!high || ns > pb_rset_get_number(&high->metrics, "measured_ns_per_sample", NULL))
+			high = p;
+		costs[n++] = ns;
+	}
+	if (!n)
+		return;
+	char note[400], at_low[48], at_high[48];
+	double lo = pb_rset_get_number(&low->metrics, "measured_ns_per_sample", NULL);
+	double hi = pb_rset_get_number(&high->metrics, "measured_ns_per_sample", NULL);
+	period_words(low, at_low, sizeof at_low);
+	period_words(high, at_high, sizeof at_high);
+	pb_format(note, sizeof note, "what a sample cost the suite's programs, %zu of %zu points "
+		  "resolved to ±10 %%: %.3g µs (%s at %s) to %.3g µs (%s at %s)", n, seen,
+		  lo / 1000, low->workload, at_low, hi / 1000, high->workload, at_high);
+	figure(e, "program_ns_per_sample", pb_median(costs, n), lo, hi, "ns/sample", true, note);
+}
+
 static void cost_part(struct pb_rset *e, const struct pb_results *r, const char *family,
 		      struct verdict_parts *v)
 {
@@ -451,6 +502,7 @@ static void cost_part(struct pb_rset *e, const struct pb_results *r, const char 
 		pb_format(note, sizeof note, "not resolved: estimate %.3g ± %.2g ns, R² %.2f (%s)",
 			  ns, ci, pb_rset_get_number(m, "r2", NULL), p->facility);
 	figure(e, "ns_per_sample", ns, ns - ci, ns + ci, "ns/sample", resolved, note);
+	program_cost_part(e, r, family);
 	/* A facility that traps on every event pays its trap whether the event is sampled or not:
 	 * at the 1 and 10 kHz below, every event is a sample (period 1), each costing trap +
 	 * sample. The sum's half-width is the sum of the two (the fit's slope and intercept are
