@@ -484,6 +484,33 @@ static void program_cost_part(struct pb_rset *e, const struct pb_results *r, con
 	figure(e, "program_ns_per_sample", pb_median(costs, n), lo, hi, "ns/sample", true, note);
 }
 
+/* One run's 95 % band of CPU time on this machine, as a fraction: the cost experiment measures
+ * a run's spread before its sweeps (noise_ns, from noise_pairs pairs of unsampled runs of the
+ * cost workload, the suite's run length), and t (noise_pairs df) times it over the run is the
+ * band a single run falls in; the median over the fits that measured it. The same for every
+ * facility: each one's own overhead baselines are runs of its own length (a uprobe's 0.16 ms
+ * showed 13-30 %, a breakpoint's 30 µs 0.3 % by chance), so rates from them disagreed by 1000
+ * where the costs differ by 25. NaN without such a fit (the overhead baselines then). */
+static double machine_noise(const struct pb_results *r)
+{
+	double bands[64];
+	size_t n = 0;
+	for (size_t i = 0; i < r->npoints && n < PB_ARRAY_SIZE(bands); i++) {
+		const struct pb_result_point *p = r->points[i];
+		const char *kind = pb_rset_get_text(&p->params, "kind");
+		const char *delivery = pb_rset_get_text(&p->params, "delivery");
+		double noise = pb_rset_get_number(&p->metrics, "noise_ns", NULL);
+		double base = pb_rset_get_number(&p->metrics, "baseline_ns", NULL);
+		int64_t pairs = pb_rset_get_int(&p->metrics, "noise_pairs");
+		if (!is_experiment(p, "cost") || !kind || strcmp(kind, "fit") ||
+		    (delivery && strcmp(delivery, "none")) || !(noise > 0) || !(base > 0) ||
+		    pairs < 2)
+			continue;
+		bands[n++] = pb_t95((size_t)pairs) * noise / base;
+	}
+	return n ? pb_median(bands, n) : NAN;
+}
+
 static void cost_part(struct pb_rset *e, const struct pb_results *r, const char *family,
 		      struct verdict_parts *v)
 {
@@ -530,7 +557,9 @@ static void cost_part(struct pb_rset *e, const struct pb_results *r, const char 
 		       pb_scorecard_overhead_pct(cost + cost_ci, rates[i]), "%", cost_resolved,
 		       traps ? "(trap per event + sample) × rate, every event sampled (period 1)"
 			     : "per-sample cost × rate");
-	double noise = timing_noise(r, family);
+	double noise = machine_noise(r);
+	if (isnan(noise))
+		noise = timing_noise(r, family);
 	if (cost_resolved && cost + cost_ci > 0 && !isnan(noise)) {
 		/* the rate whose overhead, at the cost's upper bound, stays inside the noise */
 		double hz = noise / ((cost + cost_ci) * 1e-9);
