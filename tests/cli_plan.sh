@@ -142,11 +142,18 @@ check "grep -q 'overhead 10.00 %' '$work/out'" "predicted overhead is the budget
 check "grep -q '^period: *110000 ns (104500 to 115500 over the cost.s interval)' '$work/out'" "the period's range over the cost's interval ($(grep period "$work/out"))"
 check "grep -q 'overhead 10.00 % (9.45 to 10.55 %)$' '$work/out'" "the overhead's range over the cost's interval ($(grep predicted "$work/out"))"
 check "! grep -q '^check:' '$work/out'" "no check without --check"
+check "! grep -q 'a share needs' '$work/out'" "a plan of hundreds of samples has no few-samples note"
+# `true` (a few ms of CPU at most, on any machine) at a 0.1 % budget, a period of 10 ms: the
+# budget is met with fewer samples than a share needs (experiments/point.h), and plan says so
+expect_exit 0 "plan of a short command" "$PB_BIN" plan --facility $T --budget 0.1 --runs 1 --costs "$work/costs.json" -- true
+check "grep -Eq '^  note +[0-9] samples are fewer than the 10 a share needs' '$work/out'" "too few samples are named ($(grep -A2 '^predicted' "$work/out" | tr '\n' ' '))"
+expect_exit 0 "plan --json of a short command" "$PB_BIN" plan --facility $T --budget 0.1 --runs 1 --json --costs "$work/costs.json" -- true
+check "jq -e '.too_few_samples == true' '$work/out' >/dev/null" "--json: too_few_samples"
 expect_exit 0 "plan --costs FOLDER" "$PB_BIN" plan --facility $T --budget 10 --runs 1 --costs "$work/folder" -- "${loop[@]}"
 check "grep -q '^period: *110000 ns' '$work/out'" "a results folder is read as its results.json"
 expect_exit 0 "plan --json" "$PB_BIN" plan --facility $T --budget 10 --runs 1 --json --check --costs "$work/costs.json" -- "${loop[@]}"
 check "jq -e '.period == 110000 and .period_unit == \"ns\" and .ns_per_sample == 10000' '$work/out' >/dev/null" "--json: the plan as one object"
-check "jq -e '.ns_per_sample_ci95 == 500 and .period_lo == 104500 and .period_hi == 115500 and (.predicted_overhead_lo_pct * 100 | round) == 945 and (.predicted_overhead_hi_pct * 100 | round) == 1055' '$work/out' >/dev/null" "--json: the plan's intervals"
+check "jq -e '.too_few_samples == false and .ns_per_sample_ci95 == 500 and .period_lo == 104500 and .period_hi == 115500 and (.predicted_overhead_lo_pct * 100 | round) == 945 and (.predicted_overhead_hi_pct * 100 | round) == 1055' '$work/out' >/dev/null" "--json: the plan's intervals"
 check "jq -e '(.check.slowdown_error_pp | type) == \"number\" and (.check.slowdown_within | type) == \"boolean\" and (.check.slowdown_verdict | type) == \"string\"' '$work/out' >/dev/null" "--json --check: judged on the slowdown"
 expect_exit 0 "plan --check" "$PB_BIN" plan --facility $T --budget 10 --runs 1 --ring 16 --check --costs "$work/costs.json" -- "${loop[@]}"
 check "grep -q '^ring: *16 data pages (--ring)' '$work/out'" "--ring is used"

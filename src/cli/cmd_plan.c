@@ -8,6 +8,7 @@
 #include "cli/commands.h"
 #include "cli/options.h"
 #include "experiments/plan.h"
+#include "experiments/point.h"
 #include "facilities/facility.h"
 #include "present/report.h"
 
@@ -156,6 +157,16 @@ static void print_plan(const struct pb_plan_request *req, const struct pb_plan *
 		printf(" (%.2f to %.2f %%)", plan->overhead_lo_pct,
 		       plan->overhead_hi_pct);
 	printf("\n");
+	/* the budget is met, but a profile of so few samples measures nothing (one sample is
+	 * more than 10 points of a share: experiments/point.h) */
+	if (plan->period.samples < PB_MIN_EXPECTED_SAMPLES) {
+		char words[240];
+		snprintf(words, sizeof words, "%.0f samples are fewer than the %d a share needs (one "
+			 "sample is more than 10 points of it): a longer run of the command, or a "
+			 "larger budget", plan->period.samples, PB_MIN_EXPECTED_SAMPLES);
+		printf("%-20s", "  note");
+		pb_put_wrapped(stdout, words, 20, 20);
+	}
 	printf("ring:               %u data pages%s\n", plan->ring_pages,
 	       ring_given ? " (--ring)" : " (100 ms of samples)");
 }

@@ -3,6 +3,7 @@
 #include "cli/output.h"
 
 #include "experiments/plan.h"
+#include "experiments/point.h"
 #include "io/result_model.h"
 #include "io/results.h"
 #include "runner/profile_run.h"
@@ -138,6 +139,9 @@ int pb_cli_print_plan(const struct pb_plan_request *req, const struct pb_plan *p
 				(int)plan->ring_pages);
 	if (doc) {
 		json_object_set_new(doc, "ns_per_sample_ci95", json_real(plan->cost_ci95_ns));
+		/* fewer samples than a share needs (experiments/point.h) */
+		json_object_set_new(doc, "too_few_samples",
+				    json_boolean(plan->period.samples < PB_MIN_EXPECTED_SAMPLES));
 		if (isfinite(plan->overhead_lo_pct) && isfinite(plan->overhead_hi_pct)) {
 			json_object_set_new(doc, "predicted_overhead_lo_pct",
 					    json_real(plan->overhead_lo_pct));
