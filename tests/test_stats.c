@@ -76,6 +76,19 @@ int main(void)
 	CHECK(pb_fit_disagrees(&f, ts));
 	CHECK(!pb_fit_disagrees(&f, f.slope));
 	CHECK(pb_fit_disagrees(&f, NAN));
+	/* resolved whichever estimator is believed: the CI plus Theil–Sen's distance within
+	 * ±10 %. The outliers above move least squares by far more. */
+	CHECK(!pb_fit_robustly_resolved(&f, ts));
+	struct pb_fit tight = {.slope = 15857, .slope_ci95 = 157};
+	CHECK(pb_fit_disagrees(&tight, 16029));          /* outside a ±1 % CI, flagged ... */
+	CHECK(pb_fit_robustly_resolved(&tight, 16029));  /* ... but known to ±2.1 % */
+	struct pb_fit bent = {.slope = 21165, .slope_ci95 = 1281};
+	CHECK(!pb_fit_robustly_resolved(&bent, 23020));  /* 6 % + 8.8 %: pairs that bend */
+	CHECK(pb_fit_robustly_resolved(&bent, 21165 + 0.039 * 21165 - 1));
+	CHECK(!pb_fit_robustly_resolved(&bent, 21165 + 0.04 * 21165));
+	CHECK(!pb_fit_robustly_resolved(&tight, NAN));
+	struct pb_fit wide = {.slope = 2000, .slope_ci95 = 600};
+	CHECK(!pb_fit_robustly_resolved(&wide, 2000));
 	CHECK(pb_theil_sen(same, y, 3, &ts, &ti) == -1 && isnan(ts));
 	CHECK(pb_theil_sen(x, y, 1, &ts, &ti) == -1);
 	/* two points: the one slope, and the intercept from both */

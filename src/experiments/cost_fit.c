@@ -110,7 +110,9 @@ void pb_cost_fit_sweep(const struct sweep *sw, bool per_event, struct cost_fit *
 		cf->event_resolved = cf->event_ns > 0 &&
 				     cf->event_ci95 <= PB_FIT_MAX_REL_CI * cf->event_ns;
 	}
-	cf->resolved = pb_fit_resolved(&cf->cpu) && !cf->disagree;
+	/* the flag (Theil–Sen outside the CI) is kept; the cost stands when the two estimators
+	 * together still know it to ±10 % */
+	cf->resolved = pb_fit_robustly_resolved(&cf->cpu, cf->ts_slope);
 	if (cf->resolved)
 		goto out;
 	const struct pb_fit *f = &cf->cpu;
@@ -123,8 +125,9 @@ void pb_cost_fit_sweep(const struct sweep *sw, bool per_event, struct cost_fit *
 			  100 * f->slope_ci95 / f->slope, PB_FIT_MAX_REL_CI * 100, f->r2);
 	else
 		pb_format(cf->why, sizeof cf->why,
-			  "least squares (%.0f ± %.0f ns) and Theil–Sen (%.0f ns) disagree",
-			  f->slope, f->slope_ci95, cf->ts_slope);
+			  "least squares (%.0f ± %.0f ns) and Theil–Sen (%.0f ns) disagree by more "
+			  "than ±%.0f %% leaves",
+			  f->slope, f->slope_ci95, cf->ts_slope, PB_FIT_MAX_REL_CI * 100);
 out:
 	free(x);
 	free(y);
@@ -320,7 +323,7 @@ struct pb_result_point *pb_cost_fit_point(struct pb_results *res, const char *fa
 	char estimate[160];
 	pb_cost_estimate_text(estimate, sizeof estimate, f->slope, f->slope_ci95, cf->resolved,
 			      cf->error[0] ? "a run failed"
-			      : cf->disagree && pb_fit_resolved(f) ? "Theil–Sen outside the CI"
+			      : !cf->resolved && pb_fit_resolved(f) ? "Theil–Sen too far off"
 								      : NULL);
 	pb_rset_text(par, "estimate", estimate);
 	if (!cf->resolved) {
@@ -330,8 +333,8 @@ struct pb_result_point *pb_cost_fit_point(struct pb_results *res, const char *fa
 				  cf->error);
 		else
 			pb_format(note, sizeof note,
-				  "per-sample cost not resolved (needs slope > 0, a 95 %% CI within "
-				  "%.0f %% of the slope and Theil–Sen inside it): %s",
+				  "per-sample cost not resolved (needs slope > 0, and its 95 %% CI "
+				  "plus Theil–Sen's distance from it within %.0f %% of the slope): %s",
 				  PB_FIT_MAX_REL_CI * 100, cf->why);
 		pb_rset_text(par, "note", note);
 	}

@@ -35,8 +35,8 @@ void pb_cost_refuse_prediction(struct pb_results *res, const char *facility, con
 	char note[720], estimate[160];
 	pb_cost_estimate_text(estimate, sizeof estimate, cf->cpu.slope, cf->cpu.slope_ci95,
 			      cf->resolved,
-			      cf->disagree && pb_fit_resolved(&cf->cpu) ? "Theil–Sen outside the CI"
-									: NULL);
+			      !cf->resolved && pb_fit_resolved(&cf->cpu) ? "Theil–Sen too far off"
+									   : NULL);
 	if (cf->error[0])
 		pb_format(note, sizeof note, "not predicted: a run of the cost sweep (mode none) "
 			  "failed: %s", cf->error);

@@ -206,7 +206,7 @@ unsigned pb_cost_sweep_periods(const struct pb_facility *f, uint64_t *out);
  * min_rounds); target_ms per run. */
 struct pb_cost {
 	struct pb_fit fit;        /* least squares on thread CPU time */
-	bool resolved;            /* pb_fit_resolved, and Theil–Sen inside the CI */
+	bool resolved;            /* pb_fit_robustly_resolved */
 	double theil_sen;         /* Theil–Sen slope on the same pairs */
 	double ns_per_event;      /* trapping facilities: the intercept / events per run */
 	double noise_ns;          /* one run's CPU time from run to run, measured first */
