@@ -84,9 +84,17 @@ int main(void)
 	CHECK(pb_fit_robustly_resolved(&tight, 16029));  /* ... but known to ±2.1 % */
 	struct pb_fit bent = {.slope = 21165, .slope_ci95 = 1281};
 	CHECK(!pb_fit_robustly_resolved(&bent, 23020));  /* 6 % + 8.8 %: pairs that bend */
-	CHECK(pb_fit_robustly_resolved(&bent, 21165 + 0.039 * 21165 - 1));
-	CHECK(!pb_fit_robustly_resolved(&bent, 21165 + 0.04 * 21165));
+	/* inside the ±6.05 % CI as before; just outside it, the two summed pass ±10 % */
+	CHECK(pb_fit_robustly_resolved(&bent, 21165 + 0.06 * 21165));
+	CHECK(!pb_fit_robustly_resolved(&bent, 21165 + 0.061 * 21165));
+	/* outside the ±0.99 % CI: up to 9 % off, the two summed stay within ±10 % */
+	CHECK(pb_fit_robustly_resolved(&tight, 15857 * 1.09));
+	CHECK(!pb_fit_robustly_resolved(&tight, 15857 * 1.091));
 	CHECK(!pb_fit_robustly_resolved(&tight, NAN));
+	/* inside a CI near the standard (238 ± 22 ns, Theil–Sen 236: suite of 01:49): resolved,
+	 * as the rule always had it, though the two summed pass ±10 % */
+	struct pb_fit near_edge = {.slope = 238.4, .slope_ci95 = 22.07};
+	CHECK(pb_fit_robustly_resolved(&near_edge, 236.36));
 	struct pb_fit wide = {.slope = 2000, .slope_ci95 = 600};
 	CHECK(!pb_fit_robustly_resolved(&wide, 2000));
 	CHECK(pb_theil_sen(same, y, 3, &ts, &ti) == -1 && isnan(ts));

@@ -164,7 +164,8 @@ bool pb_fit_disagrees(const struct pb_fit *fit, double robust_slope)
 bool pb_fit_robustly_resolved(const struct pb_fit *fit, double robust_slope)
 {
 	return pb_fit_resolved(fit) &&
-	       fabs(robust_slope - fit->slope) + fit->slope_ci95 <= PB_FIT_MAX_REL_CI * fit->slope;
+	       (!pb_fit_disagrees(fit, robust_slope) ||
+		fabs(robust_slope - fit->slope) + fit->slope_ci95 <= PB_FIT_MAX_REL_CI * fit->slope);
 }
 
 bool pb_fit_resolved(const struct pb_fit *fit)

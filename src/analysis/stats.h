@@ -46,10 +46,11 @@ int pb_theil_sen(const double *x, const double *y, size_t n, double *slope, doub
  * NaN anywhere counts as a contradiction. */
 bool pb_fit_disagrees(const struct pb_fit *fit, double robust_slope);
 /* Whether the slope is known to the resolution standard whichever estimator is believed: the
- * least-squares CI and the robust slope's distance from it, summed, within PB_FIT_MAX_REL_CI
- * of the slope. A robust slope outside a CI much tighter than the standard (±1 % with
- * Theil–Sen 1.1 % off) still knows the cost to ±10 %; one 8.8 % off a ±6 % CI (pairs that
- * bend with the rate) does not. NaN anywhere fails. */
+ * fit resolved (pb_fit_resolved), and the robust slope inside its CI or, outside it, the CI
+ * and the robust slope's distance summed within PB_FIT_MAX_REL_CI of the slope. A robust slope
+ * outside a CI much tighter than the standard (±1 % with Theil–Sen 1.1 % off) still knows the
+ * cost to ±10 %; one 8.8 % off a ±6 % CI (pairs that bend with the rate) does not; one inside
+ * a ±9.3 % CI is as before. NaN anywhere fails. */
 bool pb_fit_robustly_resolved(const struct pb_fit *fit, double robust_slope);
 
 /* A fitted per-sample cost is only a cost when it stands clear of the noise: slope > 0 and

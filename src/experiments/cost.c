@@ -14,8 +14,8 @@
  * The rounds are a design fixed before the first of them (cost_sweep.c): the machine's noise
  * and a pilot of the cost, measured first and not fitted, size them for a 95 % CI within ±5 %
  * of the pilot's slope inside the mode's budget. The fit resolves when its slope is positive
- * and its CI plus Theil–Sen's distance from it within ±10 % (pb_fit_robustly_resolved; R² is
- * reported, not required); one that does
+ * and its CI within ±10 %, with Theil–Sen inside it or the two summed within ±10 %
+ * (pb_fit_robustly_resolved; R² is reported, not required); one that does
  * not is kept with its interval, the reason and the time a sweep that resolves it would need.
  *
  * Facilities that trap on every event, sampled or not (breakpoints, uprobes:

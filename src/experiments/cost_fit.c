@@ -333,8 +333,9 @@ struct pb_result_point *pb_cost_fit_point(struct pb_results *res, const char *fa
 				  cf->error);
 		else
 			pb_format(note, sizeof note,
-				  "per-sample cost not resolved (needs slope > 0, and its 95 %% CI "
-				  "plus Theil–Sen's distance from it within %.0f %% of the slope): %s",
+				  "per-sample cost not resolved (needs slope > 0, its 95 %% CI within "
+				  "%.0f %% of the slope, and Theil–Sen inside it or the two summed "
+				  "within that): %s",
 				  PB_FIT_MAX_REL_CI * 100, cf->why);
 		pb_rset_text(par, "note", note);
 	}
