@@ -148,6 +148,13 @@ bool pb_cost_fit_usable(const struct cost_fit *cf)
 	       (!cf->per_event || cf->event_resolved);
 }
 
+const char *pb_cost_fit_reason(const struct cost_fit *cf)
+{
+	if (cf->error[0])
+		return "a run failed";
+	return !cf->resolved && pb_fit_resolved(&cf->cpu) ? "Theil–Sen too far off" : NULL;
+}
+
 void pb_cost_estimate_text(char *buf, size_t len, double ns, double ci95, bool resolved,
 			   const char *reason)
 {
@@ -322,9 +329,7 @@ struct pb_result_point *pb_cost_fit_point(struct pb_results *res, const char *fa
 	pb_rset_bool(m, "resolved", cf->resolved);
 	char estimate[160];
 	pb_cost_estimate_text(estimate, sizeof estimate, f->slope, f->slope_ci95, cf->resolved,
-			      cf->error[0] ? "a run failed"
-			      : !cf->resolved && pb_fit_resolved(f) ? "Theil–Sen too far off"
-								      : NULL);
+			      pb_cost_fit_reason(cf));
 	pb_rset_text(par, "estimate", estimate);
 	if (!cf->resolved) {
 		char note[720];

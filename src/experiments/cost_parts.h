@@ -127,6 +127,10 @@ void pb_cost_fit_failed(struct cost_fit *cf, const char *msg);
 /* Whether a fit may predict on its own: resolved, no run failed, and (per-event facilities)
  * its per-event cost resolved too. */
 bool pb_cost_fit_usable(const struct cost_fit *cf);
+/* Why a fit whose interval alone says nothing against it is not resolved, for
+ * pb_cost_estimate_text: "a run failed", "Theil–Sen too far off", or NULL (the interval says
+ * it, or the fit resolved). */
+const char *pb_cost_fit_reason(const struct cost_fit *cf);
 /* "~2.1 µs, 95 % CI 0.4–3.8 µs, not resolved to ±10 %": a cost with its interval, in words;
  * reason (may be NULL) replaces "to ±10 %" where the CI is not why. */
 void pb_cost_estimate_text(char *buf, size_t len, double ns, double ci95, bool resolved,

@@ -33,10 +33,9 @@ void pb_cost_refuse_prediction(struct pb_results *res, const char *facility, con
 			      const struct cost_fit *cf, const struct cost_fit *first)
 {
 	char note[720], estimate[160];
+	/* (a failed run's note is its error; the estimate is for the others) */
 	pb_cost_estimate_text(estimate, sizeof estimate, cf->cpu.slope, cf->cpu.slope_ci95,
-			      cf->resolved,
-			      !cf->resolved && pb_fit_resolved(&cf->cpu) ? "Theil–Sen too far off"
-									   : NULL);
+			      cf->resolved, pb_cost_fit_reason(cf));
 	if (cf->error[0])
 		pb_format(note, sizeof note, "not predicted: a run of the cost sweep (mode none) "
 			  "failed: %s", cf->error);

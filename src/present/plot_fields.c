@@ -73,27 +73,31 @@ bool pb_plot_is_interval(const char *name)
 	return strstr(name, "ci95") != NULL;
 }
 
+/* A half-width at key: a number, finite and not negative. */
+static bool half_width_at(const struct pb_rset *metrics, const char *key, double *ci)
+{
+	const struct pb_rvalue *v = pb_rset_get(metrics, key);
+	if (!pb_rvalue_is_number(v) || !isfinite(pb_rvalue_number(v)) || pb_rvalue_number(v) < 0)
+		return false;
+	*ci = pb_rvalue_number(v);
+	return true;
+}
+
 bool pb_plot_sibling_ci(const struct pb_rset *metrics, const char *name, double *ci)
 {
-	/* NAME_ci95; a percentage's in points (measured_slowdown_pct: measured_slowdown_ci95_pp);
-	 * a fit's slope's ci95_ns */
-	char sibling[3][96];
+	char key[96];
 	size_t len = strlen(name);
-	pb_format(sibling[0], sizeof sibling[0], "%s_ci95", name);
-	pb_format(sibling[1], sizeof sibling[1], "%.*s_ci95_pp",
-		  len > 4 && !strcmp(name + len - 4, "_pct") ? (int)(len - 4) : 0, name);
-	pb_format(sibling[2], sizeof sibling[2], "%s", !strcmp(name, "ns_per_sample") ? "ci95_ns" : "");
-	for (size_t k = 0; k < 3; k++) {
-		const struct pb_rvalue *v = sibling[k][0] && strcmp(sibling[k], "_ci95_pp")
-						    ? pb_rset_get(metrics, sibling[k])
-						    : NULL;
-		if (pb_rvalue_is_number(v) && isfinite(pb_rvalue_number(v)) &&
-		    pb_rvalue_number(v) >= 0) {
-			*ci = pb_rvalue_number(v);
+	pb_format(key, sizeof key, "%s_ci95", name);
+	if (half_width_at(metrics, key, ci))
+		return true;
+	/* a percentage's in points: measured_slowdown_pct, measured_slowdown_ci95_pp */
+	if (len > 4 && !strcmp(name + len - 4, "_pct")) {
+		pb_format(key, sizeof key, "%.*s_ci95_pp", (int)(len - 4), name);
+		if (half_width_at(metrics, key, ci))
 			return true;
-		}
 	}
-	return false;
+	/* a fit's slope */
+	return !strcmp(name, "ns_per_sample") && half_width_at(metrics, "ci95_ns", ci);
 }
 
 bool pb_plot_metric_value(point_t p, const struct pb_rset *metrics, const char *name,

@@ -394,16 +394,26 @@ static void delivery_part(struct pb_rset *e, const struct pb_results *r, const c
 
 /* The cost fit of delivery mode none for the family: the first resolved one (a facility with
  * several sites or specs has several), else the first. */
+/* A point of the cost experiment of this kind ("fit", "prediction"). */
+static bool cost_point(const struct pb_result_point *p, const char *kind)
+{
+	const char *k = pb_rset_get_text(&p->params, "kind");
+	return is_experiment(p, "cost") && k && !strcmp(k, kind);
+}
+
+/* A cost fit in delivery mode none, or one that names no delivery. */
+static bool none_fit(const struct pb_result_point *p)
+{
+	const char *delivery = pb_rset_get_text(&p->params, "delivery");
+	return cost_point(p, "fit") && (!delivery || !strcmp(delivery, "none"));
+}
+
 static const struct pb_result_point *cost_fit(const struct pb_results *r, const char *family)
 {
 	const struct pb_result_point *first = NULL;
 	for (size_t i = 0; i < r->npoints; i++) {
 		const struct pb_result_point *p = r->points[i];
-		const char *kind = pb_rset_get_text(&p->params, "kind");
-		const char *delivery = pb_rset_get_text(&p->params, "delivery");
-		if (!in_family(p, family) || !is_experiment(p, "cost") || !kind ||
-		    strcmp(kind, "fit") || (delivery && strcmp(delivery, "none")) ||
-		    !pb_rset_get(&p->metrics, "ns_per_sample"))
+		if (!in_family(p, family) || !none_fit(p) || !pb_rset_get(&p->metrics, "ns_per_sample"))
 			continue;
 		if (pb_rset_is_true(&p->metrics, "resolved"))
 			return p;
@@ -450,32 +460,28 @@ static void period_words(const struct pb_result_point *p, char *buf, size_t len)
  * hi their extremes, the note names both ends. */
 static void program_cost_part(struct pb_rset *e, const struct pb_results *r, const char *family)
 {
-	double costs[64];
+	double costs[64], lo = INFINITY, hi = -INFINITY;
 	const struct pb_result_point *low = NULL, *high = NULL;
 	size_t n = 0, seen = 0;
 	for (size_t i = 0; i < r->npoints && n < PB_ARRAY_SIZE(costs); i++) {
 		const struct pb_result_point *p = r->points[i];
-		const char *kind = pb_rset_get_text(&p->params, "kind");
 		bool ok, ci_ok;
 		double ns = pb_rset_get_number(&p->metrics, "measured_ns_per_sample", &ok);
 		double ci = pb_rset_get_number(&p->metrics, "measured_ns_per_sample_ci95", &ci_ok);
-		if (!in_family(p, family) || !is_experiment(p, "cost") || !kind ||
-		    strcmp(kind, "prediction") || !ok)
+		if (!in_family(p, family) || !cost_point(p, "prediction") || !ok)
 			continue;
 		seen++;
 		if (!ci_ok || !(ns > 0) || !(ci <= PB_FIT_MAX_REL_CI * ns))
 			continue;
-		if (!low || ns < pb_rset_get_number(&low->metrics, "measured_ns_per_sample", NULL))
-			low = p;
-		if (!high || ns > pb_rset_get_number(&high->metrics, "measured_ns_per_sample", NULL))
-			high = p;
+		if (ns < lo)
+			lo = ns, low = p;
+		if (ns > hi)
+			hi = ns, high = p;
 		costs[n++] = ns;
 	}
 	if (!n)
 		return;
 	char note[400], at_low[48], at_high[48];
-	double lo = pb_rset_get_number(&low->metrics, "measured_ns_per_sample", NULL);
-	double hi = pb_rset_get_number(&high->metrics, "measured_ns_per_sample", NULL);
 	period_words(low, at_low, sizeof at_low);
 	period_words(high, at_high, sizeof at_high);
 	pb_format(note, sizeof note, "what a sample cost the suite's programs, %zu of %zu points "
@@ -497,14 +503,10 @@ static double machine_noise(const struct pb_results *r)
 	size_t n = 0;
 	for (size_t i = 0; i < r->npoints && n < PB_ARRAY_SIZE(bands); i++) {
 		const struct pb_result_point *p = r->points[i];
-		const char *kind = pb_rset_get_text(&p->params, "kind");
-		const char *delivery = pb_rset_get_text(&p->params, "delivery");
 		double noise = pb_rset_get_number(&p->metrics, "noise_ns", NULL);
 		double base = pb_rset_get_number(&p->metrics, "baseline_ns", NULL);
 		int64_t pairs = pb_rset_get_int(&p->metrics, "noise_pairs");
-		if (!is_experiment(p, "cost") || !kind || strcmp(kind, "fit") ||
-		    (delivery && strcmp(delivery, "none")) || !(noise > 0) || !(base > 0) ||
-		    pairs < 2)
+		if (!none_fit(p) || !(noise > 0) || !(base > 0) || pairs < 2)
 			continue;
 		bands[n++] = pb_t95((size_t)pairs) * noise / base;
 	}
