@@ -473,14 +473,10 @@ static void cost_predictions_plot(void)
 	CHECK(find_plot(set, "cost-slowdown_error_pp-timer_cpu-clock") != NULL);
 	/* a generic figure with its interval beside it: the interval is its bars, not a plot */
 	CHECK(!find_plot(set, "cost-measured_ns_per_sample_ci95-timer_cpu-clock"));
-	size_t glen;
-	char *gdat = slurp(dir, "cost-measured_ns_per_sample-timer_cpu-clock", "dat", &glen);
-	char *ggp = slurp(dir, "cost-measured_ns_per_sample-timer_cpu-clock", "gp", &glen);
-	CHECK_STR_CONTAINS(gdat, " 10000 9500 10500");
-	CHECK_STR_CONTAINS(ggp, "bars: each figure's 95 % CI");
-	CHECK_STR_CONTAINS(ggp, "using 1:2:3:4 with yerror");
-	free(gdat);
-	free(ggp);
+	const char *own_cost = "cost-measured_ns_per_sample-timer_cpu-clock";
+	CHECK(plot_file_has(dir, own_cost, "dat", " 10000 9500 10500"));
+	CHECK(plot_file_has(dir, own_cost, "gp", "bars: each figure's 95 % CI"));
+	CHECK(plot_file_has(dir, own_cost, "gp", "using 1:2:3:4 with yerror"));
 	size_t len;
 	char *dat = slurp(dir, "cost-predictions-timer_cpu-clock", "dat", &len);
 	char *gp = slurp(dir, "cost-predictions-timer_cpu-clock", "gp", &len);
