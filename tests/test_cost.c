@@ -279,6 +279,33 @@ static void test_design(void)
 	pb_cost_design_size(&in, &d);
 	CHECK(d.rounds > slope_only);
 
+	/* A second design from a first's fit (4 rounds of 8 pairs at ±11 %, a round 0.25 s):
+	 * ±5 % needs about (11 / 5)^2 = 4.84 times the rounds, fewer by t's fall with the df. */
+	struct pb_cost_redesign rd;
+	pb_cost_redesign_size(0.11, 4, 8, 0.25, 1e6, 1, 0, &rd);
+	CHECK(rd.rounds_needed >= 16 && rd.rounds_needed <= 20);
+	CHECK_EQ_U64(rd.rounds, rd.rounds_needed);
+	CHECK(rd.expected_rel_ci <= PB_DESIGN_REL_CI + 1e-9);
+	CHECK(!rd.budget_limited);
+	/* 3.7 s left (a plan's 5 s after 1.3 s, 2026-11-27) hold 14 rounds: expected within
+	 * ±10 %, so measured, and limited by the budget */
+	pb_cost_redesign_size(0.11, 4, 8, 0.25, 3.7, 1, 0, &rd);
+	CHECK_EQ_U64(rd.rounds, 14);
+	CHECK(rd.budget_limited);
+	CHECK(rd.expected_rel_ci > PB_DESIGN_REL_CI && rd.expected_rel_ci < PB_FIT_MAX_REL_CI);
+	/* 1.2 s hold 4 rounds, no narrower than the first: none, the budget being the limit */
+	pb_cost_redesign_size(0.11, 4, 8, 0.25, 1.2, 1, 0, &rd);
+	CHECK_EQ_U64(rd.rounds, 0);
+	CHECK(rd.budget_limited);
+	/* at most max_rounds (the pairs the sweep has room for) */
+	pb_cost_redesign_size(0.11, 4, 8, 0.25, 1e6, 1, 15, &rd);
+	CHECK_EQ_U64(rd.rounds, 15);
+	CHECK(rd.budget_limited);
+	/* a first within ±10 % needs no second (what failed it is not its width) */
+	pb_cost_redesign_size(0.09, 4, 8, 0.25, 1e6, 1, 0, &rd);
+	CHECK_EQ_U64(rd.rounds, 0);
+	CHECK(!rd.budget_limited);
+
 	/* the time a sweep would need: the CI narrows as 1/sqrt(time) */
 	bool lower;
 	struct pb_fit f = {.slope = 1000, .slope_ci95 = 300};
@@ -289,6 +316,131 @@ static void test_design(void)
 	CHECK(lower);
 	f.slope = -400;
 	CHECK(isnan(pb_cost_seconds_to_resolve(&f, 4, &lower)));
+}
+
+/* A machine of known cost and noise behind the sweep's measure hook: a 30 ms run, 10 us per
+ * sample (a sample every period of CPU time), and Gaussian noise of 10 us per run for the
+ * first quiet_runs runs (the noise and pilot pairs: 16 runs), noise_ns after them, and
+ * louder_ns after louder_from runs. Deterministic: its own generator, its own seed. */
+static struct {
+	unsigned calls, quiet_runs, louder_from;
+	double noise_ns, louder_ns;
+	uint64_t state;
+} noisy;
+
+static double noisy_gauss(void)
+{
+	double u[2];
+	for (int i = 0; i < 2; i++) {
+		noisy.state = noisy.state * 6364136223846793005ull + 1442695040888963407ull;
+		u[i] = ((double)(noisy.state >> 11) + 0.5) / 9007199254740992.0;
+	}
+	return sqrt(-2 * log(u[0])) * cos(2 * M_PI * u[1]);
+}
+
+static int noisy_measure(const struct pb_point_request *q, struct pb_point *out,
+			 struct pb_error *err)
+{
+	(void)err;
+	memset(out, 0, sizeof *out);
+	unsigned n = noisy.calls++;
+	double noise = n < noisy.quiet_runs	? 1e4
+		       : n < noisy.louder_from ? noisy.noise_ns
+					       : noisy.louder_ns;
+	double cpu = 30e6 + noise * noisy_gauss();
+	if (!q->no_perf && q->nevents) {
+		double samples = floor(30e6 / (double)q->events[0].period);
+		cpu += 1e4 * samples;
+		out->ev[0].observed = (uint64_t)samples;
+		out->ev[0].expected = samples;
+		out->ev[0].count = (uint64_t)cpu;
+	}
+	out->cpu_ns[0] = (uint64_t)cpu;
+	out->wall_ns = (uint64_t)cpu;
+	return 0;
+}
+
+static void noisy_sweep(unsigned louder_from, double louder_ns, struct cost_fit *cf)
+{
+	noisy.calls = 0;
+	noisy.quiet_runs = 2 * NOISE_PAIRS + 4 * PILOT_PAIRS;
+	noisy.noise_ns = 2e6;
+	noisy.louder_from = louder_from;
+	noisy.louder_ns = louder_ns;
+	noisy.state = 20261127;
+	struct pb_spec spec;
+	struct pb_error err = {0};
+	struct sweep_setup su;
+	CHECK(pb_spec_parse("timer:cpu-clock", &spec, NULL) == 0);
+	CHECK(pb_cost_setup_sweep(&su, "timer:cpu-clock", &spec, NULL, 5, &err) == 0);
+	struct pb_suite_options o;
+	pb_suite_options_defaults(&o);
+	su.np = pb_cost_periods(&o, &spec, su.periods);
+	su.min_rounds = 1;
+	su.budget_ns = 60ull * 1000000000ull; /* never the limit: the fake runs take no time */
+	su.design_periods = true;
+	su.measure = noisy_measure;
+	CHECK_MSG(pb_cost_sweep_mode(&su, PB_DELIVERY_NONE, cf, &err) == 0, "%s", err.msg);
+}
+
+/* The noise rises between the pilot and the design (10 us to 2 ms): the design, sized for
+ * ±5 % on the quiet runs, comes out wide, and a second, sized from its fit, resolves it; only
+ * the second's pairs are fitted. On 2026-11-27 a plan's sweep stopped so at ±11 % after 1.3 s
+ * of its 5 s and gave up. */
+static void test_redesign(void)
+{
+	struct cost_fit cf;
+	noisy_sweep(UINT_MAX, 0, &cf);
+	CHECK(cf.redesigned);
+	CHECK(cf.first.slope_ci95 > PB_FIT_MAX_REL_CI * cf.first.slope);
+	CHECK(cf.first_pairs > 0);
+	CHECK_EQ_U64(cf.pairs, cf.design_pairs);
+	CHECK_EQ_U64(cf.rounds, cf.first_fitted_round + cf.design_rounds);
+	CHECK(cf.design_rounds > cf.first_pairs / (cf.design_pairs / cf.design_rounds));
+	CHECK(cf.expected_rel_ci <= PB_DESIGN_REL_CI + 1e-9);
+	CHECK(!cf.budget_limited);
+	CHECK_MSG(cf.resolved, "%.0f ± %.0f ns: %s", cf.cpu.slope, cf.cpu.slope_ci95, cf.why);
+	CHECK(near(cf.cpu.slope, 1e4, 3 * cf.cpu.slope_ci95));
+	/* the first design's runs and the second's, no others */
+	CHECK_EQ_U64(noisy.calls, 2 * NOISE_PAIRS + 4 * PILOT_PAIRS + 2 * (cf.first_pairs + cf.pairs));
+	CHECK(cf.setup_s >= 0 && cf.setup_s <= cf.seconds);
+	fprintf(stderr, "redesign: a first design of %zu pairs at ±%.0f %%, a second of %zu at "
+		"±%.1f %%\n", cf.first_pairs, 100 * cf.first.slope_ci95 / cf.first.slope, cf.pairs,
+		100 * cf.cpu.slope_ci95 / cf.cpu.slope);
+
+	/* the fit's point keeps the first design's figures and says why there were two */
+	struct pb_results res;
+	char dir[] = "/tmp/pb-test-cost-XXXXXX";
+	pb_test_results_in_tmp(dir, &res, "test_cost");
+	struct pb_result_point *fp = pb_cost_fit_point(&res, "timer:cpu-clock", "busy",
+						       PB_DELIVERY_NONE, &cf, NULL);
+	CHECK(fp != NULL);
+	if (fp) {
+		bool has;
+		CHECK(near(pb_rset_get_number(&fp->metrics, "first_design_ci95_ns", &has),
+			   cf.first.slope_ci95, 1e-6));
+		CHECK(has);
+		CHECK_EQ_U64((uint64_t)pb_rset_get_number(&fp->params, "fitted_from_run", &has),
+			     cf.first_fitted_round);
+		CHECK_STR_CONTAINS(pb_rset_get_text(&fp->params, "note"),
+				   "resolved by a second design");
+		CHECK_STR_CONTAINS(pb_rset_get_text(&fp->params, "stopping_rule"),
+				   "from a first design's fit");
+	}
+	pb_test_check_units(&res);
+	pb_test_results_remove(&res, dir);
+
+	/* louder again in the second design (10 ms): it had the rounds it was sized for, so no
+	 * longer sweep is offered; the noise rose, and the reason says so */
+	size_t first_pairs = cf.first_pairs;
+	noisy_sweep(2 * NOISE_PAIRS + 4 * PILOT_PAIRS + 2 * (unsigned)first_pairs, 1e7, &cf);
+	CHECK(cf.redesigned);
+	CHECK_EQ_U64(cf.first_pairs, first_pairs);
+	CHECK(!cf.resolved);
+	CHECK(!cf.budget_limited);
+	CHECK(isnan(cf.to_resolve_s));
+	CHECK_STR_CONTAINS(cf.why, "a second design replaced a first of");
+	CHECK_STR_CONTAINS(cf.why, "the noise rose as it ran");
 }
 
 /* Predictions are judged on the slowdown (issue 27). python3 at 100 us once predicted 14.3 %
@@ -317,6 +469,20 @@ static void test_plan_cost_refusal(void)
 	err = (struct pb_error){0};
 	CHECK(pb_plan_cost_refused(&short_estimate, "timer:cpu-clock", &err) == -1);
 	CHECK_STR_CONTAINS(err.msg, "would resolve it: --cost-seconds 6");
+	/* a sweep that stopped early, under its budget, must not offer less than the budget
+	 * (a plan's 5 s sweep took 1.3 s and offered --cost-seconds 2, 2026-11-27) */
+	struct pb_cost early = {.fit = {.slope = 17103, .slope_ci95 = 1899.6, .r2 = 0.982},
+				.seconds = 1.3, .budget_seconds = 5, .seconds_to_resolve = 1.4,
+				.noise_ns = 74480};
+	err = (struct pb_error){0};
+	CHECK(pb_plan_cost_refused(&early, "timer:cpu-clock", &err) == -1);
+	CHECK_STR_CONTAINS(err.msg, "would resolve it: --cost-seconds 6");
+	/* the design had its rounds and still came out wide: no time offered, the noise rose */
+	early.seconds_to_resolve = NAN;
+	err = (struct pb_error){0};
+	CHECK(pb_plan_cost_refused(&early, "timer:cpu-clock", &err) == -1);
+	CHECK_STR_CONTAINS(err.msg, "the noise rose as it ran");
+	CHECK(strstr(err.msg, "--cost-seconds") == NULL);
 	err = (struct pb_error){0};
 	struct pb_cost bent = {.fit = {.slope = 21165, .slope_ci95 = 1281, .r2 = 0.958},
 			       .seconds = 4.3, .seconds_to_resolve = NAN, .noise_ns = 116967};
@@ -1305,6 +1471,7 @@ int main(void)
 	test_predict();
 	test_plan();
 	test_design();
+	test_redesign();
 	test_paired_slowdown();
 	test_rounds_to_decide();
 	test_slowdown_criterion();

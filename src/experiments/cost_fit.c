@@ -197,8 +197,25 @@ static void design_metrics(struct pb_result_point *p, const struct cost_fit *cf)
 	pb_rset_int(&p->params, "design_short_period", PB_UNIT_NONE, (int64_t)cf->high_period);
 	pb_rset_bool(m, "cut_short", cf->cut_short);
 	pb_rset_text(&p->params, "stopping_rule",
-		     "fixed design: rounds sized before the first pair from the noise and pilot "
-		     "pairs, which are not in the fit; the interval is the fixed-size one");
+		     cf->redesigned
+			     ? "fixed design: rounds sized before the first pair from a first "
+			       "design's fit (too wide to resolve), whose pairs are not in the fit; "
+			       "the interval is the fixed-size one"
+			     : "fixed design: rounds sized before the first pair from the noise and "
+			       "pilot pairs, which are not in the fit; the interval is the "
+			       "fixed-size one");
+	pb_rset_bool(m, "redesigned", cf->redesigned);
+	if (cf->redesigned) {
+		/* the first design's runs are kept under the periods' points, numbered below
+		 * fitted_from_run */
+		pb_rset_real(m, "first_design_ns_per_sample", PB_UNIT_NS_PER_SAMPLE, cf->first.slope);
+		pb_rset_real(m, "first_design_ci95_ns", PB_UNIT_NS_PER_SAMPLE,
+			     cf->first.slope_ci95);
+		pb_rset_int(m, "first_design_pairs", PB_UNIT_COUNT, (int64_t)cf->first_pairs);
+		pb_rset_int(&p->params, "fitted_from_run", PB_UNIT_NONE, cf->first_fitted_round);
+	}
+	if (!cf->resolved)
+		pb_rset_bool(m, "budget_limited", cf->budget_limited);
 	if (!cf->resolved && isfinite(cf->to_resolve_s)) {
 		pb_rset_real(m, "seconds_to_resolve", PB_UNIT_S, cf->to_resolve_s);
 		pb_rset_bool(m, "seconds_to_resolve_is_lower_bound", cf->to_resolve_lower);
@@ -342,6 +359,14 @@ struct pb_result_point *pb_cost_fit_point(struct pb_results *res, const char *fa
 				  "%.0f %% of the slope, and Theil–Sen inside it or the two summed "
 				  "within that): %s",
 				  PB_FIT_MAX_REL_CI * 100, cf->why);
+		pb_rset_text(par, "note", note);
+	} else if (cf->redesigned) {
+		char note[320];
+		pb_format(note, sizeof note, "resolved by a second design, sized from a first of %zu "
+			  "pairs whose %.0f ± %.0f ns (±%.0f %%) was too wide: the sampled runs were "
+			  "noisier than the runs the first was sized from", cf->first_pairs,
+			  cf->first.slope, cf->first.slope_ci95,
+			  100 * cf->first.slope_ci95 / cf->first.slope);
 		pb_rset_text(par, "note", note);
 	}
 	return p;

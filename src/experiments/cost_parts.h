@@ -63,6 +63,16 @@ struct cost_fit {
 	unsigned design_rounds, design_rounds_needed;
 	uint64_t high_period;
 	bool cut_short, to_resolve_lower;
+	/* A second design (pb_cost_redesign_size) replaced the first, whose fit is kept here:
+	 * its rounds are recorded before first_fitted_round and are not in the fit. */
+	bool redesigned;
+	struct pb_fit first;
+	size_t first_pairs;
+	unsigned first_fitted_round;
+	/* unresolved: whether the budget cut the design short of what it was sized for (then a
+	 * longer one would resolve it); otherwise the design had its rounds and the noise rose as
+	 * it ran, which a longer budget does not mend */
+	bool budget_limited;
 	/* What a sample cost at each period of the sweep (pb_paired_sample_cost over its pairs:
 	 * NaN for a period with one pair), beside the slope that pools them: a cost that depends
 	 * on the rate shows here (and as an intercept the fit cannot put to zero). */
@@ -101,6 +111,10 @@ struct sweep_setup {
 	/* makes the sweep point of a period (its rows: the pairs); may be NULL */
 	struct pb_result_point *(*new_point)(void *ctx, uint64_t period, enum pb_delivery mode);
 	void *point_ctx;
+	/* measures one run (NULL: pb_point_measure): a test's machine of known noise and cost
+	 * stands in here, as a fake kernel does at the sys seam */
+	int (*measure)(const struct pb_point_request *q, struct pb_point *out,
+		       struct pb_error *err);
 };
 
 const char *pb_cost_workload(const struct pb_spec *s);

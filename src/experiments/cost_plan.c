@@ -41,6 +41,7 @@ int pb_cost_measure(const struct pb_spec *asked, unsigned runs, uint64_t target_
 	cost->theil_sen = cf.ts_slope;
 	cost->noise_ns = cf.noise_ns;
 	cost->seconds = cf.seconds;
+	cost->budget_seconds = cf.budget_seconds;
 	/* the whole sweep's: its noise and pilot runs come again before the designed pairs */
 	cost->seconds_to_resolve = cf.resolved ? 0 : cf.to_resolve_s + cf.setup_s;
 	cost->to_resolve_lower = cf.to_resolve_lower;

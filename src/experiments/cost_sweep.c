@@ -21,6 +21,12 @@ uint64_t pb_cost_sum_cpu(const struct pb_point *pt, unsigned threads)
 	return s;
 }
 
+static int measure_run(const struct sweep_setup *su, const struct pb_point_request *q,
+		       struct pb_point *out, struct pb_error *err)
+{
+	return su->measure ? su->measure(q, out, err) : pb_point_measure(q, out, err);
+}
+
 static int measure_pair(const struct sweep_setup *su, const struct pb_point_request *req,
 			bool base_first, struct pb_cost_pair *out, struct pb_error *err)
 {
@@ -28,9 +34,9 @@ static int measure_pair(const struct sweep_setup *su, const struct pb_point_requ
 	const struct pb_point_request *first = base_first ? &su->base : req;
 	const struct pb_point_request *second = base_first ? req : &su->base;
 	struct pb_point *p1 = base_first ? &bp : &sp, *p2 = base_first ? &sp : &bp;
-	if (pb_point_measure(first, p1, err))
+	if (measure_run(su, first, p1, err))
 		return -1;
-	if (pb_point_measure(second, p2, err)) {
+	if (measure_run(su, second, p2, err)) {
 		pb_point_free(p1);
 		return -1;
 	}
@@ -93,9 +99,9 @@ static int measure_noise(struct sweep_setup *su, struct pb_error *err)
 	double d2 = 0, run = 0;
 	for (unsigned i = 0; i < NOISE_PAIRS; i++) {
 		struct pb_point a, b;
-		if (pb_point_measure(&q, &a, err))
+		if (measure_run(su, &q, &a, err))
 			return -1;
-		if (pb_point_measure(&q, &b, err)) {
+		if (measure_run(su, &q, &b, err)) {
 			pb_point_free(&a);
 			return -1;
 		}
@@ -242,6 +248,147 @@ static struct pb_result_point *period_point(struct sweep_setup *su,
 	return points[i];
 }
 
+/* The rounds of the designs of one mode, and where they stand. */
+struct design_run {
+	struct sweep_setup *su;
+	struct pb_point_request *req;
+	enum pb_delivery mode;
+	struct sweep *sw;
+	const uint64_t *periods;
+	const unsigned *slot_period;
+	unsigned nslots;
+	uint64_t start;
+	unsigned min_rounds;
+	unsigned last;                       /* the previous round's last slot */
+	unsigned round;                      /* rounds measured, over every design */
+	double design_start_s;               /* when the latest design began, after start */
+	bool cut;
+	struct pb_result_point *points[PB_MAX_LIST];
+};
+
+/* rounds more rounds of the slots; each pair goes into dr->sw and under its period's point,
+ * numbered on from the rounds before. Cut short (dr->cut) past BUDGET_HARD_CAP times the
+ * budget once this design's fewest rounds are done. */
+static int measure_design(struct design_run *dr, unsigned rounds, const char *which,
+			  struct pb_error *err)
+{
+	struct sweep_setup *su = dr->su;
+	dr->design_start_s = (double)(pb_now_ns() - dr->start) / 1e9;
+	for (unsigned r = 0; r < rounds; r++, dr->round++) {
+		/* Each round visits the slots in a new order, and the order inside the pairs
+		 * alternates: in a fixed order a machine that warms up or quiets down would read
+		 * as a per-sample cost. */
+		unsigned order[PB_MAX_LIST * END_VISITS];
+		pb_round_order(order, dr->nslots, dr->round, &dr->last);
+		for (unsigned k = 0; k < dr->nslots; k++) {
+			unsigned i = dr->slot_period[order[k]];
+			if (su->o && pb_suite_interrupted(su->o, err))
+				return -1;
+			if (r >= dr->min_rounds &&
+			    pb_now_ns() - dr->start >= BUDGET_HARD_CAP * su->budget_ns) {
+				dr->cut = true;
+				return 0;
+			}
+			if (su->o && su->o->progress) {
+				char what[256];
+				pb_format(what, sizeof what, "cost %s %s, period %llu, %sround %u/%u",
+					  su->facility, pb_delivery_name(dr->mode),
+					  (unsigned long long)dr->periods[i], which, r + 1, rounds);
+				su->o->progress(su->o->progress_ctx, what);
+			}
+			struct pb_cost_pair pr;
+			if (pb_point_request_set_period(dr->req, dr->periods[i], err) ||
+			    measure_pair(su, dr->req, (dr->round + k) % 2 == 0, &pr, err))
+				return -1;
+			dr->sw->p[dr->sw->n++] = pr;
+			struct pb_result_point *pt = period_point(su, dr->points, i, dr->periods[i],
+								  dr->mode);
+			/* a pair whose expectation is no number has no row (as /1 had it) */
+			if (pt && isfinite(pr.expected))
+				pb_cost_pair_record(pb_rlist_set(&pt->runs), &pr, dr->round);
+		}
+	}
+	return 0;
+}
+
+/* A fit too wide to resolve, after a design that kept to its budget: a second design sized
+ * from it (pb_cost_redesign_size) when the budget left holds one expected to resolve, whose
+ * pairs alone are then fitted. */
+static int redesign(struct design_run *dr, struct cost_fit *cf, double setup_s,
+		    struct pb_error *err)
+{
+	const struct pb_fit *f = &cf->cpu;
+	if (cf->resolved || !cf->fitted || !(f->slope > 0) || pb_fit_resolved(f) ||
+	    cf->design_rounds < 1)
+		return 0;
+	double now = (double)(pb_now_ns() - dr->start) / 1e9;
+	struct pb_cost_redesign rd;
+	pb_cost_redesign_size(f->slope_ci95 / f->slope, cf->design_rounds, dr->nslots,
+			      (now - setup_s) / cf->design_rounds,
+			      (double)dr->su->budget_ns / 1e9 - now, dr->min_rounds,
+			      MAX_PAIRS / dr->nslots - cf->design_rounds, &rd);
+	cf->budget_limited = rd.budget_limited;
+	if (!rd.rounds)
+		return 0;
+	cf->redesigned = true;
+	cf->first = *f;
+	cf->first_pairs = dr->sw->n;
+	cf->first_fitted_round = dr->round;
+	dr->sw->n = 0;
+	int rc = measure_design(dr, rd.rounds, "second design, ", err);
+	struct pb_fit first = cf->first;
+	size_t first_pairs = cf->first_pairs;
+	unsigned first_fitted_round = cf->first_fitted_round;
+	pb_cost_fit_sweep(dr->sw, dr->su->per_event, cf);
+	cf->redesigned = true;
+	cf->first = first;
+	cf->first_pairs = first_pairs;
+	cf->first_fitted_round = first_fitted_round;
+	cf->design_rounds = rd.rounds;
+	cf->design_rounds_needed = rd.rounds_needed;
+	cf->design_pairs = (size_t)rd.rounds * dr->nslots;
+	cf->expected_rel_ci = rd.expected_rel_ci;
+	cf->budget_limited = rd.budget_limited;
+	return rc;
+}
+
+/* Why a fit did not resolve, after cost_fit's reason: what the sweep took, what a design
+ * replaced, and what would resolve it — a longer sweep when the budget was the limit; when the
+ * design had its rounds the noise rose as it ran, which a longer budget does not mend. */
+static void explain_unresolved(struct cost_fit *cf)
+{
+	double design_s = cf->seconds - cf->setup_s;
+	const struct pb_fit *f = &cf->cpu;
+	bool too_wide = cf->fitted && !pb_fit_resolved(f);
+	/* A longer sweep narrows the interval; it does not reconcile estimators that disagree
+	 * within a narrow one (the pairs bend): no time is offered for that. */
+	cf->to_resolve_s = too_wide && (cf->budget_limited || cf->cut_short || !(f->slope > 0))
+				   ? pb_cost_seconds_to_resolve(f, design_s, &cf->to_resolve_lower)
+				   : NAN;
+	pb_append(cf->why, sizeof cf->why, " after %zu pairs in %.1f s (budget %.1f s)", cf->pairs,
+		  cf->seconds, cf->budget_seconds);
+	if (cf->redesigned)
+		pb_append(cf->why, sizeof cf->why, "; a second design replaced a first of %zu "
+			  "pairs, whose %.0f ± %.0f ns was ±%.0f %%", cf->first_pairs,
+			  cf->first.slope, cf->first.slope_ci95,
+			  100 * cf->first.slope_ci95 / cf->first.slope);
+	if (cf->cut_short)
+		pb_append(cf->why, sizeof cf->why, "; cut short at %zu of the design's %zu "
+			  "pairs (over twice its budget)", cf->pairs, cf->design_pairs);
+	if (isfinite(cf->to_resolve_s))
+		/* the design's part only: its noise and pilot runs come on top (a uprobe's took
+		 * 8 s where the design needed 1) */
+		pb_append(cf->why, sizeof cf->why, "; designed pairs of %s%.0f s (after %.1f s of "
+			  "%s) would resolve %s", cf->to_resolve_lower ? "more than " : "",
+			  cf->to_resolve_s, cf->setup_s,
+			  cf->redesigned ? "noise, pilot and first-design runs" : "noise and pilot runs",
+			  cf->to_resolve_lower ? "a cost at the CI's upper end" : "it at this noise");
+	else if (too_wide && f->slope > 0)
+		pb_append(cf->why, sizeof cf->why, "; the design had the %u rounds it was sized "
+			  "for (expected ±%.1f %%): the noise rose as it ran, which a longer budget "
+			  "does not mend", cf->design_rounds, 100 * cf->expected_rel_ci);
+}
+
 /* One delivery mode: the noise (once per setup), the pilot, the design sized from them, its
  * rounds measured in full, and the fit over the design's pairs alone. */
 int pb_cost_sweep_mode(struct sweep_setup *su, enum pb_delivery mode, struct cost_fit *cf,
@@ -301,48 +448,21 @@ int pb_cost_sweep_mode(struct sweep_setup *su, enum pb_delivery mode, struct cos
 	};
 	struct pb_cost_design d;
 	pb_cost_design_size(&in, &d);
-	struct pb_result_point *points[PB_MAX_LIST] = {0};
-	unsigned last = nslots, round = 0;
-	bool cut = false;
-	for (; round < d.rounds && !rc && !cut; round++) {
-		/* Each round visits the slots in a new order, and the order inside the pairs
-		 * alternates: in a fixed order a machine that warms up or quiets down would read
-		 * as a per-sample cost. */
-		unsigned order[PB_MAX_LIST * END_VISITS];
-		pb_round_order(order, nslots, round, &last);
-		for (unsigned k = 0; k < nslots; k++) {
-			unsigned i = slot_period[order[k]];
-			if (su->o && pb_suite_interrupted(su->o, err)) {
-				rc = -1;
-				break;
-			}
-			if (round >= in.min_rounds &&
-			    pb_now_ns() - start >= BUDGET_HARD_CAP * su->budget_ns) {
-				cut = true;
-				break;
-			}
-			if (su->o && su->o->progress) {
-				char what[256];
-				pb_format(what, sizeof what, "cost %s %s, period %llu, round %u/%u",
-					  su->facility, pb_delivery_name(mode),
-					  (unsigned long long)periods[i], round + 1, d.rounds);
-				su->o->progress(su->o->progress_ctx, what);
-			}
-			struct pb_cost_pair pr;
-			if (pb_point_request_set_period(&req, periods[i], err) ||
-			    measure_pair(su, &req, (round + k) % 2 == 0, &pr, err)) {
-				rc = -1;
-				break;
-			}
-			sw->p[sw->n++] = pr;
-			struct pb_result_point *pt = period_point(su, points, i, periods[i], mode);
-			/* a pair whose expectation is no number has no row (as /1 had it) */
-			if (pt && isfinite(pr.expected))
-				pb_cost_pair_record(pb_rlist_set(&pt->runs), &pr, round);
-		}
-	}
+	struct design_run dr = {
+		.su = su, .req = &req, .mode = mode, .sw = sw, .periods = periods,
+		.slot_period = slot_period, .nslots = nslots, .start = start,
+		.min_rounds = in.min_rounds, .last = nslots,
+	};
+	rc = measure_design(&dr, d.rounds, "", err);
 	pb_cost_fit_sweep(sw, su->per_event, cf);
-	cf->rounds = round;
+	cf->design_rounds = d.rounds;
+	cf->design_rounds_needed = d.rounds_needed;
+	cf->design_pairs = (size_t)d.rounds * nslots;
+	cf->expected_rel_ci = d.expected_rel_ci;
+	cf->budget_limited = d.rounds < d.rounds_needed;
+	if (!rc && !dr.cut)
+		rc = redesign(&dr, cf, spent, err);
+	cf->rounds = dr.round;
 	cf->seconds = (double)(pb_now_ns() - start) / 1e9;
 	cf->budget_seconds = (double)su->budget_ns / 1e9;
 	cf->noise_ns = su->noise_ns;
@@ -350,37 +470,14 @@ int pb_cost_sweep_mode(struct sweep_setup *su, enum pb_delivery mode, struct cos
 	cf->noise_pairs = su->noise_pairs;
 	cf->pilot_ns = pl.c;
 	cf->pilot_pairs = pl.pairs;
-	cf->design_rounds = d.rounds;
-	cf->design_rounds_needed = d.rounds_needed;
-	cf->design_pairs = (size_t)d.rounds * nslots;
-	cf->expected_rel_ci = d.expected_rel_ci;
 	cf->high_period = periods[np - 1];
 	cf->time_based = su->time_based;
-	cf->cut_short = cut;
-	cf->setup_s = spent;
-	if (!rc && !cf->resolved) {
-		double design_s = cf->seconds - spent;
-		/* A longer sweep narrows the interval; it does not reconcile estimators that
-		 * disagree within a narrow one (the pairs bend): no time is offered for that. */
-		cf->to_resolve_s = cf->fitted && !pb_fit_resolved(&cf->cpu)
-					   ? pb_cost_seconds_to_resolve(&cf->cpu, design_s,
-									&cf->to_resolve_lower)
-					   : NAN;
-		size_t n = strlen(cf->why);
-		pb_format(cf->why + n, sizeof cf->why - n, " after %zu pairs in %.1f s (budget %.1f s)",
-			  cf->pairs, cf->seconds, cf->budget_seconds);
-		if (cut)
-			pb_append(cf->why, sizeof cf->why, "; cut short at %zu of the design's %zu "
-				  "pairs (over twice its budget)", cf->pairs, cf->design_pairs);
-		if (isfinite(cf->to_resolve_s))
-			/* the design's part only: its noise and pilot runs come on top (a uprobe's
-			 * took 8 s where the design needed 1) */
-			pb_append(cf->why, sizeof cf->why, "; designed pairs of %s%.0f s (after %.1f s "
-				  "of noise and pilot runs) would resolve %s",
-				  cf->to_resolve_lower ? "more than " : "", cf->to_resolve_s, spent,
-				  cf->to_resolve_lower ? "a cost at the CI's upper end"
-						       : "it at this noise");
-	}
+	cf->cut_short = dr.cut;
+	/* what came before the fitted design's pairs: the noise, the pilot, and a first design
+	 * that a second replaced */
+	cf->setup_s = cf->redesigned ? dr.design_start_s : spent;
+	if (!rc && !cf->resolved)
+		explain_unresolved(cf);
 	free(sw);
 	return rc;
 }

@@ -145,9 +145,11 @@ int pb_plan_cost_refused(const struct pb_cost *c, const char *facility, struct p
 		"in %.1f s: %s (run-to-run noise %.0f ns): %s", facility, c->seconds, estimate,
 		c->noise_ns, c->why[0] ? c->why : "not resolved");
 	/* 20 % over the estimate: it comes from a CI that is itself an estimate; and more than the
-	 * sweep that just failed took, whatever the estimate (its design part alone once asked
-	 * for the --cost-seconds 5 the user had given) */
-	double ask = fmax(ceil(c->seconds_to_resolve * 1.2), floor(c->seconds) + 1);
+	 * sweep that just failed had or took, whatever the estimate (its design part alone once
+	 * asked for the --cost-seconds 5 the user had given) — a time is offered only when the
+	 * budget was what limited it */
+	double ask = fmax(ceil(c->seconds_to_resolve * 1.2),
+			  floor(fmax(c->seconds, c->budget_seconds)) + 1);
 	if (isfinite(c->seconds_to_resolve) && ask <= 3600)
 		pb_append(err->msg, sizeof err->msg, ". A sweep of %s%.0f s would resolve it: "
 			  "--cost-seconds %.0f", c->to_resolve_lower ? "more than " : "",
@@ -156,6 +158,10 @@ int pb_plan_cost_refused(const struct pb_cost *c, const char *facility, struct p
 		pb_append(err->msg, sizeof err->msg, ". A sweep of %s%.0f s would resolve it, more "
 			  "than --cost-seconds allows (3600): measure on a quieter machine",
 			  c->to_resolve_lower ? "more than " : "", c->seconds_to_resolve);
+	else if (c->fit.slope > 0 && !pb_fit_resolved(&c->fit))
+		pb_append(err->msg, sizeof err->msg, ". The sweep had the rounds it was sized for, "
+			  "and the noise rose as it ran, which a longer sweep does not mend: "
+			  "measure again, or on a quieter machine");
 	else if (pb_fit_resolved(&c->fit))
 		/* narrow enough, but the two estimators disagree: the pairs bend */
 		pb_append(err->msg, sizeof err->msg, ". The interval is narrow enough, but the cost "

@@ -264,6 +264,50 @@ void pb_cost_design_size(const struct pb_cost_design_input *in, struct pb_cost_d
 	}
 }
 
+/* How much narrower t makes the CI of rounds2 rounds than of rounds1 (nslots pairs a round,
+ * two parameters fitted), beside the 1/sqrt(rounds) of the pairs themselves. */
+static double t_ratio(unsigned rounds1, double rounds2, unsigned nslots)
+{
+	double n1 = (double)rounds1 * nslots, n2 = fmin(rounds2, 1e6) * nslots;
+	return pb_t95(n2 > 2 ? (size_t)n2 - 2 : 1) / pb_t95(n1 > 2 ? (size_t)n1 - 2 : 1);
+}
+
+static double rel_ci_over(double rel_ci, unsigned rounds1, unsigned rounds2, unsigned nslots)
+{
+	return rel_ci * sqrt((double)rounds1 / rounds2) * t_ratio(rounds1, rounds2, nslots);
+}
+
+void pb_cost_redesign_size(double rel_ci, unsigned rounds, unsigned nslots, double round_s,
+			   double seconds_left, unsigned min_rounds, unsigned max_rounds,
+			   struct pb_cost_redesign *out)
+{
+	memset(out, 0, sizeof *out);
+	out->expected_rel_ci = NAN;
+	if (!(rel_ci > PB_FIT_MAX_REL_CI) || !isfinite(rel_ci) || !rounds || !nslots)
+		return;
+	/* t falls as the rounds grow: a few steps from the first's t */
+	double r = rounds;
+	for (int it = 0; it < 4; it++)
+		r = ceil(rounds * pow(rel_ci * t_ratio(rounds, r, nslots) / PB_DESIGN_REL_CI, 2));
+	out->rounds_needed = r > 1e6 ? UINT_MAX : (unsigned)r;
+	unsigned afford = round_s > 0 && seconds_left > 0
+				  ? (unsigned)fmin(seconds_left / round_s, 1e6)
+				  : 0;
+	unsigned n = out->rounds_needed < afford ? out->rounds_needed : afford;
+	if (max_rounds && n > max_rounds)
+		n = max_rounds;
+	out->budget_limited = n < out->rounds_needed;
+	if (n < (min_rounds ? min_rounds : 1) ||
+	    !(rel_ci_over(rel_ci, rounds, n, nslots) <= PB_FIT_MAX_REL_CI)) {
+		unsigned want = out->rounds_needed == UINT_MAX ? 0 : out->rounds_needed;
+		out->expected_rel_ci = want ? rel_ci_over(rel_ci, rounds, want, nslots) : NAN;
+		out->budget_limited = true;
+		return;
+	}
+	out->rounds = n;
+	out->expected_rel_ci = rel_ci_over(rel_ci, rounds, n, nslots);
+}
+
 double pb_cost_seconds_to_resolve(const struct pb_fit *f, double seconds_spent, bool *lower_bound)
 {
 	*lower_bound = !(f->slope > 0);

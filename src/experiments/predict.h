@@ -119,6 +119,25 @@ struct pb_cost_design {
 				   * pilot's slope (NaN without a pilot slope) */
 };
 void pb_cost_design_size(const struct pb_cost_design_input *in, struct pb_cost_design *out);
+/* A second design, after one whose fit did not resolve for its interval's width alone (a
+ * positive slope, its CI over PB_FIT_MAX_REL_CI): the first was sized from four noise pairs and
+ * a pilot, and the noise its own pairs show can be twice that (a sweep of 1.3 s that aimed at
+ * ±5 % ended at ±11 %, 2026-11-27). The second is sized from the first's fit instead — its
+ * relative CI rel_ci over `rounds` rounds of nslots pairs, the CI narrowing as
+ * t(df) / sqrt(rounds) — to PB_DESIGN_REL_CI, within the budget left at the first's measured
+ * round_s. Its pairs alone are fitted, so its size does not depend on them and the fixed-size
+ * interval holds, as for the first. rounds is 0 when the budget left cannot hold a design
+ * expected within PB_FIT_MAX_REL_CI (which, the first being wider, is one of more rounds than
+ * the first's): then a longer budget is what would resolve it. */
+struct pb_cost_redesign {
+	unsigned rounds;          /* to measure (0: none) */
+	unsigned rounds_needed;   /* for PB_DESIGN_REL_CI */
+	double expected_rel_ci;   /* over `rounds` (over rounds_needed when rounds is 0) */
+	bool budget_limited;      /* rounds < rounds_needed, or none for want of time */
+};
+void pb_cost_redesign_size(double rel_ci, unsigned rounds, unsigned nslots, double round_s,
+			   double seconds_left, unsigned min_rounds, unsigned max_rounds,
+			   struct pb_cost_redesign *out);
 /* The seconds a sweep of the same design would need for its slope's 95 % CI to come within
  * PB_FIT_MAX_REL_CI (the CI narrows as 1/sqrt(pairs)), from the fit of one that took
  * seconds_spent. A slope <= 0 is sized for the CI's upper end instead, and *lower_bound says
@@ -211,6 +230,7 @@ struct pb_cost {
 	double ns_per_event;      /* trapping facilities: the intercept / events per run */
 	double noise_ns;          /* one run's CPU time from run to run, measured first */
 	double seconds;           /* the sweep took */
+	double budget_seconds;    /* ... and was given */
 	double seconds_to_resolve; /* unresolved: a sweep of this long would resolve it, its
 				    * noise and pilot runs included (NaN: no cost seen to size it
 				    * for) */
