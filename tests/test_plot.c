@@ -517,9 +517,26 @@ int main(void)
 	const struct pb_results *results = &doc;
 	char dir[] = "/tmp/pb-test-plot-XXXXXX";
 	CHECK(mkdtemp(dir) != NULL);
+	/* an earlier drawing's plot whose figure is gone, and a file of the user's: the first
+	 * goes (it looked as current as the new ones), the second stays */
+	static const char *const left[] = {"gone-metric.png", "gone-metric.svg", "gone-metric.gp",
+					   "gone-metric.dat", "notes.txt"};
+	char path[4400];
+	snprintf(path, sizeof path, "%s/plots", dir);
+	CHECK(mkdir(path, 0755) == 0);
+	for (size_t i = 0; i < PB_ARRAY_SIZE(left); i++) {
+		snprintf(path, sizeof path, "%s/plots/%s", dir, left[i]);
+		FILE *f = fopen(path, "w");
+		CHECK(f != NULL);
+		if (f)
+			fclose(f);
+	}
 	struct pb_plot_set set;
 	struct pb_error err = {0};
 	CHECK(pb_plots_make(results, dir, true, pb_experiment_summary, &set, &err) == 0);
+	for (const char *ext = "png\0svg\0gp\0dat\0"; *ext; ext += strlen(ext) + 1)
+		CHECK_MSG(!exists(dir, "gone-metric", ext), "stale gone-metric.%s kept", ext);
+	CHECK(exists(dir, "notes", "txt"));
 
 	/* one plot per kind of figure, found by the data */
 	static const char *const expected[] = {

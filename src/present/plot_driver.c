@@ -7,12 +7,14 @@
 #include "util/text.h"
 
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 /* ---------- the driver ---------- */
 
@@ -51,6 +53,38 @@ static const struct special *special_of(const char *experiment)
 		if (!strcmp(specials[i].experiment, experiment))
 			return &specials[i];
 	return NULL;
+}
+
+/* The files of plots this drawing did not make: a plot of an earlier drawing whose figure is
+ * gone (a folder measured again, or reported by a newer pesbench) would stay beside the new
+ * ones, looking as current as they are. Only a plot's own four kinds of file are removed; a
+ * name the set still draws, with files, stays. */
+static void remove_stale_plots(const char *plots_dir, const struct pb_plot_set *set)
+{
+	static const char *const kinds[] = {".dat", ".gp", ".png", ".svg"};
+	DIR *d = opendir(plots_dir);
+	if (!d)
+		return;
+	struct dirent *e;
+	while ((e = readdir(d))) {
+		const char *dot = strrchr(e->d_name, '.');
+		bool ours = false;
+		for (size_t k = 0; dot && k < PB_ARRAY_SIZE(kinds); k++)
+			ours |= !strcmp(dot, kinds[k]);
+		if (!ours)
+			continue;
+		size_t stem = (size_t)(dot - e->d_name);
+		bool current = false;
+		for (size_t i = 0; i < set->n && !current; i++)
+			current = !set->plots[i].sentence[0] && strlen(set->plots[i].name) == stem &&
+				  !strncmp(set->plots[i].name, e->d_name, stem);
+		if (!current) {
+			char path[4600];
+			pb_format(path, sizeof path, "%s/%s", plots_dir, e->d_name);
+			unlink(path);
+		}
+	}
+	closedir(d);
 }
 
 int pb_plots_make(const struct pb_results *doc, const char *dir, bool write_files,
@@ -108,6 +142,8 @@ int pb_plots_make(const struct pb_results *doc, const char *dir, bool write_file
 	free(pts);
 	if (c.error)
 		return -1;
+	if (write_files)
+		remove_stale_plots(c.plots_dir, set);
 	if (c.failed && !set->gnuplot_missing)
 		pb_format(set->warning, sizeof set->warning,
 			  "gnuplot failed to draw %u of %zu plots; first: %s", c.failed, set->n,
