@@ -208,7 +208,7 @@ row "precise level above the maximum" 2 "pp must be 1, 2 or 3" \
 if [ "$bp_verdict" = works ]; then
 	STREAM=FILE:$work/multi/results.json \
 		row "a fifth breakpoint (recorded in results.json)" 0 \
-		"no free counter or debug-register slot" \
+		"no free debug-register slot: a breakpoint beyond the 4 debug registers" \
 		$pb run multi --facility bp:w --runs 1 --target-ms 10 --quiet --out "$work/multi"
 else
 	skip_row "a fifth breakpoint (recorded in results.json)" "breakpoints are $bp_verdict here"

@@ -11,6 +11,7 @@
 #include "util/kit.h"
 #include "workloads/workload.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -216,6 +217,24 @@ static void declared_event_names_are_known(void)
 	CHECK(pb_declared_event_find("perf::PERF_COUNT_HW_CACHE_L1D:MISS:READ") != NULL);
 }
 
+/* A refusal is read by the facility that knows its rule (the session read a uprobe's by the
+ * PMU's type and worded a breakpoint's for every facility); the others get the generic one. */
+static void open_refusals_are_the_facilities(void)
+{
+	struct pb_spec bp, uprobe, timer;
+	CHECK(pb_spec_parse("bp:w", &bp, NULL) == 0);
+	CHECK(pb_spec_parse("uprobe", &uprobe, NULL) == 0);
+	CHECK(pb_spec_parse("timer:cpu-clock", &timer, NULL) == 0);
+	CHECK_STR_CONTAINS(pb_spec_open_refusal(&bp, ENOSPC), "debug-register");
+	CHECK(pb_spec_open_refusal(&bp, EACCES) == NULL);
+	CHECK_STR_CONTAINS(pb_spec_open_refusal(&uprobe, EPERM), "CAP_SYS_ADMIN");
+	CHECK_STR_CONTAINS(pb_spec_open_refusal(&uprobe, EACCES), "CAP_SYS_ADMIN");
+	CHECK_STR_CONTAINS(pb_spec_open_refusal(&uprobe, 524), "lock-prefixed");
+	CHECK(pb_spec_open_refusal(&uprobe, ENOSPC) == NULL);
+	CHECK(pb_spec_open_refusal(&timer, ENOSPC) == NULL);
+	CHECK(pb_spec_open_refusal(&timer, EPERM) == NULL);
+}
+
 int main(void)
 {
 	unsigned n = 0;
@@ -226,5 +245,6 @@ int main(void)
 	}
 	CHECK(n >= 9);
 	declared_event_names_are_known();
+	open_refusals_are_the_facilities();
 	return pb_check_done("facility_model");
 }

@@ -327,6 +327,13 @@ static void open_failure_is_reported(void)
 	CHECK_STR_CONTAINS(err.msg, "does not exist");
 	CHECK(!result.thread[0].events[0].opened);
 	CHECK_EQ_U64(result.thread[0].events[0].open_errno, ENOENT);
+	/* no slot left: a timer gets the generic reading, not a breakpoint's debug registers */
+	fake_kernel_on_disable(write_stream, &st);
+	fake_kernel_fail_next_open(ENOSPC);
+	err = (struct pb_error){0};
+	CHECK(pb_session_run(&cfg, &result, &err) != 0);
+	CHECK_STR_CONTAINS(err.msg, "no free counter or slot for this event");
+	CHECK(strstr(err.msg, "debug-register") == NULL);
 	fake_kernel_uninstall();
 }
 

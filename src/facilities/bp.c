@@ -7,6 +7,7 @@
 #include "util/kit.h"
 #include "workloads/workload.h"
 
+#include <errno.h>
 #include <linux/hw_breakpoint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -311,6 +312,14 @@ static enum pb_ip_kind bp_ip_kind_of(const struct pb_machine *m, const struct pb
 	return pb_machine_is_arm(m) ? PB_IP_EXACT : PB_IP_NEXT;
 }
 
+/* A task has 4 debug registers, shared with debuggers: a fifth breakpoint is refused. */
+static const char *bp_open_refusal(int err_no)
+{
+	return err_no == ENOSPC ? "no free debug-register slot: a breakpoint beyond the 4 debug "
+				  "registers, or slots held by a debugger"
+				: NULL;
+}
+
 static bool bp_sits_on_instruction(const struct pb_spec *spec)
 {
 	return spec->priv.bp_type == HW_BREAKPOINT_X;
@@ -349,6 +358,7 @@ const struct pb_facility pb_facility_bp = {
 	.declare = bp_declare,
 	.workload = bp_workload,
 	.sits_on_instruction = bp_sits_on_instruction,
+	.open_refusal = bp_open_refusal,
 	.spread_spec = bp_spread,
 	.probe_machine = bp_probe_machine,
 	.machine_facts = bp_machine_facts,

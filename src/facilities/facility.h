@@ -232,6 +232,10 @@ struct pb_facility {
 	 * role does not apply, *why says why. */
 	const char *(*workload)(const struct pb_spec *spec, enum pb_workload_role role,
 				const char **why);
+	/* What the kernel's refusal to open its event (err_no from perf_event_open) means for
+	 * this facility, in a parenthesis the error message carries; NULL hook or answer: the
+	 * session's generic reading of err_no. */
+	const char *(*open_refusal)(int err_no);
 	/* Whether the spec sits on one instruction (a label of the workload). NULL: never. */
 	bool (*sits_on_instruction)(const struct pb_spec *spec);
 	/* The class of probe site the cost of an event belongs to, for the spec sitting on
@@ -339,6 +343,7 @@ const char *pb_spec_declare(const struct pb_spec *spec, const struct pb_truth *t
 const char *pb_spec_workload(const struct pb_spec *spec, enum pb_workload_role role,
 			     const char **why);
 bool pb_spec_sits_on_instruction(const struct pb_spec *spec);
+const char *pb_spec_open_refusal(const struct pb_spec *spec, int err_no);
 bool pb_spec_needs_kernel_level(const struct pb_spec *spec, const struct pb_truth *truth);
 const char *pb_spec_event_cost_class(const struct pb_machine *m, const struct pb_spec *spec,
 				     uint64_t code_addr, char *insn, size_t insn_len);

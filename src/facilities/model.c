@@ -38,6 +38,11 @@ const char *pb_spec_workload(const struct pb_spec *spec, enum pb_workload_role r
 	return "accuracy";
 }
 
+const char *pb_spec_open_refusal(const struct pb_spec *spec, int err_no)
+{
+	return spec->facility->open_refusal ? spec->facility->open_refusal(err_no) : NULL;
+}
+
 bool pb_spec_sits_on_instruction(const struct pb_spec *spec)
 {
 	return spec->facility->sits_on_instruction && spec->facility->sits_on_instruction(spec);

@@ -6,6 +6,7 @@
 #include "facilities/uprobe.h"
 #include "workloads/workload.h"
 
+#include <errno.h>
 #include <limits.h>
 #include <link.h>
 #include <stdio.h>
@@ -191,6 +192,18 @@ static const char *uprobe_declare(const struct pb_spec *spec, const struct pb_tr
 	return "declared";
 }
 
+/* uprobe events need CAP_SYS_ADMIN whatever perf_event_paranoid says, and the kernel cannot
+ * place a probe on every instruction (524, ENOTSUPP, is the kernel's own errno). */
+static const char *uprobe_open_refusal(int err_no)
+{
+	if (err_no == EACCES || err_no == EPERM)
+		return "uprobe events need CAP_SYS_ADMIN: run as root or grant the capability";
+	if (err_no == 524)
+		return "ENOTSUPP: the kernel cannot place this probe, e.g. x86 uprobes refuse "
+		       "lock-prefixed instructions";
+	return NULL;
+}
+
 static bool uprobe_sits_on_instruction(const struct pb_spec *spec)
 {
 	(void)spec;
@@ -249,6 +262,7 @@ const struct pb_facility pb_facility_uprobe = {
 	.periods = &pb_exact_periods,
 	.declare = uprobe_declare,
 	.sits_on_instruction = uprobe_sits_on_instruction,
+	.open_refusal = uprobe_open_refusal,
 	.event_cost_class = uprobe_event_cost_class,
 	.spread_spec = uprobe_spread,
 };

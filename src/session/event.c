@@ -63,13 +63,14 @@ uint64_t pb_ring_bytes_for_samples(uint64_t samples, uint64_t sample_bytes)
 	return bytes;
 }
 
-static void set_open_error(struct pb_event_result *er, int err_no, const struct perf_event_attr *a)
+static void set_open_error(struct pb_event_result *er, int err_no, const struct perf_event_attr *a,
+			   const struct pb_spec *spec)
 {
 	er->open_errno = err_no;
 	const char *hint = "";
 	switch (err_no) {
-	case ENOSPC: hint = " (no free counter or debug-register slot: a breakpoint beyond the 4 "
-			    "debug registers, or slots held by a debugger)"; break;
+	case ENOSPC: hint = " (no free counter or slot for this event on this CPU: more events than "
+			    "the hardware holds at once, or slots held by another tool)"; break;
 	case ENOENT: hint = " (the event does not exist on this machine)"; break;
 	case EACCES:
 	case EPERM: hint = " (not permitted: lower /proc/sys/kernel/perf_event_paranoid or run with "
@@ -77,19 +78,19 @@ static void set_open_error(struct pb_event_result *er, int err_no, const struct 
 	case EOPNOTSUPP: hint = " (the PMU does not support this sampling configuration)"; break;
 	case EINVAL: hint = " (the kernel rejected the attribute combination)"; break;
 	case EMFILE: hint = " (too many open files: raise `ulimit -n`)"; break;
-	case 524: hint = " (ENOTSUPP: the kernel cannot place this probe, e.g. x86 uprobes refuse "
-			 "lock-prefixed instructions)"; break;
+	case 524: hint = " (ENOTSUPP: the kernel does not support this event here)"; break;
 	}
-	/* A refusal says which rule refused: the two an unprivileged user meets are kernel-mode
-	 * counting at paranoid >= 2 and uprobes, which need CAP_SYS_ADMIN whatever paranoid says. */
+	/* A refusal says which rule refused: the facility's own reading first (a rule of its
+	 * own, such as a privilege it needs whatever paranoid says), then kernel-mode counting
+	 * at paranoid >= 2, the rule an unprivileged user meets. */
 	char why[192];
-	if (err_no == EACCES || err_no == EPERM) {
+	const char *own = spec ? pb_spec_open_refusal(spec, err_no) : NULL;
+	if (own) {
+		snprintf(why, sizeof why, " (%s)", own);
+		hint = why;
+	} else if (err_no == EACCES || err_no == EPERM) {
 		const struct pb_machine *live = pb_machine_live();
-		const struct pb_pmu *uprobe = pb_machine_pmu(live, "uprobe");
-		if (uprobe && (uint32_t)uprobe->type == a->type) {
-			hint = " (uprobe events need CAP_SYS_ADMIN: run as root or grant the "
-			       "capability)";
-		} else if (!a->exclude_kernel && !pb_machine_may_sample_kernel(live)) {
+		if (!a->exclude_kernel && !pb_machine_may_sample_kernel(live)) {
 			snprintf(why, sizeof why,
 				 " (kernel-mode counting, exclude_kernel=0, needs perf_event_paranoid "
 				 "<= 1 (it is %d), CAP_PERFMON or CAP_SYS_ADMIN; or count user mode "
@@ -134,8 +135,8 @@ int pb_event_attr(const struct pb_machine *m, const struct pb_event_config *ec,
 	return 0;
 }
 
-int pb_event_open(struct perf_event_attr *attr, pid_t pid, int cpu, const char *what,
-		  struct pb_event_result *er, struct pb_error *err)
+int pb_event_open(struct perf_event_attr *attr, const struct pb_spec *spec, pid_t pid, int cpu,
+		  const char *what, struct pb_event_result *er, struct pb_error *err)
 {
 	const struct pb_sys *sys = pb_sys();
 	int fd = sys->perf_event_open(attr, pid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
@@ -148,7 +149,7 @@ int pb_event_open(struct perf_event_attr *attr, pid_t pid, int cpu, const char *
 	}
 	if (fd < 0) {
 		int saved = errno;
-		set_open_error(er, saved, attr);
+		set_open_error(er, saved, attr, spec);
 		return pb_fail(err, saved == EACCES || saved == EPERM || saved == ENOENT
 					    ? PB_EXIT_UNAVAILABLE : PB_EXIT_FAILURE,
 			       saved, "%s: %s", what, er->open_error);

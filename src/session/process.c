@@ -162,7 +162,8 @@ int pb_process_run(const struct pb_process_config *cfg, struct pb_process_result
 			char what[256];
 			snprintf(what, sizeof what, "%.200s on %s", cfg->events[e].spec.text,
 				 cfg->argv[0]);
-			s->fd = pb_event_open(&attr, pid, cfg->inherit ? (int)c : -1, what, &one, err);
+			s->fd = pb_event_open(&attr, &cfg->events[e].spec, pid,
+					      cfg->inherit ? (int)c : -1, what, &one, err);
 			if (s->fd < 0) {
 				er->open_errno = one.open_errno;
 				memcpy(er->open_error, one.open_error, sizeof er->open_error);

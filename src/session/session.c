@@ -199,7 +199,8 @@ static int open_one(struct worker *w, unsigned e, const struct pb_target *target
 	snprintf(what, sizeof what, "%.200s, thread %u", ec->spec.text, w->index);
 	/* an event bound to one PMU of a hybrid machine counts on its thread's CPU only, which
 	 * is one of that PMU's (pmu_cpu) */
-	int fd = pb_event_open(attr, 0, ec->spec.pmu[0] ? w->cpu : -1, what, er, &w->err);
+	int fd = pb_event_open(attr, &ec->spec, 0, ec->spec.pmu[0] ? w->cpu : -1, what, er,
+			       &w->err);
 	if (fd < 0)
 		return -1;
 	oe->fd = fd;

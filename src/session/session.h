@@ -120,13 +120,14 @@ int pb_session_run(const struct pb_session_config *cfg, struct pb_session_result
 
 /* Building blocks shared with process.c: the attr of one event (the facility's identity part
  * plus the common part: disabled, read_format with PERF_FORMAT_LOST, sample fields), opening it
- * (retrying without PERF_FORMAT_LOST before Linux 6.0; errors named and explained in er), and
+ * (retrying without PERF_FORMAT_LOST before Linux 6.0; errors named and explained in er, by
+ * spec's facility where it reads them its own way; spec may be NULL), and
  * reading its counts. */
 int pb_event_attr(const struct pb_machine *m, const struct pb_event_config *ec,
 		  const struct pb_target *target, struct perf_event_attr *attr,
 		  struct pb_error *err);
-int pb_event_open(struct perf_event_attr *attr, pid_t pid, int cpu, const char *what,
-		  struct pb_event_result *er, struct pb_error *err);
+int pb_event_open(struct perf_event_attr *attr, const struct pb_spec *spec, pid_t pid, int cpu,
+		  const char *what, struct pb_event_result *er, struct pb_error *err);
 /* Fails (-1, err naming `what`) on a read error or a short read: er's counts are then left
  * as they were, never filled from a partial buffer. */
 int pb_event_read(int fd, const char *what, struct pb_event_result *er, struct pb_error *err);
