@@ -423,7 +423,7 @@ static void test_redesign(void)
 		CHECK_EQ_U64((uint64_t)pb_rset_get_number(&fp->params, "fitted_from_run", &has),
 			     cf.first_fitted_round);
 		CHECK_STR_CONTAINS(pb_rset_get_text(&fp->params, "note"),
-				   "resolved by a second design");
+				   "a second design resolved it");
 		CHECK_STR_CONTAINS(pb_rset_get_text(&fp->params, "stopping_rule"),
 				   "from a first design's fit");
 	}

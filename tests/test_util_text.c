@@ -15,6 +15,11 @@ int main(void)
 	CHECK(!strcmp(num, "11640"));
 	pb_format_number(num, sizeof num, "%.3g", 16.62);
 	CHECK(!strcmp(num, "16.6"));
+	/* a sign asked for is kept when the figure is written whole */
+	char sn[PB_NUM_LEN];
+	CHECK_MSG(!strcmp(pb_num(sn, "%+.3g", 1234.4), "+1234"), "%s", sn);
+	CHECK(!strcmp(pb_num(sn, "%+.3g", -1234.4), "-1234"));
+	CHECK(!strcmp(pb_num(sn, "%.2g", 120), "120"));
 
 	char buf[64] = "";
 	pb_list_add(buf, sizeof buf, "timer");

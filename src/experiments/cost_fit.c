@@ -362,7 +362,7 @@ struct pb_result_point *pb_cost_fit_point(struct pb_results *res, const char *fa
 		pb_rset_text(par, "note", note);
 	} else if (cf->redesigned) {
 		char note[320];
-		pb_format(note, sizeof note, "resolved by a second design, sized from a first of %zu "
+		pb_format(note, sizeof note, "a second design resolved it, sized from a first of %zu "
 			  "pairs whose %.0f ± %.0f ns (±%.0f %%) was too wide: the sampled runs were "
 			  "noisier than the runs the first was sized from", cf->first_pairs,
 			  cf->first.slope, cf->first.slope_ci95,

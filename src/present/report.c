@@ -38,17 +38,30 @@ static const struct pb_rvalue *doc_get(const struct pb_results *r, const char *n
 	return v ? v : pb_rset_get(&r->tail, name);
 }
 
+static void esc_char(FILE *f, char c)
+{
+	switch (c) {
+	case '<': fputs("&lt;", f); break;
+	case '>': fputs("&gt;", f); break;
+	case '&': fputs("&amp;", f); break;
+	case '"': fputs("&quot;", f); break;
+	case '\'': fputs("&#39;", f); break;
+	default: fputc(c, f);
+	}
+}
+
 void pb_html_esc(FILE *f, const char *s)
 {
+	for (; s && *s; s++)
+		esc_char(f, *s);
+}
+
+void pb_html_esc_breakable(FILE *f, const char *s)
+{
 	for (; s && *s; s++) {
-		switch (*s) {
-		case '<': fputs("&lt;", f); break;
-		case '>': fputs("&gt;", f); break;
-		case '&': fputs("&amp;", f); break;
-		case '"': fputs("&quot;", f); break;
-		case '\'': fputs("&#39;", f); break;
-		default: fputc(*s, f);
-		}
+		esc_char(f, *s);
+		if (*s == ',')
+			fputs("<wbr>", f);
 	}
 }
 
@@ -115,7 +128,7 @@ static const char style[] =
 	"white-space:nowrap}.wide{overflow-x:auto}"
 	"tr.bad td{color:#8a1c1c}figure{margin:1em 0}"
 	"figure img{max-width:100%;border:1px solid #ddd}figcaption{font-size:.9em;color:#444}"
-	"nav a{margin-right:.8em}code{background:#f4f4f4}td.prose{min-width:22em}"
+	"nav a{margin-right:.8em}code{background:#f4f4f4}tr.prose td{color:#444;border-top:none}"
 	"td:first-child{white-space:nowrap}table.scorecard td.verdict{min-width:24em}"
 	"p.nodraw{color:#444;font-size:.9em;border-left:3px solid #ccc;padding-left:.6em}";
 

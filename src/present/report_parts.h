@@ -9,6 +9,10 @@
 
 /* s with <, >, &, " and ' escaped. */
 void pb_html_esc(FILE *f, const char *s);
+/* The same, with a line-break opportunity after each comma: a workload's parameters
+ * ("accuracy:ratio=20,factor=4,seed=1") are one word to a browser and widened their column
+ * past the page. */
+void pb_html_esc_breakable(FILE *f, const char *s);
 
 /* The experiment's table: the columns its points have figures in. */
 void pb_report_experiment_table(FILE *f, const struct pb_results *doc, const char *experiment);

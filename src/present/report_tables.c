@@ -262,14 +262,9 @@ static void c_resolved(const struct pb_result_point *p, char *b, size_t n)
 	*b = '\0';
 	if (!pb_rset_get(met(p), "resolved"))
 		return;
-	if (pb_rset_is_true(met(p), "resolved")) {
-		pb_format(b, n, "yes");
-		return;
-	}
-	/* the reason, after the rule the note restates */
-	const char *note = pb_rset_get_text(par(p), "note");
-	const char *why = note ? strstr(note, "): ") : NULL;
-	pb_format(b, n, "no: %s", why ? why + 3 : note ? note : "");
+	/* the reason is the notes' column: two columns of prose made the table wider than the
+	 * page */
+	pb_format(b, n, pb_rset_is_true(met(p), "resolved") ? "yes" : "no");
 }
 
 static void c_excess(const struct pb_result_point *p, char *b, size_t n)
@@ -295,43 +290,48 @@ static void c_prediction(const struct pb_result_point *p, char *b, size_t n)
 	double predicted = pb_rset_get_number(met(p), "predicted_slowdown_pct", &ok);
 	if (!ok) {
 		/* a file from before the slowdown was judged: its total CPU time's error */
-		pb_format(b, n, "%+.3g %%", e);
+		char t[PB_NUM_LEN];
+		pb_format(b, n, "%s %%", pb_num(t, "%+.3g", e));
 		return;
 	}
 	/* the slowdown first, as it is judged (the total CPU time's error reads small when the
 	 * slowdown is: +9.0 % for a slowdown predicted 14.3 % and measured 24.5 %) */
-	pb_format(b, n, "slowdown predicted %.3g %%, measured %.3g %%", predicted,
-		  pb_rset_get_number(met(p), "measured_slowdown_pct", NULL));
+	char t[4][PB_NUM_LEN];
+	pb_format(b, n, "slowdown predicted %s %%, measured %s %%", pb_num(t[0], "%.3g", predicted),
+		  pb_num(t[1], "%.3g", pb_rset_get_number(met(p), "measured_slowdown_pct", NULL)));
 	double ci = pb_rset_get_number(met(p), "measured_slowdown_ci95_pp", &ok);
 	if (ok)
-		pb_append(b, n, " ± %.2g pp", ci);
+		pb_append(b, n, " ± %s pp", pb_num(t[0], "%.2g", ci));
 	const char *verdict = pb_rset_get_text(met(p), "slowdown_verdict");
 	if (verdict)
 		pb_append(b, n, ": %s", verdict);
 	int64_t need = pb_rset_get_int(met(p), "rounds_to_decide");
 	if (need > 0)
 		pb_append(b, n, ", about %lld rounds would decide it", (long long)need);
-	pb_append(b, n, " (total CPU time %+.3g %%", e);
+	pb_append(b, n, " (total CPU time %s %%", pb_num(t[0], "%+.3g", e));
 	double own = pb_rset_get_number(met(p), "measured_ns_per_sample", &ok);
 	if (ok) {
-		pb_append(b, n, "; a sample cost %.3g", own / 1000);
+		pb_append(b, n, "; a sample cost %s", pb_num(t[0], "%.3g", own / 1000));
 		double own_ci = pb_rset_get_number(met(p), "measured_ns_per_sample_ci95", &ok);
 		if (ok)
-			pb_append(b, n, " ± %.2g", own_ci / 1000);
+			pb_append(b, n, " ± %s", pb_num(t[0], "%.2g", own_ci / 1000));
 		pb_append(b, n, " µs here");
 	}
 	/* the cost workload beside it at the same period: how far the machine's cost was from
 	 * the fit's, and what is left to the target itself */
 	double ref = pb_rset_get_number(met(p), "reference_ns_per_sample", &ok);
 	if (ok) {
-		pb_append(b, n, "; the cost workload beside it %.3g ± %.2g µs (fit %+.0f %%)",
-			  ref / 1000,
-			  pb_rset_get_number(met(p), "reference_ns_per_sample_ci95", NULL) / 1000,
+		pb_append(b, n, "; the cost workload beside it %s ± %s µs (fit %+.0f %%)",
+			  pb_num(t[0], "%.3g", ref / 1000),
+			  pb_num(t[1], "%.2g",
+				 pb_rset_get_number(met(p), "reference_ns_per_sample_ci95", NULL) /
+					 1000),
 			  pb_rset_get_number(met(p), "reference_vs_fit_pct", NULL));
 		double rebased = pb_rset_get_number(met(p), "rebased_predicted_slowdown_pct", &ok);
 		const char *rv = pb_rset_get_text(met(p), "rebased_slowdown_verdict");
 		if (ok && rv)
-			pb_append(b, n, ", predicted with it %.3g %%: %s", rebased, rv);
+			pb_append(b, n, ", predicted with it %s %%: %s", pb_num(t[0], "%.3g", rebased),
+				  rv);
 	}
 	/* the target's own cost at the calibration period, carried to this one */
 	double calibrated = pb_rset_get_number(met(p), "calibrated_predicted_slowdown_pct", &ok);
@@ -339,10 +339,12 @@ static void c_prediction(const struct pb_result_point *p, char *b, size_t n)
 	if (ok && cv) {
 		bool time_periods = !strcmp(period_unit(p), " ns");
 		double from = pb_rset_get_number(met(p), "calibrated_from_period", NULL);
-		pb_append(b, n, "; with its own cost at %.3g %s, %.3g µs a sample: %.3g %%, %s",
-			  time_periods ? from / 1000 : from, time_periods ? "µs" : "events",
-			  pb_rset_get_number(met(p), "calibrated_ns_per_sample", NULL) / 1000,
-			  calibrated, cv);
+		pb_append(b, n, "; with its own cost at %s %s, %s µs a sample: %s %%, %s",
+			  pb_num(t[0], "%.3g", time_periods ? from / 1000 : from),
+			  time_periods ? "µs" : "events",
+			  pb_num(t[1], "%.3g",
+				 pb_rset_get_number(met(p), "calibrated_ns_per_sample", NULL) / 1000),
+			  pb_num(t[2], "%.3g", calibrated), cv);
 	}
 	pb_append(b, n, ")");
 }
@@ -363,11 +365,13 @@ static void by_period_text(const struct pb_result_point *p, const struct pb_rlis
 		if (!ok)
 			continue;
 		bool us = fabs(ns) >= 1000;
-		pb_append(b, n, "%s %.3g", sep, us ? ns / 1000 : ns);
+		char t[PB_NUM_LEN];
+		pb_append(b, n, "%s %s", sep, pb_num(t, "%.3g", us ? ns / 1000 : ns));
 		if (ci_ok)
-			pb_append(b, n, " ± %.2g", us ? ci / 1000 : ci);
-		pb_append(b, n, " %s at %.4g %s", us ? "µs" : "ns",
-			  time_periods ? period / 1000 : period, time_periods ? "µs" : "events");
+			pb_append(b, n, " ± %s", pb_num(t, "%.2g", us ? ci / 1000 : ci));
+		pb_append(b, n, " %s at %s %s", us ? "µs" : "ns",
+			  pb_num(t, "%.4g", time_periods ? period / 1000 : period),
+			  time_periods ? "µs" : "events");
 		sep = ",";
 	}
 	if (strcmp(sep, "by period:"))
@@ -400,8 +404,14 @@ static void c_notes(const struct pb_result_point *p, char *b, size_t n)
 		 * session wrote its rows too) */
 		by_period_text(p, by_period, b, n);
 	const char *note = pb_rset_get_text(par(p), "note");
-	/* a cost fit's note is its resolved column */
-	if (note && !pb_rset_get(met(p), "resolved"))
+	/* a cost fit's unresolved note restates the rule before its reason: the reason alone */
+	const char *why = note && pb_rset_get(met(p), "resolved") &&
+				  !pb_rset_is_true(met(p), "resolved")
+			  ? strstr(note, "): ")
+			  : NULL;
+	if (why)
+		pb_append(b, n, "not resolved: %s; ", why + 3);
+	else if (note)
 		pb_append(b, n, "%s; ", note);
 	const struct pb_rset *summary = pb_rset_get_set(par(p), "summary");
 	for (size_t i = 0; summary && i < summary->n; i++) {
@@ -472,7 +482,7 @@ static const struct column cost_cols[] = {
 	TXT("site", c_site), DELIVERY, PERIOD, THREADS, COL("ns/sample ± 95 % CI", c_ns_sample),
 	METRIC_FIG("R²", "r2", "%.3f"),
 	METRIC_FIG("Theil–Sen (ns/sample)", "theil_sen_ns_per_sample", "%.4g"),
-	PROSE("resolved", c_resolved), COL("excess over the floor (ns)", c_excess),
+	TXT("resolved", c_resolved), COL("excess over the floor (ns)", c_excess),
 	COL("ns/event ± 95 % CI", c_ns_event), TXT("predicted vs measured", c_prediction),
 	COL("CPU time (ms)", c_cpu_ms), COL("wall time (ms)", c_wall_ms), LOST, NOTES, {0}};
 
@@ -564,9 +574,11 @@ static void table_of_kind(FILE *f, const struct pb_results *doc, const char *exp
 			used[c] |= *buf != '\0';
 		}
 	}
+	/* prose (the notes) is a row of its own under its row's figures, across them: as a
+	 * column it made five experiments' tables wider than the page */
 	size_t shown = 0;
 	for (size_t c = 0; c < ncols; c++)
-		shown += used[c];
+		shown += used[c] && !cols[c].prose;
 	if (*kind) {
 		fputs("<h3>", f);
 		pb_html_esc(f, kind);
@@ -576,7 +588,7 @@ static void table_of_kind(FILE *f, const struct pb_results *doc, const char *exp
 	if (workload)
 		fputs("<th>workload</th>", f);
 	for (size_t c = 0; c < ncols; c++)
-		if (used[c])
+		if (used[c] && !cols[c].prose)
 			fprintf(f, "<th>%s</th>", cols[c].head);
 	fputs("</tr>\n", f);
 	for (size_t i = 0; i < doc->npoints; i++) {
@@ -590,7 +602,7 @@ static void table_of_kind(FILE *f, const struct pb_results *doc, const char *exp
 		fputs("</td>", f);
 		if (workload) {
 			fputs("<td>", f);
-			pb_html_esc(f, p->workload);
+			pb_html_esc_breakable(f, p->workload);
 			fputs("</td>", f);
 		}
 		if (spans(p)) {
@@ -602,12 +614,10 @@ static void table_of_kind(FILE *f, const struct pb_results *doc, const char *exp
 			continue;
 		}
 		for (size_t c = 0; c < ncols; c++) {
-			if (!used[c])
+			if (!used[c] || cols[c].prose)
 				continue;
 			cell_of(&cols[c], p, buf, sizeof buf);
-			fputs(cols[c].number ? "<td class=\"n\">" : cols[c].prose ? "<td class=\"prose\">"
-										   : "<td>",
-			      f);
+			fputs(cols[c].number ? "<td class=\"n\">" : "<td>", f);
 			if (*buf)
 				pb_html_esc(f, buf);
 			else
@@ -615,6 +625,17 @@ static void table_of_kind(FILE *f, const struct pb_results *doc, const char *exp
 			fputs("</td>", f);
 		}
 		fputs("</tr>\n", f);
+		for (size_t c = 0; c < ncols; c++) {
+			if (!used[c] || !cols[c].prose)
+				continue;
+			cell_of(&cols[c], p, buf, sizeof buf);
+			if (!*buf)
+				continue;
+			fprintf(f, "<tr class=\"prose\"><td></td><td colspan=\"%zu\">%s: ",
+				shown + workload, cols[c].head);
+			pb_html_esc(f, buf);
+			fputs("</td></tr>\n", f);
+		}
 	}
 	fputs("</table></div>\n", f);
 }

@@ -17,7 +17,13 @@ void pb_format_number(char *buf, size_t len, const char *fmt, double v)
 {
 	pb_format(buf, len, fmt, v);
 	if (strchr(buf, 'e'))
-		pb_format(buf, len, "%.0f", v);
+		pb_format(buf, len, strchr(fmt, '+') ? "%+.0f" : "%.0f", v);
+}
+
+const char *pb_num(char *buf, const char *fmt, double v)
+{
+	pb_format_number(buf, PB_NUM_LEN, fmt, v);
+	return buf;
 }
 
 void pb_append(char *buf, size_t len, const char *fmt, ...)

@@ -10,6 +10,9 @@ void pb_format(char *buf, size_t len, const char *fmt, ...) __attribute__((forma
 /* v by fmt (one floating conversion), or whole when fmt would write an exponent: a reader
  * compares 11640 with 2721, or 100 % with 98 %, at a glance, not 1.164e+04 or 1e+02. */
 void pb_format_number(char *buf, size_t len, const char *fmt, double v);
+/* The same into buf (PB_NUM_LEN bytes), returned: a figure inside a longer message. */
+#define PB_NUM_LEN 48
+const char *pb_num(char *buf, const char *fmt, double v);
 
 /* Appends to the text already in buf, cut short where it would not fit. */
 void pb_append(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
