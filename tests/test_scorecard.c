@@ -425,6 +425,49 @@ static void check_program_cost(void)
 }
 
 
+/* No figure in exponent form in the scorecard's notes: an unresolved estimate of 16933 ns read
+ * "1.69e+04 ± 4e+03 ns", a period of 1 ms "1e+03 µs". */
+static void check_no_exponent(void)
+{
+	json_t *root = results_root();
+	json_t *pts = json_object_get(root, "points");
+	const char *fams[] = {"clock", "wide"};
+	for (size_t i = 0; i < 2; i++) {
+		char facility[16];
+		snprintf(facility, sizeof facility, "%s:x", fams[i]);
+		point(pts, "accuracy", facility, traits("ns", false, fams[i]), "time", 100000, 100,
+		      3);
+		json_array_append_new(
+			pts, json_pack("{s:s, s:s, s:s, s:[], s:{s:f, s:f, s:f, s:b}, s:s, s:s, s:i, "
+				       "s:o}", "experiment", "cost", "facility", facility, "workload",
+				       "busy", "runs", "metrics", "ns_per_sample", 16933.0, "ci95_ns",
+				       i ? 4000.0 : 450.0, "r2", 0.9, "resolved", i == 0, "kind", "fit",
+				       "delivery", "none", "threads", 1, "traits",
+				       traits("ns", false, fams[i])));
+	}
+	json_array_append_new(
+		pts, json_pack("{s:s, s:s, s:s, s:[], s:{s:f, s:f}, s:s, s:I, s:i, s:o}",
+			       "experiment", "cost", "facility", "clock:x", "workload", "program:xz",
+			       "runs", "metrics", "measured_ns_per_sample", 18000.0,
+			       "measured_ns_per_sample_ci95", 600.0, "kind", "prediction", "period",
+			       (json_int_t)1000000, "threads", 1, "traits",
+			       traits("ns", false, "clock")));
+	struct pb_results doc;
+	pb_test_results_of_json(&doc, root);
+	pb_scorecard_fill(&doc);
+	const struct pb_rset *wide = pb_rset_get_set(pb_test_card_of(&doc, "wide"), "ns_per_sample");
+	const struct pb_rset *programs =
+		pb_rset_get_set(pb_test_card_of(&doc, "clock"), "program_ns_per_sample");
+	CHECK(wide && programs);
+	if (wide && programs) {
+		CHECK_STR_CONTAINS(text(wide, "note"), "estimate 16933 ± 4000 ns");
+		CHECK_STR_CONTAINS(text(programs, "note"), "(program:xz at 1000 µs)");
+		CHECK(!strstr(text(wide, "note"), "e+0") && !strstr(text(programs, "note"), "e+0"));
+	}
+	pb_results_free(&doc);
+	json_decref(root);
+}
+
 /* The timing noise behind every facility's rate is the machine's: one run's 95 % band, t
  * (noise pairs df) x the cost experiment's measured noise over its run, the median over the
  * fits that measured it; a facility's own overhead baselines (runs of its own length, 26 % for
@@ -482,6 +525,7 @@ static void check_machine_noise(void)
 
 int main(void)
 {
+	check_no_exponent();
 	check_counting_uses();
 	check_period_unit_from_traits();
 	check_sampling_rate_units();

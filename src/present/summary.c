@@ -30,10 +30,12 @@ static void duration(char *buf, size_t len, double ns, double ci)
 		scale = 1e6, unit = "ms";
 	else if (a >= 1e3)
 		scale = 1e3, unit = "µs";
+	char v[PB_NUM_LEN], h[PB_NUM_LEN];
 	if (ci >= 0)
-		pb_format(buf, len, "%.3g ±%.2g %s", ns / scale, ci / scale, unit);
+		pb_format(buf, len, "%s ±%s %s", pb_num(v, "%.3g", ns / scale),
+			  pb_num(h, "%.2g", ci / scale), unit);
 	else
-		pb_format(buf, len, "%.3g %s", ns / scale, unit);
+		pb_format(buf, len, "%s %s", pb_num(v, "%.3g", ns / scale), unit);
 }
 
 /* A cost figure as "16.6 ±0.18 µs", or "n.r., est. 265 ns" when not resolved. */
@@ -70,9 +72,12 @@ void pb_scorecard_cells(const struct pb_rset *e, struct pb_scorecard_cells *c)
 	else if (ip && pb_rset_is_true(e, "measured"))
 		pb_format(c->attribution, sizeof c->attribution, "%s", ip);
 	const struct pb_rset *skid = figure_of(e, "skid");
-	if (skid)
-		pb_append(c->attribution, sizeof c->attribution, "%sskid %.3g", *c->attribution ? ", " : "",
-			  pb_rset_get_number(skid, "value", NULL));
+	if (skid) {
+		char v[PB_NUM_LEN];
+		pb_append(c->attribution, sizeof c->attribution, "%sskid %s",
+			  *c->attribution ? ", " : "",
+			  pb_num(v, "%.3g", pb_rset_get_number(skid, "value", NULL)));
+	}
 	const struct pb_rset *loss = figure_of(e, "loss"), *thr = figure_of(e, "throttles"),
 			     *mux = figure_of(e, "running_share_min");
 	if (loss) {
@@ -105,8 +110,10 @@ void pb_scorecard_cells(const struct pb_rset *e, struct pb_scorecard_cells *c)
 		double lo = pb_rset_get_number(programs, "lo", NULL);
 		double hi = pb_rset_get_number(programs, "hi", NULL);
 		bool us = hi >= 1000;
-		pb_append(c->cost, sizeof c->cost, "; programs %.3g to %.3g %s", us ? lo / 1000 : lo,
-			  us ? hi / 1000 : hi, us ? "µs" : "ns");
+		char a[PB_NUM_LEN], z[PB_NUM_LEN];
+		pb_append(c->cost, sizeof c->cost, "; programs %s to %s %s",
+			  pb_num(a, "%.3g", us ? lo / 1000 : lo), pb_num(z, "%.3g", us ? hi / 1000 : hi),
+			  us ? "µs" : "ns");
 	}
 	const struct pb_rset *k1 = figure_of(e, "overhead_1khz"), *k10 = figure_of(e, "overhead_10khz");
 	if (k1 && k10 && pb_rset_is_true(k1, "resolved")) {

@@ -448,7 +448,10 @@ static void period_words(const struct pb_result_point *p, char *buf, size_t len)
 {
 	long long period = (long long)pb_rset_get_int(&p->params, "period");
 	if (pb_result_time_based(p))
-		pb_format(buf, len, "%.3g µs", (double)period / 1000);
+	{
+		char v[PB_NUM_LEN];
+		pb_format(buf, len, "%s µs", pb_num(v, "%.3g", (double)period / 1000));
+	}
 	else
 		pb_format(buf, len, "%lld events", period);
 }
@@ -484,9 +487,11 @@ static void program_cost_part(struct pb_rset *e, const struct pb_results *r, con
 	char note[400], at_low[48], at_high[48];
 	period_words(low, at_low, sizeof at_low);
 	period_words(high, at_high, sizeof at_high);
+	char a[PB_NUM_LEN], z[PB_NUM_LEN];
 	pb_format(note, sizeof note, "what a sample cost the suite's programs, %zu of %zu points "
-		  "resolved to ±10 %%: %.3g µs (%s at %s) to %.3g µs (%s at %s)", n, seen,
-		  lo / 1000, low->workload, at_low, hi / 1000, high->workload, at_high);
+		  "resolved to ±10 %%: %s µs (%s at %s) to %s µs (%s at %s)", n, seen,
+		  pb_num(a, "%.3g", lo / 1000), low->workload, at_low, pb_num(z, "%.3g", hi / 1000),
+		  high->workload, at_high);
 	figure(e, "program_ns_per_sample", pb_median(costs, n), lo, hi, "ns/sample", true, note);
 }
 
@@ -528,8 +533,12 @@ static void cost_part(struct pb_rset *e, const struct pb_results *r, const char 
 		pb_format(note, sizeof note, "%s, R² %.3f", p->facility,
 			  pb_rset_get_number(m, "r2", NULL));
 	else
-		pb_format(note, sizeof note, "not resolved: estimate %.3g ± %.2g ns, R² %.2f (%s)",
-			  ns, ci, pb_rset_get_number(m, "r2", NULL), p->facility);
+	{
+		char a[PB_NUM_LEN], h[PB_NUM_LEN];
+		pb_format(note, sizeof note, "not resolved: estimate %s ± %s ns, R² %.2f (%s)",
+			  pb_num(a, "%.3g", ns), pb_num(h, "%.2g", ci),
+			  pb_rset_get_number(m, "r2", NULL), p->facility);
+	}
 	figure(e, "ns_per_sample", ns, ns - ci, ns + ci, "ns/sample", resolved, note);
 	program_cost_part(e, r, family);
 	/* A facility that traps on every event pays its trap whether the event is sampled or not:
@@ -578,7 +587,9 @@ static void cost_part(struct pb_rset *e, const struct pb_results *r, const char 
 				  rate);
 		else
 			pb_format(text, sizeof text, "sampling up to %s", rate);
-		pb_append(text, sizeof text, " (cost below the %.2g %% timing noise)", noise * 100);
+		char nz[PB_NUM_LEN];
+		pb_append(text, sizeof text, " (cost below the %s %% timing noise)",
+			  pb_num(nz, "%.2g", noise * 100));
 		add_part(v->use, sizeof v->use, text);
 	}
 }
