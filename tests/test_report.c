@@ -630,6 +630,15 @@ static void check_prediction_notes(void)
 		"ns_per_sample_by_period", "period", (json_int_t)35986, "samples", 900, "pairs", 8,
 		"ns_per_sample", 16600.0, "ci95_ns", 520.0, "period", (json_int_t)1000000, "samples",
 		32, "pairs", 8, "ns_per_sample", 64700.0, "ci95_ns", 120000.0, "runs"));
+	/* a sweep point of two pairs; the fit above had a second design */
+	json_t *fit = json_array_get(json_object_get(root, "points"),
+				     json_array_size(json_object_get(root, "points")) - 1);
+	json_object_set_new(json_object_get(fit, "metrics"), "redesigned", json_true());
+	json_array_append_new(json_object_get(root, "points"), json_pack(
+		"{s:s, s:s, s:s, s:s, s:s, s:I, s:{}, s:[{s:i, s:i}, {s:i, s:i}]}", "experiment",
+		"cost", "facility", "timer:cpu-clock", "workload", "busy", "kind", "sweep", "delivery",
+		"none", "period", (json_int_t)50000, "metrics", "runs", "run", 0, "observed", 600,
+		"run", 1, "observed", 610));
 	struct pb_results doc;
 	pb_test_results_of_json(&doc, root);
 	size_t len = 0;
@@ -648,6 +657,9 @@ static void check_prediction_notes(void)
 		/* never in exponent form: it read "± 1.2e+02 µs" (suite of 2026-11-27 03:04) */
 		CHECK_STR_CONTAINS(html, "64.7 ± 120 µs at 1000 µs");
 		CHECK(!strstr(html, "e+0"));
+		CHECK_STR_CONTAINS(html, "The fits' data: 1 sweep point, 2 pairs (a sampled run and "
+				   "its unsampled partner each) (a fit with a second design fits its "
+				   "pairs alone");
 	}
 	free(html);
 	pb_results_free(&doc);

@@ -326,7 +326,7 @@ static int redesign(struct design_run *dr, struct cost_fit *cf, double setup_s,
 	pb_cost_redesign_size(f->slope_ci95 / f->slope, cf->design_rounds, dr->nslots,
 			      (now - setup_s) / cf->design_rounds,
 			      (double)dr->su->budget_ns / 1e9 - now, dr->min_rounds,
-			      MAX_PAIRS / dr->nslots - cf->design_rounds, &rd);
+			      MAX_PAIRS / dr->nslots, &rd);
 	cf->budget_limited = rd.budget_limited;
 	if (!rd.rounds)
 		return 0;

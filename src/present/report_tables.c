@@ -644,15 +644,18 @@ void pb_report_experiment_table(FILE *f, const struct pb_results *doc, const cha
 {
 	table_doc = doc;
 	const char *kinds[16];
-	size_t nkinds = 0, sweeps = 0;
+	size_t nkinds = 0, sweeps = 0, pairs = 0;
+	bool redesigned = false;
 	for (size_t i = 0; i < doc->npoints; i++) {
 		const struct pb_result_point *p = doc->points[i];
 		if (strcmp(p->experiment, experiment))
 			continue;
 		if (is_sweep(p)) {
 			sweeps++;
+			pairs += pb_rlist_size(&p->runs);
 			continue;
 		}
+		redesigned |= pb_rset_is_true(met(p), "redesigned");
 		bool seen = false;
 		for (size_t k = 0; k < nkinds && !seen; k++)
 			seen = !strcmp(kinds[k], kind_of(p));
@@ -662,7 +665,10 @@ void pb_report_experiment_table(FILE *f, const struct pb_results *doc, const cha
 	for (size_t k = 0; k < nkinds; k++)
 		table_of_kind(f, doc, experiment, kinds[k]);
 	if (sweeps)
-		fprintf(f, "<p>%zu sweep points (one sampled run and its unsampled partner each) are "
-			   "the data of the fits: they are in results.json and the plots below.</p>\n",
-			sweeps);
+		fprintf(f, "<p>The fits' data: %zu sweep point%s, %zu pair%s (a sampled run and its "
+			   "unsampled partner each)%s, in results.json and the plots below.</p>\n",
+			sweeps, sweeps == 1 ? "" : "s", pairs, pairs == 1 ? "" : "s",
+			redesigned ? " (a fit with a second design fits its pairs alone: the runs "
+				     "numbered below its fitted_from_run sized it)"
+				   : "");
 }
