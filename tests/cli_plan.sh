@@ -121,7 +121,9 @@ case $rc in
 		fail "unresolved sweep: message missing ($(head -c 300 "$work/err"))"
 	grep -Eq -- '-?[0-9.]+ ± [0-9.]+ ns per sample \(95 % CI\), R² -?[0-9.]+' "$work/err" ||
 		fail "unresolved sweep: figures missing ($(head -c 300 "$work/err"))"
-	grep -Eq 'would resolve it: --cost-seconds [0-9]+|No cost was seen above the noise|a longer sweep does not mend' \
+	# each way a refusal can end: a time to offer, more time than --cost-seconds allows, no
+	# cost to size for, or a sweep that a longer one does not mend (the machine decides which)
+	grep -Eq 'would resolve it: --cost-seconds [0-9]+|more than --cost-seconds allows|No cost was seen above the noise|a longer sweep does not mend' \
 		"$work/err" || fail "unresolved sweep: no time to resolve ($(head -c 400 "$work/err"))"
 	# what it offers is more than the 5 s it ran with (it once offered the 5 s back)
 	offered=$(grep -o -- '--cost-seconds [0-9]*' "$work/err" | grep -o '[0-9]*$')
