@@ -330,25 +330,21 @@ static int redesign(struct design_run *dr, struct cost_fit *cf, double setup_s,
 	cf->budget_limited = rd.budget_limited;
 	if (!rd.rounds)
 		return 0;
-	cf->redesigned = true;
-	cf->first = *f;
-	cf->first_pairs = dr->sw->n;
-	cf->first_fitted_round = dr->round;
+	/* the first's fit, before the second's takes its place in cf */
+	const struct pb_fit first = *f;
+	const size_t first_pairs = dr->sw->n;
+	const unsigned fitted_from = dr->round;
 	dr->sw->n = 0;
 	int rc = measure_design(dr, rd.rounds, "second design, ", err);
-	struct pb_fit first = cf->first;
-	size_t first_pairs = cf->first_pairs;
-	unsigned first_fitted_round = cf->first_fitted_round;
 	pb_cost_fit_sweep(dr->sw, dr->su->per_event, cf);
 	cf->redesigned = true;
 	cf->first = first;
 	cf->first_pairs = first_pairs;
-	cf->first_fitted_round = first_fitted_round;
+	cf->first_fitted_round = fitted_from;
 	cf->design_rounds = rd.rounds;
 	cf->design_rounds_needed = rd.rounds_needed;
 	cf->design_pairs = (size_t)rd.rounds * dr->nslots;
 	cf->expected_rel_ci = rd.expected_rel_ci;
-	cf->budget_limited = rd.budget_limited;
 	return rc;
 }
 

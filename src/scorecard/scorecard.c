@@ -392,8 +392,6 @@ static void delivery_part(struct pb_rset *e, const struct pb_results *r, const c
 	}
 }
 
-/* The cost fit of delivery mode none for the family: the first resolved one (a facility with
- * several sites or specs has several), else the first. */
 /* A point of the cost experiment of this kind ("fit", "prediction"). */
 static bool cost_point(const struct pb_result_point *p, const char *kind)
 {
@@ -408,6 +406,8 @@ static bool none_fit(const struct pb_result_point *p)
 	return cost_point(p, "fit") && (!delivery || !strcmp(delivery, "none"));
 }
 
+/* The cost fit of delivery mode none for the family: the first resolved one (a facility with
+ * several sites or specs has several), else the first. */
 static const struct pb_result_point *cost_fit(const struct pb_results *r, const char *family)
 {
 	const struct pb_result_point *first = NULL;
@@ -447,11 +447,9 @@ static double timing_noise(const struct pb_results *r, const char *family)
 static void period_words(const struct pb_result_point *p, char *buf, size_t len)
 {
 	long long period = (long long)pb_rset_get_int(&p->params, "period");
+	char v[PB_NUM_LEN];
 	if (pb_result_time_based(p))
-	{
-		char v[PB_NUM_LEN];
 		pb_format(buf, len, "%s µs", pb_num(v, "%.3g", (double)period / 1000));
-	}
 	else
 		pb_format(buf, len, "%lld events", period);
 }
@@ -528,17 +526,14 @@ static void cost_part(struct pb_rset *e, const struct pb_results *r, const char 
 	double ns = pb_rset_get_number(m, "ns_per_sample", NULL);
 	double ci = pb_rset_get_number(m, "ci95_ns", NULL);
 	bool resolved = pb_rset_is_true(m, "resolved");
-	char note[320];
+	char note[320], a[PB_NUM_LEN], h[PB_NUM_LEN];
 	if (resolved)
 		pb_format(note, sizeof note, "%s, R² %.3f", p->facility,
 			  pb_rset_get_number(m, "r2", NULL));
 	else
-	{
-		char a[PB_NUM_LEN], h[PB_NUM_LEN];
 		pb_format(note, sizeof note, "not resolved: estimate %s ± %s ns, R² %.2f (%s)",
 			  pb_num(a, "%.3g", ns), pb_num(h, "%.2g", ci),
 			  pb_rset_get_number(m, "r2", NULL), p->facility);
-	}
 	figure(e, "ns_per_sample", ns, ns - ci, ns + ci, "ns/sample", resolved, note);
 	program_cost_part(e, r, family);
 	/* A facility that traps on every event pays its trap whether the event is sampled or not:
