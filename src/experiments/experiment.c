@@ -127,7 +127,7 @@ uint64_t pb_calibrate_for(const struct pb_point_request *req, uint64_t target_ms
 			  struct pb_error *err)
 {
 	/* Sampling as the request will, so the sampling cost is in the calibration (and
-	 * facilities that cannot count, like PEBS, can be calibrated at all). */
+	 * facilities that can only sample, never count alone, can be calibrated at all). */
 	return calibrate(req, target_ms, err);
 }
 

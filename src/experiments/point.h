@@ -78,13 +78,15 @@ struct pb_point_figures {
 	uint64_t observed;           /* samples read from the rings, all threads */
 	uint64_t count;              /* the kernel's count, all threads */
 	uint64_t lost, lost_format, lost_records, lost_samples, throttles, unthrottles;
-	uint64_t filtered;           /* samples the kernel dropped on purpose (IBS :swfilt leaving
-				      * out an excluded level): not part of lost */
+	uint64_t filtered;           /* samples the kernel dropped on purpose (a facility that
+				      * filters an excluded level in software,
+				      * pb_spec_filters_in_software): not part of lost */
 	uint64_t missed;             /* time-based: ticks due that neither arrived nor were lost
 				      * (the kernel skips an overrun hrtimer tick, and drops one
 				      * landing in an excluded level, without a LOST record) */
-	uint64_t dropped;            /* records pesbench could not parse (malformed, or an SPE
-				      * record cut short): neither observed nor lost by the kernel */
+	uint64_t dropped;            /* records pesbench could not parse (malformed, or a
+				      * hardware record cut short): neither observed nor lost by
+				      * the kernel */
 	uint64_t time_enabled, time_running;
 	uint64_t signals, signals_wrong_thread;
 	uint64_t user_samples, kernel_samples;   /* by the record's cpumode */
@@ -92,7 +94,8 @@ struct pb_point_figures {
 	double accuracy;             /* the main study's formula; 100 when exact */
 	uint64_t own[PB_OWN_FIGURES];/* the facility's own figures (pb_facility.own_figure),
 				      * counted by its own_tally hooks */
-	uint64_t aux_truncated, aux_collision;  /* AUX chunks flagged so (SPE), part of lost */
+	uint64_t aux_truncated, aux_collision;  /* AUX chunks flagged so (facilities
+						 * with aux_pages), part of lost */
 	unsigned ring_pages;
 	int precise_requested;       /* precise_ip the spec asked for, -1: the facility's default */
 	int precise_granted;         /* precise_ip the event was opened with (-1: none opened) */

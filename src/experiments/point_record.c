@@ -6,8 +6,9 @@
 #include <math.h>
 #include <string.h>
 
-/* The facility's own figures, each with its unit, at the place ibs-op's op samples always
- * had; their names in a list after them, so a reader tells them from the shared ones. */
+/* The facility's own figures, each with its unit, at the place the first facility to have
+ * them (its op samples) wrote them; their names in a list after them, so a reader tells them
+ * from the shared ones. */
 static void record_own_figures(const struct pb_spec *spec, const struct pb_point_figures *f,
 			       struct pb_rset *o)
 {

@@ -35,8 +35,8 @@ int pb_point_request_set(struct pb_point_request *req, const struct pb_spec *spe
 		const struct pb_facility *f = spec->facility;
 		if (pb_point_request_set_period(req, period ? *period : f->default_period, err))
 			return -1;
-		/* A facility that cannot leave out a level here (IBS without :swfilt) samples
-		 * every level. */
+		/* A facility that cannot leave out a level here (pb_spec_can_exclude false)
+		 * samples every level. */
 		const struct pb_spec *s = &req->events[0].spec;
 		if (!pb_spec_can_exclude(s))
 			req->exclude_kernel = false;

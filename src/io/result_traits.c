@@ -23,8 +23,8 @@ void pb_result_traits_set(struct pb_rset *traits, const struct pb_facility *f, c
 		pb_rset_text(traits, "spec", spec);
 }
 
-/* A facility whose IP relation depends on the spec (PEBS: the precise level granted) has no
- * relation of its own to fall back on. */
+/* A facility whose IP relation depends on the spec (ip_kind_of: a precise level the kernel
+ * granted) has no relation of its own to fall back on. */
 static void fallback(const char *facility, struct pb_rset *out)
 {
 	const struct pb_facility *f = facility ? pb_facility_of(facility) : NULL;
