@@ -51,8 +51,8 @@ static void require_oracles(void)
 
 static struct pb_verify_options options(void)
 {
-	return (struct pb_verify_options){.iterations = ITERATIONS, .threads = 2, .uprobe = true,
-					  .bp = true, .faults = true, .callgrind = true, .hw = true,
+	return (struct pb_verify_options){.iterations = ITERATIONS, .threads = 2, .label_hits = true,
+					  .data_watch = true, .page_faults = true, .callgrind = true, .instructions = true,
 					  .self_exe = getenv("PB_BIN")};
 }
 
@@ -138,7 +138,7 @@ static void test_wrong_label_count(void)
 	CHECK(load >= 0);
 	in.truth.labels[load].per_iteration = 2; /* the lie: two executions per iteration */
 	struct pb_verify_options o = options();
-	o.bp = false;
+	o.data_watch = false;
 	struct pb_verify_report rep = {0};
 	struct pb_error err = {0};
 	CHECK(pb_verify_instance(&in, &o, &rep, &err) == 0);
@@ -166,7 +166,7 @@ static void test_wrong_totals(void)
 {
 	struct pb_instance in = mix_instance();
 	struct pb_verify_options o = options();
-	o.uprobe = false;
+	o.label_hits = false;
 	o.threads = 1;
 	in.truth.instructions += 1;    /* one instruction too many per iteration */
 	in.truth.watch_writes -= 1;    /* one store to the watched word too few */

@@ -2,12 +2,14 @@
  * (tests/fixtures/sysfs-qemu-a57) and a fake kernel whose instruction count of a run is
  * WRAPPER + iterations x instructions per iteration, as under QEMU -icount. The oracle must
  * cancel the wrapper (a run of 2N less a run of N), pass a true declaration, and catch a
- * declaration one instruction per iteration off. */
+ * declaration one instruction per iteration off. The uprobe oracle, on the VM's machine: an
+ * instruction the kernel will not probe is a row that says so, not a mismatch nor an error. */
 #include "check.h"
 #include "fake_kernel.h"
 #include "fixture.h"
 #include "runner/verify.h"
 
+#include <errno.h>
 #include <string.h>
 
 #define ITERATIONS 500
@@ -48,7 +50,7 @@ static struct pb_instance instance(const char *workload, unsigned threads)
 
 static struct pb_verify_options hw_only(const struct pb_machine *m)
 {
-	return (struct pb_verify_options){.iterations = ITERATIONS, .threads = 2, .hw = true,
+	return (struct pb_verify_options){.iterations = ITERATIONS, .threads = 2, .instructions = true,
 					  .machine = m};
 }
 
@@ -182,6 +184,75 @@ static void absent_pmu_is_named(void)
 	pb_instance_free(&in);
 }
 
+/* The hits a label's uprobe counts in a run, as the kernel would: the label's declaration. */
+static void count_label_hits(struct fake_event *ev, void *ctx)
+{
+	const struct pb_instance *in = ctx;
+	if (in->code_label < 0)
+		return;
+	const struct pb_label_truth *l = &in->truth.labels[in->code_label];
+	ev->count = in->iterations * l->per_iteration + l->once;
+	ev->time_enabled = ev->time_running = 1000000;
+}
+
+static const struct pb_verify_row *row_for(const struct pb_verify_report *rep, const char *what)
+{
+	for (size_t i = 0; i < rep->n; i++)
+		if (!strcmp(rep->rows[i].what, what))
+			return &rep->rows[i];
+	return NULL;
+}
+
+/* What perf_event_open answers for an instruction the kernel will not uprobe (the kernel's
+ * arch_uprobe_analyze_insn: x86 its internal ENOTSUPP, arm64 and riscv EINVAL). */
+#if defined(__aarch64__) || defined(__riscv)
+#define SITE_REFUSED EINVAL
+#else
+#define SITE_REFUSED 524
+#endif
+
+/* The kernel refuses a uprobe on the first label: that label's row says so and is no
+ * mismatch, and the other labels are still checked. Any other refusal is an error. */
+static void refused_site_is_a_row(void)
+{
+	struct pb_instance in = instance("mix", 1);
+	CHECK(in.truth.nlabels >= 2);
+	fake_kernel_install();
+	fake_kernel_on_disable(count_label_hits, &in);
+	fake_kernel_fail_next_open(SITE_REFUSED);
+	struct pb_verify_options o = {.iterations = ITERATIONS, .threads = 1, .label_hits = true,
+				      .machine = &vm};
+	struct pb_verify_report rep = {0};
+	struct pb_error err = {0};
+	CHECK(pb_verify_instance(&in, &o, &rep, &err) == 0);
+	CHECK_EQ_U64(rep.n, in.truth.nlabels);
+	CHECK_EQ_U64(rep.mismatches, 0);
+	const struct pb_verify_row *first = row_for(&rep, in.truth.labels[0].name);
+	CHECK(first && first->refused && first->ok);
+	if (first) {
+		CHECK_MSG(!strcmp(first->oracle, "uprobe"), "oracle %s", first->oracle);
+		CHECK_STR_CONTAINS(first->note, "the kernel refuses a uprobe here");
+	}
+	const struct pb_verify_row *second = row_for(&rep, in.truth.labels[1].name);
+	CHECK(second && !second->refused && second->ok);
+	fake_kernel_uninstall();
+	pb_verify_report_free(&rep);
+
+	/* the same open refused for another reason: an error, not a refused row */
+	fake_kernel_install();
+	fake_kernel_on_disable(count_label_hits, &in);
+	fake_kernel_fail_next_open(EBUSY);
+	rep = (struct pb_verify_report){0};
+	err = (struct pb_error){0};
+	CHECK(pb_verify_instance(&in, &o, &rep, &err) == -1);
+	CHECK_EQ_U64(err.sys_errno, EBUSY);
+	for (size_t i = 0; i < rep.n; i++)
+		CHECK(!rep.rows[i].refused);
+	fake_kernel_uninstall();
+	pb_verify_report_free(&rep);
+	pb_instance_free(&in);
+}
+
 int main(void)
 {
 	pb_test_fixture(&a57, "sysfs-qemu-a57");
@@ -190,5 +261,6 @@ int main(void)
 	one_off_declaration_fails();
 	transient_is_retried();
 	absent_pmu_is_named();
+	refused_site_is_a_row();
 	return pb_check_done("test_verify_hw");
 }

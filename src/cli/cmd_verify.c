@@ -96,8 +96,8 @@ int pb_cmd_verify(int argc, char **argv)
 	if (rc0 >= 0)
 		return rc0;
 	struct pb_verify_options o = {.iterations = a.iterations, .threads = (unsigned)a.threads,
-				      .uprobe = !a.no_uprobe, .bp = !a.no_bp, .faults = true,
-				      .callgrind = !a.no_callgrind, .hw = !a.no_hw};
+				      .label_hits = !a.no_uprobe, .data_watch = !a.no_bp, .page_faults = true,
+				      .callgrind = !a.no_callgrind, .instructions = !a.no_hw};
 	struct pb_workload_choice *choices = a.choices;
 	size_t n = a.n;
 	bool run_once = a.run_once;

@@ -236,6 +236,11 @@ struct pb_facility {
 	 * this facility, in a parenthesis the error message carries; NULL hook or answer: the
 	 * session's generic reading of err_no. */
 	const char *(*open_refusal)(int err_no);
+	/* Whether err_no from perf_event_open means the kernel will not place the event on the
+	 * instruction it was asked to sit on (an instruction it can neither step out of line nor
+	 * emulate): the note verify's row for that instruction says. NULL hook or answer: err_no
+	 * is an error like any other. */
+	const char *(*site_refusal)(int err_no);
 	/* Whether the spec sits on one instruction (a label of the workload). NULL: never. */
 	bool (*sits_on_instruction)(const struct pb_spec *spec);
 	/* The class of probe site the cost of an event belongs to, for the spec sitting on
@@ -344,6 +349,8 @@ const char *pb_spec_workload(const struct pb_spec *spec, enum pb_workload_role r
 			     const char **why);
 bool pb_spec_sits_on_instruction(const struct pb_spec *spec);
 const char *pb_spec_open_refusal(const struct pb_spec *spec, int err_no);
+/* site_refusal: NULL when err_no is not the kernel refusing the spec's instruction. */
+const char *pb_spec_site_refusal(const struct pb_spec *spec, int err_no);
 bool pb_spec_needs_kernel_level(const struct pb_spec *spec, const struct pb_truth *truth);
 const char *pb_spec_event_cost_class(const struct pb_machine *m, const struct pb_spec *spec,
 				     uint64_t code_addr, char *insn, size_t insn_len);

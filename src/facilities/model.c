@@ -43,6 +43,11 @@ const char *pb_spec_open_refusal(const struct pb_spec *spec, int err_no)
 	return spec->facility->open_refusal ? spec->facility->open_refusal(err_no) : NULL;
 }
 
+const char *pb_spec_site_refusal(const struct pb_spec *spec, int err_no)
+{
+	return spec->facility->site_refusal ? spec->facility->site_refusal(err_no) : NULL;
+}
+
 bool pb_spec_sits_on_instruction(const struct pb_spec *spec)
 {
 	return spec->facility->sits_on_instruction && spec->facility->sits_on_instruction(spec);

@@ -192,8 +192,21 @@ static const char *uprobe_declare(const struct pb_spec *spec, const struct pb_tr
 	return "declared";
 }
 
+/* What perf_event_open answers for an instruction the kernel will not uprobe: x86's
+ * arch_uprobe_analyze_insn gives the kernel's internal ENOTSUPP, 524 (lock-prefixed
+ * instructions among others); arm64's gives EINVAL for what it can neither step out of line
+ * nor simulate (svc, exclusive loads and stores); riscv's gives EINVAL for what it rejects
+ * (ecall among others). */
+#if defined(__aarch64__) || defined(__riscv)
+#define SITE_REFUSED EINVAL
+#define SITE_REFUSED_NAME "EINVAL"
+#else
+#define SITE_REFUSED 524
+#define SITE_REFUSED_NAME "ENOTSUPP"
+#endif
+
 /* uprobe events need CAP_SYS_ADMIN whatever perf_event_paranoid says, and the kernel cannot
- * place a probe on every instruction (524, ENOTSUPP, is the kernel's own errno). */
+ * place a probe on every instruction. */
 static const char *uprobe_open_refusal(int err_no)
 {
 	if (err_no == EACCES || err_no == EPERM)
@@ -202,6 +215,12 @@ static const char *uprobe_open_refusal(int err_no)
 		return "ENOTSUPP: the kernel cannot place this probe, e.g. x86 uprobes refuse "
 		       "lock-prefixed instructions";
 	return NULL;
+}
+
+static const char *uprobe_site_refusal(int err_no)
+{
+	return err_no == SITE_REFUSED ? "the kernel refuses a uprobe here (" SITE_REFUSED_NAME ")"
+				      : NULL;
 }
 
 static bool uprobe_sits_on_instruction(const struct pb_spec *spec)
@@ -263,6 +282,7 @@ const struct pb_facility pb_facility_uprobe = {
 	.declare = uprobe_declare,
 	.sits_on_instruction = uprobe_sits_on_instruction,
 	.open_refusal = uprobe_open_refusal,
+	.site_refusal = uprobe_site_refusal,
 	.event_cost_class = uprobe_event_cost_class,
 	.spread_spec = uprobe_spread,
 };

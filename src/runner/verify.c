@@ -13,18 +13,6 @@
 #include <unistd.h>
 
 #define MAX_CHOICES 128
-/* What perf_event_open answers for an instruction the kernel will not uprobe: x86's
- * arch_uprobe_analyze_insn gives the kernel's internal ENOTSUPP (lock-prefixed instructions
- * among others); arm64's gives EINVAL for what it can neither step out of line nor simulate
- * (svc, exclusive loads and stores); riscv's gives EINVAL for what it rejects (ecall among
- * others). */
-#if defined(__aarch64__) || defined(__riscv)
-#define UPROBE_REFUSED EINVAL
-#define UPROBE_REFUSED_NAME "EINVAL"
-#else
-#define UPROBE_REFUSED 524
-#define UPROBE_REFUSED_NAME "ENOTSUPP"
-#endif
 
 static void add_choice(struct pb_workload_choice *out, size_t max, size_t *n,
 		       const struct pb_workload_choice *c)
@@ -195,17 +183,16 @@ enum { CHECKED = 0, UNAVAILABLE = 1, REFUSED = 2 };
 /* How an oracle counts: where, and whether a whole run is its answer. */
 struct oracle {
 	enum pb_oracle counts;
-	bool may_refuse;        /* the kernel may refuse to place it on some instructions */
 	bool exclude_kernel;
 	bool difference;        /* counts the code around the loop too: 2N less N iterations */
 };
 
-static const struct oracle UPROBE = {PB_ORACLE_LABEL_HITS, true, true, false},
-			   BP_WRITES = {PB_ORACLE_DATA_WRITES, false, true, false},
-			   BP_ACCESSES = {PB_ORACLE_DATA_ACCESSES, false, true, false},
-			   FAULTS_ALL = {PB_ORACLE_PAGE_FAULTS, false, false, false},
-			   FAULTS_USER = {PB_ORACLE_PAGE_FAULTS, false, true, false},
-			   INSTRUCTIONS = {PB_ORACLE_INSTRUCTIONS, false, true, true};
+static const struct oracle LABEL_HITS = {PB_ORACLE_LABEL_HITS, true, false},
+			   DATA_WRITES = {PB_ORACLE_DATA_WRITES, true, false},
+			   DATA_ACCESSES = {PB_ORACLE_DATA_ACCESSES, true, false},
+			   FAULTS_ALL = {PB_ORACLE_PAGE_FAULTS, false, false},
+			   FAULTS_USER = {PB_ORACLE_PAGE_FAULTS, true, false},
+			   INSTRUCTIONS = {PB_ORACLE_INSTRUCTIONS, true, true};
 
 static int check_count(struct pb_instance *in, const struct oracle *oc,
 		       const struct pb_verify_options *o, const char *what, uint64_t addr,
@@ -227,8 +214,20 @@ static int check_count(struct pb_instance *in, const struct oracle *oc,
 						    rep, err)
 				 : count_session(in, &spec, oc->exclude_kernel, o->machine, counts,
 						 rep, err);
-		if (rc < 0 && err->sys_errno == UPROBE_REFUSED && oc->may_refuse)
+		const char *refusal = rc < 0 ? pb_spec_site_refusal(&spec, err->sys_errno) : NULL;
+		if (refusal) {
+			/* not a mismatch: callgrind still checks the instruction, and the
+			 * instructions oracle the loop as a whole */
+			struct pb_verify_row *r = new_row(rep, &in->choice, oracle, what, addr, err);
+			if (!r)
+				return -1;
+			r->declared = declared;
+			r->ok = true;
+			r->refused = true;
+			snprintf(r->note, sizeof r->note, "%s", refusal);
+			pb_error_clear(err);
 			return REFUSED;
+		}
 		if (rc)
 			return rc;
 		for (t = 0; t < in->threads && counts[t] == declared; t++)
@@ -261,45 +260,28 @@ int pb_verify_instance(struct pb_instance *in, const struct pb_verify_options *o
 	if (!counts)
 		return pb_fail(err, PB_EXIT_FAILURE, 0, "out of memory");
 	int rc = 0;
-	for (unsigned i = 0; o->uprobe && rc >= 0 && rc != UNAVAILABLE && i < t->nlabels; i++) {
+	for (unsigned i = 0; o->label_hits && rc >= 0 && rc != UNAVAILABLE && i < t->nlabels; i++) {
 		const struct pb_label_truth *l = &t->labels[i];
 		uint64_t declared = in->iterations * l->per_iteration + l->once;
 		in->code_label = (int)i;
-		rc = check_count(in, &UPROBE, o, l->name, l->addr, declared, counts, rep, err);
-		if (rc == REFUSED) {
-			/* uprobes refuse some instructions (x86 lock-prefixed ones, arm64 svc
-			 * and exclusives); callgrind still checks this label, and hw:instructions
-			 * the loop's instructions as a whole. */
-			struct pb_verify_row *r = new_row(rep, &in->choice, "uprobe", l->name,
-							  l->addr, err);
-			if (!r) {
-				rc = -1;
-				break;
-			}
-			r->declared = declared;
-			r->ok = true;
-			r->refused = true;
-			snprintf(r->note, sizeof r->note,
-				 "the kernel refuses a uprobe here (" UPROBE_REFUSED_NAME ")");
-			pb_error_clear(err);
-		}
+		rc = check_count(in, &LABEL_HITS, o, l->name, l->addr, declared, counts, rep, err);
 	}
 	in->code_label = -1;
-	if (o->bp && rc >= 0 && t->has_watch) {
-		rc = check_count(in, &BP_WRITES, o, t->watch_what, 0, t->watch_writes, counts, rep,
+	if (o->data_watch && rc >= 0 && t->has_watch) {
+		rc = check_count(in, &DATA_WRITES, o, t->watch_what, 0, t->watch_writes, counts, rep,
 				 err);
 		if (rc == CHECKED)
-			rc = check_count(in, &BP_ACCESSES, o, t->watch_what, 0, t->watch_accesses,
+			rc = check_count(in, &DATA_ACCESSES, o, t->watch_what, 0, t->watch_accesses,
 					 counts, rep, err);
 	}
-	if (o->faults && rc >= 0 && t->page_faults) {
+	if (o->page_faults && rc >= 0 && t->page_faults) {
 		rc = check_count(in, &FAULTS_ALL, o, "page faults, user and kernel mode", 0,
 				 in->iterations * t->page_faults, counts, rep, err);
 		if (rc == CHECKED)
 			rc = check_count(in, &FAULTS_USER, o, "page faults in user mode", 0,
 					 in->iterations * t->page_faults_user, counts, rep, err);
 	}
-	if (o->hw && rc >= 0)
+	if (o->instructions && rc >= 0)
 		rc = check_count(in, &INSTRUCTIONS, o, "instructions in user mode, 2N less N iterations",
 				 0, in->iterations * t->instructions, counts, rep, err);
 	free(counts);

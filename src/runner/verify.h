@@ -21,7 +21,9 @@
 struct pb_verify_options {
 	uint64_t iterations;
 	unsigned threads;
-	bool uprobe, bp, faults, callgrind, hw;
+	/* the oracles to run: a label's hits, the watched data's writes and accesses, page
+	 * faults, callgrind's counts, the loop's instructions */
+	bool label_hits, data_watch, page_faults, callgrind, instructions;
 	/* The machine the oracles' facilities are checked and opened on; NULL = this machine.
 	 * Tests give a fixture with a PMU and answer through the fake kernel. */
 	const struct pb_machine *machine;
