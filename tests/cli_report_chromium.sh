@@ -110,8 +110,10 @@ checker='<pre id="pb-result">pending</pre>
             problems.push("empty-column:" + h2s[h].id + ":" + heads[c].textContent);
         }
         for (var r2 = 1; r2 < rows.length; r2++) {
+          /* a facility and workload heading the rows under it holds no figure */
+          if (rows[r2].className === "group") continue;
           var figures = 0;
-          for (var c2 = 1; c2 < rows[r2].cells.length; c2++) figures += !blank(rows[r2].cells[c2]);
+          for (var c2 = 0; c2 < rows[r2].cells.length; c2++) figures += !blank(rows[r2].cells[c2]);
           if (!figures) problems.push("empty-row:" + h2s[h].id + ":" + r2);
         }
       }

@@ -523,6 +523,32 @@ static void test_paired_slowdown(void)
 	CHECK(isnan(pct) && isnan(ci));
 }
 
+/* The buffer experiment's slowdown: its baseline runs come before the sampled ones, so the
+ * means are set against each other, each mean's error in the interval, t with Welch's df. */
+static void test_unpaired_slowdown(void)
+{
+	double pct, ci;
+	/* means 120 over 100; the ratio's variance 200 / 2 / 100² + 120² × 2 / 2 / 100⁴ =
+	 * 0.010144, Welch's df 1.03, so 1 */
+	const double sampled[] = {110, 130}, base[] = {99, 101};
+	pb_unpaired_slowdown(sampled, 2, base, 2, &pct, &ci);
+	CHECK(near(pct, 20, 1e-12));
+	CHECK(near(ci, pb_t95(1) * sqrt(0.010144) * 100, 1e-6));
+	/* a baseline without spread: the sampled runs' df, n - 1 = 2 */
+	const double s3[] = {10, 12, 14}, flat[] = {10, 10, 10, 10, 10};
+	pb_unpaired_slowdown(s3, 3, flat, 5, &pct, &ci);
+	CHECK(near(pct, 20, 1e-12));
+	CHECK(near(ci, pb_t95(2) * sqrt(4.0 / 3 / 100) * 100, 1e-6));
+	/* one run on a side: the figure without its interval; none, or no baseline: neither */
+	pb_unpaired_slowdown(s3, 1, flat, 5, &pct, &ci);
+	CHECK(near(pct, 0, 1e-12) && isnan(ci));
+	pb_unpaired_slowdown(s3, 3, flat, 0, &pct, &ci);
+	CHECK(isnan(pct) && isnan(ci));
+	const double zero[] = {0, 0};
+	pb_unpaired_slowdown(s3, 3, zero, 2, &pct, &ci);
+	CHECK(isnan(pct) && isnan(ci));
+}
+
 /* An undecided verdict says how many rounds would decide it: the interval must come inside the
  * gap between the error and the tolerance, narrowing as 1 / sqrt(rounds). */
 static void test_rounds_to_decide(void)
@@ -782,6 +808,17 @@ static void check_reference(json_t *p, bool without)
 			  !strcmp(verdict, "undecided")));
 }
 
+/* A point's runs' wall times, as written. */
+static size_t wall_times(const json_t *p, double *out, size_t max)
+{
+	const json_t *runs = json_object_get(p, "runs");
+	size_t n = 0;
+	for (size_t r = 0; r < json_array_size(runs) && n < max; r++)
+		out[n++] = (double)json_integer_value(json_object_get(json_array_get(runs, r),
+								      "wall_ns"));
+	return n;
+}
+
 static void test_smoke_on(const char *facility)
 {
 	char dir[] = "/tmp/pb-test-cost-XXXXXX";
@@ -1014,14 +1051,24 @@ static void test_smoke_on(const char *facility)
 	json_decref(points);
 	points = pb_test_points_json(&res);
 	at = 0;
-	CHECK(find(points, "buffer", "role", "baseline", &at) != NULL);
+	json_t *buffer_base = find(points, "buffer", "role", "baseline", &at);
+	CHECK(buffer_base != NULL);
 	unsigned buffers = 0;
 	while ((p = find(points, "buffer", "role", "sampled", &at))) {
 		buffers++;
 		CHECK(json_object_get(p, "error") == NULL);
 		CHECK(json_is_integer(json_object_get(p, "ring_pages")));
 		json_t *m = json_object_get(p, "metrics");
-		CHECK(json_is_number(json_object_get(m, "time_overhead_pct")));
+		/* its overhead from the runs as written: unpaired, the baseline's runs came first */
+		double sampled[16], base[16], want, want_ci;
+		size_t ns = wall_times(p, sampled, 16), nb = wall_times(buffer_base, base, 16);
+		pb_unpaired_slowdown(sampled, (unsigned)ns, base, (unsigned)nb, &want, &want_ci);
+		CHECK(near(json_number_value(json_object_get(m, "time_overhead_pct")), want, 1e-9));
+		if (ns > 1 && nb > 1)
+			CHECK(near(json_number_value(json_object_get(m, "time_overhead_ci95_pp")),
+				   want_ci, 1e-9));
+		else
+			CHECK(json_is_null(json_object_get(m, "time_overhead_ci95_pp")));
 		CHECK(json_is_number(json_object_get(m, "loss_pct")));
 		check_adds_up(p);
 	}
@@ -1473,6 +1520,7 @@ int main(void)
 	test_design();
 	test_redesign();
 	test_paired_slowdown();
+	test_unpaired_slowdown();
 	test_rounds_to_decide();
 	test_slowdown_criterion();
 	test_paired_sample_cost();

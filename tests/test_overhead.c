@@ -8,6 +8,7 @@
 #include "experiments/child.h"
 #include "experiments/experiment.h"
 
+#include <math.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -89,6 +90,23 @@ static void test_child(void)
 	CHECK_STR_CONTAINS(err.msg, "killed by signal 9");
 }
 
+/* From the runs as written: each round's sampled run less the baseline's run of that round,
+ * over the baselines' mean. */
+static double paired_overhead(const json_t *p, const json_t *base, const char *field)
+{
+	const json_t *runs = json_object_get(p, "runs"), *bruns = json_object_get(base, "runs");
+	size_t n = json_array_size(runs) < json_array_size(bruns) ? json_array_size(runs)
+								   : json_array_size(bruns);
+	double diff = 0, b = 0;
+	for (size_t r = 0; r < n; r++) {
+		double x = (double)json_integer_value(json_object_get(json_array_get(runs, r), field));
+		double y = (double)json_integer_value(json_object_get(json_array_get(bruns, r), field));
+		diff += x - y;
+		b += y;
+	}
+	return n && b > 0 ? diff / b * 100 : NAN;
+}
+
 static void test_smoke_on(const char *facility)
 {
 	char dir[] = "/tmp/pb-test-overhead-XXXXXX";
@@ -99,7 +117,7 @@ static void test_smoke_on(const char *facility)
 	CHECK(pb_results_open(&res, dir, 1, argv, &err) == 0);
 	struct pb_suite_options o;
 	pb_suite_options_defaults(&o);
-	o.runs = 1;
+	o.runs = 2; /* an interval needs two rounds */
 	o.target_ms = 10;
 	o.nthreads = 0;
 	o.threads[o.nthreads++] = 1;
@@ -136,9 +154,23 @@ static void test_smoke_on(const char *facility)
 		CHECK(cpu <= threads * wall + 1000000);
 		if (!c)
 			continue;
-		CHECK(json_is_number(json_object_get(m, "time_overhead_pct")));
-		CHECK(json_is_number(json_object_get(m, "cpu_overhead_pct")));
-		CHECK(json_is_number(json_object_get(m, "memory_overhead_pct")));
+		/* each overhead is the rounds' mean paired difference over the mean baseline,
+		 * with its interval */
+		json_t *base = json_array_get(points, i - c);
+		static const char *const figures[][2] = {{"time_overhead", "wall_ns"},
+							 {"cpu_overhead", "cpu_ns"},
+							 {"memory_overhead", "maxrss_kib"}};
+		for (size_t f = 0; f < 3; f++) {
+			char pct[64], ci[64];
+			snprintf(pct, sizeof pct, "%s_pct", figures[f][0]);
+			snprintf(ci, sizeof ci, "%s_ci95_pp", figures[f][0]);
+			double want = paired_overhead(p, base, figures[f][1]);
+			double got = json_number_value(json_object_get(m, pct));
+			CHECK_MSG(json_is_number(json_object_get(m, pct)) &&
+					  fabs(got - want) <= 1e-9 * fmax(1, fabs(want)),
+				  "%s: %g, the runs' paired %g", pct, got, want);
+			CHECK_MSG(json_number_value(json_object_get(m, ci)) >= 0, "%s", ci);
+		}
 		uint64_t observed = (uint64_t)json_integer_value(json_object_get(run, "observed"));
 		uint64_t lost = (uint64_t)json_integer_value(json_object_get(run, "lost"));
 		uint64_t expected = (uint64_t)json_number_value(json_object_get(run, "expected"));

@@ -167,6 +167,39 @@ static const char *line_with(const char *text, const char *start)
 	return NULL;
 }
 
+/* An experiment's table heads each run of rows sharing a facility and workload once, across
+ * the table, and has no facility or workload column. */
+static void check_grouped(const char *html, const struct pb_results *doc, const char *experiment)
+{
+	char id[64];
+	snprintf(id, sizeof id, "id=\"exp-%s\"", experiment);
+	const char *start = strstr(html, id);
+	CHECK(start != NULL);
+	if (!start)
+		return;
+	const char *end = strstr(start + 1, "<h2");
+	size_t len = end ? (size_t)(end - start) : strlen(start);
+	char *section = strndup(start, len);
+	unsigned groups = 0, rows = 0;
+	const struct pb_result_point *last = NULL;
+	for (size_t i = 0; i < doc->npoints; i++) {
+		const struct pb_result_point *p = doc->points[i];
+		if (strcmp(p->experiment, experiment))
+			continue;
+		rows++;
+		groups += !last || strcmp(last->facility, p->facility) ||
+			  strcmp(last->workload, p->workload);
+		last = p;
+	}
+	unsigned seen = 0;
+	for (const char *at = section; (at = strstr(at, "<tr class=\"group\"><th colspan=")); at++)
+		seen++;
+	CHECK(rows > groups); /* else nothing is grouped */
+	CHECK_EQ_U64(seen, groups);
+	CHECK(!strstr(section, "<th>facility</th>") && !strstr(section, "<th>workload</th>"));
+	free(section);
+}
+
 static void check_report(void)
 {
 	char dir[] = "/tmp/pb-test-report-XXXXXX";
@@ -174,6 +207,9 @@ static void check_report(void)
 	json_t *results_json = machine_results("GenuineIntel", "Intel(R) Xeon(R) Gold 6354",
 					       "pebs:INST_RETIRED:PREC_DIST", 97, true);
 	add_scorecard_points(results_json, "pebs:INST_RETIRED:PREC_DIST");
+	/* a second period of the timer's interval row: two rows under one heading */
+	point(json_object_get(results_json, "points"), "interval", "timer:cpu-clock",
+	      "accuracy:ratio=20", 50000, 1, 70, 3, 0, 1);
 	write_results(results_json, dir);
 	struct pb_results doc;
 	pb_test_results_of_json(&doc, results_json);
@@ -212,15 +248,16 @@ static void check_report(void)
 
 	CHECK_STR_CONTAINS(html, "<!DOCTYPE html>");
 	CHECK_STR_CONTAINS(html, "Intel(R) Xeon(R) Gold 6354");
+	check_grouped(html, results, "interval");
 	CHECK_STR_CONTAINS(html, "no &lt;arm_spe&gt; PMU &amp; no SPE here");
 	CHECK(!strstr(html, "<arm_spe>"));
 	CHECK_STR_CONTAINS(html, "nothing to &lt;watch&gt;");
 	CHECK_STR_CONTAINS(html, "INCOMPLETE");
 	CHECK_STR_CONTAINS(html, "id=\"exp-accuracy\"");
 	CHECK_STR_CONTAINS(html, "id=\"exp-interval\"");
-	/* the rows' figures: mean of 97, 98, 99 with its interval; losses over 3 runs;
-	 * multiplexing */
-	CHECK_STR_CONTAINS(html, "<td class=\"n\">98.000 ±2.5</td>");
+	/* the rows' figures: mean of 97, 98, 99 with its interval (no digit finer than the
+	 * interval's second); losses over 3 runs; multiplexing */
+	CHECK_STR_CONTAINS(html, "<td class=\"n\">98.0 ±2.5</td>");
 	CHECK_STR_CONTAINS(html, "<td class=\"n\">21</td>");
 	CHECK_STR_CONTAINS(html, "<td class=\"n\">0.500 (multiplexed)</td>");
 	/* the scorecard comes first, the cost table shows the fit, not accuracy columns */
@@ -231,7 +268,7 @@ static void check_report(void)
 	/* resolved or not in a word, the reason in the notes (two columns of prose made the
 	 * table wider than the page) */
 	CHECK_STR_CONTAINS(html, "<td>no</td>");
-	CHECK_STR_CONTAINS(html, "<tr class=\"prose\"><td></td><td colspan=\"");
+	CHECK_STR_CONTAINS(html, "<tr class=\"prose\"><td colspan=\"");
 	CHECK_STR_CONTAINS(html, "\">notes: not resolved: R² 0.200 &lt; 0.99</td></tr>");
 	CHECK(!strstr(html, "<th>notes</th>"));
 	/* an unresolved cost in the scorecard: its estimate, named as one */
@@ -260,7 +297,7 @@ static void check_report(void)
 	html = pb_report_html(results, NULL, NULL, &len);
 	CHECK(html && !strstr(html, about));
 	CHECK_STR_CONTAINS(html, "id=\"exp-accuracy\"");
-	CHECK_STR_CONTAINS(html, "<td class=\"n\">98.000 ±2.5</td>");
+	CHECK_STR_CONTAINS(html, "<td class=\"n\">98.0 ±2.5</td>");
 	free(html);
 
 	/* --no-plots on a folder without images: still a report, nothing pretends to be drawn */

@@ -3,6 +3,8 @@
 #include "check.h"
 #include "util/text.h"
 
+#include <math.h>
+
 int main(void)
 {
 	/* a figure never in exponent form: whole where the format would write one */
@@ -20,6 +22,33 @@ int main(void)
 	CHECK_MSG(!strcmp(pb_num(sn, "%+.3g", 1234.4), "+1234"), "%s", sn);
 	CHECK(!strcmp(pb_num(sn, "%+.3g", -1234.4), "-1234"));
 	CHECK(!strcmp(pb_num(sn, "%.2g", 120), "120"));
+
+	/* a figure with its interval: no digit finer than the interval's second */
+	struct {
+		const char *fmt;
+		double v, ci;
+		const char *want;
+	} vc[] = {
+		{"%.4g", 32.2412, 2.1, "32.2 ±2.1"},
+		{"%.3f", 98.0, 2.5, "98.0 ±2.5"},
+		{"%.3g", 29.2, 0.38, "29.20 ±0.38"},
+		{"%.4g", 16446.2, 5001, "16446 ±5001"},
+		{"%.4g", 14.93, 9.96, "15 ±10"},   /* the rounded interval sets the place */
+		{"%.4g", 100.4, 99.6, "100 ±100"},
+		{"%.4g", -0.01, 2.1, "0.0 ±2.1"},  /* no sign on a zero */
+		{"%.4g", -1.26, 2.1, "-1.3 ±2.1"},
+		{"%.0f", 9984, 0, "9984 ±0"},      /* no spread: the figure by its format */
+		{"%.4g", 11.31, NAN, "11.31"},     /* no interval */
+		{"%.4g", 12345.6, 0.0004, "12345.60000 ±0.00040"},
+		{"%.4g", 99.6, 1.0, "99.6 ±1.0"},
+		{"%.4g", 99.947, 0.06, "99.947 ±0.060"},
+	};
+	for (size_t i = 0; i < sizeof vc / sizeof vc[0]; i++) {
+		char got[64];
+		pb_format_value_ci(got, sizeof got, vc[i].fmt, vc[i].v, vc[i].ci);
+		CHECK_MSG(!strcmp(got, vc[i].want), "%g ± %g: %s, not %s", vc[i].v, vc[i].ci, got,
+			  vc[i].want);
+	}
 
 	char buf[64] = "";
 	pb_list_add(buf, sizeof buf, "timer");

@@ -12,12 +12,14 @@
  * perf, samples, and every loss (kernel PERF_FORMAT_LOST, LOST records), so that kept + lost can
  * be checked against the samples the workload's truth implies. */
 #include "experiments/experiment.h"
+#include "experiments/predict.h"
 #include "experiments/suite_defaults.h"
 
 #include "analysis/stats.h"
 #include "util/kit.h"
 #include "util/text.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -225,8 +227,18 @@ static int buffer_run(const struct pb_suite_options *o, const struct pb_spec *as
 			double t = pb_median(walls, n);
 			pb_rset_real(m, "wall_ns_median", PB_UNIT_NS, t);
 			pb_rset_real(m, "baseline_ns", PB_UNIT_NS, t0);
-			pb_rset_real(m, "time_overhead_pct", PB_UNIT_PERCENT,
-				     t0 > 0 && n ? (t - t0) / t0 * 100 : 0);
+			/* the baseline's runs came first, not in rounds with these: unpaired */
+			double pct, ci95;
+			pb_unpaired_slowdown(walls, n, base, nruns, &pct, &ci95);
+			if (isfinite(pct))
+				pb_rset_real(m, "time_overhead_pct", PB_UNIT_PERCENT, pct);
+			else
+				pb_rset_null(m, "time_overhead_pct", PB_UNIT_PERCENT);
+			if (isfinite(ci95))
+				pb_rset_real(m, "time_overhead_ci95_pp", PB_UNIT_PERCENT_POINTS,
+					     ci95);
+			else
+				pb_rset_null(m, "time_overhead_ci95_pp", PB_UNIT_PERCENT_POINTS);
 			pb_rset_int(m, "lost_total", PB_UNIT_SAMPLES, (int64_t)lost);
 			pb_rset_int(m, "samples_total", PB_UNIT_SAMPLES, (int64_t)samples);
 			pb_rset_real(m, "loss_pct", PB_UNIT_PERCENT,

@@ -18,8 +18,10 @@
 #include "experiments/suite_defaults.h"
 
 #include "analysis/stats.h"
+#include "experiments/predict.h"
 #include "util/text.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -42,12 +44,17 @@ struct config_runs {
 
 enum figure { WALL, RSS, CPU };
 
+static double figure_of(const struct pb_child_point *r, enum figure which)
+{
+	return which == RSS ? (double)r->maxrss_kib
+	       : which == CPU ? (double)r->cpu_ns : (double)r->wall_ns;
+}
+
 static double median_of(const struct config_runs *c, enum figure which)
 {
 	double v[256];
 	for (unsigned i = 0; i < c->n; i++)
-		v[i] = which == RSS ? (double)c->runs[i].maxrss_kib
-		       : which == CPU ? (double)c->runs[i].cpu_ns : (double)c->runs[i].wall_ns;
+		v[i] = figure_of(&c->runs[i], which);
 	return pb_median(v, c->n);
 }
 
@@ -71,6 +78,28 @@ static void real_or_null(struct pb_rset *m, const char *name, enum pb_unit unit,
 		pb_rset_real(m, name, unit, v);
 	else
 		pb_rset_null(m, name, unit);
+}
+
+/* NAME_pct and NAME_ci95_pp: the sampled runs' overhead over the baseline, each round's run
+ * paired with the baseline of its round (the runs of a thread count are interleaved, so drift
+ * falls on both), as the mean paired difference over the mean baseline with its t interval
+ * (pb_paired_slowdown, as the cost experiment's predictions judge it). A mode that failed
+ * part-way pairs the rounds it ran. The interval is null with a single round. */
+static void overhead_into(struct pb_rset *m, const char *name, const struct config_runs *c,
+			  const struct config_runs *base, enum figure which)
+{
+	double diff[256], base_of_round[256], pct, ci95;
+	unsigned n = c->n < base->n ? c->n : base->n;
+	for (unsigned i = 0; i < n; i++) {
+		base_of_round[i] = figure_of(&base->runs[i], which);
+		diff[i] = figure_of(&c->runs[i], which) - base_of_round[i];
+	}
+	pb_paired_slowdown(diff, base_of_round, n, &pct, &ci95);
+	char key[64];
+	pb_format(key, sizeof key, "%s_pct", name);
+	real_or_null(m, key, PB_UNIT_PERCENT, isfinite(pct), pct);
+	pb_format(key, sizeof key, "%s_ci95_pp", name);
+	real_or_null(m, key, PB_UNIT_PERCENT_POINTS, isfinite(ci95), ci95);
 }
 
 static struct pb_result_point *config_point(struct pb_results *res, const char *facility,
@@ -119,12 +148,11 @@ static struct pb_result_point *config_point(struct pb_results *res, const char *
 	double t0 = median_of(base, WALL), t = median_of(c, WALL);
 	double m0 = median_of(base, RSS), mem = median_of(c, RSS);
 	double c0 = median_of(base, CPU), cpu = median_of(c, CPU);
-	pb_rset_real(m, "time_overhead_pct", PB_UNIT_PERCENT, t0 > 0 ? (t - t0) / t0 * 100 : 0);
+	overhead_into(m, "time_overhead", c, base, WALL);
 	/* The measured threads' CPU time: what sampling costs them, without the time they waited
 	 * for a CPU that other programs held (wall time carries that on a shared machine). */
-	pb_rset_real(m, "cpu_overhead_pct", PB_UNIT_PERCENT, c0 > 0 ? (cpu - c0) / c0 * 100 : 0);
-	pb_rset_real(m, "memory_overhead_pct", PB_UNIT_PERCENT,
-		     m0 > 0 ? (mem - m0) / m0 * 100 : 0);
+	overhead_into(m, "cpu_overhead", c, base, CPU);
+	overhead_into(m, "memory_overhead", c, base, RSS);
 	pb_rset_real(m, "rss_added_kib", PB_UNIT_KIB, mem - m0);
 	double samples[256];
 	for (unsigned i = 0; i < c->n; i++)

@@ -397,6 +397,29 @@ unsigned pb_paired_slowdown(const double *diff_ns, const double *base_ns, unsign
 	return used;
 }
 
+void pb_unpaired_slowdown(const double *sampled_ns, unsigned ns, const double *base_ns,
+			  unsigned nb, double *pct, double *ci95_pp)
+{
+	*pct = *ci95_pp = NAN;
+	if (!ns || !nb)
+		return;
+	struct pb_summary s, b;
+	pb_summarize(sampled_ns, ns, &s);
+	pb_summarize(base_ns, nb, &b);
+	if (!(b.mean > 0))
+		return;
+	*pct = (s.mean - b.mean) / b.mean * 100;
+	if (ns < 2 || nb < 2)
+		return;
+	/* the ratio's variance, one term per mean */
+	double from_sampled = s.stdev * s.stdev / ns / (b.mean * b.mean);
+	double from_base = s.mean * s.mean * b.stdev * b.stdev / nb / pow(b.mean, 4);
+	double var = from_sampled + from_base;
+	double denom = from_sampled * from_sampled / (ns - 1) + from_base * from_base / (nb - 1);
+	double df = denom > 0 ? var * var / denom : (double)(ns + nb - 2);
+	*ci95_pp = pb_t95(df >= 1 ? (size_t)df : 1) * sqrt(var) * 100;
+}
+
 unsigned pb_paired_sample_cost(const double *extra_ns, const double *samples, unsigned n,
 			       double *ns, double *ci95)
 {

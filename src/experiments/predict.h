@@ -183,6 +183,12 @@ bool pb_slowdown_precise(double predicted_pct, double ci95_pp);
  * (none: both NaN). */
 unsigned pb_paired_slowdown(const double *diff_ns, const double *base_ns, unsigned n,
 			    double *pct, double *ci95_pp);
+/* The slowdown of sampled runs over runs without perf measured apart (not in rounds), in %:
+ * the means' difference over the baseline's mean, and its 95 % CI in points (the delta method
+ * over both means' standard errors, t with Welch-Satterthwaite's df rounded down). NaN for
+ * both without a run on either side, the interval NaN with fewer than two on a side. */
+void pb_unpaired_slowdown(const double *sampled_ns, unsigned ns, const double *base_ns,
+			  unsigned nb, double *pct, double *ci95_pp);
 /* What a sample cost over paired rounds: the mean of each round's extra CPU time over its
  * samples, with the t interval (n - 1 df). Rounds without samples or with a figure that is no
  * number are left out; fewer than two left give NaN for both. Returns the rounds used. */

@@ -245,15 +245,23 @@ static const struct pb_result_point *baseline_of(const struct pb_results *r,
 }
 
 static void emit_overhead(struct figure_out *fo, const char *metric, const char *pct_name,
-			  const char *time_name)
+			  const char *ci_name, const char *time_name)
 {
 	const struct pb_result_point *p = fo->p, *base = baseline_of(fo->r, p);
-	bool has;
+	bool has, has_ci;
 	double pct = pb_rset_get_number(&p->metrics, pct_name, &has);
+	double ci = pb_rset_get_number(&p->metrics, ci_name, &has_ci);
 	const struct pb_rsummary *s = pb_rset_get_summary(&p->metrics, time_name);
 	const struct pb_rsummary *b = base ? pb_rset_get_summary(&base->metrics, time_name) : NULL;
 	if (!has)
 		return;
+	if (has_ci) {
+		emit(fo, metric, pct, PB_UNIT_PERCENT, true, pct - ci, pct + ci,
+		     "rounds paired with the baseline's: the mean paired difference over the mean "
+		     "baseline, t interval", s ? s->n : 0, true);
+		return;
+	}
+	/* written before the experiment gave its own interval: the means' CIs propagated */
 	if (!s || !b || s->n < 2 || b->n < 2 || s->mean <= 0 || b->mean <= 0) {
 		emit(fo, metric, pct, PB_UNIT_PERCENT, false, 0, 0, "", s ? s->n : 0, true);
 		return;
@@ -355,8 +363,10 @@ static json_t *from_results(const struct pb_results *r, const json_t *scorecard,
 		emit_fit(&fo, "cost_ns_per_event", "ns_per_event", "ns_per_event_ci95");
 		emit_fit(&fo, "cost_excess_ns", "excess_over_floor_ns", "excess_ci95_ns");
 		if (pb_rset_get_summary(m, "wall_ns")) {
-			emit_overhead(&fo, "overhead_time_pct", "time_overhead_pct", "wall_ns");
-			emit_overhead(&fo, "overhead_cpu_pct", "cpu_overhead_pct", "cpu_ns");
+			emit_overhead(&fo, "overhead_time_pct", "time_overhead_pct", "time_overhead_ci95_pp",
+				      "wall_ns");
+			emit_overhead(&fo, "overhead_cpu_pct", "cpu_overhead_pct", "cpu_overhead_ci95_pp",
+				      "cpu_ns");
 		}
 		emit_loss(&fo);
 		emit_summary(&fo, "prediction_error_pct", "error_pct");

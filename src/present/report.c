@@ -128,8 +128,11 @@ static const char style[] =
 	"white-space:nowrap}.wide{overflow-x:auto}"
 	"tr.bad td{color:#8a1c1c}figure{margin:1em 0}"
 	"figure img{max-width:100%;border:1px solid #ddd}figcaption{font-size:.9em;color:#444}"
-	"nav a{margin-right:.8em}code{background:#f4f4f4}tr.prose td{color:#444;border-top:none}"
-	"td:first-child{white-space:nowrap}table.scorecard td.verdict{min-width:24em}"
+	"nav a{margin-right:.8em}code{background:#f4f4f4}"
+	"tr.prose td{color:#444;border-top:none;padding-left:1.6em;white-space:normal}"
+	"tr.group th{background:#e6edf5;font-weight:bold;padding-top:.35em}"
+	"td:first-child{white-space:nowrap}td[colspan]{white-space:normal}"
+	"table.scorecard td.verdict{min-width:24em}"
 	"p.nodraw{color:#444;font-size:.9em;border-left:3px solid #ccc;padding-left:.6em}";
 
 /* The machine layer's field names as a reader would say them; a facility's fact is named by its

@@ -43,14 +43,6 @@ static void text_of(const struct pb_rset *s, const char *k, char *buf, size_t le
 	pb_format(buf, len, "%s", t && strcmp(t, "-") ? t : "");
 }
 
-/* " ±ci", appended */
-static void plus_minus(char *buf, size_t len, double ci)
-{
-	char t[48];
-	pb_format_number(t, sizeof t, "%.2g", ci);
-	pb_append(buf, len, " ±%s", t);
-}
-
 /* A number, or the mean (and its interval) of a summary; "" when absent. */
 static void figure(const struct pb_rset *s, const char *k, const char *fmt, char *buf,
 		   size_t len)
@@ -60,9 +52,8 @@ static void figure(const struct pb_rset *s, const char *k, const char *fmt, char
 	if (!v)
 		return;
 	if (v->kind == PB_RV_SUMMARY) {
-		pb_format_number(buf, len, fmt, v->as.sum.mean);
-		if (v->as.sum.n > 1)
-			plus_minus(buf, len, v->as.sum.ci95);
+		pb_format_value_ci(buf, len, fmt, v->as.sum.mean,
+				   v->as.sum.n > 1 ? v->as.sum.ci95 : NAN);
 	} else if (v->kind == PB_RV_SET) {
 		bool ok;
 		double x = pb_rset_get_number(v->as.set, "median", &ok);
@@ -81,9 +72,23 @@ static void with_ci(const struct pb_rset *s, const char *k, const char *ci, char
 	*buf = '\0';
 	if (!ok)
 		return;
-	pb_format_number(buf, len, "%.4g", v);
-	if (ok_ci)
-		plus_minus(buf, len, c);
+	pb_format_value_ci(buf, len, "%.4g", v, ok_ci ? c : NAN);
+}
+
+/* An overhead and its interval (the overhead and buffer experiments write both). */
+static void c_time_overhead(const struct pb_result_point *p, char *b, size_t n)
+{
+	with_ci(met(p), "time_overhead_pct", "time_overhead_ci95_pp", b, n);
+}
+
+static void c_cpu_overhead(const struct pb_result_point *p, char *b, size_t n)
+{
+	with_ci(met(p), "cpu_overhead_pct", "cpu_overhead_ci95_pp", b, n);
+}
+
+static void c_memory_overhead(const struct pb_result_point *p, char *b, size_t n)
+{
+	with_ci(met(p), "memory_overhead_pct", "memory_overhead_ci95_pp", b, n);
 }
 
 /* The document the table is drawn from: a point whose runs do not say what its period counts
@@ -203,9 +208,7 @@ static void c_wall_ms(const struct pb_result_point *p, char *b, size_t n)
 	double median = pb_rset_get_number(met(p), "wall_ns_median", &ok);
 	*b = '\0';
 	if (s) {
-		pb_format_number(b, n, "%.3g", s->mean / 1e6);
-		if (s->n > 1)
-			plus_minus(b, n, s->ci95 / 1e6);
+		pb_format_value_ci(b, n, "%.3g", s->mean / 1e6, s->n > 1 ? s->ci95 / 1e6 : NAN);
 	} else if (ok) {
 		pb_format_number(b, n, "%.3g", median / 1e6);
 	} else if (pb_rlist_size(&p->runs)) {
@@ -227,9 +230,7 @@ static void c_cpu_ms(const struct pb_result_point *p, char *b, size_t n)
 	if (ok)
 		pb_format_number(b, n, "%.3g", median / 1e6);
 	if (s) {
-		pb_format_number(b, n, "%.3g", s->mean / 1e6);
-		if (s->n > 1)
-			plus_minus(b, n, s->ci95 / 1e6);
+		pb_format_value_ci(b, n, "%.3g", s->mean / 1e6, s->n > 1 ? s->ci95 / 1e6 : NAN);
 	}
 }
 
@@ -442,7 +443,7 @@ static void c_notes(const struct pb_result_point *p, char *b, size_t n)
 #define SIGNALS METRIC_FIG("signals", "signals", "%.0f")
 #define DELIVERY PARAM_TEXT("delivery", "delivery")
 #define ROLE PARAM_TEXT("role", "role")
-#define TIME_OVERHEAD METRIC_FIG("time overhead (%)", "time_overhead_pct", "%.4g")
+#define TIME_OVERHEAD COL("time overhead (%)", c_time_overhead)
 #define MAX_DEVIATION METRIC_FIG("largest deviation (pp)", "max_deviation", "%.2f")
 #define NOTES PROSE("notes", c_notes)
 #define OWN TXT("the facility's own figures", c_own)
@@ -474,8 +475,8 @@ static const struct column mode_cols[] = {
 static const struct column overhead_cols[] = {
 	ROLE, DELIVERY, PERIOD, THREADS, RUNS, COL("wall time (ms)", c_wall_ms),
 	COL("CPU time (ms)", c_cpu_ms), METRIC_FIG("peak RSS (KiB)", "maxrss_kib", "%.0f"),
-	TIME_OVERHEAD, METRIC_FIG("CPU overhead (%)", "cpu_overhead_pct", "%.4g"),
-	METRIC_FIG("memory overhead (%)", "memory_overhead_pct", "%.2g"), COL("samples", c_samples),
+	TIME_OVERHEAD, COL("CPU overhead (%)", c_cpu_overhead),
+	COL("memory overhead (%)", c_memory_overhead), COL("samples", c_samples),
 	SIGNALS, LOST, THROTTLES, NOTES, {0}};
 
 static const struct column cost_cols[] = {
@@ -584,30 +585,36 @@ static void table_of_kind(FILE *f, const struct pb_results *doc, const char *exp
 		pb_html_esc(f, kind);
 		fputs("</h3>\n", f);
 	}
-	fputs("<div class=\"wide\"><table>\n<tr><th>facility</th>", f);
-	if (workload)
-		fputs("<th>workload</th>", f);
+	/* a facility and workload head the rows that share them, across the table: as two
+	 * columns they repeated on every row and took a quarter of the page's width */
+	if (!shown)
+		shown = 1;
+	fputs("<div class=\"wide\"><table>\n<tr>", f);
 	for (size_t c = 0; c < ncols; c++)
 		if (used[c] && !cols[c].prose)
 			fprintf(f, "<th>%s</th>", cols[c].head);
 	fputs("</tr>\n", f);
+	const struct pb_result_point *group = NULL;
 	for (size_t i = 0; i < doc->npoints; i++) {
 		const struct pb_result_point *p = doc->points[i];
 		if (!in_table(p, experiment, kind))
 			continue;
+		if (!group || strcmp(group->facility, p->facility) ||
+		    strcmp(group->workload, p->workload)) {
+			group = p;
+			fprintf(f, "<tr class=\"group\"><th colspan=\"%zu\">", shown);
+			pb_html_esc(f, p->facility);
+			if (workload && *p->workload) {
+				fputs(" &middot; ", f);
+				pb_html_esc_breakable(f, p->workload);
+			}
+			fputs("</th></tr>\n", f);
+		}
 		const struct pb_rvalue *na = pb_rset_get(par(p), "not_applicable");
 		const struct pb_rvalue *error = pb_rset_get(par(p), "error");
-		fputs(na || error ? "<tr class=\"bad\"><td>" : "<tr><td>", f);
-		pb_html_esc(f, p->facility);
-		fputs("</td>", f);
-		if (workload) {
-			fputs("<td>", f);
-			pb_html_esc_breakable(f, p->workload);
-			fputs("</td>", f);
-		}
+		fputs(na || error ? "<tr class=\"bad\">" : "<tr>", f);
 		if (spans(p)) {
-			fprintf(f, "<td colspan=\"%zu\">%s: ", shown ? shown : 1,
-				na ? "not applicable" : "ERROR");
+			fprintf(f, "<td colspan=\"%zu\">%s: ", shown, na ? "not applicable" : "ERROR");
 			const struct pb_rvalue *why = na ? na : error;
 			pb_html_esc(f, why->kind == PB_RV_TEXT ? why->as.text : "");
 			fputs("</td></tr>\n", f);
@@ -631,8 +638,8 @@ static void table_of_kind(FILE *f, const struct pb_results *doc, const char *exp
 			cell_of(&cols[c], p, buf, sizeof buf);
 			if (!*buf)
 				continue;
-			fprintf(f, "<tr class=\"prose\"><td></td><td colspan=\"%zu\">%s: ",
-				shown + workload, cols[c].head);
+			fprintf(f, "<tr class=\"prose\"><td colspan=\"%zu\">%s: ", shown,
+				cols[c].head);
 			pb_html_esc(f, buf);
 			fputs("</td></tr>\n", f);
 		}

@@ -1,8 +1,10 @@
 #include "util/text.h"
 
 #include <ctype.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 void pb_format(char *buf, size_t len, const char *fmt, ...)
@@ -24,6 +26,30 @@ const char *pb_num(char *buf, const char *fmt, double v)
 {
 	pb_format_number(buf, PB_NUM_LEN, fmt, v);
 	return buf;
+}
+
+void pb_format_value_ci(char *buf, size_t len, const char *fmt, double v, double ci)
+{
+	char c[PB_NUM_LEN];
+	if (!(ci > 0) || !isfinite(ci) || !isfinite(v)) {
+		pb_format_number(buf, len, fmt, v);
+		if (ci == 0)
+			pb_append(buf, len, " ±0");
+		return;
+	}
+	pb_format_number(c, sizeof c, "%.2g", ci);
+	/* the interval's second significant digit, once rounded, sets the place of both: 2.1
+	 * tenths, 0.38 hundredths, 9.96 (10) units, 1 (1.0) tenths */
+	int place = (int)floor(log10(strtod(c, NULL))) - 1;
+	int decimals = place < 0 ? -place : 0;
+	if (decimals > 9)
+		decimals = 9;
+	char value[PB_NUM_LEN];
+	pb_format(value, sizeof value, "%.*f", decimals, v);
+	pb_format(c, sizeof c, "%.*f", decimals, ci);
+	/* a figure that rounds to zero has no sign */
+	const char *shown = value[0] == '-' && !strpbrk(value, "123456789") ? value + 1 : value;
+	pb_format(buf, len, "%s ±%s", shown, c);
 }
 
 void pb_append(char *buf, size_t len, const char *fmt, ...)
