@@ -5,6 +5,7 @@
 #include "check.h"
 #include "io/figures.h"
 #include "io/results.h"
+#include "present/report.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -94,6 +95,40 @@ static void build(struct pb_results *doc)
 	pb_rset_bool(&p->metrics, "resolved", false);
 }
 
+/* The same intervals as the records give, for one attribution or the point's own, and in
+ * report.html beside the figures. */
+static void check_shown_beside(const struct pb_results *doc)
+{
+	const struct pb_result_point *bias = NULL, *buffer = NULL;
+	for (size_t i = 0; i < doc->npoints; i++) {
+		if (!strcmp(doc->points[i]->experiment, "bias"))
+			bias = doc->points[i];
+		if (!strcmp(doc->points[i]->experiment, "buffer"))
+			buffer = doc->points[i];
+	}
+	CHECK(bias && buffer);
+	if (!bias || !buffer)
+		return;
+	struct pb_figure_interval f;
+	/* at the IP: 5 ± t(1) × s(4, 6) / √2 = 12.706 */
+	CHECK(pb_figure_bias_interval(bias, "max_deviation_at_ip", &f) && f.has_interval);
+	CHECK(fabs(f.hi - f.lo - 2 * 12.706) < 0.01 && f.n == 2);
+	/* IP+1-corrected: 30 in both runs, no spread */
+	CHECK(pb_figure_bias_interval(bias, "max_deviation_before_ip", &f) && f.lo == 30 &&
+	      f.hi == 30);
+	CHECK(!pb_figure_bias_interval(bias, "no_such_deviation", &f));
+	CHECK(pb_figure_loss_interval(buffer, &f) && fabs(f.lo - 2.154) < 0.01);
+	size_t len = 0;
+	char *html = pb_report_html(doc, NULL, NULL, &len);
+	CHECK(html != NULL);
+	if (!html)
+		return;
+	CHECK_STR_CONTAINS(html, "<td class=\"n\">5 ±13</td>");
+	CHECK_STR_CONTAINS(html, "<td class=\"n\">30.00 ±0</td>");
+	CHECK_STR_CONTAINS(html, "<td class=\"n\">5 (2.2–11)</td>");
+	free(html);
+}
+
 static void check_figures(void)
 {
 	struct pb_results doc;
@@ -107,6 +142,7 @@ static void check_figures(void)
 				      "works", "measured", 1, "summary", "use it for time"));
 	CHECK(json_dump_file(root, path, 0) == 0);
 	json_decref(root);
+	check_shown_beside(&doc);
 	pb_results_free(&doc);
 
 	json_t *records = NULL;

@@ -217,3 +217,13 @@ double pb_accuracy(double observed, double expected)
 		return observed == 0 ? 100 : 0;
 	return 100 - fabs(observed - expected) / expected * 100;
 }
+
+void pb_wilson95(double k, double n, double *lo, double *hi)
+{
+	const double z = 1.96;
+	double phat = k / n, den = 1 + z * z / n;
+	double centre = (phat + z * z / (2 * n)) / den;
+	double half = z * sqrt(phat * (1 - phat) / n + z * z / (4 * n * n)) / den;
+	*lo = centre - half;
+	*hi = centre + half;
+}

@@ -22,6 +22,8 @@ double pb_window_median(const double *values, size_t n, size_t i, size_t half);
 
 /* Two-sided 95 % Student t critical value for df degrees of freedom. */
 double pb_t95(size_t df);
+/* Wilson's 95 % score interval (z = 1.96) of the proportion k / n, n > 0, into lo and hi. */
+void pb_wilson95(double k, double n, double *lo, double *hi);
 
 struct pb_fit {
 	size_t n;

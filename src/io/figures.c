@@ -10,9 +10,10 @@
  *                    the least-squares fit with its 95 % CI half-width; "resolved" as the fit
  *                    says
  *  overhead_time_pct, overhead_cpu_pct
- *                    the sampled run's time over the same point's baseline, the interval by
- *                    first-order propagation of both means' 95 % CIs (relative half-widths
- *                    added in quadrature)
+ *                    the sampled runs' time over the same thread count's baseline, with the
+ *                    experiment's own interval (rounds paired); a file written before it had
+ *                    one: first-order propagation of both means' 95 % CIs (relative
+ *                    half-widths added in quadrature)
  *  loss_pct          lost / (kept + lost) records, Wilson 95 % score interval on the counts
  *  prediction_error_pct
  *                    metrics.error_pct (a summary over runs)
@@ -170,25 +171,25 @@ static void emit_summary(struct figure_out *fo, const char *metric, const char *
 	     "95 % CI of the mean over runs", s->n, true);
 }
 
-/* The bias deviation's interval from the runs' own deviations (the point's figure is their
- * mean); each run's deviation of the attribution the point chose. */
-static void emit_bias(struct figure_out *fo)
+bool pb_figure_bias_interval(const struct pb_result_point *p, const char *field,
+			     struct pb_figure_interval *out)
 {
-	const struct pb_result_point *p = fo->p;
-	const struct pb_rvalue *v = pb_rset_get(&p->metrics, "max_deviation");
+	const struct pb_rvalue *v = pb_rset_get(&p->metrics, field);
 	if (!v || !pb_rvalue_is_number(v))
-		return;
+		return false;
 	double dev = pb_rvalue_number(v);
 	bool ok;
 	double tolerance = pb_rset_get_number(&p->metrics, "tolerance_pp", &ok);
 	size_t nruns = pb_rlist_size(&p->runs), n = 0;
 	double *per_run = calloc(nruns ? nruns : 1, sizeof *per_run);
-	const char *chosen = NULL;
-	double at = pb_rset_get_number(&p->metrics, "max_deviation_at_ip", NULL);
-	double before = pb_rset_get_number(&p->metrics, "max_deviation_before_ip", NULL);
-	if (pb_rset_get(&p->metrics, "max_deviation_at_ip"))
+	/* the point's max_deviation is the mean of one attribution's: the one it is nearest */
+	const char *chosen = strcmp(field, "max_deviation") ? field : NULL;
+	if (!chosen && pb_rset_get(&p->metrics, "max_deviation_at_ip")) {
+		double at = pb_rset_get_number(&p->metrics, "max_deviation_at_ip", NULL);
+		double before = pb_rset_get_number(&p->metrics, "max_deviation_before_ip", NULL);
 		chosen = fabs(dev - at) <= fabs(dev - before) ? "max_deviation_at_ip"
 							      : "max_deviation_before_ip";
+	}
 	for (size_t r = 0; per_run && chosen && r < nruns; r++) {
 		const struct pb_rset *a =
 			pb_rset_get_set(pb_rlist_set_at(&p->runs, r), "attribution");
@@ -197,19 +198,33 @@ static void emit_bias(struct figure_out *fo)
 		if (a && has && pb_rset_get_int(a, "samples") > 0)
 			per_run[n++] = x;
 	}
+	*out = (struct pb_figure_interval){.value = dev, .unit = v->unit, .n = (unsigned)n};
 	if (n >= 2) {
 		struct pb_summary s;
 		pb_summarize(per_run, n, &s);
-		emit(fo, "bias_deviation", dev, v->unit, true, dev - s.ci95, dev + s.ci95,
-		     "95 % CI of the mean over runs", (unsigned)n, true);
+		out->has_interval = true;
+		out->lo = dev - s.ci95;
+		out->hi = dev + s.ci95;
+		out->basis = "95 % CI of the mean over runs";
 	} else if (ok) {
-		emit(fo, "bias_deviation", dev, v->unit, true, dev - tolerance, dev + tolerance,
-		     "± the deviation sampling noise alone reaches (tolerance_pp)",
-		     (unsigned)nruns, true);
-	} else {
-		emit(fo, "bias_deviation", dev, v->unit, false, 0, 0, "", (unsigned)n, true);
+		out->has_interval = true;
+		out->lo = dev - tolerance;
+		out->hi = dev + tolerance;
+		out->basis = "± the deviation sampling noise alone reaches (tolerance_pp)";
+		out->n = (unsigned)nruns;
 	}
 	free(per_run);
+	return true;
+}
+
+/* The bias deviation's interval from the runs' own deviations (the point's figure is their
+ * mean); each run's deviation of the attribution the point chose. */
+static void emit_bias(struct figure_out *fo)
+{
+	struct pb_figure_interval f;
+	if (pb_figure_bias_interval(fo->p, "max_deviation", &f))
+		emit(fo, "bias_deviation", f.value, f.unit, f.has_interval, f.lo, f.hi,
+		     f.has_interval ? f.basis : "", f.n, true);
 }
 
 static void emit_fit(struct figure_out *fo, const char *metric, const char *value_name,
@@ -274,27 +289,33 @@ static void emit_overhead(struct figure_out *fo, const char *metric, const char 
 	     s->n < b->n ? s->n : b->n, true);
 }
 
-static void emit_loss(struct figure_out *fo)
+bool pb_figure_loss_interval(const struct pb_result_point *p, struct pb_figure_interval *out)
 {
-	const struct pb_rset *m = &fo->p->metrics;
+	const struct pb_rset *m = &p->metrics;
 	bool has, has_lost, has_kept;
 	double pct = pb_rset_get_number(m, "loss_pct", &has);
 	double lost = pb_rset_get_number(m, "lost_total", &has_lost);
 	double kept = pb_rset_get_number(m, "samples_total", &has_kept);
 	if (!has)
-		return;
-	double n = lost + kept;
-	if (!has_lost || !has_kept || n <= 0) {
-		emit(fo, "loss_pct", pct, PB_UNIT_PERCENT, false, 0, 0, "", 0, true);
-		return;
-	}
-	/* Wilson score interval, z = 1.96 */
-	double z = 1.96, phat = lost / n, den = 1 + z * z / n;
-	double centre = (phat + z * z / (2 * n)) / den;
-	double half = z * sqrt(phat * (1 - phat) / n + z * z / (4 * n * n)) / den;
-	emit(fo, "loss_pct", pct, PB_UNIT_PERCENT, true, (centre - half) * 100,
-	     (centre + half) * 100, "Wilson 95 % interval on the lost and kept counts",
-	     (unsigned)pb_rlist_size(&fo->p->runs), true);
+		return false;
+	*out = (struct pb_figure_interval){.value = pct, .unit = PB_UNIT_PERCENT};
+	if (!has_lost || !has_kept || lost + kept <= 0)
+		return true;
+	pb_wilson95(lost, lost + kept, &out->lo, &out->hi);
+	out->lo *= 100;
+	out->hi *= 100;
+	out->has_interval = true;
+	out->basis = "Wilson 95 % interval on the lost and kept counts";
+	out->n = (unsigned)pb_rlist_size(&p->runs);
+	return true;
+}
+
+static void emit_loss(struct figure_out *fo)
+{
+	struct pb_figure_interval f;
+	if (pb_figure_loss_interval(fo->p, &f))
+		emit(fo, "loss_pct", f.value, f.unit, f.has_interval, f.lo, f.hi,
+		     f.has_interval ? f.basis : "", f.n, true);
 }
 
 static bool gives_no_figure(const struct pb_result_point *p)

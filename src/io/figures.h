@@ -45,6 +45,22 @@ int pb_figures_load_jsonl(const char *path, json_t *records, struct pb_error *er
 int pb_figures_parse_jsonl(const char *data, size_t len, const char *name, json_t *records,
 			   struct pb_error *err);
 
+/* A key figure of a point and its interval, as its record gives them (figures.c says how
+ * each is found), for a reader that shows the figure beside its point. */
+struct pb_figure_interval {
+	double value, lo, hi;
+	enum pb_unit unit;
+	bool has_interval;
+	const char *basis;      /* a sentence; NULL without an interval */
+	unsigned n;             /* the runs the interval is from */
+};
+/* The bias deviation field ("max_deviation", or one attribution's "max_deviation_at_ip" /
+ * "max_deviation_before_ip") of p; false when p has no such figure. */
+bool pb_figure_bias_interval(const struct pb_result_point *p, const char *field,
+			     struct pb_figure_interval *out);
+/* p's loss_pct; false when p has none. */
+bool pb_figure_loss_interval(const struct pb_result_point *p, struct pb_figure_interval *out);
+
 /* Adds what a fleet needs to tell machines apart to a probe document (pesbench-probe/1): the
  * host name and, where /proc/cpuinfo has one, the microcode revision. */
 void pb_figures_identify_machine(json_t *probe);

@@ -5,6 +5,7 @@
 #include "present/report_parts.h"
 
 #include "analysis/stats.h"
+#include "io/figures.h"
 #include "io/result_traits.h"
 #include "util/kit.h"
 #include "util/text.h"
@@ -89,6 +90,46 @@ static void c_cpu_overhead(const struct pb_result_point *p, char *b, size_t n)
 static void c_memory_overhead(const struct pb_result_point *p, char *b, size_t n)
 {
 	with_ci(met(p), "memory_overhead_pct", "memory_overhead_ci95_pp", b, n);
+}
+
+/* A bias deviation with the interval its figure record gives (io/figures.h) */
+static void deviation(const struct pb_result_point *p, const char *field, char *b, size_t n)
+{
+	struct pb_figure_interval f;
+	*b = '\0';
+	if (pb_figure_bias_interval(p, field, &f))
+		pb_format_value_ci(b, n, "%.2f", f.value,
+				   f.has_interval ? (f.hi - f.lo) / 2 : NAN);
+}
+
+static void c_deviation(const struct pb_result_point *p, char *b, size_t n)
+{
+	deviation(p, "max_deviation", b, n);
+}
+
+static void c_deviation_at_ip(const struct pb_result_point *p, char *b, size_t n)
+{
+	deviation(p, "max_deviation_at_ip", b, n);
+}
+
+static void c_deviation_before_ip(const struct pb_result_point *p, char *b, size_t n)
+{
+	deviation(p, "max_deviation_before_ip", b, n);
+}
+
+/* lost / (kept + lost) with its Wilson interval, which is not symmetric */
+static void c_loss(const struct pb_result_point *p, char *b, size_t n)
+{
+	struct pb_figure_interval f;
+	*b = '\0';
+	if (!pb_figure_loss_interval(p, &f))
+		return;
+	char v[PB_NUM_LEN], lo[PB_NUM_LEN], hi[PB_NUM_LEN];
+	pb_num(v, "%.3g", f.value);
+	if (f.has_interval)
+		pb_format(b, n, "%s (%s–%s)", v, pb_num(lo, "%.2g", f.lo), pb_num(hi, "%.2g", f.hi));
+	else
+		pb_format(b, n, "%s", v);
 }
 
 /* The document the table is drawn from: a point whose runs do not say what its period counts
@@ -444,7 +485,7 @@ static void c_notes(const struct pb_result_point *p, char *b, size_t n)
 #define DELIVERY PARAM_TEXT("delivery", "delivery")
 #define ROLE PARAM_TEXT("role", "role")
 #define TIME_OVERHEAD COL("time overhead (%)", c_time_overhead)
-#define MAX_DEVIATION METRIC_FIG("largest deviation (pp)", "max_deviation", "%.2f")
+#define MAX_DEVIATION COL("largest deviation (pp)", c_deviation)
 #define NOTES PROSE("notes", c_notes)
 #define OWN TXT("the facility's own figures", c_own)
 
@@ -458,8 +499,8 @@ static const struct column interval_cols[] = {
 
 static const struct column bias_cols[] = {
 	PERIOD, PARAM_TEXT("variant", "variant"), RUNS, METRIC_TEXT("attribution", "attribution"),
-	MAX_DEVIATION, METRIC_FIG("at the IP (pp)", "max_deviation_at_ip", "%.2f"),
-	METRIC_FIG("IP+1-corrected (pp)", "max_deviation_before_ip", "%.2f"), LOST, NOTES, {0}};
+	MAX_DEVIATION, COL("at the IP (pp)", c_deviation_at_ip),
+	COL("IP+1-corrected (pp)", c_deviation_before_ip), LOST, NOTES, {0}};
 
 static const struct column multi_cols[] = {
 	PARAM_FIG("events opened", "events_opened_together", "%.0f"),
@@ -490,7 +531,7 @@ static const struct column cost_cols[] = {
 static const struct column buffer_cols[] = {
 	ROLE, DELIVERY, PARAM_FIG("ring pages", "ring_pages", "%.0f"), TXT("wakeup", c_wakeup),
 	PERIOD, COL("wall time (ms)", c_wall_ms), TIME_OVERHEAD, COL("samples", c_samples), LOST,
-	METRIC_FIG("loss (%)", "loss_pct", "%.3g"), SIGNALS, NOTES, {0}};
+	COL("loss (%), 95 % interval", c_loss), SIGNALS, NOTES, {0}};
 
 static const struct column shadow_cols[] = {
 	PARAM_TEXT("variant", "variant"), PERIOD, RUNS, METRIC_TEXT("attribution", "attribution"),
