@@ -819,6 +819,25 @@ static size_t wall_times(const json_t *p, double *out, size_t max)
 	return n;
 }
 
+struct run_count {
+	unsigned runs;
+	long more;
+};
+
+static void count_run(void *ctx, const char *what)
+{
+	if (getenv("PB_TEST_SHOW_RUNS"))
+		fprintf(stderr, "run: %s\n", what);
+	((struct run_count *)ctx)->runs++;
+}
+
+static void count_more(void *ctx, int runs)
+{
+	if (getenv("PB_TEST_SHOW_RUNS"))
+		fprintf(stderr, "more: %d\n", runs);
+	((struct run_count *)ctx)->more += runs;
+}
+
 static void test_smoke_on(const char *facility)
 {
 	char dir[] = "/tmp/pb-test-cost-XXXXXX";
@@ -836,9 +855,19 @@ static void test_smoke_on(const char *facility)
 	o.periods[1] = 4;
 	o.periods[2] = 1;
 	o.nperiods = 3;
+	struct run_count counted = {0};
+	o.progress = count_run;
+	o.progress_more = count_more;
+	o.progress_ctx = &counted;
 	CHECK(pb_experiment_cost.run(&o, pb_test_spec(facility), &res, &err) == 0);
 	if (err.msg[0])
 		fprintf(stderr, "cost: %s\n", err.msg);
+	/* the progress bar's total, corrected as the designs and rounds were sized, is the runs
+	 * there were */
+	long total = (long)pb_experiment_cost.count_runs(&o, pb_test_spec(facility)) +
+		     counted.more;
+	CHECK_MSG(total == (long)counted.runs, "cost %s: %u runs; count_runs and its corrections "
+		  "said %ld", facility, counted.runs, total);
 	size_t at = 0;
 	json_t *fit;
 	unsigned fits = 0, other_sites = 0;

@@ -56,6 +56,17 @@ int main(void)
 	CHECK(strstr(text, "39/98") != NULL);
 	free(text);
 
+	/* corrected as the work learns its size: more runs, fewer, never below those begun */
+	pb_progress_start(&p, NULL, false, 10);
+	for (int i = 0; i < 4; i++)
+		pb_progress_step(&p, "run");
+	pb_progress_more(&p, 6);
+	CHECK_EQ_U64(p.total, 16);
+	pb_progress_more(&p, -9);
+	CHECK_EQ_U64(p.total, 7);
+	pb_progress_more(&p, -100);
+	CHECK_EQ_U64(p.total, 4);
+
 	/* not drawn when the caller says so (not a terminal, --quiet) */
 	text = NULL;
 	out = open_memstream(&text, &size);

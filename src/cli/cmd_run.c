@@ -169,6 +169,12 @@ static void show_progress(void *ctx, const char *what)
 	pb_progress_step(&p->line, what);
 }
 
+static void more_runs(void *ctx, int runs)
+{
+	struct progress *p = ctx;
+	pb_progress_more(&p->line, runs);
+}
+
 static void end_progress(struct progress *p)
 {
 	pb_progress_clear(&p->line);
@@ -242,6 +248,7 @@ int pb_cmd_run(int argc, char **argv)
 	pb_progress_start(&progress.line, stderr, !a.quiet && isatty(STDERR_FILENO),
 			  suite->total_runs);
 	a.o.progress = show_progress;
+	a.o.progress_more = more_runs;
 	a.o.progress_ctx = &progress;
 	a.o.interrupted = &interrupted;
 

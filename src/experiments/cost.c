@@ -132,20 +132,47 @@ static unsigned other_site_classes(const struct pb_spec *s, const struct pb_mach
 	return nseen > 1 ? nseen - 1 : 0;
 }
 
+unsigned pb_cost_design_pairs_counted(unsigned np, enum pb_delivery mode)
+{
+	return (mode == PB_DELIVERY_NONE ? 2 : 1) * np;
+}
+
+/* The prediction runs count_runs counts on the suite's workload: a round is the baseline and
+ * three periods (and, on one thread, the reference's pair, beside a facility without a cost
+ * per event), the fewest rounds, on one thread and on the most; a refused prediction takes
+ * them off the progress bar. */
+static unsigned workload_predictions_counted(const struct pb_suite_options *o,
+					     const struct pb_spec *s)
+{
+	if (!predict_workload(s))
+		return 0;
+	unsigned thread_counts = o->nthreads && o->threads[o->nthreads - 1] > 1 ? 2 : 1;
+	return thread_counts * pb_cost_predict_rounds(o) * 4 +
+	       (s->facility->traps_every_event ? 0 : 2 * pb_cost_predict_rounds(o));
+}
+
+/* The same on the real programs (a timer's): two, each a baseline and three periods. */
+static unsigned program_predictions_counted(const struct pb_suite_options *o,
+					    const struct pb_spec *s)
+{
+	return is_timer(s) ? 2 * pb_cost_predict_rounds(o) * 4 : 0;
+}
+
+/* Steps of the progress bar: a sweep's pair (noise, pilot, design) is one, a prediction's run
+ * is one. */
 static unsigned cost_count_runs(const struct pb_suite_options *o, const struct pb_spec *s)
 {
 	uint64_t p[PB_MAX_LIST];
 	unsigned np = pb_cost_periods(o, s, p);
-	/* The noise and pilot pairs and the design's fewest rounds; the design's size is not
-	 * known before its noise and pilot are measured. */
-	unsigned n = (NMODES + 1) * np * 2 + 2 * (NOISE_PAIRS + 2 * PILOT_PAIRS * NMODES);
-	n += other_site_classes(s, o->machine) * 2 * np * 2;
-	/* a round: the baseline and three periods (and, on one thread, the reference's pair) */
-	if (predict_workload(s))
-		n += 2 * (pb_cost_predict_rounds(o) * 4 + 1) + 2 * pb_cost_predict_rounds(o);
-	if (is_timer(s))
-		n += 2 * (pb_cost_predict_rounds(o) * 4 + 1);
-	return n;
+	/* The noise and pilot pairs and a design of each mode; the design's size is not known
+	 * before its noise and pilot are measured, and the sweep corrects the count then. A
+	 * facility that traps on every event takes its noise from the pilot. */
+	unsigned n = s->facility->traps_every_event ? 0 : NOISE_PAIRS;
+	for (unsigned m = 0; m < NMODES; m++)
+		n += 2 * PILOT_PAIRS + pb_cost_design_pairs_counted(np, modes[m]);
+	n += other_site_classes(s, o->machine) *
+	     (2 * PILOT_PAIRS + pb_cost_design_pairs_counted(np, PB_DELIVERY_NONE));
+	return n + workload_predictions_counted(o, s) + program_predictions_counted(o, s);
 }
 
 /* Most site classes a facility's cost workload is swept on (uprobes: emulated,
@@ -342,6 +369,8 @@ static int cost_run(const struct pb_suite_options *o, const struct pb_spec *aske
 	}
 	if (!none_ok) {
 		/* no floor: every prediction is refused, saying why */
+		pb_suite_more_runs(o, -(int)(workload_predictions_counted(o, &spec) +
+					      program_predictions_counted(o, &spec)));
 		const char *other = predict_workload(&spec);
 		if (other)
 			pb_cost_refuse_prediction(res, facility, other, &fits[0], NULL);
@@ -398,6 +427,8 @@ static int cost_run(const struct pb_suite_options *o, const struct pb_spec *aske
 			model.resolved = true;
 			use = &model;
 		}
+		if (!use || source < 0)
+			pb_suite_more_runs(o, -(int)workload_predictions_counted(o, &spec));
 		if (use && source < 0) {
 			pb_cost_refuse_prediction(res, facility, other, use, &site_fits[0]);
 		} else if (use) {
@@ -413,11 +444,14 @@ static int cost_run(const struct pb_suite_options *o, const struct pb_spec *aske
 		}
 	}
 	if (!rc && is_timer(&spec)) {
-		if (!pb_cost_fit_usable(&fits[0]))
+		if (!pb_cost_fit_usable(&fits[0])) {
+			pb_suite_more_runs(o, -(int)program_predictions_counted(o, &spec));
 			for (size_t i = 0; i < 2; i++)
-				pb_cost_refuse_prediction(res, facility, pb_cost_program_names[i], &fits[0], NULL);
-		else
+				pb_cost_refuse_prediction(res, facility, pb_cost_program_names[i],
+							  &fits[0], NULL);
+		} else {
 			rc = pb_cost_real_programs(o, facility, &spec, &fits[0], res, err);
+		}
 	}
 	free(site_fits);
 	return rc;

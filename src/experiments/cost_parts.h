@@ -129,6 +129,10 @@ unsigned pb_cost_predict_max_rounds(const struct pb_suite_options *o);
 uint64_t pb_cost_sum_cpu(const struct pb_point *pt, unsigned threads);
 int pb_cost_setup_sweep(struct sweep_setup *su, const char *facility, const struct pb_spec *spec,
 			const struct pb_machine *machine, uint64_t target_ms, struct pb_error *err);
+/* The pairs count_runs counts for one mode's design before it is sized (one at each of the np
+ * periods a round, two rounds for mode none; a pair is one step of the progress bar): the
+ * sweep replaces them by its design's own. */
+unsigned pb_cost_design_pairs_counted(unsigned np, enum pb_delivery mode);
 /* Measures a mode's sweep by its design; su->new_point makes the point of each period. */
 int pb_cost_sweep_mode(struct sweep_setup *su, enum pb_delivery mode, struct cost_fit *cf,
 		       struct pb_error *err);

@@ -514,9 +514,14 @@ static int prediction_rounds(const struct pb_suite_options *o, const char *what,
 		return rc;
 	d->warmup_cpu = warm.cpu;
 	d->rounds = 0;
+	/* count_runs counted three periods a round */
+	pb_suite_more_runs(o, ((int)nperiods - 3) * (int)fewest);
 	for (unsigned r = 0; r < most; r++) {
 		if (r >= fewest && rounds_precise(d))
 			break;
+		/* count_runs counted the fewest rounds */
+		if (r >= fewest)
+			pb_suite_more_runs(o, (int)nslots);
 		for (unsigned k = 0; k < nslots; k++) {
 			/* slot 0 is the baseline */
 			unsigned slot = (k + r) % nslots;
@@ -744,6 +749,8 @@ int pb_cost_real_programs(const struct pb_suite_options *o, const char *facility
 			pb_format(why, sizeof why, "%s is not installed (scripts/install-deps.sh "
 				  "installs it)", progs[i].argv[0]);
 			pb_not_applicable(res, "cost", facility, why);
+			/* count_runs counted its fewest rounds of a baseline and three periods */
+			pb_suite_more_runs(o, -(int)(pb_cost_predict_rounds(o) * 4));
 			continue;
 		}
 		rc = program_runs(o, facility, spec, progs[i].argv, progs[i].name, periods, np,

@@ -8,6 +8,7 @@
 #include "workloads/workload.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -87,6 +88,22 @@ static double pair_y(const struct pb_cost_pair *p)
 	return p->cpu - p->base_cpu;
 }
 
+/* One pair begins: the progress line says which (a pair is one step of the progress bar). */
+static void pair_step(const struct sweep_setup *su, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static void pair_step(const struct sweep_setup *su, const char *fmt, ...)
+{
+	if (!su->o || !su->o->progress)
+		return;
+	char which[200], what[256];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(which, sizeof which, fmt, ap);
+	va_end(ap);
+	pb_format(what, sizeof what, "cost %s %s", su->facility, which);
+	su->o->progress(su->o->progress_ctx, what);
+}
+
 /* Noise: the CPU time of one run without perf from run to run, from NOISE_PAIRS pairs of such
  * runs (the RMS of their differences / sqrt 2), measured once per setup (it is the machine's,
  * whatever the mode). Not for a facility that traps on every event: its unsampled run (a
@@ -99,6 +116,9 @@ static int measure_noise(struct sweep_setup *su, struct pb_error *err)
 	double d2 = 0, run = 0;
 	for (unsigned i = 0; i < NOISE_PAIRS; i++) {
 		struct pb_point a, b;
+		if (su->o && pb_suite_interrupted(su->o, err))
+			return -1;
+		pair_step(su, "noise: pair %u/%u of runs without perf", i + 1, NOISE_PAIRS);
 		if (measure_run(su, &q, &a, err))
 			return -1;
 		if (measure_run(su, &q, &b, err)) {
@@ -160,6 +180,10 @@ static int pilot_pair(struct sweep_setup *su, struct pb_point_request *req, uint
 		      bool base_first, struct pb_cost_pair *pr, double *seconds,
 		      struct pb_error *err)
 {
+	if (su->o && pb_suite_interrupted(su->o, err))
+		return -1;
+	pair_step(su, "%s, pilot pair at period %llu", pb_delivery_name(req->delivery),
+		  (unsigned long long)period);
 	uint64_t t0 = pb_now_ns();
 	if (pb_point_request_set_period(req, period, err) ||
 	    measure_pair(su, req, base_first, pr, err))
@@ -274,6 +298,9 @@ static int measure_design(struct design_run *dr, unsigned rounds, const char *wh
 {
 	struct sweep_setup *su = dr->su;
 	dr->design_start_s = (double)(pb_now_ns() - dr->start) / 1e9;
+	/* the progress bar counts this design's pairs, less those a cut leaves out */
+	unsigned pairs = rounds * dr->nslots, begun = 0;
+	pb_suite_more_runs(su->o, (int)pairs);
 	for (unsigned r = 0; r < rounds; r++, dr->round++) {
 		/* Each round visits the slots in a new order, and the order inside the pairs
 		 * alternates: in a fixed order a machine that warms up or quiets down would read
@@ -287,15 +314,12 @@ static int measure_design(struct design_run *dr, unsigned rounds, const char *wh
 			if (r >= dr->min_rounds &&
 			    pb_now_ns() - dr->start >= BUDGET_HARD_CAP * su->budget_ns) {
 				dr->cut = true;
+				pb_suite_more_runs(su->o, -(int)(pairs - begun));
 				return 0;
 			}
-			if (su->o && su->o->progress) {
-				char what[256];
-				pb_format(what, sizeof what, "cost %s %s, period %llu, %sround %u/%u",
-					  su->facility, pb_delivery_name(dr->mode),
-					  (unsigned long long)dr->periods[i], which, r + 1, rounds);
-				su->o->progress(su->o->progress_ctx, what);
-			}
+			begun++;
+			pair_step(su, "%s, period %llu, %sround %u/%u", pb_delivery_name(dr->mode),
+				  (unsigned long long)dr->periods[i], which, r + 1, rounds);
 			struct pb_cost_pair pr;
 			if (pb_point_request_set_period(dr->req, dr->periods[i], err) ||
 			    measure_pair(su, dr->req, (dr->round + k) % 2 == 0, &pr, err))
@@ -449,6 +473,8 @@ int pb_cost_sweep_mode(struct sweep_setup *su, enum pb_delivery mode, struct cos
 		.slot_period = slot_period, .nslots = nslots, .start = start,
 		.min_rounds = in.min_rounds, .last = nslots,
 	};
+	/* count_runs counted a design of its own: this one replaces it on the progress bar */
+	pb_suite_more_runs(su->o, -(int)pb_cost_design_pairs_counted(su->np, mode));
 	rc = measure_design(&dr, d.rounds, "", err);
 	pb_cost_fit_sweep(sw, su->per_event, cf);
 	cf->design_rounds = d.rounds;

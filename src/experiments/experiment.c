@@ -56,6 +56,12 @@ bool pb_suite_interrupted(const struct pb_suite_options *o, struct pb_error *err
 	return false;
 }
 
+void pb_suite_more_runs(const struct pb_suite_options *o, int runs)
+{
+	if (o && o->progress_more && runs)
+		o->progress_more(o->progress_ctx, runs);
+}
+
 /* Times the template request (one thread, sampling as it will) until a run lasts at least
  * 5 ms, then scales the iterations to target_ms. */
 static int time_once(const struct pb_point_request *template, uint64_t iterations,

@@ -21,6 +21,11 @@ struct pb_suite_options {
 	const struct pb_machine *machine;   /* NULL: this machine */
 	/* Progress: called before each run with a short description. */
 	void (*progress)(void *ctx, const char *what);
+	/* The runs an experiment now knows it will make beyond its count_runs (a design sized
+	 * from what it measured, rounds added until a figure is precise), or short of it when
+	 * negative: the progress bar's total follows, so that its estimate of the time left
+	 * does not stop at 0:00 with runs still to come. NULL: nobody counts. */
+	void (*progress_more)(void *ctx, int runs);
 	void *progress_ctx;
 	volatile sig_atomic_t *interrupted; /* set by SIGINT/SIGTERM: stop after the current run */
 };
@@ -95,5 +100,7 @@ void pb_bias_metrics(struct pb_result_point *point, enum pb_ip_kind kind);
 void pb_not_applicable(struct pb_results *res, const char *experiment, const char *facility,
 		       const char *why);
 bool pb_suite_interrupted(const struct pb_suite_options *o, struct pb_error *err);
+/* Tells o's progress_more, if any, of runs beyond (or short of) the experiment's count_runs. */
+void pb_suite_more_runs(const struct pb_suite_options *o, int runs);
 
 #endif

@@ -96,6 +96,12 @@ void pb_progress_step(struct pb_progress *p, const char *what)
 		draw(p, p->started_runs - 1, what);
 }
 
+void pb_progress_more(struct pb_progress *p, int runs)
+{
+	int64_t total = (int64_t)p->total + runs;
+	p->total = total < (int64_t)p->started_runs ? p->started_runs : (unsigned)total;
+}
+
 void pb_progress_clear(struct pb_progress *p)
 {
 	if (p->draw && p->drawn) {
