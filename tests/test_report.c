@@ -249,6 +249,10 @@ static void check_report(void)
 	CHECK_STR_CONTAINS(html, "<!DOCTYPE html>");
 	CHECK_STR_CONTAINS(html, "Intel(R) Xeon(R) Gold 6354");
 	check_grouped(html, results, "interval");
+	/* a table whose rows all span (mode: bp:w not applicable) has no empty header row */
+	CHECK(!strstr(html, "<tr></tr>"));
+	CHECK_STR_CONTAINS(html, "<tr class=\"bad\"><td colspan=\"1\">not applicable: nothing to "
+			   "&lt;watch&gt;</td></tr>");
 	CHECK_STR_CONTAINS(html, "no &lt;arm_spe&gt; PMU &amp; no SPE here");
 	CHECK(!strstr(html, "<arm_spe>"));
 	CHECK_STR_CONTAINS(html, "nothing to &lt;watch&gt;");

@@ -628,13 +628,17 @@ static void table_of_kind(FILE *f, const struct pb_results *doc, const char *exp
 	}
 	/* a facility and workload head the rows that share them, across the table: as two
 	 * columns they repeated on every row and took a quarter of the page's width */
-	if (!shown)
+	fputs("<div class=\"wide\"><table>\n", f);
+	if (shown) {
+		fputs("<tr>", f);
+		for (size_t c = 0; c < ncols; c++)
+			if (used[c] && !cols[c].prose)
+				fprintf(f, "<th>%s</th>", cols[c].head);
+		fputs("</tr>\n", f);
+	} else {
+		/* every row spans (not applicable, failed): its reason is the one cell */
 		shown = 1;
-	fputs("<div class=\"wide\"><table>\n<tr>", f);
-	for (size_t c = 0; c < ncols; c++)
-		if (used[c] && !cols[c].prose)
-			fprintf(f, "<th>%s</th>", cols[c].head);
-	fputs("</tr>\n", f);
+	}
 	const struct pb_result_point *group = NULL;
 	for (size_t i = 0; i < doc->npoints; i++) {
 		const struct pb_result_point *p = doc->points[i];
