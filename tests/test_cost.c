@@ -326,6 +326,10 @@ static struct {
 	unsigned calls, quiet_runs, louder_from;
 	double noise_ns, louder_ns;
 	uint64_t state;
+	/* a facility that traps on every event: events a run, each costing event_ns, the
+	 * period counting events, and sample_ns a sample on top (0 events: the timer above) */
+	unsigned events;
+	double event_ns, sample_ns;
 } noisy;
 
 static double noisy_gauss(void)
@@ -348,7 +352,13 @@ static int noisy_measure(const struct pb_point_request *q, struct pb_point *out,
 		       : n < noisy.louder_from ? noisy.noise_ns
 					       : noisy.louder_ns;
 	double cpu = 30e6 + noise * noisy_gauss();
-	if (!q->no_perf && q->nevents) {
+	if (!q->no_perf && q->nevents && noisy.events) {
+		double samples = floor(noisy.events / (double)q->events[0].period);
+		cpu += noisy.event_ns * noisy.events + noisy.sample_ns * samples;
+		out->ev[0].observed = (uint64_t)samples;
+		out->ev[0].expected = samples;
+		out->ev[0].count = noisy.events;
+	} else if (!q->no_perf && q->nevents) {
 		double samples = floor(30e6 / (double)q->events[0].period);
 		cpu += 1e4 * samples;
 		out->ev[0].observed = (uint64_t)samples;
@@ -362,6 +372,7 @@ static int noisy_measure(const struct pb_point_request *q, struct pb_point *out,
 
 static void noisy_sweep(unsigned louder_from, double louder_ns, struct cost_fit *cf)
 {
+	noisy.events = 0;
 	noisy.calls = 0;
 	noisy.quiet_runs = 2 * NOISE_PAIRS + 4 * PILOT_PAIRS;
 	noisy.noise_ns = 2e6;
@@ -441,6 +452,53 @@ static void test_redesign(void)
 	CHECK(isnan(cf.to_resolve_s));
 	CHECK_STR_CONTAINS(cf.why, "a second design replaced a first of");
 	CHECK_STR_CONTAINS(cf.why, "the noise rose as it ran");
+}
+
+/* A breakpoint's sample beside its trap: 2000 events a run at 14 us each, 200 ns a sample,
+ * 2 ms of noise a run. The traps' cost resolves and the sample's cannot; the reason says what
+ * the sample is beside the trap (bp:w's fit said only that 1219 s would resolve it). */
+static void test_sample_beside_trap(void)
+{
+	noisy.calls = 0;
+	noisy.quiet_runs = 4 * PILOT_PAIRS;
+	noisy.noise_ns = 2e6;
+	noisy.louder_from = UINT_MAX;
+	noisy.state = 20261127;
+	noisy.events = 2000;
+	noisy.event_ns = 14000;
+	noisy.sample_ns = 200;
+	struct pb_spec timer, bp;
+	struct pb_error err = {0};
+	struct sweep_setup su;
+	CHECK(pb_spec_parse("timer:cpu-clock", &timer, NULL) == 0);
+	CHECK(pb_spec_parse("bp:w", &bp, NULL) == 0);
+	/* set up on the timer (its calibration runs here whatever the breakpoints do), then
+	 * made the trapping facility the fake machine plays */
+	CHECK(pb_cost_setup_sweep(&su, "bp:w", &timer, NULL, 5, &err) == 0);
+	su.per_event = true;
+	su.time_based = false;
+	su.min_period = 1;
+	su.sampled.events[0].spec = bp;
+	struct pb_suite_options o;
+	pb_suite_options_defaults(&o);
+	su.np = pb_cost_periods(&o, &bp, su.periods);
+	su.min_rounds = 1;
+	su.budget_ns = 60ull * 1000000000ull;
+	su.design_periods = true;
+	su.measure = noisy_measure;
+	struct cost_fit cf;
+	CHECK_MSG(pb_cost_sweep_mode(&su, PB_DELIVERY_NONE, &cf, &err) == 0, "%s", err.msg);
+	CHECK_MSG(cf.event_resolved && near(cf.event_ns, 14000, 3 * cf.event_ci95),
+		  "%.0f ± %.0f ns an event", cf.event_ns, cf.event_ci95);
+	CHECK_MSG(!cf.resolved, "%.0f ± %.0f ns a sample", cf.cpu.slope, cf.cpu.slope_ci95);
+	char want[160];
+	snprintf(want, sizeof want, "a sample adds at most %.0f ns (the CI's upper end) to the "
+		 "%.0f ns trap every event pays, sampled or not: %.1f %% of it",
+		 cf.cpu.slope + cf.cpu.slope_ci95, cf.event_ns,
+		 100 * (cf.cpu.slope + cf.cpu.slope_ci95) / cf.event_ns);
+	CHECK_STR_CONTAINS(cf.why, want);
+	fprintf(stderr, "sample beside trap: %s\n", cf.why);
+	noisy.events = 0;
 }
 
 /* Predictions are judged on the slowdown (issue 27). python3 at 100 us once predicted 14.3 %
@@ -1548,6 +1606,7 @@ int main(void)
 	test_plan();
 	test_design();
 	test_redesign();
+	test_sample_beside_trap();
 	test_paired_slowdown();
 	test_unpaired_slowdown();
 	test_rounds_to_decide();

@@ -349,7 +349,7 @@ struct pb_result_point *pb_cost_fit_point(struct pb_results *res, const char *fa
 			      pb_cost_fit_reason(cf));
 	pb_rset_text(par, "estimate", estimate);
 	if (!cf->resolved) {
-		char note[720];
+		char note[900];
 		if (cf->error[0])
 			pb_format(note, sizeof note, "per-sample cost not resolved: a run failed (%s)",
 				  cf->error);

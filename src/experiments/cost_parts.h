@@ -51,7 +51,7 @@ struct cost_fit {
 	size_t pairs;
 	unsigned rounds;
 	double seconds, budget_seconds;
-	char why[480];               /* unresolved: the reason */
+	char why[640];               /* unresolved: the reason */
 	char error[256];             /* a run failed: the message ("" otherwise); the fit is then
 				      * never resolved, whatever its figures */
 	/* The design (see pb_cost_design_size): the noise and pilot it was sized from, the

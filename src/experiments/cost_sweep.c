@@ -395,6 +395,13 @@ static void explain_unresolved(struct cost_fit *cf)
 	if (cf->cut_short)
 		pb_append(cf->why, sizeof cf->why, "; cut short at %zu of the design's %zu "
 			  "pairs (over twice its budget)", cf->pairs, cf->design_pairs);
+	/* what the sample is beside the trap every event pays: why it hides in the noise */
+	if (too_wide && cf->per_event && cf->event_resolved && cf->event_ns > 0 &&
+	    f->slope + f->slope_ci95 > 0)
+		pb_append(cf->why, sizeof cf->why, "; a sample adds at most %.0f ns (the CI's upper "
+			  "end) to the %.0f ns trap every event pays, sampled or not: %.1f %% of it",
+			  f->slope + f->slope_ci95, cf->event_ns,
+			  100 * (f->slope + f->slope_ci95) / cf->event_ns);
 	if (isfinite(cf->to_resolve_s))
 		/* the design's part only: its noise and pilot runs come on top (a uprobe's took
 		 * 8 s where the design needed 1) */

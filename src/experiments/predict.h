@@ -241,7 +241,7 @@ struct pb_cost {
 				    * noise and pilot runs included (NaN: no cost seen to size it
 				    * for) */
 	bool to_resolve_lower;    /* ... at least that long */
-	char why[480];            /* unresolved: why */
+	char why[640];            /* unresolved: why */
 };
 int pb_cost_measure(const struct pb_spec *spec, unsigned min_rounds, uint64_t target_ms,
 		    uint64_t budget_ms, struct pb_cost *cost, struct pb_error *err);
