@@ -7,18 +7,19 @@
  * forked child so that its peak RSS (wait4's ru_maxrss) is the measured process's own, and the
  * runs of one thread count are interleaved (baseline, none, signal, sigtrap, drain, baseline,
  * ...) so that drift in the machine falls on every mode alike. Reported per point: the median
- * wall time (CLOCK_MONOTONIC) and its overhead over the baseline's median, the measured
- * threads' CPU time (summed) and its overhead — what sampling costs them without the time they
- * waited for a CPU other programs held —, the median peak RSS and its overhead, samples,
- * signals and losses, and the cost per sample per thread ((sampled - baseline) / samples per
- * thread, wall) and per sample on CPU time — for trapping facilities (breakpoints, uprobes)
- * that cost includes the trap every event pays, sampled or not. */
+ * wall time (CLOCK_MONOTONIC) and its overhead over the baseline, the measured threads' CPU
+ * time (summed) and its overhead — what sampling costs them without the time they waited for a
+ * CPU other programs held —, the median peak RSS and its overhead (each overhead over rounds
+ * paired with the baseline's, with its 95 % CI), samples, signals and losses, and the cost per
+ * sample per thread ((sampled - baseline) / samples per thread, wall) and per sample on CPU
+ * time — for a facility that traps on every event that cost includes the trap every event
+ * pays, sampled or not. */
 #include "experiments/child.h"
 #include "experiments/experiment.h"
+#include "experiments/predict.h"
 #include "experiments/suite_defaults.h"
 
 #include "analysis/stats.h"
-#include "experiments/predict.h"
 #include "util/text.h"
 
 #include <math.h>

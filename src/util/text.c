@@ -4,7 +4,6 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 void pb_format(char *buf, size_t len, const char *fmt, ...)
@@ -30,21 +29,22 @@ const char *pb_num(char *buf, const char *fmt, double v)
 
 void pb_format_value_ci(char *buf, size_t len, const char *fmt, double v, double ci)
 {
-	char c[PB_NUM_LEN];
+	/* an interval below the doubles' own precision is none: 30, 30 gives 1.8e-15 */
+	if (isfinite(ci) && isfinite(v) && ci >= 0 && ci < 1e-9 * fmax(1, fabs(v)))
+		ci = 0;
 	if (!(ci > 0) || !isfinite(ci) || !isfinite(v)) {
 		pb_format_number(buf, len, fmt, v);
 		if (ci == 0)
 			pb_append(buf, len, " ±0");
 		return;
 	}
-	pb_format_number(c, sizeof c, "%.2g", ci);
 	/* the interval's second significant digit, once rounded, sets the place of both: 2.1
 	 * tenths, 0.38 hundredths, 9.96 (10) units, 1 (1.0) tenths */
-	int place = (int)floor(log10(strtod(c, NULL))) - 1;
-	int decimals = place < 0 ? -place : 0;
-	if (decimals > 9)
-		decimals = 9;
-	char value[PB_NUM_LEN];
+	double place = floor(log10(ci)) - 1;
+	if (round(ci / pow(10, place)) >= 100)
+		place += 1;
+	int decimals = place < 0 ? (int)fmin(-place, 9) : 0;
+	char value[PB_NUM_LEN], c[PB_NUM_LEN];
 	pb_format(value, sizeof value, "%.*f", decimals, v);
 	pb_format(c, sizeof c, "%.*f", decimals, ci);
 	/* a figure that rounds to zero has no sign */
