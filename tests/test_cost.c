@@ -1475,11 +1475,27 @@ static void test_cost_by_period(void)
 							      PB_DELIVERY_NONE, cf, NULL);
 		const char *note = pb_rset_get_text(&p->params, "rate_note");
 		CHECK_MSG(!note == !with_intercept, "rate note: %s", note ? note : "(none)");
-		if (note)
+		if (note) {
 			CHECK_MSG(strstr(note, "20.5 µs at 10 µs, 25 µs at 100 µs") != NULL, "%s", note);
+			CHECK(!strstr(note, "counted event"));
+		}
 		const struct pb_rlist *rows = pb_rset_get_list(&p->metrics,
 							       "ns_per_sample_by_period");
 		CHECK(rows && pb_rlist_size(rows) == 2);
+		/* the same runs counting 5000 events each, the period in events (a page fault's
+		 * count): the intercept is also said per counted event, 500 µs / 5000 = 100 ns */
+		for (unsigned k = 0; k < sw->n; k++)
+			sw->p[k].events = 5000;
+		memset(cf, 0, sizeof *cf);
+		pb_cost_fit_sweep(sw, false, cf);
+		p = pb_cost_fit_point(&res, "sw:page-faults", "mode:kernel=touch", PB_DELIVERY_NONE,
+				      cf, NULL);
+		note = pb_rset_get_text(&p->params, "rate_note");
+		CHECK_MSG(!note == !with_intercept, "rate note: %s", note ? note : "(none)");
+		if (note)
+			CHECK_MSG(strstr(note, "or each counted event's cost: 100 ± ") &&
+					  strstr(note, " ns an event over the 5000 a run); by period:"),
+				  "%s", note);
 		/* a facility that traps on every event: its extra time holds the traps, no
 		 * per-period cost of a sample */
 		memset(cf, 0, sizeof *cf);
