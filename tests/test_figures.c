@@ -126,6 +126,10 @@ static void check_shown_beside(const struct pb_results *doc)
 	CHECK_STR_CONTAINS(html, "<td class=\"n\">5 ±13</td>");
 	CHECK_STR_CONTAINS(html, "<td class=\"n\">30.00 ±0</td>");
 	CHECK_STR_CONTAINS(html, "<td class=\"n\">5 (2.2–11)</td>");
+	/* the CPU overhead with its own interval; the time's, written before there was one,
+	 * with the means' CIs propagated, as its record gives it (-107.97 to 147.97) */
+	CHECK_STR_CONTAINS(html, "<td class=\"n\">20.0 ±3.5</td>");
+	CHECK_STR_CONTAINS(html, "<td class=\"n\">20 ±130</td>");
 	free(html);
 }
 

@@ -259,34 +259,53 @@ static const struct pb_result_point *baseline_of(const struct pb_results *r,
 	return NULL;
 }
 
-static void emit_overhead(struct figure_out *fo, const char *metric, const char *pct_name,
-			  const char *ci_name, const char *time_name)
+bool pb_figure_overhead_interval(const struct pb_results *r, const struct pb_result_point *p,
+				 enum pb_figure_overhead which, struct pb_figure_interval *out)
 {
-	const struct pb_result_point *p = fo->p, *base = baseline_of(fo->r, p);
+	static const char *const names[][3] = {
+		[PB_OVERHEAD_TIME] = {"time_overhead_pct", "time_overhead_ci95_pp", "wall_ns"},
+		[PB_OVERHEAD_CPU] = {"cpu_overhead_pct", "cpu_overhead_ci95_pp", "cpu_ns"},
+		[PB_OVERHEAD_MEMORY] = {"memory_overhead_pct", "memory_overhead_ci95_pp", NULL},
+	};
+	const char *const *n = names[which];
 	bool has, has_ci;
-	double pct = pb_rset_get_number(&p->metrics, pct_name, &has);
-	double ci = pb_rset_get_number(&p->metrics, ci_name, &has_ci);
-	const struct pb_rsummary *s = pb_rset_get_summary(&p->metrics, time_name);
-	const struct pb_rsummary *b = base ? pb_rset_get_summary(&base->metrics, time_name) : NULL;
+	double pct = pb_rset_get_number(&p->metrics, n[0], &has);
+	double ci = pb_rset_get_number(&p->metrics, n[1], &has_ci);
 	if (!has)
-		return;
+		return false;
+	const struct pb_rsummary *s = n[2] ? pb_rset_get_summary(&p->metrics, n[2]) : NULL;
+	*out = (struct pb_figure_interval){.value = pct, .unit = PB_UNIT_PERCENT,
+					   .n = s ? (unsigned)s->n : 0};
 	if (has_ci) {
-		emit(fo, metric, pct, PB_UNIT_PERCENT, true, pct - ci, pct + ci,
-		     "rounds paired with the baseline's: the mean paired difference over the mean "
-		     "baseline, t interval", s ? s->n : 0, true);
-		return;
+		out->has_interval = true;
+		out->lo = pct - ci;
+		out->hi = pct + ci;
+		out->basis = "rounds paired with the baseline's: the mean paired difference over the "
+			     "mean baseline, t interval";
+		return true;
 	}
 	/* written before the experiment gave its own interval: the means' CIs propagated */
-	if (!s || !b || s->n < 2 || b->n < 2 || s->mean <= 0 || b->mean <= 0) {
-		emit(fo, metric, pct, PB_UNIT_PERCENT, false, 0, 0, "", s ? s->n : 0, true);
-		return;
-	}
+	const struct pb_result_point *base = r && s ? baseline_of(r, p) : NULL;
+	const struct pb_rsummary *b = base ? pb_rset_get_summary(&base->metrics, n[2]) : NULL;
+	if (!s || !b || s->n < 2 || b->n < 2 || s->mean <= 0 || b->mean <= 0)
+		return true;
 	double ratio = s->mean / b->mean;
 	double rel = sqrt(pow(s->ci95 / s->mean, 2) + pow(b->ci95 / b->mean, 2));
-	emit(fo, metric, pct, PB_UNIT_PERCENT, true, (ratio * (1 - rel) - 1) * 100,
-	     (ratio * (1 + rel) - 1) * 100,
-	     "95 % CIs of the sampled and baseline means, propagated to first order",
-	     s->n < b->n ? s->n : b->n, true);
+	out->has_interval = true;
+	out->lo = (ratio * (1 - rel) - 1) * 100;
+	out->hi = (ratio * (1 + rel) - 1) * 100;
+	out->basis = "95 % CIs of the sampled and baseline means, propagated to first order";
+	out->n = s->n < b->n ? (unsigned)s->n : (unsigned)b->n;
+	return true;
+}
+
+static void emit_overhead(struct figure_out *fo, const char *metric,
+			  enum pb_figure_overhead which)
+{
+	struct pb_figure_interval f;
+	if (pb_figure_overhead_interval(fo->r, fo->p, which, &f))
+		emit(fo, metric, f.value, f.unit, f.has_interval, f.lo, f.hi,
+		     f.has_interval ? f.basis : "", f.n, true);
 }
 
 bool pb_figure_loss_interval(const struct pb_result_point *p, struct pb_figure_interval *out)
@@ -384,10 +403,8 @@ static json_t *from_results(const struct pb_results *r, const json_t *scorecard,
 		emit_fit(&fo, "cost_ns_per_event", "ns_per_event", "ns_per_event_ci95");
 		emit_fit(&fo, "cost_excess_ns", "excess_over_floor_ns", "excess_ci95_ns");
 		if (pb_rset_get_summary(m, "wall_ns")) {
-			emit_overhead(&fo, "overhead_time_pct", "time_overhead_pct", "time_overhead_ci95_pp",
-				      "wall_ns");
-			emit_overhead(&fo, "overhead_cpu_pct", "cpu_overhead_pct", "cpu_overhead_ci95_pp",
-				      "cpu_ns");
+			emit_overhead(&fo, "overhead_time_pct", PB_OVERHEAD_TIME);
+			emit_overhead(&fo, "overhead_cpu_pct", PB_OVERHEAD_CPU);
 		}
 		emit_loss(&fo);
 		emit_summary(&fo, "prediction_error_pct", "error_pct");

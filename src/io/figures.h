@@ -58,6 +58,12 @@ struct pb_figure_interval {
  * "max_deviation_before_ip") of p; false when p has no such figure. */
 bool pb_figure_bias_interval(const struct pb_result_point *p, const char *field,
 			     struct pb_figure_interval *out);
+/* p's overhead (overhead and buffer experiments) and its interval: its own (paired rounds),
+ * else, for a file written before it had one, its and r's baseline point's means' CIs
+ * propagated; r may be NULL (no fallback). false when p has none. */
+enum pb_figure_overhead { PB_OVERHEAD_TIME, PB_OVERHEAD_CPU, PB_OVERHEAD_MEMORY };
+bool pb_figure_overhead_interval(const struct pb_results *r, const struct pb_result_point *p,
+				 enum pb_figure_overhead which, struct pb_figure_interval *out);
 /* p's loss_pct; false when p has none. */
 bool pb_figure_loss_interval(const struct pb_result_point *p, struct pb_figure_interval *out);
 

@@ -76,20 +76,48 @@ static void with_ci(const struct pb_rset *s, const char *k, const char *ci, char
 	pb_format_value_ci(buf, len, "%.4g", v, ok_ci ? c : NAN);
 }
 
-/* An overhead and its interval (the overhead and buffer experiments write both). */
+/* The document the table is drawn from: a point whose runs do not say what its period counts
+ * (overhead, buffer and cost record no basis) learns it from another point of its facility. */
+static const struct pb_results *table_doc;
+
+/* A figure with the interval its record gives: "v ±h" when the interval is centred on it,
+ * "v (lo–hi)" when not (a Wilson interval; an overhead of a ratio of medians from before the
+ * experiments gave one, whose propagated interval is centred on the ratio of means). */
+static void interval_cell(const struct pb_figure_interval *f, const char *fmt, char *b, size_t n)
+{
+	double half = (f->hi - f->lo) / 2;
+	if (!f->has_interval ||
+	    fabs((f->lo + f->hi) / 2 - f->value) <= 1e-9 * fmax(1, fabs(f->value))) {
+		pb_format_value_ci(b, n, fmt, f->value, f->has_interval ? half : NAN);
+		return;
+	}
+	char v[PB_NUM_LEN], lo[PB_NUM_LEN], hi[PB_NUM_LEN];
+	pb_format(b, n, "%s (%s–%s)", pb_num(v, fmt, f->value), pb_num(lo, "%.2g", f->lo),
+		  pb_num(hi, "%.2g", f->hi));
+}
+
+static void overhead(const struct pb_result_point *p, enum pb_figure_overhead which, char *b,
+		     size_t n)
+{
+	struct pb_figure_interval f;
+	*b = '\0';
+	if (pb_figure_overhead_interval(table_doc, p, which, &f))
+		interval_cell(&f, "%.4g", b, n);
+}
+
 static void c_time_overhead(const struct pb_result_point *p, char *b, size_t n)
 {
-	with_ci(met(p), "time_overhead_pct", "time_overhead_ci95_pp", b, n);
+	overhead(p, PB_OVERHEAD_TIME, b, n);
 }
 
 static void c_cpu_overhead(const struct pb_result_point *p, char *b, size_t n)
 {
-	with_ci(met(p), "cpu_overhead_pct", "cpu_overhead_ci95_pp", b, n);
+	overhead(p, PB_OVERHEAD_CPU, b, n);
 }
 
 static void c_memory_overhead(const struct pb_result_point *p, char *b, size_t n)
 {
-	with_ci(met(p), "memory_overhead_pct", "memory_overhead_ci95_pp", b, n);
+	overhead(p, PB_OVERHEAD_MEMORY, b, n);
 }
 
 /* A bias deviation with the interval its figure record gives (io/figures.h) */
@@ -122,19 +150,10 @@ static void c_loss(const struct pb_result_point *p, char *b, size_t n)
 {
 	struct pb_figure_interval f;
 	*b = '\0';
-	if (!pb_figure_loss_interval(p, &f))
-		return;
-	char v[PB_NUM_LEN], lo[PB_NUM_LEN], hi[PB_NUM_LEN];
-	pb_num(v, "%.3g", f.value);
-	if (f.has_interval)
-		pb_format(b, n, "%s (%s–%s)", v, pb_num(lo, "%.2g", f.lo), pb_num(hi, "%.2g", f.hi));
-	else
-		pb_format(b, n, "%s", v);
+	if (pb_figure_loss_interval(p, &f))
+		interval_cell(&f, "%.3g", b, n);
 }
 
-/* The document the table is drawn from: a point whose runs do not say what its period counts
- * (overhead, buffer and cost record no basis) learns it from another point of its facility. */
-static const struct pb_results *table_doc;
 
 static const char *basis_of(const struct pb_result_point *p)
 {

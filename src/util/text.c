@@ -44,6 +44,12 @@ void pb_format_value_ci(char *buf, size_t len, const char *fmt, double v, double
 	if (round(ci / pow(10, place)) >= 100)
 		place += 1;
 	int decimals = place < 0 ? (int)fmin(-place, 9) : 0;
+	if (place > 0) {
+		/* whole tens or more: both rounded there (16400 ±5000, not 16446 ±5001) */
+		double unit = pow(10, place);
+		v = round(v / unit) * unit;
+		ci = round(ci / unit) * unit;
+	}
 	char value[PB_NUM_LEN], c[PB_NUM_LEN];
 	pb_format(value, sizeof value, "%.*f", decimals, v);
 	pb_format(c, sizeof c, "%.*f", decimals, ci);

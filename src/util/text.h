@@ -13,9 +13,9 @@ void pb_format_number(char *buf, size_t len, const char *fmt, double v);
 /* The same into buf (PB_NUM_LEN bytes), returned: a figure inside a longer message. */
 #define PB_NUM_LEN 48
 const char *pb_num(char *buf, const char *fmt, double v);
-/* "v ±ci": both to the decimal place of ci's second significant digit, so that no digit of v
- * is shown finer than its interval knows it (32.2 ±2.1, not 32.24 ±2.1; 98.0 ±2.5, not
- * 98.000 ±2.5; 99.6 ±1.0). Without a positive, finite ci: v by fmt (as pb_format_number), then " ±ci"
+/* "v ±ci": both to the place of ci's second significant digit, so that no digit of v is shown
+ * finer than its interval knows it (32.2 ±2.1, not 32.24 ±2.1; 98.0 ±2.5, not 98.000 ±2.5;
+ * 99.6 ±1.0; 16270 ±180, not 16273 ±184). Without a positive, finite ci: v by fmt (as pb_format_number), then " ±ci"
  * when ci is 0. */
 void pb_format_value_ci(char *buf, size_t len, const char *fmt, double v, double ci);
 
