@@ -1056,7 +1056,15 @@ static void test_smoke_on(const char *facility)
 	bool own_ok = json_is_true(json_object_get(um, "resolved")) && event_ok;
 	bool borrowed = use && use != main_none && !own_ok && per_event &&
 			json_is_true(json_object_get(um, "event_resolved")) && main_resolved;
-	bool predictable = use && (own_ok || borrowed);
+	/* a per-sample cost only bounded beside the per-event one: predicted without it */
+	double hi = json_number_value(json_object_get(um, "ns_per_sample")) +
+		    json_number_value(json_object_get(um, "ci95_ns"));
+	bool bounded = use && per_event && !own_ok && !borrowed &&
+		       json_is_true(json_object_get(um, "event_resolved")) &&
+		       json_object_get(use, "error") == NULL &&
+		       hi <= PB_SAMPLE_TERM_MAX_SHARE *
+				     json_number_value(json_object_get(um, "ns_per_event"));
+	bool predictable = use && (own_ok || borrowed || bounded);
 	at = 0;
 	unsigned predictions = 0, refused = 0;
 	while ((p = find(points, "cost", "kind", "prediction", &at))) {
@@ -1081,6 +1089,14 @@ static void test_smoke_on(const char *facility)
 			CHECK(!strcmp(json_string_value(json_object_get(p, "site_class")),
 				      target_class));
 			CHECK(!borrowed == !json_object_get(p, "ns_per_sample_from"));
+		}
+		/* a bounded per-sample cost is left out, and the point says how far that may
+		 * move it */
+		CHECK(!bounded == !json_object_get(p, "ns_per_sample_bound"));
+		if (bounded) {
+			CHECK(json_number_value(json_object_get(p, "ns_per_sample")) == 0);
+			CHECK_STR_CONTAINS(json_string_value(json_object_get(p, "note")),
+					   "the per-sample cost did not resolve and is left out");
 		}
 		/* the fewest rounds, more while a measured slowdown is not precise enough to
 		 * judge, never more than the most */

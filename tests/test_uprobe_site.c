@@ -165,7 +165,7 @@ static void test_pick(void)
 {
 	char why[480];
 	const struct pb_site_cost emulated_only[] = {
-		{PB_SITE_EMULATED, "pb_wl_busy_back", "jne 0x1000", true, true, true}};
+		{PB_SITE_EMULATED, "pb_wl_busy_back", "jne 0x1000", true, true, true, false}};
 	/* a single-stepped target and only an emulated fit: refused, and the note says why */
 	CHECK(pb_site_cost_pick(emulated_only, 1, PB_SITE_SINGLE_STEPPED, "pb_wl_accuracy_jump",
 				"jmp r9", why, sizeof why) == -1);
@@ -178,8 +178,8 @@ static void test_pick(void)
 	CHECK(why[0] == 0);
 	/* both classes measured: the matching one, whichever comes first */
 	const struct pb_site_cost both[] = {
-		{PB_SITE_EMULATED, "pb_wl_busy_back", "jne", true, true, true},
-		{PB_SITE_SINGLE_STEPPED, "pb_wl_busy_add", "add rax, 1", true, true, true}};
+		{PB_SITE_EMULATED, "pb_wl_busy_back", "jne", true, true, true, false},
+		{PB_SITE_SINGLE_STEPPED, "pb_wl_busy_add", "add rax, 1", true, true, true, false}};
 	CHECK(pb_site_cost_pick(both, 2, PB_SITE_SINGLE_STEPPED, "t", "jmp r9", why,
 				sizeof why) == 1);
 	CHECK(pb_site_cost_pick(both, 2, PB_SITE_EMULATED, "t", "jne", why, sizeof why) == 0);
@@ -213,6 +213,19 @@ static void test_pick(void)
 	f[0].resolved = false;
 	CHECK(pb_site_cost_sample_source(f, 2, 1) == -1);
 	CHECK(pb_site_cost_sample_source(f, 2, 0) == -1); /* the first site borrows from none */
+	/* a per-sample cost only bounded (its CI's upper end within 5 % of the per-event cost):
+	 * the site's own fit, the prediction leaving the sample out; not without the per-event
+	 * cost, and a resolved first site's per-sample cost comes first */
+	f[0].sample_bounded = true;
+	CHECK(pb_site_cost_sample_source(f, 2, 0) == 0);
+	f[0].event_resolved = false;
+	CHECK(pb_site_cost_sample_source(f, 2, 0) == -1);
+	f[0].event_resolved = true;
+	f[0].resolved = true;
+	f[1].sample_bounded = true;
+	CHECK(pb_site_cost_sample_source(f, 2, 1) == 0);
+	f[0].resolved = false;
+	CHECK(pb_site_cost_sample_source(f, 2, 1) == 1);
 	CHECK(pb_site_cost_sample_source(f, 2, -1) == -1);
 	CHECK(pb_site_cost_sample_source(f, 2, 2) == -1);
 }

@@ -276,11 +276,25 @@ out:
 	return rc;
 }
 
+/* Whether an unresolved per-sample cost is small enough beside the per-event cost to leave
+ * out of a prediction (PB_SAMPLE_TERM_MAX_SHARE at its CI's upper end), and that end (no
+ * less than 0: a sample adds no negative cost) into *bound_ns. */
+static bool sample_bounded(const struct cost_fit *cf, double *bound_ns)
+{
+	double hi = cf->cpu.slope + cf->cpu.slope_ci95;
+	*bound_ns = fmax(hi, 0);
+	return cf->fitted && !cf->error[0] && cf->per_event && cf->event_resolved &&
+	       !cf->resolved && isfinite(hi) && cf->event_ns > 0 &&
+	       hi <= PB_SAMPLE_TERM_MAX_SHARE * cf->event_ns;
+}
+
 static struct pb_site_cost site_cost(const struct cost_fit *cf)
 {
+	double bound;
 	return (struct pb_site_cost){cf->site_class, cf->site, cf->site_insn,
 				     cf->resolved && !cf->error[0],
-				     cf->event_resolved && !cf->error[0], cf->per_event};
+				     cf->event_resolved && !cf->error[0], cf->per_event,
+				     sample_bounded(cf, &bound)};
 }
 
 /* The fit a target site's prediction uses: the one measured on a site of the target's class.
@@ -429,6 +443,14 @@ static int cost_run(const struct pb_suite_options *o, const struct pb_spec *aske
 		}
 		if (!use || source < 0)
 			pb_suite_more_runs(o, -(int)workload_predictions_counted(o, &spec));
+		double bound;
+		if (use && source == k && sample_bounded(use, &bound)) {
+			/* the per-sample cost left out, its bound said beside each prediction */
+			model = *use;
+			model.sample_bound_ns = bound;
+			model.cpu.slope = 0;
+			use = &model;
+		}
 		if (use && source < 0) {
 			pb_cost_refuse_prediction(res, facility, other, use, &site_fits[0]);
 		} else if (use) {

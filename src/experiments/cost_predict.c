@@ -320,6 +320,20 @@ static void prediction_point_fill(struct pb_result_point *p, const struct predic
 	}
 	if (none->per_event)
 		pb_rset_real(par, "ns_per_event", PB_UNIT_NS_PER_EVENT, none->event_ns);
+	if (none->sample_bound_ns > 0 || (none->per_event && !none->resolved)) {
+		/* the per-sample cost did not resolve: left out, with how far that may move this
+		 * prediction (cost.c, PB_SAMPLE_TERM_MAX_SHARE) */
+		double share = none->sample_bound_ns / (none->event_ns * (double)period +
+							none->sample_bound_ns);
+		char note[320];
+		pb_format(note, sizeof note, "the per-sample cost did not resolve and is left out: "
+			  "at most %.0f ns (its CI's upper end) beside the %.0f ns every event pays, "
+			  "it is at most %.1f %% of this slowdown, under half the criterion's 10 %%",
+			  none->sample_bound_ns, none->event_ns, 100 * share);
+		pb_rset_text(par, "note", note);
+		pb_rset_real(par, "ns_per_sample_bound", PB_UNIT_NS_PER_SAMPLE,
+			     none->sample_bound_ns);
+	}
 	pb_rset_text(par, "time_basis",
 		     "CPU time of the measured threads (summed); wall time beside it");
 	double e[MAX_RUNS], ew[MAX_RUNS];

@@ -135,6 +135,8 @@ int pb_site_cost_sample_source(const struct pb_site_cost *fits, size_t n, int k)
 	/* fits[0]'s per-event cost is not used, only its per-sample cost */
 	if (k > 0 && fits[k].per_event && fits[k].event_resolved && fits[0].resolved)
 		return 0;
+	if (fits[k].per_event && fits[k].event_resolved && fits[k].sample_bounded)
+		return k;
 	return -1;
 }
 

@@ -70,7 +70,17 @@ struct pb_site_cost {
 	bool event_resolved;     /* its per-event cost resolved (positive, CI within ±10 %) */
 	bool per_event;          /* the facility pays a cost per event: a fit predicts only
 				  * when that resolved too */
+	bool sample_bounded;     /* per_event, the per-event cost resolved and the per-sample
+				  * one not, but its CI's upper end within PB_SAMPLE_TERM_MAX_SHARE
+				  * of the per-event cost */
 };
+/* The most of a prediction's slowdown an unresolved per-sample cost may be, at its CI's upper
+ * end, for a facility that pays a cost per event to predict without it: half the criterion's
+ * relative tolerance (10 % of the slowdown), as a measured slowdown is precise enough at half
+ * the tolerance (pb_slowdown_precise). With n = E / P samples (P >= 1 events) the term is at
+ * most c_s / (c_e P + c_s) <= c_s / c_e of the slowdown: a breakpoint's sample, 555 ns at
+ * most, beside its 14.6 µs trap is 3.8 %. */
+#define PB_SAMPLE_TERM_MAX_SHARE 0.05
 /* Which of n fits predicts a target site of target_class: the index of the first fit of the
  * same class, 0 when the target has no class (target_class NULL), and -1 with the reason in
  * why when no fit of that class was measured: a cost per event is never carried over to a
@@ -79,10 +89,12 @@ int pb_site_cost_pick(const struct pb_site_cost *fits, size_t n, const char *tar
 		      const char *target_site, const char *target_insn, char *why,
 		      size_t why_len);
 /* Which fit gives the per-sample cost of a prediction from fits[k] (pb_site_cost_pick's
- * answer): k when its fit resolved (per-event facilities: both of its costs); 0 when k is another site whose per-event cost resolved
- * but whose per-sample cost did not (a single-stepped site's ~10 us traps bury what a sample
- * adds) and fits[0]'s did: a sample is the facility's record of the hit, written the same
- * way whatever the kernel did with the instruction; -1 when none may be used. */
+ * answer): k when its fit resolved (per-event facilities: both of its costs); 0 when k is
+ * another site whose per-event cost resolved but whose per-sample cost did not (a
+ * single-stepped site's ~10 us traps bury what a sample adds) and fits[0]'s did: a sample is
+ * the facility's record of the hit, written the same way whatever the kernel did with the
+ * instruction; k again when its per-sample cost is only bounded (sample_bounded: the
+ * prediction leaves it out and says by how much it may be off); -1 when none may be used. */
 int pb_site_cost_sample_source(const struct pb_site_cost *fits, size_t n, int k);
 /* The design of a cost sweep, fixed before any of its pairs is measured (issue 21: a fit that
  * is re-checked after every pair and stopped at the first pass states a 95 % CI that covers
