@@ -19,7 +19,6 @@
 #include "util/kit.h"
 #include "util/text.h"
 
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -230,15 +229,8 @@ static int buffer_run(const struct pb_suite_options *o, const struct pb_spec *as
 			/* the baseline's runs came first, not in rounds with these: unpaired */
 			double pct, ci95;
 			pb_unpaired_slowdown(walls, n, base, nruns, &pct, &ci95);
-			if (isfinite(pct))
-				pb_rset_real(m, "time_overhead_pct", PB_UNIT_PERCENT, pct);
-			else
-				pb_rset_null(m, "time_overhead_pct", PB_UNIT_PERCENT);
-			if (isfinite(ci95))
-				pb_rset_real(m, "time_overhead_ci95_pp", PB_UNIT_PERCENT_POINTS,
-					     ci95);
-			else
-				pb_rset_null(m, "time_overhead_ci95_pp", PB_UNIT_PERCENT_POINTS);
+			pb_rset_real_or_null(m, "time_overhead_pct", PB_UNIT_PERCENT, pct);
+			pb_rset_real_or_null(m, "time_overhead_ci95_pp", PB_UNIT_PERCENT_POINTS, ci95);
 			pb_rset_int(m, "lost_total", PB_UNIT_SAMPLES, (int64_t)lost);
 			pb_rset_int(m, "samples_total", PB_UNIT_SAMPLES, (int64_t)samples);
 			pb_rset_real(m, "loss_pct", PB_UNIT_PERCENT,

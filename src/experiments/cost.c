@@ -447,6 +447,7 @@ static int cost_run(const struct pb_suite_options *o, const struct pb_spec *aske
 		if (use && source == k && sample_bounded(use, &bound)) {
 			/* the per-sample cost left out, its bound said beside each prediction */
 			model = *use;
+			model.sample_left_out = true;
 			model.sample_bound_ns = bound;
 			model.cpu.slope = 0;
 			use = &model;

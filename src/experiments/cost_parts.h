@@ -43,8 +43,10 @@ struct cost_fit {
 	/* A prediction's model whose per-sample cost was taken from another site's fit (the
 	 * site's own did not resolve): that site's label; "" otherwise. */
 	char sample_cost_from[64];
-	/* > 0: the per-sample cost did not resolve and a prediction leaves it out; its CI's upper
-	 * end, at most PB_SAMPLE_TERM_MAX_SHARE of the per-event cost */
+	/* A prediction's model that leaves out a per-sample cost that did not resolve, and that
+	 * cost's CI's upper end (no less than 0), at most PB_SAMPLE_TERM_MAX_SHARE of the
+	 * per-event cost. */
+	bool sample_left_out;
 	double sample_bound_ns;
 	struct pb_fit cpu, wall;
 	double ts_slope, ts_intercept;

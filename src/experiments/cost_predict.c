@@ -320,7 +320,7 @@ static void prediction_point_fill(struct pb_result_point *p, const struct predic
 	}
 	if (none->per_event)
 		pb_rset_real(par, "ns_per_event", PB_UNIT_NS_PER_EVENT, none->event_ns);
-	if (none->sample_bound_ns > 0 || (none->per_event && !none->resolved)) {
+	if (none->sample_left_out) {
 		/* the per-sample cost did not resolve: left out, with how far that may move this
 		 * prediction (cost.c, PB_SAMPLE_TERM_MAX_SHARE) */
 		double share = none->sample_bound_ns / (none->event_ns * (double)period +

@@ -22,7 +22,6 @@
 #include "analysis/stats.h"
 #include "util/text.h"
 
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -98,9 +97,9 @@ static void overhead_into(struct pb_rset *m, const char *name, const struct conf
 	pb_paired_slowdown(diff, base_of_round, n, &pct, &ci95);
 	char key[64];
 	pb_format(key, sizeof key, "%s_pct", name);
-	real_or_null(m, key, PB_UNIT_PERCENT, isfinite(pct), pct);
+	pb_rset_real_or_null(m, key, PB_UNIT_PERCENT, pct);
 	pb_format(key, sizeof key, "%s_ci95_pp", name);
-	real_or_null(m, key, PB_UNIT_PERCENT_POINTS, isfinite(ci95), ci95);
+	pb_rset_real_or_null(m, key, PB_UNIT_PERCENT_POINTS, ci95);
 }
 
 static struct pb_result_point *config_point(struct pb_results *res, const char *facility,

@@ -126,8 +126,7 @@ static void deviation(const struct pb_result_point *p, const char *field, char *
 	struct pb_figure_interval f;
 	*b = '\0';
 	if (pb_figure_bias_interval(p, field, &f))
-		pb_format_value_ci(b, n, "%.2f", f.value,
-				   f.has_interval ? (f.hi - f.lo) / 2 : NAN);
+		interval_cell(&f, "%.2f", b, n);
 }
 
 static void c_deviation(const struct pb_result_point *p, char *b, size_t n)
@@ -153,7 +152,6 @@ static void c_loss(const struct pb_result_point *p, char *b, size_t n)
 	if (pb_figure_loss_interval(p, &f))
 		interval_cell(&f, "%.3g", b, n);
 }
-
 
 static const char *basis_of(const struct pb_result_point *p)
 {
