@@ -101,6 +101,17 @@ fi
 if perf record -q -e page-faults -c 1 -d -o "$work/pf.data" -- \
 	"$PB_BIN" measure --facility none --workload bias --iterations 1000 >/dev/null 2>"$work/pf.err"; then
 	compare page-faults "$work/pf.data" ip,addr
+	# The recorded pesbench forks a child that runs the workload: the IPs it reaches first
+	# are named by the mappings it inherited, in the histogram as in perf script.
+	unnamed_perf=$(perf script -i "$work/pf.data" -F ip,dso 2>/dev/null |
+		awk '$2 == "([unknown])" { print $1 }' | sort -u | wc -l)
+	unnamed_pb=$("$PB_BIN" perfdata "$work/pf.data" --histogram --top 4294967296 --json |
+		/usr/bin/python3 -c 'import json,sys
+print(sum(1 for e in json.load(sys.stdin)["events"] for r in e.get("top_ips", [])
+          if not r.get("symbol")))')
+	echo "page-faults: IPs without a mapping: perf script $unnamed_perf, pesbench histogram $unnamed_pb"
+	[ "$unnamed_pb" -le "$unnamed_perf" ] ||
+		fail "page-faults: pesbench's histogram leaves $unnamed_pb IPs unnamed, perf script $unnamed_perf"
 else
 	fail "perf record -e page-faults failed: $(head -3 "$work/pf.err")"
 fi

@@ -88,16 +88,22 @@ static void dump_sample(struct pb_pdsum *sum, int event, const struct pb_sample 
 		sum->decoders[i].decoder->dump(sum->decoders[i].state, event, s, out);
 }
 
-/* The mappings, which name the histogram's addresses. */
+/* The mappings and forks, which name the histogram's addresses. */
 static __attribute__((noinline)) int on_mapping(struct pb_pdsum *sum, const struct pb_record *rec,
 						struct pb_error *err)
 {
-	if (sum->histogram && (rec->type == PERF_RECORD_MMAP || rec->type == PERF_RECORD_MMAP2) &&
-	    rec->u.mmap.filename &&
-	    pb_symbolizer_add_map(&sum->sym, rec->u.mmap.pid, rec->u.mmap.addr, rec->u.mmap.len,
-				  rec->u.mmap.pgoff, rec->u.mmap.filename))
-		return pb_fail(err, PB_EXIT_FAILURE, ENOMEM, "out of memory for the mappings");
-	return 0;
+	if (!sum->histogram)
+		return 0;
+	int rc = 0;
+	if ((rec->type == PERF_RECORD_MMAP || rec->type == PERF_RECORD_MMAP2) &&
+	    rec->u.mmap.filename)
+		rc = pb_symbolizer_add_map(&sum->sym, rec->u.mmap.pid, rec->u.mmap.addr,
+					   rec->u.mmap.len, rec->u.mmap.pgoff, rec->u.mmap.filename,
+					   rec->sample_id.time);
+	else if (rec->type == PERF_RECORD_FORK && rec->u.task.pid != rec->u.task.ppid)
+		rc = pb_symbolizer_fork(&sum->sym, rec->u.task.pid, rec->u.task.ppid,
+					rec->u.task.time);
+	return rc ? pb_fail(err, PB_EXIT_FAILURE, ENOMEM, "out of memory for the mappings") : 0;
 }
 
 /* What a sample gives beyond the histogram: its data source, its --dump line. */
@@ -161,7 +167,11 @@ int pb_pdsum_walk(struct pb_pdsum *s, struct pb_error *err)
 		.fn = on_sample_ip,
 		.exclude = PERF_SAMPLE_DATA_SRC |
 			   (s->tap && s->tap->needs_period ? PERF_SAMPLE_PERIOD : 0)};
-	return pb_perfdata_for_each_ip(s->pd, on_record,
-				       (s->histogram || s->tap) && !s->dump ? &ip_sink : NULL, s,
-				       &s->stats, err);
+	if (pb_perfdata_for_each_ip(s->pd, on_record,
+				    (s->histogram || s->tap) && !s->dump ? &ip_sink : NULL, s,
+				    &s->stats, err))
+		return -1;
+	if (pb_symbolizer_settle(&s->sym))
+		return pb_fail(err, PB_EXIT_FAILURE, ENOMEM, "out of memory for the mappings");
+	return 0;
 }

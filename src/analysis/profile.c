@@ -451,7 +451,7 @@ int pb_profile_compute(const struct pb_profile_input *in, struct pb_profile_repo
 		size_t known = sy.nobjects;
 		long o;
 		if (pb_symbolizer_add_map(&sy, UINT32_MAX, map->start, map->end - map->start,
-					  map->pgoff, map->path) ||
+					  map->pgoff, map->path, 0) ||
 		    (o = pb_symbolizer_object(&sy, map->path)) < 0) {
 			pb_fail(err, PB_EXIT_FAILURE, ENOMEM, "out of memory");
 			goto done;

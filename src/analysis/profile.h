@@ -152,7 +152,15 @@ void pb_histogram_free(struct pb_histogram *h);
 struct pb_sym_map {
 	uint32_t pid;            /* UINT32_MAX: any process's (kernel mappings) */
 	uint64_t start, len, pgoff;
+	uint64_t time;           /* when it was mapped, on the recording's clock; 0 unknown */
+	uint64_t seq;            /* its place among the announcements (a copy keeps its origin's) */
 	char *path;
+};
+
+/* A process that began as a copy of another: it holds its parent's mappings of that moment. */
+struct pb_sym_fork {
+	uint32_t pid, ppid;
+	uint64_t time, seq;      /* as a mapping's */
 };
 
 struct pb_sym_object {
@@ -162,14 +170,28 @@ struct pb_sym_object {
 
 /* Mappings as a recording announced them; objects opened once, on first use. */
 struct pb_symbolizer {
-	struct pb_sym_map *maps;
+	struct pb_sym_map *maps;     /* in time order once settled */
 	size_t nmaps, maps_cap;
+	struct pb_sym_fork *forks;   /* not yet applied */
+	size_t nforks, forks_cap;
+	uint64_t next_seq;
 	struct pb_sym_object *objects;
 	size_t nobjects, objects_cap;
 };
 
+/* A mapping announced at time (0 when the recording gives none: it then counts as made when it
+ * was announced). */
 int pb_symbolizer_add_map(struct pb_symbolizer *sy, uint32_t pid, uint64_t start, uint64_t len,
-			  uint64_t pgoff, const char *path);
+			  uint64_t pgoff, const char *path, uint64_t time);
+/* Process pid forked from ppid at time. It inherits ppid's mappings of that time when
+ * pb_symbolizer_settle runs, not now: a recording stores each CPU's records apart, so a
+ * mapping the parent made before the fork can come after the FORK record in the file. */
+int pb_symbolizer_fork(struct pb_symbolizer *sy, uint32_t pid, uint32_t ppid, uint64_t time);
+/* After the last record, before naming: the forks inherit (in time order, so a grandchild
+ * gets what its parent inherited) and the mappings are put in time order, so that the latest
+ * one holding an address is the one made last, whatever order the file gave. -1 when out of
+ * memory. Without times (0) the file's order stands in for them. */
+int pb_symbolizer_settle(struct pb_symbolizer *sy);
 /* The object a path names, opened on first use; its index in sy->objects, or -1 when out of
  * memory. The object is NULL when the file is no ELF file or is unreadable. */
 long pb_symbolizer_object(struct pb_symbolizer *sy, const char *path);

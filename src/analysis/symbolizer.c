@@ -40,14 +40,78 @@ void pb_histogram_free(struct pb_histogram *h)
 /* ---- the symbolizer ---- */
 
 int pb_symbolizer_add_map(struct pb_symbolizer *sy, uint32_t pid, uint64_t start, uint64_t len,
-			  uint64_t pgoff, const char *path)
+			  uint64_t pgoff, const char *path, uint64_t time)
 {
 	char *copy;
 	if (pb_grow(&sy->maps, &sy->maps_cap, sy->nmaps, sizeof *sy->maps, 64) ||
 	    !(copy = strdup(path)))
 		return -1;
-	sy->maps[sy->nmaps++] =
-		(struct pb_sym_map){.pid = pid, .start = start, .len = len, .pgoff = pgoff, .path = copy};
+	sy->maps[sy->nmaps++] = (struct pb_sym_map){.pid = pid, .start = start, .len = len,
+						    .pgoff = pgoff, .time = time,
+						    .seq = sy->next_seq++, .path = copy};
+	return 0;
+}
+
+int pb_symbolizer_fork(struct pb_symbolizer *sy, uint32_t pid, uint32_t ppid, uint64_t time)
+{
+	if (pb_grow(&sy->forks, &sy->forks_cap, sy->nforks, sizeof *sy->forks, 8))
+		return -1;
+	sy->forks[sy->nforks++] =
+		(struct pb_sym_fork){.pid = pid, .ppid = ppid, .time = time, .seq = sy->next_seq++};
+	return 0;
+}
+
+/* Before or at once: by time when both have one, else by the order they were announced. */
+static bool made_by(uint64_t time, uint64_t seq, uint64_t by_time, uint64_t by_seq)
+{
+	return time && by_time ? time <= by_time : seq < by_seq;
+}
+
+static int cmp_fork(const void *a, const void *b)
+{
+	const struct pb_sym_fork *x = a, *y = b;
+	if (x->time != y->time)
+		return x->time < y->time ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* Time, then announcement; unknown times (0) first, as a recording's synthesized mappings of
+ * what existed before it began have none. */
+static int cmp_map(const void *a, const void *b)
+{
+	const struct pb_sym_map *x = a, *y = b;
+	if (x->time != y->time)
+		return x->time < y->time ? -1 : 1;
+	if (x->seq != y->seq)
+		return x->seq < y->seq ? -1 : 1;
+	return x->pid < y->pid ? -1 : x->pid > y->pid;
+}
+
+int pb_symbolizer_settle(struct pb_symbolizer *sy)
+{
+	bool timed = true;
+	for (size_t f = 0; f < sy->nforks; f++)
+		timed = timed && sy->forks[f].time;
+	if (timed && sy->nforks > 1)
+		qsort(sy->forks, sy->nforks, sizeof *sy->forks, cmp_fork);
+	for (size_t f = 0; f < sy->nforks; f++) {
+		const struct pb_sym_fork fk = sy->forks[f];
+		for (size_t i = 0, n = sy->nmaps; i < n; i++) {
+			const struct pb_sym_map m = sy->maps[i];
+			if (m.pid != fk.ppid || !made_by(m.time, m.seq, fk.time, fk.seq))
+				continue;
+			char *copy;
+			if (pb_grow(&sy->maps, &sy->maps_cap, sy->nmaps, sizeof *sy->maps, 64) ||
+			    !(copy = strdup(m.path)))
+				return -1;
+			sy->maps[sy->nmaps] = m;
+			sy->maps[sy->nmaps].pid = fk.pid;
+			sy->maps[sy->nmaps++].path = copy;
+		}
+	}
+	sy->nforks = 0;
+	if (sy->nmaps > 1)
+		qsort(sy->maps, sy->nmaps, sizeof *sy->maps, cmp_map);
 	return 0;
 }
 
@@ -120,6 +184,7 @@ void pb_symbolizer_free(struct pb_symbolizer *sy)
 	for (size_t i = 0; i < sy->nmaps; i++)
 		free(sy->maps[i].path);
 	free(sy->maps);
+	free(sy->forks);
 	for (size_t i = 0; i < sy->nobjects; i++) {
 		if (sy->objects[i].object)
 			pb_prof_object_close(sy->objects[i].object);

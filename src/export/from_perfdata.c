@@ -98,23 +98,15 @@ int pb_xperf_record(struct pb_xperf *x, int event, const struct pb_record *rec,
 	if (rec->type == PERF_RECORD_MMAP || rec->type == PERF_RECORD_MMAP2) {
 		if (rec->u.mmap.filename &&
 		    pb_symbolizer_add_map(&x->sym, rec->u.mmap.pid, rec->u.mmap.addr,
-					  rec->u.mmap.len, rec->u.mmap.pgoff, rec->u.mmap.filename))
+					  rec->u.mmap.len, rec->u.mmap.pgoff, rec->u.mmap.filename,
+					  rec->sample_id.time))
 			return pb_fail(err, PB_EXIT_FAILURE, ENOMEM, "out of memory for the mappings");
 		return 0;
 	}
-	if (rec->type == PERF_RECORD_FORK && rec->u.task.pid != rec->u.task.ppid) {
-		/* a new process starts with its parent's mappings; no MMAP record repeats them */
-		size_t n = x->sym.nmaps;
-		for (size_t i = 0; i < n; i++) {
-			const struct pb_sym_map m = x->sym.maps[i];
-			if (m.pid == rec->u.task.ppid &&
-			    pb_symbolizer_add_map(&x->sym, rec->u.task.pid, m.start, m.len, m.pgoff,
-						  m.path))
-				return pb_fail(err, PB_EXIT_FAILURE, ENOMEM,
-					       "out of memory for the mappings");
-		}
-		return 0;
-	}
+	/* a new process starts with its parent's mappings; no MMAP record repeats them */
+	if (rec->type == PERF_RECORD_FORK && rec->u.task.pid != rec->u.task.ppid &&
+	    pb_symbolizer_fork(&x->sym, rec->u.task.pid, rec->u.task.ppid, rec->u.task.time))
+		return pb_fail(err, PB_EXIT_FAILURE, ENOMEM, "out of memory for the mappings");
 	if (rec->type != PERF_RECORD_SAMPLE)
 		return 0;
 	const struct pb_sample *s = &rec->u.sample;
@@ -135,7 +127,7 @@ struct pb_xset *pb_xperf_finish(struct pb_xperf *x, const struct pb_perfdata_sta
 				struct pb_error *err)
 {
 	struct pb_perfdata *pd = x->pd;
-	if (pb_xraw_name(&x->raw, &x->sym, &x->set, 0)) {
+	if (pb_symbolizer_settle(&x->sym) || pb_xraw_name(&x->raw, &x->sym, &x->set, 0)) {
 		pb_fail(err, PB_EXIT_FAILURE, ENOMEM, "out of memory naming the frames");
 		return NULL;
 	}

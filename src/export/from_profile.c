@@ -56,7 +56,7 @@ int pb_xprof_build(const struct pb_xprof_input *in, struct pb_xset *out, struct 
 	for (size_t m = 0; m < in->nmaps; m++)
 		if (pb_symbolizer_add_map(&sy, UINT32_MAX, in->maps[m].start,
 					  in->maps[m].end - in->maps[m].start, in->maps[m].pgoff,
-					  in->maps[m].path) ||
+					  in->maps[m].path, 0) ||
 		    pb_symbolizer_object(&sy, in->maps[m].path) < 0) {
 			pb_fail(err, PB_EXIT_FAILURE, ENOMEM, "out of memory");
 			goto done;
