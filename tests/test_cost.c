@@ -1512,6 +1512,14 @@ static void test_cost_by_period(void)
 			CHECK_MSG(strstr(note, "or each counted event's cost: 100 ± ") &&
 					  strstr(note, " ns an event over the 5000 a run); by period:"),
 				  "%s", note);
+		/* and in figures of their own, with the intercept's interval over the events */
+		double counted = pb_rset_get_number(&p->metrics, "ns_per_counted_event", NULL);
+		CHECK_MSG(near(counted, with_intercept ? 100 : 0, 1e-6), "%.6f ns", counted);
+		CHECK(near(pb_rset_get_number(&p->metrics, "ns_per_counted_event_ci95", NULL),
+			   cf->cpu.intercept_ci95 / 5000, 1e-9));
+		CHECK(near(pb_rset_get_number(&p->metrics, "events_per_run", NULL), 5000, 0));
+		CHECK(pb_rset_is_true(&p->metrics, "counted_event_resolved") ==
+		      (with_intercept && cf->cpu.intercept_ci95 <= 0.1 * 500000));
 		/* a facility that traps on every event: its extra time holds the traps, no
 		 * per-period cost of a sample */
 		memset(cf, 0, sizeof *cf);

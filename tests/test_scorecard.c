@@ -307,6 +307,7 @@ static void check_trap_cost(void)
 		{"brk", 265, 98, 14069, 62, false},
 		{"probe", 146, 8.5, 412, 5.4, true},
 		{"clock", 16600, 180, NAN, NAN, true},
+		{"count", 273, 25, NAN, NAN, true},
 	};
 	for (size_t i = 0; i < PB_ARRAY_SIZE(cases); i++) {
 		char facility[32];
@@ -327,6 +328,12 @@ static void check_trap_cost(void)
 			json_object_set_new(m, "ns_per_event", json_real(cases[i].event_ns));
 			json_object_set_new(m, "ns_per_event_ci95", json_real(cases[i].event_ci));
 			json_object_set_new(m, "event_resolved", json_true());
+		}
+		if (!strcmp(cases[i].family, "count")) { /* counts without a trap: sw:page-faults */
+			json_t *m = json_object_get(fit, "metrics");
+			json_object_set_new(m, "ns_per_counted_event", json_real(60.9));
+			json_object_set_new(m, "ns_per_counted_event_ci95", json_real(21));
+			json_object_set_new(m, "counted_event_resolved", json_false());
 		}
 		json_array_append_new(pts, fit);
 	}
@@ -350,6 +357,18 @@ static void check_trap_cost(void)
 	CHECK(fabs(pb_rset_get_number(pb_rset_get_set(clock, "overhead_1khz"), "value", NULL) -
 		   1.66) < 1e-9);
 	CHECK(!pb_rset_get_set(clock, "ns_per_event"));
+	CHECK(!pb_rset_get_set(clock, "ns_per_counted_event"));
+	CHECK(!strstr(text(clock, "summary"), "counting alone"));
+	/* a count's cost is beside the sample's, in its own figure, never in the rate's overhead */
+	const struct pb_rset *count = pb_test_card_of(&doc, "count");
+	const struct pb_rset *counted = pb_rset_get_set(count, "ns_per_counted_event");
+	CHECK(counted && fabs(pb_rset_get_number(counted, "lo", NULL) - 39.9) < 1e-9 &&
+	      !pb_rset_is_true(counted, "resolved"));
+	CHECK(fabs(pb_rset_get_number(pb_rset_get_set(count, "overhead_1khz"), "value", NULL) -
+		   0.0273) < 1e-9);
+	CHECK_STR_CONTAINS(text(count, "summary"),
+			   "; counting alone costs 60.9 ± 21 ns an event, sampled or not "
+			   "(not resolved)");
 
 	struct pb_scorecard_cells c;
 	pb_scorecard_cells(brk, &c);

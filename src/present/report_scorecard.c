@@ -21,6 +21,7 @@ static const char *const figure_labels[][2] = {
 	{"running_share_min", "least time on the counter"},
 	{"ns_per_sample", "cost per sample"},
 	{"ns_per_event", "cost per event"},
+	{"ns_per_counted_event", "cost of counting an event, sampled or not"},
 	{"program_ns_per_sample", "cost per sample paid by the suite's programs"},
 	{"overhead_1khz", "overhead at 1 kHz"},
 	{"overhead_10khz", "overhead at 10 kHz"},
