@@ -9,6 +9,7 @@
 #include "check.h"
 #include "export/from_perfdata.h"
 #include "export/raw.h"
+#include "rec_writer.h"
 
 #include <jansson.h>
 #include <linux/perf_event.h>
@@ -47,31 +48,13 @@ static void sibling_paths(void)
 	CHECK(pb_export_parse("pprof:", &req, &err) != 0 && err.code == PB_EXIT_USAGE);
 }
 
-struct rec_bytes {
-	uint8_t b[512];
-	size_t n;
-};
-
-static void put(struct rec_bytes *r, const void *p, size_t n)
+/* The sample_id trailer of PERF_SAMPLE_TID | PERF_SAMPLE_TIME, and the record's size. */
+static size_t w_end_tid_time(struct rec_writer *w, uint32_t pid, uint64_t time)
 {
-	memcpy(r->b + r->n, p, n);
-	r->n += n;
-}
-
-static void put_u32(struct rec_bytes *r, uint32_t v) { put(r, &v, 4); }
-static void put_u64(struct rec_bytes *r, uint64_t v) { put(r, &v, 8); }
-
-/* A record of type with its body, padded to 8 bytes, and the sample_id trailer of
- * PERF_SAMPLE_TID | PERF_SAMPLE_TIME. */
-static void finish(struct rec_bytes *r, uint32_t type, uint32_t pid, uint64_t time)
-{
-	while (r->n % 8)
-		r->b[r->n++] = 0;
-	put_u32(r, pid);
-	put_u32(r, pid);
-	put_u64(r, time);
-	struct perf_event_header h = {.type = type, .size = (uint16_t)r->n};
-	memcpy(r->b, &h, sizeof h);
+	w_u32(w, pid);
+	w_u32(w, pid);
+	w_u64(w, time);
+	return w_size(w);
 }
 
 static int feed(void *ctx, int event, const struct pb_record *rec, const uint8_t *bytes,
@@ -113,27 +96,28 @@ static void fork_before_parent_mapping(void)
 				    .sample_id_all = 1};
 	CHECK(pb_perfdata_writer_open(path, &w, &err) == 0);
 	CHECK(pb_perfdata_writer_add_event(w, &a, "page-faults", NULL, 0, &err) == 0);
-	struct rec_bytes fork_rec = {.n = sizeof(struct perf_event_header)};
-	put_u32(&fork_rec, 20); /* pid, ppid, tid, ptid */
-	put_u32(&fork_rec, 10);
-	put_u32(&fork_rec, 20);
-	put_u32(&fork_rec, 10);
-	put_u64(&fork_rec, 2000);
-	finish(&fork_rec, PERF_RECORD_FORK, 10, 2000);
-	struct rec_bytes map_rec = {.n = sizeof(struct perf_event_header)};
-	put_u32(&map_rec, 10);
-	put_u32(&map_rec, 10);
-	put_u64(&map_rec, code->start);
-	put_u64(&map_rec, code->end - code->start);
-	put_u64(&map_rec, code->pgoff);
+	struct rec_writer fork_rec, map_rec;
+	w_begin(&fork_rec, PERF_RECORD_FORK, 0);
+	w_u32(&fork_rec, 20); /* pid, ppid, tid, ptid */
+	w_u32(&fork_rec, 10);
+	w_u32(&fork_rec, 20);
+	w_u32(&fork_rec, 10);
+	w_u64(&fork_rec, 2000);
+	size_t fork_size = w_end_tid_time(&fork_rec, 10, 2000);
+	w_begin(&map_rec, PERF_RECORD_MMAP2, 0);
+	w_u32(&map_rec, 10);
+	w_u32(&map_rec, 10);
+	w_u64(&map_rec, code->start);
+	w_u64(&map_rec, code->end - code->start);
+	w_u64(&map_rec, code->pgoff);
 	for (int i = 0; i < 6; i++) /* maj, min, ino (two words), ino_generation (two) */
-		put_u32(&map_rec, 0);
-	put_u32(&map_rec, 5); /* PROT_READ | PROT_EXEC */
-	put_u32(&map_rec, 2); /* MAP_PRIVATE */
-	put(&map_rec, code->path, strlen(code->path) + 1);
-	finish(&map_rec, PERF_RECORD_MMAP2, 10, 1000);
-	CHECK(pb_perfdata_writer_record(w, fork_rec.b, fork_rec.n, &err) == 0);
-	CHECK(pb_perfdata_writer_record(w, map_rec.b, map_rec.n, &err) == 0);
+		w_u32(&map_rec, 0);
+	w_u32(&map_rec, 5); /* PROT_READ | PROT_EXEC */
+	w_u32(&map_rec, 2); /* MAP_PRIVATE */
+	w_string(&map_rec, code->path);
+	size_t map_size = w_end_tid_time(&map_rec, 10, 1000);
+	CHECK(pb_perfdata_writer_record(w, fork_rec.buf, fork_size, &err) == 0);
+	CHECK(pb_perfdata_writer_record(w, map_rec.buf, map_size, &err) == 0);
 	struct pb_sample s = {.ip = ip, .pid = 20, .tid = 20, .time = 3000};
 	CHECK(pb_perfdata_writer_sample(w, 0, &s, &err) == 0);
 	CHECK(pb_perfdata_writer_close(w, &err) == 0);

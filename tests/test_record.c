@@ -4,6 +4,7 @@
 #include "check.h"
 #include "fake_kernel.h"
 #include "ring/record.h"
+#include "rec_writer.h"
 #include "util/kit.h"
 #include "util/rng.h"
 
@@ -507,45 +508,9 @@ static void test_raw_padding(void)
 
 /* ---- non-sample records ---- */
 
-struct rec_writer {
-	uint8_t buf[512];
-	size_t pos;
-};
-
-static void w_bytes(struct rec_writer *w, const void *p, size_t n)
-{
-	memcpy(w->buf + w->pos, p, n);
-	w->pos += n;
-}
-
-static void w_u64(struct rec_writer *w, uint64_t v)
-{
-	w_bytes(w, &v, 8);
-}
-
-static void w_u32(struct rec_writer *w, uint32_t v)
-{
-	w_bytes(w, &v, 4);
-}
-
-static void w_string(struct rec_writer *w, const char *s)
-{
-	size_t n = strlen(s) + 1;
-	w_bytes(w, s, n);
-	while (w->pos % 8)
-		w->buf[w->pos++] = 0;
-}
-
 #define ID_SAMPLE_TYPE                                                                         \
 	(PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ID | PERF_SAMPLE_STREAM_ID |           \
 	 PERF_SAMPLE_CPU | PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP)
-
-static void w_begin(struct rec_writer *w, uint32_t type, uint16_t misc)
-{
-	struct perf_event_header h = {type, misc, 0};
-	w->pos = 0;
-	w_bytes(w, &h, 8);
-}
 
 static size_t w_end(struct rec_writer *w, bool sample_id_all)
 {
@@ -559,9 +524,7 @@ static size_t w_end(struct rec_writer *w, bool sample_id_all)
 		w_u32(w, 0);
 		w_u64(w, 55);   /* identifier */
 	}
-	uint16_t size = (uint16_t)w->pos;
-	memcpy(w->buf + 6, &size, 2);
-	return w->pos;
+	return w_size(w);
 }
 
 static void check_sample_id(const struct pb_record *r, bool sample_id_all)

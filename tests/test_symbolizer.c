@@ -115,13 +115,21 @@ static void test_symbolizer(void)
 	free(maps);
 }
 
+/* What pid's ip is named as, checked against want. */
+static void named(struct pb_symbolizer *sy, uint32_t pid, uint64_t ip, const char *want)
+{
+	char name[256];
+	pb_symbolizer_name(sy, pid, ip, name, sizeof name);
+	CHECK_MSG(!strcmp(name, want), "pid %u's %#llx named \"%s\", not \"%s\"", pid,
+		  (unsigned long long)ip, name, want);
+}
+
 /* A forked process names its IPs by what its parent had mapped at the fork, whatever order
  * the records came in: perf stores each CPU's ring apart, so the parent's mapping from one
  * CPU can follow the FORK another CPU recorded (a CI run of cli_perfdata_conformance split
  * three of the child's IPs off as [unknown] that way). */
 static void test_forks(void)
 {
-	char name[256];
 	struct pb_symbolizer sy = {0};
 	/* file order: the fork at t=200, then the parent's mapping of t=100, then one of t=300 */
 	CHECK(pb_symbolizer_fork(&sy, 20, 10, 200) == 0);
@@ -131,24 +139,17 @@ static void test_forks(void)
 	CHECK(pb_symbolizer_add_map(&sy, 20, 0x10800, 0x800, 0, "[child]", 250) == 0);
 	/* a grandchild forked from the child after that */
 	CHECK(pb_symbolizer_fork(&sy, 30, 20, 260) == 0);
-	pb_symbolizer_name(&sy, 20, 0x10010, name, sizeof name);
-	CHECK(!strcmp(name, ""));    /* not settled: forks wait for the last record */
+	named(&sy, 20, 0x10010, ""); /* not settled: forks wait for the last record */
 	CHECK(pb_symbolizer_settle(&sy) == 0);
-	pb_symbolizer_name(&sy, 20, 0x10010, name, sizeof name);
-	CHECK_MSG(!strcmp(name, "[before]"), "named \"%s\"", name);
-	pb_symbolizer_name(&sy, 20, 0x20010, name, sizeof name);
+	named(&sy, 20, 0x10010, "[before]");
 	/* mapped after the fork: the parent's alone */
-	CHECK_MSG(!strcmp(name, ""), "named \"%s\"", name);
-	pb_symbolizer_name(&sy, 20, 0x10810, name, sizeof name);
+	named(&sy, 20, 0x20010, "");
 	/* made later than the inherited one, so it wins */
-	CHECK_MSG(!strcmp(name, "[child]"), "named \"%s\"", name);
-	pb_symbolizer_name(&sy, 10, 0x10810, name, sizeof name);
-	CHECK_MSG(!strcmp(name, "[before]"), "named \"%s\"", name);
-	pb_symbolizer_name(&sy, 30, 0x10010, name, sizeof name);
+	named(&sy, 20, 0x10810, "[child]");
+	named(&sy, 10, 0x10810, "[before]");
 	/* what the child inherited, passed on */
-	CHECK_MSG(!strcmp(name, "[before]"), "named \"%s\"", name);
-	pb_symbolizer_name(&sy, 30, 0x10810, name, sizeof name);
-	CHECK_MSG(!strcmp(name, "[child]"), "named \"%s\"", name);
+	named(&sy, 30, 0x10010, "[before]");
+	named(&sy, 30, 0x10810, "[child]");
 	CHECK(pb_symbolizer_settle(&sy) == 0); /* again: nothing new to apply */
 	CHECK_EQ_U64(sy.nmaps, 3 + 1 + 2); /* own, the child's copy, the grandchild's two */
 	pb_symbolizer_free(&sy);
@@ -160,12 +161,9 @@ static void test_forks(void)
 	CHECK(pb_symbolizer_add_map(&untimed, 10, 0x20000, 0x1000, 0, "[after]", 0) == 0);
 	CHECK(pb_symbolizer_add_map(&untimed, 10, 0x10000, 0x100, 0, "[over]", 0) == 0);
 	CHECK(pb_symbolizer_settle(&untimed) == 0);
-	pb_symbolizer_name(&untimed, 20, 0x10010, name, sizeof name);
-	CHECK_MSG(!strcmp(name, "[before]"), "named \"%s\"", name);
-	pb_symbolizer_name(&untimed, 20, 0x20010, name, sizeof name);
-	CHECK_MSG(!strcmp(name, ""), "named \"%s\"", name);
-	pb_symbolizer_name(&untimed, 10, 0x10010, name, sizeof name);
-	CHECK_MSG(!strcmp(name, "[over]"), "named \"%s\"", name);   /* the latest announced still wins */
+	named(&untimed, 20, 0x10010, "[before]");
+	named(&untimed, 20, 0x20010, "");
+	named(&untimed, 10, 0x10010, "[over]"); /* the latest announced still wins */
 	pb_symbolizer_free(&untimed);
 }
 
