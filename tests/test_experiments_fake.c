@@ -246,6 +246,56 @@ static void no_samples_is_flagged(void)
 	fake_kernel_uninstall();
 }
 
+/* The mode experiment's user-only run of a workload that takes every declared fault inside a
+ * system call sees none of them: its 0 is the right answer (0 % of the faults kept), neither a
+ * silent loss nor "NO SAMPLES" (every default suite flagged it so). The same 0 with the kernel
+ * level in, or at user level where the faults are user-mode, is still a loss. */
+static void level_left_out_sees_nothing(void)
+{
+	load_fixture("sysfs-skl");
+	uint64_t running = 1000000;
+	const struct {
+		const char *workload;
+		bool exclude_kernel, exclude_user, flagged;
+		double seen;
+	} runs[] = {
+		{"mode:kernel=fault", true, false, false, 0},
+		{"mode:kernel=fault", false, false, true, 1},
+		{"mode:kernel=fault", false, true, true, 1},
+		{"mode:kernel=touch", true, false, true, 1},
+	};
+	for (size_t i = 0; i < PB_ARRAY_SIZE(runs); i++) {
+		struct pb_point_request req;
+		request(&req, "sw:page-faults", runs[i].workload, 1, 64);
+		req.exclude_kernel = runs[i].exclude_kernel;
+		req.exclude_user = runs[i].exclude_user;
+		/* the request's self-test ran on the real kernel; the run counts nothing */
+		fake_kernel_install();
+		fake_kernel_on_disable(zero_count, &running);
+		struct pb_point pt;
+		struct pb_error err = {0};
+		int rc = pb_point_measure(&req, &pt, &err);
+		fake_kernel_uninstall();
+		if (!CHECK_MSG(rc == 0, "%s", err.msg))
+			continue;
+		const struct pb_point_figures *f = &pt.ev[0];
+		CHECK_MSG(f->seen_share == runs[i].seen, "run %zu: %s sees %.2f of its faults", i,
+			  runs[i].workload, f->seen_share);
+		CHECK_MSG((f->no_samples || f->silent_zero) == runs[i].flagged,
+			  "run %zu: no_samples %d, silent_zero %d", i, f->no_samples, f->silent_zero);
+		if (!runs[i].flagged) {
+			CHECK(f->expected > 1 && f->accuracy == 0);
+			json_t *run = pb_test_run_json(&req, &pt);
+			json_t *ev = json_array_get(json_object_get(run, "events"), 0);
+			CHECK_STR_CONTAINS(json_string_value(json_object_get(ev, "note")),
+					   "left out the level where the workload takes 100 % of its "
+					   "declared events");
+			json_decref(run);
+		}
+		pb_point_free(&pt);
+	}
+}
+
 /* pp=3 on a CPU whose kernel grants at most 2: opened at 2, and every result says so. */
 static void pebs_precise_lowered(void)
 {
@@ -566,6 +616,7 @@ int main(void)
 {
 	pebs_accuracy();
 	no_samples_is_flagged();
+	level_left_out_sees_nothing();
 	silent_zero_is_a_loss();
 	optional_check_and_failed_run();
 	ibs_bias();

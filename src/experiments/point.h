@@ -99,6 +99,10 @@ struct pb_point_figures {
 	unsigned ring_pages;
 	int precise_requested;       /* precise_ip the spec asked for, -1: the facility's default */
 	int precise_granted;         /* precise_ip the event was opened with (-1: none opened) */
+	/* The share of the declared events the run's privilege levels could see: 1 unless the
+	 * run left out a level where the workload takes some (the mode experiment's user-only run
+	 * of faults taken inside a system call sees none, and its 0 is right). */
+	double seen_share;
 	bool no_samples;             /* samples were expected and none came: no accuracy is given,
 				      * the facility produced nothing (a plain 0 % would read as a
 				      * measured figure) */

@@ -95,6 +95,13 @@ static void record_figures(const struct pb_point_request *req, unsigned e,
 		snprintf(note, sizeof note, "%.1f samples expected and none arrived: the facility "
 			 "produced nothing, so no accuracy is given", f->expected);
 		pb_rset_text(o, "note", note);
+	} else if (f->seen_share < 1) {
+		char note[240];
+		snprintf(note, sizeof note, "the run left out the level where the workload takes "
+			 "%.0f %% of its declared events: %.0f %% of them could be seen, and the "
+			 "accuracy is the share of all of them kept", 100 * (1 - f->seen_share),
+			 100 * f->seen_share);
+		pb_rset_text(o, "note", note);
 	}
 	if (f->skid.measured) {
 		/* the set names its unit: median and max are events, a name used in other units */

@@ -127,7 +127,7 @@ static void mark_silent_zeros(const struct pb_point_request *req, struct pb_poin
 		if (!f->opened_all || f->count || !f->time_enabled ||
 		    f->time_running != f->time_enabled)
 			continue;
-		bool due = f->declared > 0 && strcmp(f->basis, "undeclared");
+		bool due = f->declared > 0 && f->seen_share > 0 && strcmp(f->basis, "undeclared");
 		for (unsigned o = 0; o < req->nevents && !due; o++)
 			due = o != e && pt->ev[o].count > 0 &&
 			      !strcmp(req->events[o].spec.text, req->events[e].spec.text);
@@ -171,6 +171,11 @@ void pb_point_sum_figures(const struct pb_point_request *req, struct pb_point *p
 			f->basis = "undeclared";
 			f->declared = 0;
 			snprintf(f->withheld, sizeof f->withheld, "%s", no_truth);
+		}
+		f->seen_share = 1;
+		if (!strcmp(f->basis, "declared") && pb_spec_can_exclude(spec)) {
+			double user = pb_spec_user_level_share(spec, &pt->instance.truth);
+			f->seen_share = req->exclude_kernel ? user : req->exclude_user ? 1 - user : 1;
 		}
 		f->opened_all = true;
 		f->precise_requested = pb_spec_precise_requested(spec);
@@ -224,8 +229,8 @@ void pb_point_sum_figures(const struct pb_point_request *req, struct pb_point *p
 		f->kernel_ip_samples = t->kernel_ip[e];
 		f->wrong_level_samples = t->wrong_level[e];
 		/* An event that did not open on every thread has no accuracy. */
-		f->no_samples = f->opened_all && req->events[e].period && f->expected >= 1 &&
-				!f->observed;
+		f->no_samples = f->opened_all && req->events[e].period &&
+				f->expected * f->seen_share >= 1 && !f->observed;
 		f->accuracy = pb_point_accuracy(f, req->events[e].period, sr->threads, run_failed);
 		f->signed_error = pb_point_signed_error(f, req->events[e].period, sr->threads);
 	}

@@ -250,9 +250,10 @@ struct pb_facility {
 	 * about another. NULL hook or NULL answer: the cost per event is the facility's own. */
 	const char *(*event_cost_class)(const struct pb_machine *m, const struct pb_spec *spec,
 					uint64_t code_addr, char *insn, size_t insn_len);
-	/* Whether the spec must sample the kernel level to see the workload's events (faults a
-	 * workload takes in kernel mode). NULL: never. */
-	bool (*needs_kernel_level)(const struct pb_spec *spec, const struct pb_truth *truth);
+	/* The share of the workload's declared events the spec sees at user level alone, in
+	 * [0, 1]: below 1 the spec must sample the kernel level to see them all (faults a
+	 * workload takes inside a system call). NULL: all of them. */
+	double (*user_level_share)(const struct pb_spec *spec, const struct pb_truth *truth);
 	/* The spec whose spread over instructions the bias and shadow studies measure, written to
 	 * buf; NULL with *why when the facility has no spread. NULL hook: the spec itself. */
 	const char *(*spread_spec)(const struct pb_spec *spec, char *buf, size_t len,
@@ -351,6 +352,8 @@ bool pb_spec_sits_on_instruction(const struct pb_spec *spec);
 const char *pb_spec_open_refusal(const struct pb_spec *spec, int err_no);
 /* site_refusal: NULL when err_no is not the kernel refusing the spec's instruction. */
 const char *pb_spec_site_refusal(const struct pb_spec *spec, int err_no);
+double pb_spec_user_level_share(const struct pb_spec *spec, const struct pb_truth *truth);
+/* user_level_share below 1 */
 bool pb_spec_needs_kernel_level(const struct pb_spec *spec, const struct pb_truth *truth);
 const char *pb_spec_event_cost_class(const struct pb_machine *m, const struct pb_spec *spec,
 				     uint64_t code_addr, char *insn, size_t insn_len);

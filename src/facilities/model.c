@@ -53,10 +53,15 @@ bool pb_spec_sits_on_instruction(const struct pb_spec *spec)
 	return spec->facility->sits_on_instruction && spec->facility->sits_on_instruction(spec);
 }
 
+double pb_spec_user_level_share(const struct pb_spec *spec, const struct pb_truth *truth)
+{
+	return spec->facility->user_level_share ? spec->facility->user_level_share(spec, truth)
+						 : 1;
+}
+
 bool pb_spec_needs_kernel_level(const struct pb_spec *spec, const struct pb_truth *truth)
 {
-	return spec->facility->needs_kernel_level &&
-	       spec->facility->needs_kernel_level(spec, truth);
+	return pb_spec_user_level_share(spec, truth) < 1;
 }
 
 const char *pb_spec_event_cost_class(const struct pb_machine *m, const struct pb_spec *spec,

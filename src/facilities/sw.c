@@ -141,10 +141,11 @@ static const char *sw_declare(const struct pb_spec *spec, const struct pb_truth 
 /* A workload that faults inside the kernel (mode:kernel=fault: uname writing to a dropped
  * page) is seen only by kernel-level counting; mode:kernel=touch faults in user mode, so an
  * unprivileged user (perf_event_paranoid 2) can count it. */
-static bool sw_needs_kernel_level(const struct pb_spec *spec, const struct pb_truth *truth)
+static double sw_user_level_share(const struct pb_spec *spec, const struct pb_truth *truth)
 {
 	(void)spec;
-	return truth->page_faults_user < truth->page_faults;
+	return truth->page_faults ? (double)truth->page_faults_user / (double)truth->page_faults
+				  : 1;
 }
 
 static const char *sw_workload(const struct pb_spec *spec, enum pb_workload_role role,
@@ -198,7 +199,7 @@ const struct pb_facility pb_facility_sw = {
 	.periods = &pb_exact_periods,
 	.declare = sw_declare,
 	.workload = sw_workload,
-	.needs_kernel_level = sw_needs_kernel_level,
+	.user_level_share = sw_user_level_share,
 	.spread_spec = sw_spread,
 	.oracle_name = "faults",
 };
