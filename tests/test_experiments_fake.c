@@ -296,6 +296,47 @@ static void level_left_out_sees_nothing(void)
 	}
 }
 
+/* The mode experiment says so on the point whose level holds none of the declared events, and
+ * counts no loss there; the kernel-level point of the same zeros is one. */
+static void mode_experiment_names_the_level_left_out(void)
+{
+	load_fixture("sysfs-skl");
+	const struct pb_spec *spec = pb_test_spec("sw:page-faults"); /* on the real kernel */
+	uint64_t running = 1000000;
+	fake_kernel_install();
+	fake_kernel_on_disable(zero_count, &running);
+	struct pb_suite_options o;
+	pb_suite_options_defaults(&o);
+	o.runs = 2;
+	o.nthreads = 1;
+	o.target_ms = 2;
+	o.machine = &machine;
+	struct pb_results res;
+	struct pb_error err = {0};
+	char dir[] = "/tmp/pb-test-exp-fake-XXXXXX";
+	pb_test_results_in_tmp(dir, &res, "test_experiments_fake");
+	CHECK_MSG(pb_experiment_mode.run(&o, spec, &res, &err) == 0, "%s", err.msg);
+	json_t *points = pb_test_points_json(&res);
+	CHECK_EQ_U64(json_array_size(points), 3);
+	for (size_t i = 0; i < json_array_size(points); i++) {
+		json_t *p = json_array_get(points, i);
+		json_t *m = json_object_get(p, "metrics");
+		bool user = !strcmp(json_string_value(json_object_get(p, "levels")), "user");
+		json_int_t losses = json_integer_value(json_object_get(m, "no_samples_runs")) +
+				    json_integer_value(json_object_get(m, "silent_zero_runs"));
+		const char *note = json_string_value(json_object_get(p, "note"));
+		/* each flagged run is both: no samples, and a counter silent on the PMU */
+		CHECK_MSG(user ? losses == 0 : losses == 4, "%s: %lld flags",
+			  json_string_value(json_object_get(p, "levels")), (long long)losses);
+		CHECK(user ? note && strstr(note, "100 % of the workload's declared events happen "
+						    "at the level this run leaves out")
+			   : !note);
+	}
+	json_decref(points);
+	pb_test_results_remove(&res, dir);
+	fake_kernel_uninstall();
+}
+
 /* pp=3 on a CPU whose kernel grants at most 2: opened at 2, and every result says so. */
 static void pebs_precise_lowered(void)
 {
@@ -617,6 +658,7 @@ int main(void)
 	pebs_accuracy();
 	no_samples_is_flagged();
 	level_left_out_sees_nothing();
+	mode_experiment_names_the_level_left_out();
 	silent_zero_is_a_loss();
 	optional_check_and_failed_run();
 	ibs_bias();

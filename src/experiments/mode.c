@@ -6,6 +6,7 @@
 #include "experiments/experiment.h"
 #include "experiments/suite_defaults.h"
 #include "util/kit.h"
+#include "util/text.h"
 
 #include <string.h>
 
@@ -54,6 +55,18 @@ static int mode_run(const struct pb_suite_options *o, const struct pb_spec *faci
 		if (!point)
 			return -1;
 		pb_rset_text(&point->params, "levels", levels[l].name);
+		/* a level the workload takes its events at, left out: the 0 % kept there is right */
+		struct pb_truth truth;
+		double seen = 1;
+		if (!pb_workload_truth(&req.workload, 1, &truth, NULL))
+			seen = pb_point_seen_share(&req, &spec, &truth);
+		if (seen < 1) {
+			char note[200];
+			pb_format(note, sizeof note, "%.0f %% of the workload's declared events happen "
+				  "at the level this run leaves out, so at most %.0f %% can be kept",
+				  100 * (1 - seen), 100 * seen);
+			pb_rset_text(&point->params, "note", note);
+		}
 		/* wrong level by record flag and by IP, summed over runs */
 		uint64_t wrong_flag = 0, wrong_ip = 0, total = 0;
 		for (size_t r = 0; r < pb_rlist_size(&point->runs); r++) {

@@ -202,6 +202,11 @@ void pb_point_offline_record(struct pb_point_offline *o, unsigned thread, unsign
 /* Sums into pt->ev and frees o. run_failed: the capture's session did not end its region. */
 void pb_point_offline_finish(struct pb_point_offline *o, bool run_failed);
 
+/* The share of spec's declared events in truth that the request's privilege levels can see
+ * (pb_point_figures.seen_share): 1 unless it leaves out a level the facility says holds some. */
+double pb_point_seen_share(const struct pb_point_request *req, const struct pb_spec *spec,
+			   const struct pb_truth *truth);
+
 /* Declared events per thread for one event of the request, and the basis of the expectation. */
 const char *pb_declared_events(const struct pb_spec *spec, const struct pb_truth *truth,
 			       int label, uint64_t iterations, uint64_t *events);

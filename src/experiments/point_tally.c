@@ -155,6 +155,15 @@ static const char *level_without_truth(const struct pb_point_request *req,
 	return NULL;
 }
 
+double pb_point_seen_share(const struct pb_point_request *req, const struct pb_spec *spec,
+			   const struct pb_truth *truth)
+{
+	if (!pb_spec_can_exclude(spec))
+		return 1;
+	double user = pb_spec_user_level_share(spec, truth);
+	return req->exclude_kernel ? user : req->exclude_user ? 1 - user : 1;
+}
+
 void pb_point_sum_figures(const struct pb_point_request *req, struct pb_point *pt,
 			  const struct pb_point_tally *t, bool run_failed)
 {
@@ -172,11 +181,9 @@ void pb_point_sum_figures(const struct pb_point_request *req, struct pb_point *p
 			f->declared = 0;
 			snprintf(f->withheld, sizeof f->withheld, "%s", no_truth);
 		}
-		f->seen_share = 1;
-		if (!strcmp(f->basis, "declared") && pb_spec_can_exclude(spec)) {
-			double user = pb_spec_user_level_share(spec, &pt->instance.truth);
-			f->seen_share = req->exclude_kernel ? user : req->exclude_user ? 1 - user : 1;
-		}
+		f->seen_share = strcmp(f->basis, "declared")
+					? 1
+					: pb_point_seen_share(req, spec, &pt->instance.truth);
 		f->opened_all = true;
 		f->precise_requested = pb_spec_precise_requested(spec);
 		f->precise_granted = -1;
