@@ -265,8 +265,18 @@ static void level_left_out_sees_nothing(void)
 		{"mode:kernel=touch", true, false, true, 1},
 	};
 	for (size_t i = 0; i < PB_ARRAY_SIZE(runs); i++) {
+		/* set on the fixture's machine, which runs no self-test: the live one's verdict
+		 * (valgrind's own faults make it inexact) is not what this tests */
 		struct pb_point_request req;
-		request(&req, "sw:page-faults", runs[i].workload, 1, 64);
+		struct pb_error set_err = {0};
+		pb_point_request_defaults(&req);
+		req.machine = &machine;
+		if (!CHECK_MSG(pb_point_request_set(&req, pb_test_spec("sw:page-faults"),
+						    runs[i].workload, NULL, &(uint64_t){1},
+						    &set_err) == 0,
+			       "%s", set_err.msg))
+			continue;
+		req.iterations = 64;
 		req.exclude_kernel = runs[i].exclude_kernel;
 		req.exclude_user = runs[i].exclude_user;
 		/* the request's self-test ran on the real kernel; the run counts nothing */
@@ -301,7 +311,14 @@ static void level_left_out_sees_nothing(void)
 static void mode_experiment_names_the_level_left_out(void)
 {
 	load_fixture("sysfs-skl");
-	const struct pb_spec *spec = pb_test_spec("sw:page-faults"); /* on the real kernel */
+	const struct pb_spec *spec = pb_test_spec("sw:page-faults");
+	/* the module sets its requests on the live machine, whose self-test must pass (under
+	 * valgrind its own faults make page-fault counts inexact) */
+	struct pb_error live = {0};
+	if (pb_point_refuse_untrusted(spec, NULL, &live)) {
+		pb_skip_checks(8, "the mode module on sw:page-faults: %s", live.msg);
+		return;
+	}
 	uint64_t running = 1000000;
 	fake_kernel_install();
 	fake_kernel_on_disable(zero_count, &running);
