@@ -77,6 +77,16 @@ static void write_script(struct fake_event *ev, void *ctx)
 	ev->time_enabled = ev->time_running = 1000000;
 }
 
+/* A module's options for a test: two short runs on one thread, on the fixture's machine. */
+static void small_suite(struct pb_suite_options *o)
+{
+	pb_suite_options_defaults(o);
+	o->runs = 2;
+	o->nthreads = 1;
+	o->target_ms = 2;
+	o->machine = &machine;
+}
+
 static void request(struct pb_point_request *req, const char *facility, const char *workload,
 		    uint64_t period, uint64_t iterations)
 {
@@ -323,11 +333,7 @@ static void mode_experiment_names_the_level_left_out(void)
 	fake_kernel_install();
 	fake_kernel_on_disable(zero_count, &running);
 	struct pb_suite_options o;
-	pb_suite_options_defaults(&o);
-	o.runs = 2;
-	o.nthreads = 1;
-	o.target_ms = 2;
-	o.machine = &machine;
+	small_suite(&o);
 	struct pb_results res;
 	struct pb_error err = {0};
 	char dir[] = "/tmp/pb-test-exp-fake-XXXXXX";
@@ -635,13 +641,9 @@ static void accuracy_experiment_on_pebs(void)
 	fake_kernel_install();
 	fake_kernel_on_disable(write_script, NULL);
 	struct pb_suite_options o;
-	pb_suite_options_defaults(&o);
-	o.runs = 2;
-	o.nthreads = 1;
+	small_suite(&o);
 	o.periods[0] = 10007;
 	o.nperiods = 1;
-	o.target_ms = 2;
-	o.machine = &machine;
 	struct pb_results res;
 	struct pb_error err = {0};
 	char dir[] = "/tmp/pb-test-exp-fake-XXXXXX";
