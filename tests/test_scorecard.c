@@ -383,6 +383,9 @@ static void check_trap_cost(void)
 	char *terminal = NULL, *html = NULL;
 	rendered(&doc, &terminal, &html);
 	CHECK_STR_CONTAINS(html, "14.1 ±0.062 µs/event + not resolved; estimate 265 ns");
+	/* every figure of the entry is listed under it, the count's cost among them */
+	CHECK_STR_CONTAINS(html, "cost of counting an event, sampled or not: 60.9 [39.9, 81.9] "
+				 "ns/event <b>(not resolved)</b>");
 	free(terminal);
 	free(html);
 out:

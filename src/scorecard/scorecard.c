@@ -15,7 +15,7 @@
 const char *const pb_scorecard_figures[] = {
 	"accuracy_median", "accuracy_worst", "bias_max_deviation", "skid", "loss",
 	"throttles", "running_share_min", "wrong_level_samples", "ns_per_sample", "ns_per_event",
-	"program_ns_per_sample", "overhead_1khz", "overhead_10khz", NULL};
+	"ns_per_counted_event", "program_ns_per_sample", "overhead_1khz", "overhead_10khz", NULL};
 
 double pb_scorecard_overhead_pct(double ns_per_sample, double rate_hz)
 {
