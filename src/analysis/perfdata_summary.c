@@ -92,18 +92,9 @@ static void dump_sample(struct pb_pdsum *sum, int event, const struct pb_sample 
 static __attribute__((noinline)) int on_mapping(struct pb_pdsum *sum, const struct pb_record *rec,
 						struct pb_error *err)
 {
-	if (!sum->histogram)
-		return 0;
-	int rc = 0;
-	if ((rec->type == PERF_RECORD_MMAP || rec->type == PERF_RECORD_MMAP2) &&
-	    rec->u.mmap.filename)
-		rc = pb_symbolizer_add_map(&sum->sym, rec->u.mmap.pid, rec->u.mmap.addr,
-					   rec->u.mmap.len, rec->u.mmap.pgoff, rec->u.mmap.filename,
-					   rec->sample_id.time);
-	else if (rec->type == PERF_RECORD_FORK && rec->u.task.pid != rec->u.task.ppid)
-		rc = pb_symbolizer_fork(&sum->sym, rec->u.task.pid, rec->u.task.ppid,
-					rec->u.task.time);
-	return rc ? pb_fail(err, PB_EXIT_FAILURE, ENOMEM, "out of memory for the mappings") : 0;
+	if (sum->histogram && pb_symbolizer_take(&sum->sym, rec))
+		return pb_fail(err, PB_EXIT_FAILURE, ENOMEM, "out of memory for the mappings");
+	return 0;
 }
 
 /* What a sample gives beyond the histogram: its data source, its --dump line. */

@@ -187,6 +187,10 @@ int pb_symbolizer_add_map(struct pb_symbolizer *sy, uint32_t pid, uint64_t start
  * pb_symbolizer_settle runs, not now: a recording stores each CPU's records apart, so a
  * mapping the parent made before the fork can come after the FORK record in the file. */
 int pb_symbolizer_fork(struct pb_symbolizer *sy, uint32_t pid, uint32_t ppid, uint64_t time);
+/* A recording's record: an MMAP or MMAP2 with a file name is a mapping at its sample_id time, a
+ * FORK of a new process a fork; any other record is left alone. -1 when out of memory. */
+struct pb_record;
+int pb_symbolizer_take(struct pb_symbolizer *sy, const struct pb_record *rec);
 /* After the last record, before naming: the forks inherit (in time order, so a grandchild
  * gets what its parent inherited) and the mappings are put in time order, so that the latest
  * one holding an address is the one made last, whatever order the file gave. -1 when out of

@@ -1,6 +1,7 @@
 /* The sample histogram and the symbolizer `perfdata` and `profile` share: an IP of a process
  * to its object, its link-time address and "symbol+offset (object)". */
 #include "analysis/profile.h"
+#include "ring/record.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -58,6 +59,19 @@ int pb_symbolizer_fork(struct pb_symbolizer *sy, uint32_t pid, uint32_t ppid, ui
 		return -1;
 	sy->forks[sy->nforks++] =
 		(struct pb_sym_fork){.pid = pid, .ppid = ppid, .time = time, .seq = sy->next_seq++};
+	return 0;
+}
+
+int pb_symbolizer_take(struct pb_symbolizer *sy, const struct pb_record *rec)
+{
+	if ((rec->type == PERF_RECORD_MMAP || rec->type == PERF_RECORD_MMAP2) &&
+	    rec->u.mmap.filename)
+		return pb_symbolizer_add_map(sy, rec->u.mmap.pid, rec->u.mmap.addr, rec->u.mmap.len,
+					     rec->u.mmap.pgoff, rec->u.mmap.filename,
+					     rec->sample_id.time);
+	/* a new process starts with its parent's mappings; no MMAP record repeats them */
+	if (rec->type == PERF_RECORD_FORK && rec->u.task.pid != rec->u.task.ppid)
+		return pb_symbolizer_fork(sy, rec->u.task.pid, rec->u.task.ppid, rec->u.task.time);
 	return 0;
 }
 

@@ -95,20 +95,10 @@ static uint64_t fixed_period(const struct pb_xperf *x, int event)
 int pb_xperf_record(struct pb_xperf *x, int event, const struct pb_record *rec,
 		    struct pb_error *err)
 {
-	if (rec->type == PERF_RECORD_MMAP || rec->type == PERF_RECORD_MMAP2) {
-		if (rec->u.mmap.filename &&
-		    pb_symbolizer_add_map(&x->sym, rec->u.mmap.pid, rec->u.mmap.addr,
-					  rec->u.mmap.len, rec->u.mmap.pgoff, rec->u.mmap.filename,
-					  rec->sample_id.time))
-			return pb_fail(err, PB_EXIT_FAILURE, ENOMEM, "out of memory for the mappings");
-		return 0;
-	}
-	/* a new process starts with its parent's mappings; no MMAP record repeats them */
-	if (rec->type == PERF_RECORD_FORK && rec->u.task.pid != rec->u.task.ppid &&
-	    pb_symbolizer_fork(&x->sym, rec->u.task.pid, rec->u.task.ppid, rec->u.task.time))
-		return pb_fail(err, PB_EXIT_FAILURE, ENOMEM, "out of memory for the mappings");
 	if (rec->type != PERF_RECORD_SAMPLE)
-		return 0;
+		return pb_symbolizer_take(&x->sym, rec)
+			       ? pb_fail(err, PB_EXIT_FAILURE, ENOMEM, "out of memory for the mappings")
+			       : 0;
 	const struct pb_sample *s = &rec->u.sample;
 	uint64_t period = (s->sample_type & PERF_SAMPLE_PERIOD) ? s->period
 								  : fixed_period(x, event);
