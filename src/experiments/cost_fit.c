@@ -222,6 +222,21 @@ static void design_metrics(struct pb_result_point *p, const struct cost_fit *cf)
 	}
 }
 
+/* An event the kernel counts in software costs CPU sampled or not, without a trap: the
+ * intercept of sw:page-faults was 0.8-1.1 ms over the 16062 faults of a run in every default
+ * suite of 2026-11-27 (kind C), where the timer's was 0 within ±0.1-0.5 ms. Its cost per
+ * counted event and the CI, the intercept's over a run's events; false when the sweep counts
+ * none or the facility traps (its intercept is its traps, event_ns). The intercept also holds
+ * whatever a run pays once, so this is the count's cost at most. */
+static bool counted_event_cost(const struct cost_fit *cf, double *ns, double *ci95)
+{
+	if (cf->per_event || cf->time_based || !(cf->events > 0))
+		return false;
+	*ns = cf->cpu.intercept / cf->events;
+	*ci95 = cf->cpu.intercept_ci95 / cf->events;
+	return true;
+}
+
 /* The cost at each period, and, when the fit's intercept is not zero within its CI (only a
  * facility that pays nothing per event has costs by period), what that says: a sample does not
  * cost one figure over the sweep (a cost per run, or a sample dearer at some rates). */
@@ -247,13 +262,10 @@ static void by_period_metrics(struct pb_result_point *p, const struct cost_fit *
 		  "intercept is %.0f ± %.0f µs, not zero (a cost per run, or a sample %s at long "
 		  "periods", f->intercept / 1000, f->intercept_ci95 / 1000,
 		  f->intercept > 0 ? "dearer" : "cheaper");
-	/* an event the kernel counts in software costs CPU whether or not it is sampled (a
-	 * page fault's count: the intercept of sw:page-faults was 0.8-1.8 ms over 16062 faults
-	 * a run in every mode, kind C): said per event, where the runs count events */
-	if (!cf->time_based && cf->events > 0 && f->intercept > 0)
+	double counted, counted_ci;
+	if (f->intercept > 0 && counted_event_cost(cf, &counted, &counted_ci))
 		pb_append(note, sizeof note, ", or each counted event's cost: %.3g ± %.2g ns an "
-			  "event over the %.0f a run", f->intercept / cf->events,
-			  f->intercept_ci95 / cf->events, cf->events);
+			  "event over the %.0f a run", counted, counted_ci, cf->events);
 	pb_append(note, sizeof note, "); by period:");
 	for (unsigned k = 0; k < cf->nby_period; k++) {
 		const struct pb_period_cost *b = &cf->by_period[k];
@@ -339,12 +351,8 @@ struct pb_result_point *pb_cost_fit_point(struct pb_results *res, const char *fa
 			     "ns_per_sample: the whole cost of a sample; no cost per event (the "
 			     "facility does not trap on events)");
 	}
-	/* An event the kernel counts in software costs CPU sampled or not, without a trap: the
-	 * intercept of sw:page-faults was 0.8-1.1 ms over the 16062 faults of a run in every
-	 * default suite of 2026-11-27 (kind C), where the timer's was 0 within ±0.1-0.5 ms. The
-	 * intercept also holds whatever a run pays once, so this is the count's cost at most. */
-	if (!cf->per_event && !cf->time_based && cf->events > 0) {
-		double ns = f->intercept / cf->events, ci = f->intercept_ci95 / cf->events;
+	double ns, ci;
+	if (counted_event_cost(cf, &ns, &ci)) {
 		pb_rset_real(m, "events_per_run", PB_UNIT_EVENTS, cf->events);
 		pb_rset_real(m, "ns_per_counted_event", PB_UNIT_NS_PER_EVENT, ns);
 		pb_rset_real(m, "ns_per_counted_event_ci95", PB_UNIT_NS_PER_EVENT, ci);
