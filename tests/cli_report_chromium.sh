@@ -5,10 +5,10 @@
 # report's PNGs, and each linked SVG shown as an image too), and what a reader would trip on:
 # the scorecard must be the first section; no experiment table may have a column that is
 # empty or "-" on every row, nor a row without a figure; no "nan" or "inf" anywhere; no raw
-# snake_case key as a machine-table label. Every image must load. The plots' data and scripts
-# are checked too: a log y axis where positive values span more than 100x, a distinct colour
-# per series, a unit on every period shown, no plot whose series are all constant, and no
-# share called accuracy (mode). The report of commit cd9b727 fails it: no scorecard, columns
+# snake_case key as a machine-table label; no table scrolls sideways in a window 1400 px wide.
+# Every image must load. The plots' data and scripts are checked too: a log y axis where
+# positive values span more than 100x, a distinct colour per series, a unit on every period
+# shown, no plot whose series are all constant, and no share called accuracy (mode). The report of commit cd9b727 fails it: no scorecard, columns
 # "-" on every row, raw keys, linear axes over 1000x, periods without units.
 # PB_REPORT_DIR=DIR checks an existing results folder instead of running the suite.
 # Installs nothing: without Chromium or gnuplot the test is skipped (77) and says why.
@@ -138,6 +138,15 @@ checker='<pre id="pb-result">pending</pre>
       if (/^riscv/i.test(l)) problems.push("other-architecture:" + l);
     }
     if (/\b(nan|-?inf)\b/i.test(document.body.innerText)) problems.push("nan-or-inf");
+    /* in a window 1400 px wide no table scrolls sideways: a scrolled table hid its last
+     * columns, the overhead table its lost and throttles (1483 px in 1100) */
+    var boxes = document.querySelectorAll("div.wide");
+    for (var w = 0; w < boxes.length; w++)
+      if (boxes[w].scrollWidth > boxes[w].clientWidth + 1) {
+        var at = boxes[w].previousElementSibling;
+        while (at && at.tagName !== "H2") at = at.previousElementSibling;
+        problems.push("table-scrolls:" + (at ? at.id : "?") + ":" + boxes[w].scrollWidth + "px");
+      }
     return problems;
   }
   window.addEventListener("load", function () {
@@ -161,7 +170,7 @@ checker='<pre id="pb-result">pending</pre>
 
 dom=$(timeout 120 "$browser" --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
 	--disable-background-networking --disable-component-update --disable-sync \
-	--user-data-dir="$profile" --virtual-time-budget=10000 --dump-dom \
+	--user-data-dir="$profile" --virtual-time-budget=10000 --window-size=1400,1000 --dump-dom \
 	"file://$res/check.html" 2>"$work/chromium.log")
 result=$(printf '%s' "$dom" | grep -o '<pre id="pb-result">[^<]*</pre>' | sed 's/<[^>]*>//g')
 echo "chromium: $result"

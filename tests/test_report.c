@@ -251,8 +251,8 @@ static void check_report(void)
 	check_grouped(html, results, "interval");
 	/* a table whose rows all span (mode: bp:w not applicable) has no empty header row */
 	CHECK(!strstr(html, "<tr></tr>"));
-	CHECK_STR_CONTAINS(html, "<tr class=\"bad\"><td colspan=\"1\">not applicable: nothing to "
-			   "&lt;watch&gt;</td></tr>");
+	CHECK_STR_CONTAINS(html, "<tr class=\"bad\"><td colspan=\"1\"><div class=\"p\">not "
+			   "applicable: nothing to &lt;watch&gt;</div></td></tr>");
 	CHECK_STR_CONTAINS(html, "no &lt;arm_spe&gt; PMU &amp; no SPE here");
 	CHECK(!strstr(html, "<arm_spe>"));
 	CHECK_STR_CONTAINS(html, "nothing to &lt;watch&gt;");
@@ -263,7 +263,8 @@ static void check_report(void)
 	 * interval's second); losses over 3 runs; multiplexing */
 	CHECK_STR_CONTAINS(html, "<td class=\"n\">98.0 ±2.5</td>");
 	CHECK_STR_CONTAINS(html, "<td class=\"n\">21</td>");
-	CHECK_STR_CONTAINS(html, "<td class=\"n\">0.500 (multiplexed)</td>");
+	/* a figure's cell breaks only before its interval, never inside its words */
+	CHECK_STR_CONTAINS(html, "<td class=\"n\">0.500&nbsp;(multiplexed)</td>");
 	/* the scorecard comes first, the cost table shows the fit, not accuracy columns */
 	const char *card = strstr(html, "id=\"scorecard\""), *mach = strstr(html, "id=\"machine\"");
 	CHECK(card && mach && card < mach);
@@ -271,9 +272,10 @@ static void check_report(void)
 	CHECK_STR_CONTAINS(html, "<td class=\"n\">2000 ±100</td>");
 	/* resolved or not in a word, the reason in the notes (two columns of prose made the
 	 * table wider than the page) */
-	CHECK_STR_CONTAINS(html, "<td>no</td>");
+	CHECK_STR_CONTAINS(html, "<td><div class=\"t\">no</div></td>");
 	CHECK_STR_CONTAINS(html, "<tr class=\"prose\"><td colspan=\"");
-	CHECK_STR_CONTAINS(html, "\">notes: not resolved: R² 0.200 &lt; 0.99</td></tr>");
+	CHECK_STR_CONTAINS(html, "\"><div class=\"p\">notes: not resolved: R² 0.200 &lt; "
+			   "0.99</div></td></tr>");
 	CHECK(!strstr(html, "<th>notes</th>"));
 	/* an unresolved cost in the scorecard: its estimate, named as one */
 	CHECK_STR_CONTAINS(html, "<td>not resolved; estimate 300 ns</td>");
@@ -687,7 +689,7 @@ static void check_prediction_notes(void)
 	CHECK(html != NULL);
 	if (html) {
 		/* the cell leads with the slowdown, as judged; the total CPU time's error after */
-		CHECK_STR_CONTAINS(html, "<td>slowdown predicted 30 %, measured 24.3 % ± 2.6 pp: "
+		CHECK_STR_CONTAINS(html, "<td><div class=\"t\">slowdown predicted 30 %, measured 24.3 % ± 2.6 pp: "
 					 "outside (total CPU time ");
 		CHECK_STR_CONTAINS(html, "± 2.6 pp: undecided, about 9 rounds would decide it (total "
 				   "CPU time ");
@@ -707,8 +709,62 @@ static void check_prediction_notes(void)
 	json_decref(root);
 }
 
+/* The overhead table of a breakpoint: its 30 µs baseline beside its 30 ms sampled run, each in
+ * its unit (the baseline read "0.03001 ±0.00044" in a column of ms), a baseline's delivery said
+ * in the delivery column (a role column of its own pushed lost and throttles off the page),
+ * and a period of time as a reader says it. */
+static json_t *summary(double mean, double ci95)
+{
+	return json_pack("{s:i, s:f, s:f, s:f, s:f, s:f, s:f}", "n", 5, "mean", mean, "stdev",
+			 ci95 / 1.24, "min", mean - ci95, "max", mean + ci95, "median", mean, "ci95",
+			 ci95);
+}
+
+static void check_overhead_cells(void)
+{
+	json_t *root = json_pack("{s:s, s:b, s:s, s:[s], s:{s:s}, s:[]}", "schema",
+				 PB_RESULTS_SCHEMA, "complete", 1, "started", "2026-01-01T00:00:00Z",
+				 "command", "run", "machine", "schema", "pesbench-probe/1", "points");
+	json_t *points = json_object_get(root, "points");
+	json_array_append_new(points, json_pack(
+		"{s:s, s:s, s:s, s:{s:s}, s:s, s:i, s:i, s:s, s:{s:o, s:i}, s:[]}",
+		"experiment", "overhead", "facility", "bp:w", "workload", "mix", "traits",
+		"period_unit", "events", "role", "baseline", "period", 0, "threads", 1, "delivery",
+		"-", "metrics", "wall_ns", summary(30010, 440), "lost_total", 0, "runs"));
+	json_array_append_new(points, json_pack(
+		"{s:s, s:s, s:s, s:{s:s}, s:s, s:i, s:i, s:s, s:{s:o, s:i}, s:[]}",
+		"experiment", "overhead", "facility", "bp:w", "workload", "mix", "traits",
+		"period_unit", "events", "role", "sampled", "period", 7, "threads", 1, "delivery",
+		"sigtrap", "metrics", "wall_ns", summary(30540000, 40000), "lost_total", 3, "runs"));
+	json_array_append_new(points, json_pack(
+		"{s:s, s:s, s:s, s:{s:s}, s:s, s:i, s:i, s:s, s:{s:o}, s:[]}",
+		"experiment", "overhead", "facility", "timer:cpu-clock", "workload", "busy",
+		"traits", "period_unit", "ns", "role", "sampled", "period", 100000, "threads", 1,
+		"delivery", "none", "metrics", "wall_ns", summary(33940000, 830000), "runs"));
+	struct pb_results doc;
+	pb_test_results_of_json(&doc, root);
+	size_t len = 0;
+	char *html = pb_report_html(&doc, NULL, NULL, &len);
+	CHECK(html != NULL);
+	if (html) {
+		CHECK_STR_CONTAINS(html, "<td class=\"n\">30.01 ±0.44&nbsp;µs</td>");
+		CHECK_STR_CONTAINS(html, "<td class=\"n\">30.540 ±0.040&nbsp;ms</td>");
+		CHECK_STR_CONTAINS(html, "<td><div class=\"t\">no perf</div></td>");
+		CHECK_STR_CONTAINS(html, "<td><div class=\"t\">sigtrap</div></td>");
+		CHECK(!strstr(html, "<th>role</th>"));
+		CHECK_STR_CONTAINS(html, "<th>lost</th>");
+		CHECK_STR_CONTAINS(html, "<td class=\"n\">100&nbsp;µs</td>");
+		CHECK_STR_CONTAINS(html, "<td class=\"n\">7&nbsp;events</td>");
+		CHECK_STR_CONTAINS(html, "<div class=\"wide figures\">");
+	}
+	free(html);
+	pb_results_free(&doc);
+	json_decref(root);
+}
+
 int main(void)
 {
+	check_overhead_cells();
 	check_prediction_notes();
 	check_report();
 	check_scorecard();

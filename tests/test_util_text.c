@@ -54,6 +54,25 @@ int main(void)
 			  vc[i].want);
 	}
 
+	/* a time in the unit of its size; the interval rounds it as above */
+	const struct {
+		double ns, ci;
+		const char *want;
+	} dc[] = {
+		{30010, 440, "30.01 ±0.44 µs"},
+		{29380000, 480000, "29.38 ±0.48 ms"},
+		{999, NAN, "999 ns"},
+		{1e9, 2e7, "1.000 ±0.020 s"},
+		{-2500, 300, "-2.50 ±0.30 µs"},
+		{0, 0, "0 ±0 ns"},
+	};
+	for (size_t i = 0; i < sizeof dc / sizeof dc[0]; i++) {
+		char got[64];
+		pb_format_duration_ci(got, sizeof got, dc[i].ns, dc[i].ci);
+		CHECK_MSG(!strcmp(got, dc[i].want), "%g ns ± %g: %s, not %s", dc[i].ns, dc[i].ci, got,
+			  dc[i].want);
+	}
+
 	char buf[64] = "";
 	pb_list_add(buf, sizeof buf, "timer");
 	CHECK(!strcmp(buf, "timer"));

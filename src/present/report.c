@@ -65,6 +65,16 @@ void pb_html_esc_breakable(FILE *f, const char *s)
 	}
 }
 
+void pb_html_esc_figure(FILE *f, const char *s)
+{
+	for (; s && *s; s++) {
+		if (*s == ' ' && strncmp(s + 1, "±", strlen("±")))
+			fputs("&nbsp;", f);
+		else
+			esc_char(f, *s);
+	}
+}
+
 /* A URL path component: plot names are [A-Za-z0-9._-] already; anything else is encoded. */
 static void url(FILE *f, const char *s)
 {
@@ -118,14 +128,17 @@ static bool is_object(const struct pb_rvalue *v)
 }
 
 static const char style[] =
-	"body{font-family:'DejaVu Sans',Arial,sans-serif;margin:1.5em auto;max-width:1100px;"
-	"color:#222;padding:0 1em}"
+	"body{font-family:'DejaVu Sans',Arial,sans-serif;margin:1.5em 0;color:#222;padding:0 1em}"
+	/* prose keeps a reading width; a table may take the window's, centred, and scrolls
+	 * only when even that is too narrow */
+	"body>*{max-width:1100px;margin-left:auto;margin-right:auto}"
+	"body>.figures{max-width:100%;min-width:min(1100px,100%);width:max-content}"
+	".wide{overflow-x:auto}.t{max-width:24em}.p{max-width:1060px}"
 	"h1{font-size:1.6em;margin-bottom:.2em}h2{border-bottom:1px solid #ccc;margin-top:1.8em}"
 	".meta{color:#555}.warn{background:#fff3cd;border:1px solid #e0c060;padding:.5em}"
 	"table{border-collapse:collapse;margin:.5em 0;font-size:.88em}"
 	"th,td{border:1px solid #ccc;padding:.2em .45em;text-align:left;vertical-align:top}"
-	"th{background:#f0f0f0}td.n{text-align:right;font-variant-numeric:tabular-nums;"
-	"white-space:nowrap}.wide{overflow-x:auto}"
+	"th{background:#f0f0f0}td.n{text-align:right;font-variant-numeric:tabular-nums}"
 	"tr.bad td{color:#8a1c1c}figure{margin:1em 0}"
 	"figure img{max-width:100%;border:1px solid #ddd}figcaption{font-size:.9em;color:#444}"
 	"nav a{margin-right:.8em}code{background:#f4f4f4}"

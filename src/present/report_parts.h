@@ -13,6 +13,10 @@ void pb_html_esc(FILE *f, const char *s);
  * ("accuracy:ratio=20,factor=4,seed=1") are one word to a browser and widened their column
  * past the page. */
 void pb_html_esc_breakable(FILE *f, const char *s);
+/* A figure's cell: its one line-break opportunity is before its interval ("29.38 ±0.48 ms"
+ * may stack as "29.38" over "±0.48 ms"), so a table too wide for the window narrows there,
+ * never between a number and its unit, and never clips its last columns (lost, throttles). */
+void pb_html_esc_figure(FILE *f, const char *s);
 
 /* The experiment's table: the columns its points have figures in. */
 void pb_report_experiment_table(FILE *f, const struct pb_results *doc, const char *experiment);

@@ -183,8 +183,14 @@ static void c_period(const struct pb_result_point *p, char *b, size_t n)
 	bool ok;
 	double v = pb_rset_get_number(par(p), "period", &ok);
 	*b = '\0';
-	if (ok && v > 0)
-		pb_format(b, n, "%.0f%s", v, period_unit(p));
+	if (!(ok && v > 0))
+		return;
+	const char *unit = period_unit(p);
+	/* a time as a reader says it, 100 µs rather than 100000 ns */
+	if (!strcmp(unit, " ns"))
+		pb_format_duration_ci(b, n, v, NAN);
+	else
+		pb_format(b, n, "%.0f%s", v, unit);
 }
 
 static void c_runs(const struct pb_result_point *p, char *b, size_t n)
@@ -250,6 +256,17 @@ static void c_own(const struct pb_result_point *p, char *b, size_t n)
 	}
 }
 
+/* a baseline row's delivery is that there is no perf: a column of its own ("role") took the
+ * width that the overhead table's loss columns then lacked */
+static void c_delivery_or_baseline(const struct pb_result_point *p, char *b, size_t n)
+{
+	const char *role = pb_rset_get_text(par(p), "role");
+	if (role && !strcmp(role, "baseline"))
+		pb_format(b, n, "no perf");
+	else
+		text_of(par(p), "delivery", b, n);
+}
+
 /* where a trapping facility was put (cost), with the kind of instruction there */
 static void c_site(const struct pb_result_point *p, char *b, size_t n)
 {
@@ -259,37 +276,38 @@ static void c_site(const struct pb_result_point *p, char *b, size_t n)
 		pb_append(b, n, " (%s)", class);
 }
 
-static void c_wall_ms(const struct pb_result_point *p, char *b, size_t n)
+/* A run's time in the unit of its size: a breakpoint's 30 µs baseline and its 30 ms sampled
+ * run share the column. */
+static void c_wall_time(const struct pb_result_point *p, char *b, size_t n)
 {
 	const struct pb_rsummary *s = pb_rset_get_summary(met(p), "wall_ns");
 	bool ok;
 	double median = pb_rset_get_number(met(p), "wall_ns_median", &ok);
 	*b = '\0';
 	if (s) {
-		pb_format_value_ci(b, n, "%.3g", s->mean / 1e6, s->n > 1 ? s->ci95 / 1e6 : NAN);
+		pb_format_duration_ci(b, n, s->mean, s->n > 1 ? s->ci95 : NAN);
 	} else if (ok) {
-		pb_format_number(b, n, "%.3g", median / 1e6);
+		pb_format_duration_ci(b, n, median, NAN);
 	} else if (pb_rlist_size(&p->runs)) {
 		double v[256];
 		size_t k = 0;
 		for (size_t r = 0; r < pb_rlist_size(&p->runs) && k < 256; r++)
 			v[k++] = pb_rset_get_number(pb_rlist_set_at(&p->runs, r), "wall_ns", &ok);
 		if (ok)
-			pb_format_number(b, n, "%.3g", pb_median(v, k) / 1e6);
+			pb_format_duration_ci(b, n, pb_median(v, k), NAN);
 	}
 }
 
-static void c_cpu_ms(const struct pb_result_point *p, char *b, size_t n)
+static void c_cpu_time(const struct pb_result_point *p, char *b, size_t n)
 {
 	const struct pb_rsummary *s = pb_rset_get_summary(met(p), "cpu_ns");
 	bool ok;
 	double median = pb_rset_get_number(met(p), "cpu_ns_median", &ok);
 	*b = '\0';
-	if (ok)
-		pb_format_number(b, n, "%.3g", median / 1e6);
-	if (s) {
-		pb_format_value_ci(b, n, "%.3g", s->mean / 1e6, s->n > 1 ? s->ci95 / 1e6 : NAN);
-	}
+	if (s)
+		pb_format_duration_ci(b, n, s->mean, s->n > 1 ? s->ci95 : NAN);
+	else if (ok)
+		pb_format_duration_ci(b, n, median, NAN);
 }
 
 static void c_samples(const struct pb_result_point *p, char *b, size_t n)
@@ -500,7 +518,7 @@ static void c_notes(const struct pb_result_point *p, char *b, size_t n)
 #define THROTTLES METRIC_FIG("throttles", "throttles_total", "%.0f")
 #define SIGNALS METRIC_FIG("signals", "signals", "%.0f")
 #define DELIVERY PARAM_TEXT("delivery", "delivery")
-#define ROLE PARAM_TEXT("role", "role")
+#define ROLE_OR_DELIVERY TXT("delivery", c_delivery_or_baseline)
 #define TIME_OVERHEAD COL("time overhead (%)", c_time_overhead)
 #define MAX_DEVIATION COL("largest deviation (pp)", c_deviation)
 #define NOTES PROSE("notes", c_notes)
@@ -531,8 +549,8 @@ static const struct column mode_cols[] = {
 	METRIC_FIG("samples kept / all events (%)", "accuracy", "%.1f"), LOST, NOTES, {0}};
 
 static const struct column overhead_cols[] = {
-	ROLE, DELIVERY, PERIOD, THREADS, RUNS, COL("wall time (ms)", c_wall_ms),
-	COL("CPU time (ms)", c_cpu_ms), METRIC_FIG("peak RSS (KiB)", "maxrss_kib", "%.0f"),
+	ROLE_OR_DELIVERY, PERIOD, THREADS, RUNS, COL("wall time", c_wall_time),
+	COL("CPU time", c_cpu_time), METRIC_FIG("peak RSS (KiB)", "maxrss_kib", "%.0f"),
 	TIME_OVERHEAD, COL("CPU overhead (%)", c_cpu_overhead),
 	COL("memory overhead (%)", c_memory_overhead), COL("samples", c_samples),
 	SIGNALS, LOST, THROTTLES, NOTES, {0}};
@@ -543,11 +561,11 @@ static const struct column cost_cols[] = {
 	METRIC_FIG("Theil–Sen (ns/sample)", "theil_sen_ns_per_sample", "%.4g"),
 	TXT("resolved", c_resolved), COL("excess over the floor (ns)", c_excess),
 	COL("ns/event ± 95 % CI", c_ns_event), TXT("predicted vs measured", c_prediction),
-	COL("CPU time (ms)", c_cpu_ms), COL("wall time (ms)", c_wall_ms), LOST, NOTES, {0}};
+	COL("CPU time", c_cpu_time), COL("wall time", c_wall_time), LOST, NOTES, {0}};
 
 static const struct column buffer_cols[] = {
-	ROLE, DELIVERY, PARAM_FIG("ring pages", "ring_pages", "%.0f"), TXT("wakeup", c_wakeup),
-	PERIOD, COL("wall time (ms)", c_wall_ms), TIME_OVERHEAD, COL("samples", c_samples), LOST,
+	ROLE_OR_DELIVERY, PARAM_FIG("ring pages", "ring_pages", "%.0f"), TXT("wakeup", c_wakeup),
+	PERIOD, COL("wall time", c_wall_time), TIME_OVERHEAD, COL("samples", c_samples), LOST,
 	COL("loss (%), 95 % interval", c_loss), SIGNALS, NOTES, {0}};
 
 static const struct column shadow_cols[] = {
@@ -645,7 +663,7 @@ static void table_of_kind(FILE *f, const struct pb_results *doc, const char *exp
 	}
 	/* a facility and workload head the rows that share them, across the table: as two
 	 * columns they repeated on every row and took a quarter of the page's width */
-	fputs("<div class=\"wide\"><table>\n", f);
+	fputs("<div class=\"wide figures\"><table>\n", f);
 	if (shown) {
 		fputs("<tr>", f);
 		for (size_t c = 0; c < ncols; c++)
@@ -676,22 +694,30 @@ static void table_of_kind(FILE *f, const struct pb_results *doc, const char *exp
 		const struct pb_rvalue *error = pb_rset_get(par(p), "error");
 		fputs(na || error ? "<tr class=\"bad\">" : "<tr>", f);
 		if (spans(p)) {
-			fprintf(f, "<td colspan=\"%zu\">%s: ", shown, na ? "not applicable" : "ERROR");
+			fprintf(f, "<td colspan=\"%zu\"><div class=\"p\">%s: ", shown,
+				na ? "not applicable" : "ERROR");
 			const struct pb_rvalue *why = na ? na : error;
 			pb_html_esc(f, why->kind == PB_RV_TEXT ? why->as.text : "");
-			fputs("</td></tr>\n", f);
+			fputs("</div></td></tr>\n", f);
 			continue;
 		}
 		for (size_t c = 0; c < ncols; c++) {
 			if (!used[c] || cols[c].prose)
 				continue;
 			cell_of(&cols[c], p, buf, sizeof buf);
-			fputs(cols[c].number ? "<td class=\"n\">" : "<td>", f);
-			if (*buf)
+			if (!*buf) {
+				fputs(cols[c].number ? "<td class=\"n\">&ndash;</td>" : "<td>&ndash;</td>", f);
+			} else if (cols[c].number) {
+				fputs("<td class=\"n\">", f);
+				pb_html_esc_figure(f, buf);
+				fputs("</td>", f);
+			} else {
+				/* a sentence in a cell wraps at a reading width, so that it does not
+				 * widen the table to the window's */
+				fputs("<td><div class=\"t\">", f);
 				pb_html_esc(f, buf);
-			else
-				fputs("&ndash;", f);
-			fputs("</td>", f);
+				fputs("</div></td>", f);
+			}
 		}
 		fputs("</tr>\n", f);
 		for (size_t c = 0; c < ncols; c++) {
@@ -700,10 +726,12 @@ static void table_of_kind(FILE *f, const struct pb_results *doc, const char *exp
 			cell_of(&cols[c], p, buf, sizeof buf);
 			if (!*buf)
 				continue;
-			fprintf(f, "<tr class=\"prose\"><td colspan=\"%zu\">%s: ", shown,
-				cols[c].head);
+			/* a note wraps at the page's reading width (class p): it never widens a
+			 * table past it */
+			fprintf(f, "<tr class=\"prose\"><td colspan=\"%zu\"><div class=\"p\">%s: ",
+				shown, cols[c].head);
 			pb_html_esc(f, buf);
-			fputs("</td></tr>\n", f);
+			fputs("</div></td></tr>\n", f);
 		}
 	}
 	fputs("</table></div>\n", f);

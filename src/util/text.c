@@ -58,6 +58,19 @@ void pb_format_value_ci(char *buf, size_t len, const char *fmt, double v, double
 	pb_format(buf, len, "%s ±%s", shown, c);
 }
 
+void pb_format_duration_ci(char *buf, size_t len, double ns, double ci)
+{
+	static const struct {
+		double ns;
+		const char *name;
+	} units[] = {{1e9, "s"}, {1e6, "ms"}, {1e3, "µs"}, {1, "ns"}};
+	size_t u = 0;
+	while (u + 1 < sizeof units / sizeof *units && !(fabs(ns) >= units[u].ns))
+		u++;
+	pb_format_value_ci(buf, len, "%.4g", ns / units[u].ns, ci / units[u].ns);
+	pb_append(buf, len, " %s", units[u].name);
+}
+
 void pb_append(char *buf, size_t len, const char *fmt, ...)
 {
 	size_t used = strnlen(buf, len);

@@ -18,6 +18,10 @@ const char *pb_num(char *buf, const char *fmt, double v);
  * 99.6 ±1.0; 16270 ±180, not 16273 ±184). Without a positive, finite ci: v by fmt (as pb_format_number), then " ±ci"
  * when ci is 0. */
 void pb_format_value_ci(char *buf, size_t len, const char *fmt, double v, double ci);
+/* A time of ns ±ci (NAN: no interval) by pb_format_value_ci in the unit of its size, ns, µs,
+ * ms or s, which it ends with: a 30 µs run beside a 30 ms one reads "30.01 ±0.44 µs", not
+ * "0.03001 ±0.00044" in a column of milliseconds. */
+void pb_format_duration_ci(char *buf, size_t len, double ns, double ci);
 
 /* Appends to the text already in buf, cut short where it would not fit. */
 void pb_append(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
