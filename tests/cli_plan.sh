@@ -139,6 +139,8 @@ esac
 expect_exit 0 "plan" "$PB_BIN" plan --facility $T --budget 10 --runs 1 --costs "$work/costs.json" -- "${loop[@]}"
 check "grep -q '^period: *110000 ns' '$work/out'" "period = c (1+b)/b = 110000 ns ($(grep period "$work/out"))"
 check "grep -q 'cost of a sample: *10000.0 ± 500.0 ns' '$work/out'" "the delivery-none fit is used, with its interval"
+# the whole command, quoted as a shell takes it back (it said "sh ...")
+check "grep -qF \"command:            sh -c 'i=0; while [ \\\$i -lt 30000 ]; do i=\\\$((i+1)); done'\" '$work/out'" "the whole command is shown ($(grep '^command' "$work/out"))"
 check "grep -q 'overhead 10.00 %' '$work/out'" "predicted overhead is the budget"
 # the plan's interval from the cost's: c (1+b)/b at c = 9500 and 10500; c / (P - c) at P = 110000
 check "grep -q '^period: *110000 ns (104500 to 115500 over the cost.s interval)' '$work/out'" "the period's range over the cost's interval ($(grep period "$work/out"))"
@@ -155,6 +157,7 @@ expect_exit 0 "plan --costs FOLDER" "$PB_BIN" plan --facility $T --budget 10 --r
 check "grep -q '^period: *110000 ns' '$work/out'" "a results folder is read as its results.json"
 expect_exit 0 "plan --json" "$PB_BIN" plan --facility $T --budget 10 --runs 1 --json --check --costs "$work/costs.json" -- "${loop[@]}"
 check "jq -e '.period == 110000 and .period_unit == \"ns\" and .ns_per_sample == 10000' '$work/out' >/dev/null" "--json: the plan as one object"
+check "jq -e '.command == \"sh\" and .argv[0] == \"sh\" and .argv[1] == \"-c\" and (.argv | length) == 3' '$work/out' >/dev/null" "--json: the whole command in argv"
 check "jq -e '.too_few_samples == false and .ns_per_sample_ci95 == 500 and .period_lo == 104500 and .period_hi == 115500 and (.predicted_overhead_lo_pct * 100 | round) == 945 and (.predicted_overhead_hi_pct * 100 | round) == 1055' '$work/out' >/dev/null" "--json: the plan's intervals"
 check "jq -e '(.check.slowdown_error_pp | type) == \"number\" and (.check.slowdown_within | type) == \"boolean\" and (.check.slowdown_verdict | type) == \"string\"' '$work/out' >/dev/null" "--json --check: judged on the slowdown"
 expect_exit 0 "plan --check" "$PB_BIN" plan --facility $T --budget 10 --runs 1 --ring 16 --check --costs "$work/costs.json" -- "${loop[@]}"

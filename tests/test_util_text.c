@@ -73,6 +73,24 @@ int main(void)
 			  dc[i].want);
 	}
 
+	/* a command as a shell takes it back; whole words or " ..." */
+	char *const plain[] = {"xz", "-T1", "-6", "-c", "/tmp/in.txt", NULL};
+	char *const quoted[] = {"sh", "-c", "echo it's $HOME", "", NULL};
+	char cmd[64];
+	pb_command_text(cmd, sizeof cmd, plain);
+	CHECK_MSG(!strcmp(cmd, "xz -T1 -6 -c /tmp/in.txt"), "%s", cmd);
+	pb_command_text(cmd, sizeof cmd, quoted);
+	CHECK_MSG(!strcmp(cmd, "sh -c 'echo it'\\''s $HOME' ''"), "%s", cmd);
+	char cut[16];
+	pb_command_text(cut, sizeof cut, plain); /* "xz -T1 -6 -c ..." would need 17 bytes */
+	CHECK_MSG(!strcmp(cut, "xz -T1 -6 ..."), "%s", cut);
+	char tiny[4];
+	pb_command_text(tiny, sizeof tiny, quoted);
+	CHECK_MSG(!strcmp(tiny, "..."), "%s", tiny); /* "sh" fits, "sh ..." does not */
+	char none[4];
+	pb_command_text(none, sizeof none, (char *const[]){"python3", NULL});
+	CHECK_MSG(!strcmp(none, "..."), "%s", none);
+
 	char buf[64] = "";
 	pb_list_add(buf, sizeof buf, "timer");
 	CHECK(!strcmp(buf, "timer"));

@@ -11,6 +11,7 @@
 #include "experiments/point.h"
 #include "facilities/facility.h"
 #include "present/report.h"
+#include "util/text.h"
 
 #include <errno.h>
 #include <math.h>
@@ -128,7 +129,10 @@ static void print_plan(const struct pb_plan_request *req, const struct pb_plan *
 		       bool ring_given)
 {
 	const struct pb_slowdown_model *model = &plan->model;
-	printf("command:            %s%s\n", req->argv[0], req->argv[1] ? " ..." : "");
+	/* the whole command: plans for two inputs of one program are told apart */
+	char command[81]; /* after the 20 columns of its label: 100 in all */
+	pb_command_text(command, sizeof command, req->argv);
+	printf("command:            %s\n", command);
 	printf("CPU time, no perf:  %.3f ms (median of %u; wall %.3f ms)\n",
 	       model->baseline_ns / 1e6, req->runs, (double)plan->base.wall_ns / 1e6);
 	/* rusage and schedstat agree to the microsecond on one thread */

@@ -138,6 +138,11 @@ int pb_cli_print_plan(const struct pb_plan_request *req, const struct pb_plan *p
 				"predicted_overhead_pct", plan->period.overhead_pct, "ring_pages",
 				(int)plan->ring_pages);
 	if (doc) {
+		/* "command" is the program, as before; "argv" the whole command */
+		json_t *words = json_array();
+		for (size_t i = 0; req->argv[i]; i++)
+			json_array_append_new(words, json_string(req->argv[i]));
+		json_object_set_new(doc, "argv", words);
 		json_object_set_new(doc, "ns_per_sample_ci95", json_real(plan->cost_ci95_ns));
 		/* fewer samples than a share needs (experiments/point.h) */
 		json_object_set_new(doc, "too_few_samples",

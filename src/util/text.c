@@ -112,6 +112,54 @@ void pb_list_add(char *buf, size_t len, const char *name)
 		pb_append(buf, len, "%s%s", sep, more);
 }
 
+static bool shell_plain(const char *word)
+{
+	if (!*word)
+		return false;
+	for (const char *c = word; *c; c++)
+		if (!isalnum((unsigned char)*c) && !strchr("-_./=:,+@%", *c))
+			return false;
+	return true;
+}
+
+void pb_command_text(char *buf, size_t len, char *const argv[])
+{
+	static const char more[] = " ...";
+	if (!len)
+		return;
+	buf[0] = '\0';
+	for (size_t i = 0; argv && argv[i]; i++) {
+		char word[512];
+		if (shell_plain(argv[i])) {
+			pb_format(word, sizeof word, "%s", argv[i]);
+		} else {
+			/* 'it'\''s': a quote inside a quoted word closes, escapes and reopens */
+			size_t w = 0;
+			word[w++] = '\'';
+			for (const char *c = argv[i]; *c && w + 6 < sizeof word; c++) {
+				if (*c == '\'') {
+					memcpy(word + w, "'\\''", 4);
+					w += 4;
+				} else {
+					word[w++] = *c;
+				}
+			}
+			word[w++] = '\'';
+			word[w] = '\0';
+		}
+		size_t used = strlen(buf), sep = i ? 1 : 0;
+		/* room for this word, and for the mark after it unless it is the last */
+		size_t need = used + sep + strlen(word) + (argv[i + 1] ? sizeof more - 1 : 0);
+		if (need >= len || strlen(word) + 1 >= sizeof word) {
+			const char *mark = i ? more : more + 1;
+			if (used + strlen(mark) < len)
+				pb_append(buf, len, "%s", mark);
+			return;
+		}
+		pb_append(buf, len, "%s%s", sep ? " " : "", word);
+	}
+}
+
 unsigned pb_edit_distance(const char *a, const char *b, bool fold_case)
 {
 	size_t la = strlen(a), lb = strlen(b);

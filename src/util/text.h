@@ -31,6 +31,12 @@ void pb_append(char *buf, size_t len, const char *fmt, ...) __attribute__((forma
  * never takes a cut word or a short list for the whole. */
 void pb_list_add(char *buf, size_t len, const char *name);
 
+/* argv as a shell would take it back: words joined by spaces, a word with anything but
+ * letters, digits and -_./=:,+@% in it single-quoted. Whole words only: when the next would
+ * not fit, the text ends in " ..." instead (a reader must never take a cut command for the
+ * whole). */
+void pb_command_text(char *buf, size_t len, char *const argv[]);
+
 /* The edit distance of a and b (insertions, deletions, substitutions), ignoring case when
  * fold_case: how far a mistyped name is from a known one. Names are short; either longer than
  * PB_EDIT_DISTANCE_MAX_LEN characters is PB_EDIT_DISTANCE_FAR, farther than any suggestion. */
