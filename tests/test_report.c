@@ -762,9 +762,42 @@ static void check_overhead_cells(void)
 	json_decref(root);
 }
 
+/* A cost fit that left a disturbed pair out says so where a reader looks: the fit's notes in
+ * report.html and a line of the terminal's summary. */
+static void check_left_out_pair(void)
+{
+	json_t *root = json_pack("{s:s, s:b, s:s, s:[s], s:{s:s}, s:[]}", "schema",
+				 PB_RESULTS_SCHEMA, "complete", 1, "started", "2026-01-01T00:00:00Z",
+				 "command", "run", "machine", "schema", "pesbench-probe/1", "points");
+	json_array_append_new(json_object_get(root, "points"), json_pack(
+		"{s:s, s:s, s:s, s:s, s:s, s:i, s:s, s:{s:f, s:f, s:b, s:i}, s:[]}", "experiment",
+		"cost", "facility", "uprobe", "workload", "busy", "kind", "fit", "delivery", "none",
+		"threads", 1, "left_out_note", "1 of 16 pairs left out as disturbed (...): at period "
+		"64 events, 3.291 ms above the line of the rest (9.7 % of its run)", "metrics",
+		"ns_per_sample", 142.0, "ci95_ns", 5.7, "resolved", 1, "pairs_left_out", 1, "runs"));
+	struct pb_results doc;
+	pb_test_results_of_json(&doc, root);
+	size_t len = 0;
+	char *html = pb_report_html(&doc, NULL, NULL, &len);
+	CHECK(html != NULL);
+	if (html)
+		CHECK_STR_CONTAINS(html, "notes: 1 of 16 pairs left out as disturbed (...): at period "
+				   "64 events, 3.291 ms above");
+	free(html);
+	char *text = summary_text(&doc);
+	CHECK(text != NULL);
+	if (text)
+		CHECK_STR_CONTAINS(text, "1 point left a pair a disturbance moved out of its cost fit, "
+				   "e.g. cost on uprobe with busy");
+	free(text);
+	pb_results_free(&doc);
+	json_decref(root);
+}
+
 int main(void)
 {
 	check_overhead_cells();
+	check_left_out_pair();
 	check_prediction_notes();
 	check_report();
 	check_scorecard();

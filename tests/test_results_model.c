@@ -231,7 +231,7 @@ static void v1_tables_read_as_figures(void)
 	char *text = pb_report_html(&doc, NULL, NULL, &len);
 	CHECK(text != NULL);
 	CHECK_STR_CONTAINS(text, "<th>predicted vs measured</th>");
-	CHECK_STR_CONTAINS(text, "<td>+1.5 %</td>");
+	CHECK_STR_CONTAINS(text, "<td><div class=\"t\">+1.5 %</div></td>");
 	free(text);
 	pb_results_free(&doc);
 }

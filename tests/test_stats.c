@@ -1,7 +1,9 @@
 #include "analysis/stats.h"
 #include "check.h"
+#include "util/rng.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 static int near(double a, double b, double tol)
@@ -145,5 +147,66 @@ int main(void)
 	for (size_t df = 1; df < 2000; df++)
 		increases += pb_t95(df + 1) > pb_t95(df);
 	CHECK_EQ_U64(increases, 0);
+	/* Student t at any level: the printed 95 % values, df = 1 (Cauchy: tan(0.975 pi / 2))
+	 * and 2 (exact: 4.303), the 99 % ones, and the normal's at large df */
+	for (size_t df = 1; df <= 30; df++)
+		CHECK_MSG(near(pb_t_two_sided_quantile(0.95, df), pb_t95(df), 0.0015), "df %zu: %.4f",
+			  df, pb_t_two_sided_quantile(0.95, df));
+	CHECK(near(pb_t_two_sided_quantile(0.99, 10), 3.169, 0.001));
+	CHECK(near(pb_t_two_sided_quantile(0.99, 13), 3.012, 0.001));
+	CHECK(near(pb_t_two_sided_quantile(0.999, 5), 6.869, 0.002));
+	CHECK(near(pb_t_two_sided_quantile(0.95, 100000), 1.960, 0.001));
+	CHECK(near(pb_t_two_sided_cdf(2.160, 13), 0.95, 0.0005));
+	CHECK(near(pb_t_two_sided_cdf(0, 7), 0, 1e-15));
+	CHECK(isnan(pb_t_two_sided_quantile(1, 5)) && isnan(pb_t_two_sided_cdf(1, 0)));
+
+	/* A disturbed pair on a noisy line: 16 points, y = 100 + 2x with +-1 alternating noise,
+	 * and one 40 above it; the least-squares line's 95 % CI widens 5-fold with it in. */
+	{
+		double x[16], y[16];
+		bool out[16];
+		for (size_t i = 0; i < 16; i++) {
+			x[i] = (double)(i % 4) * 10;
+			y[i] = 100 + 2 * x[i] + ((i / 4) % 2 ? 1.0 : -1.0) * (i % 3 ? 1 : 0.5);
+		}
+		y[9] += 40;
+		CHECK(pb_fit_outliers(x, y, 16, 0.01, 2, out) == 1);
+		CHECK(out[9]);
+		for (size_t i = 0; i < 16; i++)
+			CHECK(out[i] == (i == 9));
+		/* none left out at max_out 0; none from fewer than 4 points */
+		CHECK(pb_fit_outliers(x, y, 16, 0.01, 0, out) == 0 && !out[9]);
+		CHECK(pb_fit_outliers(x, y, 3, 0.01, 1, out) == 0);
+		/* the same line without the disturbance: nothing left out */
+		y[9] -= 40;
+		CHECK(pb_fit_outliers(x, y, 16, 0.01, 2, out) == 0);
+		/* two disturbances, at most two left out, most distant first */
+		y[3] += 60;
+		y[12] -= 45;
+		CHECK(pb_fit_outliers(x, y, 16, 0.01, 2, out) == 2 && out[3] && out[12]);
+		CHECK(pb_fit_outliers(x, y, 16, 0.01, 1, out) == 1 && out[3] && !out[12]);
+	}
+	/* Gaussian noise alone: over 400 fits of 16 points, a pair is left out in about alpha of
+	 * them (1 %: at most 12 of 400 is more than 3 binomial SDs above 4) */
+	{
+		struct pb_rng rng;
+		pb_rng_seed(&rng, 12345);
+		size_t fits_with_one = 0;
+		for (int f = 0; f < 400; f++) {
+			double x[16], y[16];
+			bool out[16];
+			for (size_t i = 0; i < 16; i++) {
+				/* Box-Muller from two uniforms in (0, 1] */
+				double u1 = ((double)(pb_rng_next(&rng) >> 11) + 1) / 9007199254740992.0;
+				double u2 = (double)(pb_rng_next(&rng) >> 11) / 9007199254740992.0;
+				x[i] = (double)(i % 5);
+				y[i] = 3 * x[i] + sqrt(-2 * log(u1)) * cos(2 * acos(-1.0) * u2);
+			}
+			fits_with_one += pb_fit_outliers(x, y, 16, 0.01, 2, out) > 0;
+		}
+		CHECK_MSG(fits_with_one <= 12, "%zu of 400 fits of pure noise left a point out",
+			  fits_with_one);
+	}
+
 	return pb_check_done("stats");
 }

@@ -122,6 +122,120 @@ int pb_linear_fit(const double *x, const double *y, size_t n, struct pb_fit *out
 	return 0;
 }
 
+double pb_t_two_sided_cdf(double t, size_t df)
+{
+	if (!df || isnan(t))
+		return NAN;
+	double theta = atan(fabs(t) / sqrt((double)df));
+	double c2 = cos(theta) * cos(theta), sum = 1, term = 1;
+	if (df % 2) {
+		/* odd: (2 / pi) (theta + sin cos (1 + 2/3 c2 + 2.4/3.5 c2^2 + ... c2^((df-3)/2))) */
+		for (size_t k = 1; df > 1 && 2 * k + 1 <= df - 2; k++) {
+			term *= (2.0 * (double)k) / (2.0 * (double)k + 1) * c2;
+			sum += term;
+		}
+		double series = df > 1 ? sin(theta) * cos(theta) * sum : 0;
+		return 2 / acos(-1.0) * (theta + series);
+	}
+	/* even: sin (1 + 1/2 c2 + 1.3/2.4 c2^2 + ... c2^((df-2)/2)) */
+	for (size_t k = 1; 2 * k <= df - 2; k++) {
+		term *= (2.0 * (double)k - 1) / (2.0 * (double)k) * c2;
+		sum += term;
+	}
+	return sin(theta) * sum;
+}
+
+double pb_t_two_sided_quantile(double p, size_t df)
+{
+	if (!df || !(p >= 0) || !(p < 1))
+		return NAN;
+	/* the cdf rises from 0 at t = 0 to 1; halving an interval that holds p, to the doubles'
+	 * precision */
+	double lo = 0, hi = 1;
+	while (pb_t_two_sided_cdf(hi, df) < p && hi < 1e300)
+		hi *= 2;
+	for (int i = 0; i < 200 && hi - lo > 1e-12 * hi; i++) {
+		double mid = (lo + hi) / 2;
+		if (pb_t_two_sided_cdf(mid, df) < p)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return (lo + hi) / 2;
+}
+
+/* The externally studentized residual of each kept point (NaN where left out or undefined)
+ * into t; returns -1 when the kept points give no line with a spread left over (fewer than 4,
+ * or x all equal). */
+static int studentized(const double *x, const double *y, size_t n, const bool *left_out,
+		       double *t)
+{
+	size_t k = 0;
+	double mx = 0, my = 0;
+	for (size_t i = 0; i < n; i++)
+		if (!left_out[i]) {
+			mx += x[i];
+			my += y[i];
+			k++;
+		}
+	if (k < 4)
+		return -1;
+	mx /= (double)k;
+	my /= (double)k;
+	double sxx = 0, sxy = 0;
+	for (size_t i = 0; i < n; i++)
+		if (!left_out[i]) {
+			sxx += (x[i] - mx) * (x[i] - mx);
+			sxy += (x[i] - mx) * (y[i] - my);
+		}
+	if (!(sxx > 0))
+		return -1;
+	double slope = sxy / sxx, intercept = my - slope * mx, rss = 0;
+	for (size_t i = 0; i < n; i++)
+		if (!left_out[i]) {
+			double r = y[i] - intercept - slope * x[i];
+			rss += r * r;
+		}
+	for (size_t i = 0; i < n; i++) {
+		t[i] = NAN;
+		if (left_out[i])
+			continue;
+		double r = y[i] - intercept - slope * x[i];
+		double h = 1.0 / (double)k + (x[i] - mx) * (x[i] - mx) / sxx;
+		if (!(h < 1))
+			continue;
+		/* the residuals' sum of squares of the fit without point i, over its df */
+		double s2 = (rss - r * r / (1 - h)) / (double)(k - 3);
+		if (s2 > 0)
+			t[i] = r / sqrt(s2 * (1 - h));
+		else if (r != 0)
+			t[i] = r > 0 ? INFINITY : -INFINITY; /* every other point on one line */
+	}
+	return 0;
+}
+
+size_t pb_fit_outliers(const double *x, const double *y, size_t n, double alpha, size_t max_out,
+		       bool *left_out)
+{
+	for (size_t i = 0; i < n; i++)
+		left_out[i] = false;
+	double *t = malloc((n ? n : 1) * sizeof *t);
+	size_t out = 0;
+	while (t && out < max_out && !studentized(x, y, n, left_out, t)) {
+		size_t worst = n, kept = n - out;
+		for (size_t i = 0; i < n; i++)
+			if (!isnan(t[i]) && (worst == n || fabs(t[i]) > fabs(t[worst])))
+				worst = i;
+		if (worst == n ||
+		    !(fabs(t[worst]) > pb_t_two_sided_quantile(1 - alpha / (double)kept, kept - 3)))
+			break;
+		left_out[worst] = true;
+		out++;
+	}
+	free(t);
+	return out;
+}
+
 int pb_theil_sen(const double *x, const double *y, size_t n, double *slope, double *intercept)
 {
 	*slope = *intercept = NAN;

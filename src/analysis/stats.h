@@ -38,6 +38,22 @@ struct pb_fit {
  * otherwise. */
 int pb_linear_fit(const double *x, const double *y, size_t n, struct pb_fit *out);
 
+/* P(|T| < t) for Student's t with df >= 1 degrees of freedom, exact for integer df (the finite
+ * series of Abramowitz & Stegun 26.7.3-4), and the t it reaches p at (0 <= p < 1): the critical
+ * value of a two-sided test at 1 - p, where pb_t95 has only p = 0.95. */
+double pb_t_two_sided_cdf(double t, size_t df);
+double pb_t_two_sided_quantile(double p, size_t df);
+
+/* Pairs of a least-squares line that a disturbance moved, one at a time, most distant first:
+ * a point is left out when its externally studentized residual (its residual over the spread
+ * of the fit without it) exceeds Student t's two-sided 1 - alpha / n quantile at n - 3 degrees
+ * of freedom, n the points still in. Under Gaussian noise each such t is exactly Student t,
+ * so a fit of undisturbed points leaves one out with a chance of at most alpha (Bonferroni).
+ * At most max_out are left out; none with fewer than 4 points. Marks them in left_out (n,
+ * false where kept) and returns how many. */
+size_t pb_fit_outliers(const double *x, const double *y, size_t n, double alpha, size_t max_out,
+		       bool *left_out);
+
 /* Theil–Sen: the median of the slopes of all pairs of points with different x, and the median
  * of y - slope x as intercept. Up to 29 % of the points can be arbitrary without moving it,
  * where one run slowed by another program moves a least-squares slope. Needs two different

@@ -148,6 +148,10 @@ static void print_plan(const struct pb_plan_request *req, const struct pb_plan *
 		       model->events / (model->baseline_ns / 1e9));
 	printf("cost of a sample:   %.1f ± %.1f ns (95 %% CI; from %s)\n", model->ns_per_sample,
 	       plan->cost_ci95_ns, plan->cost_source);
+	if (plan->cost_pairs_left_out)
+		printf("  left out          %zu of the sweep's %zu pairs, whose runs a disturbance "
+		       "moved\n                    (docs/overhead.md, \"Disturbed pairs\")\n",
+		       plan->cost_pairs_left_out, plan->cost_pairs);
 	printf("budget:             %.3g %%\n", plan->budget_pct);
 	const char *unit = model->time_based ? " ns" : " events";
 	printf("period:             %llu%s", (unsigned long long)plan->period.period, unit);
@@ -191,7 +195,8 @@ static int plan_cost(const struct plan_args *a, const struct pb_spec *spec, stru
 		"resolve it, up to %llu s)...\n", a->facility, (unsigned long long)a->cost_seconds);
 	plan->cost_source = "a sweep just now";
 	return pb_plan_cost_now(spec, a->facility, a->cost_seconds, &plan->model.ns_per_sample,
-				&plan->cost_ci95_ns, err);
+				&plan->cost_ci95_ns, &plan->cost_pairs, &plan->cost_pairs_left_out,
+				err);
 }
 
 int pb_cmd_plan(int argc, char **argv)

@@ -29,7 +29,7 @@ static double local_baseline(const double *base, size_t n, size_t i)
 /* The cost at each period of the sweep, shortest period first, from its pairs' x (samples) and
  * y (extra CPU time). */
 static void costs_by_period(const struct sweep *sw, const double *x, const double *y,
-			    struct cost_fit *cf)
+			    const bool *left_out, struct cost_fit *cf)
 {
 	cf->nby_period = 0;
 	/* a trapping facility's extra time holds every event's trap: y / x is no cost of a sample */
@@ -47,12 +47,14 @@ static void costs_by_period(const struct sweep *sw, const double *x, const doubl
 		unsigned n = 0;
 		double sum_samples = 0;
 		for (size_t j = i; j < sw->n; j++) {
-			if (sw->p[j].period != period)
+			if (sw->p[j].period != period || left_out[j])
 				continue;
 			extra[n] = y[j];
 			samples[n++] = x[j];
 			sum_samples += x[j];
 		}
+		if (!n)
+			continue;
 		memmove(&cf->by_period[at + 1], &cf->by_period[at],
 			(cf->nby_period++ - at) * sizeof cf->by_period[0]);
 		struct pb_period_cost *b = &cf->by_period[at];
@@ -64,16 +66,60 @@ static void costs_by_period(const struct sweep *sw, const double *x, const doubl
 	free(samples);
 }
 
+/* Leaves out of the fit the pairs a disturbance moved (PB_DISTURBED_ALPHA; at most one in
+ * PB_DISTURBED_MAX_SHARE), describing them in cf; returns the pairs kept. The residual is from
+ * the line of the kept pairs, so a reader sees how far off the left-out run was. */
+static size_t leave_out_disturbed(const struct sweep *sw, const double *x, const double *y,
+				  bool *left_out, struct cost_fit *cf)
+{
+	cf->left_out = pb_fit_outliers(x, y, sw->n, PB_DISTURBED_ALPHA,
+				       sw->n / PB_DISTURBED_MAX_SHARE, left_out);
+	if (!cf->left_out)
+		return sw->n;
+	double *kx = malloc(sw->n * sizeof *kx), *ky = malloc(sw->n * sizeof *ky);
+	size_t k = 0, d = 0;
+	for (size_t i = 0; kx && ky && i < sw->n; i++)
+		if (!left_out[i]) {
+			kx[k] = x[i];
+			ky[k++] = y[i];
+		}
+	struct pb_fit line;
+	bool have_line = kx && ky && !pb_linear_fit(kx, ky, k, &line);
+	for (size_t i = 0; i < sw->n && d < PB_ARRAY_SIZE(cf->left_out_pairs); i++) {
+		if (!left_out[i])
+			continue;
+		struct pb_left_out_pair *o = &cf->left_out_pairs[d++];
+		o->period = sw->p[i].period;
+		o->samples = x[i];
+		o->off_ns = have_line ? y[i] - line.intercept - line.slope * x[i] : NAN;
+		o->share = sw->p[i].cpu > 0 ? o->off_ns / sw->p[i].cpu : NAN;
+	}
+	free(kx);
+	free(ky);
+	return sw->n - cf->left_out;
+}
+
+/* v's kept entries moved to its front, in order */
+static void compact(double *v, const bool *left_out, size_t n)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++)
+		if (!left_out[i])
+			v[k++] = v[i];
+}
+
 void pb_cost_fit_sweep(const struct sweep *sw, bool per_event, struct cost_fit *cf)
 {
 	double *x = malloc(sw->n * sizeof *x), *y = malloc(sw->n * sizeof *y),
 	       *yw = malloc(sw->n * sizeof *yw), *b = malloc(sw->n * sizeof *b),
 	       *bw = malloc(sw->n * sizeof *bw);
+	bool *left_out = calloc(sw->n ? sw->n : 1, sizeof *left_out);
 	cf->fitted = cf->resolved = cf->wall_fitted = cf->disagree = false;
 	cf->per_event = per_event;
 	cf->pairs = sw->n;
+	cf->left_out = 0;
 	cf->why[0] = 0;
-	if (!x || !y || !yw || !b || !bw || sw->n == 0) {
+	if (!x || !y || !yw || !b || !bw || !left_out || sw->n == 0) {
 		pb_format(cf->why, sizeof cf->why, "no pairs measured");
 		goto out;
 	}
@@ -86,20 +132,25 @@ void pb_cost_fit_sweep(const struct sweep *sw, bool per_event, struct cost_fit *
 		x[i] = pb_cost_pair_samples(&sw->p[i]);
 		y[i] = sw->p[i].cpu - local_baseline(b, sw->n, i);
 		yw[i] = sw->p[i].wall - local_baseline(bw, sw->n, i);
-		events += sw->p[i].events;
 	}
-	cf->events = events / (double)sw->n;
-	costs_by_period(sw, x, y, cf);
 	cf->baseline_cpu = pb_median(b, sw->n);
 	cf->baseline_wall = pb_median(bw, sw->n);
-	if (pb_linear_fit(x, y, sw->n, &cf->cpu)) {
+	size_t kept = leave_out_disturbed(sw, x, y, left_out, cf);
+	for (size_t i = 0; i < sw->n; i++)
+		events += left_out[i] ? 0 : sw->p[i].events;
+	cf->events = events / (double)kept;
+	costs_by_period(sw, x, y, left_out, cf);
+	compact(x, left_out, sw->n);
+	compact(y, left_out, sw->n);
+	compact(yw, left_out, sw->n);
+	if (pb_linear_fit(x, y, kept, &cf->cpu)) {
 		pb_format(cf->why, sizeof cf->why,
 			  "no fit: fewer than 3 pairs or the same number of samples in every run");
 		goto out;
 	}
 	cf->fitted = true;
-	cf->wall_fitted = !pb_linear_fit(x, yw, sw->n, &cf->wall);
-	if (pb_theil_sen(x, y, sw->n, &cf->ts_slope, &cf->ts_intercept))
+	cf->wall_fitted = !pb_linear_fit(x, yw, kept, &cf->wall);
+	if (pb_theil_sen(x, y, kept, &cf->ts_slope, &cf->ts_intercept))
 		cf->ts_slope = cf->ts_intercept = NAN;
 	cf->disagree = pb_fit_disagrees(&cf->cpu, cf->ts_slope);
 	if (per_event && cf->events > 0) {
@@ -134,6 +185,7 @@ out:
 	free(yw);
 	free(b);
 	free(bw);
+	free(left_out);
 }
 
 void pb_cost_fit_failed(struct cost_fit *cf, const char *msg)
@@ -240,6 +292,43 @@ static bool counted_event_cost(const struct cost_fit *cf, double *ns, double *ci
 /* The cost at each period, and, when the fit's intercept is not zero within its CI (only a
  * facility that pays nothing per event has costs by period), what that says: a sample does not
  * cost one figure over the sweep (a cost per run, or a sample dearer at some rates). */
+/* The pairs a disturbance moved, which no figure of the fit holds: named, with how far off
+ * they sat, in the point's figures and its note. */
+static void left_out_metrics(struct pb_result_point *p, const struct cost_fit *cf)
+{
+	pb_rset_int(&p->metrics, "pairs_left_out", PB_UNIT_COUNT, (int64_t)cf->left_out);
+	if (!cf->left_out)
+		return;
+	struct pb_rlist *rows = pb_rset_list(&p->metrics, "left_out_pairs");
+	char note[480];
+	pb_format(note, sizeof note, "%zu of %zu pairs left out as disturbed (a studentized "
+		  "residual past Student t's 1 - %.2g / n level, which leaves a pair out of at "
+		  "most 1 fit in %.0f when no run is disturbed):", cf->left_out, cf->pairs,
+		  PB_DISTURBED_ALPHA, 1 / PB_DISTURBED_ALPHA);
+	size_t shown = cf->left_out < PB_ARRAY_SIZE(cf->left_out_pairs)
+			       ? cf->left_out
+			       : PB_ARRAY_SIZE(cf->left_out_pairs);
+	for (size_t k = 0; k < shown; k++) {
+		const struct pb_left_out_pair *o = &cf->left_out_pairs[k];
+		struct pb_rset *row = pb_rlist_set(rows);
+		pb_rset_int(row, "period", PB_UNIT_NONE, (int64_t)o->period);
+		pb_rset_real(row, "samples", PB_UNIT_SAMPLES, o->samples);
+		pb_rset_real_or_null(row, "off_ns", PB_UNIT_NS, o->off_ns);
+		pb_rset_real_or_null(row, "off_pct", PB_UNIT_PERCENT, o->share * 100);
+		if (!isfinite(o->off_ns))
+			continue;
+		char off[48];
+		pb_format_duration_ci(off, sizeof off, o->off_ns, NAN);
+		pb_append(note, sizeof note, "%s at period %llu %s, %s %s the line of the rest "
+			  "(%.2g %% of its run)", k ? ";" : "", (unsigned long long)o->period,
+			  cf->time_based ? "ns" : "events", off, o->off_ns >= 0 ? "above" : "below",
+			  fabs(o->share * 100));
+	}
+	if (cf->left_out > shown)
+		pb_append(note, sizeof note, "; and %zu more", cf->left_out - shown);
+	pb_rset_text(&p->params, "left_out_note", note);
+}
+
 static void by_period_metrics(struct pb_result_point *p, const struct cost_fit *cf)
 {
 	if (!cf->nby_period)
@@ -370,6 +459,7 @@ struct pb_result_point *pb_cost_fit_point(struct pb_results *res, const char *fa
 			     hypot(f->slope_ci95, floor->cpu.slope_ci95));
 	}
 	by_period_metrics(p, cf);
+	left_out_metrics(p, cf);
 	pb_rset_bool(m, "resolved", cf->resolved);
 	char estimate[160];
 	pb_cost_estimate_text(estimate, sizeof estimate, f->slope, f->slope_ci95, cf->resolved,

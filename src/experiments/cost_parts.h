@@ -28,6 +28,16 @@
 /* The time a mode's sweep may take, in multiples of --target-ms (60 ms by default: 4.2 s for
  * mode none, 1.5 s for each other mode). Mode none gets more: it is the floor every other
  * figure and the prediction stand on. */
+/* A pair whose run a disturbance (another program, the host) slowed is left out of the fit
+ * when its studentized residual says so at PB_DISTURBED_ALPHA: with Gaussian noise and no
+ * disturbance, a fit leaves a pair out 1 time in 100 at most. One pair of 16 whose run a burst
+ * made 11 % longer than its period's other (uprobe, 2026-11-27, kind C) widened the slope's CI
+ * from ±4.0 % to ±10.1 %. More than
+ * one pair in PB_DISTURBED_MAX_SHARE far off is the noise's own shape, not a disturbance:
+ * the rest are kept. */
+#define PB_DISTURBED_ALPHA 0.01
+#define PB_DISTURBED_MAX_SHARE 8
+
 #define BUDGET_NONE_TARGETS 70
 #define BUDGET_MODE_TARGETS 25
 
@@ -78,6 +88,15 @@ struct cost_fit {
 	 * longer one would resolve it); otherwise the design had its rounds and the noise rose as
 	 * it ran, which a longer budget does not mend */
 	bool budget_limited;
+	/* Pairs a disturbance moved, left out of every figure of the fit (pb_fit_outliers at
+	 * PB_DISTURBED_ALPHA, at most one in PB_DISTURBED_MAX_SHARE): their period, samples, how
+	 * far above the line of the rest their extra CPU time sat, and that as a share of the run.
+	 * Up to 4 are described; left_out counts them all. */
+	size_t left_out;
+	struct pb_left_out_pair {
+		uint64_t period;
+		double samples, off_ns, share;
+	} left_out_pairs[4];
 	/* What a sample cost at each period of the sweep (pb_paired_sample_cost over its pairs:
 	 * NaN for a period with one pair), beside the slope that pools them: a cost that depends
 	 * on the rate shows here (and as an intercept the fit cannot put to zero). */

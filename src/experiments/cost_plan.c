@@ -45,6 +45,8 @@ int pb_cost_measure(const struct pb_spec *asked, unsigned runs, uint64_t target_
 	/* the whole sweep's: its noise and pilot runs come again before the designed pairs */
 	cost->seconds_to_resolve = cf.resolved ? 0 : cf.to_resolve_s + cf.setup_s;
 	cost->to_resolve_lower = cf.to_resolve_lower;
+	cost->pairs = cf.pairs;
+	cost->pairs_left_out = cf.left_out;
 	pb_format(cost->why, sizeof cost->why, "%s", cf.why);
 	return 0;
 }

@@ -104,11 +104,16 @@ int pb_plan_cost_from_file(const char *path, const char *facility, double *cost,
 /* The noise and a pilot measured first size the sweep; a cost that does not resolve fails
  * rather than plan on noise. */
 int pb_plan_cost_now(const struct pb_spec *spec, const char *facility, uint64_t seconds,
-		     double *cost, double *ci95, struct pb_error *err)
+		     double *cost, double *ci95, size_t *pairs, size_t *left_out,
+		     struct pb_error *err)
 {
 	struct pb_cost c;
 	if (pb_cost_measure(spec, 1, 30, seconds * 1000, &c, err))
 		return -1;
+	if (pairs)
+		*pairs = c.pairs;
+	if (left_out)
+		*left_out = c.pairs_left_out;
 	if (c.resolved) {
 		*cost = c.fit.slope;
 		*ci95 = c.fit.slope_ci95;

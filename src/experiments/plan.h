@@ -42,8 +42,10 @@ int pb_plan_cost_from_file(const char *path, const char *facility, double *cost,
  * it (a longer sweep, or, when its interval is narrow but its estimators disagree, nothing a
  * longer sweep could do). Returns -1 with err. */
 int pb_plan_cost_refused(const struct pb_cost *c, const char *facility, struct pb_error *err);
+/* pairs and left_out (may be NULL): the sweep's pairs and those its fit left out as disturbed. */
 int pb_plan_cost_now(const struct pb_spec *spec, const char *facility, uint64_t seconds,
-		     double *cost, double *ci95, struct pb_error *err);
+		     double *cost, double *ci95, size_t *pairs, size_t *left_out,
+		     struct pb_error *err);
 
 /* plan->period_lo and period_hi: the periods the budget gives at the two ends of the cost's
  * 95 % interval (0 where a cost's end gives none), and overhead_lo_pct, overhead_hi_pct: the
@@ -57,6 +59,8 @@ struct pb_plan {
 	struct pb_program_figures base;     /* the command alone: medians */
 	const char *cost_source;            /* where ns_per_sample came from */
 	double cost_ci95_ns;                /* its 95 % half-width */
+	size_t cost_pairs, cost_pairs_left_out; /* a sweep's: its pairs, and the disturbed ones
+						 * its fit left out */
 	double budget_pct;
 	struct pb_budget_period period;
 	/* the periods the budget gives at the two ends of the cost's interval (0: none) */

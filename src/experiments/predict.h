@@ -253,6 +253,8 @@ struct pb_cost {
 				    * noise and pilot runs included (NaN: no cost seen to size it
 				    * for) */
 	bool to_resolve_lower;    /* ... at least that long */
+	size_t pairs, pairs_left_out; /* the sweep's pairs, and those a disturbance moved, which
+				       * the fit leaves out (cost_parts.h, PB_DISTURBED_ALPHA) */
 	char why[640];            /* unresolved: why */
 };
 int pb_cost_measure(const struct pb_spec *spec, unsigned min_rounds, uint64_t target_ms,
