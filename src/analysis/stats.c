@@ -165,48 +165,48 @@ double pb_t_two_sided_quantile(double p, size_t df)
 }
 
 /* The externally studentized residual of each kept point (NaN where left out or undefined)
- * into t; returns -1 when the kept points give no line with a spread left over (fewer than 4,
- * or x all equal). */
-static int studentized(const double *x, const double *y, size_t n, const bool *left_out,
-		       double *t)
+ * into t, in the weighted fit: y / scale on (1 / scale, x / scale), no intercept, which is
+ * y on (1, x) when every scale is 1. Returns -1 when the kept points give no line with a
+ * spread left over (fewer than 4, or x all equal). */
+static int studentized(const double *x, const double *y, const double *scale, size_t n,
+		       const bool *left_out, double *t)
 {
 	size_t k = 0;
-	double mx = 0, my = 0;
-	for (size_t i = 0; i < n; i++)
-		if (!left_out[i]) {
-			mx += x[i];
-			my += y[i];
-			k++;
-		}
-	if (k < 4)
+	double suu = 0, suv = 0, svv = 0, suy = 0, svy = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (left_out[i])
+			continue;
+		double s = scale ? scale[i] : 1, u = 1 / s, v = x[i] / s, w = y[i] / s;
+		suu += u * u;
+		suv += u * v;
+		svv += v * v;
+		suy += u * w;
+		svy += v * w;
+		k++;
+	}
+	double det = suu * svv - suv * suv;
+	if (k < 4 || !(det > 1e-12 * suu * svv))
 		return -1;
-	mx /= (double)k;
-	my /= (double)k;
-	double sxx = 0, sxy = 0;
-	for (size_t i = 0; i < n; i++)
-		if (!left_out[i]) {
-			sxx += (x[i] - mx) * (x[i] - mx);
-			sxy += (x[i] - mx) * (y[i] - my);
-		}
-	if (!(sxx > 0))
-		return -1;
-	double slope = sxy / sxx, intercept = my - slope * mx, rss = 0;
-	for (size_t i = 0; i < n; i++)
-		if (!left_out[i]) {
-			double r = y[i] - intercept - slope * x[i];
-			rss += r * r;
-		}
+	double a = (svv * suy - suv * svy) / det, b = (suu * svy - suv * suy) / det, rss = 0;
 	for (size_t i = 0; i < n; i++) {
 		t[i] = NAN;
 		if (left_out[i])
 			continue;
-		double r = y[i] - intercept - slope * x[i];
-		double h = 1.0 / (double)k + (x[i] - mx) * (x[i] - mx) / sxx;
+		double s = scale ? scale[i] : 1, r = (y[i] - a - b * x[i]) / s;
+		rss += r * r;
+		t[i] = r; /* the residual, until all of them are summed */
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (left_out[i])
+			continue;
+		double s = scale ? scale[i] : 1, u = 1 / s, v = x[i] / s, r = t[i];
+		double h = (svv * u * u - 2 * suv * u * v + suu * v * v) / det;
+		t[i] = NAN;
 		if (!(h < 1))
 			continue;
 		/* the residuals' sum of squares of the fit without point i, over its df */
 		double s2 = (rss - r * r / (1 - h)) / (double)(k - 3);
-		if (s2 > 0)
+		if (s2 > 1e-24 * rss)
 			t[i] = r / sqrt(s2 * (1 - h));
 		else if (r != 0)
 			t[i] = r > 0 ? INFINITY : -INFINITY; /* every other point on one line */
@@ -214,14 +214,17 @@ static int studentized(const double *x, const double *y, size_t n, const bool *l
 	return 0;
 }
 
-size_t pb_fit_outliers(const double *x, const double *y, size_t n, double alpha, size_t max_out,
-		       bool *left_out)
+size_t pb_fit_outliers(const double *x, const double *y, const double *scale, size_t n,
+		       double alpha, size_t max_out, bool *left_out)
 {
 	for (size_t i = 0; i < n; i++)
 		left_out[i] = false;
+	for (size_t i = 0; scale && i < n; i++)
+		if (!(scale[i] > 0) || !isfinite(scale[i]))
+			return 0;
 	double *t = malloc((n ? n : 1) * sizeof *t);
 	size_t out = 0;
-	while (t && out < max_out && !studentized(x, y, n, left_out, t)) {
+	while (t && out < max_out && !studentized(x, y, scale, n, left_out, t)) {
 		size_t worst = n, kept = n - out;
 		for (size_t i = 0; i < n; i++)
 			if (!isnan(t[i]) && (worst == n || fabs(t[i]) > fabs(t[worst])))

@@ -44,15 +44,18 @@ int pb_linear_fit(const double *x, const double *y, size_t n, struct pb_fit *out
 double pb_t_two_sided_cdf(double t, size_t df);
 double pb_t_two_sided_quantile(double p, size_t df);
 
-/* Pairs of a least-squares line that a disturbance moved, one at a time, most distant first:
- * a point is left out when its externally studentized residual (its residual over the spread
- * of the fit without it) exceeds Student t's two-sided 1 - alpha / n quantile at n - 3 degrees
- * of freedom, n the points still in. Under Gaussian noise each such t is exactly Student t,
- * so a fit of undisturbed points leaves one out with a chance of at most alpha (Bonferroni).
- * At most max_out are left out; none with fewer than 4 points. Marks them in left_out (n,
- * false where kept) and returns how many. */
-size_t pb_fit_outliers(const double *x, const double *y, size_t n, double alpha, size_t max_out,
-		       bool *left_out);
+/* Points of a line y = a + b x that a disturbance moved, one at a time, most distant first: a
+ * point is left out when its externally studentized residual (its residual over the spread of
+ * the line fitted without it) exceeds Student t's two-sided 1 - alpha / n quantile at n - 3
+ * degrees of freedom, n the points still in. The line is fitted by least squares weighted by
+ * 1 / scale^2, scale[i] the size of point i's noise up to a constant (NULL: all alike): noise
+ * in proportion to a run's length is scale = the run's length. Under Gaussian noise of that
+ * shape each such t is exactly Student t, so a line of undisturbed points leaves one out with
+ * a chance of at most alpha (Bonferroni). At most max_out are left out; none with fewer than
+ * 4 points or a scale not above 0. Marks them in left_out (n, false where kept) and returns
+ * how many. */
+size_t pb_fit_outliers(const double *x, const double *y, const double *scale, size_t n,
+		       double alpha, size_t max_out, bool *left_out);
 
 /* Theil–Sen: the median of the slopes of all pairs of points with different x, and the median
  * of y - slope x as intercept. Up to 29 % of the points can be arbitrary without moving it,

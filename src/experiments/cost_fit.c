@@ -72,8 +72,16 @@ static void costs_by_period(const struct sweep *sw, const double *x, const doubl
 static size_t leave_out_disturbed(const struct sweep *sw, const double *x, const double *y,
 				  bool *left_out, struct cost_fit *cf)
 {
-	cf->left_out = pb_fit_outliers(x, y, sw->n, PB_DISTURBED_ALPHA,
+	/* a run's noise is in proportion to its length (the design's model): each pair's test
+	 * is scaled by its run's CPU time as the line of all pairs expects it */
+	double *run = malloc(sw->n * sizeof *run);
+	struct pb_fit all;
+	bool scaled = run && !pb_linear_fit(x, y, sw->n, &all);
+	for (size_t i = 0; scaled && i < sw->n; i++)
+		run[i] = sw->p[i].cpu - y[i] + all.intercept + all.slope * x[i];
+	cf->left_out = pb_fit_outliers(x, y, scaled ? run : NULL, sw->n, PB_DISTURBED_ALPHA,
 				       sw->n / PB_DISTURBED_MAX_SHARE, left_out);
+	free(run);
 	if (!cf->left_out)
 		return sw->n;
 	double *kx = malloc(sw->n * sizeof *kx), *ky = malloc(sw->n * sizeof *ky);

@@ -29,8 +29,9 @@
  * mode none, 1.5 s for each other mode). Mode none gets more: it is the floor every other
  * figure and the prediction stand on. */
 /* A pair whose run a disturbance (another program, the host) slowed is left out of the fit
- * when its studentized residual says so at PB_DISTURBED_ALPHA: with Gaussian noise and no
- * disturbance, a fit leaves a pair out 1 time in 100 at most. One pair of 16 whose run a burst
+ * when its studentized residual, weighted by its run's length, says so at PB_DISTURBED_ALPHA:
+ * with Gaussian noise in proportion to the runs and no disturbance, a fit leaves a pair out 1
+ * time in 100 at most. One pair of 16 whose run a burst
  * made 11 % longer than its period's other (uprobe, 2026-11-27, kind C) widened the slope's CI
  * from ±4.0 % to ±10.1 %. More than
  * one pair in PB_DISTURBED_MAX_SHARE far off is the noise's own shape, not a disturbance:
