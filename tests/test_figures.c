@@ -125,7 +125,7 @@ static void check_shown_beside(const struct pb_results *doc)
 		return;
 	CHECK_STR_CONTAINS(html, "<td class=\"n\">5 ±13</td>");
 	CHECK_STR_CONTAINS(html, "<td class=\"n\">30.00 ±0</td>");
-	CHECK_STR_CONTAINS(html, "<td class=\"n\">5 (2.2–11)</td>");
+	CHECK_STR_CONTAINS(html, "<td class=\"n\">5&nbsp;(2.2–11)</td>");
 	/* the CPU overhead with its own interval; the time's, written before there was one,
 	 * with the means' CIs propagated, as its record gives it (-107.97 to 147.97) */
 	CHECK_STR_CONTAINS(html, "<td class=\"n\">20.0 ±3.5</td>");
