@@ -20,9 +20,10 @@ static int on_record(void *ctx, int event, const struct pb_record *rec, const ui
 	return pb_xperf_record(ctx, event, rec, err);
 }
 
-static int on_ip(void *ctx, int event, uint64_t ip, uint32_t pid, struct pb_error *err)
+static int on_ip(void *ctx, int event, uint64_t ip, uint32_t pid, uint64_t time,
+		 struct pb_error *err)
 {
-	return pb_xperf_sample_ip(ctx, event, ip, pid, err);
+	return pb_xperf_sample_ip(ctx, event, ip, pid, time, err);
 }
 
 static void check_folded(const char *text, size_t len)

@@ -5,8 +5,8 @@
  * ibs_fetch go through the decoder as `pesbench perfdata --dump` sends them. The walk runs a
  * second time on the same reader with the IP sink (pb_perfdata_for_each_ip, as `pesbench
  * perfdata --histogram` walks): it must end the same way, count the same, see the same
- * samples' IPs and pids and the same events (a pipe-mode file adds them as it goes) at every
- * record, and leave the reader as the first walk did. */
+ * samples' IPs, pids and times and the same events (a pipe-mode file adds them as it goes)
+ * at every record, and leave the reader as the first walk did. */
 #include "facilities/ibs_raw.h"
 #include "perfdata/perfdata.h"
 
@@ -36,10 +36,11 @@ static uint64_t fold(uint64_t h, uint64_t v)
 	return (h ^ v) * UINT64_C(0x100000001b3);
 }
 
-static void see(struct seen *w, int event, uint64_t ip, uint32_t pid)
+static void see(struct seen *w, int event, uint64_t ip, uint32_t pid, uint64_t time)
 {
 	w->samples++;
-	w->ip_hash = fold(w->ip_hash, ip ^ ((uint64_t)pid << 32) ^ (uint64_t)(unsigned)event);
+	w->ip_hash = fold(fold(w->ip_hash, ip ^ ((uint64_t)pid << 32) ^ (uint64_t)(unsigned)event),
+			  time);
 }
 
 static uint64_t fold_string(uint64_t h, const char *s)
@@ -82,10 +83,11 @@ static uint64_t reader_state(struct pb_perfdata *pd)
 	return h;
 }
 
-static int on_ip(void *ctx, int event, uint64_t ip, uint32_t pid, struct pb_error *err)
+static int on_ip(void *ctx, int event, uint64_t ip, uint32_t pid, uint64_t time,
+		 struct pb_error *err)
 {
 	(void)err;
-	see(ctx, event, ip, pid);
+	see(ctx, event, ip, pid, time);
 	return 0;
 }
 
@@ -102,7 +104,8 @@ static int on_record(void *ctx, int event, const struct pb_record *rec, const ui
 	if (rec->type == PERF_RECORD_SAMPLE && event >= 0) {
 		const struct pb_sample *s = &rec->u.sample;
 		if (s->sample_type & PERF_SAMPLE_IP)
-			see(w, event, s->ip, s->sample_type & PERF_SAMPLE_TID ? s->pid : 0);
+			see(w, event, s->ip, s->sample_type & PERF_SAMPLE_TID ? s->pid : 0,
+			    s->sample_type & PERF_SAMPLE_TIME ? s->time : PB_PERFDATA_NO_TIME);
 		if (s->raw)
 			touch(s->raw, s->raw_size);
 		enum pb_ibs_kind kind;

@@ -16,8 +16,8 @@
  *    random fixed layouts, refilled in a row; it refuses a record cut short, a longer one, one
  *    cut by the end of the buffer and one of another type, and in a file the record cut short
  *    still stops the walk while the longer one is read by the full parser; the same files walked
- *    with the IP sink (pb_perfdata_for_each_ip) give it the same IPs and pids, hand it nothing
- *    of an excluded sample_type, and fail and count alike.
+ *    with the IP sink (pb_perfdata_for_each_ip) give it the same IPs, pids and times, hand it
+ *    nothing of an excluded sample_type, and fail and count alike.
  * 6. A reader walked again sees what its first walk saw: a pipe-mode stream whose walk adds an
  *    event, features, PMU mappings and capabilities and an event name (and holds a sample of an
  *    event before its attr, attributed to the only event then) walked four times on one reader, from memory and from a file,
@@ -862,17 +862,21 @@ static void test_fixed_layout_parse(void)
 		random_sample(buf[1], size, PERF_RECORD_SAMPLE);
 		for (int k = 0; k < 2; k++) {
 			CHECK_EQ_U64(pb_record_parse(&fmt, buf[k], size, &full), PB_PARSE_OK);
-			/* where the IP sink reads the IP and pid */
-			uint64_t ip = 0;
+			/* where the IP sink reads the IP, pid and time */
+			uint64_t ip = 0, time = 0;
 			uint32_t pid = 0;
 			CHECK_EQ_U64(layout.ip_at != 0, (st & PERF_SAMPLE_IP) != 0);
 			CHECK_EQ_U64(layout.tid_at != 0, (st & PERF_SAMPLE_TID) != 0);
+			CHECK_EQ_U64(layout.time_at != 0, (st & PERF_SAMPLE_TIME) != 0);
 			if (layout.ip_at)
 				memcpy(&ip, buf[k] + layout.ip_at, 8);
 			if (layout.tid_at)
 				memcpy(&pid, buf[k] + layout.tid_at, 4);
+			if (layout.time_at)
+				memcpy(&time, buf[k] + layout.time_at, 8);
 			CHECK_EQ_U64(ip, full.u.sample.ip);
 			CHECK_EQ_U64(pid, full.u.sample.pid);
+			CHECK_EQ_U64(time, full.u.sample.time);
 			bool ok = pb_record_parse_fixed_sample(&layout, buf[k], size, &fast, k == 1);
 			CHECK(ok);
 			if (!ok || !pb_same_record(&full, &fast)) {
@@ -883,8 +887,9 @@ static void test_fixed_layout_parse(void)
 			}
 			decoded++;
 		}
-		if (st & PERF_SAMPLE_IP) /* a field both read, so a misread offset shows */
-			fields_seen += full.u.sample.ip != 0;
+		/* fields both read, so a misread offset shows */
+		if (st & (PERF_SAMPLE_IP | PERF_SAMPLE_TIME))
+			fields_seen += full.u.sample.ip != 0 || full.u.sample.time != 0;
 		/* a longer record: the full parser reads it (and ignores the rest); not the fast path */
 		random_sample(buf[0], size + 8, PERF_RECORD_SAMPLE);
 		CHECK_EQ_U64(pb_record_parse(&fmt, buf[0], size + 8, &full), PB_PARSE_OK);
@@ -905,11 +910,12 @@ static void test_fixed_layout_parse(void)
 /* Every record a walk hands out, against the full parser of its bytes. */
 struct fixed_walk {
 	uint64_t samples, compared, differ, sunk;
-	uint64_t ip_sum, pid_sum;
+	uint64_t ip_sum, pid_sum, time_sum;
 };
 
 /* The IP sink (pb_perfdata_for_each_ip): counted like the samples compare_with_full sees. */
-static int sink_ip(void *ctx, int event, uint64_t ip, uint32_t pid, struct pb_error *err)
+static int sink_ip(void *ctx, int event, uint64_t ip, uint32_t pid, uint64_t time,
+		   struct pb_error *err)
 {
 	struct fixed_walk *w = ctx;
 	(void)err;
@@ -918,6 +924,7 @@ static int sink_ip(void *ctx, int event, uint64_t ip, uint32_t pid, struct pb_er
 	w->sunk++;
 	w->ip_sum += ip;
 	w->pid_sum += pid;
+	w->time_sum += time;
 	return 0;
 }
 
@@ -937,6 +944,7 @@ static int compare_with_full(void *ctx, int event, const struct pb_record *rec,
 	w->samples++;
 	w->ip_sum += rec->u.sample.ip;
 	w->pid_sum += rec->u.sample.pid;
+	w->time_sum += rec->u.sample.time;
 	if (pb_record_parse(&fmt, bytes, len, &full) == PB_PARSE_OK) {
 		w->compared++;
 		w->differ += !pb_same_record(&full, rec);
@@ -966,10 +974,11 @@ static int walk_fixed_file(const char *path, size_t at, uint16_t odd_size,
 		if (i == at && odd_size) {
 			uint8_t rec[64];
 			random_sample(rec, odd_size, PERF_RECORD_SAMPLE);
-			uint64_t ip = 0x900000;
+			uint64_t ip = 0x900000, time = 0x77;
 			uint32_t pid = 5;
 			memcpy(rec + 8, &ip, 8);
 			memcpy(rec + 16, &pid, 4);
+			memcpy(rec + 24, &time, 8);
 			CHECK(pb_perfdata_writer_record(wr, rec, odd_size, err) == 0);
 		}
 	}
@@ -986,6 +995,7 @@ static int walk_fixed_file(const char *path, size_t at, uint16_t odd_size,
 static void test_fixed_layout_walk(const char *path)
 {
 	const uint64_t ip_sum = FX_SAMPLES * UINT64_C(0x400000) + FX_SAMPLES * (FX_SAMPLES - 1) / 2;
+	const uint64_t time_sum = FX_SAMPLES * (FX_SAMPLES - 1) / 2;
 	const struct pb_perfdata_ip_sink to_sink = {.fn = sink_ip};
 	/* a sample_type bit of the event: its samples go to the record callback after all */
 	const struct pb_perfdata_ip_sink excluded = {.fn = sink_ip, .exclude = PERF_SAMPLE_TIME};
@@ -1004,6 +1014,7 @@ static void test_fixed_layout_walk(const char *path)
 		CHECK_EQ_U64(w.differ, 0);
 		CHECK_EQ_U64(w.ip_sum, ip_sum);
 		CHECK_EQ_U64(w.pid_sum, 7 * FX_SAMPLES);
+		CHECK_EQ_U64(w.time_sum, time_sum);
 
 		/* 8 bytes longer than the layout: read by the full parser, its first fields
 		 * count */
@@ -1015,6 +1026,7 @@ static void test_fixed_layout_walk(const char *path)
 		CHECK_EQ_U64(w.differ, 0);
 		CHECK_EQ_U64(w.ip_sum, ip_sum + 0x900000);
 		CHECK_EQ_U64(w.pid_sum, 7 * FX_SAMPLES + 5);
+		CHECK_EQ_U64(w.time_sum, time_sum + 0x77);
 
 		/* 8 bytes shorter: the sample is cut short, and the walk says where */
 		memset(&w, 0, sizeof w);
@@ -1232,10 +1244,12 @@ static int trace_record(void *ctx, int event, const struct pb_record *rec, const
 	return 0;
 }
 
-static int refuse_ip(void *ctx, int event, uint64_t ip, uint32_t pid, struct pb_error *err)
+static int refuse_ip(void *ctx, int event, uint64_t ip, uint32_t pid, uint64_t time,
+		     struct pb_error *err)
 {
 	(void)ctx;
 	(void)ip;
+	(void)time;
 	(void)pid;
 	(void)err;
 	CHECK_MSG(false, "the IP sink got a sample of event %d, whose sample_type it excludes",

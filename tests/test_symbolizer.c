@@ -167,10 +167,57 @@ static void test_forks(void)
 	pb_symbolizer_free(&untimed);
 }
 
+/* What pid's ip at time is named as, checked against want. */
+static void named_at(struct pb_symbolizer *sy, uint32_t pid, uint64_t ip, uint64_t time,
+		     const char *want)
+{
+	char name[256];
+	pb_symbolizer_name_at(sy, pid, ip, time, name, sizeof name);
+	CHECK_MSG(!strcmp(name, want), "pid %u's %#llx at %llu named \"%s\", not \"%s\"", pid,
+		  (unsigned long long)ip, (unsigned long long)time, name, want);
+}
+
+/* A process unmapped a library and mapped another file at its address (dlclose and dlopen, a
+ * JIT's code): a sample is named by the file mapped there at its time, not by the last one. */
+static void test_remapped(void)
+{
+	struct pb_symbolizer sy = {0};
+	/* the file gives B first: another CPU's ring */
+	CHECK(pb_symbolizer_add_map(&sy, 10, 0x1000, 0x1000, 0, "/nonexistent/b.so", 100) == 0);
+	CHECK(pb_symbolizer_add_map(&sy, 10, 0x1000, 0x1000, 0, "/nonexistent/a.so", 10) == 0);
+	CHECK(pb_symbolizer_fork(&sy, 20, 10, 60) == 0);
+	/* the eras of pid 10 as far as the mappings go: before A, A's, B's */
+	uint32_t before = pb_symbolizer_era(&sy, 10, 5), a = pb_symbolizer_era(&sy, 10, 50);
+	CHECK_EQ_U64(before, 0);
+	CHECK(a != 0 && a == pb_symbolizer_era(&sy, 10, 10) && a == pb_symbolizer_era(&sy, 10, 99));
+	CHECK(pb_symbolizer_era(&sy, 10, 100) != a && pb_symbolizer_era(&sy, 10, 100) != 0);
+	CHECK_EQ_U64(pb_symbolizer_era(&sy, 10, PB_SYM_TIME_UNKNOWN), PB_SYM_ERA_UNKNOWN);
+	CHECK_EQ_U64(pb_symbolizer_era(&sy, 20, 70), 0); /* the child made no mapping of its own */
+	CHECK(pb_symbolizer_settle(&sy) == 0);
+	named_at(&sy, 10, 0x1010, 50, "(a.so+0x10)");
+	named_at(&sy, 10, 0x1010, 10, "(a.so+0x10)"); /* made at 10: holds the sample of 10 */
+	named_at(&sy, 10, 0x1010, 150, "(b.so+0x10)");
+	named_at(&sy, 10, 0x1010, PB_SYM_TIME_UNKNOWN, "(b.so+0x10)"); /* no time: the latest */
+	named(&sy, 10, 0x1010, "(b.so+0x10)");
+	/* before every mapping of the address (the CPUs' clocks disagree): the closest after */
+	named_at(&sy, 10, 0x1010, 5, "(a.so+0x10)");
+	/* the child holds what its parent had mapped at the fork; B came later, in the parent */
+	named_at(&sy, 20, 0x1010, 70, "(a.so+0x10)");
+	named_at(&sy, 20, 0x1010, 150, "(a.so+0x10)");
+	named_at(&sy, 20, 0x2010, 70, "");
+	size_t o;
+	uint64_t addr;
+	CHECK(!pb_symbolizer_resolve_at(&sy, 10, 0x1010, 50, &o, &addr)); /* no such file */
+	CHECK(pb_symbolizer_map_at(&sy, 10, 0x1010, 50) != NULL &&
+	      pb_symbolizer_map_at(&sy, 10, 0x1010, 50)->time == 10);
+	pb_symbolizer_free(&sy);
+}
+
 int main(void)
 {
 	test_histogram();
 	test_symbolizer();
 	test_forks();
+	test_remapped();
 	return pb_check_done("symbolizer");
 }

@@ -99,7 +99,10 @@ const char *pb_path_base(const char *path);
 struct pb_hist_row {
 	uint64_t group, addr;
 	uint64_t count;
-	uint32_t pid;            /* of the first sample there: picks the mapping that names addr */
+	/* of the first sample there: the mapping that names addr (pb_symbolizer_name_at); time
+	 * is 0 unless the caller sets it once the row is added */
+	uint32_t pid;
+	uint64_t time;
 };
 
 /* Memory grows with distinct (group, address) pairs only, never with samples. */
@@ -168,6 +171,24 @@ struct pb_sym_object {
 	struct pb_prof_object *object;   /* NULL when it could not be opened */
 };
 
+/* The times one process's own mappings were made, each the start of an era of it; id tells
+ * the eras apart (pb_symbolizer_era). */
+struct pb_sym_era {
+	uint64_t time;
+	uint32_t id;
+};
+struct pb_sym_eras {
+	struct pb_sym_era *at;   /* by time */
+	size_t n, cap;
+};
+
+/* A sample without a time (no PERF_SAMPLE_TIME): every mapping was made at or before it, so
+ * the latest one names it. */
+#define PB_SYM_TIME_UNKNOWN UINT64_MAX
+/* The era of a sample at PB_SYM_TIME_UNKNOWN; 0 is that of one before its process's first
+ * mapping. */
+#define PB_SYM_ERA_UNKNOWN UINT32_MAX
+
 /* Mappings as a recording announced them; objects opened once, on first use. */
 struct pb_symbolizer {
 	struct pb_sym_map *maps;     /* in time order once settled */
@@ -175,6 +196,17 @@ struct pb_symbolizer {
 	struct pb_sym_fork *forks;   /* not yet applied */
 	size_t nforks, forks_cap;
 	uint64_t next_seq;
+	struct pb_hashmap era_index; /* (pid, 0) -> its eras in eras */
+	struct pb_sym_eras *eras;
+	size_t neras, eras_cap;
+	uint32_t next_era;           /* the last id given */
+	/* pb_symbolizer_era's last answer, good until an era starts: a process's samples come
+	 * in runs, mostly in one era, so most samples compare and go */
+	struct {
+		uint32_t pid, era;
+		uint64_t from, until;    /* the era's times: [from, until) */
+		bool valid;
+	} last_era;
 	struct pb_sym_object *objects;
 	size_t nobjects, objects_cap;
 };
@@ -192,25 +224,42 @@ int pb_symbolizer_fork(struct pb_symbolizer *sy, uint32_t pid, uint32_t ppid, ui
 struct pb_record;
 int pb_symbolizer_take(struct pb_symbolizer *sy, const struct pb_record *rec);
 /* After the last record, before naming: the forks inherit (in time order, so a grandchild
- * gets what its parent inherited) and the mappings are put in time order, so that the latest
- * one holding an address is the one made last, whatever order the file gave. -1 when out of
- * memory. Without times (0) the file's order stands in for them. */
+ * gets what its parent inherited) and the mappings are put in time order, so that the one
+ * holding an address at a time is the last made by then, whatever order the file gave. -1 when
+ * out of memory. Without times (0) the file's order stands in for them. */
 int pb_symbolizer_settle(struct pb_symbolizer *sy);
 /* The object a path names, opened on first use; its index in sy->objects, or -1 when out of
  * memory. The object is NULL when the file is no ELF file or is unreadable. */
 long pb_symbolizer_object(struct pb_symbolizer *sy, const char *path);
-/* Where ip of process pid lands: the latest mapping holding it (kernel mappings hold any pid's
- * IPs). Returns the mapping, NULL when none holds ip. */
+/* Where ip of process pid lands at time: the latest mapping holding it made at or before time,
+ * else the earliest one made after it (a sample that precedes every mapping of its address);
+ * kernel mappings hold any pid's IPs. NULL when none holds ip. At PB_SYM_TIME_UNKNOWN: the
+ * latest mapping holding ip. */
+const struct pb_sym_map *pb_symbolizer_map_at(const struct pb_symbolizer *sy, uint32_t pid,
+					      uint64_t ip, uint64_t time);
+/* The object of a file mapping holding ip at time and ip's link-time address in it; false when
+ * no mapping holds ip, its object cannot be opened or the offset is in no loaded segment. */
+bool pb_symbolizer_resolve_at(struct pb_symbolizer *sy, uint32_t pid, uint64_t ip, uint64_t time,
+			      size_t *object, uint64_t *addr);
+/* ip at time as "symbol+0xOFF (object)", "(object+0xOFF)" without a symbol, the mapping's name
+ * when it is no file ("[kernel.kallsyms]"), or "" when no mapping holds ip. */
+void pb_symbolizer_name_at(struct pb_symbolizer *sy, uint32_t pid, uint64_t ip, uint64_t time,
+			   char *out, size_t len);
+/* The three above at PB_SYM_TIME_UNKNOWN: by the latest mapping, for addresses of no moment
+ * (a process's maps read once, samples without a time). */
 const struct pb_sym_map *pb_symbolizer_map(const struct pb_symbolizer *sy, uint32_t pid,
 					   uint64_t ip);
-/* The object of a file mapping holding ip and ip's link-time address in it; false when no
- * mapping holds ip, its object cannot be opened or the offset is in no loaded segment. */
 bool pb_symbolizer_resolve(struct pb_symbolizer *sy, uint32_t pid, uint64_t ip, size_t *object,
 			   uint64_t *addr);
-/* "symbol+0xOFF (object)", "(object+0xOFF)" without a symbol, the mapping's name when it is no
- * file ("[kernel.kallsyms]"), or "" when no mapping holds ip. */
 void pb_symbolizer_name(struct pb_symbolizer *sy, uint32_t pid, uint64_t ip, char *out,
 			size_t len);
+/* Which era of process pid's mappings taken so far time falls in: samples of pid in one era
+ * see the same mappings, so an address of theirs has one name (an era ends where pid made a
+ * mapping; its parent's later ones are not its). For keeping apart, while records stream by,
+ * samples that different mappings may name; 0 before pid's first timed mapping,
+ * PB_SYM_ERA_UNKNOWN at PB_SYM_TIME_UNKNOWN. A mapping taken after samples of its own time or
+ * later (another CPU's ring) does not split the era they were put in. */
+uint32_t pb_symbolizer_era(struct pb_symbolizer *sy, uint32_t pid, uint64_t time);
 void pb_symbolizer_free(struct pb_symbolizer *sy);
 
 /* ---- a sampled profile against callgrind ---- */

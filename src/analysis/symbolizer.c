@@ -40,6 +40,35 @@ void pb_histogram_free(struct pb_histogram *h)
 
 /* ---- the symbolizer ---- */
 
+/* Starts an era of process pid at time, unless one starts then already. The file mostly gives
+ * a process's mappings in time order: the search from the end stops at once. */
+static int start_era(struct pb_symbolizer *sy, uint32_t pid, uint64_t time)
+{
+	bool added;
+	if (pb_grow(&sy->eras, &sy->eras_cap, sy->neras, sizeof *sy->eras, 16))
+		return -1;
+	uint64_t *slot = pb_hashmap_upsert(&sy->era_index, pid, 0, &added);
+	if (!slot)
+		return -1;
+	if (added) {
+		sy->eras[sy->neras] = (struct pb_sym_eras){0};
+		*slot = sy->neras++;
+	}
+	sy->last_era.valid = false;
+	struct pb_sym_eras *e = &sy->eras[*slot];
+	size_t at = e->n;
+	while (at > 0 && e->at[at - 1].time > time)
+		at--;
+	if (at > 0 && e->at[at - 1].time == time)
+		return 0;
+	if (pb_grow(&e->at, &e->cap, e->n, sizeof *e->at, 8))
+		return -1;
+	memmove(e->at + at + 1, e->at + at, (e->n - at) * sizeof *e->at);
+	e->at[at] = (struct pb_sym_era){.time = time, .id = ++sy->next_era};
+	e->n++;
+	return 0;
+}
+
 int pb_symbolizer_add_map(struct pb_symbolizer *sy, uint32_t pid, uint64_t start, uint64_t len,
 			  uint64_t pgoff, const char *path, uint64_t time)
 {
@@ -50,7 +79,33 @@ int pb_symbolizer_add_map(struct pb_symbolizer *sy, uint32_t pid, uint64_t start
 	sy->maps[sy->nmaps++] = (struct pb_sym_map){.pid = pid, .start = start, .len = len,
 						    .pgoff = pgoff, .time = time,
 						    .seq = sy->next_seq++, .path = copy};
-	return 0;
+	/* an untimed mapping counts from the start; kernel mappings are made once, at boot */
+	return time && pid != UINT32_MAX ? start_era(sy, pid, time) : 0;
+}
+
+uint32_t pb_symbolizer_era(struct pb_symbolizer *sy, uint32_t pid, uint64_t time)
+{
+	if (time == PB_SYM_TIME_UNKNOWN)
+		return PB_SYM_ERA_UNKNOWN;
+	if (sy->last_era.valid && sy->last_era.pid == pid && time >= sy->last_era.from &&
+	    time < sy->last_era.until)
+		return sy->last_era.era;
+	const uint64_t *slot = pb_hashmap_find(&sy->era_index, pid, 0);
+	const struct pb_sym_eras *e = slot ? &sy->eras[*slot] : &(struct pb_sym_eras){0};
+	size_t lo = 0, hi = e->n; /* the eras that start at or before time: [0, lo) */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (e->at[mid].time <= time)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	sy->last_era.pid = pid;
+	sy->last_era.era = lo ? e->at[lo - 1].id : 0;
+	sy->last_era.from = lo ? e->at[lo - 1].time : 0;
+	sy->last_era.until = lo < e->n ? e->at[lo].time : PB_SYM_TIME_UNKNOWN;
+	sy->last_era.valid = true;
+	return sy->last_era.era;
 }
 
 int pb_symbolizer_fork(struct pb_symbolizer *sy, uint32_t pid, uint32_t ppid, uint64_t time)
@@ -146,21 +201,32 @@ long pb_symbolizer_object(struct pb_symbolizer *sy, const char *path)
 	return (long)sy->nobjects++;
 }
 
-const struct pb_sym_map *pb_symbolizer_map(const struct pb_symbolizer *sy, uint32_t pid,
-					   uint64_t ip)
+const struct pb_sym_map *pb_symbolizer_map_at(const struct pb_symbolizer *sy, uint32_t pid,
+					      uint64_t ip, uint64_t time)
 {
+	const struct pb_sym_map *earliest_later = NULL;
 	for (size_t k = sy->nmaps; k-- > 0;) {
 		const struct pb_sym_map *m = &sy->maps[k];
-		if ((m->pid == pid || m->pid == UINT32_MAX) && ip >= m->start && ip - m->start < m->len)
+		bool holds = (m->pid == pid || m->pid == UINT32_MAX) && ip >= m->start &&
+			     ip - m->start < m->len;
+		if (!holds)
+			continue;
+		if (m->time <= time)
 			return m;
+		earliest_later = m;
 	}
-	return NULL;
+	/* Code cannot run before it is mapped, yet this sample's time precedes every mapping
+	 * holding its address: each CPU's ring stamps its records by that CPU's clock, and the
+	 * clocks disagree a little (a mapping perf synthesized at the recording's start can be
+	 * stamped after another CPU's first samples). The mapping made closest after the sample
+	 * is the one it ran in. */
+	return earliest_later;
 }
 
-bool pb_symbolizer_resolve(struct pb_symbolizer *sy, uint32_t pid, uint64_t ip, size_t *object,
-			   uint64_t *addr)
+bool pb_symbolizer_resolve_at(struct pb_symbolizer *sy, uint32_t pid, uint64_t ip, uint64_t time,
+			      size_t *object, uint64_t *addr)
 {
-	const struct pb_sym_map *m = pb_symbolizer_map(sy, pid, ip);
+	const struct pb_sym_map *m = pb_symbolizer_map_at(sy, pid, ip, time);
 	if (!m)
 		return false;
 	long o = pb_symbolizer_object(sy, m->path);
@@ -171,11 +237,11 @@ bool pb_symbolizer_resolve(struct pb_symbolizer *sy, uint32_t pid, uint64_t ip, 
 	return true;
 }
 
-void pb_symbolizer_name(struct pb_symbolizer *sy, uint32_t pid, uint64_t ip, char *out,
-			size_t len)
+void pb_symbolizer_name_at(struct pb_symbolizer *sy, uint32_t pid, uint64_t ip, uint64_t time,
+			   char *out, size_t len)
 {
 	out[0] = '\0';
-	const struct pb_sym_map *m = pb_symbolizer_map(sy, pid, ip);
+	const struct pb_sym_map *m = pb_symbolizer_map_at(sy, pid, ip, time);
 	if (!m)
 		return;
 	if (m->path[0] != '/') {
@@ -185,12 +251,30 @@ void pb_symbolizer_name(struct pb_symbolizer *sy, uint32_t pid, uint64_t ip, cha
 	size_t o;
 	uint64_t addr, start;
 	const char *name = NULL;
-	if (pb_symbolizer_resolve(sy, pid, ip, &o, &addr))
+	if (pb_symbolizer_resolve_at(sy, pid, ip, time, &o, &addr))
 		name = pb_prof_object_symbol(sy->objects[o].object, addr, &start);
 	if (name)
 		snprintf(out, len, "%s+%#" PRIx64 " (%s)", name, addr - start, pb_path_base(m->path));
 	else
 		snprintf(out, len, "(%s+%#" PRIx64 ")", pb_path_base(m->path), ip - m->start + m->pgoff);
+}
+
+const struct pb_sym_map *pb_symbolizer_map(const struct pb_symbolizer *sy, uint32_t pid,
+					   uint64_t ip)
+{
+	return pb_symbolizer_map_at(sy, pid, ip, PB_SYM_TIME_UNKNOWN);
+}
+
+bool pb_symbolizer_resolve(struct pb_symbolizer *sy, uint32_t pid, uint64_t ip, size_t *object,
+			   uint64_t *addr)
+{
+	return pb_symbolizer_resolve_at(sy, pid, ip, PB_SYM_TIME_UNKNOWN, object, addr);
+}
+
+void pb_symbolizer_name(struct pb_symbolizer *sy, uint32_t pid, uint64_t ip, char *out,
+			size_t len)
+{
+	pb_symbolizer_name_at(sy, pid, ip, PB_SYM_TIME_UNKNOWN, out, len);
 }
 
 void pb_symbolizer_free(struct pb_symbolizer *sy)
@@ -199,6 +283,10 @@ void pb_symbolizer_free(struct pb_symbolizer *sy)
 		free(sy->maps[i].path);
 	free(sy->maps);
 	free(sy->forks);
+	for (size_t i = 0; i < sy->neras; i++)
+		free(sy->eras[i].at);
+	free(sy->eras);
+	pb_hashmap_free(&sy->era_index);
 	for (size_t i = 0; i < sy->nobjects; i++) {
 		if (sy->objects[i].object)
 			pb_prof_object_close(sy->objects[i].object);

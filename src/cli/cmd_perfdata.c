@@ -136,9 +136,10 @@ static int tap_record(void *ctx, int event, const struct pb_record *rec, struct 
 	return pb_xperf_record(ctx, event, rec, err);
 }
 
-static int tap_sample_ip(void *ctx, int event, uint64_t ip, uint32_t pid, struct pb_error *err)
+static int tap_sample_ip(void *ctx, int event, uint64_t ip, uint32_t pid, uint64_t time,
+			 struct pb_error *err)
 {
-	return pb_xperf_sample_ip(ctx, event, ip, pid, err);
+	return pb_xperf_sample_ip(ctx, event, ip, pid, time, err);
 }
 
 /* Starts the --export profile of file pd named after path; *exp stays NULL without --export. */

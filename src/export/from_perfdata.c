@@ -1,7 +1,8 @@
 /* A perf.data's samples as a profile: each sample's call chain (or its IP alone) symbolised
- * frame by frame with the file's MMAP/MMAP2 records and the objects' symbols and lines (named
- * after the walk, export/raw.h), values per event (samples and period). Memory grows with
- * distinct addresses and distinct stacks, not with samples. */
+ * frame by frame with the file's MMAP/MMAP2 records current at the sample's time and the
+ * objects' symbols and lines (named after the walk, export/raw.h), values per event (samples
+ * and period). Memory grows with distinct addresses and distinct stacks (per era of a process's
+ * mappings), not with samples. */
 #include "export/from_perfdata.h"
 #include "export/raw.h"
 #include "util/kit.h"
@@ -18,6 +19,9 @@ struct pb_xperf {
 	struct pb_symbolizer sym;
 	size_t nevents;             /* events known at start: each has two values */
 	uint64_t *values;           /* one sample's values */
+	/* each such event's sample period, 0 by frequency: read per sample, where a call to
+	 * pb_perfdata_event took 6 % of an export's time */
+	uint64_t *periods;
 	uint64_t late_samples;      /* of events a pipe-mode file announced after the start */
 };
 
@@ -33,7 +37,10 @@ int pb_xperf_start(struct pb_perfdata *pd, const char *name, struct pb_xperf **o
 			       PB_XVALUES_MAX / 2);
 	struct pb_xperf *x = calloc(1, sizeof *x);
 	struct pb_xvalue_type types[PB_XVALUES_MAX] = {0};
-	if (!x || !(x->values = calloc(2 * nev, sizeof *x->values))) {
+	if (!x || !(x->values = calloc(2 * nev, sizeof *x->values)) ||
+	    !(x->periods = calloc(nev, sizeof *x->periods))) {
+		if (x)
+			free(x->values);
 		free(x);
 		return pb_fail(err, PB_EXIT_FAILURE, ENOMEM, "out of memory");
 	}
@@ -45,6 +52,7 @@ int pb_xperf_start(struct pb_perfdata *pd, const char *name, struct pb_xperf **o
 		types[2 * i].primary = true;
 		snprintf(types[2 * i + 1].type, sizeof types[0].type, "%s", ev->name);
 		snprintf(types[2 * i + 1].unit, sizeof types[0].unit, "events");
+		x->periods[i] = ev->attr.freq ? 0 : ev->attr.sample_period;
 	}
 	x->pd = pd;
 	x->nevents = nev;
@@ -67,8 +75,8 @@ void pb_xperf_no_source(struct pb_xperf *x)
 	x->set.no_source = true;
 }
 
-static int sample(struct pb_xperf *x, int event, uint32_t pid, uint64_t ip, uint64_t period,
-		  const uint64_t *chain, uint64_t nchain, struct pb_error *err)
+static int sample(struct pb_xperf *x, int event, uint32_t pid, uint64_t ip, uint64_t time,
+		  uint64_t period, const uint64_t *chain, uint64_t nchain, struct pb_error *err)
 {
 	if (event < 0)
 		return 0;
@@ -78,7 +86,9 @@ static int sample(struct pb_xperf *x, int event, uint32_t pid, uint64_t ip, uint
 	}
 	x->values[2 * (size_t)event] = 1;
 	x->values[2 * (size_t)event + 1] = period;
-	int rc = pb_xraw_add(&x->raw, pid, ip, chain, nchain, x->values);
+	const struct pb_xraw_when when = {.time = time,
+					  .era = pb_symbolizer_era(&x->sym, pid, time)};
+	int rc = pb_xraw_add_at(&x->raw, pid, ip, when, chain, nchain, x->values);
 	x->values[2 * (size_t)event] = 0;
 	x->values[2 * (size_t)event + 1] = 0;
 	return rc ? pb_fail(err, PB_EXIT_FAILURE, ENOMEM, "out of memory for the stacks") : 0;
@@ -86,10 +96,7 @@ static int sample(struct pb_xperf *x, int event, uint32_t pid, uint64_t ip, uint
 
 static uint64_t fixed_period(const struct pb_xperf *x, int event)
 {
-	if (event < 0 || (size_t)event >= x->nevents)
-		return 0;
-	const struct pb_perfdata_event *ev = pb_perfdata_event(x->pd, (size_t)event);
-	return ev->attr.freq ? 0 : ev->attr.sample_period;
+	return event < 0 || (size_t)event >= x->nevents ? 0 : x->periods[event];
 }
 
 int pb_xperf_record(struct pb_xperf *x, int event, const struct pb_record *rec,
@@ -102,15 +109,19 @@ int pb_xperf_record(struct pb_xperf *x, int event, const struct pb_record *rec,
 	const struct pb_sample *s = &rec->u.sample;
 	uint64_t period = (s->sample_type & PERF_SAMPLE_PERIOD) ? s->period
 								  : fixed_period(x, event);
-	return sample(x, event, s->pid, s->ip, period,
+	uint64_t time = (s->sample_type & PERF_SAMPLE_TIME) ? s->time : PB_SYM_TIME_UNKNOWN;
+	return sample(x, event, s->pid, s->ip, time, period,
 		      (s->sample_type & PERF_SAMPLE_CALLCHAIN) ? s->callchain : NULL,
 		      (s->sample_type & PERF_SAMPLE_CALLCHAIN) ? s->callchain_nr : 0, err);
 }
 
-int pb_xperf_sample_ip(struct pb_xperf *x, int event, uint64_t ip, uint32_t pid,
+/* The sink's "no time" is the symbolizer's, so a time passes on as it is. */
+_Static_assert(PB_PERFDATA_NO_TIME == PB_SYM_TIME_UNKNOWN, "a sample without a time");
+
+int pb_xperf_sample_ip(struct pb_xperf *x, int event, uint64_t ip, uint32_t pid, uint64_t time,
 		       struct pb_error *err)
 {
-	return sample(x, event, pid, ip, fixed_period(x, event), NULL, 0, err);
+	return sample(x, event, pid, ip, time, fixed_period(x, event), NULL, 0, err);
 }
 
 struct pb_xset *pb_xperf_finish(struct pb_xperf *x, const struct pb_perfdata_stats *st,
@@ -169,5 +180,6 @@ void pb_xperf_free(struct pb_xperf *x)
 	pb_xraw_free(&x->raw);
 	pb_symbolizer_free(&x->sym);
 	free(x->values);
+	free(x->periods);
 	free(x);
 }

@@ -19,8 +19,9 @@ void pb_xperf_no_source(struct pb_xperf *x);
  * markers (PERF_CONTEXT_KERNEL, _USER, ...) skipped. */
 int pb_xperf_record(struct pb_xperf *x, int event, const struct pb_record *rec,
 		    struct pb_error *err);
-/* A sample handed over as IP and pid only (pb_perfdata_ip_sink): no chain, the attr's period. */
-int pb_xperf_sample_ip(struct pb_xperf *x, int event, uint64_t ip, uint32_t pid,
+/* A sample handed over as IP, pid and time only (pb_perfdata_ip_sink): no chain, the attr's
+ * period; named by the mappings current at time (PB_PERFDATA_NO_TIME: the latest ones). */
+int pb_xperf_sample_ip(struct pb_xperf *x, int event, uint64_t ip, uint32_t pid, uint64_t time,
 		       struct pb_error *err);
 /* After the walk: the per-event samples, losses and throttles stated as comments. The set
  * belongs to x. */

@@ -13,9 +13,15 @@ int pb_xraw_init(struct pb_xraw *r, const char *name, const struct pb_xvalue_typ
 	return pb_xset_add_profile(&r->stacks, name, types, ntypes) < 0 ? -1 : 0;
 }
 
-static long raw_frame(struct pb_xraw *r, uint32_t pid, uint64_t ip)
+/* The first word of a key of index and single: the process and its era. */
+static uint64_t raw_key(uint32_t pid, struct pb_xraw_when when)
 {
-	const uint64_t *known = pb_hashmap_find(&r->index, pid, ip);
+	return pid | (uint64_t)when.era << 32;
+}
+
+static long raw_frame(struct pb_xraw *r, uint32_t pid, uint64_t ip, struct pb_xraw_when when)
+{
+	const uint64_t *known = pb_hashmap_find(&r->index, raw_key(pid, when), ip);
 	if (known)
 		return (long)*known;
 	size_t cap = r->cap;
@@ -26,22 +32,28 @@ static long raw_frame(struct pb_xraw *r, uint32_t pid, uint64_t ip)
 		if (!p)
 			return -1;
 		r->pid = p;
+		uint64_t *t = realloc(r->time, r->cap * sizeof *t);
+		if (!t)
+			return -1;
+		r->time = t;
 	}
 	bool added;
-	uint64_t *slot = pb_hashmap_upsert(&r->index, pid, ip, &added);
+	uint64_t *slot = pb_hashmap_upsert(&r->index, raw_key(pid, when), ip, &added);
 	if (!slot)
 		return -1;
 	r->pid[r->n] = pid;
 	r->ip[r->n] = ip;
+	r->time[r->n] = when.time;
 	*slot = r->n;
 	return (long)r->n++;
 }
 
 /* A sample without a chain whose IP was seen alone before: its stack's values grow in place,
  * one lookup, as the histogram counts a sample. */
-static bool add_known_single(struct pb_xraw *r, uint32_t pid, uint64_t ip, const uint64_t *values)
+static bool add_known_single(struct pb_xraw *r, uint32_t pid, uint64_t ip,
+			     struct pb_xraw_when when, const uint64_t *values)
 {
-	const uint64_t *at = pb_hashmap_find(&r->single, pid, ip);
+	const uint64_t *at = pb_hashmap_find(&r->single, raw_key(pid, when), ip);
 	if (!at)
 		return false;
 	struct pb_xprofile *p = &r->stacks.profiles[0];
@@ -54,7 +66,14 @@ static bool add_known_single(struct pb_xraw *r, uint32_t pid, uint64_t ip, const
 int pb_xraw_add(struct pb_xraw *r, uint32_t pid, uint64_t ip, const uint64_t *chain,
 		uint64_t nchain, const uint64_t *values)
 {
-	if ((!chain || !nchain) && add_known_single(r, pid, ip, values))
+	const struct pb_xraw_when unknown = {PB_SYM_TIME_UNKNOWN, PB_SYM_ERA_UNKNOWN};
+	return pb_xraw_add_at(r, pid, ip, unknown, chain, nchain, values);
+}
+
+int pb_xraw_add_at(struct pb_xraw *r, uint32_t pid, uint64_t ip, struct pb_xraw_when when,
+		   const uint64_t *chain, uint64_t nchain, const uint64_t *values)
+{
+	if ((!chain || !nchain) && add_known_single(r, pid, ip, when, values))
 		return 0;
 	size_t depth = 0;
 	for (uint64_t i = 0; chain && i < nchain; i++) {
@@ -66,14 +85,14 @@ int pb_xraw_add(struct pb_xraw *r, uint32_t pid, uint64_t ip, const uint64_t *ch
 			r->cut_chains++;
 			break;
 		}
-		long f = raw_frame(r, pid, at);
+		long f = raw_frame(r, pid, at, when);
 		if (f < 0)
 			return -1;
 		r->frames[depth++] = (uint32_t)f;
 	}
 	bool single = !depth;
 	if (single) {
-		long f = raw_frame(r, pid, ip);
+		long f = raw_frame(r, pid, ip, when);
 		if (f < 0)
 			return -1;
 		r->frames[depth++] = (uint32_t)f;
@@ -83,7 +102,7 @@ int pb_xraw_add(struct pb_xraw *r, uint32_t pid, uint64_t ip, const uint64_t *ch
 		return -1;
 	if (single && (!chain || !nchain)) {
 		bool added;
-		uint64_t *slot = pb_hashmap_upsert(&r->single, pid, ip, &added);
+		uint64_t *slot = pb_hashmap_upsert(&r->single, raw_key(pid, when), ip, &added);
 		if (!slot)
 			return -1;
 		*slot = (uint64_t)st;
@@ -105,14 +124,15 @@ long pb_xraw_object_frame(struct pb_xset *out, struct pb_prof_object *obj, const
 	return pb_xset_frame(out, path, addr, fn, file, line);
 }
 
-long pb_xraw_name_frame(struct pb_xset *out, struct pb_symbolizer *sy, uint32_t pid, uint64_t ip)
+long pb_xraw_name_frame(struct pb_xset *out, struct pb_symbolizer *sy, uint32_t pid, uint64_t ip,
+			uint64_t time)
 {
-	const struct pb_sym_map *m = pb_symbolizer_map(sy, pid, ip);
+	const struct pb_sym_map *m = pb_symbolizer_map_at(sy, pid, ip, time);
 	size_t o;
 	uint64_t addr;
 	if (!m)
 		return pb_xset_frame(out, "[unknown]", ip, "[unknown]", "", 0);
-	if (pb_symbolizer_resolve(sy, pid, ip, &o, &addr))
+	if (pb_symbolizer_resolve_at(sy, pid, ip, time, &o, &addr))
 		return pb_xraw_object_frame(out, sy->objects[o].object, m->path, addr);
 	/* [kernel.kallsyms], [vdso], an object that cannot be opened: the offset in it */
 	return pb_xset_frame(out, m->path, ip - m->start + m->pgoff, "[unknown]", "", 0);
@@ -124,7 +144,7 @@ int pb_xraw_name(struct pb_xraw *r, struct pb_symbolizer *sy, struct pb_xset *ou
 	if (!named)
 		return -1;
 	for (size_t i = 0; i < r->n; i++) {
-		long f = pb_xraw_name_frame(out, sy, r->pid[i], r->ip[i]);
+		long f = pb_xraw_name_frame(out, sy, r->pid[i], r->ip[i], r->time[i]);
 		if (f < 0) {
 			free(named);
 			return -1;
@@ -151,5 +171,6 @@ void pb_xraw_free(struct pb_xraw *r)
 	pb_hashmap_free(&r->single);
 	free(r->pid);
 	free(r->ip);
+	free(r->time);
 	memset(r, 0, sizeof *r);
 }

@@ -72,11 +72,8 @@ static void print_histogram(struct pb_pdsum *s, uint64_t top, FILE *out)
 	size_t n = s->hist.n;
 	for (size_t i = 0; i < pb_perfdata_nevents(pd); i++) {
 		const struct pb_perfdata_event *ev = pb_perfdata_event(pd, i);
-		size_t distinct = 0;
-		for (size_t k = 0; k < n; k++)
-			distinct += s->hist.rows[k].group == i;
-		fprintf(out, "\n  samples per IP, event %zu (%s): %zu distinct IPs\n", i, ev->name,
-			distinct);
+		fprintf(out, "\n  samples per IP, event %zu (%s): %" PRIu64 " distinct IPs\n", i,
+			ev->name, pb_pdsum_distinct_ips(s, i));
 		fprintf(out, "  %12s %8s  %-18s %s\n", "samples", "share", "ip", "symbol");
 		uint64_t shown = 0;
 		for (size_t k = 0; k < n && shown < top; k++) {
@@ -84,7 +81,7 @@ static void print_histogram(struct pb_pdsum *s, uint64_t top, FILE *out)
 			if (r->group != i)
 				continue;
 			char sym[256];
-			pb_symbolizer_name(&s->sym, r->pid, r->addr, sym, sizeof sym);
+			pb_symbolizer_name_at(&s->sym, r->pid, r->addr, r->time, sym, sizeof sym);
 			fprintf(out, "  %12" PRIu64 " %7.3f%%  %#-18" PRIx64 " %s\n", r->count,
 				ev->samples ? 100.0 * (double)r->count / (double)ev->samples : 0.0,
 				r->addr, sym);
@@ -156,21 +153,23 @@ void pb_perfdata_report_text(struct pb_pdsum *s, const char *path, uint64_t top,
 static void json_histogram(struct pb_pdsum *s, size_t i, uint64_t top, json_t *e)
 {
 	json_t *h = json_array();
-	size_t distinct = 0;
-	for (size_t k = 0; k < s->hist.n; k++) {
+	size_t shown = 0;
+	for (size_t k = 0; k < s->hist.n && shown < top; k++) {
 		const struct pb_hist_row *r = &s->hist.rows[k];
-		if (r->group != i || distinct++ >= top)
+		if (r->group != i)
 			continue;
+		shown++;
 		json_t *row = json_object();
 		char ip[24], sym[256];
 		snprintf(ip, sizeof ip, "%#" PRIx64, r->addr);
 		json_object_set_new(row, "ip", json_string(ip));
 		json_object_set_new(row, "samples", json_integer((json_int_t)r->count));
-		pb_symbolizer_name(&s->sym, r->pid, r->addr, sym, sizeof sym);
+		pb_symbolizer_name_at(&s->sym, r->pid, r->addr, r->time, sym, sizeof sym);
 		json_object_set_new(row, "symbol", json_string(sym));
 		json_array_append_new(h, row);
 	}
-	json_object_set_new(e, "distinct_ips", json_integer((json_int_t)distinct));
+	json_object_set_new(e, "distinct_ips",
+			    json_integer((json_int_t)pb_pdsum_distinct_ips(s, i)));
 	json_object_set_new(e, "top_ips", h);
 }
 

@@ -142,14 +142,20 @@ typedef int (*pb_perfdata_record_fn)(void *ctx, int event, const struct pb_recor
 int pb_perfdata_for_each(struct pb_perfdata *pd, pb_perfdata_record_fn fn, void *ctx,
 			 struct pb_perfdata_stats *stats, struct pb_error *err);
 
-/* A shortcut for a reader that wants only the IP (and pid) of the samples: those of an event
- * whose samples have a fixed layout (struct pb_sample_layout) with PERF_SAMPLE_IP and no bit of
- * `exclude` in their sample_type, and exactly that layout's size, go to fn with their IP and
- * pid (0 without PERF_SAMPLE_TID) and are never decoded into a pb_record; every other record
- * goes to the record fn as in pb_perfdata_for_each, and counts the same either way. Per
- * sample it costs about half of a full decode (a perf.data of page-fault samples, callgrind). */
+/* The time the IP sink gives a sample without PERF_SAMPLE_TIME: later than any, as
+ * PB_SYM_TIME_UNKNOWN (analysis/profile.h) is, so it can be handed on to the symbolizer. */
+#define PB_PERFDATA_NO_TIME UINT64_MAX
+
+/* A shortcut for a reader that wants only the IP, pid and time of the samples: those of an
+ * event whose samples have a fixed layout (struct pb_sample_layout) with PERF_SAMPLE_IP and no
+ * bit of `exclude` in their sample_type, and exactly that layout's size, go to fn with their
+ * IP, pid (0 without PERF_SAMPLE_TID) and time (PB_PERFDATA_NO_TIME without PERF_SAMPLE_TIME)
+ * and are never decoded into a pb_record; every other record goes to the record fn as in
+ * pb_perfdata_for_each, and counts the same either way. Per sample it costs about half of a
+ * full decode (a perf.data of page-fault samples, callgrind). */
 struct pb_perfdata_ip_sink {
-	int (*fn)(void *ctx, int event, uint64_t ip, uint32_t pid, struct pb_error *err);
+	int (*fn)(void *ctx, int event, uint64_t ip, uint32_t pid, uint64_t time,
+		  struct pb_error *err);
 	uint64_t exclude;
 };
 

@@ -185,7 +185,7 @@ int pb_perfdata_for_each_ip(struct pb_perfdata *pd, pb_perfdata_record_fn fn,
 			uint64_t n = 0;
 			int rc = 0;
 			while ((size_t)(stop - q) >= one->size) {
-				uint64_t header, ip;
+				uint64_t header, ip, time = PB_PERFDATA_NO_TIME;
 				uint32_t pid = 0;
 				memcpy(&header, q, 8);
 				if ((header & UINT64_C(0xffff0000ffffffff)) != want)
@@ -193,8 +193,10 @@ int pb_perfdata_for_each_ip(struct pb_perfdata *pd, pb_perfdata_record_fn fn,
 				memcpy(&ip, q + one->ip_at, 8);
 				if (one->tid_at)
 					memcpy(&pid, q + one->tid_at, 4);
+				if (one->time_at)
+					memcpy(&time, q + one->time_at, 8);
 				n++;
-				rc = sink->fn(ctx, 0, ip, pid, err);
+				rc = sink->fn(ctx, 0, ip, pid, time, err);
 				if (rc)
 					break;
 				q += one->size;
@@ -252,18 +254,20 @@ int pb_perfdata_for_each_ip(struct pb_perfdata *pd, pb_perfdata_record_fn fn,
 		if (sink && h.type == PERF_RECORD_SAMPLE) {
 			int sev = record_event(pd, p, h.size, h.type);
 			const struct pb_perfdata_event *ev = sev >= 0 ? &pd->events[sev] : NULL;
-			/* the layout's size, so the IP and pid are inside the record (which
+			/* the layout's size, so the IP, pid and time are inside the record (which
 			 * pos + h.size <= have_end keeps inside the buffer) */
 			if (ev && ev->layout.ip_at && h.size == ev->layout.size &&
 			    !(ev->layout.sample_type & sink->exclude)) {
-				uint64_t ip;
+				uint64_t ip, time = PB_PERFDATA_NO_TIME;
 				uint32_t pid = 0;
 				memcpy(&ip, p + ev->layout.ip_at, 8);
 				if (ev->layout.tid_at)
 					memcpy(&pid, p + ev->layout.tid_at, 4);
+				if (ev->layout.time_at)
+					memcpy(&time, p + ev->layout.time_at, 8);
 				stats->samples++;
 				pd->events[sev].samples++;
-				int src = sink->fn(ctx, sev, ip, pid, err);
+				int src = sink->fn(ctx, sev, ip, pid, time, err);
 				if (src)
 					return src;
 				pos += h.size;

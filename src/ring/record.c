@@ -442,11 +442,12 @@ void pb_sample_layout_init(struct pb_sample_layout *layout, uint64_t sample_type
 {
 	layout->sample_type = sample_type;
 	layout->size = 0;
-	layout->ip_at = layout->tid_at = 0;
+	layout->ip_at = layout->tid_at = layout->time_at = 0;
 	/* A bit this parser does not know (a newer kernel's field) may add bytes: no fast path. */
 	if (sample_type & ~(uint64_t)PB_FIXED_SAMPLE_FIELDS)
 		return;
-	/* Only IDENTIFIER comes before IP, only IDENTIFIER and IP before TID (parse_sample). */
+	/* Only IDENTIFIER comes before IP, only IDENTIFIER and IP before TID, only those three
+	 * before TIME (parse_sample, the kernel's perf_output_sample). */
 	size_t at = sizeof(struct perf_event_header) +
 		    (sample_type & PERF_SAMPLE_IDENTIFIER ? 8 : 0);
 	if (sample_type & PERF_SAMPLE_IP)
@@ -454,6 +455,9 @@ void pb_sample_layout_init(struct pb_sample_layout *layout, uint64_t sample_type
 	at += sample_type & PERF_SAMPLE_IP ? 8 : 0;
 	if (sample_type & PERF_SAMPLE_TID)
 		layout->tid_at = (uint8_t)at;
+	at += sample_type & PERF_SAMPLE_TID ? 8 : 0;
+	if (sample_type & PERF_SAMPLE_TIME)
+		layout->time_at = (uint8_t)at;
 	uint64_t words = sample_type;
 	if (words & PERF_SAMPLE_WEIGHT)
 		words &= ~(uint64_t)PERF_SAMPLE_WEIGHT_STRUCT;

@@ -147,7 +147,8 @@ int pb_record_parse(const struct pb_record_format *fmt, const uint8_t *buf, size
 struct pb_sample_layout {
 	uint64_t sample_type;
 	uint32_t size;            /* header included; 0: the size varies, no fast path */
-	uint8_t ip_at, tid_at;    /* offsets of the IP and of pid, tid in the record; 0: absent */
+	/* offsets of the IP, of pid, tid and of the time in the record; 0: absent */
+	uint8_t ip_at, tid_at, time_at;
 };
 
 void pb_sample_layout_init(struct pb_sample_layout *layout, uint64_t sample_type);
