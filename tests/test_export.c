@@ -113,6 +113,25 @@ static void write_mmap2(struct pb_perfdata_writer *w, uint32_t pid, uint64_t sta
 	CHECK(pb_perfdata_writer_record(w, map_rec.buf, map_size, &err) == 0);
 }
 
+/* A perf.data at path (a mkstemp template) of one page-fault event of period 1 whose samples
+ * carry IP, TID and TIME, open for records. */
+static struct pb_perfdata_writer *timed_page_faults(char *path)
+{
+	int fd = mkstemp(path);
+	CHECK(fd >= 0);
+	close(fd);
+	struct pb_error err = {0};
+	struct pb_perfdata_writer *w = NULL;
+	struct perf_event_attr a = {.type = PERF_TYPE_SOFTWARE, .size = sizeof a,
+				    .config = PERF_COUNT_SW_PAGE_FAULTS, .sample_period = 1,
+				    .sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID |
+						   PERF_SAMPLE_TIME,
+				    .sample_id_all = 1};
+	CHECK(pb_perfdata_writer_open(path, &w, &err) == 0);
+	CHECK(pb_perfdata_writer_add_event(w, &a, "page-faults", NULL, 0, &err) == 0);
+	return w;
+}
+
 /* perf stores each CPU's ring apart, so a mapping the parent made on one CPU can follow in
  * the file the FORK another CPU recorded; the child still holds it (a CI run's pprof export
  * split three IPs of a forked child off as [unknown] before the fork waited for the walk's
@@ -132,18 +151,8 @@ static void fork_before_parent_mapping(void)
 		return;
 	}
 	char path[] = "/tmp/pb_export_fork_XXXXXX";
-	int fd = mkstemp(path);
-	CHECK(fd >= 0);
-	close(fd);
 	struct pb_error err = {0};
-	struct pb_perfdata_writer *w;
-	struct perf_event_attr a = {.type = PERF_TYPE_SOFTWARE, .size = sizeof a,
-				    .config = PERF_COUNT_SW_PAGE_FAULTS, .sample_period = 1,
-				    .sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID |
-						   PERF_SAMPLE_TIME,
-				    .sample_id_all = 1};
-	CHECK(pb_perfdata_writer_open(path, &w, &err) == 0);
-	CHECK(pb_perfdata_writer_add_event(w, &a, "page-faults", NULL, 0, &err) == 0);
+	struct pb_perfdata_writer *w = timed_page_faults(path);
 	struct rec_writer fork_rec;
 	w_begin(&fork_rec, PERF_RECORD_FORK, 0);
 	w_u32(&fork_rec, 20); /* pid, ppid, tid, ptid */
@@ -199,18 +208,8 @@ static uint64_t samples_in(const struct pb_xset *set, const char *object)
  * holds 3 samples, b.so 1. Returns the file's path in path (unlink it). */
 static void write_remapped(char *path)
 {
-	int fd = mkstemp(path);
-	CHECK(fd >= 0);
-	close(fd);
 	struct pb_error err = {0};
-	struct pb_perfdata_writer *w;
-	struct perf_event_attr a = {.type = PERF_TYPE_SOFTWARE, .size = sizeof a,
-				    .config = PERF_COUNT_SW_PAGE_FAULTS, .sample_period = 1,
-				    .sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID |
-						   PERF_SAMPLE_TIME,
-				    .sample_id_all = 1};
-	CHECK(pb_perfdata_writer_open(path, &w, &err) == 0);
-	CHECK(pb_perfdata_writer_add_event(w, &a, "page-faults", NULL, 0, &err) == 0);
+	struct pb_perfdata_writer *w = timed_page_faults(path);
 	struct pb_sample s = {.ip = 0x1010, .pid = 10, .tid = 10, .time = 500};
 	CHECK(pb_perfdata_writer_sample(w, 0, &s, &err) == 0);
 	write_mmap2(w, 10, 0x1000, 0x1000, 0, "/nonexistent/a.so", 1000);

@@ -627,15 +627,21 @@ static void check_compare(void)
 		fprintf(stderr, "could not remove %s %s\n", a, b);
 }
 
+/* A complete results document of a machine it knows nothing of and no points yet. */
+static json_t *bare_results(void)
+{
+	return json_pack("{s:s, s:b, s:s, s:[s], s:{s:s}, s:[]}", "schema", PB_RESULTS_SCHEMA,
+			 "complete", 1, "started", "2026-01-01T00:00:00Z", "command", "run",
+			 "machine", "schema", "pesbench-probe/1", "points");
+}
+
 /* A timer prediction's notes say, beside the prediction, how it fares with the cost workload
  * measured beside it and with the target's own cost at another period, each with its verdict,
  * the calibrating period in the facility's unit (a timer's in µs); a fit's notes give its
  * costs by period in that unit too. */
 static void check_prediction_notes(void)
 {
-	json_t *root = json_pack("{s:s, s:b, s:s, s:[s], s:{s:s}, s:[]}", "schema",
-				 PB_RESULTS_SCHEMA, "complete", 1, "started", "2026-01-01T00:00:00Z",
-				 "command", "run", "machine", "schema", "pesbench-probe/1", "points");
+	json_t *root = bare_results();
 	json_t *metrics = json_pack(
 		"{s:f, s:f, s:f, s:s, s:f, s:f, s:f, s:f, s:f, s:f, s:s, s:i, s:f, s:f, s:f, s:s}",
 		"error_pct", -4.8, "predicted_slowdown_pct", 30.0, "measured_slowdown_pct", 24.31,
@@ -722,9 +728,7 @@ static json_t *summary(double mean, double ci95)
 
 static void check_overhead_cells(void)
 {
-	json_t *root = json_pack("{s:s, s:b, s:s, s:[s], s:{s:s}, s:[]}", "schema",
-				 PB_RESULTS_SCHEMA, "complete", 1, "started", "2026-01-01T00:00:00Z",
-				 "command", "run", "machine", "schema", "pesbench-probe/1", "points");
+	json_t *root = bare_results();
 	json_t *points = json_object_get(root, "points");
 	json_array_append_new(points, json_pack(
 		"{s:s, s:s, s:s, s:{s:s}, s:s, s:i, s:i, s:s, s:{s:o, s:i}, s:[]}",
@@ -766,9 +770,7 @@ static void check_overhead_cells(void)
  * report.html and a line of the terminal's summary. */
 static void check_left_out_pair(void)
 {
-	json_t *root = json_pack("{s:s, s:b, s:s, s:[s], s:{s:s}, s:[]}", "schema",
-				 PB_RESULTS_SCHEMA, "complete", 1, "started", "2026-01-01T00:00:00Z",
-				 "command", "run", "machine", "schema", "pesbench-probe/1", "points");
+	json_t *root = bare_results();
 	json_array_append_new(json_object_get(root, "points"), json_pack(
 		"{s:s, s:s, s:s, s:s, s:s, s:i, s:s, s:{s:f, s:f, s:b, s:i}, s:[]}", "experiment",
 		"cost", "facility", "uprobe", "workload", "busy", "kind", "fit", "delivery", "none",
