@@ -297,9 +297,6 @@ static bool counted_event_cost(const struct cost_fit *cf, double *ns, double *ci
 	return true;
 }
 
-/* The cost at each period, and, when the fit's intercept is not zero within its CI (only a
- * facility that pays nothing per event has costs by period), what that says: a sample does not
- * cost one figure over the sweep (a cost per run, or a sample dearer at some rates). */
 /* The pairs a disturbance moved, which no figure of the fit holds: named, with how far off
  * they sat, in the point's figures and its note. */
 static void left_out_metrics(struct pb_result_point *p, const struct cost_fit *cf)
@@ -337,6 +334,9 @@ static void left_out_metrics(struct pb_result_point *p, const struct cost_fit *c
 	pb_rset_text(&p->params, "left_out_note", note);
 }
 
+/* The cost at each period, and, when the fit's intercept is not zero within its CI (only a
+ * facility that pays nothing per event has costs by period), what that says: a sample does not
+ * cost one figure over the sweep (a cost per run, or a sample dearer at some rates). */
 static void by_period_metrics(struct pb_result_point *p, const struct cost_fit *cf)
 {
 	if (!cf->nby_period)
