@@ -170,21 +170,25 @@ int main(void)
 			y[i] = 100 + 2 * x[i] + ((i / 4) % 2 ? 1.0 : -1.0) * (i % 3 ? 1 : 0.5);
 		}
 		y[9] += 40;
-		CHECK(pb_fit_outliers(x, y, NULL, 16, 0.01, 2, out) == 1);
+		CHECK(pb_fit_outliers(x, y, NULL, 16, 0.01, 2, PB_OUTLIERS_BOTH, out) == 1);
 		CHECK(out[9]);
 		for (size_t i = 0; i < 16; i++)
 			CHECK(out[i] == (i == 9));
 		/* none left out at max_out 0; none from fewer than 4 points */
-		CHECK(pb_fit_outliers(x, y, NULL, 16, 0.01, 0, out) == 0 && !out[9]);
-		CHECK(pb_fit_outliers(x, y, NULL, 3, 0.01, 1, out) == 0);
+		CHECK(pb_fit_outliers(x, y, NULL, 16, 0.01, 0, PB_OUTLIERS_BOTH, out) == 0 && !out[9]);
+		CHECK(pb_fit_outliers(x, y, NULL, 3, 0.01, 1, PB_OUTLIERS_BOTH, out) == 0);
 		/* the same line without the disturbance: nothing left out */
 		y[9] -= 40;
-		CHECK(pb_fit_outliers(x, y, NULL, 16, 0.01, 2, out) == 0);
+		CHECK(pb_fit_outliers(x, y, NULL, 16, 0.01, 2, PB_OUTLIERS_BOTH, out) == 0);
 		/* two disturbances, at most two left out, most distant first */
 		y[3] += 60;
 		y[12] -= 45;
-		CHECK(pb_fit_outliers(x, y, NULL, 16, 0.01, 2, out) == 2 && out[3] && out[12]);
-		CHECK(pb_fit_outliers(x, y, NULL, 16, 0.01, 1, out) == 1 && out[3] && !out[12]);
+		CHECK(pb_fit_outliers(x, y, NULL, 16, 0.01, 2, PB_OUTLIERS_BOTH, out) == 2 && out[3] && out[12]);
+		CHECK(pb_fit_outliers(x, y, NULL, 16, 0.01, 1, PB_OUTLIERS_BOTH, out) == 1 && out[3] &&
+		      !out[12]);
+		/* above the line only: the pair below it stays */
+		CHECK(pb_fit_outliers(x, y, NULL, 16, 0.01, 2, PB_OUTLIERS_ABOVE, out) == 1 &&
+		      out[3] && !out[12]);
 	}
 	/* Gaussian noise alone: over 400 fits of 16 points, a pair is left out in about alpha of
 	 * them (1 %: at most 12 of 400 is more than 3 binomial SDs above 4) */
@@ -202,7 +206,7 @@ int main(void)
 				x[i] = (double)(i % 5);
 				y[i] = 3 * x[i] + sqrt(-2 * log(u1)) * cos(2 * acos(-1.0) * u2);
 			}
-			fits_with_one += pb_fit_outliers(x, y, NULL, 16, 0.01, 2, out) > 0;
+			fits_with_one += pb_fit_outliers(x, y, NULL, 16, 0.01, 2, PB_OUTLIERS_BOTH, out) > 0;
 		}
 		CHECK_MSG(fits_with_one <= 12, "%zu of 400 fits of pure noise left a point out",
 			  fits_with_one);
@@ -216,7 +220,7 @@ int main(void)
 					      30,   30,   900,  900,  363,  363,  166, 166, 63, 63};
 		struct pb_rng rng;
 		pb_rng_seed(&rng, 777);
-		size_t weighted = 0;
+		size_t weighted = 0, above = 0;
 		for (int f = 0; f < 400; f++) {
 			double y[20], run[20];
 			bool out[20];
@@ -227,10 +231,12 @@ int main(void)
 				y[i] = 16000 * xs[i] +
 				       0.01 * run[i] * sqrt(-2 * log(u1)) * cos(2 * acos(-1.0) * u2);
 			}
-			weighted += pb_fit_outliers(xs, y, run, 20, 0.01, 2, out) > 0;
+			weighted += pb_fit_outliers(xs, y, run, 20, 0.01, 2, PB_OUTLIERS_BOTH, out) > 0;
+			above += pb_fit_outliers(xs, y, run, 20, 0.01, 2, PB_OUTLIERS_ABOVE, out) > 0;
 		}
 		CHECK_MSG(weighted <= 12, "%zu of 400 weighted fits of noise left a point out",
 			  weighted);
+		CHECK_MSG(above <= 12, "%zu of 400 fits left a point above out", above);
 		/* a scale not above 0 tests nothing */
 		double y[20], bad[20];
 		bool out[20];
@@ -238,8 +244,8 @@ int main(void)
 			y[i] = xs[i] + (i == 4 ? 1e6 : 0);
 			bad[i] = i == 7 ? 0 : 1;
 		}
-		CHECK(pb_fit_outliers(xs, y, bad, 20, 0.01, 2, out) == 0);
-		CHECK(pb_fit_outliers(xs, y, NULL, 20, 0.01, 2, out) == 1 && out[4]);
+		CHECK(pb_fit_outliers(xs, y, bad, 20, 0.01, 2, PB_OUTLIERS_BOTH, out) == 0);
+		CHECK(pb_fit_outliers(xs, y, NULL, 20, 0.01, 2, PB_OUTLIERS_BOTH, out) == 1 && out[4]);
 	}
 
 	return pb_check_done("stats");

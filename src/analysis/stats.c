@@ -215,8 +215,9 @@ static int studentized(const double *x, const double *y, const double *scale, si
 }
 
 size_t pb_fit_outliers(const double *x, const double *y, const double *scale, size_t n,
-		       double alpha, size_t max_out, bool *left_out)
+		       double alpha, size_t max_out, enum pb_outlier_side side, bool *left_out)
 {
+	const bool above = side == PB_OUTLIERS_ABOVE;
 	for (size_t i = 0; i < n; i++)
 		left_out[i] = false;
 	for (size_t i = 0; scale && i < n; i++)
@@ -226,11 +227,15 @@ size_t pb_fit_outliers(const double *x, const double *y, const double *scale, si
 	size_t out = 0;
 	while (t && out < max_out && !studentized(x, y, scale, n, left_out, t)) {
 		size_t worst = n, kept = n - out;
-		for (size_t i = 0; i < n; i++)
-			if (!isnan(t[i]) && (worst == n || fabs(t[i]) > fabs(t[worst])))
+		for (size_t i = 0; i < n; i++) {
+			double d = above ? t[i] : fabs(t[i]);
+			if (!isnan(d) && (worst == n || d > (above ? t[worst] : fabs(t[worst]))))
 				worst = i;
-		if (worst == n ||
-		    !(fabs(t[worst]) > pb_t_two_sided_quantile(1 - alpha / (double)kept, kept - 3)))
+		}
+		/* one-sided at alpha / n is two-sided at 2 alpha / n */
+		double level = 1 - (above ? 2 : 1) * alpha / (double)kept;
+		double d = worst < n ? (above ? t[worst] : fabs(t[worst])) : NAN;
+		if (!(d > pb_t_two_sided_quantile(level, kept - 3)))
 			break;
 		left_out[worst] = true;
 		out++;

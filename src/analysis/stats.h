@@ -54,8 +54,13 @@ double pb_t_two_sided_quantile(double p, size_t df);
  * a chance of at most alpha (Bonferroni). At most max_out are left out; none with fewer than
  * 4 points or a scale not above 0. Marks them in left_out (n, false where kept) and returns
  * how many. */
+enum pb_outlier_side {
+	PB_OUTLIERS_BOTH,  /* either side of the line */
+	PB_OUTLIERS_ABOVE, /* above it only, at the one-sided 1 - alpha / n quantile: what can
+			    * only add (a disturbance adds time to a run, never takes some) */
+};
 size_t pb_fit_outliers(const double *x, const double *y, const double *scale, size_t n,
-		       double alpha, size_t max_out, bool *left_out);
+		       double alpha, size_t max_out, enum pb_outlier_side side, bool *left_out);
 
 /* Theil–Sen: the median of the slopes of all pairs of points with different x, and the median
  * of y - slope x as intercept. Up to 29 % of the points can be arbitrary without moving it,

@@ -79,9 +79,19 @@ static size_t leave_out_disturbed(const struct sweep *sw, const double *x, const
 	bool scaled = run && !pb_linear_fit(x, y, sw->n, &all);
 	for (size_t i = 0; scaled && i < sw->n; i++)
 		run[i] = sw->p[i].cpu - y[i] + all.intercept + all.slope * x[i];
-	cf->left_out = pb_fit_outliers(x, y, scaled ? run : NULL, sw->n, PB_DISTURBED_ALPHA,
-				       sw->n / PB_DISTURBED_MAX_SHARE, left_out);
+	/* one more than may be left out: that many far above is the noise's shape */
+	const size_t most = sw->n / PB_DISTURBED_MAX_SHARE;
+	cf->left_out = most ? pb_fit_outliers(x, y, scaled ? run : NULL, sw->n,
+					      PB_DISTURBED_ALPHA, most + 1, PB_OUTLIERS_ABOVE,
+					      left_out)
+			    : 0;
 	free(run);
+	cf->far_above = cf->left_out > most;
+	if (cf->far_above) {
+		for (size_t i = 0; i < sw->n; i++)
+			left_out[i] = false;
+		cf->left_out = 0;
+	}
 	if (!cf->left_out)
 		return sw->n;
 	double *kx = malloc(sw->n * sizeof *kx), *ky = malloc(sw->n * sizeof *ky);
@@ -126,6 +136,7 @@ void pb_cost_fit_sweep(const struct sweep *sw, bool per_event, struct cost_fit *
 	cf->per_event = per_event;
 	cf->pairs = sw->n;
 	cf->left_out = 0;
+	cf->far_above = false;
 	cf->why[0] = 0;
 	if (!x || !y || !yw || !b || !bw || !left_out || sw->n == 0) {
 		pb_format(cf->why, sizeof cf->why, "no pairs measured");
@@ -302,6 +313,14 @@ static bool counted_event_cost(const struct cost_fit *cf, double *ns, double *ci
 static void left_out_metrics(struct pb_result_point *p, const struct cost_fit *cf)
 {
 	pb_rset_int(&p->metrics, "pairs_left_out", PB_UNIT_COUNT, (int64_t)cf->left_out);
+	if (cf->far_above) {
+		pb_rset_bool(&p->metrics, "far_above_kept", true);
+		char kept[200];
+		pb_format(kept, sizeof kept, "none left out: more than one pair in %d sat far "
+			  "above the line of the rest, which is the noise's own shape, not a "
+			  "disturbance", PB_DISTURBED_MAX_SHARE);
+		pb_rset_text(&p->params, "left_out_note", kept);
+	}
 	if (!cf->left_out)
 		return;
 	struct pb_rlist *rows = pb_rset_list(&p->metrics, "left_out_pairs");

@@ -25,20 +25,21 @@
 #define PILOT_PAIRS 2
 #define MAX_RUNS 64
 
-/* The time a mode's sweep may take, in multiples of --target-ms (60 ms by default: 4.2 s for
- * mode none, 1.5 s for each other mode). Mode none gets more: it is the floor every other
- * figure and the prediction stand on. */
 /* A pair whose run a disturbance (another program, the host) slowed is left out of the fit
- * when its studentized residual, weighted by its run's length, says so at PB_DISTURBED_ALPHA:
+ * when its studentized residual, weighted by its run's length, says so at PB_DISTURBED_ALPHA,
+ * above the line only (a disturbance adds time; a run faster than the line is the noise's):
  * with Gaussian noise in proportion to the runs and no disturbance, a fit leaves a pair out 1
- * time in 100 at most. One pair of 16 whose run a burst
- * made 11 % longer than its period's other (uprobe, 2026-11-27, kind C) widened the slope's CI
- * from ±4.0 % to ±10.1 %. More than
- * one pair in PB_DISTURBED_MAX_SHARE far off is the noise's own shape, not a disturbance:
- * the rest are kept. */
+ * time in 100 at most. One pair of 16 whose run a burst made 11 % longer than its period's
+ * other (uprobe, 2026-11-27, kind C) widened the slope's CI from ±4.0 % to ±10.1 %. More than
+ * one pair in PB_DISTURBED_MAX_SHARE far above is the noise's own shape, not a disturbance:
+ * none is left out then, and the fit says so. Fewer than PB_DISTURBED_MAX_SHARE pairs are not
+ * tested. */
 #define PB_DISTURBED_ALPHA 0.01
 #define PB_DISTURBED_MAX_SHARE 8
 
+/* The time a mode's sweep may take, in multiples of --target-ms (60 ms by default: 4.2 s for
+ * mode none, 1.5 s for each other mode). Mode none gets more: it is the floor every other
+ * figure and the prediction stand on. */
 #define BUDGET_NONE_TARGETS 70
 #define BUDGET_MODE_TARGETS 25
 
@@ -94,6 +95,7 @@ struct cost_fit {
 	 * far above the line of the rest their extra CPU time sat, and that as a share of the run.
 	 * Up to 4 are described; left_out counts them all. */
 	size_t left_out;
+	bool far_above;              /* more than PB_DISTURBED_MAX_SHARE allows were: none left out */
 	struct pb_left_out_pair {
 		uint64_t period;
 		double samples, off_ns, share;
