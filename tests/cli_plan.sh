@@ -147,6 +147,12 @@ check "grep -q '^period: *110000 ns (104500 to 115500 over the cost.s interval)'
 check "grep -q 'overhead 10.00 % (9.45 to 10.55 %)$' '$work/out'" "the overhead's range over the cost's interval ($(grep predicted "$work/out"))"
 check "! grep -q '^check:' '$work/out'" "no check without --check"
 check "! grep -q 'a share needs' '$work/out'" "a plan of hundreds of samples has no few-samples note"
+check "! grep -q 'left out' '$work/out'" "a fit that left nothing out says nothing of it"
+# a fit that left a disturbed pair out: the plan says so, with the file's figures
+sed 's/"r2": 0.8, "resolved": true/"r2": 0.8, "resolved": true, "points": 16, "pairs_left_out": 1/' \
+	"$work/costs.json" >"$work/disturbed.json"
+expect_exit 0 "plan --costs of a fit that left a pair out" "$PB_BIN" plan --facility $T --budget 10 --runs 1 --costs "$work/disturbed.json" -- "${loop[@]}"
+check "grep -q '^  left out *1 of the sweep.s 16 pairs, whose runs a disturbance slowed' '$work/out'" "the left-out pair is named ($(grep -A1 'left out' "$work/out" | tr '\n' ' '))"
 # `true` (a few ms of CPU at most, on any machine) at a 0.1 % budget, a period of 10 ms: the
 # budget is met with fewer samples than a share needs (experiments/point.h), and plan says so
 expect_exit 0 "plan of a short command" "$PB_BIN" plan --facility $T --budget 0.1 --runs 1 --costs "$work/costs.json" -- true

@@ -150,7 +150,7 @@ static void print_plan(const struct pb_plan_request *req, const struct pb_plan *
 	       plan->cost_ci95_ns, plan->cost_source);
 	if (plan->cost_pairs_left_out)
 		printf("  left out          %zu of the sweep's %zu pairs, whose runs a disturbance "
-		       "moved\n                    (docs/overhead.md, \"Disturbed pairs\")\n",
+		       "slowed\n                    (docs/overhead.md, \"Disturbed pairs\")\n",
 		       plan->cost_pairs_left_out, plan->cost_pairs);
 	printf("budget:             %.3g %%\n", plan->budget_pct);
 	const char *unit = model->time_based ? " ns" : " events";
@@ -188,7 +188,8 @@ static int plan_cost(const struct plan_args *a, const struct pb_spec *spec, stru
 		char path[4200], dir[4200];
 		pb_results_locate(a->costs, path, sizeof path, dir, sizeof dir);
 		return pb_plan_cost_from_file(path, a->facility, &plan->model.ns_per_sample,
-					      &plan->cost_ci95_ns, err);
+					      &plan->cost_ci95_ns, &plan->cost_pairs,
+					      &plan->cost_pairs_left_out, err);
 	}
 	fflush(stdout);
 	fprintf(stderr, "measuring the cost of one %s sample (noise, pilot, then a sweep sized to "

@@ -326,9 +326,9 @@ static void left_out_metrics(struct pb_result_point *p, const struct cost_fit *c
 	struct pb_rlist *rows = pb_rset_list(&p->metrics, "left_out_pairs");
 	char note[480];
 	pb_format(note, sizeof note, "%zu of %zu pairs left out as disturbed (a studentized "
-		  "residual past Student t's 1 - %.2g / n level, which leaves a pair out of at "
-		  "most 1 fit in %.0f when no run is disturbed):", cf->left_out, cf->pairs,
-		  PB_DISTURBED_ALPHA, 1 / PB_DISTURBED_ALPHA);
+		  "residual above the line past Student t's one-sided 1 - %.2g / n level, which "
+		  "leaves a pair out of at most 1 fit in %.0f when no run is disturbed):",
+		  cf->left_out, cf->pairs, PB_DISTURBED_ALPHA, 1 / PB_DISTURBED_ALPHA);
 	size_t shown = cf->left_out < PB_ARRAY_SIZE(cf->left_out_pairs)
 			       ? cf->left_out
 			       : PB_ARRAY_SIZE(cf->left_out_pairs);

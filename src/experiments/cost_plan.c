@@ -73,6 +73,16 @@ static bool get_bool(const struct pb_rset *s, const char *name, bool *value)
 	return true;
 }
 
+void pb_cost_fit_pairs(const struct pb_results *doc, const char *facility, size_t *pairs,
+		       size_t *left_out)
+{
+	const struct pb_result_point *p = none_fit(doc, facility);
+	int64_t n = p ? pb_rset_get_int(&p->metrics, "points") : 0;
+	int64_t out = p ? pb_rset_get_int(&p->metrics, "pairs_left_out") : 0;
+	*pairs = n > 0 ? (size_t)n : 0;
+	*left_out = out > 0 ? (size_t)out : 0;
+}
+
 int pb_cost_from_results(const struct pb_results *doc, const char *path, const char *facility,
 			 double *ns_per_sample, double *ci95_ns, struct pb_error *err)
 {

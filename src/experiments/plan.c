@@ -91,12 +91,14 @@ int pb_plan_measure(const struct pb_plan_request *req, struct pb_slowdown_model 
 }
 
 int pb_plan_cost_from_file(const char *path, const char *facility, double *cost, double *ci95,
-			   struct pb_error *err)
+			   size_t *pairs, size_t *left_out, struct pb_error *err)
 {
 	struct pb_results doc;
 	if (pb_results_load(path, &doc, err))
 		return -1;
 	int rc = pb_cost_from_results(&doc, path, facility, cost, ci95, err);
+	if (!rc)
+		pb_cost_fit_pairs(&doc, facility, pairs, left_out);
 	pb_results_free(&doc);
 	return rc;
 }

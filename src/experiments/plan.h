@@ -34,7 +34,7 @@ int pb_plan_measure(const struct pb_plan_request *req, struct pb_slowdown_model 
 /* The cost of one sample, and its 95 % half-width, from a results.json of `pesbench run
  * cost`. */
 int pb_plan_cost_from_file(const char *path, const char *facility, double *cost, double *ci95,
-			   struct pb_error *err);
+			   size_t *pairs, size_t *left_out, struct pb_error *err);
 /* The cost of one sample from a sweep on the spot of at most `seconds`, designed to resolve
  * within them; a cost that does not resolve fails with its interval and the time a sweep
  * that resolves it would need. */

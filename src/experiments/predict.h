@@ -268,6 +268,10 @@ struct pb_results;
  * was not measured well enough is never planned with. */
 int pb_cost_from_results(const struct pb_results *doc, const char *path, const char *facility,
 			 double *ns_per_sample, double *ci95_ns, struct pb_error *err);
+/* That fit's pairs and those it left out as disturbed (0 and 0 without a fit, or in a file
+ * from before the rule). */
+void pb_cost_fit_pairs(const struct pb_results *doc, const char *facility, size_t *pairs,
+		       size_t *left_out);
 
 /* One run of a real program: argv executed as given (output discarded), sampled with spec at
  * period (spec NULL: no perf at all; period 0: counting only), user and kernel level. */
