@@ -550,6 +550,18 @@ static void test_plan_cost_refusal(void)
 	CHECK_STR_CONTAINS(err.msg, "Theil–Sen (23020 ns) disagree");
 	CHECK_STR_CONTAINS(err.msg, "a longer sweep does not mend");
 	CHECK(strstr(err.msg, "would resolve it") == NULL);
+	/* a reason as long as a fit's can be keeps the advice whole, the reason cut (the CI of
+	 * 2026-11-27 lost the advice: cli_plan_inert_bp found no way to go on in it) */
+	memset(bent.why, 0, sizeof bent.why);
+	for (size_t k = 0; k + 3 < sizeof bent.why; k += 2)
+		memcpy(bent.why + k, "±", 2); /* two bytes a character: a cut must not split one */
+	err = (struct pb_error){0};
+	CHECK(pb_plan_cost_refused(&bent, "timer:cpu-clock", &err) == -1);
+	CHECK_STR_CONTAINS(err.msg, "which a longer sweep does not mend: measure again later, or "
+			   "on a quieter machine");
+	CHECK_STR_CONTAINS(err.msg, "±±...");
+	size_t end = strlen(err.msg), tail = strlen("on a quieter machine");
+	CHECK(end >= tail && !strcmp(err.msg + end - tail, "on a quieter machine"));
 	err = (struct pb_error){0};
 	struct pb_cost none = {.fit = {.slope = -50, .slope_ci95 = 400, .r2 = 0.01},
 			       .seconds = 4, .seconds_to_resolve = NAN};

@@ -196,7 +196,7 @@ void pb_cost_fit_sweep(const struct sweep *sw, bool per_event, struct cost_fit *
 	else
 		pb_format(cf->why, sizeof cf->why,
 			  "least squares (%.0f ± %.0f ns) and Theil–Sen (%.0f ns) disagree by more "
-			  "than ±%.0f %% leaves",
+			  "than the ±%.0f %% standard allows",
 			  f->slope, f->slope_ci95, cf->ts_slope, PB_FIT_MAX_REL_CI * 100);
 out:
 	free(x);

@@ -144,13 +144,9 @@ void pb_plan_period_range(struct pb_plan *plan)
 
 int pb_plan_cost_refused(const struct pb_cost *c, const char *facility, struct pb_error *err)
 {
-	char estimate[160];
-	pb_format(estimate, sizeof estimate, "%.1f ± %.1f ns per sample (95 %% CI), R² %.3f",
-		  c->fit.slope, c->fit.slope_ci95, c->fit.r2);
-	pb_fail(err, PB_EXIT_FAILURE, 0,
-		"the cost of one %s sample could not be measured precisely enough on this machine "
-		"in %.1f s: %s (run-to-run noise %.0f ns): %s", facility, c->seconds, estimate,
-		c->noise_ns, c->why[0] ? c->why : "not resolved");
+	/* what to do, first: it is the part a cut message must never lose (the why is cut
+	 * instead; the CI of 2026-11-27 lost the advice after a Theil–Sen disagreement) */
+	char advice[360];
 	/* 20 % over the estimate: it comes from a CI that is itself an estimate; and more than the
 	 * sweep that just failed had or took, whatever the estimate (its design part alone once
 	 * asked for the --cost-seconds 5 the user had given) — a time is offered only when the
@@ -158,26 +154,38 @@ int pb_plan_cost_refused(const struct pb_cost *c, const char *facility, struct p
 	double ask = fmax(ceil(c->seconds_to_resolve * 1.2),
 			  floor(fmax(c->seconds, c->budget_seconds)) + 1);
 	if (isfinite(c->seconds_to_resolve) && ask <= 3600)
-		pb_append(err->msg, sizeof err->msg, ". A sweep of %s%.0f s would resolve it: "
+		pb_format(advice, sizeof advice, ". A sweep of %s%.0f s would resolve it: "
 			  "--cost-seconds %.0f", c->to_resolve_lower ? "more than " : "",
 			  c->seconds_to_resolve, ask);
 	else if (isfinite(c->seconds_to_resolve))
-		pb_append(err->msg, sizeof err->msg, ". A sweep of %s%.0f s would resolve it, more "
+		pb_format(advice, sizeof advice, ". A sweep of %s%.0f s would resolve it, more "
 			  "than --cost-seconds allows (3600): measure on a quieter machine",
 			  c->to_resolve_lower ? "more than " : "", c->seconds_to_resolve);
 	else if (c->fit.slope > 0 && !pb_fit_resolved(&c->fit))
-		pb_append(err->msg, sizeof err->msg, ". The sweep had the rounds it was sized for, "
+		pb_format(advice, sizeof advice, ". The sweep had the rounds it was sized for, "
 			  "and the noise rose as it ran, which a longer sweep does not mend: "
 			  "measure again, or on a quieter machine");
 	else if (pb_fit_resolved(&c->fit))
 		/* narrow enough, but the two estimators disagree: the pairs bend */
-		pb_append(err->msg, sizeof err->msg, ". The interval is narrow enough, but the cost "
-			  "of a sample differs between the sweep's periods on this machine now, which "
-			  "a longer sweep does not mend: measure again later, or on a quieter machine");
+		pb_format(advice, sizeof advice, ". The interval is narrow enough, but the cost "
+			  "of a sample differs between the sweep's periods on this machine now, "
+			  "which a longer sweep does not mend: measure again later, or on a quieter "
+			  "machine");
 	else
-		pb_append(err->msg, sizeof err->msg, ". No cost was seen above the noise to size a "
+		pb_format(advice, sizeof advice, ". No cost was seen above the noise to size a "
 			  "longer sweep for: measure on a quieter machine");
-	return -1;
+	char head[320];
+	pb_format(head, sizeof head, "the cost of one %s sample could not be measured precisely "
+		  "enough on this machine in %.1f s: %.1f ± %.1f ns per sample (95 %% CI), R² %.3f "
+		  "(run-to-run noise %.0f ns): ", facility, c->seconds, c->fit.slope,
+		  c->fit.slope_ci95, c->fit.r2, c->noise_ns);
+	const char *why = c->why[0] ? c->why : "not resolved";
+	size_t room = sizeof err->msg - 1 - strlen(head) - strlen(advice), len = strlen(why);
+	size_t cut = len <= room ? len : room > 3 ? room - 3 : 0;
+	while (cut < len && cut > 0 && ((unsigned char)why[cut] & 0xC0) == 0x80)
+		cut--; /* never inside a character */
+	return pb_fail(err, PB_EXIT_FAILURE, 0, "%s%.*s%s%s", head, (int)cut, why,
+		       cut < len ? "..." : "", advice);
 }
 
 static double mean_of(const double *v, unsigned n)
