@@ -157,10 +157,7 @@ static inline int count_ip(struct pb_pdsum *sum, int event, uint64_t ip, uint32_
 	uint32_t era;
 	if (time == PB_SYM_TIME_UNKNOWN)
 		era = PB_SYM_ERA_UNKNOWN;
-	else if (sy->last_era.valid && sy->last_era.pid == pid && time >= sy->last_era.from &&
-		 time < sy->last_era.until)
-		era = sy->last_era.era;
-	else
+	else if (!pb_symbolizer_era_cached(sy, pid, time, &era))
 		return count_ip_slow(sum, event, ip, pid, time, err);
 	if (pb_histogram_count_known(&sum->hist, hist_group(era, event), ip))
 		return 0;

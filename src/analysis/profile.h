@@ -260,6 +260,17 @@ void pb_symbolizer_name(struct pb_symbolizer *sy, uint32_t pid, uint64_t ip, cha
  * PB_SYM_ERA_UNKNOWN at PB_SYM_TIME_UNKNOWN. A mapping taken after samples of its own time or
  * later (another CPU's ring) does not split the era they were put in. */
 uint32_t pb_symbolizer_era(struct pb_symbolizer *sy, uint32_t pid, uint64_t time);
+/* Whether pb_symbolizer_era's last answer holds for (pid, time), into *era: a test a hot loop
+ * can make inline, calling pb_symbolizer_era only when it fails. */
+static inline bool pb_symbolizer_era_cached(const struct pb_symbolizer *sy, uint32_t pid,
+					    uint64_t time, uint32_t *era)
+{
+	if (!sy->last_era.valid || sy->last_era.pid != pid || time < sy->last_era.from ||
+	    time >= sy->last_era.until)
+		return false;
+	*era = sy->last_era.era;
+	return true;
+}
 void pb_symbolizer_free(struct pb_symbolizer *sy);
 
 /* ---- a sampled profile against callgrind ---- */

@@ -87,9 +87,9 @@ uint32_t pb_symbolizer_era(struct pb_symbolizer *sy, uint32_t pid, uint64_t time
 {
 	if (time == PB_SYM_TIME_UNKNOWN)
 		return PB_SYM_ERA_UNKNOWN;
-	if (sy->last_era.valid && sy->last_era.pid == pid && time >= sy->last_era.from &&
-	    time < sy->last_era.until)
-		return sy->last_era.era;
+	uint32_t cached;
+	if (pb_symbolizer_era_cached(sy, pid, time, &cached))
+		return cached;
 	const uint64_t *slot = pb_hashmap_find(&sy->era_index, pid, 0);
 	const struct pb_sym_eras *e = slot ? &sy->eras[*slot] : &(struct pb_sym_eras){0};
 	size_t lo = 0, hi = e->n; /* the eras that start at or before time: [0, lo) */

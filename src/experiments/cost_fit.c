@@ -67,8 +67,8 @@ static void costs_by_period(const struct sweep *sw, const double *x, const doubl
 }
 
 /* Leaves out of the fit the pairs a disturbance moved (PB_DISTURBED_ALPHA; at most one in
- * PB_DISTURBED_MAX_SHARE), describing them in cf; returns the pairs kept. The residual is from
- * the line of the kept pairs, so a reader sees how far off the left-out run was. */
+ * PB_DISTURBED_MAX_SHARE), noting them in cf; returns the pairs kept. How far off they sat is
+ * measured from the fit of the rest once it is made (place_left_out). */
 static size_t leave_out_disturbed(const struct sweep *sw, const double *x, const double *y,
 				  bool *left_out, struct cost_fit *cf)
 {
@@ -92,29 +92,23 @@ static size_t leave_out_disturbed(const struct sweep *sw, const double *x, const
 			left_out[i] = false;
 		cf->left_out = 0;
 	}
-	if (!cf->left_out)
-		return sw->n;
-	double *kx = malloc(sw->n * sizeof *kx), *ky = malloc(sw->n * sizeof *ky);
-	size_t k = 0, d = 0;
-	for (size_t i = 0; kx && ky && i < sw->n; i++)
-		if (!left_out[i]) {
-			kx[k] = x[i];
-			ky[k++] = y[i];
-		}
-	struct pb_fit line;
-	bool have_line = kx && ky && !pb_linear_fit(kx, ky, k, &line);
-	for (size_t i = 0; i < sw->n && d < PB_ARRAY_SIZE(cf->left_out_pairs); i++) {
-		if (!left_out[i])
-			continue;
-		struct pb_left_out_pair *o = &cf->left_out_pairs[d++];
-		o->period = sw->p[i].period;
-		o->samples = x[i];
-		o->off_ns = have_line ? y[i] - line.intercept - line.slope * x[i] : NAN;
-		o->share = sw->p[i].cpu > 0 ? o->off_ns / sw->p[i].cpu : NAN;
-	}
-	free(kx);
-	free(ky);
+	size_t d = 0;
+	for (size_t i = 0; i < sw->n && d < PB_ARRAY_SIZE(cf->left_out_pairs); i++)
+		if (left_out[i])
+			cf->left_out_pairs[d++] = (struct pb_left_out_pair){
+				.period = sw->p[i].period, .samples = x[i], .extra_ns = y[i],
+				.run_ns = sw->p[i].cpu, .off_ns = NAN, .share = NAN};
 	return sw->n - cf->left_out;
+}
+
+/* How far the left-out pairs sat from the fit of the rest, which is cf->cpu. */
+static void place_left_out(struct cost_fit *cf)
+{
+	for (size_t d = 0; d < cf->left_out && d < PB_ARRAY_SIZE(cf->left_out_pairs); d++) {
+		struct pb_left_out_pair *o = &cf->left_out_pairs[d];
+		o->off_ns = o->extra_ns - cf->cpu.intercept - cf->cpu.slope * o->samples;
+		o->share = o->run_ns > 0 ? o->off_ns / o->run_ns : NAN;
+	}
 }
 
 /* v's kept entries moved to its front, in order */
@@ -168,6 +162,7 @@ void pb_cost_fit_sweep(const struct sweep *sw, bool per_event, struct cost_fit *
 		goto out;
 	}
 	cf->fitted = true;
+	place_left_out(cf);
 	cf->wall_fitted = !pb_linear_fit(x, yw, kept, &cf->wall);
 	if (pb_theil_sen(x, y, kept, &cf->ts_slope, &cf->ts_intercept))
 		cf->ts_slope = cf->ts_intercept = NAN;

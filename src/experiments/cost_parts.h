@@ -98,7 +98,8 @@ struct cost_fit {
 	bool far_above;              /* more than PB_DISTURBED_MAX_SHARE allows were: none left out */
 	struct pb_left_out_pair {
 		uint64_t period;
-		double samples, off_ns, share;
+		double samples, extra_ns, run_ns; /* its x, y and the sampled run's CPU time */
+		double off_ns, share;
 	} left_out_pairs[4];
 	/* What a sample cost at each period of the sweep (pb_paired_sample_cost over its pairs:
 	 * NaN for a period with one pair), beside the slope that pools them: a cost that depends
