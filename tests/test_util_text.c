@@ -1,6 +1,7 @@
-/* The name-list joiner of error messages ("known: a, b, c"), the appending formatter and the
- * edit distance that ranks suggestions. */
+/* The name-list joiner of error messages ("known: a, b, c"), the appending formatter, the
+ * edit distance that ranks suggestions, and an error message too long for its room. */
 #include "check.h"
+#include "util/error.h"
 #include "util/text.h"
 
 #include <math.h>
@@ -151,5 +152,28 @@ int main(void)
 	CHECK(pb_edit_distance(longest, "a", false) == PB_EDIT_DISTANCE_FAR);
 	longest[PB_EDIT_DISTANCE_MAX_LEN] = '\0';
 	CHECK(pb_edit_distance(longest, "a", false) == PB_EDIT_DISTANCE_MAX_LEN - 1);
+
+	/* an error message too long for its room keeps its start and its end (the advice), never
+	 * cut inside a character; one that fits is kept whole */
+	struct pb_error e = {0};
+	char reason[1200] = "";
+	for (int i = 0; i < 300; i++)
+		pb_append(reason, sizeof reason, "é");
+	CHECK(pb_fail(&e, 1, 0, "the run failed: %s; re-run with --runs 9", reason) == -1);
+	size_t elen = strlen(e.msg);
+	CHECK_MSG(elen < sizeof e.msg && elen > sizeof e.msg - 12, "%zu bytes", elen);
+	CHECK(!strncmp(e.msg, "the run failed: é", strlen("the run failed: é")));
+	CHECK_STR_CONTAINS(e.msg, " ... ");
+	CHECK(elen >= strlen("; re-run with --runs 9") &&
+	      !strcmp(e.msg + elen - strlen("; re-run with --runs 9"), "; re-run with --runs 9"));
+	/* every character whole: a lead byte of é (0xC3) is always followed by its 0xA9 */
+	for (size_t i = 0; i < elen; i++)
+		if ((unsigned char)e.msg[i] == 0xC3)
+			CHECK_MSG(i + 1 < elen && (unsigned char)e.msg[i + 1] == 0xA9, "cut at %zu", i);
+		else if ((unsigned char)e.msg[i] == 0xA9)
+			CHECK_MSG(i > 0 && (unsigned char)e.msg[i - 1] == 0xC3, "orphan at %zu", i);
+	CHECK(e.code == 1);
+	pb_fail(&e, 2, 0, "short: %s", "kept whole");
+	CHECK(!strcmp(e.msg, "short: kept whole") && e.code == 2);
 	return pb_check_done("util_text");
 }

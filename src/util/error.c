@@ -3,14 +3,48 @@
 #include <stdio.h>
 #include <string.h>
 
+/* Whether byte c continues a UTF-8 character (10xxxxxx): a cut never lands before one. */
+static int continues(unsigned char c)
+{
+	return (c & 0xC0) == 0x80;
+}
+
+/* A message longer than its room keeps its start and its end, joined by " ... ": a message
+ * says what failed first and what to do last, and the advice is the part a user cannot do
+ * without (the CI of 2026-11-27 lost plan's advice behind a long reason, when only the start
+ * was kept). The end gets two fifths of the room; neither part is cut inside a character. */
+static void keep_ends(char *msg, size_t room, const char *full, size_t len)
+{
+	static const char joint[] = " ... ";
+	size_t usable = room - 1 - (sizeof joint - 1);
+	size_t tail = usable * 2 / 5, head = usable - tail;
+	while (head > 0 && continues((unsigned char)full[head]))
+		head--;
+	size_t from = len - tail;
+	while (from < len && continues((unsigned char)full[from]))
+		from++;
+	memcpy(msg, full, head);
+	memcpy(msg + head, joint, sizeof joint - 1);
+	memcpy(msg + head + sizeof joint - 1, full + from, len - from);
+	msg[head + sizeof joint - 1 + len - from] = 0;
+}
+
 int pb_fail(struct pb_error *err, int code, int sys_errno, const char *fmt, ...)
 {
 	if (!err)
 		return -1;
+	char full[4096];
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+	int n = vsnprintf(full, sizeof full, fmt, ap);
 	va_end(ap);
+	size_t len = n < 0 ? 0 : (size_t)n < sizeof full ? (size_t)n : sizeof full - 1;
+	if (n < 0)
+		full[0] = 0;
+	if (len < sizeof err->msg)
+		memcpy(err->msg, full, len + 1);
+	else
+		keep_ends(err->msg, sizeof err->msg, full, len);
 	err->code = code;
 	err->sys_errno = sys_errno;
 	return -1;
