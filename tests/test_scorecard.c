@@ -574,6 +574,8 @@ static void check_precise_shortfall(void)
 				    "accuracy", json_real(runs[r]));
 	pb_test_point_metrics(precise);
 	(void)wide;
+	/* one run of 77 %: no interval, so no bound, only the shortfall */
+	point(pts, "accuracy", "tack:wall", traits("ns", false, "tack"), "time", 100000, 77, 1);
 	struct pb_results doc;
 	pb_test_results_of_json(&doc, root);
 	pb_scorecard_fill(&doc);
@@ -585,6 +587,9 @@ static void check_precise_shortfall(void)
 	const struct pb_rset *tock = pb_test_card_of(&doc, "tock");
 	CHECK_STR_CONTAINS(text(tock, "use_for"), "time estimates to ±3.5 %");
 	CHECK(!strstr(text(tock, "not_for"), "time estimates"));
+	const struct pb_rset *tack = pb_test_card_of(&doc, "tack");
+	CHECK_MSG(!strstr(text(tack, "use_for"), "time estimates"), "%s", text(tack, "use_for"));
+	CHECK_STR_CONTAINS(text(tack, "not_for"), "unbiased time estimates (off by up to 23 %)");
 	pb_results_free(&doc);
 	json_decref(root);
 }

@@ -226,22 +226,28 @@ static void accuracy_part(struct pb_rset *e, const struct pb_results *r, const c
 		every_run_exact &= acc->min >= 100;
 	}
 	bool unbiased = !isnan(worst->ci95) && worst->mean + worst->ci95 >= 100;
+	/* no bound where a row has no interval (one run): its far end is not known */
 	double far = 0;
-	for (size_t i = 0; i < n; i++)
-		far = fmax(far, 100 - rows[i].mean + (isnan(rows[i].ci95) ? 0 : rows[i].ci95));
-	char far_num[32];
-	pb_format_number(far_num, sizeof far_num, "%.2g", far);
+	bool bounded = true;
+	for (size_t i = 0; i < n; i++) {
+		bounded &= !isnan(rows[i].ci95);
+		far = fmax(far, 100 - rows[i].mean + rows[i].ci95);
+	}
 	/* exact-capable facilities are judged for exact counts, the others for estimates, and
 	 * for bias only, never for exactness */
 	bool exact = counting == COUNTS_EXACT;
 	const char *use = exact ? "counts" : counting_use(counting);
-	if (every_run_exact && exact)
-		pb_format(text, sizeof text, "exact counts");
-	else if (every_run_exact)
-		pb_format(text, sizeof text, "%s (no run off)", use);
-	else
-		pb_format(text, sizeof text, "%s to ±%s %%", use, far_num);
-	add_part(v->use, sizeof v->use, text);
+	if (every_run_exact) {
+		if (exact)
+			pb_format(text, sizeof text, "exact counts");
+		else
+			pb_format(text, sizeof text, "%s (no run off)", use);
+		add_part(v->use, sizeof v->use, text);
+	} else if (bounded) {
+		pb_format_number(num, sizeof num, "%.2g", far);
+		pb_format(text, sizeof text, "%s to ±%s %%", use, num);
+		add_part(v->use, sizeof v->use, text);
+	}
 	if (!every_run_exact && !unbiased) {
 		/* a shortfall the intervals show, however small: said beside the bound */
 		pb_format_number(num, sizeof num, "%.2g", 100 - worst->mean);
