@@ -146,6 +146,8 @@ check "grep -q 'overhead 10.00 %' '$work/out'" "predicted overhead is the budget
 check "grep -q '^period: *110000 ns (104500 to 115500 over the cost.s interval)' '$work/out'" "the period's range over the cost's interval ($(grep period "$work/out"))"
 check "grep -q 'overhead 10.00 % (9.45 to 10.55 %)$' '$work/out'" "the overhead's range over the cost's interval ($(grep predicted "$work/out"))"
 check "! grep -q '^check:' '$work/out'" "no check without --check"
+# the ranges are the cost's interval alone: without --check the plan says what they leave out
+check "tr -s ' \\n' ' ' <'$work/out' | grep -q -- 'note the ranges are over the cost a sample had in pesbench.s cost workload; .* --check runs it at this period and measures its own'" "without --check, the note on what the ranges leave out"
 check "! grep -q 'a share needs' '$work/out'" "a plan of hundreds of samples has no few-samples note"
 check "! grep -q 'left out' '$work/out'" "a fit that left nothing out says nothing of it"
 # a fit that left a disturbed pair out: the plan says so, with the file's figures
@@ -168,6 +170,7 @@ check "jq -e '.too_few_samples == false and .ns_per_sample_ci95 == 500 and .peri
 check "jq -e '(.check.slowdown_error_pp | type) == \"number\" and (.check.slowdown_within | type) == \"boolean\" and (.check.slowdown_verdict | type) == \"string\"' '$work/out' >/dev/null" "--json --check: judged on the slowdown"
 expect_exit 0 "plan --check" "$PB_BIN" plan --facility $T --budget 10 --runs 1 --ring 16 --check --costs "$work/costs.json" -- "${loop[@]}"
 check "grep -q '^ring: *16 data pages (--ring)' '$work/out'" "--ring is used"
+check "! grep -q 'the ranges are over the cost' '$work/out'" "with --check, no note sending the user to it"
 check "grep -q '^check: *[0-9]* samples, [0-9]* lost' '$work/out'" "check prints samples and losses"
 check "grep -q 'prediction error' '$work/out'" "check prints the prediction error"
 check "grep -Eq 'slowdown +predicted .* pp \((within|outside|undecided) ±' '$work/out'" "check judges the slowdown"
