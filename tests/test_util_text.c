@@ -173,6 +173,16 @@ int main(void)
 		else if ((unsigned char)e.msg[i] == 0xA9)
 			CHECK_MSG(i > 0 && (unsigned char)e.msg[i - 1] == 0xC3, "orphan at %zu", i);
 	CHECK(e.code == 1);
+	/* longer than pb_fail's own 4 KiB: the character that cut leaves half of is dropped */
+	static char huge[5300];
+	huge[0] = 0;
+	for (int i = 0; i < 2600; i++)
+		pb_append(huge, sizeof huge, "é");
+	pb_fail(&e, 1, 0, "8 bytes %s", huge);
+	elen = strlen(e.msg);
+	CHECK_MSG(elen > 2 && (unsigned char)e.msg[elen - 1] == 0xA9 &&
+			  (unsigned char)e.msg[elen - 2] == 0xC3,
+		  "ends %02x %02x", (unsigned char)e.msg[elen - 2], (unsigned char)e.msg[elen - 1]);
 	pb_fail(&e, 2, 0, "short: %s", "kept whole");
 	CHECK(!strcmp(e.msg, "short: kept whole") && e.code == 2);
 	return pb_check_done("util_text");

@@ -9,6 +9,20 @@ static int continues(unsigned char c)
 	return (c & 0xC0) == 0x80;
 }
 
+/* The length of s[0..len) without a last character vsnprintf cut short: its lead byte says how
+ * many bytes it needs. */
+static size_t whole_characters(const char *s, size_t len)
+{
+	size_t lead = len;
+	while (lead > 0 && continues((unsigned char)s[lead - 1]))
+		lead--;
+	if (lead == 0)
+		return len;
+	unsigned char c = (unsigned char)s[lead - 1];
+	size_t need = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC0 ? 2 : 1;
+	return len - (lead - 1) < need ? lead - 1 : len;
+}
+
 /* A message longer than its room keeps its start and its end, joined by " ... ": a message
  * says what failed first and what to do last, and the advice is the part a user cannot do
  * without (the CI of 2026-11-27 lost plan's advice behind a long reason, when only the start
@@ -41,6 +55,8 @@ int pb_fail(struct pb_error *err, int code, int sys_errno, const char *fmt, ...)
 	size_t len = n < 0 ? 0 : (size_t)n < sizeof full ? (size_t)n : sizeof full - 1;
 	if (n < 0)
 		full[0] = 0;
+	if (n >= 0 && (size_t)n >= sizeof full)
+		len = whole_characters(full, len);
 	if (len < sizeof err->msg)
 		memcpy(err->msg, full, len + 1);
 	else
