@@ -183,6 +183,17 @@ int main(void)
 	CHECK_MSG(elen > 2 && (unsigned char)e.msg[elen - 1] == 0xA9 &&
 			  (unsigned char)e.msg[elen - 2] == 0xC3,
 		  "ends %02x %02x", (unsigned char)e.msg[elen - 2], (unsigned char)e.msg[elen - 1]);
+	/* advice added to a message that is already long is kept, and so are its code and errno */
+	pb_fail(&e, 6, 5, "the file is bad: %s", reason);
+	CHECK(pb_error_append(&e, "; measure it again") == -1);
+	elen = strlen(e.msg);
+	CHECK(elen < sizeof e.msg && e.code == 6 && e.sys_errno == 5);
+	CHECK(!strncmp(e.msg, "the file is bad: ", 17));
+	CHECK(elen >= 18 && !strcmp(e.msg + elen - 18, "; measure it again"));
+	pb_fail(&e, 1, 0, "short");
+	pb_error_append(&e, " (%s)", "in x");
+	CHECK(!strcmp(e.msg, "short (in x)"));
+	CHECK(pb_error_append(NULL, "nothing") == -1);
 	pb_fail(&e, 2, 0, "short: %s", "kept whole");
 	CHECK(!strcmp(e.msg, "short: kept whole") && e.code == 2);
 	return pb_check_done("util_text");

@@ -337,8 +337,7 @@ int pb_callgrind_parse_file(const char *path, const char *object, struct pb_cg_p
 	int rc = pb_callgrind_parse(buf, len, object, out, err);
 	free(buf);
 	if (rc)
-		snprintf(err->msg + strlen(err->msg), sizeof err->msg - strlen(err->msg), " (%s)",
-			 path);
+		pb_error_append(err, " (%s)", path);
 	return rc;
 }
 

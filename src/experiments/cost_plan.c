@@ -117,15 +117,11 @@ int pb_cost_from_results(const struct pb_results *doc, const char *path, const c
 			path, facility, slope, ci, has_r2 ? r2 : NAN, estimate);
 		bool has_s;
 		double s = pb_rset_get_number(m, "seconds_to_resolve", &has_s);
-		if (!err)
-			return -1;
 		if (has_s && isfinite(s))
-			pb_append(err->msg, sizeof err->msg, "; a cost sweep of about %.0f s would "
-				  "resolve it (`pesbench run cost --facility %s --target-ms ...`)", s,
-				  facility);
-		else
-			pb_append(err->msg, sizeof err->msg, "; measure it again or leave --costs out");
-		return -1;
+			return pb_error_append(err, "; a cost sweep of about %.0f s would resolve it "
+					       "(`pesbench run cost --facility %s --target-ms ...`)",
+					       s, facility);
+		return pb_error_append(err, "; measure it again or leave --costs out");
 	}
 	if (get_bool(m, "event_resolved", &event_resolved) && !event_resolved) {
 		bool has_e;

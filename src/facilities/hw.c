@@ -184,9 +184,8 @@ static int hw_attr(const struct pb_machine *m, const struct pb_spec *spec,
 				if (!strncasecmp(generic_events[i].name, spec->event, 3))
 					snprintf(close + strlen(close), sizeof close - strlen(close),
 						 "%s%s", close[0] ? ", " : "", generic_events[i].name);
-			if (close[0] && err)
-				snprintf(err->msg + strlen(err->msg), sizeof err->msg - strlen(err->msg),
-					 "; generic events: %s", close);
+			if (close[0])
+				pb_error_append(err, "; generic events: %s", close);
 			return -1;
 		}
 		if (strstr(name, "precise="))

@@ -21,9 +21,7 @@ static int parse_subset(struct pb_spec *spec, const char *value, void *ctx, stru
 	(void)ctx;
 	if (!pb_ibs_op_filter_parse(value, &spec->priv.subset, err))
 		return 0;
-	if (err)
-		pb_append(err->msg, sizeof err->msg, " (in %s)", spec->text);
-	return -1;
+	return pb_error_append(err, " (in %s)", spec->text);
 }
 
 static const struct pb_spec_option op_words[] = {

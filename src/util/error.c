@@ -43,26 +43,49 @@ static void keep_ends(char *msg, size_t room, const char *full, size_t len)
 	msg[head + sizeof joint - 1 + len - from] = 0;
 }
 
-int pb_fail(struct pb_error *err, int code, int sys_errno, const char *fmt, ...)
+/* Writes prefix and then fmt's text into err->msg, keeping both ends of what is too long. */
+static void set_message(struct pb_error *err, const char *prefix, const char *fmt, va_list ap)
 {
-	if (!err)
-		return -1;
 	char full[4096];
-	va_list ap;
-	va_start(ap, fmt);
-	int n = vsnprintf(full, sizeof full, fmt, ap);
-	va_end(ap);
-	size_t len = n < 0 ? 0 : (size_t)n < sizeof full ? (size_t)n : sizeof full - 1;
-	if (n < 0)
-		full[0] = 0;
-	if (n >= 0 && (size_t)n >= sizeof full)
+	size_t start = strlen(prefix) < sizeof full ? strlen(prefix) : sizeof full - 1;
+	memcpy(full, prefix, start);
+	int n = vsnprintf(full + start, sizeof full - start, fmt, ap);
+	size_t room = sizeof full - start;
+	size_t added = n < 0 ? 0 : (size_t)n < room ? (size_t)n : room - 1;
+	full[start + added] = 0;
+	size_t len = start + added;
+	if (n >= 0 && (size_t)n >= room)
 		len = whole_characters(full, len);
 	if (len < sizeof err->msg)
 		memcpy(err->msg, full, len + 1);
 	else
 		keep_ends(err->msg, sizeof err->msg, full, len);
+}
+
+int pb_fail(struct pb_error *err, int code, int sys_errno, const char *fmt, ...)
+{
+	if (!err)
+		return -1;
+	va_list ap;
+	va_start(ap, fmt);
+	set_message(err, "", fmt, ap);
+	va_end(ap);
 	err->code = code;
 	err->sys_errno = sys_errno;
+	return -1;
+}
+
+int pb_error_append(struct pb_error *err, const char *fmt, ...)
+{
+	if (!err)
+		return -1;
+	char before[sizeof err->msg];
+	memcpy(before, err->msg, sizeof before);
+	before[sizeof before - 1] = 0;
+	va_list ap;
+	va_start(ap, fmt);
+	set_message(err, before, fmt, ap);
+	va_end(ap);
 	return -1;
 }
 

@@ -25,6 +25,10 @@ struct pb_error {
 /* Sets err (if non-NULL) and returns -1 so callers can `return pb_fail(...)`. */
 int pb_fail(struct pb_error *err, int code, int sys_errno, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
+/* Adds to err's message (code and errno kept) as pb_fail writes one: a message that grows past
+ * its room keeps its start and its end, so what is added last, the advice, is never lost.
+ * Returns -1; does nothing without err. */
+int pb_error_append(struct pb_error *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void pb_error_clear(struct pb_error *err);
 
 #endif
