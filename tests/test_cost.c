@@ -1013,7 +1013,13 @@ static void test_smoke_on(const char *facility)
 				pairs += json_array_size(json_object_get(sp, "runs"));
 		}
 		CHECK(pairs >= 3);
-		CHECK_EQ_U64(json_integer_value(json_object_get(m, "points")), pairs);
+		/* a redesigned sweep keeps its first design's runs under the same points, out of
+		 * its fit (they once failed this under load: 112 fitted of 140) */
+		json_int_t first = json_is_true(json_object_get(m, "redesigned"))
+					   ? json_integer_value(json_object_get(m, "first_design_pairs"))
+					   : 0;
+		CHECK(!json_is_true(json_object_get(m, "redesigned")) || first > 0);
+		CHECK_EQ_U64(json_integer_value(json_object_get(m, "points")) + first, pairs);
 	}
 	CHECK_EQ_U64(fits, 4 + other_sites); /* one per delivery mode, and the other sites */
 	at = 0;
