@@ -665,6 +665,8 @@ static void check_prediction_notes(void)
 	json_t *um = json_object_get(undecided, "metrics");
 	json_object_set_new(um, "slowdown_verdict", json_string("undecided"));
 	json_object_set_new(um, "rounds_to_decide", json_integer(9));
+	json_object_set_new(um, "slowdown_error_pp", json_real(-2.73));
+	json_object_set_new(um, "slowdown_tolerance_pp", json_real(2.731));
 	json_object_set_new(undecided, "period", json_integer(569642));
 	json_array_append_new(json_object_get(root, "points"), undecided);
 	/* a cost fit's costs by period, in a file of the cost experiment alone: no point's runs
@@ -698,8 +700,9 @@ static void check_prediction_notes(void)
 		/* the cell leads with the slowdown, as judged; the total CPU time's error after */
 		CHECK_STR_CONTAINS(html, "<td><div class=\"t\">slowdown predicted 30 %, measured 24.3 % ± 2.6 pp: "
 					 "outside (total CPU time ");
-		CHECK_STR_CONTAINS(html, "± 2.6 pp: undecided, about 9 rounds would decide it (total "
-				   "CPU time ");
+		/* an undecided verdict shows its error beside what is allowed */
+		CHECK_STR_CONTAINS(html, "± 2.6 pp: undecided (error 2.7 pp, ±2.7 pp allowed), about "
+				   "9 rounds would decide it (total CPU time ");
 		CHECK_STR_CONTAINS(html, "predicted with it 31.1 %: outside");
 		CHECK_STR_CONTAINS(html, "with its own cost at 184 µs, 22.1 µs a sample: 43.9 %, "
 				   "outside");

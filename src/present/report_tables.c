@@ -382,6 +382,14 @@ static void c_prediction(const struct pb_result_point *p, char *b, size_t n)
 	const char *verdict = pb_rset_get_text(met(p), "slowdown_verdict");
 	if (verdict)
 		pb_append(b, n, ": %s", verdict);
+	/* an undecided verdict with its error and tolerance: an error that sits on the tolerance
+	 * is why it may take 119204 rounds to decide (2026-11-27, kind A: 2.73 pp against 2.73) */
+	bool has_error, has_tolerance;
+	double error = pb_rset_get_number(met(p), "slowdown_error_pp", &has_error);
+	double tolerance = pb_rset_get_number(met(p), "slowdown_tolerance_pp", &has_tolerance);
+	if (verdict && !strcmp(verdict, "undecided") && has_error && has_tolerance)
+		pb_append(b, n, " (error %s pp, ±%s pp allowed)", pb_num(t[0], "%.2g", fabs(error)),
+			  pb_num(t[2], "%.2g", tolerance));
 	int64_t need = pb_rset_get_int(met(p), "rounds_to_decide");
 	if (need > 0)
 		pb_append(b, n, ", about %lld rounds would decide it", (long long)need);
