@@ -153,6 +153,10 @@ int main(void)
 	longest[PB_EDIT_DISTANCE_MAX_LEN] = '\0';
 	CHECK(pb_edit_distance(longest, "a", false) == PB_EDIT_DISTANCE_MAX_LEN - 1);
 
+	/* a cut of UTF-8 text falls between characters: "aé" is a, then é in bytes 1 and 2 */
+	CHECK(pb_utf8_floor("a\xc3\xa9", 2) == 1 && pb_utf8_ceil("a\xc3\xa9", 2) == 3);
+	CHECK(pb_utf8_floor("a\xc3\xa9", 1) == 1 && pb_utf8_ceil("a\xc3\xa9", 3) == 3);
+
 	/* an error message too long for its room keeps its start and its end (the advice), never
 	 * cut inside a character; one that fits is kept whole */
 	struct pb_error e = {0};

@@ -181,9 +181,7 @@ int pb_plan_cost_refused(const struct pb_cost *c, const char *facility, struct p
 		  c->fit.slope_ci95, c->fit.r2, c->noise_ns);
 	const char *why = c->why[0] ? c->why : "not resolved";
 	size_t room = sizeof err->msg - 1 - strlen(head) - strlen(advice), len = strlen(why);
-	size_t cut = len <= room ? len : room > 3 ? room - 3 : 0;
-	while (cut < len && cut > 0 && ((unsigned char)why[cut] & 0xC0) == 0x80)
-		cut--; /* never inside a character */
+	size_t cut = pb_utf8_floor(why, len <= room ? len : room > 3 ? room - 3 : 0);
 	return pb_fail(err, PB_EXIT_FAILURE, 0, "%s%.*s%s%s", head, (int)cut, why,
 		       cut < len ? "..." : "", advice);
 }

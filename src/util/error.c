@@ -1,26 +1,19 @@
 #include "util/error.h"
+#include "util/text.h"
 
 #include <stdio.h>
 #include <string.h>
-
-/* Whether byte c continues a UTF-8 character (10xxxxxx): a cut never lands before one. */
-static int continues(unsigned char c)
-{
-	return (c & 0xC0) == 0x80;
-}
 
 /* The length of s[0..len) without a last character vsnprintf cut short: its lead byte says how
  * many bytes it needs. */
 static size_t whole_characters(const char *s, size_t len)
 {
-	size_t lead = len;
-	while (lead > 0 && continues((unsigned char)s[lead - 1]))
-		lead--;
-	if (lead == 0)
-		return len;
-	unsigned char c = (unsigned char)s[lead - 1];
+	if (len == 0)
+		return 0;
+	size_t lead = pb_utf8_floor(s, len - 1);
+	unsigned char c = (unsigned char)s[lead];
 	size_t need = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC0 ? 2 : 1;
-	return len - (lead - 1) < need ? lead - 1 : len;
+	return len - lead < need ? lead : len;
 }
 
 /* A message longer than its room keeps its start and its end, joined by " ... ": a message
@@ -31,12 +24,8 @@ static void keep_ends(char *msg, size_t room, const char *full, size_t len)
 {
 	static const char joint[] = " ... ";
 	size_t usable = room - 1 - (sizeof joint - 1);
-	size_t tail = usable * 2 / 5, head = usable - tail;
-	while (head > 0 && continues((unsigned char)full[head]))
-		head--;
-	size_t from = len - tail;
-	while (from < len && continues((unsigned char)full[from]))
-		from++;
+	size_t tail = usable * 2 / 5;
+	size_t head = pb_utf8_floor(full, usable - tail), from = pb_utf8_ceil(full, len - tail);
 	memcpy(msg, full, head);
 	memcpy(msg + head, joint, sizeof joint - 1);
 	memcpy(msg + head + sizeof joint - 1, full + from, len - from);
@@ -55,7 +44,7 @@ static void set_message(struct pb_error *err, const char *prefix, const char *fm
 	full[start + added] = 0;
 	size_t len = start + added;
 	if (n >= 0 && (size_t)n >= room)
-		len = whole_characters(full, len);
+		full[len = whole_characters(full, len)] = 0;
 	if (len < sizeof err->msg)
 		memcpy(err->msg, full, len + 1);
 	else

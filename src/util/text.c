@@ -14,6 +14,26 @@ void pb_format(char *buf, size_t len, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* Whether byte c continues a UTF-8 character (10xxxxxx). */
+static bool continues(char c)
+{
+	return ((unsigned char)c & 0xC0) == 0x80;
+}
+
+size_t pb_utf8_floor(const char *s, size_t i)
+{
+	while (i > 0 && continues(s[i]))
+		i--;
+	return i;
+}
+
+size_t pb_utf8_ceil(const char *s, size_t i)
+{
+	while (s[i] && continues(s[i]))
+		i++;
+	return i;
+}
+
 void pb_format_number(char *buf, size_t len, const char *fmt, double v)
 {
 	pb_format(buf, len, fmt, v);

@@ -23,6 +23,11 @@ void pb_format_value_ci(char *buf, size_t len, const char *fmt, double v, double
  * "0.03001 ±0.00044" in a column of milliseconds. */
 void pb_format_duration_ci(char *buf, size_t len, double ns, double ci);
 
+/* Where a cut of UTF-8 text s may fall at or before i (floor) or at or after i (ceil, at most
+ * the NUL): never inside a character. s[i] must be readable (i <= strlen(s)). */
+size_t pb_utf8_floor(const char *s, size_t i);
+size_t pb_utf8_ceil(const char *s, size_t i);
+
 /* Appends to the text already in buf, cut short where it would not fit. */
 void pb_append(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
