@@ -18,6 +18,11 @@
 #
 # The fit pools every period of its sweep into one slope; where a sample costs more at one rate
 # than at another (kind C, 2026-11-26: 27 µs at a 26 µs period, 32 µs at 100 µs, 40 µs at 1 ms),
+# its rate model (a line in the decades of the period, fitted to the same pairs) tells so
+# (`rate_dependent`). The fit's figure at perf's period is the line's there, with the CI from its
+# coefficients' standard errors and correlation, as pesbench's predictions read it (the pooled
+# slope's CI says how well the cost is known at the fast end, where its samples are, not at
+# perf's period).
 # perf's figure at a period is also set against the sweep's own pairs at that period
 # (`ns_per_sample_by_period`, when the sweep had one within 25 % of it, with two pairs or more).
 #
@@ -64,6 +69,31 @@ jq -r '[.points[] | select(.experiment == "cost" and .kind == "fit" and .deliver
 	| .metrics.ns_per_sample_by_period // [] | .[] | select(.ns_per_sample != null and
 	.ci95_ns != null) | "\(.period) \(.ns_per_sample) \(.ci95_ns) \(.pairs)"' \
 	"$work/run/results.json" >"$work/by_period.txt"
+# the rate model: "dependent ref_period top_period ns_at_ref se per_decade se correlation t95"
+read -r rate_dep rate_ref rate_top rate_a rate_sa rate_b rate_sb rate_r rate_t < <(jq -r '[.points[]
+	| select(.experiment == "cost" and .kind == "fit" and .delivery == "none")][0] | .metrics
+	| [.rate_dependent, .rate_ref_period, .rate_top_period, .rate_ns_at_ref, .rate_ns_at_ref_se,
+	.rate_ns_per_decade, .rate_ns_per_decade_se, .rate_correlation, .rate_t95]
+	| map(tostring) | join(" ")' "$work/run/results.json")
+if [ "$rate_ref" != null ]; then
+	awk -v a="$rate_a" -v b="$rate_b" -v sb="$rate_sb" -v t="$rate_t" -v ref="$rate_ref" \
+		-v d="$rate_dep" 'BEGIN {printf "  its rate model:           %.1f µs at %.1f µs, %+.2f ± %.2f µs for each " \
+		"tenfold longer period (%s)\n", a / 1000, ref / 1000, b / 1000, t * sb / 1000,
+		d == "true" ? "the cost moves with the rate" : "not told from one cost"}'
+fi
+# The fit's cost at a period: "ns ci95 how" (the rate model's line at the period held to the
+# sweep's range, where the cost moves with the rate; the pooled slope otherwise).
+fit_at() {
+	if [ "$rate_dep" = null ] || [ "$rate_ref" = null ]; then
+		echo "$fit_ns $fit_ci pooled"
+		return
+	fi
+	awk -v p="$1" -v ref="$rate_ref" -v top="$rate_top" -v a="$rate_a" -v sa="$rate_sa" \
+		-v b="$rate_b" -v sb="$rate_sb" -v r="$rate_r" -v t="$rate_t" 'BEGIN {
+		if (p < ref) p = ref; if (p > top) p = top
+		u = log(p / ref) / log(10); v = sa * sa + u * u * sb * sb + 2 * u * r * sa * sb
+		printf "%.0f %.0f rate\n", a + b * u, t * sqrt(v > 0 ? v : 0) }'
+}
 rate_note=$(jq -r '[.points[] | select(.experiment == "cost" and .kind == "fit" and
 	.delivery == "none")][0] | .rate_note // empty' "$work/run/results.json")
 [ -z "$rate_note" ] || echo "  the fit says: $rate_note"
@@ -114,8 +144,9 @@ for p in "${periods[@]}" $(printf 'pb%s ' "${periods[@]}"); do
 	read -r lo hi cover < <(median_ci <"$work/$p.per")
 	samples=$(cut -d' ' -f3 "$work/$p.txt" | median)
 	verdict="no CI (too few rounds)"
+	read -r at_ns at_ci at_how < <(fit_at "${p#pb}")
 	if [ "$lo" != - ]; then
-		if awk -v l="$lo" -v h="$hi" -v f="$fit_ns" -v c="$fit_ci" \
+		if awk -v l="$lo" -v h="$hi" -v f="$at_ns" -v c="$at_ci" \
 			'BEGIN {exit !(l <= f + c && h >= f - c)}'; then
 			verdict="agrees with the fit (the intervals overlap)"
 		else
@@ -130,8 +161,12 @@ for p in "${periods[@]}" $(printf 'pb%s ' "${periods[@]}"); do
 	fi
 	printf '%-27s %s ns per sample, 95%% CI [%s, %s] (%s %%), %s samples/run;\n' \
 		"$who" "$med" "$lo" "$hi" "$cover" "$samples"
+	if [ "$at_how" = rate ]; then
+		printf '                            the fit at %s ns (its rate model): %s ± %s ns\n' \
+			"${p#pb}" "$at_ns" "$at_ci"
+	fi
 	printf '                            ratio to the fit %s: %s\n' \
-		"$(awk -v m="$med" -v f="$fit_ns" 'BEGIN {printf "%.3f", m / f}')" "$verdict"
+		"$(awk -v m="$med" -v f="$at_ns" 'BEGIN {printf "%.3f", m / f}')" "$verdict"
 	# the sweep's own pairs at (within 25 % of) the same period, when it had two or more
 	read -r sp sns sci spairs < <(awk -v p="${p#pb}" '{r = $1 / p; if (r < 1) r = 1 / r;
 		if (r <= 1.25 && (best == "" || r < best)) {best = r; line = $0}}

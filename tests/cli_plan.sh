@@ -111,7 +111,8 @@ rc=$?
 checks=$((checks + 1))
 case $rc in
 0)
-	grep -q 'cost of a sample: *[0-9.]* ± [0-9.]* ns (95 % CI; from a sweep just now)' "$work/out" ||
+	# a sweep of three periods or more gives the cost at the period, from its line by rate
+	grep -Eq 'cost of a sample: *[0-9.]* ± [0-9.]* ns \(95 % CI; from a sweep just now\)' "$work/out" ||
 		fail "sweep resolved but the plan does not give its cost"
 	grep -q '^period: *[0-9]* ns' "$work/out" || fail "sweep resolved but no period"
 	;;
@@ -139,6 +140,7 @@ esac
 expect_exit 0 "plan" "$PB_BIN" plan --facility $T --budget 10 --runs 1 --costs "$work/costs.json" -- "${loop[@]}"
 check "grep -q '^period: *110000 ns' '$work/out'" "period = c (1+b)/b = 110000 ns ($(grep period "$work/out"))"
 check "grep -q 'cost of a sample: *10000.0 ± 500.0 ns' '$work/out'" "the delivery-none fit is used, with its interval"
+check "! grep -q '^  by rate' '$work/out'" "a fit without a rate model says nothing of one"
 # the whole command, quoted as a shell takes it back (it said "sh ...")
 check "grep -qF \"command:            sh -c 'i=0; while [ \\\$i -lt 30000 ]; do i=\\\$((i+1)); done'\" '$work/out'" "the whole command is shown ($(grep '^command' "$work/out"))"
 check "grep -q 'overhead 10.00 %' '$work/out'" "predicted overhead is the budget"
@@ -161,10 +163,23 @@ expect_exit 0 "plan of a short command" "$PB_BIN" plan --facility $T --budget 0.
 check "grep -Eq '^  note +[0-9] samples are fewer than the 10 a share needs' '$work/out'" "too few samples are named ($(grep -A2 '^predicted' "$work/out" | tr '\n' ' '))"
 expect_exit 0 "plan --json of a short command" "$PB_BIN" plan --facility $T --budget 0.1 --runs 1 --json --costs "$work/costs.json" -- true
 check "jq -e '.too_few_samples == true' '$work/out' >/dev/null" "--json: too_few_samples"
+# a fit with its rate model (cost_fit.c): the cost at the period it gives, 10000 + 2000 x
+# log10(P / 26000) ns, settles where P = 11 c(P), at about 125 µs and 11.36 µs
+jq '.points[1].metrics += {"rate_dependent": true, "rate_ref_period": 26000,
+	"rate_top_period": 1000000, "rate_ns_at_ref": 10000, "rate_ns_at_ref_se": 50,
+	"rate_ns_per_decade": 2000, "rate_ns_per_decade_se": 200, "rate_correlation": 0,
+	"rate_t95": 2.1}' "$work/costs.json" >"$work/rated.json"
+expect_exit 0 "plan --costs of a fit with a rate model" "$PB_BIN" plan --facility $T --budget 10 --runs 1 --costs "$work/rated.json" -- "${loop[@]}"
+check "grep -Eq '^cost of a sample: *113[0-9][0-9].[0-9] ± [0-9.]+ ns \(95 % CI; from .*rated.json\)' '$work/out'" "the cost at the period ($(grep '^cost' "$work/out"))"
+check "tr -s ' \n' ' ' <'$work/out' | grep -q -- 'by rate at this period, on the sweep.s line by rate: 10000.0 ns at 26000 ns, +2000.0 ± 420.0 ns for each tenfold longer period'" "from the line, said with it ($(grep -A1 'by rate' "$work/out" | tr '\n' ' '))"
+check "grep -Eq '^period: *12[45][0-9]{3} ns' '$work/out'" "the period its own cost gives ($(grep '^period' "$work/out"))"
+check "grep -q 'overhead 10.00 %' '$work/out'" "at the budget, with the cost at the period"
+expect_exit 0 "plan --json --costs of a fit with a rate model" "$PB_BIN" plan --facility $T --budget 10 --runs 1 --json --costs "$work/rated.json" -- "${loop[@]}"
+check "jq -e '.ns_per_sample_at_period == true and .ns_per_sample > 11300 and .ns_per_sample < 11400' '$work/out' >/dev/null" "--json: the cost at the period, said so"
 expect_exit 0 "plan --costs FOLDER" "$PB_BIN" plan --facility $T --budget 10 --runs 1 --costs "$work/folder" -- "${loop[@]}"
 check "grep -q '^period: *110000 ns' '$work/out'" "a results folder is read as its results.json"
 expect_exit 0 "plan --json" "$PB_BIN" plan --facility $T --budget 10 --runs 1 --json --check --costs "$work/costs.json" -- "${loop[@]}"
-check "jq -e '.period == 110000 and .period_unit == \"ns\" and .ns_per_sample == 10000' '$work/out' >/dev/null" "--json: the plan as one object"
+check "jq -e '.period == 110000 and .period_unit == \"ns\" and .ns_per_sample == 10000 and .ns_per_sample_at_period == false' '$work/out' >/dev/null" "--json: the plan as one object"
 check "jq -e '.command == \"sh\" and .argv[0] == \"sh\" and .argv[1] == \"-c\" and (.argv | length) == 3' '$work/out' >/dev/null" "--json: the whole command in argv"
 check "jq -e '.too_few_samples == false and .ns_per_sample_ci95 == 500 and .period_lo == 104500 and .period_hi == 115500 and (.predicted_overhead_lo_pct * 100 | round) == 945 and (.predicted_overhead_hi_pct * 100 | round) == 1055' '$work/out' >/dev/null" "--json: the plan's intervals"
 check "jq -e '(.check.slowdown_error_pp | type) == \"number\" and (.check.slowdown_within | type) == \"boolean\" and (.check.slowdown_verdict | type) == \"string\"' '$work/out' >/dev/null" "--json --check: judged on the slowdown"

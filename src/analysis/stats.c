@@ -122,6 +122,74 @@ int pb_linear_fit(const double *x, const double *y, size_t n, struct pb_fit *out
 	return 0;
 }
 
+int pb_linear_fit2(const double *x1, const double *x2, const double *y, size_t n,
+		   struct pb_fit2 *out)
+{
+	memset(out, 0, sizeof *out);
+	out->n = n;
+	if (n < 4)
+		return -1;
+	double m1 = 0, m2 = 0, my = 0;
+	for (size_t i = 0; i < n; i++) {
+		m1 += x1[i];
+		m2 += x2[i];
+		my += y[i];
+	}
+	m1 /= (double)n;
+	m2 /= (double)n;
+	my /= (double)n;
+	/* centred sums: the constant's column drops out, leaving a 2 x 2 system */
+	double s11 = 0, s12 = 0, s22 = 0, s1y = 0, s2y = 0;
+	for (size_t i = 0; i < n; i++) {
+		double d1 = x1[i] - m1, d2 = x2[i] - m2, dy = y[i] - my;
+		s11 += d1 * d1;
+		s12 += d1 * d2;
+		s22 += d2 * d2;
+		s1y += d1 * dy;
+		s2y += d2 * dy;
+	}
+	double det = s11 * s22 - s12 * s12;
+	/* collinear to rounding: the relative size of the determinant, as cos^2 of the angle
+	 * between the centred columns is 1 - det / (s11 s22) */
+	if (!(s11 > 0 && s22 > 0) || !(det > 1e-12 * s11 * s22))
+		return -1;
+	double i11 = s22 / det, i12 = -s12 / det, i22 = s11 / det;
+	double b1 = i11 * s1y + i12 * s2y, b2 = i12 * s1y + i22 * s2y;
+	double b0 = my - b1 * m1 - b2 * m2;
+	double rss = 0;
+	for (size_t i = 0; i < n; i++) {
+		double e = y[i] - b0 - b1 * x1[i] - b2 * x2[i];
+		rss += e * e;
+	}
+	double s2 = rss / (double)(n - 3);
+	out->coef[0] = b0;
+	out->coef[1] = b1;
+	out->coef[2] = b2;
+	out->cov[1][1] = s2 * i11;
+	out->cov[2][2] = s2 * i22;
+	out->cov[1][2] = out->cov[2][1] = s2 * i12;
+	/* b0 = my - m'b: var s^2 / n + m' cov m, cov(b0, b) = -cov m */
+	out->cov[0][1] = out->cov[1][0] = -(out->cov[1][1] * m1 + out->cov[1][2] * m2);
+	out->cov[0][2] = out->cov[2][0] = -(out->cov[2][1] * m1 + out->cov[2][2] * m2);
+	out->cov[0][0] = s2 / (double)n + m1 * m1 * out->cov[1][1] + m2 * m2 * out->cov[2][2] +
+			 2 * m1 * m2 * out->cov[1][2];
+	out->t95 = pb_t95(n - 3);
+	return 0;
+}
+
+double pb_fit2_at(const struct pb_fit2 *fit, const double c[3], double *ci95)
+{
+	double v = 0, var = 0;
+	for (int j = 0; j < 3; j++) {
+		v += fit->coef[j] * c[j];
+		for (int k = 0; k < 3; k++)
+			var += c[j] * fit->cov[j][k] * c[k];
+	}
+	if (ci95)
+		*ci95 = fit->t95 * sqrt(var > 0 ? var : 0);
+	return v;
+}
+
 double pb_t_two_sided_cdf(double t, size_t df)
 {
 	if (!df || isnan(t))

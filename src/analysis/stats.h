@@ -38,6 +38,21 @@ struct pb_fit {
  * otherwise. */
 int pb_linear_fit(const double *x, const double *y, size_t n, struct pb_fit *out);
 
+/* Least squares y = b0 + b1 x1 + b2 x2, with the coefficients' covariance s^2 (X'X)^-1 (s^2
+ * the residual variance at n - 3 degrees of freedom) and Student t's 95 % quantile there: the
+ * 95 % CI of any combination c'b is t95 sqrt(c' cov c) (pb_fit2_ci95). Needs n >= 4 and x1, x2
+ * not collinear with the constant; returns -1 otherwise. */
+struct pb_fit2 {
+	size_t n;
+	double coef[3];
+	double cov[3][3];
+	double t95;
+};
+int pb_linear_fit2(const double *x1, const double *x2, const double *y, size_t n,
+		   struct pb_fit2 *out);
+/* b0 c[0] + b1 c[1] + b2 c[2] and the half-width of its 95 % CI. */
+double pb_fit2_at(const struct pb_fit2 *fit, const double c[3], double *ci95);
+
 /* P(|T| < t) for Student's t with df >= 1 degrees of freedom, exact for integer df (the finite
  * series of Abramowitz & Stegun 26.7.3-4), and the t it reaches p at (0 <= p < 1): the critical
  * value of a two-sided test at 1 - p, where pb_t95 has only p = 0.95. */

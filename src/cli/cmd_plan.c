@@ -148,6 +148,17 @@ static void print_plan(const struct pb_plan_request *req, const struct pb_plan *
 		       model->events / (model->baseline_ns / 1e9));
 	printf("cost of a sample:   %.1f ± %.1f ns (95 %% CI; from %s)\n", model->ns_per_sample,
 	       plan->cost_ci95_ns, plan->cost_source);
+	if (plan->cost_at_period) {
+		const struct pb_fit2 *g = &plan->cost_rate.fit;
+		char line[240];
+		pb_format(line, sizeof line, "at this period, on the sweep's line by rate: %.1f ns "
+			  "at %llu %s, %+.1f ± %.1f ns for each tenfold longer period",
+			  g->coef[1], (unsigned long long)plan->cost_rate.ref_period,
+			  model->time_based ? "ns" : "events", g->coef[2],
+			  g->t95 * sqrt(g->cov[2][2]));
+		printf("%-20s", "  by rate");
+		pb_put_wrapped(stdout, line, 20, 20);
+	}
 	if (plan->cost_pairs_left_out)
 		printf("  left out          %zu of the sweep's %zu pairs, whose runs a disturbance "
 		       "slowed\n                    (docs/overhead.md, \"Disturbed pairs\")\n",
@@ -198,7 +209,7 @@ static int plan_cost(const struct plan_args *a, const struct pb_spec *spec, stru
 		char path[4200], dir[4200];
 		pb_results_locate(a->costs, path, sizeof path, dir, sizeof dir);
 		return pb_plan_cost_from_file(path, a->facility, &plan->model.ns_per_sample,
-					      &plan->cost_ci95_ns, &plan->cost_pairs,
+					      &plan->cost_ci95_ns, &plan->cost_rate, &plan->cost_pairs,
 					      &plan->cost_pairs_left_out, err);
 	}
 	fflush(stdout);
@@ -206,8 +217,8 @@ static int plan_cost(const struct plan_args *a, const struct pb_spec *spec, stru
 		"resolve it, up to %llu s)...\n", a->facility, (unsigned long long)a->cost_seconds);
 	plan->cost_source = "a sweep just now";
 	return pb_plan_cost_now(spec, a->facility, a->cost_seconds, &plan->model.ns_per_sample,
-				&plan->cost_ci95_ns, &plan->cost_pairs, &plan->cost_pairs_left_out,
-				err);
+				&plan->cost_ci95_ns, &plan->cost_rate, &plan->cost_pairs,
+				&plan->cost_pairs_left_out, err);
 }
 
 int pb_cmd_plan(int argc, char **argv)
@@ -229,7 +240,7 @@ int pb_cmd_plan(int argc, char **argv)
 				      .runs = (unsigned)a.runs};
 	struct pb_plan plan = {.budget_pct = a.budget};
 	if (pb_plan_measure(&req, &plan.model, &plan.base, &err) || plan_cost(&a, &spec, &plan, &err) ||
-	    pb_period_for_budget(&plan.model, a.budget, &plan.period, &err))
+	    pb_plan_period(&plan, &err))
 		return pb_cli_report("plan", &err);
 	pb_plan_period_range(&plan);
 	plan.ring_pages = a.ring ? (unsigned)a.ring : plan.period.ring_pages;

@@ -144,6 +144,10 @@ int pb_cli_print_plan(const struct pb_plan_request *req, const struct pb_plan *p
 			json_array_append_new(words, json_string(req->argv[i]));
 		json_object_set_new(doc, "argv", words);
 		json_object_set_new(doc, "ns_per_sample_ci95", json_real(plan->cost_ci95_ns));
+		/* true: ns_per_sample is the sweep's rate model at the period, not its pooled
+		 * slope */
+		json_object_set_new(doc, "ns_per_sample_at_period",
+				    json_boolean(plan->cost_at_period));
 		json_object_set_new(doc, "cost_pairs_left_out",
 				    json_integer((json_int_t)plan->cost_pairs_left_out));
 		/* fewer samples than a share needs (experiments/point.h) */

@@ -111,6 +111,53 @@ static void place_left_out(struct cost_fit *cf)
 	}
 }
 
+/* The rate model (struct pb_rate_model) of the kept pairs: x samples, y extra CPU time,
+ * period each pair's period. */
+static void fit_rate_model(const double *x, const double *y, const double *period, size_t n,
+			   struct cost_fit *cf)
+{
+	struct pb_rate_model *rm = &cf->rate;
+	memset(rm, 0, sizeof *rm);
+	if (cf->per_event || !n)
+		return;
+	double lo = period[0], hi = period[0];
+	for (size_t i = 1; i < n; i++) {
+		lo = fmin(lo, period[i]);
+		hi = fmax(hi, period[i]);
+	}
+	unsigned distinct = 0;
+	for (size_t i = 0; i < n; i++) {
+		size_t j = 0;
+		while (j < i && period[j] != period[i])
+			j++;
+		distinct += j == i;
+	}
+	double *x2 = malloc(n * sizeof *x2);
+	if (!x2 || distinct < 3 || !(lo > 0)) {
+		free(x2);
+		return;
+	}
+	for (size_t i = 0; i < n; i++)
+		x2[i] = x[i] * log10(period[i] / lo);
+	rm->fitted = !pb_linear_fit2(x, x2, y, n, &rm->fit);
+	free(x2);
+	if (!rm->fitted)
+		return;
+	rm->ref_period = (uint64_t)lo;
+	rm->top_period = (uint64_t)hi;
+	rm->dependent = fabs(rm->fit.coef[2]) > rm->fit.t95 * sqrt(rm->fit.cov[2][2]);
+}
+
+double pb_cost_at_period(const struct cost_fit *cf, uint64_t period, double *ci95)
+{
+	if (!cf->rate.fitted || !period) {
+		if (ci95)
+			*ci95 = cf->cpu.slope_ci95;
+		return cf->cpu.slope;
+	}
+	return pb_rate_model_at(&cf->rate, period, ci95);
+}
+
 /* v's kept entries moved to its front, in order */
 static void compact(double *v, const bool *left_out, size_t n)
 {
@@ -124,7 +171,7 @@ void pb_cost_fit_sweep(const struct sweep *sw, bool per_event, struct cost_fit *
 {
 	double *x = malloc(sw->n * sizeof *x), *y = malloc(sw->n * sizeof *y),
 	       *yw = malloc(sw->n * sizeof *yw), *b = malloc(sw->n * sizeof *b),
-	       *bw = malloc(sw->n * sizeof *bw);
+	       *bw = malloc(sw->n * sizeof *bw), *period = malloc(sw->n * sizeof *period);
 	bool *left_out = calloc(sw->n ? sw->n : 1, sizeof *left_out);
 	cf->fitted = cf->resolved = cf->wall_fitted = cf->disagree = false;
 	cf->per_event = per_event;
@@ -132,7 +179,8 @@ void pb_cost_fit_sweep(const struct sweep *sw, bool per_event, struct cost_fit *
 	cf->left_out = 0;
 	cf->far_above = false;
 	cf->why[0] = 0;
-	if (!x || !y || !yw || !b || !bw || !left_out || sw->n == 0) {
+	memset(&cf->rate, 0, sizeof cf->rate);
+	if (!x || !y || !yw || !b || !bw || !period || !left_out || sw->n == 0) {
 		pb_format(cf->why, sizeof cf->why, "no pairs measured");
 		goto out;
 	}
@@ -153,9 +201,12 @@ void pb_cost_fit_sweep(const struct sweep *sw, bool per_event, struct cost_fit *
 		events += left_out[i] ? 0 : sw->p[i].events;
 	cf->events = events / (double)kept;
 	costs_by_period(sw, x, y, left_out, cf);
+	for (size_t i = 0; i < sw->n; i++)
+		period[i] = (double)sw->p[i].period;
 	compact(x, left_out, sw->n);
 	compact(y, left_out, sw->n);
 	compact(yw, left_out, sw->n);
+	compact(period, left_out, sw->n);
 	if (pb_linear_fit(x, y, kept, &cf->cpu)) {
 		pb_format(cf->why, sizeof cf->why,
 			  "no fit: fewer than 3 pairs or the same number of samples in every run");
@@ -163,6 +214,7 @@ void pb_cost_fit_sweep(const struct sweep *sw, bool per_event, struct cost_fit *
 	}
 	cf->fitted = true;
 	place_left_out(cf);
+	fit_rate_model(x, y, period, kept, cf);
 	cf->wall_fitted = !pb_linear_fit(x, yw, kept, &cf->wall);
 	if (pb_theil_sen(x, y, kept, &cf->ts_slope, &cf->ts_intercept))
 		cf->ts_slope = cf->ts_intercept = NAN;
@@ -199,6 +251,7 @@ out:
 	free(yw);
 	free(b);
 	free(bw);
+	free(period);
 	free(left_out);
 }
 
@@ -348,7 +401,42 @@ static void left_out_metrics(struct pb_result_point *p, const struct cost_fit *c
 	pb_rset_text(&p->params, "left_out_note", note);
 }
 
-/* The cost at each period, and, when the fit's intercept is not zero within its CI (only a
+static void append_costs_by_period(char *note, size_t len, const struct cost_fit *cf)
+{
+	for (unsigned k = 0; k < cf->nby_period; k++) {
+		const struct pb_period_cost *b = &cf->by_period[k];
+		if (isfinite(b->ns))
+			pb_append(note, len, "%s %.3g µs at %.4g %s", k ? "," : "", b->ns / 1000,
+				  (double)b->period / (cf->time_based ? 1000 : 1),
+				  cf->time_based ? "µs" : "events");
+	}
+}
+
+/* The rate model's line (struct pb_rate_model), whole: its coefficients' standard errors and
+ * correlation give the CI at any period (bench/cost.sh reads it at perf's). */
+static void rate_model_metrics(struct pb_result_point *p, const struct cost_fit *cf)
+{
+	const struct pb_rate_model *rm = &cf->rate;
+	if (!rm->fitted)
+		return;
+	struct pb_rset *m = &p->metrics;
+	const struct pb_fit2 *g = &rm->fit;
+	double se1 = sqrt(g->cov[1][1]), se2 = sqrt(g->cov[2][2]);
+	pb_rset_bool(m, "rate_dependent", rm->dependent);
+	pb_rset_int(m, "rate_ref_period", PB_UNIT_NONE, (int64_t)rm->ref_period);
+	pb_rset_int(m, "rate_top_period", PB_UNIT_NONE, (int64_t)rm->top_period);
+	pb_rset_real(m, "rate_ns_at_ref", PB_UNIT_NS_PER_SAMPLE, g->coef[1]);
+	pb_rset_real(m, "rate_ns_at_ref_se", PB_UNIT_NS_PER_SAMPLE, se1);
+	pb_rset_real(m, "rate_ns_per_decade", PB_UNIT_NS_PER_SAMPLE, g->coef[2]);
+	pb_rset_real(m, "rate_ns_per_decade_se", PB_UNIT_NS_PER_SAMPLE, se2);
+	pb_rset_real(m, "rate_ns_per_decade_ci95", PB_UNIT_NS_PER_SAMPLE, g->t95 * se2);
+	pb_rset_real(m, "rate_correlation", PB_UNIT_NONE,
+		     se1 > 0 && se2 > 0 ? g->cov[1][2] / (se1 * se2) : 0);
+	pb_rset_real(m, "rate_t95", PB_UNIT_NONE, g->t95);
+}
+
+/* The cost at each period with the rate model's line there, and, when the line tells a cost
+ * that moves with the rate, or else the fit's intercept is not zero within its CI (only a
  * facility that pays nothing per event has costs by period), what that says: a sample does not
  * cost one figure over the sweep (a cost per run, or a sample dearer at some rates). */
 static void by_period_metrics(struct pb_result_point *p, const struct cost_fit *cf)
@@ -364,11 +452,29 @@ static void by_period_metrics(struct pb_result_point *p, const struct cost_fit *
 		pb_rset_int(row, "pairs", PB_UNIT_COUNT, b->pairs);
 		pb_rset_real_or_null(row, "ns_per_sample", PB_UNIT_NS_PER_SAMPLE, b->ns);
 		pb_rset_real_or_null(row, "ci95_ns", PB_UNIT_NS_PER_SAMPLE, b->ci95);
+		if (!cf->rate.fitted)
+			continue;
+		double ci, ns = pb_cost_at_period(cf, b->period, &ci);
+		pb_rset_real(row, "model_ns", PB_UNIT_NS_PER_SAMPLE, ns);
+		pb_rset_real(row, "model_ci95_ns", PB_UNIT_NS_PER_SAMPLE, ci);
 	}
+	rate_model_metrics(p, cf);
 	const struct pb_fit *f = &cf->cpu;
-	if (!cf->fitted || !(fabs(f->intercept) > f->intercept_ci95))
+	if (!cf->fitted || !(fabs(f->intercept) > f->intercept_ci95 || cf->rate.dependent))
 		return;
 	char note[640];
+	if (cf->rate.dependent) {
+		const struct pb_fit2 *g = &cf->rate.fit;
+		double unit = cf->time_based ? 1000 : 1;
+		pb_format(note, sizeof note, "a sample's cost moves with the rate: %+.3g ± %.2g µs "
+			  "for each tenfold longer period, from %.3g µs at %.4g %s; predictions use "
+			  "the cost at their period; by period:", g->coef[2] / 1000,
+			  g->t95 * sqrt(g->cov[2][2]) / 1000, g->coef[1] / 1000,
+			  (double)cf->rate.ref_period / unit, cf->time_based ? "µs" : "events");
+		append_costs_by_period(note, sizeof note, cf);
+		pb_rset_text(&p->params, "rate_note", note);
+		return;
+	}
 	pb_format(note, sizeof note, "a sample is not one cost over this sweep: the fit's "
 		  "intercept is %.0f ± %.0f µs, not zero (a cost per run, or a sample %s at long "
 		  "periods", f->intercept / 1000, f->intercept_ci95 / 1000,
@@ -378,13 +484,7 @@ static void by_period_metrics(struct pb_result_point *p, const struct cost_fit *
 		pb_append(note, sizeof note, ", or each counted event's cost: %.3g ± %.2g ns an "
 			  "event over the %.0f a run", counted, counted_ci, cf->events);
 	pb_append(note, sizeof note, "); by period:");
-	for (unsigned k = 0; k < cf->nby_period; k++) {
-		const struct pb_period_cost *b = &cf->by_period[k];
-		if (isfinite(b->ns))
-			pb_append(note, sizeof note, "%s %.3g µs at %.4g %s", k ? "," : "",
-				  b->ns / 1000, (double)b->period / (cf->time_based ? 1000 : 1),
-				  cf->time_based ? "µs" : "events");
-	}
+	append_costs_by_period(note, sizeof note, cf);
 	pb_rset_text(&p->params, "rate_note", note);
 }
 

@@ -110,6 +110,9 @@ struct cost_fit {
 		unsigned pairs;
 	} by_period[PB_MAX_LIST];
 	unsigned nby_period;
+	/* The same pairs' rate model (predict.h): not for a trapping facility, whose extra time
+	 * holds its events'. */
+	struct pb_rate_model rate;
 	bool time_based;             /* the periods are ns (else events) */
 	/* Facilities whose cost per event depends on the probed instruction (event_cost_class):
 	 * the label the sweep sat on, the instruction there and its class. */
@@ -168,6 +171,11 @@ const char *pb_cost_site_of(const struct pb_point_request *req, const struct pb_
 			    char *label, size_t label_len, char *insn, size_t insn_len);
 
 void pb_cost_fit_sweep(const struct sweep *sw, bool per_event, struct cost_fit *cf);
+/* What a sample costs at period, with the half-width of its 95 % CI (ci95 may be NULL): the
+ * rate model's line, read at the period held to the sweep's range (a line measured over it is
+ * not carried past it); the slope that pools the sweep where there is no rate model. */
+double pb_cost_at_period(const struct cost_fit *cf, uint64_t period, double *ci95);
+
 /* A run of the sweep failed: the fit keeps its figures but resolves nothing (neither cost). */
 void pb_cost_fit_failed(struct cost_fit *cf, const char *msg);
 /* Whether a fit may predict on its own: resolved, no run failed, and (per-event facilities)

@@ -95,23 +95,32 @@ unsigned pb_cost_prediction_periods(const struct pb_spec *spec, const struct cos
 	unsigned n = 0;
 	for (unsigned i = 0; i < PB_ARRAY_SIZE(budgets_pct); i++) {
 		struct pb_budget_period bp;
+		m.ns_per_sample = fit->cpu.slope;
 		if (pb_period_for_budget(&m, budgets_pct[i], &bp, NULL))
 			continue;
+		/* a cost that moves with the rate: the period whose own cost gives the budget (a
+		 * few steps settle it, the cost moving by a few % over a decade of the period) */
+		for (int step = 0; step < 4 && fit->rate.fitted; step++) {
+			m.ns_per_sample = pb_cost_at_period(fit, bp.period, NULL);
+			if (!(m.ns_per_sample > 0) ||
+			    pb_period_for_budget(&m, budgets_pct[i], &bp, NULL))
+				break;
+		}
 		if (!n || bp.period < out[n - 1])
 			out[n++] = bp.period;
 	}
 	return n;
 }
 
-/* The cost model of mode none for a workload's baseline and events. */
+/* The cost model of mode none for a workload's baseline and events at period. */
 static struct pb_slowdown_model model_for(const struct pb_spec *spec, const struct cost_fit *none,
-				      double baseline_ns, double events)
+				      double baseline_ns, double events, uint64_t period)
 {
 	return (struct pb_slowdown_model){
 		.baseline_ns = baseline_ns,
 		.time_based = spec->facility->time_based,
 		.events = events,
-		.ns_per_sample = none->cpu.slope,
+		.ns_per_sample = pb_cost_at_period(none, period, NULL),
 		.ns_per_event = none->per_event ? none->event_ns : 0,
 		.min_period = 1,
 	};
@@ -147,14 +156,14 @@ static double predicted_cpu_at(const struct prediction_rounds_done *d, unsigned 
 	/* Events per thread for the model: a timer's come from the period, not from the run
 	 * being predicted. */
 	struct pb_slowdown_model m = model_for(d->spec, d->none, d->bcpu[r] / d->threads,
-					       pr->events / d->threads);
+					       pr->events / d->threads, d->periods[i]);
 	m.ns_per_sample = ns_per_sample;
 	return pb_model_time_ns(&m, d->periods[i]) * d->threads;
 }
 
 static double predicted_cpu(const struct prediction_rounds_done *d, unsigned i, unsigned r)
 {
-	return predicted_cpu_at(d, i, r, d->none->cpu.slope);
+	return predicted_cpu_at(d, i, r, pb_cost_at_period(d->none, d->periods[i], NULL));
 }
 
 /* What a sample cost the cost workload beside the target at period i, each sampled run against
@@ -243,7 +252,7 @@ static void reference_metrics(struct pb_result_point *p, const struct prediction
 	pb_rset_int(m, "reference_rounds", PB_UNIT_NONE, rf.n);
 	if (!isfinite(rf.ns))
 		return;
-	double fit = d->none->cpu.slope, fit_ci = d->none->cpu.slope_ci95;
+	double fit_ci, fit = pb_cost_at_period(d->none, d->periods[i], &fit_ci);
 	pb_rset_real(m, "reference_ns_per_sample", PB_UNIT_NS_PER_SAMPLE, rf.ns);
 	pb_rset_real(m, "reference_ns_per_sample_ci95", PB_UNIT_NS_PER_SAMPLE, rf.ci95);
 	if (fit > 0) {
@@ -310,7 +319,10 @@ static void prediction_point_fill(struct pb_result_point *p, const struct predic
 	pb_rset_int(par, "threads", PB_UNIT_THREADS, threads);
 	pb_rset_real(par, "baseline_ns", PB_UNIT_NS, base_cpu);
 	pb_rset_real(par, "baseline_wall_ns", PB_UNIT_NS, base_wall);
-	pb_rset_real(par, "ns_per_sample", PB_UNIT_NS_PER_SAMPLE, none->cpu.slope);
+	pb_rset_real(par, "ns_per_sample", PB_UNIT_NS_PER_SAMPLE,
+		     pb_cost_at_period(none, period, NULL));
+	if (none->rate.fitted)
+		pb_rset_text(par, "ns_per_sample_from", "the fit's rate model, at this period");
 	if (none->site_class) {
 		/* the fit was chosen for the target site's class: the two are the same */
 		pb_rset_text(par, "cost_site", none->site);
@@ -343,7 +355,7 @@ static void prediction_point_fill(struct pb_result_point *p, const struct predic
 		const struct predict_run *pr = &d->runs[i][r];
 		double predicted = predicted_cpu(d, i, r);
 		struct pb_slowdown_model mw = model_for(d->spec, none, d->bwall[r],
-							pr->events / threads);
+							pr->events / threads, period);
 		double predicted_wall = pb_model_time_ns(&mw, period);
 		double err_cpu = pb_prediction_error_pct(pr->cpu, predicted);
 		double err_wall = pb_prediction_error_pct(pr->wall, predicted_wall);

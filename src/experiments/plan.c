@@ -91,12 +91,13 @@ int pb_plan_measure(const struct pb_plan_request *req, struct pb_slowdown_model 
 }
 
 int pb_plan_cost_from_file(const char *path, const char *facility, double *cost, double *ci95,
-			   size_t *pairs, size_t *left_out, struct pb_error *err)
+			   struct pb_rate_model *rate, size_t *pairs, size_t *left_out,
+			   struct pb_error *err)
 {
 	struct pb_results doc;
 	if (pb_results_load(path, &doc, err))
 		return -1;
-	int rc = pb_cost_from_results(&doc, path, facility, cost, ci95, err);
+	int rc = pb_cost_from_results(&doc, path, facility, cost, ci95, rate, err);
 	if (!rc)
 		pb_cost_fit_pairs(&doc, facility, pairs, left_out);
 	pb_results_free(&doc);
@@ -106,8 +107,8 @@ int pb_plan_cost_from_file(const char *path, const char *facility, double *cost,
 /* The noise and a pilot measured first size the sweep; a cost that does not resolve fails
  * rather than plan on noise. */
 int pb_plan_cost_now(const struct pb_spec *spec, const char *facility, uint64_t seconds,
-		     double *cost, double *ci95, size_t *pairs, size_t *left_out,
-		     struct pb_error *err)
+		     double *cost, double *ci95, struct pb_rate_model *rate, size_t *pairs,
+		     size_t *left_out, struct pb_error *err)
 {
 	struct pb_cost c;
 	if (pb_cost_measure(spec, 1, 30, seconds * 1000, &c, err))
@@ -119,9 +120,43 @@ int pb_plan_cost_now(const struct pb_spec *spec, const char *facility, uint64_t 
 	if (c.resolved) {
 		*cost = c.fit.slope;
 		*ci95 = c.fit.slope_ci95;
+		if (rate)
+			*rate = c.rate;
 		return 0;
 	}
 	return pb_plan_cost_refused(&c, facility, err);
+}
+
+int pb_plan_period(struct pb_plan *plan, struct pb_error *err)
+{
+	struct pb_slowdown_model *m = &plan->model;
+	plan->cost_at_period = false;
+	if (pb_period_for_budget(m, plan->budget_pct, &plan->period, err))
+		return -1;
+	if (!plan->cost_rate.fitted)
+		return 0;
+	struct pb_slowdown_model pooled = *m;
+	double pooled_ci = plan->cost_ci95_ns;
+	for (int step = 0; step < 4; step++) {
+		double ci, ns = pb_rate_model_at(&plan->cost_rate, plan->period.period, &ci);
+		struct pb_budget_period at;
+		m->ns_per_sample = ns;
+		if (!(ns > 0) || !isfinite(ci) || pb_period_for_budget(m, plan->budget_pct, &at, NULL))
+			break;
+		plan->period = at;
+		plan->cost_ci95_ns = ci;
+		plan->cost_at_period = true;
+	}
+	if (plan->cost_at_period) {
+		/* the cost the period came from is the one at it */
+		double ci;
+		m->ns_per_sample = pb_rate_model_at(&plan->cost_rate, plan->period.period, &ci);
+		plan->cost_ci95_ns = ci;
+		return 0;
+	}
+	*m = pooled;
+	plan->cost_ci95_ns = pooled_ci;
+	return pb_period_for_budget(m, plan->budget_pct, &plan->period, err);
 }
 
 void pb_plan_period_range(struct pb_plan *plan)

@@ -31,10 +31,11 @@ struct pb_plan_request {
 int pb_plan_measure(const struct pb_plan_request *req, struct pb_slowdown_model *model,
 		    struct pb_program_figures *base, struct pb_error *err);
 
-/* The cost of one sample, and its 95 % half-width, from a results.json of `pesbench run
- * cost`. */
+/* The cost of one sample, its 95 % half-width and its rate model (rate: not fitted in a file
+ * from before it), from a results.json of `pesbench run cost`. */
 int pb_plan_cost_from_file(const char *path, const char *facility, double *cost, double *ci95,
-			   size_t *pairs, size_t *left_out, struct pb_error *err);
+			   struct pb_rate_model *rate, size_t *pairs, size_t *left_out,
+			   struct pb_error *err);
 /* The cost of one sample from a sweep on the spot of at most `seconds`, designed to resolve
  * within them; a cost that does not resolve fails with its interval and the time a sweep
  * that resolves it would need. */
@@ -44,8 +45,15 @@ int pb_plan_cost_from_file(const char *path, const char *facility, double *cost,
 int pb_plan_cost_refused(const struct pb_cost *c, const char *facility, struct pb_error *err);
 /* pairs and left_out (may be NULL): the sweep's pairs and those its fit left out as disturbed. */
 int pb_plan_cost_now(const struct pb_spec *spec, const char *facility, uint64_t seconds,
-		     double *cost, double *ci95, size_t *pairs, size_t *left_out,
-		     struct pb_error *err);
+		     double *cost, double *ci95, struct pb_rate_model *rate, size_t *pairs,
+		     size_t *left_out, struct pb_error *err);
+
+/* plan->period: the period the budget gives. Where the cost has a rate model (its sweep had
+ * three periods or more), a sample's cost is the model's at the period it gives, settled in a
+ * few steps (the cost moves by a few % over a decade of the period): model.ns_per_sample and
+ * cost_ci95_ns become that cost and its CI, and cost_at_period says so. */
+struct pb_plan;
+int pb_plan_period(struct pb_plan *plan, struct pb_error *err);
 
 /* plan->period_lo and period_hi: the periods the budget gives at the two ends of the cost's
  * 95 % interval (0 where a cost's end gives none), and overhead_lo_pct, overhead_hi_pct: the
@@ -59,6 +67,8 @@ struct pb_plan {
 	struct pb_program_figures base;     /* the command alone: medians */
 	const char *cost_source;            /* where ns_per_sample came from */
 	double cost_ci95_ns;                /* its 95 % half-width */
+	struct pb_rate_model cost_rate;     /* the cost by period, where it was fitted */
+	bool cost_at_period;                /* ns_per_sample is cost_rate's at the period */
 	size_t cost_pairs, cost_pairs_left_out; /* a sweep's: its pairs, and the disturbed ones
 						 * its fit left out */
 	double budget_pct;

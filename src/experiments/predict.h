@@ -23,6 +23,26 @@ double pb_predict_time_ns(double baseline_ns, double ns_per_sample, double sampl
 /* Akiyama & Hirofuchi's E: (measured - predicted) / predicted x 100. */
 double pb_prediction_error_pct(double measured_ns, double predicted_ns);
 
+/* A sample's cost as a line in the decades of the period, fitted to a cost sweep's pairs
+ * (experiments/cost_fit.c): y = b0 + b1 x + b2 x log10(period / ref_period), x a run's
+ * samples and y its extra CPU time, so b1 is the cost at the sweep's shortest period and b2
+ * what a tenfold longer period adds. Fitted when the pairs hold three periods or more;
+ * dependent when b2's 95 % CI leaves out zero: the sweep tells the cost from one figure. The
+ * slope that pools the sweep is the cost where its samples are, at its fast end; at a longer
+ * period it holds only if b2 is zero, and its CI does not say how well that is known (a b2 of
+ * 465 ± 1427 ns a decade, kind A, 2026-11-27, leaves the cost at 100 µs ±0.9 µs where the
+ * pooled CI says ±0.1), so what a sample costs at a period is read from the line whenever it
+ * was fitted. */
+struct pb_rate_model {
+	bool fitted, dependent;
+	uint64_t ref_period, top_period;
+	struct pb_fit2 fit;
+};
+/* The line at period, held to [ref_period, top_period] (a line measured over the sweep is not
+ * carried past it), with the half-width of its 95 % CI (ci95 may be NULL); NaN when not
+ * fitted. */
+double pb_rate_model_at(const struct pb_rate_model *rm, uint64_t period, double *ci95);
+
 /* What the planner knows about a command and a facility. */
 struct pb_slowdown_model {
 	double baseline_ns;      /* the command's run time without sampling */
@@ -255,6 +275,7 @@ struct pb_cost {
 	bool to_resolve_lower;    /* ... at least that long */
 	size_t pairs, pairs_left_out; /* the sweep's pairs, and those a disturbance moved, which
 				       * the fit leaves out (cost_parts.h, PB_DISTURBED_ALPHA) */
+	struct pb_rate_model rate;   /* the cost by period (not for a trapping facility) */
 	char why[640];            /* unresolved: why */
 };
 int pb_cost_measure(const struct pb_spec *spec, unsigned min_rounds, uint64_t target_ms,
@@ -267,7 +288,8 @@ struct pb_results;
  * carries no resolution figures to check (PB_EXIT_BAD_FILE, as for no fit at all): a cost that
  * was not measured well enough is never planned with. */
 int pb_cost_from_results(const struct pb_results *doc, const char *path, const char *facility,
-			 double *ns_per_sample, double *ci95_ns, struct pb_error *err);
+			 double *ns_per_sample, double *ci95_ns, struct pb_rate_model *rate,
+			 struct pb_error *err);
 /* That fit's pairs and those it left out as disturbed (0 and 0 without a fit, or in a file
  * from before the rule). */
 void pb_cost_fit_pairs(const struct pb_results *doc, const char *facility, size_t *pairs,
