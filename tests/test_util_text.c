@@ -194,6 +194,28 @@ int main(void)
 	CHECK(elen < sizeof e.msg && e.code == 6 && e.sys_errno == 5);
 	CHECK(!strncmp(e.msg, "the file is bad: ", 17));
 	CHECK(elen >= 18 && !strcmp(e.msg + elen - 18, "; measure it again"));
+	/* advice given apart (pb_fail_advice) is kept whole even past the end's two fifths, the
+	 * cut falling before it, while it leaves the start a fifth of the room; longer still, it
+	 * is cut as any text; one that fits is as pb_fail writes it */
+	char advice[480];
+	memset(advice, 'a', sizeof advice);
+	advice[300] = 0;
+	CHECK(pb_fail_advice(&e, 6, 3, advice, "the file is bad: %s", reason) == -1);
+	CHECK(e.code == 6 && e.sys_errno == 3);
+	elen = strlen(e.msg);
+	CHECK_MSG(elen >= 305 && !strncmp(e.msg + elen - 305, " ... ", 5) &&
+			  !strcmp(e.msg + elen - 300, advice),
+		  "%s", e.msg);
+	CHECK(!strncmp(e.msg, "the file is bad: ", 17));
+	/* 479 bytes: more than the 506 usable less a fifth for the start */
+	memset(advice + 300, 'b', 179);
+	advice[479] = 0;
+	pb_fail_advice(&e, 6, 0, advice, "the file is bad: %s", reason);
+	elen = strlen(e.msg);
+	CHECK(elen < sizeof e.msg && !strncmp(e.msg, "the file is bad: ", 17));
+	CHECK(strstr(e.msg, " ... ") && !strstr(e.msg, advice) && e.msg[elen - 1] == 'b');
+	pb_fail_advice(&e, 1, 0, ": do this", "%s failed", "that");
+	CHECK(!strcmp(e.msg, "that failed: do this"));
 	pb_fail(&e, 1, 0, "short");
 	pb_error_append(&e, " (%s)", "in x");
 	CHECK(!strcmp(e.msg, "short (in x)"));

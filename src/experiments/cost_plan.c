@@ -142,19 +142,21 @@ int pb_cost_from_results(const struct pb_results *doc, const char *path, const c
 	/* The file's verdict, and the rule again (a file written under an older, looser rule). */
 	struct pb_fit fit = {.slope = slope, .slope_ci95 = ci, .r2 = has_r2 ? r2 : NAN};
 	if (!resolved || !pb_fit_resolved(&fit)) {
-		char estimate[160];
+		char estimate[160], advice[320];
 		pb_cost_estimate_text(estimate, sizeof estimate, slope, ci, false, NULL);
-		pb_fail(err, PB_EXIT_FAILURE, 0,
-			"%s: the cost of one %s sample there did not resolve (%.1f ± %.1f ns per "
-			"sample, R² %.3f: %s): it was not measured precisely enough to plan with",
-			path, facility, slope, ci, has_r2 ? r2 : NAN, estimate);
 		bool has_s;
 		double s = pb_rset_get_number(m, "seconds_to_resolve", &has_s);
 		if (has_s && isfinite(s))
-			return pb_error_append(err, "; a cost sweep of about %.0f s would resolve it "
-					       "(`pesbench run cost --facility %s --target-ms ...`)",
-					       s, facility);
-		return pb_error_append(err, "; measure it again or leave --costs out");
+			pb_format(advice, sizeof advice, "; a cost sweep of about %.0f s would "
+				  "resolve it (`pesbench run cost --facility %s --target-ms ...`)", s,
+				  facility);
+		else
+			pb_format(advice, sizeof advice, "; measure it again or leave --costs out");
+		return pb_fail_advice(err, PB_EXIT_FAILURE, 0, advice,
+				      "%s: the cost of one %s sample there did not resolve (%.1f ± "
+				      "%.1f ns per sample, R² %.3f: %s): it was not measured precisely "
+				      "enough to plan with", path, facility, slope, ci,
+				      has_r2 ? r2 : NAN, estimate);
 	}
 	if (get_bool(m, "event_resolved", &event_resolved) && !event_resolved) {
 		bool has_e;

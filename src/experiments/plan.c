@@ -179,8 +179,8 @@ void pb_plan_period_range(struct pb_plan *plan)
 
 int pb_plan_cost_refused(const struct pb_cost *c, const char *facility, struct pb_error *err)
 {
-	/* what to do, first: it is the part a cut message must never lose (the why is cut
-	 * instead; the CI of 2026-11-27 lost the advice after a Theil–Sen disagreement) */
+	/* what to do: appended last, it is the part a cut message keeps whole (the CI of
+	 * 2026-11-27 lost the advice after a Theil–Sen disagreement) */
 	char advice[360];
 	/* 20 % over the estimate: it comes from a CI that is itself an estimate; and more than the
 	 * sweep that just failed had or took, whatever the estimate (its design part alone once
@@ -209,16 +209,11 @@ int pb_plan_cost_refused(const struct pb_cost *c, const char *facility, struct p
 	else
 		pb_format(advice, sizeof advice, ". No cost was seen above the noise to size a "
 			  "longer sweep for: measure on a quieter machine");
-	char head[320];
-	pb_format(head, sizeof head, "the cost of one %s sample could not be measured precisely "
-		  "enough on this machine in %.1f s: %.1f ± %.1f ns per sample (95 %% CI), R² %.3f "
-		  "(run-to-run noise %.0f ns): ", facility, c->seconds, c->fit.slope,
-		  c->fit.slope_ci95, c->fit.r2, c->noise_ns);
-	const char *why = c->why[0] ? c->why : "not resolved";
-	size_t room = sizeof err->msg - 1 - strlen(head) - strlen(advice), len = strlen(why);
-	size_t cut = pb_utf8_floor(why, len <= room ? len : room > 3 ? room - 3 : 0);
-	return pb_fail(err, PB_EXIT_FAILURE, 0, "%s%.*s%s%s", head, (int)cut, why,
-		       cut < len ? "..." : "", advice);
+	return pb_fail_advice(err, PB_EXIT_FAILURE, 0, advice, "the cost of one %s sample could "
+			      "not be measured precisely enough on this machine in %.1f s: %.1f ± "
+			      "%.1f ns per sample (95 %% CI), R² %.3f (run-to-run noise %.0f ns): "
+			      "%s", facility, c->seconds, c->fit.slope, c->fit.slope_ci95, c->fit.r2,
+			      c->noise_ns, c->why[0] ? c->why : "not resolved");
 }
 
 static double mean_of(const double *v, unsigned n)

@@ -25,6 +25,11 @@ struct pb_error {
 /* Sets err (if non-NULL) and returns -1 so callers can `return pb_fail(...)`. */
 int pb_fail(struct pb_error *err, int code, int sys_errno, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
+/* pb_fail with what to do after what failed: when the two are too long for the room, the
+ * advice is kept whole while it leaves the start a fifth of it, the cut falling in what failed
+ * (its start kept). */
+int pb_fail_advice(struct pb_error *err, int code, int sys_errno, const char *advice,
+		   const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 /* Adds to err's message (code and errno kept) as pb_fail writes one: a message that grows past
  * its room keeps its start and its end, so what is added last, the advice, is never lost.
  * Returns -1; does nothing without err. */
