@@ -20,9 +20,10 @@
 # than at another (kind C, 2026-11-26: 27 µs at a 26 µs period, 32 µs at 100 µs, 40 µs at 1 ms),
 # its rate model (a line in the decades of the period, fitted to the same pairs) tells so
 # (`rate_dependent`). The fit's figure at perf's period is the line's there, with the CI from its
-# coefficients' standard errors and correlation, as pesbench's predictions read it (the pooled
-# slope's CI says how well the cost is known at the fast end, where its samples are, not at
-# perf's period).
+# coefficients' standard errors and correlation: what the sweep knows of the cost at that period
+# (the pooled slope's CI says how well it is known at the fast end, where its samples are). The
+# pooled slope is set against perf's figure too: it is what pesbench predicts and plans with
+# while the line cannot be told from one cost (experiments/predict.h).
 # perf's figure at a period is also set against the sweep's own pairs at that period
 # (`ns_per_sample_by_period`, when the sweep had one within 25 % of it, with two pairs or more).
 #
@@ -82,9 +83,9 @@ if [ "$rate_ref" != null ]; then
 		d == "true" ? "the cost moves with the rate" : "not told from one cost"}'
 fi
 # The fit's cost at a period: "ns ci95 how" (the rate model's line at the period held to the
-# sweep's range, where the cost moves with the rate; the pooled slope otherwise).
+# sweep's range; the pooled slope from a fit without one).
 fit_at() {
-	if [ "$rate_dep" = null ] || [ "$rate_ref" = null ]; then
+	if [ "$rate_ref" = null ]; then
 		echo "$fit_ns $fit_ci pooled"
 		return
 	fi
@@ -144,14 +145,20 @@ for p in "${periods[@]}" $(printf 'pb%s ' "${periods[@]}"); do
 	read -r lo hi cover < <(median_ci <"$work/$p.per")
 	samples=$(cut -d' ' -f3 "$work/$p.txt" | median)
 	verdict="no CI (too few rounds)"
+	pooled_verdict=$verdict
 	read -r at_ns at_ci at_how < <(fit_at "${p#pb}")
+	overlaps() { awk -v l="$lo" -v h="$hi" -v f="$1" -v c="$2" 'BEGIN {exit !(l <= f + c && h >= f - c)}'; }
 	if [ "$lo" != - ]; then
-		if awk -v l="$lo" -v h="$hi" -v f="$at_ns" -v c="$at_ci" \
-			'BEGIN {exit !(l <= f + c && h >= f - c)}'; then
+		if overlaps "$at_ns" "$at_ci"; then
 			verdict="agrees with the fit (the intervals overlap)"
 		else
 			verdict="DISAGREES with the fit (the intervals do not overlap)"
 			disagree=1
+		fi
+		if overlaps "$fit_ns" "$fit_ci"; then
+			pooled_verdict="agrees with it"
+		else
+			pooled_verdict="DISAGREES with it"
 		fi
 	fi
 	if [ "${p#pb}" != "$p" ]; then
@@ -167,6 +174,12 @@ for p in "${periods[@]}" $(printf 'pb%s ' "${periods[@]}"); do
 	fi
 	printf '                            ratio to the fit %s: %s\n' \
 		"$(awk -v m="$med" -v f="$at_ns" 'BEGIN {printf "%.3f", m / f}')" "$verdict"
+	if [ "$at_how" = rate ]; then
+		# what predictions use: the pooled slope while the line is not told from one cost
+		printf '                            the pooled slope %.0f ± %.0f ns (%s): %s\n' \
+			"$fit_ns" "$fit_ci" "$([ "$rate_dep" = true ] && echo "not used: the line is" ||
+			echo "predictions' cost")" "$pooled_verdict"
+	fi
 	# the sweep's own pairs at (within 25 % of) the same period, when it had two or more
 	read -r sp sns sci spairs < <(awk -v p="${p#pb}" '{r = $1 / p; if (r < 1) r = 1 / r;
 		if (r <= 1.25 && (best == "" || r < best)) {best = r; line = $0}}

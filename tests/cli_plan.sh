@@ -174,6 +174,10 @@ check "grep -Eq '^cost of a sample: *113[0-9][0-9].[0-9] ± [0-9.]+ ns \(95 % CI
 check "tr -s ' \n' ' ' <'$work/out' | grep -q -- 'by rate at this period, on the sweep.s line by rate: 10000.0 ns at 26000 ns, +2000.0 ± 420.0 ns for each tenfold longer period'" "from the line, said with it ($(grep -A1 'by rate' "$work/out" | tr '\n' ' '))"
 check "grep -Eq '^period: *12[45][0-9]{3} ns' '$work/out'" "the period its own cost gives ($(grep '^period' "$work/out"))"
 check "grep -q 'overhead 10.00 %' '$work/out'" "at the budget, with the cost at the period"
+# the same line not told from one cost: the plan keeps the pooled slope (experiments/predict.h)
+jq '.points[1].metrics.rate_dependent = false' "$work/rated.json" >"$work/flat.json"
+expect_exit 0 "plan --costs of a fit whose line is not told from one cost" "$PB_BIN" plan --facility $T --budget 10 --runs 1 --costs "$work/flat.json" -- "${loop[@]}"
+check "grep -q '^period: *110000 ns' '$work/out' && ! grep -q '^  by rate' '$work/out'" "the pooled slope, no line ($(grep -E '^period|by rate' "$work/out" | tr '\n' ' '))"
 expect_exit 0 "plan --json --costs of a fit with a rate model" "$PB_BIN" plan --facility $T --budget 10 --runs 1 --json --costs "$work/rated.json" -- "${loop[@]}"
 check "jq -e '.ns_per_sample_at_period == true and .ns_per_sample > 11300 and .ns_per_sample < 11400' '$work/out' >/dev/null" "--json: the cost at the period, said so"
 expect_exit 0 "plan --costs FOLDER" "$PB_BIN" plan --facility $T --budget 10 --runs 1 --costs "$work/folder" -- "${loop[@]}"

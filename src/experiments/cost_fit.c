@@ -150,7 +150,7 @@ static void fit_rate_model(const double *x, const double *y, const double *perio
 
 double pb_cost_at_period(const struct cost_fit *cf, uint64_t period, double *ci95)
 {
-	if (!cf->rate.fitted || !period) {
+	if (!cf->rate.dependent || !period) {
 		if (ci95)
 			*ci95 = cf->cpu.slope_ci95;
 		return cf->cpu.slope;
@@ -454,7 +454,7 @@ static void by_period_metrics(struct pb_result_point *p, const struct cost_fit *
 		pb_rset_real_or_null(row, "ci95_ns", PB_UNIT_NS_PER_SAMPLE, b->ci95);
 		if (!cf->rate.fitted)
 			continue;
-		double ci, ns = pb_cost_at_period(cf, b->period, &ci);
+		double ci, ns = pb_rate_model_at(&cf->rate, b->period, &ci);
 		pb_rset_real(row, "model_ns", PB_UNIT_NS_PER_SAMPLE, ns);
 		pb_rset_real(row, "model_ci95_ns", PB_UNIT_NS_PER_SAMPLE, ci);
 	}

@@ -171,9 +171,9 @@ const char *pb_cost_site_of(const struct pb_point_request *req, const struct pb_
 			    char *label, size_t label_len, char *insn, size_t insn_len);
 
 void pb_cost_fit_sweep(const struct sweep *sw, bool per_event, struct cost_fit *cf);
-/* What a sample costs at period, with the half-width of its 95 % CI (ci95 may be NULL): the
- * rate model's line, read at the period held to the sweep's range (a line measured over it is
- * not carried past it); the slope that pools the sweep where there is no rate model. */
+/* What a sample costs at period for a prediction, with the half-width of its 95 % CI (ci95 may
+ * be NULL): the rate model's line where it is dependent (predict.h), read at the period held
+ * to the sweep's range; the slope that pools the sweep otherwise. */
 double pb_cost_at_period(const struct cost_fit *cf, uint64_t period, double *ci95);
 
 /* A run of the sweep failed: the fit keeps its figures but resolves nothing (neither cost). */

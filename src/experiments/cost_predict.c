@@ -100,7 +100,7 @@ unsigned pb_cost_prediction_periods(const struct pb_spec *spec, const struct cos
 			continue;
 		/* a cost that moves with the rate: the period whose own cost gives the budget (a
 		 * few steps settle it, the cost moving by a few % over a decade of the period) */
-		for (int step = 0; step < 4 && fit->rate.fitted; step++) {
+		for (int step = 0; step < 4 && fit->rate.dependent; step++) {
 			m.ns_per_sample = pb_cost_at_period(fit, bp.period, NULL);
 			if (!(m.ns_per_sample > 0) ||
 			    pb_period_for_budget(&m, budgets_pct[i], &bp, NULL))
@@ -321,7 +321,7 @@ static void prediction_point_fill(struct pb_result_point *p, const struct predic
 	pb_rset_real(par, "baseline_wall_ns", PB_UNIT_NS, base_wall);
 	pb_rset_real(par, "ns_per_sample", PB_UNIT_NS_PER_SAMPLE,
 		     pb_cost_at_period(none, period, NULL));
-	if (none->rate.fitted)
+	if (none->rate.dependent)
 		pb_rset_text(par, "ns_per_sample_from", "the fit's rate model, at this period");
 	if (none->site_class) {
 		/* the fit was chosen for the target site's class: the two are the same */

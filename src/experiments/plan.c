@@ -133,7 +133,7 @@ int pb_plan_period(struct pb_plan *plan, struct pb_error *err)
 	plan->cost_at_period = false;
 	if (pb_period_for_budget(m, plan->budget_pct, &plan->period, err))
 		return -1;
-	if (!plan->cost_rate.fitted)
+	if (!plan->cost_rate.dependent)
 		return 0;
 	struct pb_slowdown_model pooled = *m;
 	double pooled_ci = plan->cost_ci95_ns;

@@ -48,9 +48,9 @@ int pb_plan_cost_now(const struct pb_spec *spec, const char *facility, uint64_t 
 		     double *cost, double *ci95, struct pb_rate_model *rate, size_t *pairs,
 		     size_t *left_out, struct pb_error *err);
 
-/* plan->period: the period the budget gives. Where the cost has a rate model (its sweep had
- * three periods or more), a sample's cost is the model's at the period it gives, settled in a
- * few steps (the cost moves by a few % over a decade of the period): model.ns_per_sample and
+/* plan->period: the period the budget gives. Where the cost's rate model is dependent
+ * (predict.h), a sample's cost is the model's at the period it gives, settled in a few steps
+ * (the cost moves by a few % over a decade of the period): model.ns_per_sample and
  * cost_ci95_ns become that cost and its CI, and cost_at_period says so. */
 struct pb_plan;
 int pb_plan_period(struct pb_plan *plan, struct pb_error *err);
