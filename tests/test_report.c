@@ -686,6 +686,10 @@ static void check_prediction_notes(void)
 	json_t *fit = json_array_get(json_object_get(root, "points"),
 				     json_array_size(json_object_get(root, "points")) - 1);
 	json_object_set_new(json_object_get(fit, "metrics"), "redesigned", json_true());
+	json_object_set_new(json_object_get(fit, "metrics"), "rate_dependent", json_false());
+	json_object_set_new(json_object_get(fit, "metrics"), "rate_ns_per_decade", json_real(465));
+	json_object_set_new(json_object_get(fit, "metrics"), "rate_ns_per_decade_ci95",
+			    json_real(1427));
 	json_array_append_new(json_object_get(root, "points"), json_pack(
 		"{s:s, s:s, s:s, s:s, s:s, s:I, s:{}, s:[{s:i, s:i}, {s:i, s:i}]}", "experiment",
 		"cost", "facility", "timer:cpu-clock", "workload", "busy", "kind", "sweep", "delivery",
@@ -707,6 +711,9 @@ static void check_prediction_notes(void)
 		CHECK_STR_CONTAINS(html, "with its own cost at 184 µs, 22.1 µs a sample: 43.9 %, "
 				   "outside");
 		CHECK_STR_CONTAINS(html, "by period: 16.6 ± 0.52 µs at 35.99 µs");
+		/* and the line by rate, not told from one cost */
+		CHECK_STR_CONTAINS(html, "64.7 ± 120 µs at 1000 µs; a tenfold longer period adds "
+				   "+0.47 ± 1.4 µs a sample, not told from one cost");
 		/* never in exponent form: it read "± 1.2e+02 µs" (suite of 2026-11-27 03:04) */
 		CHECK_STR_CONTAINS(html, "64.7 ± 120 µs at 1000 µs");
 		CHECK(!strstr(html, "e+0"));
@@ -714,6 +721,13 @@ static void check_prediction_notes(void)
 				   "its unsampled partner each) (a fit with a second design fits its "
 				   "pairs alone");
 	}
+	free(html);
+	pb_results_free(&doc);
+	/* a line that rounds to nothing reads "+0.00", never "-0.00" (the suite of 17:24) */
+	json_object_set_new(json_object_get(fit, "metrics"), "rate_ns_per_decade", json_real(-2.9));
+	pb_test_results_of_json(&doc, root);
+	html = pb_report_html(&doc, NULL, NULL, &len);
+	CHECK(html && strstr(html, "a tenfold longer period adds +0.00 ± 1.4 µs a sample"));
 	free(html);
 	pb_results_free(&doc);
 	json_decref(root);

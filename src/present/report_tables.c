@@ -461,6 +461,19 @@ static void by_period_text(const struct pb_result_point *p, const struct pb_rlis
 	}
 	if (strcmp(sep, "by period:"))
 		pb_append(b, n, "; ");
+	/* the line by rate beside them, when it could not be told from one cost (one that can is
+	 * the fit's rate note) */
+	bool has_b, has_ci;
+	double per_decade = pb_rset_get_number(met(p), "rate_ns_per_decade", &has_b);
+	double per_decade_ci = pb_rset_get_number(met(p), "rate_ns_per_decade_ci95", &has_ci);
+	if (has_b && has_ci && !pb_rset_is_true(met(p), "rate_dependent")) {
+		char t[PB_NUM_LEN], u[PB_NUM_LEN];
+		/* to the hundredth shown, and never "-0.00" */
+		double shown = round(per_decade / 10) / 100;
+		pb_append(b, n, "a tenfold longer period adds %s ± %s µs a sample, not told from one "
+			  "cost; ", pb_num(t, "%+.2f", shown == 0 ? 0 : shown),
+			  pb_num(u, "%.2g", per_decade_ci / 1000));
+	}
 }
 
 /* Flags and notes that belong to no column: never hidden. */
