@@ -98,14 +98,10 @@ unsigned pb_cost_prediction_periods(const struct pb_spec *spec, const struct cos
 		m.ns_per_sample = fit->cpu.slope;
 		if (pb_period_for_budget(&m, budgets_pct[i], &bp, NULL))
 			continue;
-		/* a cost that moves with the rate: the period whose own cost gives the budget (a
-		 * few steps settle it, the cost moving by a few % over a decade of the period) */
-		for (int step = 0; step < 4 && fit->rate.dependent; step++) {
-			m.ns_per_sample = pb_cost_at_period(fit, bp.period, NULL);
-			if (!(m.ns_per_sample > 0) ||
-			    pb_period_for_budget(&m, budgets_pct[i], &bp, NULL))
-				break;
-		}
+		/* a cost that moves with the rate: the period whose own cost gives the budget (the
+		 * pooled slope's where the line gives none) */
+		if (fit->rate.dependent)
+			pb_period_for_budget_on_line(&m, &fit->rate, budgets_pct[i], &bp, NULL);
 		if (!n || bp.period < out[n - 1])
 			out[n++] = bp.period;
 	}

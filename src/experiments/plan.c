@@ -133,30 +133,10 @@ int pb_plan_period(struct pb_plan *plan, struct pb_error *err)
 	plan->cost_at_period = false;
 	if (pb_period_for_budget(m, plan->budget_pct, &plan->period, err))
 		return -1;
-	if (!plan->cost_rate.dependent)
-		return 0;
-	struct pb_slowdown_model pooled = *m;
-	double pooled_ci = plan->cost_ci95_ns;
-	for (int step = 0; step < 4; step++) {
-		double ci, ns = pb_rate_model_at(&plan->cost_rate, plan->period.period, &ci);
-		struct pb_budget_period at;
-		m->ns_per_sample = ns;
-		if (!(ns > 0) || !isfinite(ci) || pb_period_for_budget(m, plan->budget_pct, &at, NULL))
-			break;
-		plan->period = at;
-		plan->cost_ci95_ns = ci;
-		plan->cost_at_period = true;
-	}
-	if (plan->cost_at_period) {
-		/* the cost the period came from is the one at it */
-		double ci;
-		m->ns_per_sample = pb_rate_model_at(&plan->cost_rate, plan->period.period, &ci);
-		plan->cost_ci95_ns = ci;
-		return 0;
-	}
-	*m = pooled;
-	plan->cost_ci95_ns = pooled_ci;
-	return pb_period_for_budget(m, plan->budget_pct, &plan->period, err);
+	plan->cost_at_period = plan->cost_rate.dependent &&
+			       !pb_period_for_budget_on_line(m, &plan->cost_rate, plan->budget_pct,
+							     &plan->period, &plan->cost_ci95_ns);
+	return 0;
 }
 
 void pb_plan_period_range(struct pb_plan *plan)

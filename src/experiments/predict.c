@@ -21,6 +21,29 @@ double pb_prediction_error_pct(double measured_ns, double predicted_ns)
 	return predicted_ns > 0 ? (measured_ns - predicted_ns) / predicted_ns * 100.0 : NAN;
 }
 
+int pb_period_for_budget_on_line(struct pb_slowdown_model *m, const struct pb_rate_model *rm,
+				 double budget_pct, struct pb_budget_period *out, double *ci95)
+{
+	struct pb_slowdown_model line = *m;
+	struct pb_budget_period at = *out;
+	double ci = NAN;
+	for (int step = 0; step < 4; step++) {
+		line.ns_per_sample = pb_rate_model_at(rm, at.period, &ci);
+		if (!(line.ns_per_sample > 0) || !isfinite(ci) ||
+		    pb_period_for_budget(&line, budget_pct, &at, NULL))
+			return -1;
+	}
+	/* the cost said is the one at the period it gave */
+	line.ns_per_sample = pb_rate_model_at(rm, at.period, &ci);
+	if (!(line.ns_per_sample > 0))
+		return -1;
+	*m = line;
+	*out = at;
+	if (ci95)
+		*ci95 = ci;
+	return 0;
+}
+
 double pb_rate_model_at(const struct pb_rate_model *rm, uint64_t period, double *ci95)
 {
 	if (!rm->fitted || !period || !rm->ref_period) {

@@ -82,6 +82,13 @@ double pb_slowdown_overhead_pct(const struct pb_slowdown_model *m, uint64_t peri
  * without cost or baseline. */
 int pb_period_for_budget(const struct pb_slowdown_model *m, double budget_pct, struct pb_budget_period *out,
 		   struct pb_error *err);
+/* The same with a sample's cost read from rm's line at the period: from the period m's own
+ * cost gives (out), a few steps settle on the one whose cost on the line gives the budget (the
+ * cost moves by a few % over a decade of the period). Returns 0 with m->ns_per_sample the
+ * line's cost at out->period and ci95 (may be NULL) its half-width; -1, m and out as they
+ * were, when the line gives no positive cost or that cost no period. */
+int pb_period_for_budget_on_line(struct pb_slowdown_model *m, const struct pb_rate_model *rm,
+				 double budget_pct, struct pb_budget_period *out, double *ci95);
 
 /* A cost per event fitted on one probe site, and the class of that site (the facility's
  * event_cost_class hook: a uprobe's hit on an instruction the kernel emulates costs ~0.5 us,
