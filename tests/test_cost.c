@@ -770,6 +770,13 @@ static void test_cost_from_results(void)
 	CHECK(cost_from_rate(FIT "\"metrics\": {" RATE "\"rate_correlation\": 1.5}}", &ns, &rate,
 			     &err) == 0);
 	CHECK(!rate.fitted && isnan(pb_rate_model_at(&rate, 100000, NULL)));
+	/* periods no integer holds (a cast of 1e300 is undefined), or below 1 */
+	CHECK(cost_from_rate(FIT "\"metrics\": {" RATE "\"rate_correlation\": 0, \"rate_top_period\": "
+			     "1e300}}", &ns, &rate, &err) == 0);
+	CHECK(!rate.fitted);
+	CHECK(cost_from_rate(FIT "\"metrics\": {" RATE "\"rate_correlation\": 0, \"rate_ref_period\": "
+			     "0.5}}", &ns, &rate, &err) == 0);
+	CHECK(!rate.fitted);
 	CHECK(cost_from_rate(FIT "\"metrics\": {\"ns_per_sample\": 8000, \"ci95_ns\": 400, "
 			     "\"resolved\": true}}", &ns, &rate, &err) == 0);
 	CHECK(!rate.fitted && near(ns, 8000, 0));

@@ -100,7 +100,9 @@ static void rate_model_from(const struct pb_rset *m, struct pb_rate_model *rm)
 		if (!has || !isfinite(v[k]))
 			return;
 	}
-	if (!(v[0] > 0 && v[1] >= v[0] && v[3] >= 0 && v[5] >= 0 && fabs(v[6]) <= 1 && v[7] > 0))
+	/* periods of at least 1 and at most 1e18 (ns: 31 years) convert to integers whole */
+	if (!(v[0] >= 1 && v[1] >= v[0] && v[1] <= 1e18 && v[3] >= 0 && v[5] >= 0 &&
+	      fabs(v[6]) <= 1 && v[7] > 0))
 		return;
 	struct pb_fit2 *g = &rm->fit;
 	g->coef[1] = v[2];
