@@ -10,6 +10,7 @@
 #include "experiments/plan.h"
 #include "experiments/predict.h"
 #include "facilities/facility.h"
+#include "io/rate_model.h"
 #include "io/result_model.h"
 #include "io/results.h"
 #include "sys/sys.h"
@@ -1701,6 +1702,17 @@ static void test_rate_model(void)
 		CHECK_MSG(fabs(g->coef[2] - 2500) <= g->t95 * sqrt(g->cov[2][2]), "%g ± %g a decade",
 			  g->coef[2], g->t95 * sqrt(g->cov[2][2]));
 		CHECK(pb_rset_is_true(&p->metrics, "rate_dependent"));
+		/* read back as plan --costs and the scorecard read it: the same line */
+		struct pb_rate_model back;
+		CHECK(pb_rate_model_read(&p->metrics, &back) && back.dependent);
+		for (uint64_t at = 10000; at <= 2000000; at *= 3) {
+			double ci_back, ci_fit;
+			double v_back = pb_rate_model_at(&back, at, &ci_back);
+			double v_fit = pb_rate_model_at(&cf->rate, at, &ci_fit);
+			CHECK_MSG(near(v_back, v_fit, 1e-6 * v_fit) && near(ci_back, ci_fit, 1e-6 * ci_fit),
+				  "at %llu: %.3f ± %.3f read back, %.3f ± %.3f fitted",
+				  (unsigned long long)at, v_back, ci_back, v_fit, ci_fit);
+		}
 		CHECK(near(pb_rset_get_number(&p->metrics, "rate_ns_per_decade", NULL),
 			   cf->rate.fit.coef[2], 0));
 		const struct pb_rlist *rows = pb_rset_get_list(&p->metrics,

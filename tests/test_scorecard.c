@@ -402,6 +402,62 @@ out:
 }
 
 
+/* A sample dearer at slow rates (the fit's line by rate dependent, io/rate_model.h): each rate's
+ * overhead is the line's cost at its period, 1 ms for 1 kHz and 100 µs for 10 kHz, with the
+ * line's interval there; the pooled slope, 13 µs, is the cost at the sweep's fast end. A line
+ * not told from one cost changes nothing; nor does one whose periods count events. */
+static void check_cost_by_rate(void)
+{
+	/* at 1 ms: 12600 + 2500 log10(1e6 / 26000) = 16562.6 ns, 1.6563 %; at 100 µs, 14062.6 */
+	const double u1 = log10(1e6 / 26000), u10 = log10(1e5 / 26000);
+	for (int kind = 0; kind < 3; kind++) {
+		json_t *root = results_root();
+		json_t *pts = json_object_get(root, "points");
+		const char *unit = kind == 2 ? "events" : "ns";
+		point(pts, "accuracy", "clock:x", traits(unit, false, "clock"), "declared", 7, 100, 3);
+		json_t *fit = json_pack("{s:s, s:s, s:s, s:[], s:{s:f, s:f, s:f, s:b, s:b, s:i, s:i, "
+					"s:f, s:f, s:f, s:f, s:f, s:f}, s:s, s:s, s:i, s:o}",
+					"experiment", "cost", "facility", "clock:x", "workload", "busy",
+					"runs", "metrics", "ns_per_sample", 13000.0, "ci95_ns", 100.0,
+					"r2", 0.99, "resolved", 1, "rate_dependent", kind != 1,
+					"rate_ref_period", 26000, "rate_top_period", 1000000,
+					"rate_ns_at_ref", 12600.0, "rate_ns_at_ref_se", 50.0,
+					"rate_ns_per_decade", 2500.0, "rate_ns_per_decade_se", 400.0,
+					"rate_correlation", -0.5, "rate_t95", 2.1, "kind", "fit",
+					"delivery", "none", "threads", 1, "traits",
+					traits(unit, false, "clock"));
+		json_array_append_new(pts, fit);
+		struct pb_results doc;
+		pb_test_results_of_json(&doc, root);
+		pb_scorecard_fill(&doc);
+		const struct pb_rset *card = pb_test_card_of(&doc, "clock");
+		CHECK(card);
+		if (card) {
+			const struct pb_rset *k1 = pb_rset_get_set(card, "overhead_1khz");
+			const struct pb_rset *k10 = pb_rset_get_set(card, "overhead_10khz");
+			double v1 = pb_rset_get_number(k1, "value", NULL);
+			double v10 = pb_rset_get_number(k10, "value", NULL);
+			if (kind == 0) {
+				CHECK_MSG(fabs(v1 - (12600 + 2500 * u1) * 1e3 / 1e9 * 100) < 1e-9,
+					  "%.6f %%", v1);
+				CHECK(fabs(v10 - (12600 + 2500 * u10) * 1e4 / 1e9 * 100) < 1e-9);
+				/* the line's interval at 1 ms: t sqrt(se1^2 + u^2 se2^2 + 2 u r se1 se2) */
+				double ci = 2.1 * sqrt(2500 + u1 * u1 * 160000 - u1 * 50 * 400);
+				CHECK(fabs(pb_rset_get_number(k1, "hi", NULL) -
+					   (12600 + 2500 * u1 + ci) * 1e-4) < 1e-9);
+				/* ±1.3 µs of 16.6: within ±10 %, resolved */
+				CHECK(pb_rset_is_true(k1, "resolved"));
+				CHECK_STR_CONTAINS(pb_rset_get_text(k1, "note"), "on the fit's line by rate");
+			} else {
+				CHECK_MSG(fabs(v1 - 1.3) < 1e-9 && fabs(v10 - 13) < 1e-9,
+					  "%s: %.4f, %.4f %%", kind == 1 ? "flat" : "events", v1, v10);
+			}
+		}
+		pb_results_free(&doc);
+		json_decref(root);
+	}
+}
+
 /* What a sample cost the suite's programs, beside the register-only loop's: the prediction
  * targets' own costs where resolved to ±10 % (an unresolved one, or one of another facility,
  * is left out), their median and extremes, named in the note and said in the cell. */
@@ -599,6 +655,7 @@ int main(void)
 {
 	check_no_exponent();
 	check_counting_uses();
+	check_cost_by_rate();
 	check_period_unit_from_traits();
 	check_sampling_rate_units();
 	check_trap_cost();

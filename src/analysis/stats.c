@@ -190,6 +190,18 @@ double pb_fit2_at(const struct pb_fit2 *fit, const double c[3], double *ci95)
 	return v;
 }
 
+double pb_rate_model_at(const struct pb_rate_model *rm, uint64_t period, double *ci95)
+{
+	if (!rm->fitted || !period || !rm->ref_period) {
+		if (ci95)
+			*ci95 = NAN;
+		return NAN;
+	}
+	double held = fmin(fmax((double)period, (double)rm->ref_period), (double)rm->top_period);
+	const double at[3] = {0, 1, log10(held / (double)rm->ref_period)};
+	return pb_fit2_at(&rm->fit, at, ci95);
+}
+
 double pb_t_two_sided_cdf(double t, size_t df)
 {
 	if (!df || isnan(t))

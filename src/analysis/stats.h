@@ -53,6 +53,30 @@ int pb_linear_fit2(const double *x1, const double *x2, const double *y, size_t n
 /* b0 c[0] + b1 c[1] + b2 c[2] and the half-width of its 95 % CI. */
 double pb_fit2_at(const struct pb_fit2 *fit, const double c[3], double *ci95);
 
+/* A sample's cost as a line in the decades of the period, fitted to a cost sweep's pairs
+ * (experiments/cost_fit.c): y = b0 + b1 x + b2 x log10(period / ref_period), x a run's
+ * samples and y its extra CPU time, so b1 is the cost at the sweep's shortest period and b2
+ * what a tenfold longer period adds. Fitted when the pairs hold three periods or more;
+ * dependent when b2's 95 % CI leaves out zero: the sweep tells the cost from one figure.
+ *
+ * The slope that pools the sweep is the cost where its samples are, at its fast end; at a
+ * longer period it holds only if b2 is zero, and its CI does not say how well that is known:
+ * the line's CI does (a b2 of 465 ± 1427 ns a decade, kind A, 2026-11-27, leaves the cost at
+ * 100 µs ±0.9 µs where the pooled CI says ±0.1). What a prediction or a plan uses at a period
+ * is the line only where it is dependent: a b2 that cannot be told from zero moves the cost at
+ * the slow end by as much as its noise (-3 ± 2185 ns a decade in a default suite of the same
+ * machine: ±2.7 µs of 13.5 at a 462 µs period, most of a prediction's 1-point tolerance at
+ * 3 %), where one cost moves it by nothing. */
+struct pb_rate_model {
+	bool fitted, dependent;
+	uint64_t ref_period, top_period;
+	struct pb_fit2 fit;
+};
+/* The line at period, held to [ref_period, top_period] (a line measured over the sweep is not
+ * carried past it), with the half-width of its 95 % CI (ci95 may be NULL); NaN when not
+ * fitted, dependent or not. */
+double pb_rate_model_at(const struct pb_rate_model *rm, uint64_t period, double *ci95);
+
 /* P(|T| < t) for Student's t with df >= 1 degrees of freedom, exact for integer df (the finite
  * series of Abramowitz & Stegun 26.7.3-4), and the t it reaches p at (0 <= p < 1): the critical
  * value of a two-sided test at 1 - p, where pb_t95 has only p = 0.95. */

@@ -3,6 +3,7 @@
 #include "experiments/cost_parts.h"
 
 #include "analysis/stats.h"
+#include "io/rate_model.h"
 #include "io/result_model.h"
 #include "util/kit.h"
 #include "util/text.h"
@@ -84,39 +85,6 @@ void pb_cost_fit_pairs(const struct pb_results *doc, const char *facility, size_
 	*left_out = out > 0 ? (size_t)out : 0;
 }
 
-/* The rate model a fit point carries (cost_fit.c, rate_model_metrics): its coefficients, their
- * standard errors and correlation, and t; not fitted when any is missing or no number. */
-static void rate_model_from(const struct pb_rset *m, struct pb_rate_model *rm)
-{
-	memset(rm, 0, sizeof *rm);
-	static const char *const names[] = {"rate_ref_period", "rate_top_period",
-					    "rate_ns_at_ref", "rate_ns_at_ref_se",
-					    "rate_ns_per_decade", "rate_ns_per_decade_se",
-					    "rate_correlation", "rate_t95"};
-	double v[PB_ARRAY_SIZE(names)];
-	for (size_t k = 0; k < PB_ARRAY_SIZE(names); k++) {
-		bool has;
-		v[k] = pb_rset_get_number(m, names[k], &has);
-		if (!has || !isfinite(v[k]))
-			return;
-	}
-	/* periods of at least 1 and at most 1e18 (ns: 31 years) convert to integers whole */
-	if (!(v[0] >= 1 && v[1] >= v[0] && v[1] <= 1e18 && v[3] >= 0 && v[5] >= 0 &&
-	      fabs(v[6]) <= 1 && v[7] > 0))
-		return;
-	struct pb_fit2 *g = &rm->fit;
-	g->coef[1] = v[2];
-	g->coef[2] = v[4];
-	g->cov[1][1] = v[3] * v[3];
-	g->cov[2][2] = v[5] * v[5];
-	g->cov[1][2] = g->cov[2][1] = v[6] * v[3] * v[5];
-	g->t95 = v[7];
-	rm->ref_period = (uint64_t)v[0];
-	rm->top_period = (uint64_t)v[1];
-	rm->dependent = pb_rset_is_true(m, "rate_dependent");
-	rm->fitted = true;
-}
-
 int pb_cost_from_results(const struct pb_results *doc, const char *path, const char *facility,
 			 double *ns_per_sample, double *ci95_ns, struct pb_rate_model *rate,
 			 struct pb_error *err)
@@ -171,6 +139,6 @@ int pb_cost_from_results(const struct pb_results *doc, const char *path, const c
 	*ns_per_sample = slope;
 	*ci95_ns = ci;
 	if (rate)
-		rate_model_from(m, rate);
+		pb_rate_model_read(m, rate);
 	return 0;
 }

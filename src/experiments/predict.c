@@ -44,18 +44,6 @@ int pb_period_for_budget_on_line(struct pb_slowdown_model *m, const struct pb_ra
 	return 0;
 }
 
-double pb_rate_model_at(const struct pb_rate_model *rm, uint64_t period, double *ci95)
-{
-	if (!rm->fitted || !period || !rm->ref_period) {
-		if (ci95)
-			*ci95 = NAN;
-		return NAN;
-	}
-	double held = fmin(fmax((double)period, (double)rm->ref_period), (double)rm->top_period);
-	const double at[3] = {0, 1, log10(held / (double)rm->ref_period)};
-	return pb_fit2_at(&rm->fit, at, ci95);
-}
-
 double pb_slowdown_samples(const struct pb_slowdown_model *m, uint64_t period)
 {
 	if (!period)

@@ -23,29 +23,6 @@ double pb_predict_time_ns(double baseline_ns, double ns_per_sample, double sampl
 /* Akiyama & Hirofuchi's E: (measured - predicted) / predicted x 100. */
 double pb_prediction_error_pct(double measured_ns, double predicted_ns);
 
-/* A sample's cost as a line in the decades of the period, fitted to a cost sweep's pairs
- * (experiments/cost_fit.c): y = b0 + b1 x + b2 x log10(period / ref_period), x a run's
- * samples and y its extra CPU time, so b1 is the cost at the sweep's shortest period and b2
- * what a tenfold longer period adds. Fitted when the pairs hold three periods or more;
- * dependent when b2's 95 % CI leaves out zero: the sweep tells the cost from one figure.
- *
- * The slope that pools the sweep is the cost where its samples are, at its fast end; at a
- * longer period it holds only if b2 is zero, and its CI does not say how well that is known:
- * the line's CI does (a b2 of 465 ± 1427 ns a decade, kind A, 2026-11-27, leaves the cost at
- * 100 µs ±0.9 µs where the pooled CI says ±0.1). What a prediction or a plan uses at a period
- * is the line only where it is dependent: a b2 that cannot be told from zero moves the cost at
- * the slow end by as much as its noise (-3 ± 2185 ns a decade in a default suite of the same
- * machine: ±2.7 µs of 13.5 at a 462 µs period, most of a prediction's 1-point tolerance at
- * 3 %), where one cost moves it by nothing. */
-struct pb_rate_model {
-	bool fitted, dependent;
-	uint64_t ref_period, top_period;
-	struct pb_fit2 fit;
-};
-/* The line at period, held to [ref_period, top_period] (a line measured over the sweep is not
- * carried past it), with the half-width of its 95 % CI (ci95 may be NULL); NaN when not
- * fitted, dependent or not. */
-double pb_rate_model_at(const struct pb_rate_model *rm, uint64_t period, double *ci95);
 
 /* What the planner knows about a command and a facility. */
 struct pb_slowdown_model {

@@ -3,6 +3,7 @@
 #include "scorecard/scorecard.h"
 #include "analysis/stats.h"
 
+#include "io/rate_model.h"
 #include "io/result_traits.h"
 #include "util/kit.h"
 #include "util/text.h"
@@ -584,20 +585,42 @@ static void cost_part(struct pb_rset *e, const struct pb_results *r, const char 
 		cost_ci = evci + ci;
 		cost_resolved = ev_resolved && cost > 0 && cost_ci <= PB_FIT_MAX_REL_CI * cost;
 	}
+	/* a sample dearer at slow rates (the fit's line by rate, where it tells the cost from one
+	 * figure: io/rate_model.h): each rate's own cost, the line's at its period, with the
+	 * line's interval there, resolved by the fit's rule */
+	struct pb_rate_model line;
+	bool by_rate = !traps && !strcmp(period_unit(p), "ns") && pb_rate_model_read(m, &line) &&
+		       line.dependent;
 	const double rates[] = {1e3, 1e4};
 	const char *names[] = {"overhead_1khz", "overhead_10khz"};
-	for (size_t i = 0; i < 2; i++)
-		figure(e, names[i], pb_scorecard_overhead_pct(cost, rates[i]),
-		       pb_scorecard_overhead_pct(cost - cost_ci, rates[i]),
-		       pb_scorecard_overhead_pct(cost + cost_ci, rates[i]), "%", cost_resolved,
+	for (size_t i = 0; i < 2; i++) {
+		double c = cost, c_ci = cost_ci;
+		bool c_resolved = cost_resolved;
+		if (by_rate) {
+			c = pb_rate_model_at(&line, (uint64_t)(1e9 / rates[i]), &c_ci);
+			c_resolved = resolved && c > 0 && c_ci <= PB_FIT_MAX_REL_CI * c;
+		}
+		figure(e, names[i], pb_scorecard_overhead_pct(c, rates[i]),
+		       pb_scorecard_overhead_pct(c - c_ci, rates[i]),
+		       pb_scorecard_overhead_pct(c + c_ci, rates[i]), "%", c_resolved,
 		       traps ? "(trap per event + sample) × rate, every event sampled (period 1)"
-			     : "per-sample cost × rate");
+		       : by_rate ? "per-sample cost at the rate's period, on the fit's line by rate, "
+				   "× rate"
+				 : "per-sample cost × rate");
+	}
 	double noise = machine_noise(r);
 	if (isnan(noise))
 		noise = timing_noise(r, family);
 	if (cost_resolved && cost + cost_ci > 0 && !isnan(noise)) {
-		/* the rate whose overhead, at the cost's upper bound, stays inside the noise */
+		/* the rate whose overhead, at the cost's upper bound, stays inside the noise (on the
+		 * line, at that rate's own cost: a few steps settle it) */
 		double hz = noise / ((cost + cost_ci) * 1e-9);
+		for (int step = 0; by_rate && step < 4 && hz > 0; step++) {
+			double ci, at = pb_rate_model_at(&line, (uint64_t)fmin(1e9 / hz, 1e18), &ci);
+			if (!(at + ci > 0))
+				break;
+			hz = noise / ((at + ci) * 1e-9);
+		}
 		char rate[48], text[160];
 		/* each unit from where its three digits would round up to the next one's 1 */
 		if (hz < 999.5)
