@@ -40,7 +40,7 @@ int pb_linear_fit(const double *x, const double *y, size_t n, struct pb_fit *out
 
 /* Least squares y = b0 + b1 x1 + b2 x2, with the coefficients' covariance s^2 (X'X)^-1 (s^2
  * the residual variance at n - 3 degrees of freedom) and Student t's 95 % quantile there: the
- * 95 % CI of any combination c'b is t95 sqrt(c' cov c) (pb_fit2_ci95). Needs n >= 4 and x1, x2
+ * 95 % CI of any combination c'b is t95 sqrt(c' cov c) (pb_fit2_at). Needs n >= 4 and x1, x2
  * not collinear with the constant; returns -1 otherwise. */
 struct pb_fit2 {
 	size_t n;
