@@ -202,6 +202,17 @@ double pb_rate_model_at(const struct pb_rate_model *rm, uint64_t period, double 
 	return pb_fit2_at(&rm->fit, at, ci95);
 }
 
+double pb_rate_model_per_decade(const struct pb_rate_model *rm, double *ci95)
+{
+	static const double b2[3] = {0, 0, 1};
+	if (!rm->fitted) {
+		if (ci95)
+			*ci95 = NAN;
+		return NAN;
+	}
+	return pb_fit2_at(&rm->fit, b2, ci95);
+}
+
 double pb_t_two_sided_cdf(double t, size_t df)
 {
 	if (!df || isnan(t))

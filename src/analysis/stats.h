@@ -76,6 +76,9 @@ struct pb_rate_model {
  * carried past it), with the half-width of its 95 % CI (ci95 may be NULL); NaN when not
  * fitted, dependent or not. */
 double pb_rate_model_at(const struct pb_rate_model *rm, uint64_t period, double *ci95);
+/* b2, what a tenfold longer period adds, with the half-width of its 95 % CI (ci95 may be
+ * NULL); NaN when not fitted. */
+double pb_rate_model_per_decade(const struct pb_rate_model *rm, double *ci95);
 
 /* P(|T| < t) for Student's t with df >= 1 degrees of freedom, exact for integer df (the finite
  * series of Abramowitz & Stegun 26.7.3-4), and the t it reaches p at (0 <= p < 1): the critical

@@ -149,13 +149,12 @@ static void print_plan(const struct pb_plan_request *req, const struct pb_plan *
 	printf("cost of a sample:   %.1f ± %.1f ns (95 %% CI; from %s)\n", model->ns_per_sample,
 	       plan->cost_ci95_ns, plan->cost_source);
 	if (plan->cost_at_period) {
-		const struct pb_fit2 *g = &plan->cost_rate.fit;
 		char line[240];
+		double ci, per_decade = pb_rate_model_per_decade(&plan->cost_rate, &ci);
 		pb_format(line, sizeof line, "at this period, on the sweep's line by rate: %.1f ns "
 			  "at %llu %s, %+.1f ± %.1f ns for each tenfold longer period",
-			  g->coef[1], (unsigned long long)plan->cost_rate.ref_period,
-			  model->time_based ? "ns" : "events", g->coef[2],
-			  g->t95 * sqrt(g->cov[2][2]));
+			  plan->cost_rate.fit.coef[1], (unsigned long long)plan->cost_rate.ref_period,
+			  model->time_based ? "ns" : "events", per_decade, ci);
 		printf("%-20s", "  by rate");
 		pb_put_wrapped(stdout, line, 20, 20);
 	}

@@ -145,7 +145,8 @@ static void fit_rate_model(const double *x, const double *y, const double *perio
 		return;
 	rm->ref_period = (uint64_t)lo;
 	rm->top_period = (uint64_t)hi;
-	rm->dependent = fabs(rm->fit.coef[2]) > rm->fit.t95 * sqrt(rm->fit.cov[2][2]);
+	double ci, per_decade = pb_rate_model_per_decade(rm, &ci);
+	rm->dependent = fabs(per_decade) > ci;
 }
 
 double pb_cost_at_period(const struct cost_fit *cf, uint64_t period, double *ci95)
@@ -427,9 +428,10 @@ static void rate_model_metrics(struct pb_result_point *p, const struct cost_fit 
 	pb_rset_int(m, "rate_top_period", PB_UNIT_NONE, (int64_t)rm->top_period);
 	pb_rset_real(m, "rate_ns_at_ref", PB_UNIT_NS_PER_SAMPLE, g->coef[1]);
 	pb_rset_real(m, "rate_ns_at_ref_se", PB_UNIT_NS_PER_SAMPLE, se1);
-	pb_rset_real(m, "rate_ns_per_decade", PB_UNIT_NS_PER_SAMPLE, g->coef[2]);
+	double ci, per_decade = pb_rate_model_per_decade(rm, &ci);
+	pb_rset_real(m, "rate_ns_per_decade", PB_UNIT_NS_PER_SAMPLE, per_decade);
 	pb_rset_real(m, "rate_ns_per_decade_se", PB_UNIT_NS_PER_SAMPLE, se2);
-	pb_rset_real(m, "rate_ns_per_decade_ci95", PB_UNIT_NS_PER_SAMPLE, g->t95 * se2);
+	pb_rset_real(m, "rate_ns_per_decade_ci95", PB_UNIT_NS_PER_SAMPLE, ci);
 	pb_rset_real(m, "rate_correlation", PB_UNIT_NONE,
 		     se1 > 0 && se2 > 0 ? g->cov[1][2] / (se1 * se2) : 0);
 	pb_rset_real(m, "rate_t95", PB_UNIT_NONE, g->t95);
@@ -464,12 +466,12 @@ static void by_period_metrics(struct pb_result_point *p, const struct cost_fit *
 		return;
 	char note[640];
 	if (cf->rate.dependent) {
-		const struct pb_fit2 *g = &cf->rate.fit;
-		double unit = cf->time_based ? 1000 : 1;
+		double unit = cf->time_based ? 1000 : 1, ci;
+		double per_decade = pb_rate_model_per_decade(&cf->rate, &ci);
 		pb_format(note, sizeof note, "a sample's cost moves with the rate: %+.3g ± %.2g µs "
 			  "for each tenfold longer period, from %.3g µs at %.4g %s; predictions use "
-			  "the cost at their period; by period:", g->coef[2] / 1000,
-			  g->t95 * sqrt(g->cov[2][2]) / 1000, g->coef[1] / 1000,
+			  "the cost at their period; by period:", per_decade / 1000, ci / 1000,
+			  cf->rate.fit.coef[1] / 1000,
 			  (double)cf->rate.ref_period / unit, cf->time_based ? "µs" : "events");
 		append_costs_by_period(note, sizeof note, cf);
 		pb_rset_text(&p->params, "rate_note", note);
