@@ -6,6 +6,15 @@
 
 #include <math.h>
 
+/* How many times needle occurs in text. */
+static unsigned count_of(const char *text, const char *needle)
+{
+	unsigned n = 0;
+	for (const char *at = strstr(text, needle); at; at = strstr(at + 1, needle))
+		n++;
+	return n;
+}
+
 int main(void)
 {
 	/* a figure never in exponent form: whole where the format would write one */
@@ -222,5 +231,47 @@ int main(void)
 	CHECK(pb_error_append(NULL, "nothing") == -1);
 	pb_fail(&e, 2, 0, "short: %s", "kept whole");
 	CHECK(!strcmp(e.msg, "short: kept whole") && e.code == 2);
+	/* a message already cut is cut again at its joint: added to twice, or given a place in
+	 * front, it holds one " ... ", its start, and its end with what was added (hw.c's "generic
+	 * events", ibs_op.c's "(in SPEC)", callgrind.c's "(PATH)" were cut twice before) */
+	pb_fail(&e, 6, 5, "the file is bad: %s; measure it again", reason);
+	pb_error_append(&e, " (in %s)", "ibs_op//");
+	pb_error_append(&e, "; generic events: %s", "closed");
+	elen = strlen(e.msg);
+	CHECK(elen < sizeof e.msg && e.code == 6 && e.sys_errno == 5);
+	CHECK_MSG(count_of(e.msg, " ... ") == 1, "%s", e.msg);
+	CHECK(!strncmp(e.msg, "the file is bad: ", 17));
+	const char *end = "; measure it again (in ibs_op//); generic events: closed";
+	CHECK_MSG(elen >= strlen(end) && !strcmp(e.msg + elen - strlen(end), end), "%s", e.msg);
+	pb_error_prefix(&e, "%s: ", "x.perf.data");
+	elen = strlen(e.msg);
+	CHECK_MSG(count_of(e.msg, " ... ") == 1 && !strncmp(e.msg, "x.perf.data: the file", 21),
+		  "%s", e.msg);
+	CHECK(elen < sizeof e.msg && !strcmp(e.msg + elen - strlen(end), end) && e.code == 6);
+	for (size_t i = 0; i < elen; i++)
+		if ((unsigned char)e.msg[i] == 0xC3)
+			CHECK_MSG(i + 1 < elen && (unsigned char)e.msg[i + 1] == 0xA9, "cut at %zu", i);
+		else if ((unsigned char)e.msg[i] == 0xA9)
+			CHECK_MSG(i > 0 && (unsigned char)e.msg[i - 1] == 0xC3, "orphan at %zu", i);
+	/* a place in front of a message that fits: kept whole; of one that fits alone but not with
+	 * it: the message is kept whole and the cut falls in the place */
+	pb_fail(&e, 6, 0, "not a perf.data");
+	CHECK(pb_error_prefix(&e, "%s: ", "in.data") == -1);
+	CHECK(!strcmp(e.msg, "in.data: not a perf.data"));
+	char long_place[300], long_msg[381];
+	memset(long_place, 'p', sizeof long_place - 1);
+	long_place[sizeof long_place - 1] = 0;
+	memset(long_msg, 'm', sizeof long_msg - 1);
+	long_msg[sizeof long_msg - 1] = 0;
+	pb_fail(&e, 6, 0, "%s", long_msg);
+	pb_error_prefix(&e, "%s: ", long_place);
+	elen = strlen(e.msg);
+	CHECK_MSG(elen < sizeof e.msg && count_of(e.msg, " ... ") == 1 && e.msg[0] == 'p' &&
+			  !strcmp(e.msg + elen - strlen(long_msg), long_msg),
+		  "%s", e.msg);
+	/* a cut message added to by a little keeps its one joint */
+	pb_fail(&e, 1, 0, "%s", reason);
+	pb_error_append(&e, "!");
+	CHECK(count_of(e.msg, " ... ") == 1 && e.msg[strlen(e.msg) - 1] == '!');
 	return pb_check_done("util_text");
 }

@@ -8,6 +8,7 @@
 #include "perfdata/perfdata.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -98,17 +99,31 @@ static unsigned differences(FILE *out, const char *path, json_t *a, json_t *b, u
 	return 1;
 }
 
+/* A bundle's field that did not parse: the parser's message, after where it is (why's own
+ * cut kept: pb_error_prefix). */
+static int bad_file(struct pb_error *err, const struct pb_error *why, const char *where,
+		    const char *what, unsigned index)
+{
+	if (!err)
+		return -1;
+	*err = *why;
+	err->code = PB_EXIT_BAD_FILE;
+	err->sys_errno = 0;
+	if (index == UINT_MAX)
+		return pb_error_prefix(err, "%s: %s: ", where, what);
+	return pb_error_prefix(err, "%s: %s %u: ", where, what, index);
+}
+
 static int request_of(const struct pb_bundle_point *bp, const struct pb_machine *tree,
 		      struct pb_point_request *req, const char *where, struct pb_error *err)
 {
 	pb_point_request_defaults(req);
 	struct pb_error perr = {0};
 	if (pb_workload_parse(bp->workload, &req->workload, &perr))
-		return pb_fail(err, PB_EXIT_BAD_FILE, 0, "%s: workload: %s", where, perr.msg);
+		return bad_file(err, &perr, where, "workload", UINT_MAX);
 	for (unsigned e = 0; e < bp->nevents; e++) {
 		if (pb_spec_of_recorded(bp->events[e].spec, &req->events[e].spec, &perr))
-			return pb_fail(err, PB_EXIT_BAD_FILE, 0, "%s: event %u: %s", where, e,
-				       perr.msg);
+			return bad_file(err, &perr, where, "event", e);
 		req->events[e].period = bp->events[e].period;
 		req->events[e].optional = bp->events[e].optional;
 	}

@@ -531,12 +531,7 @@ int pb_perfdata_open(const char *path, struct pb_perfdata **out, struct pb_error
 	pd->file_size = (uint64_t)st.st_size;
 	pd->chunk = READ_CHUNK_BYTES;
 	if (open_reader(pd, err)) {
-		if (err) {
-			char msg[sizeof err->msg];
-			memcpy(msg, err->msg, sizeof msg);
-			pb_fail(err, err->code, err->sys_errno, "%s: %.*s",
-				strcmp(path, "-") ? path : "standard input", 400, msg);
-		}
+		pb_error_prefix(err, "%s: ", strcmp(path, "-") ? path : "standard input");
 		pb_perfdata_close(pd);
 		return -1;
 	}

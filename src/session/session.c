@@ -210,12 +210,9 @@ static int open_one(struct worker *w, unsigned e, const struct pb_target *target
 	pb_record_format_from_attr(&oe->format, attr);
 	er->ring_pages = ring_pages_for(cfg, attr);
 	if (pb_ring_map(&oe->ring, fd, er->ring_pages, &w->err)) {
-		size_t n = strlen(w->err.msg);
-		snprintf(w->err.msg + n, sizeof w->err.msg - n,
-			 " (%s, thread %u, %u data pages; non-root users are limited by "
-			 "/proc/sys/kernel/perf_event_mlock_kb)", ec->spec.text, w->index,
-			 er->ring_pages);
-		return -1;
+		return pb_error_append(&w->err, " (%s, thread %u, %u data pages; non-root users are "
+				       "limited by /proc/sys/kernel/perf_event_mlock_kb)",
+				       ec->spec.text, w->index, er->ring_pages);
 	}
 	oe->mapped = true;
 	unsigned aux_pages = ec->spec.facility->aux_pages;

@@ -20,6 +20,7 @@ struct pb_error {
 	int code;       /* enum pb_exit */
 	int sys_errno;  /* errno of the failing call, 0 if none */
 	char msg[512];
+	unsigned short cut; /* where msg's " ... " joins its start and end when cut, else 0 */
 };
 
 /* Sets err (if non-NULL) and returns -1 so callers can `return pb_fail(...)`. */
@@ -31,9 +32,16 @@ int pb_fail(struct pb_error *err, int code, int sys_errno, const char *fmt, ...)
 int pb_fail_advice(struct pb_error *err, int code, int sys_errno, const char *advice,
 		   const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 /* Adds to err's message (code and errno kept) as pb_fail writes one: a message that grows past
- * its room keeps its start and its end, so what is added last, the advice, is never lost.
+ * its room keeps its start and its end, so what is added last, the advice, is never lost; one
+ * already cut is cut again at its joint, so it never holds two " ... ".
  * Returns -1; does nothing without err. */
-int pb_error_append(struct pb_error *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+int pb_error_append(struct pb_error *err, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* Puts context before err's message (code and errno kept): "PATH: " + the message. Cut as
+ * pb_error_append cuts, the message's end kept whole where it can. A message already cut is cut
+ * again at its joint, never twice. Returns -1; does nothing without err. */
+int pb_error_prefix(struct pb_error *err, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 void pb_error_clear(struct pb_error *err);
 
 #endif
