@@ -637,6 +637,22 @@ static void test_rounds_to_decide(void)
 	CHECK_EQ_U64(pb_slowdown_rounds_to_decide(3, 3.2, 0.3, 8), 0);
 	CHECK_EQ_U64(pb_slowdown_rounds_to_decide(3, 6, 0.5, 8), 0);
 	CHECK_EQ_U64(pb_slowdown_rounds_to_decide(3, 4.71, NAN, 1), 0);
+	/* the tolerance moves with the interval's ends: 10.26 ± 0.76 % against 10 % predicted is
+	 * undecided at 8 rounds (0.26 + 0.76 > the 1 pp at its near end), and the gap to the
+	 * tolerance at the estimate (1.026 pp) asked for 8, the rounds already done; the verdict's
+	 * own rule decides at ± 0.74: 8 x (0.76 / 0.74)^2 = 8.4, so 9 (the default suite of
+	 * 2026-11-27 19:48, kind A, said "8") */
+	CHECK(!strcmp(pb_slowdown_verdict(10, 10.26, 0.76), "undecided"));
+	CHECK_EQ_U64(pb_slowdown_rounds_to_decide(10, 10.26, 0.76, 8), 9);
+	/* whatever it says decides: the interval narrowed to that many rounds does */
+	for (double meas = 2; meas < 40; meas += 0.37) {
+		unsigned need = pb_slowdown_rounds_to_decide(10, meas, 1.5, 8);
+		if (!need || need == UINT_MAX)
+			continue;
+		CHECK_MSG(need > 8, "%.2f: %u", meas, need);
+		CHECK_MSG(strcmp(pb_slowdown_verdict(10, meas, 1.5 * sqrt(8.0 / need)), "undecided"),
+			  "%.2f: %u rounds still undecided", meas, need);
+	}
 	/* the error on the tolerance itself: no number of rounds decides */
 	CHECK_EQ_U64(pb_slowdown_rounds_to_decide(3, 4, 0.5, 8), UINT_MAX);
 	/* plan's note says it, with the --runs to give, or that --runs cannot reach it */

@@ -376,11 +376,23 @@ unsigned pb_slowdown_rounds_to_decide(double predicted_pct, double measured_pct,
 	if (!isfinite(ci95_pp) || !(ci95_pp > 0) || !rounds ||
 	    strcmp(pb_slowdown_verdict(predicted_pct, measured_pct, ci95_pp), "undecided"))
 		return 0;
-	double gap = fabs(pb_slowdown_tolerance_pp(measured_pct) -
-			  fabs(predicted_pct - measured_pct));
-	if (!(gap > 0))
+	/* the widest interval that decides, found on the verdict's own rule (whose tolerance moves
+	 * with the interval's ends): an error on the tolerance is undecided at any width */
+	double decides = 0, undecided = ci95_pp;
+	if (!strcmp(pb_slowdown_verdict(predicted_pct, measured_pct, ci95_pp * 1e-9), "undecided"))
 		return UINT_MAX;
-	double n = ceil(rounds * (ci95_pp / gap) * (ci95_pp / gap));
+	for (int i = 0; i < 60; i++) {
+		double mid = (decides + undecided) / 2;
+		if (strcmp(pb_slowdown_verdict(predicted_pct, measured_pct, mid), "undecided"))
+			decides = mid;
+		else
+			undecided = mid;
+	}
+	if (!(decides > 0))
+		return UINT_MAX;
+	double n = ceil(rounds * (ci95_pp / decides) * (ci95_pp / decides));
+	if (n <= rounds)
+		n = rounds + 1.0;
 	return n >= UINT_MAX ? UINT_MAX : (unsigned)n;
 }
 

@@ -184,10 +184,11 @@ bool pb_slowdown_within(double predicted_pct, double measured_pct);
  * measured slowdown is not known well enough to say). */
 const char *pb_slowdown_verdict(double predicted_pct, double measured_pct, double ci95_pp);
 /* The rounds that would decide an undecided verdict at the noise seen: the interval must come
- * inside the gap between the error and the tolerance, and it narrows as 1 / sqrt(rounds), so
- * rounds x (ci95 / gap)^2, rounded up (t kept at the rounds' own, so an over-estimate). 0 when
- * the verdict is decided or there is no interval; UINT_MAX when the error sits on the
- * tolerance, where no number of rounds decides. */
+ * down to the widest one pb_slowdown_verdict decides with (inside the gap between the error and
+ * the tolerance at the interval's ends), and it narrows as 1 / sqrt(rounds), so rounds x
+ * (ci95 / that width)^2, rounded up, and more than the rounds done (t kept at the rounds' own,
+ * so an over-estimate). 0 when the verdict is decided or there is no interval; UINT_MAX when
+ * the error sits on the tolerance, where no number of rounds decides. */
 unsigned pb_slowdown_rounds_to_decide(double predicted_pct, double measured_pct, double ci95_pp,
 				      unsigned rounds);
 /* Whether a CI half-width is small enough to stop measuring (half the planned tolerance). */
