@@ -4,12 +4,33 @@
 #include "cli/options.h"
 #include "facilities/facility.h"
 #include "io/probe_json.h"
+#include "present/summary.h"
 #include "util/error.h"
 
 #include <jansson.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+
+/* A facility's spec syntax from column col, broken before a "[" or after a "|" outside
+ * brackets where it would run past the summary's width, each further line under the first. */
+static void print_usage(int col, const char *usage)
+{
+	while ((int)strlen(usage) > PB_SUMMARY_WIDTH - col) {
+		int room = PB_SUMMARY_WIDTH - col, cut = 0, depth = usage[0] == '[';
+		for (int i = 1; i <= room; i++) {
+			/* an alternative inside brackets ("[:ops|:cycles]") stays whole */
+			if (usage[i] == '[' || (usage[i - 1] == '|' && !depth))
+				cut = i;
+			depth += (usage[i] == '[') - (usage[i] == ']');
+		}
+		if (!cut)
+			break;
+		printf("%.*s\n%*s", cut, usage, col, "");
+		usage += cut;
+	}
+	printf("%s\n", usage);
+}
 
 static int print_json(const struct pb_machine *m)
 {
@@ -113,15 +134,23 @@ static void print_text(const struct pb_machine *m)
 		struct pb_availability av;
 		struct pb_self_test test;
 		pb_facility_check(m, NULL, *f, &av, &test);
-		printf("%-10s %-9s %-8s %-6s %-9s %s\n", (*f)->name, av.available ? "yes" : "no",
-		       pb_verdict_name(test.verdict), (*f)->exact ? "yes" : "no",
-		       pb_ip_kind_name(pb_facility_ip_kind(m, *f)), (*f)->usage);
-		if (test.verdict != PB_VERDICT_ABSENT)
-			printf("%-10s self-test (%.1f ms): %s\n", "", test.ms, test.text);
+		int col = printf("%-10s %-9s %-8s %-6s %-9s ", (*f)->name, av.available ? "yes" : "no",
+				 pb_verdict_name(test.verdict), (*f)->exact ? "yes" : "no",
+				 pb_ip_kind_name(pb_facility_ip_kind(m, *f)));
+		print_usage(col, (*f)->usage);
+		/* the notes under a facility wrap at the summary's width, under its usage column's
+		 * start: a reason of 190 characters ran past a terminal of 100 columns */
+		char first[64];
+		if (test.verdict != PB_VERDICT_ABSENT) {
+			snprintf(first, sizeof first, "%-10s self-test (%.1f ms):", "", test.ms);
+			pb_summary_wrapped(stdout, first, test.text, 11);
+		}
 		const char *why = av.available ? av.detail : av.reason;
 		if (why[0] && test.verdict != PB_VERDICT_INERT && test.verdict != PB_VERDICT_INEXACT &&
-		    test.verdict != PB_VERDICT_REFUSED)
-			printf("%-10s %s%s\n", "", av.available ? "" : "why: ", why);
+		    test.verdict != PB_VERDICT_REFUSED) {
+			snprintf(first, sizeof first, "%-10s %s", "", av.available ? "" : "why:");
+			pb_summary_wrapped(stdout, first, why, 11);
+		}
 	}
 }
 

@@ -11,7 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define WIDTH 100
 
 static const struct pb_rset *figure_of(const struct pb_rset *entry, const char *name)
 {
@@ -130,7 +129,7 @@ void pb_summary_wrapped(FILE *out, const char *first, const char *text, int inde
 	bool space = *first && first[strlen(first) - 1] != ' ';
 	while (*text) {
 		int word = (int)strcspn(text, " ");
-		if (col > indent && col + space + word > WIDTH) {
+		if (col > indent && col + space + word > PB_SUMMARY_WIDTH) {
 			fprintf(out, "\n%*s", indent, "");
 			col = indent;
 			space = false;
@@ -258,7 +257,7 @@ static void table_widths(const char *const (*rows)[SCORECARD_COLUMNS], size_t nr
 		int total = SCORECARD_COLUMNS - 1;
 		for (int k = 0; k < SCORECARD_COLUMNS; k++)
 			total += widths[k];
-		if (total <= WIDTH)
+		if (total <= PB_SUMMARY_WIDTH)
 			return;
 		int best = -1, best_lines = 0;
 		for (int k = 0; k < SCORECARD_COLUMNS; k++) {

@@ -14,6 +14,9 @@ struct pb_scorecard_cells {
 };
 void pb_scorecard_cells(const struct pb_rset *entry, struct pb_scorecard_cells *cells);
 
+/* The terminal width every summary line keeps to. */
+#define PB_SUMMARY_WIDTH 100
+
 /* first, then text wrapped at 100 columns at its spaces, every line after the first indented
  * by indent. */
 void pb_summary_wrapped(FILE *out, const char *first, const char *text, int indent);
