@@ -814,8 +814,46 @@ static void check_left_out_pair(void)
 	json_decref(root);
 }
 
+/* A wrapped line never parts a figure from its unit or its interval: the scorecard's use line
+ * read "...(cost\n below the 1.2\n% timing noise)" at 100 columns (2026-11-27). A chunk wider
+ * than a line is still broken at its spaces. */
+static void check_wrapped_figures(void)
+{
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&out, &len);
+	if (!f)
+		return;
+	char pad[80];
+	memset(pad, 'x', 79);
+	pad[79] = 0;
+	/* "1.2" ends at column 98 and "%" would fit after it: the pair goes on together */
+	pb_summary_wrapped(f, "", "time-based: use for sampling up to 14.7 kHz (cost below the 1.2 % "
+			   "timing noise) and 13.2 ± 0.15 µs a sample; counting alone costs 193 ± "
+			   "14 ns an event", 10);
+	pb_summary_wrapped(f, "", pad, 10);
+	pb_summary_wrapped(f, "", "w 11111111111 ± 22222222222 ± 33333333333 ± 44444444444 ± "
+			   "55555555555 ± 66666666666 ± 77777777777 ± 88888888888 ± 9 %", 10);
+	fclose(f);
+	CHECK_MSG(!strstr(out, "1.2\n") && !strstr(out, "14.7\n") && !strstr(out, "±\n") &&
+			  !strstr(out, "193\n") && !strstr(out, "13.2\n"),
+		  "%s", out);
+	CHECK_STR_CONTAINS(out, "1.2 %");
+	/* every line within 100 columns (µ and ± count as one) */
+	for (char *line = out; line && *line;) {
+		char *end = strchr(line, '\n');
+		size_t n = end ? (size_t)(end - line) : strlen(line), cols = 0;
+		for (size_t i = 0; i < n; i++)
+			cols += ((unsigned char)line[i] & 0xC0) != 0x80;
+		CHECK_MSG(cols <= 100, "%zu columns: %.*s", cols, (int)n, line);
+		line = end ? end + 1 : NULL;
+	}
+	free(out);
+}
+
 int main(void)
 {
+	check_wrapped_figures();
 	check_overhead_cells();
 	check_left_out_pair();
 	check_prediction_notes();
