@@ -416,6 +416,12 @@ static void test_redesign(void)
 	/* the first design's runs and the second's, no others */
 	CHECK_EQ_U64(noisy.calls, 2 * NOISE_PAIRS + 4 * PILOT_PAIRS + 2 * (cf.first_pairs + cf.pairs));
 	CHECK(cf.setup_s >= 0 && cf.setup_s <= cf.seconds);
+	/* one run's noise, read from the fit's residuals: the 2 ms the design's runs had, where
+	 * the noise pairs before it saw the quiet 10 us (the scorecard's timing noise) */
+	CHECK(near(cf.noise_ns, 1e4, 5e3));
+	CHECK_EQ_U64(cf.run_noise_df, cf.cpu.n - 2);
+	CHECK_MSG(cf.run_noise_ns > 1.5e6 && cf.run_noise_ns < 2.5e6, "%.0f ns at %zu df",
+		  cf.run_noise_ns, cf.run_noise_df);
 	fprintf(stderr, "redesign: a first design of %zu pairs at ±%.0f %%, a second of %zu at "
 		"±%.1f %%\n", cf.first_pairs, 100 * cf.first.slope_ci95 / cf.first.slope, cf.pairs,
 		100 * cf.cpu.slope_ci95 / cf.cpu.slope);
@@ -438,6 +444,10 @@ static void test_redesign(void)
 				   "a second design resolved it");
 		CHECK_STR_CONTAINS(pb_rset_get_text(&fp->params, "stopping_rule"),
 				   "from a first design's fit");
+		CHECK(near(pb_rset_get_number(&fp->metrics, "run_noise_ns", &has),
+			   cf.run_noise_ns, 1e-6));
+		CHECK(has && pb_rset_get_int(&fp->metrics, "run_noise_df") ==
+				     (int64_t)cf.run_noise_df);
 	}
 	pb_test_check_units(&res);
 	pb_test_results_remove(&res, dir);

@@ -26,6 +26,27 @@ static double local_baseline(const double *base, size_t n, size_t i)
 	return pb_window_median(base, n, i, LOCAL_PAIRS);
 }
 
+/* One run's noise from the fit's residuals: a residual holds the sampled run's noise, that
+ * run's slowdown s times longer and (noise in proportion to the run) that much noisier, and
+ * its baseline's, a median of five partners (variance ~0.31 of a run's: pb_cost_design_size),
+ * so its variance is sigma^2 ((1 + s)^2 + 0.31) on average over the pairs. Four noise pairs
+ * gave 0.19 to 8.0 % of a run in four suites of one afternoon (kind A, 2026-11-27), where the
+ * same suites' fits' pairs gave 0.5 to 1.2 %: one disturbed pair of four carries the figure. */
+static void run_noise_of(const double *y, size_t n, struct cost_fit *cf)
+{
+	cf->run_noise_ns = NAN;
+	cf->run_noise_df = 0;
+	if (n < 3 || !(cf->baseline_cpu > 0) || !(cf->cpu.residual_sd > 0))
+		return;
+	double spread = 0;
+	for (size_t i = 0; i < n; i++) {
+		double s = fmax(0, y[i] / cf->baseline_cpu);
+		spread += (1 + s) * (1 + s) + 0.31;
+	}
+	cf->run_noise_ns = cf->cpu.residual_sd / sqrt(spread / (double)n);
+	cf->run_noise_df = n - 2;
+}
+
 /* The cost at each period of the sweep, shortest period first, from its pairs' x (samples) and
  * y (extra CPU time). */
 static void costs_by_period(const struct sweep *sw, const double *x, const double *y,
@@ -214,6 +235,7 @@ void pb_cost_fit_sweep(const struct sweep *sw, bool per_event, struct cost_fit *
 		goto out;
 	}
 	cf->fitted = true;
+	run_noise_of(y, kept, cf);
 	place_left_out(cf);
 	fit_rate_model(x, y, period, kept, cf);
 	cf->wall_fitted = !pb_linear_fit(x, yw, kept, &cf->wall);
@@ -301,6 +323,10 @@ static void design_metrics(struct pb_result_point *p, const struct cost_fit *cf)
 	if (cf->noise_pairs) {
 		pb_rset_real(m, "noise_ns", PB_UNIT_NS, cf->noise_ns);
 		pb_rset_int(m, "noise_pairs", PB_UNIT_COUNT, (int64_t)cf->noise_pairs);
+		if (cf->run_noise_df) {
+			pb_rset_real(m, "run_noise_ns", PB_UNIT_NS, cf->run_noise_ns);
+			pb_rset_int(m, "run_noise_df", PB_UNIT_COUNT, (int64_t)cf->run_noise_df);
+		}
 	} else {
 		pb_rset_text(&p->params, "noise_from", "the pilot's residuals (a facility that traps "
 			     "on every event: its runs without perf hold none of its noise)");

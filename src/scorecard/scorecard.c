@@ -501,26 +501,40 @@ static void program_cost_part(struct pb_rset *e, const struct pb_results *r, con
 	figure(e, "program_ns_per_sample", pb_median(costs, n), lo, hi, "ns/sample", true, note);
 }
 
-/* One run's 95 % band of CPU time on this machine, as a fraction: the cost experiment measures
- * a run's spread before its sweeps (noise_ns, from noise_pairs pairs of unsampled runs of the
- * cost workload, the suite's run length), and t (noise_pairs df) times it over the run is the
- * band a single run falls in; the median over the fits that measured it. The same for every
- * facility: each one's own overhead baselines are runs of its own length (a uprobe's 0.16 ms
- * showed 13-30 %, a breakpoint's 30 µs 0.3 % by chance), so rates from them disagreed by 1000
- * where the costs differ by 25. NaN without such a fit (the overhead baselines then). */
+/* One run's 95 % band of CPU time on this machine, as a fraction: t times one run's noise
+ * over the run, the noise of unsampled runs of the cost workload at the suite's run length. The
+ * same for every facility: each one's own overhead baselines are runs of its own length (a
+ * uprobe's 0.16 ms showed 13-30 %, a breakpoint's 30 µs 0.3 % by chance), so rates from them
+ * disagreed by 1000 where the costs differ by 25. The noise is read from the fits' residuals
+ * (run_noise_ns, n - 2 degrees of freedom each), pooled over the fits that carry it: variance
+ * over the run weighted by degrees of freedom, t at their sum. Four noise pairs before a sweep
+ * (noise_ns), used where no fit carries it (a file of an older build), gave 0.19 to 8.0 % of a
+ * run in four suites of one afternoon, the fits' pairs 0.5 to 1.2 % (kind A, 2026-11-27): the
+ * "sampling up to" rate moved by a factor of 20 with them. NaN without either (the overhead
+ * baselines then). */
 static double machine_noise(const struct pb_results *r)
 {
-	double bands[64];
-	size_t n = 0;
-	for (size_t i = 0; i < r->npoints && n < PB_ARRAY_SIZE(bands); i++) {
+	double bands[64], pooled = 0;
+	size_t n = 0, df = 0;
+	for (size_t i = 0; i < r->npoints; i++) {
 		const struct pb_result_point *p = r->points[i];
-		double noise = pb_rset_get_number(&p->metrics, "noise_ns", NULL);
 		double base = pb_rset_get_number(&p->metrics, "baseline_ns", NULL);
-		int64_t pairs = pb_rset_get_int(&p->metrics, "noise_pairs");
-		if (!none_fit(p) || !(noise > 0) || !(base > 0) || pairs < 2)
+		double run = pb_rset_get_number(&p->metrics, "run_noise_ns", NULL);
+		int64_t run_df = pb_rset_get_int(&p->metrics, "run_noise_df");
+		if (!none_fit(p) || !(base > 0))
 			continue;
-		bands[n++] = pb_t95((size_t)pairs) * noise / base;
+		if (run > 0 && run_df > 0) {
+			pooled += (double)run_df * (run / base) * (run / base);
+			df += (size_t)run_df;
+			continue;
+		}
+		double noise = pb_rset_get_number(&p->metrics, "noise_ns", NULL);
+		int64_t pairs = pb_rset_get_int(&p->metrics, "noise_pairs");
+		if (noise > 0 && pairs >= 2 && n < PB_ARRAY_SIZE(bands))
+			bands[n++] = pb_t95((size_t)pairs) * noise / base;
 	}
+	if (df)
+		return pb_t95(df) * sqrt(pooled / (double)df);
 	return n ? pb_median(bands, n) : NAN;
 }
 
