@@ -37,6 +37,7 @@ check "[ \"\$(grep -v '^facilities that can sample\|^  [a-z]' '$work/plan_help' 
 expect_exit 2 "ring not a power of two" "$PB_BIN" plan --facility $T --budget 5 --ring 3 -- true
 expect_exit 2 "command not found" "$PB_BIN" plan --facility $T --budget 5 -- /nonexistent/cmd
 check "grep -q 'cannot run' '$work/err'" "not found explained"
+check "! grep -q 'PATH' '$work/err'" "a path given is not said to be missing from PATH"
 expect_exit 1 "command fails" "$PB_BIN" plan --facility $T --budget 5 -- false
 check "grep -q 'exited with status 1' '$work/err'" "non-zero exit explained"
 

@@ -270,7 +270,10 @@ int pb_process_run(const struct pb_process_config *cfg, struct pb_process_result
 	if (got == (ssize_t)sizeof exec_errno)
 		return pb_fail(err, PB_EXIT_USAGE, exec_errno, "cannot run '%s': %s%s",
 			       cfg->argv[0], strerror(exec_errno),
-			       exec_errno == ENOENT ? " (not found in PATH)" : "");
+			       /* a path is not looked up in PATH */
+			       exec_errno == ENOENT && !strchr(cfg->argv[0], '/')
+				       ? " (not found in PATH)"
+				       : "");
 	if (WIFEXITED(status))
 		res->exit_code = WEXITSTATUS(status);
 	if (WIFSIGNALED(status)) {
