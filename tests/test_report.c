@@ -290,6 +290,17 @@ static void check_report(void)
 	}
 	const char *cost = strstr(html, "id=\"exp-cost\"");
 	CHECK(cost && !strstr(cost, "accuracy (%)"));
+	/* every table sits in a block of the page's width: a table alone does not keep to the
+	 * page's column (the skipped facilities' and the bias shares' stood at the left edge) */
+	unsigned tables = 0;
+	for (const char *t = strstr(html, "<table"); t; t = strstr(t + 1, "<table")) {
+		const char *div = t - 1;
+		while (div > html && *div != '<')
+			div--;
+		tables++;
+		CHECK_MSG(!strncmp(div, "<div class=\"wide", 16), "%.60s", div);
+	}
+	CHECK(tables >= 5);
 	/* the bias shares table */
 	CHECK_STR_CONTAINS(html, "pb_wl_bias_plain_load4");
 	CHECK_STR_CONTAINS(html, "<td class=\"n\">24.50</td>");

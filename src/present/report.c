@@ -255,7 +255,8 @@ static void skipped_section(FILE *f, const struct pb_results *results)
 		fputs("<p>Every chosen facility ran.</p>\n", f);
 		return;
 	}
-	fputs("<table>\n<tr><th>facility</th><th>reason</th></tr>\n", f);
+	/* in a block of the page's width, as every table: a table alone does not keep to it */
+	fputs("<div class=\"wide\"><table>\n<tr><th>facility</th><th>reason</th></tr>\n", f);
 	for (size_t i = 0; i < pb_rlist_size(skipped); i++) {
 		const struct pb_rset *s = pb_rlist_set_at(skipped, i);
 		fputs("<tr><td>", f);
@@ -264,7 +265,7 @@ static void skipped_section(FILE *f, const struct pb_results *results)
 		pb_html_esc(f, str(s, "reason"));
 		fputs("</td></tr>\n", f);
 	}
-	fputs("</table>\n", f);
+	fputs("</table></div>\n", f);
 }
 
 static void shares_table(FILE *f, const struct pb_results *r, const char *experiment)
@@ -279,7 +280,8 @@ static void shares_table(FILE *f, const struct pb_results *r, const char *experi
 			fputs("<h3>Share of samples per event instruction</h3>\n<p>Ideal: an equal "
 			      "share on each. &lsquo;At the IP&rsquo; counts a sample on the instruction "
 			      "its IP names; &lsquo;IP+1-corrected&rsquo; on the one before it.</p>\n"
-			      "<table>\n<tr><th>facility</th><th>workload</th><th>period</th>"
+			      "<div class=\"wide\"><table>\n<tr><th>facility</th><th>workload</th>"
+			      "<th>period</th>"
 			      "<th>label</th><th>instruction</th><th>at the IP (%)</th>"
 			      "<th>IP+1-corrected (%)</th></tr>\n",
 			      f);
@@ -301,7 +303,7 @@ static void shares_table(FILE *f, const struct pb_results *r, const char *experi
 		}
 	}
 	if (header)
-		fputs("</table>\n", f);
+		fputs("</table></div>\n", f);
 }
 
 static void figures(FILE *f, const struct pb_plot_set *plots, const char *experiment)
