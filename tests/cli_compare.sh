@@ -103,6 +103,32 @@ expect_exit 0 "compare with a scorecard" "$PB_BIN" compare "$work/a" "$work/c"
 check "grep -q 'use it for time profiles' '$work/out'" "the scorecard is shown per machine"
 check "grep -Eq '^timer:cpu-clock accuracy:ratio=40[^|]*\| [0-9.]+±[0-9.]+ +\| - ' '$work/out'" \
 	"a too-few-samples point gives no figure"
+# a scorecard's summary is shown whole, wrapped under its column (cut at 75 characters, the
+# timer's stopped at "use for time estimates to"); labels wider than the label column go on a
+# line of their own, wrapped, and the runs' cells stay side by side
+python3 - "$work/a/results.json" "$work/la/results.json" "$work/lc/results.json" <<'EOF2'
+import json, os, sys
+for out, run_id in ((sys.argv[2], "long-a"), (sys.argv[3], "long-c")):
+    d = json.load(open(sys.argv[1]))
+    for p in d["points"]:
+        if p["workload"].startswith("accuracy:ratio=20"):
+            p["workload"] = "program:xz -4 -T1 (256 KiB text of pseudo-words, the same every " \
+                            "time) at a period long enough to need two lines " + p["workload"]
+    d["scorecard"] = [{"facility": "timer", "verdict": "works", "measured": True,
+                       "summary": "time-based (time estimates apply, counts do not): use for "
+                       "time estimates to ±1.8 %, function-level profiles, sampling up to "
+                       "2.41 kHz (cost below the 3.2 % timing noise); not for the-last-words"}]
+    d["run_id"] = run_id
+    os.makedirs(os.path.dirname(out), exist_ok=True)
+    json.dump(d, open(out, "w"))
+EOF2
+expect_exit 0 "compare with long labels and summaries" "$PB_BIN" compare "$work/la" "$work/lc" \
+	"$work/la"
+check "grep -q 'not for the-last-words' '$work/out' && narrow '$work/out'" \
+	"a long scorecard summary is whole, and no line is wider than 100 columns"
+check "grep -Eq '^facility[^|]*\| A +\| B +\| C' '$work/out' &&
+       ! grep -Eq '^facility[^|]*\| [BC] ' '$work/out'" \
+	"three runs' cells stay side by side in every table (the label column gives way)"
 expect_exit 0 "compare with a run that has no scorecard" "$PB_BIN" compare "$work/c" "$work/n"
 check "grep -q 'no scorecard in its results' '$work/out'" "a run without scorecard is said so"
 

@@ -5,6 +5,7 @@
 #include "io/figures.h"
 #include "io/results.h"
 #include "present/report.h"
+#include "present/summary.h"
 #include "util/kit.h"
 #include "util/text.h"
 
@@ -161,8 +162,12 @@ static void print_scorecards(FILE *out, const struct pb_compare *c)
 			const char *summary = text_of(e, "summary");
 			if (!*summary)
 				summary = text_of(e, "why");
-			fprintf(out, "    %-10s %-9s %.75s\n", text_of(e, "facility"),
-				text_of(e, "verdict"), summary);
+			/* whole, wrapped under its column: cut at 75 characters, the timer's read
+			 * "use for time estimates to" and stopped */
+			char first[64];
+			pb_format(first, sizeof first, "    %-10s %-9s ", text_of(e, "facility"),
+				  text_of(e, "verdict"));
+			pb_summary_wrapped(out, first, summary, 25);
 		}
 	}
 }
@@ -173,10 +178,20 @@ static void print_table(FILE *out, const struct pb_compare *c, const struct tabl
 	if (!t->several_metrics && t->nrows)
 		fprintf(out, ": %s (%s)", t->rows[0].metric, t->rows[0].unit);
 	fputc('\n', out);
-	if (t->common[0])
-		fprintf(out, "%s\n", t->common);
-	if (t->differs[0])
-		fprintf(out, "runs differ in %s (rows line up on the rest)\n", t->differs);
+	/* what the rows share, a line per facility, each wrapped at the width */
+	for (const char *line = t->common; *line;) {
+		size_t len = strcspn(line, "\n");
+		char one[sizeof t->common];
+		pb_format(one, sizeof one, "%.*s", (int)len, line);
+		pb_summary_wrapped(out, "", one, 2);
+		line += len + (line[len] == '\n');
+	}
+	if (t->differs[0]) {
+		char differs[sizeof t->differs + 64];
+		pb_format(differs, sizeof differs, "runs differ in %s (rows line up on the rest)",
+			  t->differs);
+		pb_summary_wrapped(out, "", differs, 2);
+	}
 	int wlabel = 8, wcell[MAX_RUNS];
 	for (size_t r = 0; r < t->nrows; r++) {
 		char label[1024];
@@ -193,6 +208,14 @@ static void print_table(FILE *out, const struct pb_compare *c, const struct tabl
 			wcell[col] = columns(cell) > wcell[col] ? columns(cell) : wcell[col];
 		}
 	}
+	/* the label column gives way to the runs: a label wider than it goes on a line of its
+	 * own, and two runs' cells stood in two blocks, one run each, under labels of 50
+	 * columns (2026-11-27) */
+	size_t cells = 0;
+	for (size_t col = 0; col < c->nruns; col++)
+		cells += 3 + (size_t)wcell[col];
+	if ((size_t)wlabel + cells > (size_t)width && (size_t)width >= cells + 16)
+		wlabel = width - (int)cells;
 	/* runs in chunks that fit the width, the label column repeated */
 	for (size_t first = 0; first < c->nruns;) {
 		size_t last = first, used = (size_t)wlabel;
@@ -213,7 +236,8 @@ static void print_table(FILE *out, const struct pb_compare *c, const struct tabl
 			char label[1024];
 			row_label(t, &t->rows[r], label, sizeof label);
 			if (columns(label) > wlabel) {
-				fprintf(out, "%s\n", label);
+				/* on a line of its own, wrapped at its spaces where wider than one */
+				pb_summary_wrapped(out, "", label, 2);
 				label[0] = '\0';
 			}
 			pad(out, label, wlabel);
