@@ -1247,6 +1247,17 @@ static void test_smoke_on(const char *facility)
 		CHECK(json_is_number(json_object_get(pm, "slowdown_tolerance_pp")));
 		CHECK(json_is_boolean(json_object_get(pm, "slowdown_within")));
 		CHECK(json_is_string(json_object_get(p, "criterion")));
+		/* a timer's periods were chosen for a slowdown, which the point names (compare
+		 * lines runs up on it); an event-based facility's are its sweep's */
+		json_t *aimed = json_object_get(p, "aimed_slowdown_pct");
+		if (spec.facility->time_based && !per_event) {
+			double a = json_number_value(aimed);
+			CHECK_MSG(a == 3 || a == 10 || a == 30, "%g", a);
+			CHECK(near(json_number_value(json_object_get(pm, "predicted_slowdown_pct")), a,
+				   0.05 * a) || json_object_get(p, "ns_per_sample_from"));
+		} else {
+			CHECK(aimed == NULL);
+		}
 		check_adds_up(p);
 		check_reference(p, per_event || json_object_get(p, "ns_per_sample_from"));
 	}
@@ -1749,7 +1760,7 @@ static void test_rate_model(void)
 		struct pb_spec spec;
 		CHECK(pb_spec_parse("timer:cpu-clock", &spec, NULL) == 0);
 		uint64_t pp[3];
-		unsigned npp = pb_cost_prediction_periods(&spec, cf, periods, 6, pp);
+		unsigned npp = pb_cost_prediction_periods(&spec, cf, periods, 6, pp, NULL);
 		CHECK_EQ_U64(npp, 3);
 		static const double budgets[] = {3, 10, 30};
 		for (unsigned k = 0; k < npp; k++) {

@@ -93,6 +93,22 @@ static void build(struct pb_results *doc)
 	pb_rset_real(&p->metrics, "ns_per_sample", PB_UNIT_NS_PER_SAMPLE, 2000);
 	pb_rset_real(&p->metrics, "ci95_ns", PB_UNIT_NS_PER_SAMPLE, 150);
 	pb_rset_bool(&p->metrics, "resolved", false);
+
+	/* predictions judged on the slowdown: a timer's, aimed at 10 %, its period from the fit
+	 * (0.5 pp off, measured ± 0.8 pp, undecided), and a breakpoint's at a period of its sweep */
+	for (int k = 0; k < 2; k++) {
+		p = pb_results_point(doc, "cost", k ? "bp:w" : "timer", "accuracy:ratio=20");
+		pb_rset_text(&p->params, "kind", "prediction");
+		pb_rset_int(&p->params, "period", PB_UNIT_NONE, k ? 1000 : 143305);
+		if (!k)
+			pb_rset_real(&p->params, "aimed_slowdown_pct", PB_UNIT_PERCENT, 10);
+		pb_rset_int(&p->metrics, "rounds", PB_UNIT_NONE, 8);
+		pb_rset_real(&p->metrics, "slowdown_error_pp", PB_UNIT_PERCENT_POINTS,
+			     k ? -2 : 0.5);
+		pb_rset_real(&p->metrics, "measured_slowdown_ci95_pp", PB_UNIT_PERCENT_POINTS,
+			     0.8);
+		pb_rset_text(&p->metrics, "slowdown_verdict", k ? "within" : "undecided");
+	}
 }
 
 /* The same intervals as the records give, for one attribution or the point's own, and in
@@ -159,7 +175,7 @@ static void check_figures(void)
 		json_array_get(records, json_array_size(records) - 1);
 	CHECK(!strcmp(json_string_value(json_object_get(first, "record")), "run"));
 	CHECK(!strcmp(json_string_value(json_object_get(last, "record")), "done"));
-	CHECK_EQ_U64(json_integer_value(json_object_get(last, "figures")), 6);
+	CHECK_EQ_U64(json_integer_value(json_object_get(last, "figures")), 8);
 	CHECK(!strcmp(json_string_value(json_object_get(json_object_get(first, "machine"), "label")),
 		      "node7"));
 	const json_t *sc = json_array_get(records, 1);
@@ -195,6 +211,33 @@ static void check_figures(void)
 	f = figure(records, "cost", "cost_ns_per_sample");
 	CHECK(f && bound(f, "lo") == 1850 && bound(f, "hi") == 2150);
 	CHECK(f && json_is_false(json_object_get(f, "resolved")));
+
+	/* a prediction's slowdown error, ± the measured slowdown's CI; the timer's lines up on
+	 * the slowdown it aimed at, not on its period (which its run's fit chose), the
+	 * breakpoint's on its period */
+	unsigned slowdowns = 0;
+	for (size_t i = 0; i < json_array_size(records); i++) {
+		const json_t *r = json_array_get(records, i);
+		const char *metric = json_string_value(json_object_get(r, "metric"));
+		if (!metric || strcmp(metric, "prediction_slowdown_error_pp"))
+			continue;
+		slowdowns++;
+		const json_t *set = json_object_get(r, "settings");
+		bool timer = !strcmp(json_string_value(json_object_get(r, "facility")),
+				     "timer:cpu-clock");
+		double v = json_number_value(json_object_get(r, "value"));
+		CHECK(fabs(bound(r, "lo") - (v - 0.8)) < 1e-9 && fabs(bound(r, "hi") - (v + 0.8)) < 1e-9);
+		CHECK(json_is_true(json_object_get(r, "resolved")));
+		CHECK(!strcmp(json_string_value(json_object_get(r, "unit")), "percentage points"));
+		if (timer) {
+			CHECK(v == 0.5 && json_object_get(set, "period") == NULL);
+			CHECK(json_number_value(json_object_get(set, "aimed_slowdown_pct")) == 10);
+		} else {
+			CHECK(v == -2 && json_integer_value(json_object_get(set, "period")) == 1000);
+			CHECK(json_object_get(set, "aimed_slowdown_pct") == NULL);
+		}
+	}
+	CHECK_EQ_U64(slowdowns, 2);
 
 	/* what run writes, compare reads back the same */
 	CHECK(pb_figures_write_jsonl(dir, records, &err) == 0);

@@ -456,10 +456,13 @@ static int cost_run(const struct pb_suite_options *o, const struct pb_spec *aske
 			pb_cost_refuse_prediction(res, facility, other, use, &site_fits[0]);
 		} else if (use) {
 			uint64_t pp[3];
-			unsigned npp = pb_cost_prediction_periods(&spec, use, su.periods, su.np, pp);
+			double aimed[3];
+			unsigned npp = pb_cost_prediction_periods(&spec, use, su.periods, su.np, pp,
+								  aimed);
 			unsigned tc[2] = {1, o->threads[o->nthreads - 1]};
 			for (unsigned t = 0; t < (tc[1] > 1 ? 2u : 1u) && !rc; t++)
-				rc = pb_cost_predict_workload(o, facility, &spec, other, tc[t], pp, npp,
+				rc = pb_cost_predict_workload(o, facility, &spec, other, tc[t], pp,
+							   aimed, npp,
 							   use,
 							   use == &site_fits[0] && tc[t] == 1 ? ref
 											       : NULL,

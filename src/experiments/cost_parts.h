@@ -214,15 +214,19 @@ void pb_cost_refuse_prediction(struct pb_results *res, const char *facility,
 			       const struct cost_fit *first);
 int pb_cost_predict_workload(const struct pb_suite_options *o, const char *facility,
 			     const struct pb_spec *spec, const char *workload, unsigned threads,
-			     const uint64_t *periods, unsigned nperiods,
+			     const uint64_t *periods, const double *aimed_pct, unsigned nperiods,
 			     const struct cost_fit *none, const struct pb_cost_reference *ref,
 			     struct pb_results *res, struct pb_error *err);
 /* The periods a target is predicted at (up to 3, shortest last). A timer's come from the fit:
  * those whose predicted slowdown is 30, 10 and 3 % (the first over the 10 % that the slowdown
  * criterion needs on one period at least), no shorter than the facility allows; an event-based
- * facility's are its sweep's ends and middle (its events per run are not known yet). */
+ * facility's are its sweep's ends and middle (its events per run are not known yet).
+ * aimed_pct (NULL: not wanted) gets each period's aimed slowdown, NaN for an event-based
+ * facility's: what a comparison lines predictions up on, as a timer's periods move with its
+ * fit from run to run. */
 unsigned pb_cost_prediction_periods(const struct pb_spec *spec, const struct cost_fit *fit,
-				    const uint64_t *sweep, unsigned np, uint64_t *out);
+				    const uint64_t *sweep, unsigned np, uint64_t *out,
+				    double *aimed_pct);
 extern const char *const pb_cost_program_names[2];
 int pb_cost_real_programs(const struct pb_suite_options *o, const char *facility,
 			  const struct pb_spec *spec, const struct cost_fit *none,

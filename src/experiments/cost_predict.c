@@ -76,17 +76,21 @@ void pb_cost_refuse_prediction(struct pb_results *res, const char *facility, con
 }
 
 unsigned pb_cost_prediction_periods(const struct pb_spec *spec, const struct cost_fit *fit,
-				    const uint64_t *sweep, unsigned np, uint64_t *out)
+				    const uint64_t *sweep, unsigned np, uint64_t *out,
+				    double *aimed_pct)
 {
 	if (!spec->facility->time_based || !(fit->cpu.slope > 0)) {
+		unsigned n = np < 3 ? np : 3;
 		if (np < 3) {
 			memcpy(out, sweep, np * sizeof *out);
-			return np;
+		} else {
+			out[0] = sweep[0];
+			out[1] = sweep[np / 2];
+			out[2] = sweep[np - 1];
 		}
-		out[0] = sweep[0];
-		out[1] = sweep[np / 2];
-		out[2] = sweep[np - 1];
-		return 3;
+		for (unsigned i = 0; aimed_pct && i < n; i++)
+			aimed_pct[i] = NAN;
+		return n;
 	}
 	static const double budgets_pct[] = {3, 10, 30};
 	struct pb_slowdown_model m = {.baseline_ns = 1e9, .time_based = true,
@@ -102,8 +106,11 @@ unsigned pb_cost_prediction_periods(const struct pb_spec *spec, const struct cos
 		 * pooled slope's where the line gives none) */
 		if (fit->rate.dependent)
 			pb_period_for_budget_on_line(&m, &fit->rate, budgets_pct[i], &bp, NULL);
-		if (!n || bp.period < out[n - 1])
+		if (!n || bp.period < out[n - 1]) {
+			if (aimed_pct)
+				aimed_pct[n] = budgets_pct[i];
 			out[n++] = bp.period;
+		}
 	}
 	return n;
 }
@@ -133,6 +140,7 @@ struct prediction_rounds_done {
 	const struct cost_fit *none;
 	unsigned threads, rounds;
 	const uint64_t *periods;
+	const double *aimed_pct;     /* per period, the slowdown it was chosen for (NaN: none) */
 	unsigned nperiods;
 	struct predict_run runs[3][MAX_RUNS];
 	double bcpu[MAX_RUNS], bwall[MAX_RUNS];
@@ -312,6 +320,8 @@ static void prediction_point_fill(struct pb_result_point *p, const struct predic
 	struct pb_rset *par = &p->params;
 	pb_rset_text(par, "kind", "prediction");
 	pb_rset_int(par, "period", PB_UNIT_NONE, (int64_t)period);
+	if (d->aimed_pct && isfinite(d->aimed_pct[i]))
+		pb_rset_real(par, "aimed_slowdown_pct", PB_UNIT_PERCENT, d->aimed_pct[i]);
 	pb_rset_int(par, "threads", PB_UNIT_THREADS, threads);
 	pb_rset_real(par, "baseline_ns", PB_UNIT_NS, base_cpu);
 	pb_rset_real(par, "baseline_wall_ns", PB_UNIT_NS, base_wall);
@@ -586,7 +596,8 @@ static int prediction_rounds(const struct pb_suite_options *o, const char *what,
  * (mode none), in rotating order; predicted from the median baseline. */
 int pb_cost_predict_workload(const struct pb_suite_options *o, const char *facility,
 				 const struct pb_spec *spec, const char *workload,
-				 unsigned threads, const uint64_t *periods, unsigned nperiods,
+				 unsigned threads, const uint64_t *periods, const double *aimed_pct,
+				 unsigned nperiods,
 				 const struct cost_fit *none, const struct pb_cost_reference *ref,
 				 struct pb_results *res, struct pb_error *err)
 {
@@ -605,7 +616,8 @@ int pb_cost_predict_workload(const struct pb_suite_options *o, const char *facil
 	if (!d)
 		return pb_fail(err, PB_EXIT_FAILURE, 0, "out of memory");
 	*d = (struct prediction_rounds_done){.spec = spec, .none = none, .threads = threads,
-					     .periods = periods, .nperiods = nperiods, .ref = ref};
+					     .periods = periods, .aimed_pct = aimed_pct,
+					     .nperiods = nperiods, .ref = ref};
 	char what[256];
 	pb_format(what, sizeof what, "cost %s predict %s, %u thread(s)", facility, workload,
 		  threads);
@@ -701,14 +713,16 @@ static int program_run(void *ctx, uint64_t period, unsigned round, struct predic
  * its error on the baseline point, and the program is skipped. */
 static int program_runs(const struct pb_suite_options *o, const char *facility,
 			const struct pb_spec *spec, char *const *argv, const char *name,
-			const uint64_t *periods, unsigned nperiods, const struct cost_fit *none,
+			const uint64_t *periods, const double *aimed_pct, unsigned nperiods,
+			const struct cost_fit *none,
 			struct pb_results *res, struct pb_error *err)
 {
 	struct prediction_rounds_done *d = calloc(1, sizeof *d);
 	if (!d)
 		return pb_fail(err, PB_EXIT_FAILURE, 0, "out of memory");
 	*d = (struct prediction_rounds_done){.spec = spec, .none = none, .threads = 1,
-					     .periods = periods, .nperiods = nperiods};
+					     .periods = periods, .aimed_pct = aimed_pct,
+					     .nperiods = nperiods};
 	/* made first: a run that fails leaves its error here */
 	struct program_target p = {argv, spec, prediction_baseline_point(res, facility, name, 1)};
 	char what[256];
@@ -751,7 +765,8 @@ int pb_cost_real_programs(const struct pb_suite_options *o, const char *facility
 	 * a prediction of no cost at all) */
 	static const uint64_t fallback[] = {1000000, 200000, 100000};
 	uint64_t periods[3];
-	unsigned np = pb_cost_prediction_periods(spec, none, fallback, 3, periods);
+	double aimed[3];
+	unsigned np = pb_cost_prediction_periods(spec, none, fallback, 3, periods, aimed);
 	char input[64];
 	if (make_input(input, sizeof input, 256u << 10, err))
 		return -1;
@@ -775,8 +790,8 @@ int pb_cost_real_programs(const struct pb_suite_options *o, const char *facility
 			pb_suite_more_runs(o, -(int)(pb_cost_predict_rounds(o) * 4));
 			continue;
 		}
-		rc = program_runs(o, facility, spec, progs[i].argv, progs[i].name, periods, np,
-				  none, res, err);
+		rc = program_runs(o, facility, spec, progs[i].argv, progs[i].name, periods, aimed,
+				  np, none, res, err);
 	}
 	unlink(input);
 	return rc;

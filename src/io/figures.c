@@ -17,6 +17,8 @@
  *  loss_pct          lost / (kept + lost) records, Wilson 95 % score interval on the counts
  *  prediction_error_pct
  *                    metrics.error_pct (a summary over runs)
+ *  prediction_slowdown_error_pp
+ *                    predicted - measured slowdown, ± the measured slowdown's 95 % CI
  * A figure from fewer than two runs has no interval (null): it is shown, and never judged.
  * A point marked too_few_samples, not applicable or failed gives no figure. */
 #include "io/figures.h"
@@ -38,7 +40,7 @@
  * what the machine made of it (iterations, IP kind). */
 static const char *const setting_names[] = {
 	"period", "threads", "levels", "events_opened_together", "delivery", "ring_pages",
-	"wakeup", "poll_us", "padding", "kind", "period_kind",
+	"wakeup", "poll_us", "padding", "kind", "period_kind", "aimed_slowdown_pct",
 };
 
 static json_t *machine_meta(const struct pb_results *r, const char *label)
@@ -100,7 +102,12 @@ static json_t *record_base(const struct pb_results *r, const json_t *machine, co
 static json_t *settings_of(const struct pb_result_point *p)
 {
 	json_t *o = json_object();
+	/* a prediction chosen for a slowdown: its period comes from the run's own fit, and two
+	 * runs' predictions line up on the slowdown they aimed at */
+	bool aimed = pb_rset_get(&p->params, "aimed_slowdown_pct") != NULL;
 	for (size_t i = 0; i < PB_ARRAY_SIZE(setting_names); i++) {
+		if (aimed && !strcmp(setting_names[i], "period"))
+			continue;
 		const struct pb_rvalue *v = pb_rset_get(&p->params, setting_names[i]);
 		if (!v || (v->kind != PB_RV_INT && v->kind != PB_RV_TEXT && v->kind != PB_RV_REAL &&
 			   v->kind != PB_RV_BOOL))
@@ -241,6 +248,23 @@ static void emit_fit(struct figure_out *fo, const char *metric, const char *valu
 	emit(fo, metric, x, v->unit, has_ci && isfinite(ci), x - ci, x + ci,
 	     "95 % CI of the least-squares slope",
 	     (unsigned)pb_rset_get_int(m, "points"), ok);
+}
+
+/* A prediction judged on the slowdown (docs/overhead.md): predicted - measured slowdown in
+ * points of run time, its interval the measured slowdown's 95 % CI (what the verdict judges
+ * with). Undecided or not, the figure stands with its interval: the verdict is the point's. */
+static void emit_slowdown_error(struct figure_out *fo)
+{
+	const struct pb_rset *m = &fo->p->metrics;
+	bool has, has_ci;
+	double error = pb_rset_get_number(m, "slowdown_error_pp", &has);
+	double ci = pb_rset_get_number(m, "measured_slowdown_ci95_pp", &has_ci);
+	if (!has)
+		return;
+	emit(fo, "prediction_slowdown_error_pp", error, PB_UNIT_PERCENT_POINTS,
+	     has_ci && isfinite(ci), error - ci, error + ci,
+	     "95 % CI of the measured slowdown (rounds paired)",
+	     (unsigned)pb_rset_get_int(m, "rounds"), true);
 }
 
 /* The point of the same experiment, facility and workload whose role is "baseline", with the
@@ -408,6 +432,7 @@ static json_t *from_results(const struct pb_results *r, const json_t *scorecard,
 		}
 		emit_loss(&fo);
 		emit_summary(&fo, "prediction_error_pct", "error_pct");
+		emit_slowdown_error(&fo);
 	}
 	json_decref(machine);
 	return records;
