@@ -147,21 +147,39 @@ static bool message_parts(const struct pb_error *err, char *a, size_t *alen, cha
 	return cut;
 }
 
+/* fmt's text added after err's message, or in front of it (in_front), the message cut again
+ * at its joint when it was cut before. */
+static void add_text(struct pb_error *err, bool in_front, const char *fmt, va_list ap)
+{
+	char a[sizeof err->msg], b[sizeof err->msg], full[4096];
+	size_t alen, blen, added;
+	bool joined = message_parts(err, a, &alen, b, &blen);
+	if (!in_front) {
+		size_t len = format_after(full, sizeof full, joined ? b : a, &added, fmt, ap);
+		if (joined)
+			compose(err, a, alen, full, len, true, added);
+		else
+			compose(err, full, len, NULL, 0, false, added);
+		return;
+	}
+	size_t len = format_after(full, sizeof full - sizeof a, "", &added, fmt, ap);
+	memcpy(full + len, a, alen + 1);
+	len += alen;
+	/* the message keeps its end (what to do) whole where it can; the cut falls in front */
+	if (joined)
+		compose(err, full, len, b, blen, true, blen);
+	else
+		compose(err, full, len, NULL, 0, false, alen);
+}
+
 int pb_error_append(struct pb_error *err, const char *fmt, ...)
 {
 	if (!err)
 		return -1;
-	char a[sizeof err->msg], b[sizeof err->msg], full[4096];
-	size_t alen, blen, added;
-	bool joined = message_parts(err, a, &alen, b, &blen);
 	va_list ap;
 	va_start(ap, fmt);
-	size_t len = format_after(full, sizeof full, joined ? b : a, &added, fmt, ap);
+	add_text(err, false, fmt, ap);
 	va_end(ap);
-	if (joined)
-		compose(err, a, alen, full, len, true, added);
-	else
-		compose(err, full, len, NULL, 0, false, added);
 	return -1;
 }
 
@@ -169,21 +187,10 @@ int pb_error_prefix(struct pb_error *err, const char *fmt, ...)
 {
 	if (!err)
 		return -1;
-	char a[sizeof err->msg], b[sizeof err->msg], full[4096];
-	size_t alen, blen, added;
-	bool joined = message_parts(err, a, &alen, b, &blen);
 	va_list ap;
 	va_start(ap, fmt);
-	size_t len = format_after(full, sizeof full - sizeof a, "", &added, fmt, ap);
+	add_text(err, true, fmt, ap);
 	va_end(ap);
-	memcpy(full + len, a, alen + 1);
-	len += alen;
-	added = alen;
-	/* the message keeps its end (what to do) whole where it can; the cut falls in the start */
-	if (joined)
-		compose(err, full, len, b, blen, true, blen);
-	else
-		compose(err, full, len, NULL, 0, false, added);
 	return -1;
 }
 
