@@ -116,7 +116,6 @@ int pb_linear_fit(const double *x, const double *y, size_t n, struct pb_fit *out
 	}
 	out->r2 = syy > 0 ? 1 - residual / syy : 1;
 	double s2 = residual / (double)(n - 2);
-	out->residual_sd = sqrt(s2);
 	out->slope_se = sqrt(s2 / sxx);
 	out->slope_ci95 = pb_t95(n - 2) * out->slope_se;
 	out->intercept_ci95 = pb_t95(n - 2) * sqrt(s2 * (1.0 / (double)n + mx * mx / sxx));

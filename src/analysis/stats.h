@@ -32,7 +32,6 @@ struct pb_fit {
 	double slope_ci95;  /* half-width of the 95 % confidence interval of the slope */
 	double slope_se;
 	double intercept_ci95; /* half-width of the 95 % confidence interval of the intercept */
-	double residual_sd;    /* the residuals' standard deviation, n - 2 degrees of freedom */
 };
 
 /* Least squares y = intercept + slope * x. Needs n >= 3 and x not all equal; returns -1

@@ -26,25 +26,33 @@ static double local_baseline(const double *base, size_t n, size_t i)
 	return pb_window_median(base, n, i, LOCAL_PAIRS);
 }
 
-/* One run's noise from the fit's residuals: a residual holds the sampled run's noise, that
- * run's slowdown s times longer and (noise in proportion to the run) that much noisier, and
- * its baseline's, a median of five partners (variance ~0.31 of a run's: pb_cost_design_size),
- * so its variance is sigma^2 ((1 + s)^2 + 0.31) on average over the pairs. Four noise pairs
- * gave 0.19 to 8.0 % of a run in four suites of one afternoon (kind A, 2026-11-27), where the
- * same suites' fits' pairs gave 0.5 to 1.2 %: one disturbed pair of four carries the figure. */
-static void run_noise_of(const double *y, size_t n, struct cost_fit *cf)
+/* One run's noise from the sweep's runs without perf: the noise pairs' figure again, from
+ * every pair's partner run in the order they ran, as the mean square of successive
+ * differences over two (a drift over the sweep moves it by the square of a step only), at
+ * n - 1 degrees of freedom; the pairs left out as disturbed are left out here too. Four noise
+ * pairs gave 0.16 to 8.0 % of a run in six default suites of one afternoon (kind A,
+ * 2026-11-27): one disturbed pair of four carries that figure. The fit's residuals would
+ * hold the sampled runs' own noise too (in one suite sw's gave 1.8 % of a run, where its four
+ * noise pairs gave 0.5). */
+static void run_noise_of(const double *base, const bool *left_out, size_t n, struct cost_fit *cf)
 {
 	cf->run_noise_ns = NAN;
 	cf->run_noise_df = 0;
-	if (n < 3 || !(cf->baseline_cpu > 0) || !(cf->cpu.residual_sd > 0))
-		return;
-	double spread = 0;
+	double sum = 0, last = NAN;
+	size_t steps = 0;
 	for (size_t i = 0; i < n; i++) {
-		double s = fmax(0, y[i] / cf->baseline_cpu);
-		spread += (1 + s) * (1 + s) + 0.31;
+		if (left_out[i] || !(base[i] > 0))
+			continue;
+		if (!isnan(last)) {
+			sum += (base[i] - last) * (base[i] - last);
+			steps++;
+		}
+		last = base[i];
 	}
-	cf->run_noise_ns = cf->cpu.residual_sd / sqrt(spread / (double)n);
-	cf->run_noise_df = n - 2;
+	if (steps < 2)
+		return;
+	cf->run_noise_ns = sqrt(sum / (2.0 * (double)steps));
+	cf->run_noise_df = steps;
 }
 
 /* The cost at each period of the sweep, shortest period first, from its pairs' x (samples) and
@@ -235,7 +243,7 @@ void pb_cost_fit_sweep(const struct sweep *sw, bool per_event, struct cost_fit *
 		goto out;
 	}
 	cf->fitted = true;
-	run_noise_of(y, kept, cf);
+	run_noise_of(b, left_out, sw->n, cf);
 	place_left_out(cf);
 	fit_rate_model(x, y, period, kept, cf);
 	cf->wall_fitted = !pb_linear_fit(x, yw, kept, &cf->wall);

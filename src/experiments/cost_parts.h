@@ -77,8 +77,8 @@ struct cost_fit {
 	 * that), the noise and pilot runs' setup_s coming on top. */
 	double noise_ns, pilot_ns, pilot_residual_ns, expected_rel_ci, to_resolve_s, setup_s;
 	size_t noise_pairs, pilot_pairs, design_pairs;
-	/* One run's noise read from the fit's residuals (run_noise_of), at run_noise_df degrees
-	 * of freedom: the noise_pairs' figure again, from all the fit's pairs. */
+	/* One run's noise read from the fit's runs without perf (run_noise_of), at run_noise_df
+	 * degrees of freedom: the noise pairs' figure again, from all the fit's pairs. */
 	double run_noise_ns;
 	size_t run_noise_df;
 	unsigned design_rounds, design_rounds_needed;

@@ -505,13 +505,13 @@ static void program_cost_part(struct pb_rset *e, const struct pb_results *r, con
  * over the run, the noise of unsampled runs of the cost workload at the suite's run length. The
  * same for every facility: each one's own overhead baselines are runs of its own length (a
  * uprobe's 0.16 ms showed 13-30 %, a breakpoint's 30 µs 0.3 % by chance), so rates from them
- * disagreed by 1000 where the costs differ by 25. The noise is read from the fits' residuals
- * (run_noise_ns, n - 2 degrees of freedom each), pooled over the fits that carry it: variance
- * over the run weighted by degrees of freedom, t at their sum. Four noise pairs before a sweep
- * (noise_ns), used where no fit carries it (a file of an older build), gave 0.19 to 8.0 % of a
- * run in four suites of one afternoon, the fits' pairs 0.5 to 1.2 % (kind A, 2026-11-27): the
- * "sampling up to" rate moved by a factor of 20 with them. NaN without either (the overhead
- * baselines then). */
+ * disagreed by 1000 where the costs differ by 25. The noise is read from the fits' runs
+ * without perf (run_noise_ns at run_noise_df degrees of freedom, cost_fit.c), pooled over the
+ * fits that carry it: variance over the run weighted by degrees of freedom, t at their sum.
+ * Four noise pairs before a sweep (noise_ns), used where no fit carries it (a file of an older
+ * build), gave bands of 0.52 to 12 % in four suites of one afternoon (kind A, 2026-11-27),
+ * and the "sampling up to" rate moved by a factor of 20 with them. NaN without either (the
+ * overhead baselines then). */
 static double machine_noise(const struct pb_results *r)
 {
 	double bands[64], pooled = 0;
