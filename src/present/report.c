@@ -133,7 +133,7 @@ static const char style[] =
 	 * only when even that is too narrow */
 	"body>*{max-width:1100px;margin-left:auto;margin-right:auto}"
 	"body>.figures{max-width:100%;min-width:min(1100px,100%);width:max-content}"
-	".wide{overflow-x:auto}.t{max-width:24em}.p{max-width:1060px}"
+	".wide{overflow-x:auto}.t{max-width:36em}.p{max-width:1060px}"
 	"h1{font-size:1.6em;margin-bottom:.2em}h2{border-bottom:1px solid #ccc;margin-top:1.8em}"
 	".meta{color:#555}.warn{background:#fff3cd;border:1px solid #e0c060;padding:.5em}"
 	"table{border-collapse:collapse;margin:.5em 0;font-size:.88em}"
