@@ -52,6 +52,7 @@ narrow() { # FILE: no line wider than 100 characters (UTF-8: ± and Δ are one c
 	python3 -c 'import sys; sys.exit(any(len(l.rstrip("\n")) > 100 for l in open(sys.argv[1], encoding="utf-8")))' "$1"
 }
 check "narrow '$work/ab.txt'" "text no wider than 100 columns"
+check "! grep -q ' $' '$work/ab.txt'" "no line ends in spaces"
 # six runs (the same two folders three times: each naming is a run of its own) are split
 "$PB_BIN" compare "$work/a" "$work/b" "$work/a" "$work/b" "$work/a" "$work/b" >"$work/six.txt"
 check "narrow '$work/six.txt'" "six runs: text no wider than 100 columns"
@@ -101,7 +102,7 @@ json.dump(d, open(sys.argv[2], "w"))
 EOF
 expect_exit 0 "compare with a scorecard" "$PB_BIN" compare "$work/a" "$work/c"
 check "grep -q 'use it for time profiles' '$work/out'" "the scorecard is shown per machine"
-check "grep -Eq '^timer:cpu-clock accuracy:ratio=40[^|]*\| [0-9.]+±[0-9.]+ +\| - ' '$work/out'" \
+check "grep -Eq '^timer:cpu-clock accuracy:ratio=40[^|]*\| [0-9.]+±[0-9.]+ +\| -( |$)' '$work/out'" \
 	"a too-few-samples point gives no figure"
 # a scorecard's summary is shown whole, wrapped under its column (cut at 75 characters, the
 # timer's stopped at "use for time estimates to"); labels wider than the label column go on a

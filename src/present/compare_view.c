@@ -229,7 +229,8 @@ static void print_table(FILE *out, const struct pb_compare *c, const struct tabl
 		pad(out, t->several_metrics ? "facility, figure" : "facility", wlabel);
 		for (size_t col = first; col < last; col++) {
 			fputs(" | ", out);
-			pad(out, c->runs[c->order[col]].name, wcell[col]);
+			/* the last column is not padded: no line ends in spaces */
+			pad(out, c->runs[c->order[col]].name, col + 1 < last ? wcell[col] : 0);
 		}
 		fputc('\n', out);
 		for (size_t r = 0; r < t->nrows; r++) {
@@ -245,7 +246,7 @@ static void print_table(FILE *out, const struct pb_compare *c, const struct tabl
 				char cell[160];
 				cell_text(c, &t->rows[r], col, cell, sizeof cell);
 				fputs(" | ", out);
-				pad(out, cell, wcell[col]);
+				pad(out, cell, col + 1 < last ? wcell[col] : 0);
 			}
 			fputc('\n', out);
 		}
