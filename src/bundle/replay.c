@@ -6,9 +6,9 @@
 #include "analysis/attribution.h"
 #include "bundle/bundle_parts.h"
 #include "perfdata/perfdata.h"
+#include "util/text.h"
 
 #include <errno.h>
-#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -99,19 +99,17 @@ static unsigned differences(FILE *out, const char *path, json_t *a, json_t *b, u
 	return 1;
 }
 
-/* A bundle's field that did not parse: the parser's message, after where it is (why's own
- * cut kept: pb_error_prefix). */
+/* A bundle's field that did not parse: the parser's message, after where it is and what
+ * (why's own cut kept: pb_error_prefix). */
 static int bad_file(struct pb_error *err, const struct pb_error *why, const char *where,
-		    const char *what, unsigned index)
+		    const char *what)
 {
 	if (!err)
 		return -1;
 	*err = *why;
 	err->code = PB_EXIT_BAD_FILE;
 	err->sys_errno = 0;
-	if (index == UINT_MAX)
-		return pb_error_prefix(err, "%s: %s: ", where, what);
-	return pb_error_prefix(err, "%s: %s %u: ", where, what, index);
+	return pb_error_prefix(err, "%s: %s: ", where, what);
 }
 
 static int request_of(const struct pb_bundle_point *bp, const struct pb_machine *tree,
@@ -120,10 +118,13 @@ static int request_of(const struct pb_bundle_point *bp, const struct pb_machine 
 	pb_point_request_defaults(req);
 	struct pb_error perr = {0};
 	if (pb_workload_parse(bp->workload, &req->workload, &perr))
-		return bad_file(err, &perr, where, "workload", UINT_MAX);
+		return bad_file(err, &perr, where, "workload");
 	for (unsigned e = 0; e < bp->nevents; e++) {
-		if (pb_spec_of_recorded(bp->events[e].spec, &req->events[e].spec, &perr))
-			return bad_file(err, &perr, where, "event", e);
+		if (pb_spec_of_recorded(bp->events[e].spec, &req->events[e].spec, &perr)) {
+			char what[32];
+			pb_format(what, sizeof what, "event %u", e);
+			return bad_file(err, &perr, where, what);
+		}
 		req->events[e].period = bp->events[e].period;
 		req->events[e].optional = bp->events[e].optional;
 	}

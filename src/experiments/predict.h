@@ -23,7 +23,6 @@ double pb_predict_time_ns(double baseline_ns, double ns_per_sample, double sampl
 /* Akiyama & Hirofuchi's E: (measured - predicted) / predicted x 100. */
 double pb_prediction_error_pct(double measured_ns, double predicted_ns);
 
-
 /* What the planner knows about a command and a facility. */
 struct pb_slowdown_model {
 	double baseline_ns;      /* the command's run time without sampling */

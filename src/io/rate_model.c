@@ -38,4 +38,3 @@ bool pb_rate_model_read(const struct pb_rset *m, struct pb_rate_model *rm)
 	rm->fitted = true;
 	return true;
 }
-

@@ -11,7 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-
 static const struct pb_rset *figure_of(const struct pb_rset *entry, const char *name)
 {
 	const struct pb_rset *f = pb_rset_get_set(entry, name);
@@ -142,15 +141,17 @@ static bool is_unit(const char *t)
  * and the number after it, and a unit after a number ("1.2 %", "13.2 ± 0.15 µs"). */
 static int unbroken(const char *text)
 {
+	static const char pm[] = "±";
+	const int pm_len = (int)sizeof pm - 1;
 	int len = (int)strcspn(text, " ");
 	for (;;) {
 		const char *next = text + len + strspn(text + len, " ");
 		if (!*next)
 			return len;
 		bool after_number = len > 0 && strchr("0123456789", text[len - 1]);
-		bool plus_minus = !strncmp(next, "±", strlen("±")) ||
-				  (len >= (int)strlen("±") &&
-				   !strncmp(text + len - strlen("±"), "±", strlen("±")));
+		/* "±" next, or the chunk ending in one */
+		bool plus_minus = !strncmp(next, pm, pm_len) ||
+				  (len >= pm_len && !strncmp(text + len - pm_len, pm, pm_len));
 		if (!plus_minus && !(after_number && is_unit(next)))
 			return len;
 		len = (int)(next - text) + (int)strcspn(next, " ");
