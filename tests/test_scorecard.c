@@ -611,10 +611,18 @@ static void check_machine_noise(bool with_run_noise)
 	if (with_run_noise) {
 		/* pooled from the fits' residuals, the noise pairs left: (40 x 1 %^2 + 20 x
 		 * 0.5 %^2) / 60 = (0.866 %)^2, t(60) 2.000: 1.73 %; 0.01732 / 550 ns = 31.5 kHz */
-		CHECK_STR_CONTAINS(probe, "sampling up to 31.5 kHz (cost below the 1.7 % timing "
-				   "noise)");
-		CHECK_STR_CONTAINS(tick, "sampling up to 1.07 kHz (cost below the 1.7 % timing "
-				   "noise)");
+		/* the rate's interval is the noise's, a standard deviation's at 60 df: x 0.849
+		 * to x 1.218 (chi-square 83.30 and 40.48) */
+		CHECK_STR_CONTAINS(probe, "sampling up to 31.5 kHz (26.7 kHz to 38.3 kHz over the "
+				   "noise's interval; cost below the 1.7 % timing noise)");
+		CHECK_STR_CONTAINS(tick, "sampling up to 1.07 kHz (907 Hz to 1.3 kHz over the "
+				   "noise's interval; cost below the 1.7 % timing noise)");
+		const struct pb_rset *rate =
+			pb_rset_get_set(pb_test_card_of(&doc, "tick"), "sampling_rate_hz");
+		CHECK(fabs(pb_rset_get_number(rate, "value", NULL) - 1069.17) < 0.1);
+		CHECK(fabs(pb_rset_get_number(rate, "lo", NULL) - 907.40) < 0.1);
+		CHECK(fabs(pb_rset_get_number(rate, "hi", NULL) - 1301.77) < 0.1);
+		CHECK(!strcmp(pb_rset_get_text(rate, "unit"), "Hz"));
 	} else {
 		/* a file without them (an older build): bands t(4) x 0.5 % and t(4) x 1.5 %, their
 		 * median 2.776 x 1 % = 2.78 %; the probe's upper cost 550 ns: 0.02776 / 550 ns =
@@ -623,6 +631,13 @@ static void check_machine_noise(bool with_run_noise)
 				   "noise)");
 		CHECK_STR_CONTAINS(tick, "sampling up to 1.71 kHz (cost below the 2.8 % timing "
 				   "noise)");
+		/* the bands' median has no degrees of freedom: the figure says it has no interval */
+		const struct pb_rset *rate =
+			pb_rset_get_set(pb_test_card_of(&doc, "tick"), "sampling_rate_hz");
+		bool has_lo = true;
+		pb_rset_get_number(rate, "lo", &has_lo);
+		CHECK(!has_lo);
+		CHECK(fabs(pb_rset_get_number(rate, "value", NULL) - 1713) < 1);
 	}
 	pb_results_free(&doc);
 	json_decref(root);

@@ -1,5 +1,6 @@
 #include "analysis/stats.h"
 #include "check.h"
+#include "util/kit.h"
 #include "util/rng.h"
 
 #include <math.h>
@@ -134,6 +135,23 @@ int main(void)
 	CHECK(near(pb_accuracy(200081, 200040), 100 - 41.0 / 200040 * 100, 1e-9));
 	CHECK(near(pb_accuracy(215689, 200040), 92.177, 1e-3)); /* the main study's IBS op figure */
 	CHECK(pb_accuracy(0, 0) == 100 && pb_accuracy(5, 0) == 0);
+	/* a standard deviation's interval against the printed chi-square quantiles (2.5 and
+	 * 97.5 %): within 0.5 % from df = 10, 2.5 % at df = 5 */
+	static const struct { size_t df; double q025, q975, tol; } chi2[] = {
+		{5, 0.8312, 12.833, 0.025}, {10, 3.247, 20.483, 0.005},
+		{20, 9.591, 34.170, 0.005}, {100, 74.222, 129.561, 0.005},
+	};
+	for (size_t i = 0; i < PB_ARRAY_SIZE(chi2); i++) {
+		double lo, hi, df = (double)chi2[i].df;
+		pb_stdev_ci95(2.0, chi2[i].df, &lo, &hi);
+		CHECK(fabs(lo / (2 * sqrt(df / chi2[i].q975)) - 1) < chi2[i].tol);
+		CHECK(fabs(hi / (2 * sqrt(df / chi2[i].q025)) - 1) < chi2[i].tol);
+	}
+	{
+		double lo, hi;
+		pb_stdev_ci95(1.0, 1, &lo, &hi); /* one degree of freedom: no upper end */
+		CHECK(lo > 0 && lo < 1 && hi > 1);
+	}
 	CHECK(near(pb_t95(4), 2.776, 0) && near(pb_t95(30), 2.042, 0));
 	/* beyond 30: interpolated in 1/df between the printed anchors, not stepped */
 	CHECK(pb_t95(35) > 2.021 && pb_t95(35) < 2.042);

@@ -61,6 +61,16 @@ double pb_t95(size_t df)
 	return anchors[0].t; /* not reached: the last anchor is infinity */
 }
 
+void pb_stdev_ci95(double s, size_t df, double *lo, double *hi)
+{
+	const double z = 1.959964; /* the normal distribution's 97.5 % quantile */
+	double k = 2.0 / (9.0 * (double)df);
+	double upper = (double)df * pow(1 - k + z * sqrt(k), 3);
+	double lower = (double)df * pow(1 - k - z * sqrt(k), 3);
+	*lo = s * sqrt((double)df / upper);
+	*hi = lower > 0 ? s * sqrt((double)df / lower) : INFINITY;
+}
+
 void pb_summarize(const double *values, size_t n, struct pb_summary *out)
 {
 	memset(out, 0, sizeof *out);

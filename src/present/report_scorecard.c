@@ -25,6 +25,7 @@ static const char *const figure_labels[][2] = {
 	{"program_ns_per_sample", "cost per sample paid by the suite's programs"},
 	{"overhead_1khz", "overhead at 1 kHz"},
 	{"overhead_10khz", "overhead at 10 kHz"},
+	{"sampling_rate_hz", "sampling rate whose cost stays inside the timing noise"},
 };
 
 static const char *label_of(const char *name)

@@ -1,6 +1,7 @@
 /* The scorecard of a results document; docs/scorecard.md says what each figure is, where it
  * comes from, and how each threshold of the "use it for / not for" line is derived. */
 #include "scorecard/scorecard.h"
+#include "scorecard/scorecard_parts.h"
 #include "analysis/stats.h"
 
 #include "io/rate_model.h"
@@ -16,7 +17,8 @@
 const char *const pb_scorecard_figures[] = {
 	"accuracy_median", "accuracy_worst", "bias_max_deviation", "skid", "loss",
 	"throttles", "running_share_min", "wrong_level_samples", "ns_per_sample", "ns_per_event",
-	"ns_per_counted_event", "program_ns_per_sample", "overhead_1khz", "overhead_10khz", NULL};
+	"ns_per_counted_event", "program_ns_per_sample", "overhead_1khz", "overhead_10khz",
+	"sampling_rate_hz", NULL};
 
 double pb_scorecard_overhead_pct(double ns_per_sample, double rate_hz)
 {
@@ -53,7 +55,7 @@ static void family_of(const char *spec, char *out, size_t len)
 	pb_format(out, len, "%.*s", (int)n, spec ? spec : "");
 }
 
-static bool in_family(const struct pb_result_point *p, const char *family)
+bool pb_scorecard_in_family(const struct pb_result_point *p, const char *family)
 {
 	char f[64];
 	family_of(p->facility, f, sizeof f);
@@ -76,7 +78,7 @@ static bool usable(const struct pb_result_point *p)
 	return !too_few_samples(&p->params) && !too_few_samples(&p->metrics);
 }
 
-static bool is_experiment(const struct pb_result_point *p, const char *name)
+bool pb_scorecard_is_experiment(const struct pb_result_point *p, const char *name)
 {
 	return p->experiment && !strcmp(p->experiment, name);
 }
@@ -89,7 +91,7 @@ static const struct pb_rset *first_event(const struct pb_result_point *p)
 /* "events" or "ns": what a point's period counts, by its traits (the build that measured it
  * says; the fallback of io/result_traits.h for a file without them). The event's "basis" is
  * what its expectation rests on, not the period's unit. */
-static const char *period_unit(const struct pb_result_point *p)
+const char *pb_scorecard_period_unit(const struct pb_result_point *p)
 {
 	return pb_result_time_based(p) ? "ns" : "events";
 }
@@ -142,13 +144,13 @@ static const char *counting_clause(enum counting c)
 static void describe_row(const struct pb_result_point *p, char *buf, size_t len)
 {
 	pb_format(buf, len, "%s %s, period %lld %s, %lld thread%s", p->facility, p->workload,
-		  (long long)pb_rset_get_int(&p->params, "period"), period_unit(p),
+		  (long long)pb_rset_get_int(&p->params, "period"), pb_scorecard_period_unit(p),
 		  (long long)pb_rset_get_int(&p->params, "threads"),
 		  pb_rset_get_int(&p->params, "threads") == 1 ? "" : "s");
 }
 
-static void figure(struct pb_rset *entry, const char *name, double value, double lo, double hi,
-		   const char *unit, bool resolved, const char *note)
+void pb_scorecard_figure(struct pb_rset *entry, const char *name, double value, double lo,
+			 double hi, const char *unit, bool resolved, const char *note)
 {
 	struct pb_rset *f = pb_rset_set(entry, name);
 	pb_rset_real_or_null(f, "value", PB_UNIT_NONE, value);
@@ -162,12 +164,7 @@ static void figure(struct pb_rset *entry, const char *name, double value, double
 
 /* ---------- the parts of one entry ---------- */
 
-struct verdict_parts {
-	char use[320], not_for[480];
-	char besides[240];           /* what the use and its limits leave out, said after them */
-};
-
-static void add_part(char *buf, size_t len, const char *text)
+void pb_scorecard_add_part(char *buf, size_t len, const char *text)
 {
 	pb_append(buf, len, "%s%s", *buf ? ", " : "", text);
 }
@@ -198,8 +195,9 @@ static void accuracy_part(struct pb_rset *e, const struct pb_results *r, const c
 	size_t n = 0;
 	for (size_t i = 0; rows && i < r->npoints; i++) {
 		const struct pb_result_point *p = r->points[i];
-		if (!in_family(p, family) || !usable(p) ||
-		    !(is_experiment(p, "accuracy") || is_experiment(p, "interval")))
+		if (!pb_scorecard_in_family(p, family) || !usable(p) ||
+		    !(pb_scorecard_is_experiment(p, "accuracy") ||
+		      pb_scorecard_is_experiment(p, "interval")))
 			continue;
 		const struct pb_rsummary *acc = pb_rset_get_summary(&p->metrics, "accuracy");
 		if (!acc || !acc->n)
@@ -214,11 +212,11 @@ static void accuracy_part(struct pb_rset *e, const struct pb_results *r, const c
 	char row[256];
 	const struct acc_row *med = &rows[(n - 1) / 2], *worst = &rows[0];
 	describe_row(med->p, row, sizeof row);
-	figure(e, "accuracy_median", med->mean, med->mean - med->ci95, med->mean + med->ci95, "%",
-	       !isnan(med->ci95), row);
+	pb_scorecard_figure(e, "accuracy_median", med->mean, med->mean - med->ci95,
+			    med->mean + med->ci95, "%", !isnan(med->ci95), row);
 	describe_row(worst->p, row, sizeof row);
-	figure(e, "accuracy_worst", worst->mean, worst->mean - worst->ci95,
-	       worst->mean + worst->ci95, "%", !isnan(worst->ci95), row);
+	pb_scorecard_figure(e, "accuracy_worst", worst->mean, worst->mean - worst->ci95,
+			    worst->mean + worst->ci95, "%", !isnan(worst->ci95), row);
 	pb_rset_text(e, "basis", pb_rset_get_text(first_event(worst->p), "basis"));
 	char text[96], num[32];
 	bool every_run_exact = true;
@@ -243,18 +241,18 @@ static void accuracy_part(struct pb_rset *e, const struct pb_results *r, const c
 			pb_format(text, sizeof text, "exact counts");
 		else
 			pb_format(text, sizeof text, "%s (no run off)", use);
-		add_part(v->use, sizeof v->use, text);
+		pb_scorecard_add_part(v->use, sizeof v->use, text);
 	} else if (bounded) {
 		pb_format_number(num, sizeof num, "%.2g", far);
 		pb_format(text, sizeof text, "%s to ±%s %%", use, num);
-		add_part(v->use, sizeof v->use, text);
+		pb_scorecard_add_part(v->use, sizeof v->use, text);
 	}
 	if (!every_run_exact && !unbiased) {
 		/* a shortfall the intervals show, however small: said beside the bound */
 		pb_format_number(num, sizeof num, "%.2g", 100 - worst->mean);
 		pb_format(text, sizeof text, "%s%s (off by up to %s %%)", exact ? "" : "unbiased ",
 			  exact ? "exact counts" : use, num);
-		add_part(v->not_for, sizeof v->not_for, text);
+		pb_scorecard_add_part(v->not_for, sizeof v->not_for, text);
 	}
 	free(rows);
 }
@@ -263,7 +261,7 @@ static void accuracy_part(struct pb_rset *e, const struct pb_results *r, const c
  * with k can; a time period cannot. */
 static bool coprime_period(const struct pb_result_point *p, unsigned k)
 {
-	if (!strcmp(period_unit(p), "ns"))
+	if (!strcmp(pb_scorecard_period_unit(p), "ns"))
 		return true;
 	unsigned long long a = (unsigned long long)pb_rset_get_int(&p->params, "period"), b = k;
 	while (b) {
@@ -285,7 +283,7 @@ static void attribution_part(struct pb_rset *e, const struct pb_results *r, cons
 	double skid_med_lo = INFINITY, skid_med_hi = -1, skid_max = -1;
 	for (size_t i = 0; i < r->npoints; i++) {
 		const struct pb_result_point *p = r->points[i];
-		if (!in_family(p, family) || !usable(p))
+		if (!pb_scorecard_in_family(p, family) || !usable(p))
 			continue;
 		for (size_t run = 0; run < pb_rlist_size(&p->runs); run++) {
 			const struct pb_rset *ev = pb_rlist_set_at(
@@ -302,7 +300,7 @@ static void attribution_part(struct pb_rset *e, const struct pb_results *r, cons
 		bool dev_ok;
 		double dev = pb_rset_get_number(&p->metrics, "max_deviation", &dev_ok);
 		unsigned k = (unsigned)pb_rlist_size(shares);
-		if (!is_experiment(p, "bias") || !dev_ok || !k || !coprime_period(p, k))
+		if (!pb_scorecard_is_experiment(p, "bias") || !dev_ok || !k || !coprime_period(p, k))
 			continue;
 		double samples = 0;
 		for (size_t run = 0; run < pb_rlist_size(&p->runs); run++)
@@ -318,29 +316,31 @@ static void attribution_part(struct pb_rset *e, const struct pb_results *r, cons
 	if (at) {
 		char note[320];
 		pb_format(note, sizeof note, "%s %s, period %lld %s; ", at->facility, at->workload,
-			  (long long)pb_rset_get_int(&at->params, "period"), period_unit(at));
+			  (long long)pb_rset_get_int(&at->params, "period"),
+			  pb_scorecard_period_unit(at));
 		if (isnan(bound))
 			pb_append(note, sizeof note, "the runs name no sample count, so how far chance "
 						     "alone reaches is not known");
 		else
 			pb_append(note, sizeof note, "chance alone reaches %.2g pp with these samples",
 				  bound);
-		figure(e, "bias_max_deviation", worst, fmax(0, worst - bound), worst + bound, "pp",
-		       !isnan(bound), note);
+		pb_scorecard_figure(e, "bias_max_deviation", worst, fmax(0, worst - bound),
+				    worst + bound, "pp", !isnan(bound), note);
 		bool ip_names_insn = ip && (!strcmp(ip, "exact") || !strcmp(ip, "next-insn"));
 		char text[128];
 		if (ip_names_insn && !isnan(bound) && worst <= bound) {
-			add_part(v->use, sizeof v->use, "instruction-level attribution");
+			pb_scorecard_add_part(v->use, sizeof v->use, "instruction-level attribution");
 		} else {
 			pb_format(text, sizeof text, "instruction-level attribution (%s%.0f pp off)",
 				  ip_names_insn ? "" : "IP skids; ", worst);
-			add_part(v->not_for, sizeof v->not_for, text);
-			add_part(v->use, sizeof v->use, "function-level profiles");
+			pb_scorecard_add_part(v->not_for, sizeof v->not_for, text);
+			pb_scorecard_add_part(v->use, sizeof v->use, "function-level profiles");
 		}
 	}
 	if (skid_max >= 0)
-		figure(e, "skid", skid_med_hi, skid_med_lo, skid_max, "events", true,
-		       "value: the largest per-run median; lo: the smallest; hi: the largest skid seen");
+		pb_scorecard_figure(e, "skid", skid_med_hi, skid_med_lo, skid_max, "events", true,
+				    "value: the largest per-run median; lo: the smallest; hi: the "
+				    "largest skid seen");
 }
 
 /* Losses, throttling and multiplexing at the suite's default ring: the buffer experiment,
@@ -352,8 +352,8 @@ static void delivery_part(struct pb_rset *e, const struct pb_results *r, const c
 	bool any = false;
 	for (size_t i = 0; i < r->npoints; i++) {
 		const struct pb_result_point *p = r->points[i];
-		if (!in_family(p, family) || !usable(p) || pb_rset_get(&p->params, "ring_pages") ||
-		    !pb_rlist_size(&p->runs))
+		if (!pb_scorecard_in_family(p, family) || !usable(p) ||
+		    pb_rset_get(&p->params, "ring_pages") || !pb_rlist_size(&p->runs))
 			continue;
 		any = true;
 		lost += (double)pb_rset_get_int(&p->metrics, "lost_total");
@@ -363,7 +363,7 @@ static void delivery_part(struct pb_rset *e, const struct pb_results *r, const c
 			kept += pb_rset_get_number(pb_rlist_set_at(&p->runs, run), "observed", NULL);
 		const struct pb_rsummary *ratio = pb_rset_get_summary(&p->metrics, "running_ratio");
 		/* multi opens more events than counters on purpose: its own table says so */
-		if (ratio && !is_experiment(p, "multi"))
+		if (ratio && !pb_scorecard_is_experiment(p, "multi"))
 			share = fmin(share, ratio->min * 100);
 	}
 	if (!any)
@@ -371,289 +371,35 @@ static void delivery_part(struct pb_rset *e, const struct pb_results *r, const c
 	double pct = lost + kept > 0 ? lost / (lost + kept) * 100 : 0;
 	char note[128], text[128];
 	pb_format(note, sizeof note, "%.0f samples lost, %.0f kept", lost, kept);
-	figure(e, "loss", pct, pct, pct, "%", true, note);
-	figure(e, "throttles", throttles, throttles, throttles, "count", true, NULL);
-	figure(e, "wrong_level_samples", wrong_level, wrong_level, wrong_level, "samples", true,
-	       "samples at a privilege level the run excluded (by record flag or IP)");
+	pb_scorecard_figure(e, "loss", pct, pct, pct, "%", true, note);
+	pb_scorecard_figure(e, "throttles", throttles, throttles, throttles, "count", true, NULL);
+	pb_scorecard_figure(e, "wrong_level_samples", wrong_level, wrong_level, wrong_level,
+			    "samples", true,
+			    "samples at a privilege level the run excluded (by record flag or IP)");
 	if (isfinite(share))
-		figure(e, "running_share_min", share, share, share, "%", true,
-		       "the least time an event was on its counter, outside the multi experiment");
+		pb_scorecard_figure(e, "running_share_min", share, share, share, "%", true,
+				    "the least time an event was on its counter, outside the multi "
+				    "experiment");
 	if (lost > 0) {
 		char num[32];
 		pb_format_number(num, sizeof num, "%.2g", pct);
 		pb_format(text, sizeof text, "lossless capture (%s %% lost)", num);
-		add_part(v->not_for, sizeof v->not_for, text);
+		pb_scorecard_add_part(v->not_for, sizeof v->not_for, text);
 	}
 	if (throttles > 0) {
 		pb_format(text, sizeof text, "high rates (throttled %.0f times)", throttles);
-		add_part(v->not_for, sizeof v->not_for, text);
+		pb_scorecard_add_part(v->not_for, sizeof v->not_for, text);
 	}
 	/* an excluded level is a promise about every sample: one sample breaks it */
 	if (wrong_level > 0) {
 		pb_format(text, sizeof text, "privilege-level filtering (%.0f samples at an excluded "
 			  "level)", wrong_level);
-		add_part(v->not_for, sizeof v->not_for, text);
+		pb_scorecard_add_part(v->not_for, sizeof v->not_for, text);
 	}
 	if (isfinite(share) && share < 100) {
 		pb_format(text, sizeof text, "unshared counters (multiplexed, %.0f %% on)", share);
-		add_part(v->not_for, sizeof v->not_for, text);
+		pb_scorecard_add_part(v->not_for, sizeof v->not_for, text);
 	}
-}
-
-/* A point of the cost experiment of this kind ("fit", "prediction"). */
-static bool cost_point(const struct pb_result_point *p, const char *kind)
-{
-	const char *k = pb_rset_get_text(&p->params, "kind");
-	return is_experiment(p, "cost") && k && !strcmp(k, kind);
-}
-
-/* A cost fit in delivery mode none, or one that names no delivery. */
-static bool none_fit(const struct pb_result_point *p)
-{
-	const char *delivery = pb_rset_get_text(&p->params, "delivery");
-	return cost_point(p, "fit") && (!delivery || !strcmp(delivery, "none"));
-}
-
-/* The cost fit of delivery mode none for the family: the first resolved one (a facility with
- * several sites or specs has several), else the first. */
-static const struct pb_result_point *cost_fit(const struct pb_results *r, const char *family)
-{
-	const struct pb_result_point *first = NULL;
-	for (size_t i = 0; i < r->npoints; i++) {
-		const struct pb_result_point *p = r->points[i];
-		if (!in_family(p, family) || !none_fit(p) || !pb_rset_get(&p->metrics, "ns_per_sample"))
-			continue;
-		if (pb_rset_is_true(&p->metrics, "resolved"))
-			return p;
-		if (!first)
-			first = p;
-	}
-	return first;
-}
-
-/* The run-to-run spread of an unsampled run's CPU time (the overhead experiment's baselines),
- * as a fraction: the smallest relative 95 % interval, the finest change this machine showed it
- * can see. NaN when there is none. */
-static double timing_noise(const struct pb_results *r, const char *family)
-{
-	double best = NAN;
-	for (size_t i = 0; i < r->npoints; i++) {
-		const struct pb_result_point *p = r->points[i];
-		const char *role = pb_rset_get_text(&p->params, "role");
-		const struct pb_rsummary *cpu = pb_rset_get_summary(&p->metrics, "cpu_ns");
-		if (!in_family(p, family) || !is_experiment(p, "overhead") || !role ||
-		    strcmp(role, "baseline") || !cpu || cpu->n < 2 || !(cpu->mean > 0))
-			continue;
-		double rel = cpu->ci95 / cpu->mean;
-		if (isnan(best) || rel < best)
-			best = rel;
-	}
-	return best;
-}
-
-/* A point's period in words: "70 µs" for a time-based facility, "7 events" for another. */
-static void period_words(const struct pb_result_point *p, char *buf, size_t len)
-{
-	long long period = (long long)pb_rset_get_int(&p->params, "period");
-	char v[PB_NUM_LEN];
-	if (pb_result_time_based(p))
-		pb_format(buf, len, "%s µs", pb_num(v, "%.3g", (double)period / 1000));
-	else
-		pb_format(buf, len, "%lld events", period);
-}
-
-/* What a sample cost the suite's programs (the cost experiment's prediction targets), each at
- * a period where its own cost resolved to the fit's standard: the fit's cost is a register-only
- * loop's, and a program pays more or less (its caches refilled, the interrupt path cold or
- * warm: 10.8 to 20.5 µs against the fit's 16.2 on kind C). The figure is their median, lo and
- * hi their extremes, the note names both ends. */
-static void program_cost_part(struct pb_rset *e, const struct pb_results *r, const char *family)
-{
-	double costs[64], lo = INFINITY, hi = -INFINITY;
-	const struct pb_result_point *low = NULL, *high = NULL;
-	size_t n = 0, seen = 0;
-	for (size_t i = 0; i < r->npoints && n < PB_ARRAY_SIZE(costs); i++) {
-		const struct pb_result_point *p = r->points[i];
-		bool ok, ci_ok;
-		double ns = pb_rset_get_number(&p->metrics, "measured_ns_per_sample", &ok);
-		double ci = pb_rset_get_number(&p->metrics, "measured_ns_per_sample_ci95", &ci_ok);
-		if (!in_family(p, family) || !cost_point(p, "prediction") || !ok)
-			continue;
-		seen++;
-		if (!ci_ok || !(ns > 0) || !(ci <= PB_FIT_MAX_REL_CI * ns))
-			continue;
-		if (ns < lo)
-			lo = ns, low = p;
-		if (ns > hi)
-			hi = ns, high = p;
-		costs[n++] = ns;
-	}
-	if (!n)
-		return;
-	char note[400], at_low[48], at_high[48];
-	period_words(low, at_low, sizeof at_low);
-	period_words(high, at_high, sizeof at_high);
-	char a[PB_NUM_LEN], z[PB_NUM_LEN];
-	pb_format(note, sizeof note, "what a sample cost the suite's programs, %zu of %zu points "
-		  "resolved to ±10 %%: %s µs (%s at %s) to %s µs (%s at %s)", n, seen,
-		  pb_num(a, "%.3g", lo / 1000), low->workload, at_low, pb_num(z, "%.3g", hi / 1000),
-		  high->workload, at_high);
-	figure(e, "program_ns_per_sample", pb_median(costs, n), lo, hi, "ns/sample", true, note);
-}
-
-/* One run's 95 % band of CPU time on this machine, as a fraction: t times one run's noise
- * over the run, the noise of unsampled runs of the cost workload at the suite's run length. The
- * same for every facility: each one's own overhead baselines are runs of its own length (a
- * uprobe's 0.16 ms showed 13-30 %, a breakpoint's 30 µs 0.3 % by chance), so rates from them
- * disagreed by 1000 where the costs differ by 25. The noise is read from the fits' runs
- * without perf (run_noise_ns at run_noise_df degrees of freedom, cost_fit.c), pooled over the
- * fits that carry it: variance over the run weighted by degrees of freedom, t at their sum.
- * Four noise pairs before a sweep (noise_ns), used where no fit carries it (a file of an older
- * build), gave bands of 0.52 to 12 % in four suites of one afternoon (kind A, 2026-11-27),
- * and the "sampling up to" rate moved by a factor of 20 with them. NaN without either (the
- * overhead baselines then). */
-static double machine_noise(const struct pb_results *r)
-{
-	double bands[64], pooled = 0;
-	size_t n = 0, df = 0;
-	for (size_t i = 0; i < r->npoints; i++) {
-		const struct pb_result_point *p = r->points[i];
-		double base = pb_rset_get_number(&p->metrics, "baseline_ns", NULL);
-		double run = pb_rset_get_number(&p->metrics, "run_noise_ns", NULL);
-		int64_t run_df = pb_rset_get_int(&p->metrics, "run_noise_df");
-		if (!none_fit(p) || !(base > 0))
-			continue;
-		if (run > 0 && run_df > 0) {
-			pooled += (double)run_df * (run / base) * (run / base);
-			df += (size_t)run_df;
-			continue;
-		}
-		double noise = pb_rset_get_number(&p->metrics, "noise_ns", NULL);
-		int64_t pairs = pb_rset_get_int(&p->metrics, "noise_pairs");
-		if (noise > 0 && pairs >= 2 && n < PB_ARRAY_SIZE(bands))
-			bands[n++] = pb_t95((size_t)pairs) * noise / base;
-	}
-	if (df)
-		return pb_t95(df) * sqrt(pooled / (double)df);
-	return n ? pb_median(bands, n) : NAN;
-}
-
-/* A facility that counts events without trapping still pays for each count, sampled or not
- * (a page fault's, ~50-65 ns on kind C): the sampling rate above leaves it out, so it is said
- * beside it, with its interval, whenever the fit's intercept over the events is above zero. */
-static void counted_event_part(struct pb_rset *e, const struct pb_rset *m,
-			       struct verdict_parts *v)
-{
-	if (!pb_rset_get(m, "ns_per_counted_event"))
-		return;
-	double ns = pb_rset_get_number(m, "ns_per_counted_event", NULL);
-	double ci = pb_rset_get_number(m, "ns_per_counted_event_ci95", NULL);
-	bool resolved = pb_rset_is_true(m, "counted_event_resolved");
-	figure(e, "ns_per_counted_event", ns, ns - ci, ns + ci, "ns/event", resolved,
-	       "each event the kernel counts, sampled or not: the fit's intercept over a run's "
-	       "events (it also holds what a run pays once, so at most this)");
-	if (!(ns - ci > 0))
-		return;
-	char text[160], a[PB_NUM_LEN], h[PB_NUM_LEN];
-	pb_format(text, sizeof text, "counting alone costs %s ± %s ns an event, sampled or not%s",
-		  pb_num(a, "%.3g", ns), pb_num(h, "%.2g", ci), resolved ? "" : " (not resolved)");
-	add_part(v->besides, sizeof v->besides, text);
-}
-
-static void cost_part(struct pb_rset *e, const struct pb_results *r, const char *family,
-		      struct verdict_parts *v)
-{
-	const struct pb_result_point *p = cost_fit(r, family);
-	if (!p)
-		return;
-	const struct pb_rset *m = &p->metrics;
-	double ns = pb_rset_get_number(m, "ns_per_sample", NULL);
-	double ci = pb_rset_get_number(m, "ci95_ns", NULL);
-	bool resolved = pb_rset_is_true(m, "resolved");
-	char note[320], a[PB_NUM_LEN], h[PB_NUM_LEN];
-	if (resolved)
-		pb_format(note, sizeof note, "%s, R² %.3f", p->facility,
-			  pb_rset_get_number(m, "r2", NULL));
-	else
-		pb_format(note, sizeof note, "not resolved: estimate %s ± %s ns, R² %.2f (%s)",
-			  pb_num(a, "%.3g", ns), pb_num(h, "%.2g", ci),
-			  pb_rset_get_number(m, "r2", NULL), p->facility);
-	figure(e, "ns_per_sample", ns, ns - ci, ns + ci, "ns/sample", resolved, note);
-	program_cost_part(e, r, family);
-	/* A facility that traps on every event pays its trap whether the event is sampled or not:
-	 * at the 1 and 10 kHz below, every event is a sample (period 1), each costing trap +
-	 * sample. The sum's half-width is the sum of the two (the fit's slope and intercept are
-	 * correlated; the sum of their errors bounds the error of the sum whatever the sign), and
-	 * the sum is resolved by the fit's rule, even where the small per-sample part is not: a
-	 * breakpoint's 14 µs trap with a 265 ± 98 ns sample is 14.3 ± 0.16 µs an event. */
-	bool traps = pb_rset_get(m, "ns_per_event") != NULL;
-	double cost = ns, cost_ci = ci;
-	bool cost_resolved = resolved;
-	if (traps) {
-		double ev = pb_rset_get_number(m, "ns_per_event", NULL);
-		double evci = pb_rset_get_number(m, "ns_per_event_ci95", NULL);
-		bool ev_resolved = pb_rset_is_true(m, "event_resolved");
-		figure(e, "ns_per_event", ev, ev - evci, ev + evci, "ns/event", ev_resolved,
-		       "the trap every event pays, sampled or not");
-		cost = ev + ns;
-		cost_ci = evci + ci;
-		cost_resolved = ev_resolved && cost > 0 && cost_ci <= PB_FIT_MAX_REL_CI * cost;
-	}
-	/* a sample dearer at slow rates (the fit's line by rate, where it tells the cost from one
-	 * figure: io/rate_model.h): each rate's own cost, the line's at its period, with the
-	 * line's interval there, resolved by the fit's rule */
-	struct pb_rate_model line;
-	bool by_rate = !traps && !strcmp(period_unit(p), "ns") && pb_rate_model_read(m, &line) &&
-		       line.dependent;
-	const double rates[] = {1e3, 1e4};
-	const char *names[] = {"overhead_1khz", "overhead_10khz"};
-	for (size_t i = 0; i < 2; i++) {
-		double c = cost, c_ci = cost_ci;
-		bool c_resolved = cost_resolved;
-		if (by_rate) {
-			c = pb_rate_model_at(&line, (uint64_t)(1e9 / rates[i]), &c_ci);
-			c_resolved = resolved && c > 0 && c_ci <= PB_FIT_MAX_REL_CI * c;
-		}
-		figure(e, names[i], pb_scorecard_overhead_pct(c, rates[i]),
-		       pb_scorecard_overhead_pct(c - c_ci, rates[i]),
-		       pb_scorecard_overhead_pct(c + c_ci, rates[i]), "%", c_resolved,
-		       traps ? "(trap per event + sample) × rate, every event sampled (period 1)"
-		       : by_rate ? "per-sample cost at the rate's period, on the fit's line by rate, "
-				   "× rate"
-				 : "per-sample cost × rate");
-	}
-	double noise = machine_noise(r);
-	if (isnan(noise))
-		noise = timing_noise(r, family);
-	if (cost_resolved && cost + cost_ci > 0 && !isnan(noise)) {
-		/* the rate whose overhead, at the cost's upper bound, stays inside the noise (on the
-		 * line, at that rate's own cost: a few steps settle it) */
-		double hz = noise / ((cost + cost_ci) * 1e-9);
-		for (int step = 0; by_rate && step < 4 && hz > 0; step++) {
-			double ci, at = pb_rate_model_at(&line, (uint64_t)fmin(1e9 / hz, 1e18), &ci);
-			if (!(at + ci > 0))
-				break;
-			hz = noise / ((at + ci) * 1e-9);
-		}
-		char rate[48], text[160];
-		/* each unit from where its three digits would round up to the next one's 1 */
-		if (hz < 999.5)
-			pb_format(rate, sizeof rate, "%.0f Hz", hz);
-		else if (hz < 999.5e3)
-			pb_format(rate, sizeof rate, "%.3g kHz", hz / 1e3);
-		else
-			pb_format(rate, sizeof rate, "%.3g MHz", hz / 1e6);
-		if (traps)
-			pb_format(text, sizeof text, "events up to %s, each a trap, sampled or not",
-				  rate);
-		else
-			pb_format(text, sizeof text, "sampling up to %s", rate);
-		char nz[PB_NUM_LEN];
-		pb_append(text, sizeof text, " (cost below the %s %% timing noise)",
-			  pb_num(nz, "%.2g", noise * 100));
-		add_part(v->use, sizeof v->use, text);
-	}
-	counted_event_part(e, m, v);
 }
 
 /* ---------- the entries ---------- */
@@ -687,7 +433,7 @@ static const struct pb_result_point *first_measured(const struct pb_results *r,
 						     const char *family)
 {
 	for (size_t i = 0; i < r->npoints; i++)
-		if (in_family(r->points[i], family) && pb_rlist_size(&r->points[i]->runs))
+		if (pb_scorecard_in_family(r->points[i], family) && pb_rlist_size(&r->points[i]->runs))
 			return r->points[i];
 	return NULL;
 }
@@ -728,13 +474,13 @@ static void entry(struct pb_results *r, const char *family)
 	}
 	/* a family is one facility: its first measured point's traits speak for it */
 	enum counting counting = counting_of(first);
-	pb_rset_text(e, "period_unit", period_unit(first));
+	pb_rset_text(e, "period_unit", pb_scorecard_period_unit(first));
 	uses(e, counting);
 	struct verdict_parts v = {"", "", ""};
 	accuracy_part(e, r, family, counting, &v);
 	attribution_part(e, r, family, ip, &v);
 	delivery_part(e, r, family, &v);
-	cost_part(e, r, family, &v);
+	pb_scorecard_cost_part(e, r, family, &v);
 	char summary[900] = "";
 	if (verdict && strcmp(verdict, "works"))
 		pb_format(summary, sizeof summary, "self-test %s: check it before relying on it; ",
