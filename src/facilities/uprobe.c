@@ -260,6 +260,12 @@ static const char *uprobe_event_cost_class(const struct pb_machine *m, const str
 #endif
 }
 
+/* No can_exclude hook, on purpose: the attr takes exclude_user like any other, but a uprobe is
+ * a tracepoint event, and the kernel's tracepoint match (perf_tp_event_match in
+ * kernel/events/core.c) looks at exclude_kernel only (a uprobe hit is in user mode, so it
+ * passes), never at exclude_user. A run that leaves the user level out still gets every hit;
+ * the mode experiment counts them as samples at an excluded level, and the scorecard says "not
+ * for privilege-level filtering". Refusing the spec instead would hide that. */
 const struct pb_facility pb_facility_uprobe = {
 	.name = "uprobe",
 	.options = &uprobe_options,
