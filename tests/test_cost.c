@@ -1550,6 +1550,15 @@ static void test_plan_correction(void)
 	CHECK(!strcmp(pb_plan_budget_verdict(&c, 30), "within"));
 	c.measured_ci95_pp = 3.1;
 	CHECK(!strcmp(pb_plan_budget_verdict(&c, 30), "at"));
+	/* an interval that holds both no overhead and twice the budget judges nothing (a plan
+	 * --check of 2026-11-27 read 182.81 ± 214.06 % against a 30 % budget, "its interval holds
+	 * the 30 % budget") */
+	c.measured_pct = 182.81, c.measured_ci95_pp = 214.06;
+	CHECK(!strcmp(pb_plan_budget_verdict(&c, 30), "unjudged"));
+	c.measured_pct = 30, c.measured_ci95_pp = 30;
+	CHECK(!strcmp(pb_plan_budget_verdict(&c, 30), "unjudged"));
+	c.measured_ci95_pp = 29.9;
+	CHECK(!strcmp(pb_plan_budget_verdict(&c, 30), "at"));
 	/* one round: no interval, judged on the estimate */
 	c.measured_ci95_pp = NAN;
 	CHECK(!strcmp(pb_plan_budget_verdict(&c, 30), "within"));

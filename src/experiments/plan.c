@@ -283,6 +283,8 @@ const char *pb_plan_budget_verdict(const struct pb_plan_check *check, double bud
 		return "within";
 	if (check->measured_pct - ci > budget_pct)
 		return "OVER";
+	if (check->measured_pct - ci <= 0 && check->measured_pct + ci >= 2 * budget_pct)
+		return "unjudged";
 	return "at";
 }
 

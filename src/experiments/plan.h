@@ -118,7 +118,9 @@ int pb_plan_corrected_period(const struct pb_slowdown_model *planned,
 			     struct pb_slowdown_model *corrected, struct pb_budget_period *out,
 			     struct pb_error *err);
 /* Whether a check's measured overhead is within the budget: "within" when its CI's upper end
- * is, "OVER" when its lower end is above it, else "at" (the interval holds the budget). */
+ * is, "OVER" when its lower end is above it, "unjudged" when the interval holds both no
+ * overhead at all and twice the budget (a noise burst in a round: it cannot tell a free period
+ * from one that doubles the budget), else "at" (the interval holds the budget). */
 const char *pb_plan_budget_verdict(const struct pb_plan_check *check, double budget_pct);
 
 /* Check the plan, then correct it while its check decides against it (the checks in order;

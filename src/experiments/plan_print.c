@@ -38,6 +38,8 @@ static void budget_phrase(char *out, size_t len, const struct pb_plan_check *c, 
 	const char *verdict = pb_plan_budget_verdict(c, budget);
 	if (!strcmp(verdict, "at"))
 		snprintf(out, len, "its interval holds the %.3g %% budget", budget);
+	else if (!strcmp(verdict, "unjudged"))
+		snprintf(out, len, "too wide to judge the %.3g %% budget", budget);
 	else
 		snprintf(out, len, "%s the %.3g %% budget", verdict, budget);
 }
