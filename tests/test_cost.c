@@ -371,7 +371,9 @@ static int noisy_measure(const struct pb_point_request *q, struct pb_point *out,
 	return 0;
 }
 
-static void noisy_sweep(unsigned louder_from, double louder_ns, struct cost_fit *cf)
+/* budget_ns 0: 60 s, never the limit (the fake runs take no time) */
+static void noisy_sweep_within(unsigned louder_from, double louder_ns, uint64_t budget_ns,
+			       struct cost_fit *cf)
 {
 	noisy.events = 0;
 	noisy.calls = 0;
@@ -389,10 +391,15 @@ static void noisy_sweep(unsigned louder_from, double louder_ns, struct cost_fit 
 	pb_suite_options_defaults(&o);
 	su.np = pb_cost_periods(&o, &spec, su.periods);
 	su.min_rounds = 1;
-	su.budget_ns = 60ull * 1000000000ull; /* never the limit: the fake runs take no time */
+	su.budget_ns = budget_ns ? budget_ns : 60ull * 1000000000ull;
 	su.design_periods = true;
 	su.measure = noisy_measure;
 	CHECK_MSG(pb_cost_sweep_mode(&su, PB_DELIVERY_NONE, cf, &err) == 0, "%s", err.msg);
+}
+
+static void noisy_sweep(unsigned louder_from, double louder_ns, struct cost_fit *cf)
+{
+	noisy_sweep_within(louder_from, louder_ns, 0, cf);
 }
 
 /* The noise rises between the pilot and the design (10 us to 2 ms): the design, sized for
@@ -464,6 +471,20 @@ static void test_redesign(void)
 	CHECK(isnan(cf.to_resolve_s));
 	CHECK_STR_CONTAINS(cf.why, "a second design replaced a first of");
 	CHECK_STR_CONTAINS(cf.why, "the noise rose as it ran");
+	CHECK(isnan(cf.redesign_left_s));
+
+	/* the same rise with no budget left for a second design: the reason gives the noise the
+	 * design was sized for beside the noise its runs had, and that no second design fitted
+	 * (a suite's sw fit, 2026-11-27, said only "designed pairs of 3 s would resolve it" after
+	 * 3.1 s of its 4.2 s, sized for 403 us of noise where its runs had 688 us) */
+	noisy_sweep_within(UINT_MAX, 0, 1, &cf);
+	CHECK(!cf.resolved && !cf.redesigned && cf.budget_limited);
+	CHECK(cf.redesign_left_s < 0);
+	CHECK(near(cf.design_noise_ns, 1e4, 5e3));
+	CHECK_STR_CONTAINS(cf.why, "µs of noise a run, and its runs without perf varied by");
+	CHECK_STR_CONTAINS(cf.why, "; no budget was left for a second design");
+	fprintf(stderr, "budget-limited: %s\n", cf.why);
+	CHECK_STR_CONTAINS(cf.why, "would resolve it at this noise");
 }
 
 /* A breakpoint's sample beside its trap: 2000 events a run at 14 us each, 200 ns a sample,

@@ -81,6 +81,10 @@ struct cost_fit {
 	 * degrees of freedom: the noise pairs' figure again, from all the fit's pairs. */
 	double run_noise_ns;
 	size_t run_noise_df;
+	/* one run's noise the first design was sized for (the larger of the noise pairs' and the
+	 * pilot's), and the seconds of the budget left when a second design was wanted and none
+	 * fitted (NaN otherwise) */
+	double design_noise_ns, redesign_left_s;
 	unsigned design_rounds, design_rounds_needed;
 	uint64_t high_period;
 	bool cut_short, to_resolve_lower;

@@ -352,8 +352,10 @@ static int redesign(struct design_run *dr, struct cost_fit *cf, double setup_s,
 			      (double)dr->su->budget_ns / 1e9 - now, dr->min_rounds,
 			      MAX_PAIRS / dr->nslots, &rd);
 	cf->budget_limited = rd.budget_limited;
-	if (!rd.rounds)
+	if (!rd.rounds) {
+		cf->redesign_left_s = (double)dr->su->budget_ns / 1e9 - now;
 		return 0;
+	}
 	/* the first's fit, before the second's takes its place in cf */
 	const struct pb_fit first = *f;
 	const size_t first_pairs = dr->sw->n;
@@ -387,6 +389,20 @@ static void explain_unresolved(struct cost_fit *cf)
 				   : NAN;
 	pb_append(cf->why, sizeof cf->why, " after %zu pairs in %.1f s (budget %.1f s)", cf->pairs,
 		  cf->seconds, cf->budget_seconds);
+	/* a design sized on quieter runs than its own: the noise it was sized for beside the
+	 * noise its runs without perf had (a trapping facility's noise is measured on sampled
+	 * runs, and has no such figure) */
+	char sized[PB_NUM_LEN], had[PB_NUM_LEN];
+	if (!cf->redesigned && cf->design_noise_ns > 0 && cf->run_noise_ns > cf->design_noise_ns)
+		pb_append(cf->why, sizeof cf->why, "; the design was sized for ±%.1f %% at %s µs of "
+			  "noise a run, and its runs without perf varied by %s µs",
+			  100 * cf->expected_rel_ci, pb_num(sized, "%.3g", cf->design_noise_ns / 1e3),
+			  pb_num(had, "%.3g", cf->run_noise_ns / 1e3));
+	if (cf->redesign_left_s >= 0.05)
+		pb_append(cf->why, sizeof cf->why, "; the %.1f s left of the budget held no second "
+			  "design", cf->redesign_left_s);
+	else if (cf->redesign_left_s < 0.05)
+		pb_append(cf->why, sizeof cf->why, "; no budget was left for a second design");
 	if (cf->redesigned)
 		pb_append(cf->why, sizeof cf->why, "; a second design replaced a first of %zu "
 			  "pairs, whose %.0f ± %.0f ns was ±%.0f %%", cf->first_pairs,
@@ -422,6 +438,7 @@ int pb_cost_sweep_mode(struct sweep_setup *su, enum pb_delivery mode, struct cos
 		       struct pb_error *err)
 {
 	memset(cf, 0, sizeof *cf);
+	cf->redesign_left_s = NAN;
 	struct sweep *sw = calloc(1, sizeof *sw);
 	if (!sw)
 		return pb_fail(err, PB_EXIT_FAILURE, 0, "out of memory");
@@ -488,6 +505,7 @@ int pb_cost_sweep_mode(struct sweep_setup *su, enum pb_delivery mode, struct cos
 	cf->design_rounds_needed = d.rounds_needed;
 	cf->design_pairs = (size_t)d.rounds * nslots;
 	cf->expected_rel_ci = d.expected_rel_ci;
+	cf->design_noise_ns = in.noise_ns;
 	cf->budget_limited = d.rounds < d.rounds_needed;
 	if (!rc && !dr.cut)
 		rc = redesign(&dr, cf, spent, err);
