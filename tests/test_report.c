@@ -483,6 +483,22 @@ static void check_scorecard(void)
 	CHECK_STR_CONTAINS(out, "1 point FAILED, e.g. accuracy on timer:cpu-clock with busy: the "
 				"workload exited with status 3");
 	free(out);
+	/* report.html's list of every figure: four digits, never an exponent (a cost of 13361 ns
+	 * read "1.336e+04 [1.321e+04, 1.351e+04]") */
+	struct pb_rset *cost = pb_rset_set((struct pb_rset *)timer, "ns_per_sample");
+	pb_rset_real(cost, "value", PB_UNIT_NONE, 13361.2);
+	pb_rset_real(cost, "lo", PB_UNIT_NONE, 13208.1);
+	pb_rset_real(cost, "hi", PB_UNIT_NONE, 13514.3);
+	pb_rset_text(cost, "unit", "ns/sample");
+	size_t html_len;
+	char *html = pb_report_html(&doc, NULL, NULL, &html_len);
+	CHECK(html != NULL);
+	if (html) {
+		CHECK_STR_CONTAINS(html, "cost per sample: 13361 [13208, 13514] ns/sample");
+		CHECK(!strstr(html, "e+0"));
+	}
+	free(html);
+
 	pb_results_free(&doc);
 	json_decref(root);
 }

@@ -293,8 +293,9 @@ static size_t nonpositive_points(const struct pb_figure *f, char *buf, size_t le
 			const struct pb_plot_datum *d = &f->series[s].d[i];
 			if (d->y > 0)
 				continue;
-			pb_append(buf, len, "%s%s: %.4g", count ? "; " : " ", f->series[s].title,
-				  d->y);
+			char y[PB_NUM_LEN];
+			pb_append(buf, len, "%s%s: %s", count ? "; " : " ", f->series[s].title,
+				  pb_num(y, "%.4g", d->y));
 			count++;
 		}
 	return count;
@@ -507,14 +508,18 @@ static void constant_sentence(const struct pb_figure *f, char *buf, size_t len)
 		same &= f->series[s].n && f->series[0].n &&
 			f->series[s].d[0].y == f->series[0].d[0].y;
 	if (same && f->nseries && f->series[0].n) {
-		pb_append(buf, len, " %.4g%s in %s.", f->series[0].d[0].y, unit,
+		char y[PB_NUM_LEN];
+		pb_append(buf, len, " %s%s in %s.", pb_num(y, "%.4g", f->series[0].d[0].y), unit,
 			  f->nseries > 1 ? "every series" : f->series[0].title);
 		return;
 	}
-	for (size_t s = 0; s < f->nseries; s++)
-		if (f->series[s].n)
-			pb_append(buf, len, "%s %s %.4g%s", s ? ";" : "", f->series[s].title,
-				  f->series[s].d[0].y, unit);
+	for (size_t s = 0; s < f->nseries; s++) {
+		if (!f->series[s].n)
+			continue;
+		char y[PB_NUM_LEN];
+		pb_append(buf, len, "%s %s %s%s", s ? ";" : "", f->series[s].title,
+			  pb_num(y, "%.4g", f->series[s].d[0].y), unit);
+	}
 	pb_append(buf, len, ".");
 }
 
