@@ -377,6 +377,10 @@ static void plots_say_what_they_show(void)
 	for (int t = 1; t <= 2; t++)
 		metric_point(pts, "flatx", "timer:cpu-clock", "busy", 100000, t, "none", "ratio_pct",
 			     100, 0);
+	/* and one of five digits: written whole, not "1.336e+04" */
+	for (int t = 1; t <= 2; t++)
+		metric_point(pts, "flatbigx", "timer:cpu-clock", "busy", 100000, t, "none",
+			     "ratio_pct", 13361, 0);
 	/* 14 delivery settings over 16 thread counts: 14 series, more than there are distinct
 	 * colours */
 	for (int d = 0; d < 14; d++)
@@ -410,6 +414,10 @@ static void plots_say_what_they_show(void)
 	      strstr(flat->sentence, "not drawn, as ratio pct does not change with the threads: "
 				     "100 in timer:cpu-clock."));
 	CHECK(!exists(dir, "flatx-ratio_pct", "gp") && !exists(dir, "flatx-ratio_pct", "png"));
+	const struct pb_plot *flat_big = find_plot(set, "flatbigx-ratio_pct");
+	CHECK(flat_big && !flat_big->rendered &&
+	      strstr(flat_big->sentence, "does not change with the threads: 13361 in "
+					 "timer:cpu-clock."));
 
 	/* 12 series with 12 colours, the 2 left over on a plot of their own */
 	char *gp = slurp(dir, "manyx-wall_pct", "gp", &len);
