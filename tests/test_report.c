@@ -496,6 +496,12 @@ static void check_scorecard(void)
 	if (html) {
 		CHECK_STR_CONTAINS(html, "cost per sample: 13361 [13208, 13514] ns/sample");
 		CHECK(!strstr(html, "e+0"));
+		/* every figure under a label of its own, never its key */
+		for (const char *const *name = pb_scorecard_figures; *name; name++) {
+			char key[64];
+			snprintf(key, sizeof key, "%s: ", *name);
+			CHECK_MSG(!strstr(html, key), "%s has no label", *name);
+		}
 	}
 	free(html);
 

@@ -19,6 +19,7 @@ static const char *const figure_labels[][2] = {
 	{"loss", "samples lost (default ring)"},
 	{"throttles", "throttling events"},
 	{"running_share_min", "least time on the counter"},
+	{"wrong_level_samples", "samples at an excluded privilege level"},
 	{"ns_per_sample", "cost per sample"},
 	{"ns_per_event", "cost per event"},
 	{"ns_per_counted_event", "cost of counting an event, sampled or not"},
