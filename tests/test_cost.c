@@ -1563,28 +1563,25 @@ static void test_plan_correction(void)
 	CHECK_STR_CONTAINS(err.msg, "no cost per sample");
 	c.own_ns_per_sample = -5;
 	CHECK(pb_plan_corrected_period(&planned, &c, 30, &corrected, &r, &err) == -1);
-	/* the budget against the interval: all of it over, all of it within, or holding it */
+	/* the budget against the interval: all of it over, all of it within, or holding it; an
+	 * interval that holds both no overhead and twice the budget judges nothing (a plan --check
+	 * of 2026-11-27 read 182.81 ± 214.06 % against a 30 % budget, "its interval holds the 30 %
+	 * budget"); one round (no interval) is judged on the estimate */
+	static const struct {
+		double pct, ci95;
+		const char *verdict;
+	} budget_cases[] = {
+		{31.84, 1.92, "at"}, {27, 2.9, "within"}, {27, 3.1, "at"}, {33, 2.9, "OVER"},
+		{182.81, 214.06, "unjudged"}, {30, 30, "unjudged"}, {30, 29.9, "at"},
+		{30, NAN, "within"}, {30.5, NAN, "OVER"},
+	};
 	CHECK(!strcmp(pb_plan_budget_verdict(&c, 30), "OVER"));
-	c.measured_pct = 31.84, c.measured_ci95_pp = 1.92;
-	CHECK(!strcmp(pb_plan_budget_verdict(&c, 30), "at"));
-	c.measured_pct = 27, c.measured_ci95_pp = 2.9;
-	CHECK(!strcmp(pb_plan_budget_verdict(&c, 30), "within"));
-	c.measured_ci95_pp = 3.1;
-	CHECK(!strcmp(pb_plan_budget_verdict(&c, 30), "at"));
-	/* an interval that holds both no overhead and twice the budget judges nothing (a plan
-	 * --check of 2026-11-27 read 182.81 ± 214.06 % against a 30 % budget, "its interval holds
-	 * the 30 % budget") */
-	c.measured_pct = 182.81, c.measured_ci95_pp = 214.06;
-	CHECK(!strcmp(pb_plan_budget_verdict(&c, 30), "unjudged"));
-	c.measured_pct = 30, c.measured_ci95_pp = 30;
-	CHECK(!strcmp(pb_plan_budget_verdict(&c, 30), "unjudged"));
-	c.measured_ci95_pp = 29.9;
-	CHECK(!strcmp(pb_plan_budget_verdict(&c, 30), "at"));
-	/* one round: no interval, judged on the estimate */
-	c.measured_ci95_pp = NAN;
-	CHECK(!strcmp(pb_plan_budget_verdict(&c, 30), "within"));
-	c.measured_pct = 30.5;
-	CHECK(!strcmp(pb_plan_budget_verdict(&c, 30), "OVER"));
+	for (size_t i = 0; i < PB_ARRAY_SIZE(budget_cases); i++) {
+		c.measured_pct = budget_cases[i].pct, c.measured_ci95_pp = budget_cases[i].ci95;
+		CHECK_MSG(!strcmp(pb_plan_budget_verdict(&c, 30), budget_cases[i].verdict),
+			  "%.2f ± %.2f %%: %s, not %s", budget_cases[i].pct, budget_cases[i].ci95,
+			  pb_plan_budget_verdict(&c, 30), budget_cases[i].verdict);
+	}
 }
 
 static void test_paired_sample_cost(void)
