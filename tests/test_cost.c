@@ -1932,6 +1932,22 @@ static void test_disturbed_pair(void)
 	CHECK_MSG(note && strstr(note, "none left out: more than one pair in 8 sat far above"),
 		  "%s", note ? note : "(none)");
 	CHECK(pb_rset_is_true(&p->metrics, "far_above_kept"));
+	/* four pairs described and more left out: the note holds them all, whole (bp:w's drain
+	 * fit, 2026-11-27, was cut at its 480th byte: "... 8.384 ms above the line of t") */
+	memset(cf, 0, sizeof *cf);
+	pb_cost_fit_sweep(sw, true, cf);
+	cf->left_out = 5;
+	cf->far_above = false;
+	for (size_t k = 0; k < PB_ARRAY_SIZE(cf->left_out_pairs); k++)
+		cf->left_out_pairs[k] = (struct pb_left_out_pair){
+			.period = 1000000 + k, .samples = 2, .extra_ns = 9e6, .run_ns = 3e7,
+			.off_ns = 8.384e6, .share = 0.2};
+	p = pb_cost_fit_point(&res, "bp:w", "mix", PB_DELIVERY_DRAIN, cf, NULL);
+	note = pb_rset_get_text(&p->params, "left_out_note");
+	CHECK_MSG(note && strstr(note, "5 of 24 pairs left out as disturbed") &&
+			  strstr(note, "at period 1000003 events, 8.384 ms above the line of the "
+				       "rest (20 % of its run); and 1 more"),
+		  "%s", note ? note : "(none)");
 	pb_test_results_remove(&res, dir);
 	free(sw);
 	free(cf);

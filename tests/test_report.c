@@ -829,19 +829,34 @@ static void check_left_out_pair(void)
 		"threads", 1, "left_out_note", "1 of 16 pairs left out as disturbed (...): at period "
 		"64 events, 3.291 ms above the line of the rest (9.7 % of its run)", "metrics",
 		"ns_per_sample", 142.0, "ci95_ns", 5.7, "resolved", 1, "pairs_left_out", 1, "runs"));
+	/* a fit whose notes together pass 1 KiB (a rate note, four pairs left out, its own note):
+	 * the cell holds them whole (it was cut at 1024 bytes) */
+	char rate[600], left_out[800], note[500];
+	memset(rate, 'r', sizeof rate - 1), rate[sizeof rate - 1] = 0;
+	memset(left_out, 'l', sizeof left_out - 1), left_out[sizeof left_out - 1] = 0;
+	memset(note, 'n', sizeof note - 1), note[sizeof note - 1] = 0;
+	memcpy(note + sizeof note - 12, "end of note", 12);
+	json_array_append_new(json_object_get(root, "points"), json_pack(
+		"{s:s, s:s, s:s, s:s, s:s, s:i, s:s, s:s, s:s, s:{s:f, s:f, s:b, s:i}, s:[]}",
+		"experiment", "cost", "facility", "bp:w", "workload", "mix", "kind", "fit",
+		"delivery", "drain", "threads", 1, "rate_note", rate, "left_out_note", left_out,
+		"note", note, "metrics", "ns_per_sample", 965.0, "ci95_ns", 16.0, "resolved", 1,
+		"pairs_left_out", 4, "runs"));
 	struct pb_results doc;
 	pb_test_results_of_json(&doc, root);
 	size_t len = 0;
 	char *html = pb_report_html(&doc, NULL, NULL, &len);
 	CHECK(html != NULL);
-	if (html)
+	if (html) {
 		CHECK_STR_CONTAINS(html, "notes: 1 of 16 pairs left out as disturbed (...): at period "
 				   "64 events, 3.291 ms above");
+		CHECK_STR_CONTAINS(html, "nnnnnnnnend of note");
+	}
 	free(html);
 	char *text = summary_text(&doc);
 	CHECK(text != NULL);
 	if (text)
-		CHECK_STR_CONTAINS(text, "1 point left a pair a disturbance moved out of its cost fit, "
+		CHECK_STR_CONTAINS(text, "2 points left a pair a disturbance moved out of its cost fit, "
 				   "e.g. cost on uprobe with busy");
 	free(text);
 	pb_results_free(&doc);

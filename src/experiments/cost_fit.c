@@ -407,7 +407,9 @@ static void left_out_metrics(struct pb_result_point *p, const struct cost_fit *c
 	if (!cf->left_out)
 		return;
 	struct pb_rlist *rows = pb_rset_list(&p->metrics, "left_out_pairs");
-	char note[480];
+	/* the head (~230 bytes), four pairs of up to ~110 each and the count of the rest: 480
+	 * cut the fourth pair */
+	char note[1024];
 	pb_format(note, sizeof note, "%zu of %zu pairs left out as disturbed (a studentized "
 		  "residual above the line past Student t's one-sided 1 - %.2g / n level, which "
 		  "leaves a pair out of at most 1 fit in %.0f when no run is disturbed):",

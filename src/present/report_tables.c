@@ -631,7 +631,9 @@ static bool spans(const struct pb_result_point *p)
 	       (pb_rset_get(par(p), "error") && !pb_rlist_size(&p->runs));
 }
 
-#define CELL 1024
+/* a cell's text: a cost fit's notes join its rate note, up to four pairs left out and its own
+ * note, which passed 1 KiB (bp:w's drain fit, 2026-11-27) */
+#define CELL 4096
 
 static void cell_of(const struct column *c, const struct pb_result_point *p, char *b, size_t n)
 {
