@@ -38,6 +38,20 @@ int main(void)
 	char small[16];
 	pb_progress_format(small, sizeof small, 5, 10, 1.0, what, 99);
 	CHECK(strlen(small) < sizeof small);
+	/* cut at the width on purpose, never inside a character: at every width a run of "µs"
+	 * ends whole (a byte cut left half a "µ") */
+	const char *micro = "cost timer:cpu-clock none, µµµµµµµµµµµµµµµµµµµµ"
+			    "µµµµµµµµµµµµµµµµµµµµµµµµµµµµµµ";
+	unsigned split = 0;
+	for (unsigned width = 40; width < 99; width++) {
+		pb_progress_format(line, sizeof line, 5, 10, 1.0, micro, width);
+		size_t n = strlen(line), i = 0;
+		while (i < n)
+			i += (unsigned char)line[i] < 0x80 ? 1 : (unsigned char)line[i] < 0xE0 ? 2 : 3;
+		split += i != n;
+		CHECK(n <= width);
+	}
+	CHECK_EQ_U64(split, 0);
 
 	/* the meter: its total grows with the runs begun and it ends at 100 % */
 	char *text = NULL;

@@ -141,9 +141,23 @@ int main(void)
 	pb_list_add(one, sizeof one, "toolong");
 	CHECK(!strcmp(one, "..."));
 
+	/* a text that does not fit is cut, and counted (a test fails on a cut it did not make on
+	 * purpose: tests/lib/check.c), a full buffer's too */
+	unsigned long cuts = pb_text_cuts;
 	char app[8] = "ab";
 	pb_append(app, sizeof app, "%s", "cdefghij");
 	CHECK(!strcmp(app, "abcdefg"));
+	CHECK_EQ_U64(pb_text_cuts, cuts + 1);
+	CHECK(!strcmp(pb_text_last_cut, "abcdefg"));
+	pb_append(app, sizeof app, "%s", "k");
+	pb_append(app, sizeof app, "%s", "");
+	CHECK_EQ_U64(pb_text_cuts, cuts + 2);
+	char fits[8];
+	pb_format(fits, sizeof fits, "%s", "1234567");
+	CHECK_EQ_U64(pb_text_cuts, cuts + 2);
+	pb_format(fits, sizeof fits, "%s", "12345678");
+	CHECK_EQ_U64(pb_text_cuts, cuts + 3);
+	pb_text_cuts = cuts; /* these were meant */
 	/* The distance suggestions rank names by: one edit each for a substitution, an
 	 * insertion, a deletion; case counts only without fold_case. */
 	CHECK(pb_edit_distance("page-faults", "page-faults", false) == 0);

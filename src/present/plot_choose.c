@@ -470,11 +470,10 @@ void pb_plot_generic(struct pb_plot_ctx *c, const char *experiment, pb_plot_poin
 				    xlabel, sizeof xlabel);
 			pb_format(f->ylabel, sizeof f->ylabel, "%s", mlabel);
 			pb_format(f->xlabel, sizeof f->xlabel, "%s", xlabel);
-			char mshort[64], xshort[64];
-			pb_format(mshort, sizeof mshort, "%s", mlabel);
-			mshort[strcspn(mshort, "(:")] = '\0';
-			pb_format(xshort, sizeof xshort, "%s", xlabel);
-			xshort[strcspn(xshort, "(")] = '\0';
+			/* the labels' words before their units */
+			char mshort[160], xshort[160];
+			pb_format(mshort, sizeof mshort, "%.*s", (int)strcspn(mlabel, "(:"), mlabel);
+			pb_format(xshort, sizeof xshort, "%.*s", (int)strcspn(xlabel, "("), xlabel);
 			pb_plot_trim(mshort);
 			pb_plot_trim(xshort);
 			pb_format(f->title, sizeof f->title, "%s experiment%s%s%s: %.60s by %.60s",

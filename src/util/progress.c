@@ -51,8 +51,16 @@ void pb_progress_format(char *buf, size_t len, unsigned done, unsigned total, do
 		used = width;
 	memcpy(buf, head, used);
 	buf[used] = '\0';
-	if (what && *what && used + 2 < width)
-		pb_format(buf + used, width - used + 1, "  %s", what);
+	if (what && *what && used + 2 < width) {
+		/* the line stops at the terminal's width: what runs on is cut there on purpose,
+		 * at the start of a character (a byte cut could split a "µ") */
+		size_t room = width - used - 2, n = strlen(what);
+		if (n > room)
+			n = pb_utf8_floor(what, room);
+		memcpy(buf + used, "  ", 2);
+		memcpy(buf + used + 2, what, n);
+		buf[used + 2 + n] = '\0';
+	}
 }
 
 static unsigned terminal_width(FILE *out)

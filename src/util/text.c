@@ -6,12 +6,24 @@
 #include <stdio.h>
 #include <string.h>
 
+unsigned long pb_text_cuts;
+char pb_text_last_cut[96];
+
+static void count_cut(const char *text, size_t len)
+{
+	pb_text_cuts++;
+	snprintf(pb_text_last_cut, sizeof pb_text_last_cut, "%.*s",
+		 (int)(len ? strnlen(text, len) : 0), text);
+}
+
 void pb_format(char *buf, size_t len, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(buf, len, fmt, ap);
+	int n = vsnprintf(buf, len, fmt, ap);
 	va_end(ap);
+	if (n >= 0 && (size_t)n >= len)
+		count_cut(buf, len);
 }
 
 /* Whether byte c continues a UTF-8 character (10xxxxxx). */
@@ -94,12 +106,14 @@ void pb_format_duration_ci(char *buf, size_t len, double ns, double ci)
 void pb_append(char *buf, size_t len, const char *fmt, ...)
 {
 	size_t used = strnlen(buf, len);
-	if (used + 1 >= len)
-		return;
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(buf + used, len - used, fmt, ap);
+	/* a full buffer takes nothing more: counted when there was more to take */
+	int n = used + 1 >= len ? vsnprintf(NULL, 0, fmt, ap)
+				: vsnprintf(buf + used, len - used, fmt, ap);
 	va_end(ap);
+	if (n > 0 && (size_t)n >= len - used)
+		count_cut(buf, len);
 }
 
 void pb_list_add(char *buf, size_t len, const char *name)

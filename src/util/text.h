@@ -4,8 +4,15 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* snprintf for display text where cutting a long value short is the intended behaviour. */
+/* snprintf for display text: a text too long for buf is cut short there, and counted. */
 void pb_format(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* How many texts pb_format and pb_append cut to fit their buffers since the program started,
+ * and the start of the last one. A cut hides the end of what was said (a cost fit's note lost
+ * its fourth left-out pair at 480 bytes), so the tests fail when one cut anything
+ * (tests/lib/check.c); a cut that is meant (a progress line at the terminal's width) is made
+ * otherwise. */
+extern unsigned long pb_text_cuts;
+extern char pb_text_last_cut[96];
 
 /* v by fmt (one floating conversion), or whole when fmt would write an exponent: a reader
  * compares 11640 with 2721, or 100 % with 98 %, at a glance, not 1.164e+04 or 1e+02. */

@@ -1,4 +1,5 @@
 #include "check.h"
+#include "util/text.h"
 
 #include "facilities/facility.h"
 
@@ -74,6 +75,13 @@ void pb_skip(const char *why, ...)
 
 int pb_check_done(const char *suite)
 {
+	/* a text cut to fit its buffer hides the end of what was said: a failure wherever a test
+	 * did not make it on purpose (and set pb_text_cuts back) */
+	if (pb_text_cuts) {
+		pb_checks_failed++;
+		fprintf(stderr, "%s: %lu text(s) cut short to fit a buffer (pb_format, pb_append), "
+			"the last: \"%s\"\n", suite, pb_text_cuts, pb_text_last_cut);
+	}
 	if (pb_checks_skipped)
 		printf("%s: %u passed, %u failed, %u skipped\n", suite, pb_checks_passed,
 		       pb_checks_failed, pb_checks_skipped);
