@@ -371,9 +371,10 @@ static int noisy_measure(const struct pb_point_request *q, struct pb_point *out,
 	return 0;
 }
 
-/* budget_ns 0: 60 s, never the limit (the fake runs take no time) */
+/* budget_ns 0: 60 s, never the limit (the fake runs take no time); spare: the suite's pool
+ * of unused cost budget (NULL: none) */
 static void noisy_sweep_within(unsigned louder_from, double louder_ns, uint64_t budget_ns,
-			       struct cost_fit *cf)
+			       uint64_t *spare, enum pb_delivery mode, struct cost_fit *cf)
 {
 	noisy.events = 0;
 	noisy.calls = 0;
@@ -394,12 +395,46 @@ static void noisy_sweep_within(unsigned louder_from, double louder_ns, uint64_t 
 	su.budget_ns = budget_ns ? budget_ns : 60ull * 1000000000ull;
 	su.design_periods = true;
 	su.measure = noisy_measure;
-	CHECK_MSG(pb_cost_sweep_mode(&su, PB_DELIVERY_NONE, cf, &err) == 0, "%s", err.msg);
+	o.cost_spare_ns = spare;
+	su.o = spare ? &o : NULL;
+	CHECK_MSG(pb_cost_sweep_mode(&su, mode, cf, &err) == 0, "%s", err.msg);
 }
 
 static void noisy_sweep(unsigned louder_from, double louder_ns, struct cost_fit *cf)
 {
-	noisy_sweep_within(louder_from, louder_ns, 0, cf);
+	noisy_sweep_within(louder_from, louder_ns, 0, NULL, PB_DELIVERY_NONE, cf);
+}
+
+/* The suite's pool of unused cost budget: a fit of mode none whose own budget is too small
+ * draws on it when that sizes a design to resolve, and gives back what it does not use; a
+ * fit that finishes early adds what it left; a delivery mode's fit never draws. (A uprobe fit
+ * of 2026-11-27 stopped at ±14 % after 3.7 s of its 4.2 s, "7 s would resolve it", where the
+ * timer's and sw's fits before it had left 4.7 s of theirs unused.) */
+static void test_spare_budget(void)
+{
+	struct cost_fit cf;
+	const uint64_t pool = 60ull * 1000000000ull;
+	/* the noise loud from the first run: the design knows it needs rounds its 1 ns lacks */
+	uint64_t spare = pool;
+	noisy_sweep_within(0, 2e6, 1, &spare, PB_DELIVERY_NONE, &cf);
+	CHECK_MSG(cf.resolved, "%.0f ± %.0f ns: %s", cf.cpu.slope, cf.cpu.slope_ci95, cf.why);
+	CHECK(near(cf.spare_drawn_s, 60, 1e-6));
+	CHECK(near(cf.budget_seconds, 60, 1e-6));
+	/* the fake runs take no time: nearly all of it goes back */
+	CHECK(spare > pool - 1000000000ull && spare <= pool);
+	/* without the pool the same fit is cut short by its budget */
+	noisy_sweep_within(0, 2e6, 1, NULL, PB_DELIVERY_NONE, &cf);
+	CHECK(!cf.resolved && cf.budget_limited && cf.spare_drawn_s == 0);
+	/* a delivery mode's fit keeps to its budget; its overrun spends from the pool */
+	spare = pool;
+	noisy_sweep_within(0, 2e6, 1, &spare, PB_DELIVERY_SIGNAL, &cf);
+	CHECK(cf.spare_drawn_s == 0);
+	CHECK(spare < pool && spare > pool - 1000000000ull);
+	/* a fit that needs nothing from it adds what it left of its own budget */
+	spare = 0;
+	noisy_sweep_within(UINT_MAX, 0, 0, &spare, PB_DELIVERY_NONE, &cf);
+	CHECK(cf.spare_drawn_s == 0);
+	CHECK(spare > pool - 1000000000ull && spare <= pool);
 }
 
 /* The noise rises between the pilot and the design (10 us to 2 ms): the design, sized for
@@ -477,7 +512,7 @@ static void test_redesign(void)
 	 * design was sized for beside the noise its runs had, and that no second design fitted
 	 * (a suite's sw fit, 2026-11-27, said only "designed pairs of 3 s would resolve it" after
 	 * 3.1 s of its 4.2 s, sized for 403 us of noise where its runs had 688 us) */
-	noisy_sweep_within(UINT_MAX, 0, 1, &cf);
+	noisy_sweep_within(UINT_MAX, 0, 1, NULL, PB_DELIVERY_NONE, &cf);
 	CHECK(!cf.resolved && !cf.redesigned && cf.budget_limited);
 	CHECK(cf.redesign_left_s < 0);
 	CHECK(near(cf.design_noise_ns, 1e4, 5e3));
@@ -2068,6 +2103,7 @@ int main(void)
 	test_plan();
 	test_design();
 	test_redesign();
+	test_spare_budget();
 	test_sample_beside_trap();
 	test_paired_slowdown();
 	test_unpaired_slowdown();

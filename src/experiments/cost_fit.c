@@ -558,6 +558,9 @@ struct pb_result_point *pb_cost_fit_point(struct pb_results *res, const char *fa
 	pb_rset_int(m, "rounds", PB_UNIT_COUNT, cf->rounds);
 	pb_rset_real(m, "seconds", PB_UNIT_S, cf->seconds);
 	pb_rset_real(m, "budget_seconds", PB_UNIT_S, cf->budget_seconds);
+	if (cf->spare_drawn_s > 0)
+		/* of budget_seconds: what the suite's earlier fits left unused */
+		pb_rset_real(m, "budget_drawn_from_earlier_fits_s", PB_UNIT_S, cf->spare_drawn_s);
 	design_metrics(p, cf);
 	if (cf->error[0])
 		pb_rset_text(par, "error", cf->error);

@@ -85,6 +85,8 @@ struct cost_fit {
 	 * pilot's), and the seconds of the budget left when a second design was wanted and none
 	 * fitted (NaN otherwise) */
 	double design_noise_ns, redesign_left_s;
+	/* the seconds of the suite's pool of unused cost budget this fit drew on (0: none) */
+	double spare_drawn_s;
 	unsigned design_rounds, design_rounds_needed;
 	uint64_t high_period;
 	bool cut_short, to_resolve_lower;

@@ -7,6 +7,7 @@
 #include "util/text.h"
 #include "workloads/workload.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -335,6 +336,30 @@ static int measure_design(struct design_run *dr, unsigned rounds, const char *wh
 	return 0;
 }
 
+/* The suite's pool of the time its cost fits so far left of their budgets (NULL: none, as
+ * for plan's sweep). */
+static uint64_t *spare_of(const struct sweep_setup *su)
+{
+	return su->o ? su->o->cost_spare_ns : NULL;
+}
+
+/* Whether a fit of this mode may draw on the pool: mode none's fit is the cost every
+ * prediction, plan and scorecard figure rests on; the delivery modes' fits are compared with
+ * it and keep to their own budgets. */
+static bool may_draw(const struct sweep_setup *su, enum pb_delivery mode)
+{
+	return mode == PB_DELIVERY_NONE && spare_of(su) && *spare_of(su) > 0;
+}
+
+/* The whole pool into this fit's budget; the sweep gives back what it leaves unused. */
+static void draw_spare(struct sweep_setup *su, struct cost_fit *cf)
+{
+	uint64_t *spare = spare_of(su);
+	su->budget_ns += *spare;
+	cf->spare_drawn_s += (double)*spare / 1e9;
+	*spare = 0;
+}
+
 /* A fit too wide to resolve, after a design that kept to its budget: a second design sized
  * from it (pb_cost_redesign_size) when the budget left holds one expected to resolve, whose
  * pairs alone are then fitted. */
@@ -346,11 +371,23 @@ static int redesign(struct design_run *dr, struct cost_fit *cf, double setup_s,
 	    cf->design_rounds < 1)
 		return 0;
 	double now = (double)(pb_now_ns() - dr->start) / 1e9;
+	double round_s = (now - setup_s) / cf->design_rounds;
 	struct pb_cost_redesign rd;
-	pb_cost_redesign_size(f->slope_ci95 / f->slope, cf->design_rounds, dr->nslots,
-			      (now - setup_s) / cf->design_rounds,
+	pb_cost_redesign_size(f->slope_ci95 / f->slope, cf->design_rounds, dr->nslots, round_s,
 			      (double)dr->su->budget_ns / 1e9 - now, dr->min_rounds,
 			      MAX_PAIRS / dr->nslots, &rd);
+	if (rd.budget_limited && may_draw(dr->su, dr->mode)) {
+		/* the suite's unused budget, when it holds a second design sized to resolve */
+		struct pb_cost_redesign more;
+		pb_cost_redesign_size(f->slope_ci95 / f->slope, cf->design_rounds, dr->nslots,
+				      round_s, (double)(dr->su->budget_ns + *spare_of(dr->su)) / 1e9 -
+						       now,
+				      dr->min_rounds, MAX_PAIRS / dr->nslots, &more);
+		if (more.rounds && !more.budget_limited) {
+			draw_spare(dr->su, cf);
+			rd = more;
+		}
+	}
 	cf->budget_limited = rd.budget_limited;
 	if (!rd.rounds) {
 		cf->redesign_left_s = (double)dr->su->budget_ns / 1e9 - now;
@@ -387,8 +424,12 @@ static void explain_unresolved(struct cost_fit *cf)
 	cf->to_resolve_s = too_wide && (cf->budget_limited || cf->cut_short || !(f->slope > 0))
 				   ? pb_cost_seconds_to_resolve(f, design_s, &cf->to_resolve_lower)
 				   : NAN;
-	pb_append(cf->why, sizeof cf->why, " after %zu pairs in %.1f s (budget %.1f s)", cf->pairs,
+	pb_append(cf->why, sizeof cf->why, " after %zu pairs in %.1f s (budget %.1f s", cf->pairs,
 		  cf->seconds, cf->budget_seconds);
+	if (cf->spare_drawn_s > 0)
+		pb_append(cf->why, sizeof cf->why, ", %.1f s of it left unused by the suite's "
+			  "fits before", cf->spare_drawn_s);
+	pb_append(cf->why, sizeof cf->why, ")");
 	/* a design sized on quieter runs than its own: the noise it was sized for beside the
 	 * noise its runs without perf had (a trapping facility's noise is measured on sampled
 	 * runs, and has no such figure) */
@@ -492,6 +533,18 @@ int pb_cost_sweep_mode(struct sweep_setup *su, enum pb_delivery mode, struct cos
 	};
 	struct pb_cost_design d;
 	pb_cost_design_size(&in, &d);
+	const uint64_t own_budget_ns = su->budget_ns;
+	if (d.rounds < d.rounds_needed && d.rounds_needed != UINT_MAX && may_draw(su, mode)) {
+		/* the suite's unused budget, when it turns this design into one sized to resolve */
+		struct pb_cost_design_input more = in;
+		more.seconds_left += (double)*spare_of(su) / 1e9;
+		struct pb_cost_design bigger;
+		pb_cost_design_size(&more, &bigger);
+		if (bigger.rounds >= bigger.rounds_needed) {
+			draw_spare(su, cf);
+			d = bigger;
+		}
+	}
 	struct design_run dr = {
 		.su = su, .req = &req, .mode = mode, .sw = sw, .periods = periods,
 		.slot_period = slot_period, .nslots = nslots, .start = start,
@@ -510,8 +563,17 @@ int pb_cost_sweep_mode(struct sweep_setup *su, enum pb_delivery mode, struct cos
 	if (!rc && !dr.cut)
 		rc = redesign(&dr, cf, spent, err);
 	cf->rounds = dr.round;
-	cf->seconds = (double)(pb_now_ns() - start) / 1e9;
+	uint64_t used_ns = pb_now_ns() - start;
+	cf->seconds = (double)used_ns / 1e9;
 	cf->budget_seconds = (double)su->budget_ns / 1e9;
+	/* what this fit left of its budget goes to the pool; an overrun (up to BUDGET_HARD_CAP)
+	 * spends from it */
+	uint64_t *spare = spare_of(su);
+	if (spare && used_ns <= su->budget_ns)
+		*spare += su->budget_ns - used_ns;
+	else if (spare)
+		*spare = *spare > used_ns - su->budget_ns ? *spare - (used_ns - su->budget_ns) : 0;
+	su->budget_ns = own_budget_ns;
 	cf->noise_ns = su->noise_ns;
 	cf->pilot_residual_ns = pl.residual_ns;
 	cf->noise_pairs = su->noise_pairs;

@@ -28,6 +28,10 @@ struct pb_suite_options {
 	void (*progress_more)(void *ctx, int runs);
 	void *progress_ctx;
 	volatile sig_atomic_t *interrupted; /* set by SIGINT/SIGTERM: stop after the current run */
+	/* The time the suite's cost fits so far left of their budgets (NULL: none kept; the
+	 * suite keeps one): a fit of mode none draws on it when that turns a design too small to
+	 * resolve its cost into one sized to, and gives back what it did not use (cost_sweep.c). */
+	uint64_t *cost_spare_ns;
 };
 
 struct pb_experiment {

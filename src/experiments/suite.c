@@ -82,10 +82,15 @@ int pb_suite_run(const struct pb_suite *s, const struct pb_suite_options *o,
 	uint64_t started = pb_now_ns();
 	int rc = PB_EXIT_OK;
 	struct pb_error err = {0};
+	/* one pool of the cost fits' unused budget for the whole suite */
+	struct pb_suite_options suite_o = *o;
+	uint64_t spare_ns = 0;
+	if (!suite_o.cost_spare_ns)
+		suite_o.cost_spare_ns = &spare_ns;
 	for (unsigned f = 0; f < s->nrunnable && rc == PB_EXIT_OK; f++) {
 		for (unsigned e = 0; e < s->nexperiments; e++) {
 			const struct pb_experiment *x = s->experiments[e];
-			if (!x->run(o, &s->runnable[f], res, &err))
+			if (!x->run(&suite_o, &s->runnable[f], res, &err))
 				continue;
 			if (err.code == PB_EXIT_INTERRUPTED) {
 				rc = PB_EXIT_INTERRUPTED;
