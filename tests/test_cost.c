@@ -406,10 +406,11 @@ static void noisy_sweep(unsigned louder_from, double louder_ns, struct cost_fit 
 }
 
 /* The suite's pool of unused cost budget: a fit of mode none whose own budget is too small
- * draws on it when that sizes a design to resolve, and gives back what it does not use; a
- * fit that finishes early adds what it left; a delivery mode's fit never draws. (A uprobe fit
- * of 2026-11-27 stopped at ±14 % after 3.7 s of its 4.2 s, "7 s would resolve it", where the
- * timer's and sw's fits before it had left 4.7 s of theirs unused.) */
+ * for its second design draws on it when that sizes the design to resolve, and gives back
+ * what it does not use; a fit that finishes early adds what it left; a delivery mode's fit
+ * never draws. (A uprobe fit of 2026-11-27 stopped at ±14 % after 3.7 s of its 4.2 s, "7 s
+ * would resolve it", where the timer's and sw's fits before it had left 4.7 s of theirs
+ * unused.) */
 static void test_spare_budget(void)
 {
 	struct cost_fit cf;
@@ -418,6 +419,7 @@ static void test_spare_budget(void)
 	uint64_t spare = pool;
 	noisy_sweep_within(0, 2e6, 1, &spare, PB_DELIVERY_NONE, &cf);
 	CHECK_MSG(cf.resolved, "%.0f ± %.0f ns: %s", cf.cpu.slope, cf.cpu.slope_ci95, cf.why);
+	CHECK(cf.redesigned);
 	CHECK(near(cf.spare_drawn_s, 60, 1e-6));
 	CHECK(near(cf.budget_seconds, 60, 1e-6));
 	/* the fake runs take no time: nearly all of it goes back */
