@@ -375,14 +375,15 @@ static int redesign(struct design_run *dr, struct cost_fit *cf, double setup_s,
 	pb_cost_redesign_size(f->slope_ci95 / f->slope, cf->design_rounds, dr->nslots, round_s,
 			      (double)dr->su->budget_ns / 1e9 - now, dr->min_rounds,
 			      MAX_PAIRS / dr->nslots, &rd);
-	if (rd.budget_limited && may_draw(dr->su, dr->mode)) {
-		/* the suite's unused budget, when it holds a second design sized to resolve */
+	if (!rd.rounds && may_draw(dr->su, dr->mode)) {
+		/* the suite's unused budget, when it holds a second design expected to resolve
+		 * (its rounds: up to those the design's aim needs, PB_DESIGN_REL_CI) */
 		struct pb_cost_redesign more;
 		pb_cost_redesign_size(f->slope_ci95 / f->slope, cf->design_rounds, dr->nslots,
 				      round_s, (double)(dr->su->budget_ns + *spare_of(dr->su)) / 1e9 -
 						       now,
 				      dr->min_rounds, MAX_PAIRS / dr->nslots, &more);
-		if (more.rounds && !more.budget_limited) {
+		if (pb_cost_pool_makes_redesign(&rd, &more)) {
 			draw_spare(dr->su, cf);
 			rd = more;
 		}

@@ -333,6 +333,12 @@ void pb_cost_redesign_size(double rel_ci, unsigned rounds, unsigned nslots, doub
 	out->expected_rel_ci = rel_ci_over(rel_ci, rounds, n, nslots);
 }
 
+bool pb_cost_pool_makes_redesign(const struct pb_cost_redesign *own,
+				 const struct pb_cost_redesign *with_pool)
+{
+	return !own->rounds && with_pool->rounds;
+}
+
 double pb_cost_seconds_to_resolve(const struct pb_fit *f, double seconds_spent, bool *lower_bound)
 {
 	*lower_bound = !(f->slope > 0);

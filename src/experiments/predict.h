@@ -157,6 +157,11 @@ struct pb_cost_redesign {
 void pb_cost_redesign_size(double rel_ci, unsigned rounds, unsigned nslots, double round_s,
 			   double seconds_left, unsigned min_rounds, unsigned max_rounds,
 			   struct pb_cost_redesign *out);
+/* Whether the suite's unused budget should go to a second design: the fit's own budget held
+ * none (own->rounds 0) and the budget with the pool holds one expected to resolve
+ * (with_pool->rounds > 0), though perhaps short of the design's aim (budget_limited). */
+bool pb_cost_pool_makes_redesign(const struct pb_cost_redesign *own,
+				 const struct pb_cost_redesign *with_pool);
 /* The seconds a sweep of the same design would need for its slope's 95 % CI to come within
  * PB_FIT_MAX_REL_CI (the CI narrows as 1/sqrt(pairs)), from the fit of one that took
  * seconds_spent. A slope <= 0 is sized for the CI's upper end instead, and *lower_bound says
