@@ -378,6 +378,9 @@ static int noisy_measure(const struct pb_point_request *q, struct pb_point *out,
 	return 0;
 }
 
+/* whether the noisy sweep is a facility's cost site, which may draw on the suite's pool */
+static bool noisy_draws_spare = true;
+
 /* budget_ns 0: 60 s, never the limit (the fake runs take no time); spare: the suite's pool
  * of unused cost budget (NULL: none) */
 static void noisy_sweep_within(unsigned louder_from, double louder_ns, uint64_t budget_ns,
@@ -404,6 +407,7 @@ static void noisy_sweep_within(unsigned louder_from, double louder_ns, uint64_t 
 	su.measure = noisy_measure;
 	o.cost_spare_ns = spare;
 	su.o = spare ? &o : NULL;
+	su.draws_spare = noisy_draws_spare;
 	CHECK_MSG(pb_cost_sweep_mode(&su, mode, cf, &err) == 0, "%s", err.msg);
 }
 
@@ -434,6 +438,12 @@ static void test_spare_budget(void)
 	/* without the pool the same fit is cut short by its budget */
 	noisy_sweep_within(0, 2e6, 1, NULL, PB_DELIVERY_NONE, &cf);
 	CHECK(!cf.resolved && cf.budget_limited && cf.spare_drawn_s == 0);
+	/* another site's fit (the uprobe's single-stepped one) keeps to its budget */
+	spare = pool;
+	noisy_draws_spare = false;
+	noisy_sweep_within(0, 2e6, 1, &spare, PB_DELIVERY_NONE, &cf);
+	noisy_draws_spare = true;
+	CHECK(!cf.resolved && cf.spare_drawn_s == 0);
 	/* a delivery mode's fit keeps to its budget; its overrun spends from the pool */
 	spare = pool;
 	noisy_sweep_within(0, 2e6, 1, &spare, PB_DELIVERY_SIGNAL, &cf);

@@ -228,6 +228,7 @@ static int sweep_other_sites(const struct pb_suite_options *o, const char *facil
 		if (!t->labels[l].per_iteration)
 			continue;
 		struct sweep_setup su = *first;
+		su.draws_spare = false;
 		pb_format(su.sampled.label, sizeof su.sampled.label, "%s", t->labels[l].name);
 		char label[64], insn[96];
 		const char *cls = pb_cost_site_of(&su.sampled, spec, label, sizeof label, insn, sizeof insn);
@@ -359,6 +360,7 @@ static int cost_run(const struct pb_suite_options *o, const struct pb_spec *aske
 	su.new_point = sweep_point;
 	su.point_ctx = &pc;
 	su.design_periods = !o->nperiods;
+	su.draws_spare = true;
 	for (unsigned m = 0; m < NMODES; m++) {
 		su.budget_ns = (uint64_t)(m ? BUDGET_MODE_TARGETS : BUDGET_NONE_TARGETS) *
 			       o->target_ms * 1000000ull;

@@ -342,12 +342,13 @@ static uint64_t *spare_of(const struct sweep_setup *su)
 	return su->o ? su->o->cost_spare_ns : NULL;
 }
 
-/* Whether a fit of this mode may draw on the pool: mode none's fit is the cost every
- * prediction, plan and scorecard figure rests on; the delivery modes' fits are compared with
- * it and keep to their own budgets. */
+/* Whether a fit of this mode may draw on the pool: mode none's fit at the facility's cost site
+ * is the cost every prediction, plan and scorecard figure rests on; the delivery modes' fits
+ * are compared with it, and another site's fit adds its class's cost: they keep to their own
+ * budgets. */
 static bool may_draw(const struct sweep_setup *su, enum pb_delivery mode)
 {
-	return mode == PB_DELIVERY_NONE && spare_of(su) && *spare_of(su) > 0;
+	return su->draws_spare && mode == PB_DELIVERY_NONE && spare_of(su) && *spare_of(su) > 0;
 }
 
 /* The whole pool into this fit's budget; the sweep gives back what it leaves unused. */
