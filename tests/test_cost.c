@@ -392,7 +392,8 @@ static bool noisy_draws_spare = true;
 /* budget_ns 0: 60 s, never the limit (the fake runs take no time); spare: the suite's pool
  * of unused cost budget (NULL: none) */
 static void noisy_sweep_within(unsigned louder_from, double louder_ns, uint64_t budget_ns,
-			       uint64_t *spare, enum pb_delivery mode, struct cost_fit *cf)
+			       struct pb_cost_spare *spare, enum pb_delivery mode,
+			       struct cost_fit *cf)
 {
 	noisy.events = 0;
 	noisy.calls = 0;
@@ -413,7 +414,7 @@ static void noisy_sweep_within(unsigned louder_from, double louder_ns, uint64_t 
 	su.budget_ns = budget_ns ? budget_ns : 60ull * 1000000000ull;
 	su.design_periods = true;
 	su.measure = noisy_measure;
-	o.cost_spare_ns = spare;
+	o.cost_spare = spare;
 	su.o = spare ? &o : NULL;
 	su.draws_spare = noisy_draws_spare;
 	su.now_ns = noisy_now;
@@ -442,31 +443,35 @@ static void test_spare_budget(void)
 	CHECK(!cf.resolved && !cf.redesigned && cf.budget_limited && cf.spare_drawn_s == 0);
 	/* with the pool it draws its own budget again (not the pool's 60 s), redesigns and
 	 * resolves, and gives back what it left */
-	uint64_t spare = pool;
+	struct pb_cost_spare spare = {pool, false};
 	noisy_sweep_within(0, 2e6, 2500000000ull, &spare, PB_DELIVERY_NONE, &cf);
 	CHECK_MSG(cf.resolved, "%.0f ± %.0f ns: %s", cf.cpu.slope, cf.cpu.slope_ci95, cf.why);
 	CHECK(cf.redesigned);
 	CHECK(near(cf.spare_drawn_s, 2.5, 1e-9) && near(cf.budget_seconds, 5, 1e-9));
-	CHECK_MSG(near((double)spare / 1e9, 60 - 2.5 + (5 - cf.seconds), 1e-6), "%.3f s",
-		  (double)spare / 1e9);
+	CHECK_MSG(near((double)spare.ns / 1e9, 60 - 2.5 + (5 - cf.seconds), 1e-6), "%.3f s",
+		  (double)spare.ns / 1e9);
+	/* one fit a suite draws: the next that could, does not */
+	CHECK(spare.drawn);
+	noisy_sweep_within(0, 2e6, 2500000000ull, &spare, PB_DELIVERY_NONE, &cf);
+	CHECK(!cf.resolved && cf.spare_drawn_s == 0);
 	/* another site's fit (the uprobe's single-stepped one) keeps to its budget, and what it
 	 * left goes in */
-	spare = pool;
+	spare = (struct pb_cost_spare){pool, false};
 	noisy_draws_spare = false;
 	noisy_sweep_within(0, 2e6, 2500000000ull, &spare, PB_DELIVERY_NONE, &cf);
 	noisy_draws_spare = true;
 	CHECK(!cf.resolved && cf.spare_drawn_s == 0);
-	CHECK(near((double)spare / 1e9, 60 + 2.5 - cf.seconds, 1e-6));
+	CHECK(near((double)spare.ns / 1e9, 60 + 2.5 - cf.seconds, 1e-6));
 	/* a delivery mode's fit never draws */
-	spare = pool;
+	spare = (struct pb_cost_spare){pool, false};
 	noisy_sweep_within(0, 2e6, 2500000000ull, &spare, PB_DELIVERY_SIGNAL, &cf);
 	CHECK(cf.spare_drawn_s == 0);
 	/* 1 s: twice that holds no second design either, so nothing is drawn; the first design
 	 * ran over its budget (1.15 s), and that is spent from the pool */
-	spare = pool;
+	spare = (struct pb_cost_spare){pool, false};
 	noisy_sweep_within(0, 2e6, 1000000000ull, &spare, PB_DELIVERY_NONE, &cf);
 	CHECK(!cf.resolved && cf.spare_drawn_s == 0 && cf.seconds > 1);
-	CHECK(near((double)spare / 1e9, 60 - (cf.seconds - 1), 1e-6));
+	CHECK(near((double)spare.ns / 1e9, 60 - (cf.seconds - 1), 1e-6));
 }
 
 /* The noise rises between the pilot and the design (10 us to 2 ms): the design, sized for

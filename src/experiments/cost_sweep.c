@@ -344,35 +344,40 @@ static int measure_design(struct design_run *dr, unsigned rounds, const char *wh
 
 /* The suite's pool of the time its cost fits so far left of their budgets (NULL: none, as
  * for plan's sweep). */
-static uint64_t *spare_of(const struct sweep_setup *su)
+static struct pb_cost_spare *spare_of(const struct sweep_setup *su)
 {
-	return su->o ? su->o->cost_spare_ns : NULL;
+	return su->o ? su->o->cost_spare : NULL;
 }
 
 /* Whether a fit of this mode may draw on the pool: mode none's fit at the facility's cost site
  * is the cost every prediction, plan and scorecard figure rests on; the delivery modes' fits
  * are compared with it, and another site's fit adds its class's cost: they keep to their own
- * budgets. */
+ * budgets. One fit a suite draws, so that a suite takes at most one budget more than its
+ * fits' own. */
 static bool may_draw(const struct sweep_setup *su, enum pb_delivery mode)
 {
-	return su->draws_spare && mode == PB_DELIVERY_NONE && spare_of(su) && *spare_of(su) > 0;
+	const struct pb_cost_spare *spare = spare_of(su);
+	return su->draws_spare && mode == PB_DELIVERY_NONE && spare && !spare->drawn &&
+	       spare->ns > 0;
 }
 
 /* What a fit may draw: the pool, up to its own budget again. A fit then takes at most twice
- * its budget, as a design cut short does (BUDGET_HARD_CAP), and a suite at most one budget
- * more per facility: drawing the whole pool, a uprobe fit took 13.4 s and the suite 145.9 s,
- * near the 150 s a default suite keeps to (kind C's took 141.5 s without it). */
+ * its budget, as a design cut short does (BUDGET_HARD_CAP): drawing the whole pool, a uprobe
+ * fit took 13.4 s and the suite 145.9 s, near the 150 s a default suite keeps to (kind C's
+ * took 141.5 s without it). */
 static uint64_t spare_to_draw(const struct sweep_setup *su)
 {
-	uint64_t pool = *spare_of(su);
+	uint64_t pool = spare_of(su)->ns;
 	return pool < su->budget_ns ? pool : su->budget_ns;
 }
 
 /* That into this fit's budget; the sweep gives back what it leaves unused. */
 static void draw_spare(struct sweep_setup *su, struct cost_fit *cf)
 {
+	struct pb_cost_spare *spare = spare_of(su);
 	uint64_t draw = spare_to_draw(su);
-	*spare_of(su) -= draw;
+	spare->ns -= draw;
+	spare->drawn = true;
 	su->budget_ns += draw;
 	cf->spare_drawn_s += (double)draw / 1e9;
 }
@@ -580,11 +585,12 @@ int pb_cost_sweep_mode(struct sweep_setup *su, enum pb_delivery mode, struct cos
 	cf->budget_seconds = (double)su->budget_ns / 1e9;
 	/* what this fit left of its budget goes to the pool; an overrun (up to BUDGET_HARD_CAP)
 	 * spends from it */
-	uint64_t *spare = spare_of(su);
+	struct pb_cost_spare *spare = spare_of(su);
 	if (spare && used_ns <= su->budget_ns)
-		*spare += su->budget_ns - used_ns;
+		spare->ns += su->budget_ns - used_ns;
 	else if (spare)
-		*spare = *spare > used_ns - su->budget_ns ? *spare - (used_ns - su->budget_ns) : 0;
+		spare->ns = spare->ns > used_ns - su->budget_ns ? spare->ns - (used_ns - su->budget_ns)
+								: 0;
 	su->budget_ns = own_budget_ns;
 	cf->noise_ns = su->noise_ns;
 	cf->pilot_residual_ns = pl.residual_ns;

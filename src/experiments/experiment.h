@@ -10,6 +10,13 @@
 
 #define PB_MAX_LIST 16
 
+/* The time a suite's cost fits so far left of their budgets, and whether a fit has drawn on
+ * it: one fit a suite may (cost_sweep.c). */
+struct pb_cost_spare {
+	uint64_t ns;
+	bool drawn;
+};
+
 struct pb_suite_options {
 	uint64_t periods[PB_MAX_LIST];      /* --period: overrides each experiment's periods */
 	unsigned nperiods;
@@ -31,7 +38,7 @@ struct pb_suite_options {
 	/* The time the suite's cost fits so far left of their budgets (NULL: none kept; the
 	 * suite keeps one): a fit of mode none draws on it when that turns a design too small to
 	 * resolve its cost into one sized to, and gives back what it did not use (cost_sweep.c). */
-	uint64_t *cost_spare_ns;
+	struct pb_cost_spare *cost_spare;
 };
 
 struct pb_experiment {

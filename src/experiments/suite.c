@@ -84,9 +84,9 @@ int pb_suite_run(const struct pb_suite *s, const struct pb_suite_options *o,
 	struct pb_error err = {0};
 	/* one pool of the cost fits' unused budget for the whole suite */
 	struct pb_suite_options suite_o = *o;
-	uint64_t spare_ns = 0;
-	if (!suite_o.cost_spare_ns)
-		suite_o.cost_spare_ns = &spare_ns;
+	struct pb_cost_spare spare = {0};
+	if (!suite_o.cost_spare)
+		suite_o.cost_spare = &spare;
 	for (unsigned f = 0; f < s->nrunnable && rc == PB_EXIT_OK; f++) {
 		for (unsigned e = 0; e < s->nexperiments; e++) {
 			const struct pb_experiment *x = s->experiments[e];
