@@ -608,6 +608,8 @@ static void check_machine_noise(bool with_run_noise)
 	pb_scorecard_fill(&doc);
 	const char *probe = text(pb_test_card_of(&doc, "probe"), "summary");
 	const char *tick = text(pb_test_card_of(&doc, "tick"), "summary");
+	const struct pb_rset *rate = pb_rset_get_set(pb_test_card_of(&doc, "tick"),
+						     "sampling_rate_hz");
 	if (with_run_noise) {
 		/* pooled from the fits' residuals, the noise pairs left: (40 x 1 %^2 + 20 x
 		 * 0.5 %^2) / 60 = (0.866 %)^2, t(60) 2.000: 1.73 %; 0.01732 / 550 ns = 31.5 kHz */
@@ -617,8 +619,6 @@ static void check_machine_noise(bool with_run_noise)
 				   "noise's interval; cost below the 1.7 % timing noise)");
 		CHECK_STR_CONTAINS(tick, "sampling up to 1.07 kHz (907 Hz to 1.3 kHz over the "
 				   "noise's interval; cost below the 1.7 % timing noise)");
-		const struct pb_rset *rate =
-			pb_rset_get_set(pb_test_card_of(&doc, "tick"), "sampling_rate_hz");
 		CHECK(fabs(pb_rset_get_number(rate, "value", NULL) - 1069.17) < 0.1);
 		CHECK(fabs(pb_rset_get_number(rate, "lo", NULL) - 907.40) < 0.1);
 		CHECK(fabs(pb_rset_get_number(rate, "hi", NULL) - 1301.77) < 0.1);
@@ -632,8 +632,6 @@ static void check_machine_noise(bool with_run_noise)
 		CHECK_STR_CONTAINS(tick, "sampling up to 1.71 kHz (cost below the 2.8 % timing "
 				   "noise)");
 		/* the bands' median has no degrees of freedom: the figure says it has no interval */
-		const struct pb_rset *rate =
-			pb_rset_get_set(pb_test_card_of(&doc, "tick"), "sampling_rate_hz");
 		bool has_lo = true;
 		pb_rset_get_number(rate, "lo", &has_lo);
 		CHECK(!has_lo);

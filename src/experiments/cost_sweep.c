@@ -382,9 +382,21 @@ static void draw_spare(struct sweep_setup *su, struct cost_fit *cf)
 	cf->spare_drawn_s += (double)draw / 1e9;
 }
 
+/* A second design from the first's fit, over seconds_left of budget. */
+static void size_second_design(const struct design_run *dr, const struct cost_fit *cf,
+			       double round_s, double seconds_left, struct pb_cost_redesign *out)
+{
+	pb_cost_redesign_size(cf->cpu.slope_ci95 / cf->cpu.slope, cf->design_rounds, dr->nslots,
+			      round_s, seconds_left, dr->min_rounds, MAX_PAIRS / dr->nslots, out);
+}
+
 /* A fit too wide to resolve, after a design that kept to its budget: a second design sized
  * from it (pb_cost_redesign_size) when the budget left holds one expected to resolve, whose
- * pairs alone are then fitted. */
+ * pairs alone are then fitted. Only a second design draws on the suite's pool: a first is
+ * sized from four noise pairs and a pilot, which saw up to 3.6 times less noise than the
+ * design's own runs had in suites of 2026-11-27; when first designs drew, bp:w's and the
+ * uprobe's second site's drew 4.8 and 5.1 s and resolved neither, and the suite took 139.8 s
+ * where three before it took 118 to 129 s. */
 static int redesign(struct design_run *dr, struct cost_fit *cf, double setup_s,
 		    struct pb_error *err)
 {
@@ -395,17 +407,14 @@ static int redesign(struct design_run *dr, struct cost_fit *cf, double setup_s,
 	double now = (double)(sweep_now(dr->su) - dr->start) / 1e9;
 	double round_s = (now - setup_s) / cf->design_rounds;
 	struct pb_cost_redesign rd;
-	pb_cost_redesign_size(f->slope_ci95 / f->slope, cf->design_rounds, dr->nslots, round_s,
-			      (double)dr->su->budget_ns / 1e9 - now, dr->min_rounds,
-			      MAX_PAIRS / dr->nslots, &rd);
+	size_second_design(dr, cf, round_s, (double)dr->su->budget_ns / 1e9 - now, &rd);
 	if (!rd.rounds && may_draw(dr->su, dr->mode)) {
 		/* the suite's unused budget, when it holds a second design expected to resolve
 		 * (its rounds: up to those the design's aim needs, PB_DESIGN_REL_CI) */
 		struct pb_cost_redesign more;
-		pb_cost_redesign_size(f->slope_ci95 / f->slope, cf->design_rounds, dr->nslots,
-				      round_s, (double)(dr->su->budget_ns + spare_to_draw(dr->su)) / 1e9 -
-						       now,
-				      dr->min_rounds, MAX_PAIRS / dr->nslots, &more);
+		size_second_design(dr, cf, round_s,
+				   (double)(dr->su->budget_ns + spare_to_draw(dr->su)) / 1e9 - now,
+				   &more);
 		if (pb_cost_pool_makes_redesign(&rd, &more)) {
 			draw_spare(dr->su, cf);
 			rd = more;
@@ -465,7 +474,7 @@ static void explain_unresolved(struct cost_fit *cf)
 	if (cf->redesign_left_s >= 0.05)
 		pb_append(cf->why, sizeof cf->why, "; the %.1f s left of the budget held no second "
 			  "design", cf->redesign_left_s);
-	else if (cf->redesign_left_s < 0.05)
+	else if (!isnan(cf->redesign_left_s))
 		pb_append(cf->why, sizeof cf->why, "; no budget was left for a second design");
 	if (cf->redesigned)
 		pb_append(cf->why, sizeof cf->why, "; a second design replaced a first of %zu "
@@ -556,11 +565,6 @@ int pb_cost_sweep_mode(struct sweep_setup *su, enum pb_delivery mode, struct cos
 	};
 	struct pb_cost_design d;
 	pb_cost_design_size(&in, &d);
-	/* (a first design never draws on the suite's pool: it is sized from four noise pairs and
-	 * a pilot, which saw up to 3.6 times less noise than the design's own runs had in suites
-	 * of 2026-11-27; when first designs drew, bp:w's and the uprobe's second site's drew 4.8
-	 * and 5.1 s and resolved neither, and the suite took 139.8 s where three before it took
-	 * 118 to 129 s. A second design is sized from the first's own fit.) */
 	const uint64_t own_budget_ns = su->budget_ns;
 	struct design_run dr = {
 		.su = su, .req = &req, .mode = mode, .sw = sw, .periods = periods,
