@@ -148,8 +148,8 @@ struct sweep_setup {
 	uint64_t min_period;
 	/* whether this sweep's fit of mode none may draw on the suite's pool of unused cost
 	 * budget (cost_sweep.c): the facility's cost site, which its predictions rest on; not
-	 * another site of a facility that traps (the uprobe's single-stepped site drew 12.2 s in
-	 * a suite and did not resolve) */
+	 * another site of a facility that traps (a single-stepped site drew 12.2 s in a suite and
+	 * did not resolve: docs/overhead.md, "The suite's unused budget") */
 	bool draws_spare;
 	/* the machine's noise, measured by the first sweep of a setup and kept for the others */
 	double noise_ns, base_cpu_ns;

@@ -362,9 +362,9 @@ static bool may_draw(const struct sweep_setup *su, enum pb_delivery mode)
 }
 
 /* What a fit may draw: the pool, up to its own budget again. A fit then takes at most twice
- * its budget, as a design cut short does (BUDGET_HARD_CAP): drawing the whole pool, a uprobe
- * fit took 13.4 s and the suite 145.9 s, near the 150 s a default suite keeps to (kind C's
- * took 141.5 s without it). */
+ * its budget, as a design cut short does (BUDGET_HARD_CAP): drawing the whole pool, a fit
+ * took 13.4 s and the suite 145.9 s, near the 150 s a default suite keeps to (kind C's took
+ * 141.5 s without it). */
 static uint64_t spare_to_draw(const struct sweep_setup *su)
 {
 	uint64_t pool = spare_of(su)->ns;
@@ -394,9 +394,9 @@ static void size_second_design(const struct design_run *dr, const struct cost_fi
  * from it (pb_cost_redesign_size) when the budget left holds one expected to resolve, whose
  * pairs alone are then fitted. Only a second design draws on the suite's pool: a first is
  * sized from four noise pairs and a pilot, which saw up to 3.6 times less noise than the
- * design's own runs had in suites of 2026-11-27; when first designs drew, bp:w's and the
- * uprobe's second site's drew 4.8 and 5.1 s and resolved neither, and the suite took 139.8 s
- * where three before it took 118 to 129 s. */
+ * design's own runs had in suites of 2026-11-27; when first designs drew, two fits drew 4.8
+ * and 5.1 s and resolved neither, and the suite took 139.8 s where three before it took 118
+ * to 129 s (docs/overhead.md, "The suite's unused budget"). */
 static int redesign(struct design_run *dr, struct cost_fit *cf, double setup_s,
 		    struct pb_error *err)
 {

@@ -632,7 +632,7 @@ static bool spans(const struct pb_result_point *p)
 }
 
 /* a cell's text: a cost fit's notes join its rate note, up to four pairs left out and its own
- * note, which passed 1 KiB (bp:w's drain fit, 2026-11-27) */
+ * note, which passed 1 KiB (a fit in delivery mode drain, 2026-11-27) */
 #define CELL 4096
 
 static void cell_of(const struct column *c, const struct pb_result_point *p, char *b, size_t n)
