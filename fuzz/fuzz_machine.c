@@ -1,8 +1,11 @@
 /* Fuzzes machine discovery with arbitrary procfs/sysfs contents. Byte 0 picks which file the
  * rest becomes in a scratch root: /proc/cpuinfo, a PMU format file (also parsed directly as a
  * format string and applied to an attr), a PMU caps file, osrelease, the fixture caps files, a
- * cache size, or a saved kernel log (arm64, x86 and riscv-pmu-sbi lines). The probe must never fail or read outside what it was given. */
+ * cache size, a saved kernel log (arm64, x86 and riscv-pmu-sbi lines), or /proc/stat (the
+ * machine's ticks, machine/load.h). The probe must never fail or read outside what it was
+ * given. */
 #include "facilities/machine.h"
+#include "machine/load.h"
 #include "util/kit.h"
 
 #include <linux/perf_event.h>
@@ -78,6 +81,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		"sys/devices/system/cpu/cpu0/cache/index0/size",
 		"proc/sys/kernel/perf_event_paranoid",
 		"pesbench-dmesg",
+		"proc/stat",
 	};
 	const char *rel = targets[data[0] % (PB_ARRAY_SIZE(targets))];
 	write_file(rel, data + 1, size - 1);
@@ -104,6 +108,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (pb_format_parse(text, &f) == 0 && (f.lo > f.hi || f.hi > 63 || f.word > 2))
 		abort();
 	(void)pb_machine_kernel_at_least(&m, 6, 2);
+	/* the ticks, parsed from the file and from the bytes, and a load between two readings */
+	struct pb_cpu_ticks before, after;
+	pb_machine_cpu_ticks(&m, &before);
+	if (pb_cpu_ticks_parse(text, &after) == 0 && !after.valid)
+		abort();
+	struct pb_machine_load load;
+	pb_machine_load_between(&before, &after, 0.5, 1.0, 100, &load);
+	if (load.valid && (!(load.other_cpus >= 0) || !(load.steal_pct >= 0) ||
+			   !(load.steal_pct <= 100)))
+		abort();
 	write_file(rel, (const uint8_t *)"", 0);
 	return 0;
 }

@@ -4,8 +4,11 @@
 #include "fixture.h"
 #include "facilities/facility.h"
 #include "facilities/machine.h"
+#include "machine/load.h"
+#include "util/kit.h"
 
 #include <linux/perf_event.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -447,8 +450,95 @@ static void test_notes(void)
 	CHECK_EQ_U64(m.nnotes, 0);
 }
 
+/* /proc/stat's first line: every kind of time a kernel gives, an old kernel's four, and text
+ * that is not that line. */
+static void test_cpu_ticks_parse(void)
+{
+	struct pb_cpu_ticks t;
+	CHECK(pb_cpu_ticks_parse("cpu  2483826 25066 989024 4406142 14409 0 13368 505 0 0\n"
+				 "cpu0 1248786 12273 515881 2177384 2922 0 1785 255 0 0\n", &t) == 0);
+	CHECK(t.valid);
+	CHECK_EQ_U64(t.user, 2483826);
+	CHECK_EQ_U64(t.nice, 25066);
+	CHECK_EQ_U64(t.system, 989024);
+	CHECK_EQ_U64(t.idle, 4406142);
+	CHECK_EQ_U64(t.iowait, 14409);
+	CHECK_EQ_U64(t.softirq, 13368);
+	CHECK_EQ_U64(t.steal, 505);
+	CHECK(pb_cpu_ticks_parse("cpu  10 0 5 80", &t) == 0 && t.valid && t.idle == 80 &&
+	      t.steal == 0);
+	const char *bad[] = {"cpu  10 0 5", "cpu0 10 0 5 80 0 0 0 0", "intr 12 0 0 0", "",
+			     "cpu  99999999999999999999999 0 5 80", "cpu  -1 0 5 80", " cpu 1 2 3 4"};
+	for (size_t i = 0; i < PB_ARRAY_SIZE(bad); i++)
+		CHECK_MSG(pb_cpu_ticks_parse(bad[i], &t) == -1 && !t.valid, "accepted '%s'",
+			  bad[i]);
+	CHECK(pb_cpu_ticks_parse(NULL, &t) == -1 && !t.valid);
+}
+
+/* Other work's CPUs and the steal between two readings, each with the interval of its tick
+ * count: figures worked out by hand from the rule in load.h. */
+static void test_machine_load(void)
+{
+	struct pb_cpu_ticks a = {.user = 1000, .system = 500, .idle = 8000, .steal = 100,
+				 .valid = true};
+	/* 10 s at 100 ticks/s: 800 busy ticks (8 CPU-seconds), 600 idle, 100 stolen */
+	struct pb_cpu_ticks b = {.user = 1600, .system = 700, .idle = 8600, .steal = 200,
+				 .valid = true};
+	struct pb_machine_load l;
+	pb_machine_load_between(&a, &b, 3.0, 10.0, 100, &l);
+	CHECK(l.valid);
+	CHECK_MSG(fabs(l.cpus - 1.5) < 1e-12, "cpus %g", l.cpus);
+	CHECK_MSG(fabs(l.other_cpus - 0.5) < 1e-12, "other %g", l.other_cpus);
+	/* busy 800 of 1500: 1.96 sqrt(1500 x 8/15 x 7/15) = 37.8708 ticks, + 2 x 1.5 */
+	CHECK_MSG(fabs(l.other_cpus_ci95 - 0.0408708) < 1e-6, "other ci %g", l.other_cpus_ci95);
+	CHECK_MSG(fabs(l.steal_pct - 100.0 / 15) < 1e-9, "steal %g", l.steal_pct);
+	/* stolen 100 of 1500: 1.96 sqrt(1500 x 1/15 x 14/15) = 18.9354 ticks, + 3 */
+	CHECK_MSG(fabs(l.steal_ci95_pp - 1.462360) < 1e-5, "steal ci %g", l.steal_ci95_pp);
+	/* more of our own than the ticks saw busy: no other work, never below 0 */
+	pb_machine_load_between(&a, &b, 9.0, 10.0, 100, &l);
+	CHECK(l.valid && l.other_cpus == 0);
+	/* nothing to judge by: ticks that did not move or went back, no span, a reading missing */
+	pb_machine_load_between(&a, &a, 0, 10.0, 100, &l);
+	CHECK(!l.valid);
+	pb_machine_load_between(&b, &a, 0, 10.0, 100, &l);
+	CHECK(!l.valid);
+	pb_machine_load_between(&a, &b, 0, 0, 100, &l);
+	CHECK(!l.valid);
+	struct pb_cpu_ticks unread = {0};
+	pb_machine_load_between(&unread, &b, 0, 10.0, 100, &l);
+	CHECK(!l.valid);
+}
+
+/* The ticks of a saved tree, and of one without /proc/stat. */
+static void test_machine_cpu_ticks(void)
+{
+	char root[] = "/tmp/pb_ticks.XXXXXX";
+	if (!CHECK_MSG(mkdtemp(root) != NULL, "mkdtemp %s", root))
+		return;
+	struct pb_machine m;
+	memset(&m, 0, sizeof m);
+	snprintf(m.root, sizeof m.root, "%s", root);
+	struct pb_cpu_ticks t;
+	pb_machine_cpu_ticks(&m, &t);
+	CHECK(!t.valid);
+	put(root, "proc/stat", "cpu  7 1 3 90 0 0 0 2\ncpu0 7 1 3 90 0 0 0 2\nintr 5\n");
+	pb_machine_cpu_ticks(&m, &t);
+	CHECK(t.valid && t.user == 7 && t.idle == 90 && t.steal == 2);
+	/* the live machine's, where there is one */
+	pb_machine_cpu_ticks(NULL, &t);
+	struct stat st;
+	if (stat("/proc/stat", &st) == 0)
+		CHECK(t.valid && t.idle + t.user > 0);
+	char cmd[64];
+	snprintf(cmd, sizeof cmd, "rm -rf %s", root);
+	CHECK(system(cmd) == 0);
+}
+
 int main(void)
 {
+	test_cpu_ticks_parse();
+	test_machine_load();
+	test_machine_cpu_ticks();
 	test_notes();
 	test_live_l1d();
 	test_vm();

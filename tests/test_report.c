@@ -900,8 +900,57 @@ static void check_wrapped_figures(void)
 	free(out);
 }
 
+/* What else the machine did during the suite: said under the machine in the terminal and the
+ * report, with each figure's interval, and nothing said by a document that does not carry it. */
+static void check_load_sentence(void)
+{
+	for (int with = 0; with < 2; with++) {
+		char dir[] = "/tmp/pb-test-load-XXXXXX";
+		if (!CHECK_MSG(mkdtemp(dir) != NULL, "mkdtemp"))
+			return;
+		json_t *root = machine_results("AuthenticAMD", "AMD EPYC", "ibs-op", 97, false);
+		if (with) {
+			json_object_set_new(root, "other_load_cpus", json_real(0.98));
+			json_object_set_new(root, "other_load_cpus_ci95", json_real(0.021));
+			json_object_set_new(root, "load_cpus", json_real(1.996));
+			json_object_set_new(root, "steal_pct", json_real(0.3));
+			json_object_set_new(root, "steal_ci95_pp", json_real(0.12));
+		}
+		struct pb_results doc;
+		pb_test_results_of_json(&doc, root);
+		pb_scorecard_fill(&doc);
+		char *text = summary_text(&doc);
+		struct pb_error err = {0};
+		CHECK(pb_report_folder(&doc, dir, false, pb_experiment_summary, NULL, NULL, &err) ==
+		      0);
+		char path[4200];
+		snprintf(path, sizeof path, "%s/report.html", dir);
+		char *html = read_all(path);
+		const char *said = "Beside the suite, other work kept 0.980 ±0.021 of the 2 CPUs busy, "
+				   "and the hypervisor withheld 0.30 ±0.12 % of CPU time (steal).";
+		if (with) {
+			/* wrapped at 100 columns, so the terminal's is looked for in two parts */
+			CHECK_STR_CONTAINS(text, "Beside the suite, other work kept 0.980 ±0.021 of the "
+						 "2 CPUs busy");
+			CHECK_STR_CONTAINS(text, "0.30 ±0.12 % of CPU time (steal).");
+			CHECK_STR_CONTAINS(html, said);
+		} else {
+			CHECK(text && !strstr(text, "Beside the suite"));
+			CHECK(html && !strstr(html, "Beside the suite"));
+		}
+		free(text);
+		free(html);
+		pb_results_free(&doc);
+		json_decref(root);
+		char cmd[128];
+		snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+		CHECK(system(cmd) == 0);
+	}
+}
+
 int main(void)
 {
+	check_load_sentence();
 	check_wrapped_figures();
 	check_overhead_cells();
 	check_left_out_pair();

@@ -2,10 +2,12 @@
 
 #include "facilities/facility.h"
 #include "facilities/machine.h"
+#include "machine/load.h"
 #include "util/kit.h"
 #include "util/text.h"
 
 #include <string.h>
+#include <unistd.h>
 
 static void skip(struct pb_suite *s, struct pb_results *res, const char *facility,
 		 const char *reason)
@@ -79,6 +81,9 @@ int pb_suite_run(const struct pb_suite *s, const struct pb_suite_options *o,
 		 struct pb_results *res, pb_suite_failure_fn on_failure, void *ctx,
 		 double *seconds)
 {
+	struct pb_cpu_ticks ticks_before, ticks_after;
+	pb_machine_cpu_ticks(o->machine, &ticks_before);
+	double own_before = pb_process_cpu_s();
 	uint64_t started = pb_now_ns();
 	int rc = PB_EXIT_OK;
 	struct pb_error err = {0};
@@ -106,8 +111,24 @@ int pb_suite_run(const struct pb_suite *s, const struct pb_suite_options *o,
 		}
 	}
 	double elapsed = (double)(pb_now_ns() - started) / 1e9;
+	pb_machine_cpu_ticks(o->machine, &ticks_after);
+	struct pb_machine_load load;
+	pb_machine_load_between(&ticks_before, &ticks_after, pb_process_cpu_s() - own_before,
+				elapsed, sysconf(_SC_CLK_TCK), &load);
 	pb_rset_real(&res->tail, "suite_seconds", PB_UNIT_S, elapsed);
+	pb_suite_record_load(res, &load);
 	if (seconds)
 		*seconds = elapsed;
 	return rc;
+}
+
+void pb_suite_record_load(struct pb_results *res, const struct pb_machine_load *load)
+{
+	if (!load->valid)
+		return;
+	pb_rset_real(&res->tail, "other_load_cpus", PB_UNIT_COUNT, load->other_cpus);
+	pb_rset_real(&res->tail, "other_load_cpus_ci95", PB_UNIT_COUNT, load->other_cpus_ci95);
+	pb_rset_real(&res->tail, "load_cpus", PB_UNIT_COUNT, load->cpus);
+	pb_rset_real(&res->tail, "steal_pct", PB_UNIT_PERCENT, load->steal_pct);
+	pb_rset_real(&res->tail, "steal_ci95_pp", PB_UNIT_PERCENT_POINTS, load->steal_ci95_pp);
 }

@@ -46,6 +46,32 @@ void pb_results_machine_label(const struct pb_results *results, char *buf, size_
 		  pb_rset_is_true(m, "hypervisor") ? " (virtual machine)" : "");
 }
 
+/* A number of the document's top level, after its points (where a suite writes its closing
+ * figures) or before them (a document written by another tool). */
+static double top_number(const struct pb_results *r, const char *name, bool *known)
+{
+	const struct pb_rset *where = pb_rset_get(&r->tail, name) ? &r->tail : &r->head;
+	return pb_rset_get_number(where, name, known);
+}
+
+bool pb_results_load_label(const struct pb_results *results, char *buf, size_t len)
+{
+	bool known = false;
+	double other = top_number(results, "other_load_cpus", &known);
+	buf[0] = '\0';
+	if (!known)
+		return false;
+	char load[64], steal[64];
+	pb_format_value_ci(load, sizeof load, "%.2f", other,
+			   top_number(results, "other_load_cpus_ci95", NULL));
+	pb_format_value_ci(steal, sizeof steal, "%.1f", top_number(results, "steal_pct", NULL),
+			   top_number(results, "steal_ci95_pp", NULL));
+	pb_format(buf, len, "Beside the suite, other work kept %s of the %.0f CPUs busy, and the "
+		  "hypervisor withheld %s %% of CPU time (steal).", load,
+		  top_number(results, "load_cpus", NULL), steal);
+	return true;
+}
+
 static void sanitize(char *s)
 {
 	for (; *s; s++)

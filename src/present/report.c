@@ -392,6 +392,11 @@ char *pb_report_html(const struct pb_results *doc, const struct pb_plot_set *plo
 		fprintf(f, " (%.1f s)", pb_rvalue_number(doc_get(doc, "elapsed_s")));
 	fputs("; pesbench ", f);
 	pb_html_esc(f, text_of(doc_get(doc, "pesbench_version")));
+	char load[256];
+	if (pb_results_load_label(doc, load, sizeof load)) {
+		fputs("<br>", f);
+		pb_html_esc(f, load);
+	}
 	fputs("<br>command: <code>pesbench", f);
 	const struct pb_rvalue *command = doc_get(doc, "command");
 	for (size_t i = 0; command && command->kind == PB_RV_LIST && i < command->as.list->n;

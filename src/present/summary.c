@@ -464,6 +464,9 @@ void pb_summary_print(FILE *out, const struct pb_results *results)
 	char machine[256];
 	pb_results_machine_label(results, machine, sizeof machine);
 	pb_summary_wrapped(out, "", machine, 2);
+	char load[256];
+	if (pb_results_load_label(results, load, sizeof load))
+		pb_summary_wrapped(out, "", load, 2);
 	fputc('\n', out);
 	scorecard(out, &results->scorecard);
 	problems(out, results);

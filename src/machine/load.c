@@ -1,0 +1,102 @@
+#include "machine/load.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+
+int pb_cpu_ticks_parse(const char *text, struct pb_cpu_ticks *out)
+{
+	memset(out, 0, sizeof *out);
+	if (!text || strncmp(text, "cpu ", 4) != 0)
+		return -1;
+	uint64_t *fields[] = {&out->user, &out->nice, &out->system, &out->idle,
+			      &out->iowait, &out->irq, &out->softirq, &out->steal};
+	const char *p = text + 4;
+	unsigned n = 0;
+	while (n < sizeof fields / sizeof fields[0]) {
+		while (*p == ' ')
+			p++;
+		if (*p < '0' || *p > '9')
+			break;
+		char *end;
+		errno = 0;
+		unsigned long long v = strtoull(p, &end, 10);
+		if (errno)
+			return -1;
+		*fields[n++] = v;
+		p = end;
+	}
+	if (n < 4) {
+		memset(out, 0, sizeof *out);
+		return -1;
+	}
+	out->valid = true;
+	return 0;
+}
+
+void pb_machine_cpu_ticks(const struct pb_machine *m, struct pb_cpu_ticks *out)
+{
+	/* the first line is all that is needed; a longer file is cut on purpose */
+	static const struct pb_machine live = {.root = ""};
+	char buf[512];
+	memset(out, 0, sizeof *out);
+	if (pb_machine_read_file(m ? m : &live, "/proc/stat", buf, sizeof buf) > 0)
+		pb_cpu_ticks_parse(buf, out);
+}
+
+static uint64_t busy_of(const struct pb_cpu_ticks *t)
+{
+	return t->user + t->nice + t->system;
+}
+
+static uint64_t total_of(const struct pb_cpu_ticks *t)
+{
+	return t->user + t->nice + t->system + t->idle + t->iowait + t->irq + t->softirq +
+	       t->steal;
+}
+
+/* The 95 % half-width, in ticks, of a count k out of n ticks (see load.h). */
+static double ticks_ci95(double k, double n, double cpus)
+{
+	double p = n > 0 ? k / n : 0;
+	return 1.96 * sqrt(n * p * (1 - p)) + 2 * cpus;
+}
+
+void pb_machine_load_between(const struct pb_cpu_ticks *start, const struct pb_cpu_ticks *end,
+			     double own_cpu_s, double seconds, long ticks_per_s,
+			     struct pb_machine_load *out)
+{
+	memset(out, 0, sizeof *out);
+	if (!start->valid || !end->valid || !(seconds > 0) || ticks_per_s <= 0 ||
+	    total_of(end) <= total_of(start) || busy_of(end) < busy_of(start) ||
+	    end->steal < start->steal)
+		return;
+	double hz = (double)ticks_per_s;
+	double total = (double)(total_of(end) - total_of(start));
+	double busy = (double)(busy_of(end) - busy_of(start));
+	double steal = (double)(end->steal - start->steal);
+	out->seconds = seconds;
+	out->cpus = total / hz / seconds;
+	double other = (busy / hz - own_cpu_s) / seconds;
+	out->other_cpus = other > 0 ? other : 0;
+	out->other_cpus_ci95 = ticks_ci95(busy, total, out->cpus) / hz / seconds;
+	out->steal_pct = 100 * steal / total;
+	out->steal_ci95_pp = 100 * ticks_ci95(steal, total, out->cpus) / total;
+	out->valid = true;
+}
+
+double pb_process_cpu_s(void)
+{
+	struct timespec ts;
+	double s = 0;
+	if (clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts) == 0)
+		s = (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+	struct rusage ru;
+	if (getrusage(RUSAGE_CHILDREN, &ru) == 0)
+		s += (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 +
+		     (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
+	return s;
+}
