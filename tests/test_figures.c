@@ -5,6 +5,7 @@
 #include "check.h"
 #include "io/figures.h"
 #include "io/results.h"
+#include "util/kit.h"
 #include "present/report.h"
 
 #include <math.h>
@@ -149,6 +150,43 @@ static void check_shown_beside(const struct pb_results *doc)
 	free(html);
 }
 
+/* What else the machine did during the run rides on its "run" record, each figure with its
+ * interval, so a fleet's table tells a run beside a busy neighbour apart. */
+static void check_run_load(void)
+{
+	struct pb_results doc;
+	build(&doc);
+	pb_rset_real(&doc.tail, "other_load_cpus", PB_UNIT_COUNT, 0.96);
+	pb_rset_real(&doc.tail, "other_load_cpus_ci95", PB_UNIT_COUNT, 0.0094);
+	pb_rset_real(&doc.tail, "load_cpus", PB_UNIT_COUNT, 2.0);
+	pb_rset_real(&doc.tail, "steal_pct", PB_UNIT_PERCENT, 0.018);
+	pb_rset_real(&doc.tail, "steal_ci95_pp", PB_UNIT_PERCENT_POINTS, 0.03);
+	char dir[] = "/tmp/pb-test-figures-XXXXXX", path[4200];
+	CHECK(mkdtemp(dir) != NULL);
+	snprintf(path, sizeof path, "%s/results.json", dir);
+	json_t *root = pb_results_json(&doc);
+	CHECK(json_dump_file(root, path, 0) == 0);
+	json_decref(root);
+	pb_results_free(&doc);
+	json_t *records = NULL;
+	struct pb_error err = {0};
+	CHECK(pb_figures_of_file(path, "folder", -1, &records, &err) == 0);
+	const json_t *load = json_object_get(json_array_get(records, 0), "load");
+	CHECK(json_is_object(load));
+	static const struct {
+		const char *key;
+		double value;
+	} want[] = {{"other_cpus", 0.96}, {"other_cpus_ci95", 0.0094}, {"cpus", 2.0},
+		    {"steal_pct", 0.018}, {"steal_ci95_pp", 0.03}};
+	for (size_t i = 0; i < PB_ARRAY_SIZE(want); i++)
+		CHECK_MSG(fabs(json_number_value(json_object_get(load, want[i].key)) - want[i].value) <
+				  1e-12,
+			  "load.%s", want[i].key);
+	json_decref(records);
+	unlink(path);
+	rmdir(dir);
+}
+
 static void check_figures(void)
 {
 	struct pb_results doc;
@@ -174,6 +212,8 @@ static void check_figures(void)
 	const json_t *first = json_array_get(records, 0), *last =
 		json_array_get(records, json_array_size(records) - 1);
 	CHECK(!strcmp(json_string_value(json_object_get(first, "record")), "run"));
+	/* a document that does not say what else the machine did: no load, not a 0 */
+	CHECK(json_object_get(first, "load") == NULL);
 	CHECK(!strcmp(json_string_value(json_object_get(last, "record")), "done"));
 	CHECK_EQ_U64(json_integer_value(json_object_get(last, "figures")), 8);
 	CHECK(!strcmp(json_string_value(json_object_get(json_object_get(first, "machine"), "label")),
@@ -280,6 +320,7 @@ static void check_refusals(void)
 int main(void)
 {
 	check_figures();
+	check_run_load();
 	check_refusals();
 	return pb_check_done("figures");
 }

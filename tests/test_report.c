@@ -558,6 +558,9 @@ static void check_compare(void)
 	json_t *intel = machine_results("GenuineIntel", "Intel(R) Xeon(R) Gold 6354",
 					"pebs:INST_RETIRED:PREC_DIST", 97, true);
 	json_t *amd = machine_results("AuthenticAMD", "AMD EPYC 7763", "ibs-op", 91, false);
+	/* the Intel run had a busy neighbour; the AMD file says nothing of one */
+	json_object_set_new(intel, "other_load_cpus", json_real(0.98));
+	json_object_set_new(intel, "other_load_cpus_ci95", json_real(0.021));
 	write_results(intel, a);
 	write_results(amd, b);
 	char bfile[4200];
@@ -568,6 +571,8 @@ static void check_compare(void)
 	CHECK(run_captured(pb_cmd_compare, 3, argv, a, &out) == 0);
 	CHECK_STR_CONTAINS(out, "Intel(R) Xeon(R) Gold 6354");
 	CHECK_STR_CONTAINS(out, "AMD EPYC 7763");
+	const char *beside = strstr(out, "beside it, other work kept 0.980 ±0.021 CPUs busy\n");
+	CHECK(beside && !strstr(beside + 1, "beside it"));
 	/* PEBS and IBS on one row: the Intel vs AMD comparison. Three runs of 97..99 and
 	 * 91..93: mean ± t(2) s / sqrt(3) = 2.48; the 6-point gap exceeds both intervals. */
 	const char *row = line_with(out, "pebs:INST_RETIRED:PREC_DIST ");

@@ -392,6 +392,24 @@ static void emit_scorecard(json_t *records, const struct pb_results *r, const js
 	}
 }
 
+/* What else the machine did during the run (the suite's closing fields), or NULL when the
+ * document does not say: a run beside a busy neighbour is told apart in a fleet's table. */
+static json_t *load_of(const struct pb_results *r)
+{
+	static const char *const fields[][2] = {
+		{"other_cpus", "other_load_cpus"}, {"other_cpus_ci95", "other_load_cpus_ci95"},
+		{"steal_pct", "steal_pct"}, {"steal_ci95_pp", "steal_ci95_pp"}, {"cpus", "load_cpus"}};
+	if (!pb_rvalue_is_number(pb_rset_get(&r->tail, "other_load_cpus")))
+		return NULL;
+	json_t *o = json_object();
+	for (size_t i = 0; i < PB_ARRAY_SIZE(fields); i++) {
+		const struct pb_rvalue *v = pb_rset_get(&r->tail, fields[i][1]);
+		json_object_set_new(o, fields[i][0],
+				    pb_rvalue_is_number(v) ? json_real(pb_rvalue_number(v)) : json_null());
+	}
+	return o;
+}
+
 static json_t *from_results(const struct pb_results *r, const json_t *scorecard,
 			   const char *label)
 {
@@ -405,6 +423,9 @@ static json_t *from_results(const struct pb_results *r, const json_t *scorecard,
 	json_object_set_new(run, "skipped", pb_rvalue_json(&(struct pb_rvalue){
 						    .kind = PB_RV_LIST,
 						    .as.list = (struct pb_rlist *)&r->skipped}));
+	json_t *load = load_of(r);
+	if (load)
+		json_object_set_new(run, "load", load);
 	json_array_append_new(records, run);
 	emit_scorecard(records, r, machine, scorecard);
 	for (size_t i = 0; i < r->npoints; i++) {

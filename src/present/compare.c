@@ -426,6 +426,8 @@ int pb_compare_build(struct pb_compare *c, struct pb_error *err)
 			json_array_append(run->scorecard, rec);
 		if (!strcmp(kind, "run") && json_is_false(json_object_get(rec, "complete")))
 			run->complete = false;
+		if (!strcmp(kind, "run") && json_is_object(json_object_get(rec, "load")))
+			run->load = json_object_get(rec, "load");
 		if (!strcmp(kind, "done")) {
 			run->exit_code = (int)json_integer_value(json_object_get(rec, "exit_code"));
 			run->complete = json_is_true(json_object_get(rec, "complete"));

@@ -15,6 +15,7 @@ struct run {
 	char id[256], label[128], name[8], group[256], source[4200];
 	const json_t *machine;   /* borrowed from the first record of the run */
 	json_t *scorecard;       /* the run's scorecard records */
+	const json_t *load;      /* its "run" record's load, borrowed; NULL when it has none */
 	int exit_code;           /* from its "done" record; -1 when it has none */
 	bool complete;
 };

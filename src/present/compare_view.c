@@ -140,6 +140,14 @@ static void print_runs(FILE *out, const struct pb_compare *c)
 			pb_append(extra, sizeof extra, " (exit %d)", run->exit_code);
 		fprintf(out, "    %-2s %s, kernel %s%s\n       %s\n", run->name, run->label,
 			text_of(m, "kernel"), extra, run->source);
+		const json_t *other = json_object_get(run->load, "other_cpus");
+		if (json_is_number(other)) {
+			const json_t *ci = json_object_get(run->load, "other_cpus_ci95");
+			char load[64];
+			pb_format_value_ci(load, sizeof load, "%.2f", json_number_value(other),
+					   json_is_number(ci) ? json_number_value(ci) : NAN);
+			fprintf(out, "       beside it, other work kept %s CPUs busy\n", load);
+		}
 	}
 }
 
