@@ -164,6 +164,13 @@ int pb_cli_print_plan(const struct pb_plan_request *req, const struct pb_plan *p
 			json_object_set_new(doc, "period_hi", json_integer((json_int_t)plan->period_hi));
 		}
 	}
+	if (doc && plan->load.valid)
+		json_object_set_new(doc, "load",
+				    json_pack("{s:f, s:f, s:f, s:f, s:f}", "other_cpus",
+					      plan->load.other_cpus, "other_cpus_ci95",
+					      plan->load.other_cpus_ci95, "steal_pct",
+					      plan->load.steal_pct, "steal_ci95_pp",
+					      plan->load.steal_ci95_pp, "cpus", plan->load.cpus));
 	if (doc && checks && checks->n) {
 		/* check: the plan's own; corrections: each corrected period with its check */
 		json_object_set_new(doc, "check", plan_check_json(&checks->step[0], plan));

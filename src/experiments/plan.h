@@ -6,6 +6,7 @@
 #define PB_PLAN_H
 
 #include "experiments/predict.h"
+#include "machine/load.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -77,6 +78,7 @@ struct pb_plan {
 	uint64_t period_lo, period_hi;
 	double overhead_lo_pct, overhead_hi_pct;
 	unsigned ring_pages;                /* the ring asked for, or the recommended one */
+	struct pb_machine_load load;        /* what else the machine did while planning */
 };
 
 /* The check: the command at a period against the model. Rounds pair a run without perf with

@@ -7,7 +7,6 @@
 #include "util/text.h"
 
 #include <string.h>
-#include <unistd.h>
 
 static void skip(struct pb_suite *s, struct pb_results *res, const char *facility,
 		 const char *reason)
@@ -81,9 +80,8 @@ int pb_suite_run(const struct pb_suite *s, const struct pb_suite_options *o,
 		 struct pb_results *res, pb_suite_failure_fn on_failure, void *ctx,
 		 double *seconds)
 {
-	struct pb_cpu_ticks ticks_before, ticks_after;
-	pb_machine_cpu_ticks(o->machine, &ticks_before);
-	double own_before = pb_process_cpu_s();
+	struct pb_load_watch load_watch;
+	pb_machine_load_watch(o->machine, &load_watch);
 	uint64_t started = pb_now_ns();
 	int rc = PB_EXIT_OK;
 	struct pb_error err = {0};
@@ -111,10 +109,8 @@ int pb_suite_run(const struct pb_suite *s, const struct pb_suite_options *o,
 		}
 	}
 	double elapsed = (double)(pb_now_ns() - started) / 1e9;
-	pb_machine_cpu_ticks(o->machine, &ticks_after);
 	struct pb_machine_load load;
-	pb_machine_load_between(&ticks_before, &ticks_after, pb_process_cpu_s() - own_before,
-				elapsed, sysconf(_SC_CLK_TCK), &load);
+	pb_machine_load_since(o->machine, &load_watch, &load);
 	pb_rset_real(&res->tail, "suite_seconds", PB_UNIT_S, elapsed);
 	pb_suite_record_load(res, &load);
 	if (seconds)

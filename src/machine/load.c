@@ -1,11 +1,15 @@
 #include "machine/load.h"
 
+#include "util/kit.h"
+#include "util/text.h"
+
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <time.h>
+#include <unistd.h>
 
 int pb_cpu_ticks_parse(const char *text, struct pb_cpu_ticks *out)
 {
@@ -99,4 +103,30 @@ double pb_process_cpu_s(void)
 		s += (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 +
 		     (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
 	return s;
+}
+
+void pb_machine_load_text(const struct pb_machine_load *load, char *buf, size_t len)
+{
+	char other[64], steal[64];
+	pb_format_value_ci(other, sizeof other, "%.2f", load->other_cpus, load->other_cpus_ci95);
+	pb_format_value_ci(steal, sizeof steal, "%.1f", load->steal_pct, load->steal_ci95_pp);
+	pb_format(buf, len, "other work kept %s of the %.0f CPUs busy, and the hypervisor withheld "
+		  "%s %% of CPU time (steal)", other, load->cpus, steal);
+}
+
+void pb_machine_load_watch(const struct pb_machine *m, struct pb_load_watch *w)
+{
+	pb_machine_cpu_ticks(m, &w->ticks);
+	w->own_cpu_s = pb_process_cpu_s();
+	w->started_ns = pb_now_ns();
+}
+
+void pb_machine_load_since(const struct pb_machine *m, const struct pb_load_watch *w,
+			   struct pb_machine_load *out)
+{
+	struct pb_cpu_ticks now;
+	pb_machine_cpu_ticks(m, &now);
+	double seconds = (double)(pb_now_ns() - w->started_ns) / 1e9;
+	pb_machine_load_between(&w->ticks, &now, pb_process_cpu_s() - w->own_cpu_s, seconds,
+				sysconf(_SC_CLK_TCK), out);
 }

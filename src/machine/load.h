@@ -8,6 +8,7 @@
 #include "machine/machine.h"
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 /* The first ("cpu ") line of /proc/stat: every CPU's time since boot by kind, in the kernel's
@@ -41,6 +42,18 @@ struct pb_machine_load {
 void pb_machine_load_between(const struct pb_cpu_ticks *start, const struct pb_cpu_ticks *end,
 			     double own_cpu_s, double seconds, long ticks_per_s,
 			     struct pb_machine_load *out);
+/* "other work kept 0.96 ±0.0094 of the 2 CPUs busy, and the hypervisor withheld 0.018 ±0.030 %
+ * of CPU time (steal)": each figure to its interval's second significant digit. */
+void pb_machine_load_text(const struct pb_machine_load *load, char *buf, size_t len);
+/* Other work beside a command from its start to now (pb_machine_load_since). */
+struct pb_load_watch {
+	struct pb_cpu_ticks ticks;
+	double own_cpu_s;
+	uint64_t started_ns;
+};
+void pb_machine_load_watch(const struct pb_machine *m, struct pb_load_watch *w);
+void pb_machine_load_since(const struct pb_machine *m, const struct pb_load_watch *w,
+			   struct pb_machine_load *out);
 /* This process's CPU time so far, its threads' and its reaped children's, in seconds. */
 double pb_process_cpu_s(void);
 

@@ -6,6 +6,7 @@
 #include "present/plot.h"
 
 #include "io/results.h"
+#include "machine/load.h"
 #include "present/plot_figure.h"
 #include "util/kit.h"
 #include "util/text.h"
@@ -57,18 +58,19 @@ static double top_number(const struct pb_results *r, const char *name, bool *kno
 bool pb_results_load_label(const struct pb_results *results, char *buf, size_t len)
 {
 	bool known = false;
-	double other = top_number(results, "other_load_cpus", &known);
+	struct pb_machine_load load = {
+		.other_cpus = top_number(results, "other_load_cpus", &known),
+		.other_cpus_ci95 = top_number(results, "other_load_cpus_ci95", NULL),
+		.steal_pct = top_number(results, "steal_pct", NULL),
+		.steal_ci95_pp = top_number(results, "steal_ci95_pp", NULL),
+		.cpus = top_number(results, "load_cpus", NULL),
+	};
 	buf[0] = '\0';
 	if (!known)
 		return false;
-	char load[64], steal[64];
-	pb_format_value_ci(load, sizeof load, "%.2f", other,
-			   top_number(results, "other_load_cpus_ci95", NULL));
-	pb_format_value_ci(steal, sizeof steal, "%.1f", top_number(results, "steal_pct", NULL),
-			   top_number(results, "steal_ci95_pp", NULL));
-	pb_format(buf, len, "Beside the suite, other work kept %s of the %.0f CPUs busy, and the "
-		  "hypervisor withheld %s %% of CPU time (steal).", load,
-		  top_number(results, "load_cpus", NULL), steal);
+	char text[256];
+	pb_machine_load_text(&load, text, sizeof text);
+	pb_format(buf, len, "Beside the suite, %s.", text);
 	return true;
 }
 
