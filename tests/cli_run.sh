@@ -47,6 +47,8 @@ expect_exit 0 "$bin" run accuracy bias multi --facility $ex --runs 2 --threads 1
 check test -s "$tmp/a/results.json"
 check test -s "$tmp/a/results.csv"
 check json "$tmp/a/results.json" "assert d['schema']=='pesbench-results/2' and d['complete'] is True"
+# what else the machine did while the suite ran, each figure with its interval (docs/results.md)
+check json "$tmp/a/results.json" "assert d['other_load_cpus']>=0 and d['other_load_cpus_ci95']>0 and d['load_cpus']>0 and 0<=d['steal_pct']<=100 and d['steal_ci95_pp']>0, d"
 # every figure with a unit says it in the document: the units object, by field name
 check json "$tmp/a/results.json" "assert d['units']['accuracy']=='%' and d['units']['wall_ns']=='ns' and d['units']['running_ratio']=='ratio' and d['units']['lost_total']=='samples' and 'period' not in d['units']"
 # every measured point: accuracy 100 for the exact facility, loss and multiplexing present per run
