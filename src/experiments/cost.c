@@ -97,11 +97,9 @@ unsigned pb_cost_predict_rounds(const struct pb_suite_options *o)
 	return o->runs < PB_PREDICT_MIN_ROUNDS ? o->runs : PB_PREDICT_MIN_ROUNDS;
 }
 
-unsigned pb_cost_predict_max_rounds(const struct pb_suite_options *o, bool workload)
+unsigned pb_cost_predict_max_rounds(const struct pb_suite_options *o)
 {
-	return o->runs < PB_PREDICT_MIN_ROUNDS ? o->runs
-	       : workload			     ? PB_PREDICT_WORKLOAD_MAX_ROUNDS
-						     : PB_PREDICT_MAX_ROUNDS;
+	return o->runs < PB_PREDICT_MIN_ROUNDS ? o->runs : PB_PREDICT_MAX_ROUNDS;
 }
 
 /* How many classes of probe site besides the first the cost workload offers a facility whose

@@ -171,10 +171,9 @@ unsigned pb_cost_periods(const struct pb_suite_options *o, const struct pb_spec 
 			 uint64_t *p);
 unsigned pb_cost_predict_rounds(const struct pb_suite_options *o);
 /* The most prediction rounds a target may take while its measured slowdowns are not yet
- * precise enough to judge the predictions (PB_PREDICT_WORKLOAD_MAX_ROUNDS for a workload of the
- * suite, at half the run length; PB_PREDICT_MAX_ROUNDS for a program; --runs below the fewest
- * caps both). */
-unsigned pb_cost_predict_max_rounds(const struct pb_suite_options *o, bool workload);
+ * precise enough to judge the predictions (PB_PREDICT_MAX_ROUNDS; --runs below the fewest
+ * caps it). */
+unsigned pb_cost_predict_max_rounds(const struct pb_suite_options *o);
 
 uint64_t pb_cost_sum_cpu(const struct pb_point *pt, unsigned threads);
 int pb_cost_setup_sweep(struct sweep_setup *su, const char *facility, const struct pb_spec *spec,

@@ -26,6 +26,7 @@ static void error_metrics(struct pb_rset *metrics, const char *name, const doubl
 	pb_rset_real(metrics, key, PB_UNIT_PERCENT, abs_max);
 }
 
+
 /* The prediction that an unresolved cost of mode none cannot make: a point saying so, with the
  * fit's figures, instead of predicted times that would only restate the noise. */
 void pb_cost_refuse_prediction(struct pb_results *res, const char *facility, const char *workload,
@@ -137,7 +138,7 @@ struct predict_run {
 struct prediction_rounds_done {
 	const struct pb_spec *spec;
 	const struct cost_fit *none;
-	unsigned threads, rounds, most_rounds; /* the last: pb_cost_predict_max_rounds */
+	unsigned threads, rounds;
 	const uint64_t *periods;
 	const double *aimed_pct;     /* per period, the slowdown it was chosen for (NaN: none) */
 	unsigned nperiods;
@@ -538,7 +539,7 @@ static int prediction_rounds(const struct pb_suite_options *o, const char *what,
 	if (d->ref)
 		reference = (struct workload_target){.req = d->ref->sampled, .base = d->ref->base,
 						     .threads = d->ref->sampled.threads};
-	unsigned fewest = pb_cost_predict_rounds(o), most = d->most_rounds;
+	unsigned fewest = pb_cost_predict_rounds(o), most = pb_cost_predict_max_rounds(o);
 	struct predict_run warm;
 	int rc = measure(ctx, 0, UINT_MAX, &warm, err);
 	if (rc)
@@ -604,9 +605,8 @@ int pb_cost_predict_workload(const struct pb_suite_options *o, const char *facil
 	if (pb_suite_request(&w.req, spec, workload, 0, threads, PB_DELIVERY_NONE, err))
 		return -1;
 	w.req.machine = o->machine;
-	/* half the run length, twice the rounds (PB_PREDICT_WORKLOAD_MAX_ROUNDS) */
 	w.req.iterations = pb_calibrate_iterations(&w.req.workload, &w.req.events[0].spec,
-						   o->target_ms / 2 ? o->target_ms / 2 : 1, err);
+						   o->target_ms, err);
 	if (!w.req.iterations)
 		return -1;
 	w.base = w.req;
@@ -616,7 +616,6 @@ int pb_cost_predict_workload(const struct pb_suite_options *o, const char *facil
 	if (!d)
 		return pb_fail(err, PB_EXIT_FAILURE, 0, "out of memory");
 	*d = (struct prediction_rounds_done){.spec = spec, .none = none, .threads = threads,
-					     .most_rounds = pb_cost_predict_max_rounds(o, true),
 					     .periods = periods, .aimed_pct = aimed_pct,
 					     .nperiods = nperiods, .ref = ref};
 	char what[256];
@@ -722,7 +721,6 @@ static int program_runs(const struct pb_suite_options *o, const char *facility,
 	if (!d)
 		return pb_fail(err, PB_EXIT_FAILURE, 0, "out of memory");
 	*d = (struct prediction_rounds_done){.spec = spec, .none = none, .threads = 1,
-					     .most_rounds = pb_cost_predict_max_rounds(o, false),
 					     .periods = periods, .aimed_pct = aimed_pct,
 					     .nperiods = nperiods};
 	/* made first: a run that fails leaves its error here */

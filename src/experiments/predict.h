@@ -183,13 +183,6 @@ bool pb_slowdown_within(double predicted_pct, double measured_pct);
  * stopping on precision leaves the CI's coverage as stated), up to the most. */
 #define PB_PREDICT_MIN_ROUNDS 3
 #define PB_PREDICT_MAX_ROUNDS 8
-/* A workload of the suite (not a program run as given, whose length its input sets) runs at
- * half the suite's run length, the cost sweep's, for up to twice the rounds: the same time. A
- * run's noise is in proportion to its length (its slowdown's spread a round was 0.61 to 0.87
- * points at 29 ms, 0.68 to 1.69 at 58 ms, on the accuracy workload of four kind A suites,
- * 2026-11-28), so the slowdown's CI narrows by about sqrt(2) x t(7) / t(15) = 1.57 at no cost
- * in time, where the judgement needs it most: a 10 % slowdown's tolerance is 1 point. */
-#define PB_PREDICT_WORKLOAD_MAX_ROUNDS 16
 /* Whether the measurement can judge a prediction at all: "within" when even the CI's far end
  * is within the tolerance, "outside" when even its near end is outside, else "undecided" (the
  * measured slowdown is not known well enough to say). */
