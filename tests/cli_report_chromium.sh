@@ -137,7 +137,11 @@ checker='<pre id="pb-result">pending</pre>
       if (/^Arm ./.test(l) && said["Arm"] !== "yes") problems.push("other-architecture:" + l);
       if (/^riscv/i.test(l)) problems.push("other-architecture:" + l);
     }
-    if (/\b(nan|-?inf)\b/i.test(document.body.innerText)) problems.push("nan-or-inf");
+    /* with the words around it, so that a failure says where the figure was */
+    var odd = /\b(nan|-?inf)\b/i.exec(document.body.innerText);
+    if (odd)
+      problems.push("nan-or-inf:[" + document.body.innerText.substr(Math.max(0, odd.index - 120),
+                    odd[0].length + 160).replace(/\s+/g, "_") + "]");
     /* in a window 1400 px wide no table scrolls sideways: a scrolled table hid its last
      * columns, the overhead table its lost and throttles (1483 px in 1100) */
     var boxes = document.querySelectorAll("div.wide");
