@@ -497,6 +497,16 @@ static void test_machine_load(void)
 	/* more of our own than the ticks saw busy: no other work, never below 0 */
 	pb_machine_load_between(&a, &b, 9.0, 10.0, 100, &l);
 	CHECK(l.valid && l.other_cpus == 0);
+	/* iowait that went back (a NO_HZ kernel's may): counted as none, so the busy share stays
+	 * within the total and every interval a number */
+	struct pb_cpu_ticks c = b;
+	a.iowait = 50;
+	c.iowait = 20;
+	pb_machine_load_between(&a, &c, 3.0, 10.0, 100, &l);
+	CHECK(l.valid && fabs(l.cpus - 1.5) < 1e-12 && isfinite(l.other_cpus_ci95) &&
+	      isfinite(l.steal_ci95_pp));
+	CHECK_MSG(fabs(l.other_cpus_ci95 - 0.0408708) < 1e-6, "other ci %g", l.other_cpus_ci95);
+	a.iowait = 0;
 	/* nothing to judge by: ticks that did not move or went back, no span, a reading missing */
 	pb_machine_load_between(&a, &a, 0, 10.0, 100, &l);
 	CHECK(!l.valid);

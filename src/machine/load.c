@@ -56,10 +56,19 @@ static uint64_t busy_of(const struct pb_cpu_ticks *t)
 	return t->user + t->nice + t->system;
 }
 
-static uint64_t total_of(const struct pb_cpu_ticks *t)
+/* A kind's ticks from a to b, 0 for one that went back: a NO_HZ kernel computes idle and
+ * iowait from sleep times, and iowait may decrease (Documentation/filesystems/proc.rst), which
+ * would make the total less than its busy part. */
+static double ticks_between(uint64_t a, uint64_t b)
 {
-	return t->user + t->nice + t->system + t->idle + t->iowait + t->irq + t->softirq +
-	       t->steal;
+	return b > a ? (double)(b - a) : 0;
+}
+
+static double total_between(const struct pb_cpu_ticks *a, const struct pb_cpu_ticks *b)
+{
+	return ticks_between(busy_of(a), busy_of(b)) + ticks_between(a->idle, b->idle) +
+	       ticks_between(a->iowait, b->iowait) + ticks_between(a->irq, b->irq) +
+	       ticks_between(a->softirq, b->softirq) + ticks_between(a->steal, b->steal);
 }
 
 /* The 95 % half-width, in ticks, of a count k out of n ticks (see load.h). */
@@ -75,13 +84,14 @@ void pb_machine_load_between(const struct pb_cpu_ticks *start, const struct pb_c
 {
 	memset(out, 0, sizeof *out);
 	if (!start->valid || !end->valid || !(seconds > 0) || ticks_per_s <= 0 ||
-	    total_of(end) <= total_of(start) || busy_of(end) < busy_of(start) ||
-	    end->steal < start->steal)
+	    busy_of(end) < busy_of(start) || end->steal < start->steal)
 		return;
 	double hz = (double)ticks_per_s;
-	double total = (double)(total_of(end) - total_of(start));
-	double busy = (double)(busy_of(end) - busy_of(start));
-	double steal = (double)(end->steal - start->steal);
+	double total = total_between(start, end);
+	double busy = ticks_between(busy_of(start), busy_of(end));
+	double steal = ticks_between(start->steal, end->steal);
+	if (!(total > 0))
+		return;
 	out->seconds = seconds;
 	out->cpus = total / hz / seconds;
 	double other = (busy / hz - own_cpu_s) / seconds;
