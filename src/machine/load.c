@@ -57,7 +57,7 @@ static uint64_t busy_of(const struct pb_cpu_ticks *t)
 }
 
 /* A kind's ticks from a to b, 0 for one that went back: a NO_HZ kernel computes idle and
- * iowait from sleep times, and iowait may decrease (Documentation/filesystems/proc.rst), which
+ * iowait from sleep times, and iowait "may decrease in certain conditions" (proc_stat(5)), which
  * would make the total less than its busy part. */
 static double ticks_between(uint64_t a, uint64_t b)
 {
