@@ -708,6 +708,14 @@ static void check_prediction_notes(void)
 	json_object_set_new(um, "slowdown_tolerance_pp", json_real(2.731));
 	json_object_set_new(undecided, "period", json_integer(569642));
 	json_array_append_new(json_object_get(root, "points"), undecided);
+	/* the cost workload beside it where the fit gave no cost at the period: no comparison
+	 * with the fit (it read "(fit +0 %)", the missing figure taken as 0) */
+	json_t *unfit = json_deep_copy(json_array_get(json_object_get(root, "points"), 0));
+	json_object_del(json_object_get(unfit, "metrics"), "reference_vs_fit_pct");
+	json_object_set_new(json_object_get(unfit, "metrics"), "reference_ns_per_sample",
+			    json_real(17900.0));
+	json_object_set_new(unfit, "period", json_integer(40123));
+	json_array_append_new(json_object_get(root, "points"), unfit);
 	/* a cost fit's costs by period, in a file of the cost experiment alone: no point's runs
 	 * say what a period counts, the traits do (it read "at 3.599e+04 events") */
 	json_array_append_new(json_object_get(root, "points"), json_pack(
@@ -747,6 +755,7 @@ static void check_prediction_notes(void)
 		CHECK_STR_CONTAINS(html, "± 2.6 pp: undecided (error 2.7 pp, ±2.7 pp allowed), about "
 				   "9 rounds would decide it (total CPU time ");
 		CHECK_STR_CONTAINS(html, "predicted with it 31.1 %: outside");
+		CHECK_STR_CONTAINS(html, "the cost workload beside it 17.9 ± 1.6 µs, predicted");
 		CHECK_STR_CONTAINS(html, "with its own cost at 184 µs, 22.1 µs a sample: 43.9 %, "
 				   "outside");
 		CHECK_STR_CONTAINS(html, "by period: 16.6 ± 0.52 µs at 35.99 µs");

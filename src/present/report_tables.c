@@ -406,12 +406,15 @@ static void c_prediction(const struct pb_result_point *p, char *b, size_t n)
 	 * the fit's, and what is left to the target itself */
 	double ref = pb_rset_get_number(met(p), "reference_ns_per_sample", &ok);
 	if (ok) {
-		pb_append(b, n, "; the cost workload beside it %s ± %s µs (fit %+.0f %%)",
-			  pb_num(t[0], "%.3g", ref / 1000),
-			  pb_num(t[1], "%.2g",
-				 pb_rset_get_number(met(p), "reference_ns_per_sample_ci95", NULL) /
-					 1000),
-			  pb_rset_get_number(met(p), "reference_vs_fit_pct", NULL));
+		pb_append(b, n, "; the cost workload beside it %s", pb_num(t[0], "%.3g", ref / 1000));
+		double ref_ci = pb_rset_get_number(met(p), "reference_ns_per_sample_ci95", &ok);
+		if (ok)
+			pb_append(b, n, " ± %s", pb_num(t[1], "%.2g", ref_ci / 1000));
+		pb_append(b, n, " µs");
+		/* none where the fit gave no cost at the period (its line by rate can end there) */
+		double vs_fit = pb_rset_get_number(met(p), "reference_vs_fit_pct", &ok);
+		if (ok)
+			pb_append(b, n, " (fit %+.0f %%)", vs_fit);
 		double rebased = pb_rset_get_number(met(p), "rebased_predicted_slowdown_pct", &ok);
 		const char *rv = pb_rset_get_text(met(p), "rebased_slowdown_verdict");
 		if (ok && rv)
