@@ -716,6 +716,12 @@ static void check_prediction_notes(void)
 			    json_real(17900.0));
 	json_object_set_new(unfit, "period", json_integer(40123));
 	json_array_append_new(json_object_get(root, "points"), unfit);
+	/* every round left out: not measured, never "measured 0 %" */
+	json_t *unmeasured = json_deep_copy(unfit);
+	json_object_del(json_object_get(unmeasured, "metrics"), "measured_slowdown_pct");
+	json_object_del(json_object_get(unmeasured, "metrics"), "measured_slowdown_ci95_pp");
+	json_object_set_new(unmeasured, "period", json_integer(30123));
+	json_array_append_new(json_object_get(root, "points"), unmeasured);
 	/* a cost fit's costs by period, in a file of the cost experiment alone: no point's runs
 	 * say what a period counts, the traits do (it read "at 3.599e+04 events") */
 	json_array_append_new(json_object_get(root, "points"), json_pack(
@@ -756,6 +762,9 @@ static void check_prediction_notes(void)
 				   "9 rounds would decide it (total CPU time ");
 		CHECK_STR_CONTAINS(html, "predicted with it 31.1 %: outside");
 		CHECK_STR_CONTAINS(html, "the cost workload beside it 17.9 ± 1.6 µs, predicted");
+		CHECK_STR_CONTAINS(html, "slowdown predicted 30 %, not measured (no round gave a "
+				   "figure): outside");
+		CHECK(!strstr(html, "measured 0 %"));
 		CHECK_STR_CONTAINS(html, "with its own cost at 184 µs, 22.1 µs a sample: 43.9 %, "
 				   "outside");
 		CHECK_STR_CONTAINS(html, "by period: 16.6 ± 0.52 µs at 35.99 µs");

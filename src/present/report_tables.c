@@ -374,8 +374,13 @@ static void c_prediction(const struct pb_result_point *p, char *b, size_t n)
 	/* the slowdown first, as it is judged (the total CPU time's error reads small when the
 	 * slowdown is: +9.0 % for a slowdown predicted 14.3 % and measured 24.5 %) */
 	char t[3][PB_NUM_LEN];
-	pb_format(b, n, "slowdown predicted %s %%, measured %s %%", pb_num(t[0], "%.3g", predicted),
-		  pb_num(t[1], "%.3g", pb_rset_get_number(met(p), "measured_slowdown_pct", NULL)));
+	double measured = pb_rset_get_number(met(p), "measured_slowdown_pct", &ok);
+	pb_format(b, n, "slowdown predicted %s %%, ", pb_num(t[0], "%.3g", predicted));
+	/* every round left out (its figures no number): nothing measured, not a 0 */
+	if (ok)
+		pb_append(b, n, "measured %s %%", pb_num(t[1], "%.3g", measured));
+	else
+		pb_append(b, n, "not measured (no round gave a figure)");
 	double ci = pb_rset_get_number(met(p), "measured_slowdown_ci95_pp", &ok);
 	if (ok)
 		pb_append(b, n, " ± %s pp", pb_num(t[0], "%.2g", ci));
