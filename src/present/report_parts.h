@@ -5,6 +5,7 @@
 
 #include "io/result_model.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 
 /* s with <, >, &, " and ' escaped. */
@@ -20,6 +21,17 @@ void pb_html_esc_figure(FILE *f, const char *s);
 
 /* The experiment's table: the columns its points have figures in. */
 void pb_report_experiment_table(FILE *f, const struct pb_results *doc, const char *experiment);
+
+/* A cost prediction's cell: the slowdown predicted and measured with its verdict, then the
+ * total CPU time's error, what a sample cost the target, the cost workload beside it and the
+ * target's own cost carried to the period (report_cost.c). time_periods: the facility's
+ * periods are ns. */
+void pb_report_prediction_text(const struct pb_result_point *p, bool time_periods, char *b,
+			       size_t n);
+/* A cost fit's costs by period ("by period: 18.9 ± 0.4 µs at 38 µs, ...") from rows, and its
+ * line by rate where one cost could not be told from it. */
+void pb_report_by_period_text(const struct pb_result_point *p, const struct pb_rlist *rows,
+			      bool time_periods, char *b, size_t n);
 
 /* The scorecard section (id "scorecard"); a document without one says so. */
 void pb_report_scorecard(FILE *f, const struct pb_results *doc);

@@ -356,133 +356,9 @@ static void c_ns_event(const struct pb_result_point *p, char *b, size_t n)
 
 static void c_prediction(const struct pb_result_point *p, char *b, size_t n)
 {
-	const struct pb_rvalue *v = pb_rset_get(met(p), "error_pct");
-	*b = '\0';
-	if (!v)
-		return;
-	/* files of version 1 wrote it as a summary without its interval: a table of figures */
-	double e = v->kind == PB_RV_SET ? pb_rset_get_number(v->as.set, "median", NULL)
-		 : v->kind == PB_RV_SUMMARY ? v->as.sum.median : pb_rvalue_number(v);
-	bool ok;
-	double predicted = pb_rset_get_number(met(p), "predicted_slowdown_pct", &ok);
-	if (!ok) {
-		/* a file from before the slowdown was judged: its total CPU time's error */
-		char t[PB_NUM_LEN];
-		pb_format(b, n, "%s %%", pb_num(t, "%+.3g", e));
-		return;
-	}
-	/* the slowdown first, as it is judged (the total CPU time's error reads small when the
-	 * slowdown is: +9.0 % for a slowdown predicted 14.3 % and measured 24.5 %) */
-	char t[3][PB_NUM_LEN];
-	double measured = pb_rset_get_number(met(p), "measured_slowdown_pct", &ok);
-	pb_format(b, n, "slowdown predicted %s %%, ", pb_num(t[0], "%.3g", predicted));
-	/* every round left out (its figures no number): nothing measured, not a 0 */
-	if (ok)
-		pb_append(b, n, "measured %s %%", pb_num(t[1], "%.3g", measured));
-	else
-		pb_append(b, n, "not measured (no round gave a figure)");
-	double ci = pb_rset_get_number(met(p), "measured_slowdown_ci95_pp", &ok);
-	if (ok)
-		pb_append(b, n, " ± %s pp", pb_num(t[0], "%.2g", ci));
-	const char *verdict = pb_rset_get_text(met(p), "slowdown_verdict");
-	if (verdict)
-		pb_append(b, n, ": %s", verdict);
-	/* an undecided verdict with its error and tolerance: an error that sits on the tolerance
-	 * is why it may take 119204 rounds to decide (2026-11-27, kind A: 2.73 pp against 2.73) */
-	bool has_error, has_tolerance;
-	double error = pb_rset_get_number(met(p), "slowdown_error_pp", &has_error);
-	double tolerance = pb_rset_get_number(met(p), "slowdown_tolerance_pp", &has_tolerance);
-	if (verdict && !strcmp(verdict, "undecided") && has_error && has_tolerance)
-		pb_append(b, n, " (error %s pp, ±%s pp allowed)", pb_num(t[0], "%.2g", fabs(error)),
-			  pb_num(t[2], "%.2g", tolerance));
-	int64_t need = pb_rset_get_int(met(p), "rounds_to_decide");
-	if (need > 0)
-		pb_append(b, n, ", about %lld rounds would decide it", (long long)need);
-	pb_append(b, n, " (total CPU time %s %%", pb_num(t[0], "%+.3g", e));
-	double own = pb_rset_get_number(met(p), "measured_ns_per_sample", &ok);
-	if (ok) {
-		pb_append(b, n, "; a sample cost %s", pb_num(t[0], "%.3g", own / 1000));
-		double own_ci = pb_rset_get_number(met(p), "measured_ns_per_sample_ci95", &ok);
-		if (ok)
-			pb_append(b, n, " ± %s", pb_num(t[0], "%.2g", own_ci / 1000));
-		pb_append(b, n, " µs here");
-	}
-	/* the cost workload beside it at the same period: how far the machine's cost was from
-	 * the fit's, and what is left to the target itself */
-	double ref = pb_rset_get_number(met(p), "reference_ns_per_sample", &ok);
-	if (ok) {
-		pb_append(b, n, "; the cost workload beside it %s", pb_num(t[0], "%.3g", ref / 1000));
-		double ref_ci = pb_rset_get_number(met(p), "reference_ns_per_sample_ci95", &ok);
-		if (ok)
-			pb_append(b, n, " ± %s", pb_num(t[1], "%.2g", ref_ci / 1000));
-		pb_append(b, n, " µs");
-		/* none where the fit gave no cost at the period (its line by rate can end there) */
-		double vs_fit = pb_rset_get_number(met(p), "reference_vs_fit_pct", &ok);
-		if (ok)
-			pb_append(b, n, " (fit %+.0f %%)", vs_fit);
-		double rebased = pb_rset_get_number(met(p), "rebased_predicted_slowdown_pct", &ok);
-		const char *rv = pb_rset_get_text(met(p), "rebased_slowdown_verdict");
-		if (ok && rv)
-			pb_append(b, n, ", predicted with it %s %%: %s", pb_num(t[0], "%.3g", rebased),
-				  rv);
-	}
-	/* the target's own cost at the calibration period, carried to this one */
-	double calibrated = pb_rset_get_number(met(p), "calibrated_predicted_slowdown_pct", &ok);
-	const char *cv = pb_rset_get_text(met(p), "calibrated_slowdown_verdict");
-	if (ok && cv) {
-		bool time_periods = !strcmp(period_unit(p), " ns");
-		double from = pb_rset_get_number(met(p), "calibrated_from_period", NULL);
-		pb_append(b, n, "; with its own cost at %s %s, %s µs a sample: %s %%, %s",
-			  pb_num(t[0], "%.3g", time_periods ? from / 1000 : from),
-			  time_periods ? "µs" : "events",
-			  pb_num(t[1], "%.3g",
-				 pb_rset_get_number(met(p), "calibrated_ns_per_sample", NULL) / 1000),
-			  pb_num(t[2], "%.3g", calibrated), cv);
-	}
-	pb_append(b, n, ")");
+	pb_report_prediction_text(p, !strcmp(period_unit(p), " ns"), b, n);
 }
 
-/* What a sample cost at each period of a cost fit's sweep ("by period: 18.9 ± 0.4 µs at 38 µs,
- * ..."): whether a sample is one cost at every rate is one look away from the slope. */
-static void by_period_text(const struct pb_result_point *p, const struct pb_rlist *rows, char *b,
-			   size_t n)
-{
-	bool time_periods = !strcmp(period_unit(p), " ns");
-	const char *sep = "by period:";
-	for (size_t i = 0; i < pb_rlist_size(rows); i++) {
-		const struct pb_rset *r = pb_rlist_set_at(rows, i);
-		bool ok, ci_ok;
-		double ns = pb_rset_get_number(r, "ns_per_sample", &ok);
-		double ci = pb_rset_get_number(r, "ci95_ns", &ci_ok);
-		double period = pb_rset_get_number(r, "period", NULL);
-		if (!ok)
-			continue;
-		bool us = fabs(ns) >= 1000;
-		char t[PB_NUM_LEN];
-		pb_append(b, n, "%s %s", sep, pb_num(t, "%.3g", us ? ns / 1000 : ns));
-		if (ci_ok)
-			pb_append(b, n, " ± %s", pb_num(t, "%.2g", us ? ci / 1000 : ci));
-		pb_append(b, n, " %s at %s %s", us ? "µs" : "ns",
-			  pb_num(t, "%.4g", time_periods ? period / 1000 : period),
-			  time_periods ? "µs" : "events");
-		sep = ",";
-	}
-	if (strcmp(sep, "by period:"))
-		pb_append(b, n, "; ");
-	/* the line by rate beside them, when it could not be told from one cost (one that can is
-	 * the fit's rate note) */
-	bool has_b, has_ci;
-	double per_decade = pb_rset_get_number(met(p), "rate_ns_per_decade", &has_b);
-	double per_decade_ci = pb_rset_get_number(met(p), "rate_ns_per_decade_ci95", &has_ci);
-	if (has_b && has_ci && !pb_rset_is_true(met(p), "rate_dependent")) {
-		char t[PB_NUM_LEN], u[PB_NUM_LEN];
-		/* to the hundredth shown, and never "-0.00" */
-		double shown = round(per_decade / 10) / 100;
-		pb_append(b, n, "a tenfold longer period adds %s ± %s µs a sample, not told from one "
-			  "cost; ", pb_num(t, "%+.2f", shown == 0 ? 0 : shown),
-			  pb_num(u, "%.2g", per_decade_ci / 1000));
-	}
-}
 
 /* Flags and notes that belong to no column: never hidden. */
 static void c_notes(const struct pb_result_point *p, char *b, size_t n)
@@ -508,7 +384,7 @@ static void c_notes(const struct pb_result_point *p, char *b, size_t n)
 	else if (by_period && !pb_rset_get(met(p), "ns_per_event"))
 		/* (a trapping facility's y / x holds its traps: files before 2026-11-26's fifth
 		 * session wrote its rows too) */
-		by_period_text(p, by_period, b, n);
+		pb_report_by_period_text(p, by_period, !strcmp(period_unit(p), " ns"), b, n);
 	const char *left_out = pb_rset_get_text(par(p), "left_out_note");
 	if (left_out)
 		pb_append(b, n, "%s; ", left_out);
