@@ -22,7 +22,6 @@ uint64_t pb_cost_sum_cpu(const struct pb_point *pt, unsigned threads)
 	return s;
 }
 
-
 /* The sweep's clock: the machine's, or a test machine's own. */
 static uint64_t sweep_now(const struct sweep_setup *su)
 {
@@ -590,11 +589,12 @@ int pb_cost_sweep_mode(struct sweep_setup *su, enum pb_delivery mode, struct cos
 	/* what this fit left of its budget goes to the pool; an overrun (up to BUDGET_HARD_CAP)
 	 * spends from it */
 	struct pb_cost_spare *spare = spare_of(su);
-	if (spare && used_ns <= su->budget_ns)
+	if (spare && used_ns <= su->budget_ns) {
 		spare->ns += su->budget_ns - used_ns;
-	else if (spare)
-		spare->ns = spare->ns > used_ns - su->budget_ns ? spare->ns - (used_ns - su->budget_ns)
-								: 0;
+	} else if (spare) {
+		uint64_t over = used_ns - su->budget_ns;
+		spare->ns = spare->ns > over ? spare->ns - over : 0;
+	}
 	su->budget_ns = own_budget_ns;
 	cf->noise_ns = su->noise_ns;
 	cf->pilot_residual_ns = pl.residual_ns;

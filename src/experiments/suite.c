@@ -76,13 +76,27 @@ int pb_suite_check_periods(const struct pb_spec *specs, unsigned n,
 	return 0;
 }
 
+/* What else the machine did during the suite, into res's closing fields: other_load_cpus and
+ * steal_pct with their 95 % half-widths, and the CPUs the ticks covered (load_cpus); nothing
+ * when the load could not be read (a saved tree without /proc/stat). */
+static void record_load(struct pb_results *res, const struct pb_machine_load *load)
+{
+	if (!load->valid)
+		return;
+	pb_rset_real(&res->tail, "other_load_cpus", PB_UNIT_COUNT, load->other_cpus);
+	pb_rset_real(&res->tail, "other_load_cpus_ci95", PB_UNIT_COUNT, load->other_cpus_ci95);
+	pb_rset_real(&res->tail, "load_cpus", PB_UNIT_COUNT, load->cpus);
+	pb_rset_real(&res->tail, "steal_pct", PB_UNIT_PERCENT, load->steal_pct);
+	pb_rset_real(&res->tail, "steal_ci95_pp", PB_UNIT_PERCENT_POINTS, load->steal_ci95_pp);
+}
+
 int pb_suite_run(const struct pb_suite *s, const struct pb_suite_options *o,
 		 struct pb_results *res, pb_suite_failure_fn on_failure, void *ctx,
 		 double *seconds)
 {
+	/* the suite's clock, and what else the machine did meanwhile */
 	struct pb_load_watch load_watch;
 	pb_machine_load_watch(o->machine, &load_watch);
-	uint64_t started = pb_now_ns();
 	int rc = PB_EXIT_OK;
 	struct pb_error err = {0};
 	/* one pool of the cost fits' unused budget for the whole suite */
@@ -108,23 +122,12 @@ int pb_suite_run(const struct pb_suite *s, const struct pb_suite_options *o,
 			pb_error_clear(&err);
 		}
 	}
-	double elapsed = (double)(pb_now_ns() - started) / 1e9;
+	double elapsed = (double)(pb_now_ns() - load_watch.started_ns) / 1e9;
 	struct pb_machine_load load;
 	pb_machine_load_since(o->machine, &load_watch, &load);
 	pb_rset_real(&res->tail, "suite_seconds", PB_UNIT_S, elapsed);
-	pb_suite_record_load(res, &load);
+	record_load(res, &load);
 	if (seconds)
 		*seconds = elapsed;
 	return rc;
-}
-
-void pb_suite_record_load(struct pb_results *res, const struct pb_machine_load *load)
-{
-	if (!load->valid)
-		return;
-	pb_rset_real(&res->tail, "other_load_cpus", PB_UNIT_COUNT, load->other_cpus);
-	pb_rset_real(&res->tail, "other_load_cpus_ci95", PB_UNIT_COUNT, load->other_cpus_ci95);
-	pb_rset_real(&res->tail, "load_cpus", PB_UNIT_COUNT, load->cpus);
-	pb_rset_real(&res->tail, "steal_pct", PB_UNIT_PERCENT, load->steal_pct);
-	pb_rset_real(&res->tail, "steal_ci95_pp", PB_UNIT_PERCENT_POINTS, load->steal_ci95_pp);
 }

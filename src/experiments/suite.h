@@ -42,15 +42,10 @@ typedef void (*pb_suite_failure_fn)(void *ctx, const char *experiment, const cha
 
 /* Runs every chosen experiment on every runnable facility, facility by facility; records the
  * wall time as suite_seconds in res (and in *seconds), and what else the machine did meanwhile
- * (pb_suite_record_load). Returns PB_EXIT_OK, or PB_EXIT_INTERRUPTED when o->interrupted
+ * (machine/load.h: other_load_cpus, steal_pct, their half-widths and load_cpus). Returns PB_EXIT_OK, or PB_EXIT_INTERRUPTED when o->interrupted
  * stopped it (the points measured so far are in res). Nothing is written to disk here. */
 int pb_suite_run(const struct pb_suite *s, const struct pb_suite_options *o,
 		 struct pb_results *res, pb_suite_failure_fn on_failure, void *ctx,
 		 double *seconds);
-struct pb_machine_load;
-/* What else the machine did during the suite (machine/load.h), into res's closing fields:
- * other_load_cpus and steal_pct with their 95 % half-widths, and the CPUs the ticks covered
- * (load_cpus). Nothing when the load could not be read (a saved tree without /proc/stat). */
-void pb_suite_record_load(struct pb_results *res, const struct pb_machine_load *load);
 
 #endif

@@ -48,7 +48,7 @@ void pb_plot_set_free(struct pb_plot_set *set);
 
 /* "GenuineIntel Intel(R) Xeon(R) ... , kernel 6.18.4" from results.machine, for titles. */
 void pb_results_machine_label(const struct pb_results *results, char *buf, size_t len);
-/* What else the machine did during the suite, from its closing fields (pb_suite_record_load):
+/* What else the machine did during the suite, from its closing fields (experiments/suite.c):
  * "Beside the suite, other work kept 1.00 ±0.02 of the 2 CPUs busy, and the hypervisor
  * withheld 0.3 ±0.1 % of CPU time (steal)." False, buf "", for a document without them (an
  * older build, or a saved machine tree). */
