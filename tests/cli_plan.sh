@@ -211,6 +211,10 @@ cp "$work/out" "$work/corrected.json"
 check "jq -e '.load.other_cpus >= 0 and .load.other_cpus_ci95 > 0 and .load.cpus > 0 and .load.steal_pct >= 0' '$work/corrected.json' >/dev/null" "--json: the load beside the plan"
 check "jq -e '.period == 22000 and .check.period == 22000 and .check.rounds >= 3' '$work/corrected.json' >/dev/null" \
 	"the plan's own period is checked first, in at least --runs rounds"
+# the rounds a disturbance moved are counted, never more than one in eight for each of the rule's
+# two tests (predict.h, pb_paired_disturbed)
+check "jq -e '.check.rounds_left_out >= 0 and .check.rounds_left_out <= (.check.rounds / 8 | floor) * 2' '$work/corrected.json' >/dev/null" \
+	"the check counts the rounds it left out as disturbed"
 check "jq -e '.check.measured_slowdown_ci95_pp > 0 and .check.own_ns_per_sample > 0 and .check.own_ns_per_sample_ci95 > 0' '$work/corrected.json' >/dev/null" \
 	"the check's slowdown and the command's own cost carry intervals"
 decided=$(jq -r '.check | (.slowdown_verdict == "outside" or .budget_verdict == "OVER")' "$work/corrected.json")

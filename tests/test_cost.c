@@ -1311,17 +1311,25 @@ static void test_smoke_on(const char *facility)
 		CHECK(nruns >= PB_PREDICT_MIN_ROUNDS && nruns <= PB_PREDICT_MAX_ROUNDS);
 		CHECK_EQ_U64(json_integer_value(json_object_get(pm, "rounds")), nruns);
 		/* each run's slowdown is against its own round's baseline, and the point's is
-		 * the mean difference over the mean baseline */
+		 * the mean difference over the mean baseline of the rounds no disturbance moved
+		 * (their rows marked, as many as the point says) */
 		double sum_diff = 0, sum_base = 0;
+		size_t marked = 0;
 		for (size_t r = 0; r < nruns; r++) {
 			json_t *rr = json_array_get(json_object_get(p, "runs"), r);
 			double base = json_number_value(json_object_get(rr, "baseline_cpu_ns"));
 			double cpu = json_number_value(json_object_get(rr, "cpu_ns"));
 			double s_r = json_number_value(json_object_get(rr, "measured_slowdown_pct"));
 			CHECK(base > 0 && near(s_r, (cpu - base) / base * 100, 1e-6 * fabs(s_r) + 1e-6));
+			if (json_object_get(rr, "left_out")) {
+				marked++;
+				continue;
+			}
 			sum_diff += cpu - base;
 			sum_base += base;
 		}
+		CHECK_EQ_U64(json_integer_value(json_object_get(pm, "rounds_left_out")), marked);
+		CHECK(marked <= nruns / PB_DISTURBED_MAX_SHARE * 2);
 		double measured = json_number_value(json_object_get(pm, "measured_slowdown_pct"));
 		/* cpu_ns and baseline_cpu_ns are written as integers: 1 ns each per run */
 		CHECK(near(measured, sum_diff / sum_base * 100,
@@ -2025,6 +2033,138 @@ static void test_disturbed_pair(void)
 	free(cf);
 }
 
+/* The rounds a disturbance moved, by the rule a sweep's pairs are held to (PB_DISTURBED_ALPHA,
+ * at most one round in PB_DISTURBED_MAX_SHARE): a baseline far above the others', then a
+ * sampled run's extra time far above theirs. */
+static void test_paired_disturbed(void)
+{
+	double diff[8] = {2.0e6, 2.1e6, 1.9e6, 2.05e6, 1.95e6, 2.0e6, 2.02e6, 1.98e6};
+	double base[8] = {50e6, 50.5e6, 49.5e6, 50.2e6, 49.8e6, 50e6, 50.1e6, 49.9e6};
+	bool out[8], base_out[8], far;
+	CHECK_EQ_U64(pb_paired_disturbed(diff, base, 8, out, base_out, &far), 0);
+	CHECK(!far);
+	/* a sampled run 20 ms longer than the rest: its round, and not for its baseline */
+	diff[6] += 20e6;
+	CHECK_EQ_U64(pb_paired_disturbed(diff, base, 8, out, base_out, &far), 1);
+	for (unsigned r = 0; r < 8; r++)
+		CHECK(out[r] == (r == 6) && !base_out[r]);
+	/* as far below is the noise's (a disturbance adds time) */
+	diff[6] -= 40e6;
+	CHECK_EQ_U64(pb_paired_disturbed(diff, base, 8, out, NULL, &far), 0);
+	diff[6] = 2.02e6;
+	/* a baseline 20 ms longer: its round, for its baseline; its low difference is not tested
+	 * again */
+	base[2] += 20e6;
+	diff[2] -= 20e6;
+	CHECK_EQ_U64(pb_paired_disturbed(diff, base, 8, out, base_out, &far), 1);
+	for (unsigned r = 0; r < 8; r++)
+		CHECK(out[r] == (r == 2) && base_out[r] == (r == 2));
+	/* one of each */
+	diff[5] += 20e6;
+	CHECK_EQ_U64(pb_paired_disturbed(diff, base, 8, out, base_out, &far), 2);
+	CHECK(out[2] && base_out[2] && out[5] && !base_out[5] && !far);
+	diff[5] -= 20e6;
+	/* two sampled runs far above, one much farther: more than one in eight is the noise's
+	 * shape, and none is left out */
+	diff[0] += 20e6;
+	diff[1] += 900e6;
+	CHECK_EQ_U64(pb_paired_disturbed(diff, base, 8, out, base_out, &far), 1);
+	CHECK(far && out[2] && !out[0] && !out[1]);
+	diff[0] = 2.0e6;
+	diff[1] = 2.1e6;
+	/* seven rounds, or eight with one that is no number: too few to test */
+	CHECK_EQ_U64(pb_paired_disturbed(diff, base, 7, out, base_out, &far), 0);
+	CHECK(!out[2] && !far);
+	base[2] -= 20e6;
+	diff[2] += 20e6;
+	diff[3] = NAN;
+	diff[6] += 20e6;
+	CHECK_EQ_U64(pb_paired_disturbed(diff, base, 8, out, base_out, &far), 0);
+	CHECK(!out[6]);
+}
+
+/* python3's rounds at 143867 ns in a default suite (2026-11-28 03:43, kind A): round 6's sampled
+ * run took 76.44 ms where the others took 54.5 to 57.9, a burst of ~20 ms that took its
+ * slowdown to 54.8 % against 5 to 15 % and the point's to 16.39 ± 12.75 %. Left out, the point
+ * is the other seven's, says so, and marks the row; the same rounds without it leave none out. */
+static void test_disturbed_round(void)
+{
+	static const double bcpu[8] = {49.92e6, 50.18e6, 50.50e6, 50.36e6,
+				       52.77e6, 51.76e6, 49.38e6, 49.72e6};
+	static const double cpu[8] = {55.57e6, 56.52e6, 57.92e6, 56.94e6,
+				      55.49e6, 56.58e6, 76.44e6, 55.47e6};
+	static const double samples[8] = {377, 383, 392, 386, 376, 383, 521, 375};
+	struct pb_spec spec;
+	CHECK(pb_spec_parse("timer:cpu-clock", &spec, NULL) == 0);
+	struct cost_fit *none = calloc(1, sizeof *none);
+	struct prediction_rounds_done *d = calloc(1, sizeof *d);
+	CHECK(none && d);
+	if (!none || !d) {
+		free(none);
+		free(d);
+		return;
+	}
+	none->fitted = none->resolved = true;
+	none->cpu.slope = 13079;
+	none->cpu.slope_ci95 = 167;
+	static const uint64_t period = 143867;
+	char dir[] = "/tmp/pb-test-cost-XXXXXX";
+	struct pb_results res;
+	pb_test_results_in_tmp(dir, &res, "test_cost");
+	for (int disturbed = 1; disturbed >= 0; disturbed--) {
+		*d = (struct prediction_rounds_done){.spec = &spec, .none = none, .threads = 1,
+						     .rounds = 8, .periods = &period, .nperiods = 1};
+		for (unsigned r = 0; r < 8; r++) {
+			d->bcpu[r] = d->bwall[r] = bcpu[r];
+			double c = r == 6 && !disturbed ? 56.0e6 : cpu[r];
+			d->runs[0][r] = (struct predict_run){.cpu = c, .wall = c,
+				.samples = r == 6 && !disturbed ? 380 : samples[r],
+				.expected = samples[r]};
+		}
+		struct pb_result_point *bp = pb_cost_prediction_baseline_point(&res, "timer:cpu-clock",
+									       "program:python3", 1);
+		pb_cost_prediction_points(&res, "timer:cpu-clock", "program:python3", bp, d);
+		struct pb_result_point *p = res.points[res.npoints - 1];
+		CHECK_EQ_U64((uint64_t)pb_rset_get_int(&p->metrics, "rounds_left_out"),
+			     disturbed ? 1 : 0);
+		CHECK_EQ_U64((uint64_t)pb_rset_get_int(&p->metrics, "rounds"), 8);
+		const char *note = pb_rset_get_text(&p->params, "left_out_note");
+		CHECK(!note == !disturbed);
+		if (note)
+			CHECK_MSG(strstr(note, "1 of 8 rounds left out as disturbed (0 for a "
+					       "baseline far above the other rounds', 1 for a sampled "
+					       "run"), "%s", note);
+		/* the seven others: the mean difference over the mean baseline */
+		double sd = 0, sb = 0;
+		for (unsigned r = 0; r < 8; r++)
+			if (r != 6 || !disturbed) {
+				sd += d->runs[0][r].cpu - bcpu[r];
+				sb += bcpu[r];
+			}
+		double measured = pb_rset_get_number(&p->metrics, "measured_slowdown_pct", NULL);
+		CHECK_MSG(near(measured, sd / sb * 100, 1e-9), "%.4f vs %.4f", measured,
+			  sd / sb * 100);
+		double ci = pb_rset_get_number(&p->metrics, "measured_slowdown_ci95_pp", NULL);
+		CHECK_MSG(ci < 3.5, "± %.2f pp", ci);
+		/* the row stays, marked; only that one */
+		size_t marked = 0;
+		for (size_t k = 0; k < p->runs.n; k++) {
+			const struct pb_rset *row = pb_rlist_set_at(&p->runs, k);
+			const char *why = pb_rset_get_text(row, "left_out");
+			if (why) {
+				marked++;
+				CHECK(pb_rset_get_int(row, "run") == 6);
+				CHECK(!strcmp(why, "disturbed: its sampled run"));
+			}
+		}
+		CHECK_EQ_U64(p->runs.n, 8);
+		CHECK_EQ_U64(marked, disturbed ? 1 : 0);
+	}
+	pb_test_results_remove(&res, dir);
+	free(none);
+	free(d);
+}
+
 /* The timer's predictions carry the cost workload measured beside each target (its fit has no
  * per-event term); a fit that did not resolve predicts nothing, and the checks are counted as
  * skipped, saying so. */
@@ -2145,6 +2285,8 @@ int main(void)
 	test_paired_slowdown();
 	test_unpaired_slowdown();
 	test_rounds_to_decide();
+	test_paired_disturbed();
+	test_disturbed_round();
 	test_slowdown_criterion();
 	test_paired_sample_cost();
 	test_cost_by_period();

@@ -704,6 +704,8 @@ static void check_prediction_notes(void)
 	json_t *um = json_object_get(undecided, "metrics");
 	json_object_set_new(um, "slowdown_verdict", json_string("undecided"));
 	json_object_set_new(um, "rounds_to_decide", json_integer(9));
+	json_object_set_new(um, "rounds", json_integer(8));
+	json_object_set_new(um, "rounds_left_out", json_integer(1));
 	json_object_set_new(um, "slowdown_error_pp", json_real(-2.73));
 	json_object_set_new(um, "slowdown_tolerance_pp", json_real(2.731));
 	json_object_set_new(undecided, "period", json_integer(569642));
@@ -759,7 +761,10 @@ static void check_prediction_notes(void)
 					 "outside (total CPU time ");
 		/* an undecided verdict shows its error beside what is allowed */
 		CHECK_STR_CONTAINS(html, "± 2.6 pp: undecided (error 2.7 pp, ±2.7 pp allowed), about "
-				   "9 rounds would decide it (total CPU time ");
+				   "9 rounds would decide it, 1 of 8 rounds left out as disturbed "
+				   "(total CPU time ");
+		/* a point that left none out says nothing of it */
+		CHECK(!strstr(html, "0 of 8 rounds left out"));
 		CHECK_STR_CONTAINS(html, "predicted with it 31.1 %: outside");
 		CHECK_STR_CONTAINS(html, "the cost workload beside it 17.9 ± 1.6 µs, predicted");
 		CHECK_STR_CONTAINS(html, "slowdown predicted 30 %, not measured (no round gave a "

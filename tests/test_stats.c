@@ -265,6 +265,55 @@ int main(void)
 		CHECK(pb_fit_outliers(xs, y, bad, 20, 0.01, 2, PB_OUTLIERS_BOTH, out) == 0);
 		CHECK(pb_fit_outliers(xs, y, NULL, 20, 0.01, 2, PB_OUTLIERS_BOTH, out) == 1 && out[4]);
 	}
+	/* Without x: runs that should take the same time (a prediction's eight baselines). One a
+	 * burst made 20 % longer is left out, and only it; worked by hand: the other seven's mean
+	 * is 100 and their SD 1.0408, so t = 20 / (1.0408 x sqrt(1 + 1/7)) = 18.0 against the
+	 * one-sided 1 - 0.01 / 8 quantile at 6 df, 4.98 */
+	{
+		double y[8] = {99, 101, 100, 98.5, 101.5, 100, 120, 100};
+		bool out[8];
+		CHECK(pb_fit_outliers(NULL, y, NULL, 8, 0.01, 1, PB_OUTLIERS_ABOVE, out) == 1 &&
+		      out[6]);
+		for (size_t i = 0; i < 8; i++)
+			CHECK(out[i] == (i == 6));
+		/* a run as far below is the noise's (above only), or a disturbance (both sides) */
+		y[6] = 80;
+		CHECK(pb_fit_outliers(NULL, y, NULL, 8, 0.01, 1, PB_OUTLIERS_ABOVE, out) == 0);
+		CHECK(pb_fit_outliers(NULL, y, NULL, 8, 0.01, 1, PB_OUTLIERS_BOTH, out) == 1 && out[6]);
+		/* the same runs without it, and a constant of two points: nothing to test */
+		y[6] = 100;
+		CHECK(pb_fit_outliers(NULL, y, NULL, 8, 0.01, 1, PB_OUTLIERS_ABOVE, out) == 0);
+		CHECK(pb_fit_outliers(NULL, (const double[]){1, 100}, NULL, 2, 0.01, 1,
+				      PB_OUTLIERS_BOTH, out) == 0);
+		/* the threshold the hand-worked t is held against, and t itself just under it: kept */
+		double level = pb_t_two_sided_quantile(1 - 2 * 0.01 / 8, 6);
+		CHECK(near(level, 4.98, 0.01));
+		double sd7 = 1.0408329997330663, at = level * sd7 * sqrt(1 + 1.0 / 7);
+		y[6] = 100 + at * 0.999;
+		CHECK(pb_fit_outliers(NULL, y, NULL, 8, 0.01, 1, PB_OUTLIERS_ABOVE, out) == 0);
+		y[6] = 100 + at * 1.001;
+		CHECK(pb_fit_outliers(NULL, y, NULL, 8, 0.01, 1, PB_OUTLIERS_ABOVE, out) == 1);
+	}
+	/* Gaussian runs alone: over 2000 sets of 8, one is left out in at most alpha of them
+	 * (1 %: 20 expected; 35 is more than 3 binomial SDs above) */
+	{
+		struct pb_rng rng;
+		pb_rng_seed(&rng, 4242);
+		size_t sets_with_one = 0;
+		for (int f = 0; f < 2000; f++) {
+			double y[8];
+			bool out[8];
+			for (size_t i = 0; i < 8; i++) {
+				double u1 = ((double)(pb_rng_next(&rng) >> 11) + 1) / 9007199254740992.0;
+				double u2 = (double)(pb_rng_next(&rng) >> 11) / 9007199254740992.0;
+				y[i] = 30e6 * (1 + 0.02 * sqrt(-2 * log(u1)) * cos(2 * acos(-1.0) * u2));
+			}
+			sets_with_one +=
+				pb_fit_outliers(NULL, y, NULL, 8, 0.01, 1, PB_OUTLIERS_ABOVE, out) > 0;
+		}
+		CHECK_MSG(sets_with_one <= 35, "%zu of 2000 sets of noise left a run out",
+			  sets_with_one);
+	}
 
 	/* Two regressors (the cost's rate model: samples, and samples times the decades of the
 	 * period). An exact plane comes back exactly; against the same fit made the other way

@@ -267,8 +267,9 @@ double pb_t_two_sided_quantile(double p, size_t df)
 
 /* The externally studentized residual of each kept point (NaN where left out or undefined)
  * into t, in the weighted fit: y / scale on (1 / scale, x / scale), no intercept, which is
- * y on (1, x) when every scale is 1. Returns -1 when the kept points give no line with a
- * spread left over (fewer than 4, or x all equal). */
+ * y on (1, x) when every scale is 1; without x, on 1 / scale alone (a constant). Returns -1
+ * when the kept points give no line with a spread left over (fewer than 4, or x all equal;
+ * without x, fewer than 3). */
 static int studentized(const double *x, const double *y, const double *scale, size_t n,
 		       const bool *left_out, double *t)
 {
@@ -277,7 +278,7 @@ static int studentized(const double *x, const double *y, const double *scale, si
 	for (size_t i = 0; i < n; i++) {
 		if (left_out[i])
 			continue;
-		double s = scale ? scale[i] : 1, u = 1 / s, v = x[i] / s, w = y[i] / s;
+		double s = scale ? scale[i] : 1, u = 1 / s, v = x ? x[i] / s : 0, w = y[i] / s;
 		suu += u * u;
 		suv += u * v;
 		svv += v * v;
@@ -285,28 +286,31 @@ static int studentized(const double *x, const double *y, const double *scale, si
 		svy += v * w;
 		k++;
 	}
-	double det = suu * svv - suv * suv;
-	if (k < 4 || !(det > 1e-12 * suu * svv))
+	/* a constant is the line with b = 0: its leverage u^2 / suu, one parameter fewer */
+	const size_t params = x ? 2 : 1;
+	double det = x ? suu * svv - suv * suv : suu;
+	if (k < params + 2 || !(det > 1e-12 * suu * (x ? svv : 1)))
 		return -1;
-	double a = (svv * suy - suv * svy) / det, b = (suu * svy - suv * suy) / det, rss = 0;
+	double a = x ? (svv * suy - suv * svy) / det : suy / suu;
+	double b = x ? (suu * svy - suv * suy) / det : 0, rss = 0;
 	for (size_t i = 0; i < n; i++) {
 		t[i] = NAN;
 		if (left_out[i])
 			continue;
-		double s = scale ? scale[i] : 1, r = (y[i] - a - b * x[i]) / s;
+		double s = scale ? scale[i] : 1, r = (y[i] - a - b * (x ? x[i] : 0)) / s;
 		rss += r * r;
 		t[i] = r; /* the residual, until all of them are summed */
 	}
 	for (size_t i = 0; i < n; i++) {
 		if (left_out[i])
 			continue;
-		double s = scale ? scale[i] : 1, u = 1 / s, v = x[i] / s, r = t[i];
-		double h = (svv * u * u - 2 * suv * u * v + suu * v * v) / det;
+		double s = scale ? scale[i] : 1, u = 1 / s, v = x ? x[i] / s : 0, r = t[i];
+		double h = x ? (svv * u * u - 2 * suv * u * v + suu * v * v) / det : u * u / suu;
 		t[i] = NAN;
 		if (!(h < 1))
 			continue;
 		/* the residuals' sum of squares of the fit without point i, over its df */
-		double s2 = (rss - r * r / (1 - h)) / (double)(k - 3);
+		double s2 = (rss - r * r / (1 - h)) / (double)(k - params - 1);
 		if (s2 > 1e-24 * rss)
 			t[i] = r / sqrt(s2 * (1 - h));
 		else if (r != 0)
@@ -336,7 +340,7 @@ size_t pb_fit_outliers(const double *x, const double *y, const double *scale, si
 		/* one-sided at alpha / n is two-sided at 2 alpha / n */
 		double level = 1 - (above ? 2 : 1) * alpha / (double)kept;
 		double d = worst < n ? (above ? t[worst] : fabs(t[worst])) : NAN;
-		if (!(d > pb_t_two_sided_quantile(level, kept - 3)))
+		if (!(d > pb_t_two_sided_quantile(level, kept - (x ? 3 : 2))))
 			break;
 		left_out[worst] = true;
 		out++;

@@ -101,7 +101,8 @@ double pb_t_two_sided_quantile(double p, size_t df);
  * shape each such t is exactly Student t, so a line of undisturbed points leaves one out with
  * a chance of at most alpha (Bonferroni). At most max_out are left out; none with fewer than
  * 4 points or a scale not above 0. Marks them in left_out (n, false where kept) and returns
- * how many. */
+ * how many. x NULL: the points of a constant y = a (runs that should take the same time), at
+ * n - 2 degrees of freedom, none left out of fewer than 3. */
 enum pb_outlier_side {
 	PB_OUTLIERS_BOTH,  /* either side of the line */
 	PB_OUTLIERS_ABOVE, /* above it only, at the one-sided 1 - alpha / n quantile: what can

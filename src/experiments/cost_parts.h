@@ -25,18 +25,6 @@
 #define PILOT_PAIRS 2
 #define MAX_RUNS 64
 
-/* A pair whose run a disturbance (another program, the host) slowed is left out of the fit
- * when its studentized residual, weighted by its run's length, says so at PB_DISTURBED_ALPHA,
- * above the line only (a disturbance adds time; a run faster than the line is the noise's):
- * with Gaussian noise in proportion to the runs and no disturbance, a fit leaves a pair out 1
- * time in 100 at most. One pair of 16 whose run a burst made 11 % longer than its period's
- * other (uprobe, 2026-11-27, kind C) widened the slope's CI from ±4.0 % to ±10.1 %. More than
- * one pair in PB_DISTURBED_MAX_SHARE far above is the noise's own shape, not a disturbance:
- * none is left out then, and the fit says so. Fewer than PB_DISTURBED_MAX_SHARE pairs are not
- * tested. */
-#define PB_DISTURBED_ALPHA 0.01
-#define PB_DISTURBED_MAX_SHARE 8
-
 /* The time a mode's sweep may take, in multiples of --target-ms (60 ms by default: 4.2 s for
  * mode none, 1.5 s for each other mode). Mode none gets more: it is the floor every other
  * figure and the prediction stand on. */
@@ -223,6 +211,48 @@ struct pb_cost_reference {
 	struct pb_point_request sampled, base;
 };
 
+/* One measured run of a prediction: CPU and wall time, samples and events. */
+struct predict_run {
+	double cpu, wall, samples, events, expected, lost;
+};
+
+/* A target's rounds: per round its run without perf (bcpu, bwall) and a run per period. */
+struct prediction_rounds_done {
+	const struct pb_spec *spec;
+	const struct cost_fit *none;
+	unsigned threads, rounds;
+	const uint64_t *periods;
+	const double *aimed_pct;     /* per period, the slowdown it was chosen for (NaN: none) */
+	unsigned nperiods;
+	struct predict_run runs[3][MAX_RUNS];
+	double bcpu[MAX_RUNS], bwall[MAX_RUNS];
+	double warmup_cpu;  /* the run before the rounds, left out of them */
+	/* The cost workload beside the target (NULL: none): per round its run without perf and
+	 * a sampled run at the target's shortest period (the last). */
+	const struct pb_cost_reference *ref;
+	struct predict_run ref_base[MAX_RUNS], ref_sampled[MAX_RUNS];
+};
+
+/* One run of a prediction's target: period 0 without perf, else sampled at period. Returns 0,
+ * -1 (err: the suite stops) or 1 (the target is skipped; the run left its reason). */
+typedef int prediction_measure_fn(void *ctx, uint64_t period, unsigned round,
+				  struct predict_run *out, struct pb_error *err);
+
+/* The baseline point of a prediction's target (a workload of the suite or a real program);
+ * its medians come with the predictions. */
+struct pb_result_point *pb_cost_prediction_baseline_point(struct pb_results *res,
+							  const char *facility, const char *name,
+							  unsigned threads);
+/* The rounds done: the baselines' medians on bp, and a prediction point per period. */
+void pb_cost_prediction_points(struct pb_results *res, const char *facility, const char *name,
+			       struct pb_result_point *bp, const struct prediction_rounds_done *d);
+/* A run without perf first, left out, then rounds of a run without perf and one sampled run
+ * per period until the fewest are done and every measured slowdown is precise enough, or the
+ * most are; `what` names the target in the progress line. 0, -1 (err: the suite stops) or 1
+ * (the target is skipped). */
+int pb_cost_prediction_rounds(const struct pb_suite_options *o, const char *what,
+			      prediction_measure_fn *measure, void *ctx,
+			      struct prediction_rounds_done *d, struct pb_error *err);
 void pb_cost_refuse_prediction(struct pb_results *res, const char *facility,
 			       const char *workload, const struct cost_fit *cf,
 			       const struct cost_fit *first);

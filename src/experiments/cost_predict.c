@@ -1,19 +1,17 @@
-/* Predictions from a cost fit: a workload of the suite and real programs run as given, each at
- * three periods against baselines interleaved with the sampled runs. */
+/* Predictions from a cost fit: a workload of the suite (and the real programs of
+ * cost_programs.c), each at three periods against baselines interleaved with the sampled runs,
+ * and how each prediction is judged. */
 #include "experiments/cost_parts.h"
 
 #include "analysis/stats.h"
 #include "util/kit.h"
-#include "util/rng.h"
 #include "util/text.h"
 
 #include <limits.h>
 #include <math.h>
 #include <stdbool.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 static void error_metrics(struct pb_rset *metrics, const char *name, const double *e, size_t n)
 {
@@ -129,28 +127,6 @@ static struct pb_slowdown_model model_for(const struct pb_spec *spec, const stru
 	};
 }
 
-/* One measured run of a prediction: CPU and wall time, samples and events. */
-struct predict_run {
-	double cpu, wall, samples, events, expected, lost;
-};
-
-/* A target's rounds: per round its run without perf (bcpu, bwall) and a run per period. */
-struct prediction_rounds_done {
-	const struct pb_spec *spec;
-	const struct cost_fit *none;
-	unsigned threads, rounds;
-	const uint64_t *periods;
-	const double *aimed_pct;     /* per period, the slowdown it was chosen for (NaN: none) */
-	unsigned nperiods;
-	struct predict_run runs[3][MAX_RUNS];
-	double bcpu[MAX_RUNS], bwall[MAX_RUNS];
-	double warmup_cpu;  /* the run before the rounds, left out of them */
-	/* The cost workload beside the target (NULL: none): per round its run without perf and
-	 * a sampled run at the target's shortest period (the last). */
-	const struct pb_cost_reference *ref;
-	struct predict_run ref_base[MAX_RUNS], ref_sampled[MAX_RUNS];
-};
-
 /* The model's time for a run of period i in round r, against that round's baseline, with a
  * sample costing ns_per_sample (the fit's, or the reference's for the rebased figure). */
 static double predicted_cpu_at(const struct prediction_rounds_done *d, unsigned i, unsigned r,
@@ -192,15 +168,27 @@ static struct reference_figures reference_of(const struct prediction_rounds_done
 	return f;
 }
 
-/* Period i's predicted slowdown (mean over the rounds) with a sample costing ns_per_sample. */
+/* Period i's slowdowns over the rounds done: predicted (mean), measured and the measured
+ * figure's 95 % CI (pb_paired_slowdown), and what a sample cost; the rounds a disturbance moved
+ * (pb_paired_disturbed) are in none of them. */
+struct slowdown_figures {
+	double predicted, measured, ci95, per_sample_ns, per_sample_ci95;
+	unsigned n;                  /* rounds in the figures */
+	unsigned left_out;           /* rounds left out as disturbed */
+	bool far_above;              /* more sat far above than a disturbance: none left out */
+	bool out[MAX_RUNS], base_out[MAX_RUNS]; /* by round: left out, and for its baseline */
+};
+
+/* Period i's predicted slowdown (mean over the rounds f kept, every round without f) with a
+ * sample costing ns_per_sample. */
 static double predicted_slowdown_at(const struct prediction_rounds_done *d, unsigned i,
-				    double ns_per_sample)
+				    double ns_per_sample, const struct slowdown_figures *f)
 {
 	double sum = 0;
 	unsigned n = 0;
 	for (unsigned r = 0; r < d->rounds; r++) {
 		double p = (predicted_cpu_at(d, i, r, ns_per_sample) - d->bcpu[r]) / d->bcpu[r] * 100;
-		if (isfinite(p) && d->bcpu[r] > 0) {
+		if (isfinite(p) && d->bcpu[r] > 0 && !(f && f->out[r])) {
 			sum += p;
 			n++;
 		}
@@ -208,37 +196,38 @@ static double predicted_slowdown_at(const struct prediction_rounds_done *d, unsi
 	return n ? sum / n : NAN;
 }
 
-/* Period i's slowdowns over the rounds done: predicted (mean), measured and the measured
- * figure's 95 % CI (pb_paired_slowdown), and what a sample cost. */
-struct slowdown_figures {
-	double predicted, measured, ci95, per_sample_ns, per_sample_ci95;
-	unsigned n;
-};
-
 static struct slowdown_figures slowdown_of(const struct prediction_rounds_done *d, unsigned i)
 {
-	double pred[MAX_RUNS], diff[MAX_RUNS], base[MAX_RUNS], samples[MAX_RUNS];
-	unsigned n = 0;
+	double pred[MAX_RUNS], diff[MAX_RUNS], samples[MAX_RUNS];
+	struct slowdown_figures f = {.predicted = NAN, .measured = NAN, .ci95 = NAN,
+				     .per_sample_ns = NAN, .per_sample_ci95 = NAN};
 	for (unsigned r = 0; r < d->rounds; r++) {
 		const struct predict_run *pr = &d->runs[i][r];
-		double p = (predicted_cpu(d, i, r) - d->bcpu[r]) / d->bcpu[r] * 100;
-		double dr = pr->cpu - d->bcpu[r];
-		if (!isfinite(p) || !isfinite(dr) || !(d->bcpu[r] > 0))
-			continue;
-		pred[n] = p;
-		diff[n] = dr;
+		pred[r] = (predicted_cpu(d, i, r) - d->bcpu[r]) / d->bcpu[r] * 100;
+		diff[r] = pr->cpu - d->bcpu[r];
+		/* a round without a prediction is no figure; the baseline's test is of bcpu */
+		if (!isfinite(pred[r]))
+			diff[r] = NAN;
 		/* a trapping facility's extra time is its events' too: no per-sample figure */
-		samples[n] = d->none->per_event ? 0 : pr->samples;
-		base[n++] = d->bcpu[r];
+		samples[r] = d->none->per_event ? 0 : pr->samples;
 	}
-	struct slowdown_figures f = {NAN, NAN, NAN, NAN, NAN, n};
-	if (!n)
+	f.left_out = pb_paired_disturbed(diff, d->bcpu, d->rounds, f.out, f.base_out,
+					 &f.far_above);
+	double kept_pred[MAX_RUNS];
+	unsigned np = 0;
+	for (unsigned r = 0; r < d->rounds; r++) {
+		if (f.out[r])
+			diff[r] = NAN;
+		else if (isfinite(diff[r]) && d->bcpu[r] > 0)
+			kept_pred[np++] = pred[r];
+	}
+	f.n = pb_paired_slowdown(diff, d->bcpu, d->rounds, &f.measured, &f.ci95);
+	if (!np)
 		return f;
 	struct pb_summary sp;
-	pb_summarize(pred, n, &sp);
+	pb_summarize(kept_pred, np, &sp);
 	f.predicted = sp.mean;
-	pb_paired_slowdown(diff, base, n, &f.measured, &f.ci95);
-	pb_paired_sample_cost(diff, samples, n, &f.per_sample_ns, &f.per_sample_ci95);
+	pb_paired_sample_cost(diff, samples, d->rounds, &f.per_sample_ns, &f.per_sample_ci95);
 	return f;
 }
 
@@ -267,7 +256,7 @@ static void reference_metrics(struct pb_result_point *p, const struct prediction
 	if (isfinite(f->per_sample_ns))
 		pb_rset_real(m, "own_vs_reference_pct", PB_UNIT_PERCENT,
 			     (f->per_sample_ns - rf.ns) / rf.ns * 100);
-	double rebased = predicted_slowdown_at(d, i, rf.ns);
+	double rebased = predicted_slowdown_at(d, i, rf.ns, f);
 	if (!isfinite(rebased) || !isfinite(f->measured))
 		return;
 	pb_rset_real(m, "rebased_predicted_slowdown_pct", PB_UNIT_PERCENT, rebased);
@@ -293,7 +282,7 @@ static void calibrated_metrics(struct pb_result_point *p, const struct predictio
 	struct slowdown_figures at = slowdown_of(d, CALIBRATION_PERIOD);
 	if (!(at.per_sample_ns > 0) || !isfinite(f->measured))
 		return;
-	double calibrated = predicted_slowdown_at(d, i, at.per_sample_ns);
+	double calibrated = predicted_slowdown_at(d, i, at.per_sample_ns, f);
 	if (!isfinite(calibrated))
 		return;
 	struct pb_rset *m = &p->metrics;
@@ -309,6 +298,35 @@ static void calibrated_metrics(struct pb_result_point *p, const struct predictio
 	pb_rset_bool(m, "calibrated_slowdown_within", pb_slowdown_within(calibrated, f->measured));
 	pb_rset_text(m, "calibrated_slowdown_verdict",
 		     pb_slowdown_verdict(calibrated, f->measured, f->ci95));
+}
+
+/* The rounds a disturbance moved, which no figure of the point holds: counted, with the rule
+ * that left them out and which run it found far above. */
+static void disturbed_metrics(struct pb_result_point *p, const struct slowdown_figures *f,
+			      unsigned rounds)
+{
+	pb_rset_int(&p->metrics, "rounds_left_out", PB_UNIT_COUNT, f->left_out);
+	if (f->far_above) {
+		pb_rset_bool(&p->metrics, "far_above_kept", true);
+		char kept[200];
+		pb_format(kept, sizeof kept, "none left out: more than one round in %d sat far "
+			  "above the rest, which is the noise's own shape, not a disturbance",
+			  PB_DISTURBED_MAX_SHARE);
+		pb_rset_text(&p->params, "left_out_note", kept);
+	}
+	if (!f->left_out)
+		return;
+	unsigned bases = 0;
+	for (unsigned r = 0; r < rounds && r < MAX_RUNS; r++)
+		bases += f->out[r] && f->base_out[r];
+	char note[400];
+	pb_format(note, sizeof note, "%u of %u rounds left out as disturbed (%u for a baseline "
+		  "far above the other rounds', %u for a sampled run whose extra time sat far "
+		  "above theirs: a studentized residual past Student t's one-sided 1 - %.2g / n "
+		  "level, which leaves a round out of at most 1 test in %.0f when no run is "
+		  "disturbed); their rows are marked left_out", f->left_out, rounds, bases,
+		  f->left_out - bases, PB_DISTURBED_ALPHA, 1 / PB_DISTURBED_ALPHA);
+	pb_rset_text(&p->params, "left_out_note", note);
 }
 
 static void prediction_point_fill(struct pb_result_point *p, const struct prediction_rounds_done *d,
@@ -354,6 +372,8 @@ static void prediction_point_fill(struct pb_result_point *p, const struct predic
 	}
 	pb_rset_text(par, "time_basis",
 		     "CPU time of the measured threads (summed); wall time beside it");
+	/* Judged on the slowdown (issue 27), each round's run against its own baseline */
+	struct slowdown_figures f = slowdown_of(d, i);
 	double e[MAX_RUNS], ew[MAX_RUNS];
 	unsigned ne = 0;
 	uint64_t lost = 0;
@@ -372,10 +392,16 @@ static void prediction_point_fill(struct pb_result_point *p, const struct predic
 		if (!isfinite(pr->expected) || !isfinite(predicted) || !isfinite(predicted_wall) ||
 		    !isfinite(err_cpu) || !isfinite(err_wall) || !isfinite(meas_s))
 			continue;
-		e[ne] = err_cpu;
-		ew[ne++] = err_wall;
 		struct pb_rset *run = pb_rlist_set(&p->runs);
 		pb_rset_int(run, "run", PB_UNIT_NONE, r);
+		/* a disturbed round keeps its row, marked, and is in no figure of the point */
+		if (f.out[r])
+			pb_rset_text(run, "left_out", f.base_out[r] ? "disturbed: its baseline"
+				     : "disturbed: its sampled run");
+		else {
+			e[ne] = err_cpu;
+			ew[ne++] = err_wall;
+		}
 		pb_rset_int(run, "cpu_ns", PB_UNIT_NS, (int64_t)pr->cpu);
 		pb_rset_int(run, "wall_ns", PB_UNIT_NS, (int64_t)pr->wall);
 		pb_rset_int(run, "baseline_cpu_ns", PB_UNIT_NS, (int64_t)d->bcpu[r]);
@@ -403,9 +429,8 @@ static void prediction_point_fill(struct pb_result_point *p, const struct predic
 	pb_rset_int(m, "lost_total", PB_UNIT_SAMPLES, (int64_t)lost);
 	error_metrics(m, "error_pct", e, ne);
 	error_metrics(m, "wall_error_pct", ew, ne);
-	/* Judged on the slowdown (issue 27), each round's run against its own baseline */
-	struct slowdown_figures f = slowdown_of(d, i);
 	pb_rset_int(m, "rounds", PB_UNIT_NONE, n);
+	disturbed_metrics(p, &f, n);
 	pb_rset_real(m, "predicted_slowdown_pct", PB_UNIT_PERCENT, f.predicted);
 	pb_rset_real(m, "measured_slowdown_pct", PB_UNIT_PERCENT, f.measured);
 	if (isfinite(f.ci95))
@@ -436,9 +461,7 @@ static void prediction_point_fill(struct pb_result_point *p, const struct predic
 		     "measured slowdown, 1 percentage point of run time)");
 }
 
-/* The baseline point of a prediction's target (a workload of the suite or a real program);
- * its medians come with the predictions. */
-static struct pb_result_point *prediction_baseline_point(struct pb_results *res,
+struct pb_result_point *pb_cost_prediction_baseline_point(struct pb_results *res,
 							 const char *facility, const char *name,
 							 unsigned threads)
 {
@@ -449,8 +472,7 @@ static struct pb_result_point *prediction_baseline_point(struct pb_results *res,
 	return bp;
 }
 
-/* The rounds done: the baselines' medians on bp, and a prediction point per period. */
-static void prediction_points(struct pb_results *res, const char *facility, const char *name,
+void pb_cost_prediction_points(struct pb_results *res, const char *facility, const char *name,
 			      struct pb_result_point *bp, const struct prediction_rounds_done *d)
 {
 	double base_cpu = pb_median(d->bcpu, d->rounds), base_wall = pb_median(d->bwall, d->rounds);
@@ -470,11 +492,6 @@ static void prediction_points(struct pb_results *res, const char *facility, cons
 		prediction_point_fill(p, d, i, base_cpu, base_wall);
 	}
 }
-
-/* One run of a prediction's target: period 0 without perf, else sampled at period. Returns 0,
- * -1 (err: the suite stops) or 1 (the target is skipped; the run left its reason). */
-typedef int prediction_measure_fn(void *ctx, uint64_t period, unsigned round,
-				  struct predict_run *out, struct pb_error *err);
 
 /* A workload of the suite run as a prediction's target, or as the cost workload beside one: its
  * sampled request (the period set per run) and its request without perf. */
@@ -525,7 +542,7 @@ static bool rounds_precise(const struct prediction_rounds_done *d)
  * without perf and one sampled run per period, the baseline's place in the round rotating,
  * until the fewest rounds are done and every measured slowdown is precise enough, or the most
  * are done; `what` names the target in the progress line. */
-static int prediction_rounds(const struct pb_suite_options *o, const char *what,
+int pb_cost_prediction_rounds(const struct pb_suite_options *o, const char *what,
 			     prediction_measure_fn *measure, void *ctx,
 			     struct prediction_rounds_done *d, struct pb_error *err)
 {
@@ -621,178 +638,12 @@ int pb_cost_predict_workload(const struct pb_suite_options *o, const char *facil
 	char what[256];
 	pb_format(what, sizeof what, "cost %s predict %s, %u thread(s)", facility, workload,
 		  threads);
-	if (prediction_rounds(o, what, workload_run, &w, d, err)) {
+	if (pb_cost_prediction_rounds(o, what, workload_run, &w, d, err)) {
 		free(d);
 		return -1;
 	}
-	struct pb_result_point *bp = prediction_baseline_point(res, facility, workload, threads);
-	prediction_points(res, facility, workload, bp, d);
+	struct pb_result_point *bp = pb_cost_prediction_baseline_point(res, facility, workload, threads);
+	pb_cost_prediction_points(res, facility, workload, bp, d);
 	free(d);
 	return 0;
-}
-
-/* A compressible file of pseudo-words, the same every time: xz's input. */
-static int make_input(char *path, size_t len, size_t bytes, struct pb_error *err)
-{
-	pb_format(path, len, "/tmp/pesbench-cost-XXXXXX");
-	int fd = mkstemp(path);
-	if (fd < 0)
-		return pb_fail(err, PB_EXIT_FAILURE, 0, "cannot create a scratch file in /tmp");
-	FILE *f = fdopen(fd, "w");
-	static const char *const words[] = {"sample", "period", "event", "buffer", "signal",
-					    "thread", "kernel", "ring", "cost", "trap",
-					    "uprobe", "timer", "loss", "overhead", "skid"};
-	struct pb_rng rng;
-	pb_rng_seed(&rng, 88172645463325252ull);
-	for (size_t written = 0; f && written < bytes;) {
-		uint64_t x = pb_rng_next(&rng);
-		int n = fprintf(f, "%s%c", words[x % 15], (x >> 20) % 11 ? ' ' : '\n');
-		if (n < 0)
-			break;
-		written += (size_t)n;
-	}
-	if (!f || fclose(f)) {
-		unlink(path);
-		return pb_fail(err, PB_EXIT_FAILURE, 0, "cannot write the scratch file %s", path);
-	}
-	return 0;
-}
-
-static bool in_path(const char *prog)
-{
-	const char *path = getenv("PATH");
-	char buf[4096];
-	for (const char *p = path; p && *p;) {
-		const char *colon = strchr(p, ':');
-		size_t n = colon ? (size_t)(colon - p) : strlen(p);
-		pb_format(buf, sizeof buf, "%.*s/%s", (int)n, p, prog);
-		if (!access(buf, X_OK))
-			return true;
-		p = colon ? colon + 1 : NULL;
-	}
-	return false;
-}
-
-struct program_target {
-	char *const *argv;
-	const struct pb_spec *spec;
-	struct pb_result_point *bp;   /* the baseline point: its runs, or the error */
-};
-
-static int program_run(void *ctx, uint64_t period, unsigned round, struct predict_run *out,
-		       struct pb_error *err)
-{
-	(void)err;
-	struct program_target *p = ctx;
-	struct pb_program_figures f;
-	struct pb_error run_err = {0};
-	if (pb_program_measure(p->argv, period ? p->spec : NULL, period, 0, &f, &run_err)) {
-		pb_rset_text(&p->bp->params, "error", run_err.msg);
-		return 1;
-	}
-	if (!period && round != UINT_MAX) {
-		/* the warm-up run (round UINT_MAX) is left out of the rounds */
-		struct pb_rset *run = pb_rlist_set(&p->bp->runs);
-		pb_rset_int(run, "run", PB_UNIT_NONE, round);
-		pb_rset_int(run, "cpu_ns", PB_UNIT_NS, (int64_t)f.cpu_ns);
-		pb_rset_int(run, "wall_ns", PB_UNIT_NS, (int64_t)f.wall_ns);
-		pb_rset_int(run, "maxrss_kib", PB_UNIT_KIB, (int64_t)f.maxrss_kib);
-	}
-	*out = (struct predict_run){
-		.cpu = (double)f.cpu_ns,
-		.wall = (double)f.wall_ns,
-		.samples = (double)f.samples,
-		.events = (double)f.count,
-		.expected = (double)f.samples + (double)f.lost,
-		.lost = (double)f.lost,
-	};
-	return 0;
-}
-
-/* A real program: CPU time is the program's (user + system from wait4). A run that fails leaves
- * its error on the baseline point, and the program is skipped. */
-static int program_runs(const struct pb_suite_options *o, const char *facility,
-			const struct pb_spec *spec, char *const *argv, const char *name,
-			const uint64_t *periods, const double *aimed_pct, unsigned nperiods,
-			const struct cost_fit *none,
-			struct pb_results *res, struct pb_error *err)
-{
-	struct prediction_rounds_done *d = calloc(1, sizeof *d);
-	if (!d)
-		return pb_fail(err, PB_EXIT_FAILURE, 0, "out of memory");
-	*d = (struct prediction_rounds_done){.spec = spec, .none = none, .threads = 1,
-					     .periods = periods, .aimed_pct = aimed_pct,
-					     .nperiods = nperiods};
-	/* made first: a run that fails leaves its error here */
-	struct program_target p = {argv, spec, prediction_baseline_point(res, facility, name, 1)};
-	char what[256];
-	pb_format(what, sizeof what, "cost %s %s", facility, name);
-	int rc = prediction_rounds(o, what, program_run, &p, d, err);
-	if (!rc)
-		prediction_points(res, facility, name, p.bp, d);
-	free(d);
-	return rc < 0 ? -1 : 0;
-}
-
-/* The interpreter python3 runs, not a wrapper in front of it: a pyenv shim is a shell script
- * that forks helpers before it execs the interpreter, and their CPU time would be in the
- * baseline (wait4 counts waited-for children) but never sampled (the timer follows the one
- * process). Falls back to "python3" when python3 cannot say. */
-static void python_path(char *buf, size_t len)
-{
-	pb_format(buf, len, "python3");
-	FILE *p = popen("python3 -c 'import sys; print(sys.executable)' 2>/dev/null", "r");
-	if (!p)
-		return;
-	char line[4096];
-	if (fgets(line, sizeof line, p)) {
-		line[strcspn(line, "\n")] = 0;
-		if (line[0] == '/' && !access(line, X_OK))
-			pb_format(buf, len, "%s", line);
-	}
-	pclose(p);
-}
-
-const char *const pb_cost_program_names[2] = {"program:xz -4 -T1 (256 KiB text)",
-					     "program:python3 loop 3e5"};
-
-int pb_cost_real_programs(const struct pb_suite_options *o, const char *facility,
-			 const struct pb_spec *spec, const struct cost_fit *none,
-			 struct pb_results *res, struct pb_error *err)
-{
-	/* from the fit: predicted slowdowns of 3, 10 and 30 % (issue 27: at the fixed 1 ms,
-	 * 200 and 100 us most slowdowns were under 10 %, where a 10 % band on the run time passes
-	 * a prediction of no cost at all) */
-	static const uint64_t fallback[] = {1000000, 200000, 100000};
-	uint64_t periods[3];
-	double aimed[3];
-	unsigned np = pb_cost_prediction_periods(spec, none, fallback, 3, periods, aimed);
-	char input[64];
-	if (make_input(input, sizeof input, 256u << 10, err))
-		return -1;
-	char python[4096];
-	python_path(python, sizeof python);
-	char *xz[] = {"xz", "-4", "-T1", "-c", "-k", input, NULL};
-	char *py[] = {python, "-c", "s = 0\nfor i in range(300000): s += i * i\nprint(s)",
-		      NULL};
-	struct {
-		char **argv;
-		const char *name;
-	} progs[] = {{xz, pb_cost_program_names[0]}, {py, pb_cost_program_names[1]}};
-	int rc = 0;
-	for (size_t i = 0; i < 2 && !rc; i++) {
-		if (progs[i].argv[0][0] != '/' && !in_path(progs[i].argv[0])) {
-			char why[160];
-			pb_format(why, sizeof why, "%s is not installed (scripts/install-deps.sh "
-				  "installs it)", progs[i].argv[0]);
-			pb_not_applicable(res, "cost", facility, why);
-			/* count_runs counted its fewest rounds of a baseline and three periods */
-			pb_suite_more_runs(o, -(int)(pb_cost_predict_rounds(o) * 4));
-			continue;
-		}
-		rc = program_runs(o, facility, spec, progs[i].argv, progs[i].name, periods, aimed,
-				  np, none, res, err);
-	}
-	unlink(input);
-	return rc;
 }

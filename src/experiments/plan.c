@@ -196,11 +196,18 @@ int pb_plan_cost_refused(const struct pb_cost *c, const char *facility, struct p
 			      c->noise_ns, c->why[0] ? c->why : "not resolved");
 }
 
+/* The mean of v's rounds that are numbers: a round a disturbance moved is NaN in the kept
+ * figures (kept_rounds) */
 static double mean_of(const double *v, unsigned n)
 {
-	struct pb_summary sum;
-	pb_summarize(v, n, &sum);
-	return sum.mean;
+	double sum = 0;
+	unsigned k = 0;
+	for (unsigned r = 0; r < n; r++)
+		if (isfinite(v[r])) {
+			sum += v[r];
+			k++;
+		}
+	return k ? sum / k : NAN;
 }
 
 /* The rounds of a check: as many as asked when that is fewer than a prediction's fewest (a
@@ -211,12 +218,31 @@ static unsigned check_max_rounds(unsigned runs)
 	       : runs > PB_PREDICT_MAX_ROUNDS ? runs : PB_PREDICT_MAX_ROUNDS;
 }
 
+/* The rounds' figures with those a disturbance moved (pb_paired_disturbed) as no number. */
+struct kept_figures {
+	double extra[PB_PLAN_MAX_RUNS], bases[PB_PLAN_MAX_RUNS], cpus[PB_PLAN_MAX_RUNS];
+};
+
+static unsigned kept_rounds(const double *extra, const double *bases, const double *cpus,
+			    unsigned n, struct kept_figures *k)
+{
+	bool out[PB_PLAN_MAX_RUNS], far_above;
+	unsigned left_out = pb_paired_disturbed(extra, bases, n, out, NULL, &far_above);
+	for (unsigned r = 0; r < n; r++) {
+		k->extra[r] = out[r] ? NAN : extra[r];
+		k->bases[r] = out[r] ? NAN : bases[r];
+		k->cpus[r] = out[r] ? NAN : cpus[r];
+	}
+	return left_out;
+}
+
 int pb_plan_check(const struct pb_plan_request *req, struct pb_slowdown_model *model,
 		  uint64_t period, unsigned ring_pages, struct pb_plan_check *out,
 		  struct pb_error *err)
 {
 	double cpus[PB_PLAN_MAX_RUNS], bases[PB_PLAN_MAX_RUNS], samples[PB_PLAN_MAX_RUNS],
 		lost[PB_PLAN_MAX_RUNS], extra[PB_PLAN_MAX_RUNS], taken[PB_PLAN_MAX_RUNS];
+	struct kept_figures kept;
 	unsigned most = check_max_rounds(req->runs), n = 0;
 	memset(out, 0, sizeof *out);
 	out->period = period;
@@ -235,15 +261,16 @@ int pb_plan_check(const struct pb_plan_request *req, struct pb_slowdown_model *m
 		taken[n] = samples[n] + lost[n];
 		extra[n] = cpus[n] - bases[n];
 		n++;
-		/* as the suite's predictions judge (pb_paired_slowdown) */
-		pb_paired_slowdown(extra, bases, n, &measured_pct, &ci95_pp);
-		model->baseline_ns = mean_of(bases, n);
+		/* as the suite's predictions judge: the rounds no disturbance moved */
+		out->rounds_left_out = kept_rounds(extra, bases, cpus, n, &kept);
+		pb_paired_slowdown(kept.extra, bases, n, &measured_pct, &ci95_pp);
+		model->baseline_ns = mean_of(kept.bases, n);
 		predicted_pct = pb_slowdown_overhead_pct(model, period);
 		if (n >= req->runs && n >= 2 && pb_slowdown_precise(predicted_pct, ci95_pp))
 			break;
 	}
 	out->rounds = n;
-	out->sampled.cpu_ns = (uint64_t)mean_of(cpus, n);
+	out->sampled.cpu_ns = (uint64_t)mean_of(kept.cpus, n);
 	out->sampled.samples = (uint64_t)pb_median(samples, n);
 	out->sampled.lost = (uint64_t)pb_median(lost, n);
 	out->baseline_ns = model->baseline_ns;
@@ -252,7 +279,7 @@ int pb_plan_check(const struct pb_plan_request *req, struct pb_slowdown_model *m
 	out->predicted_pct = predicted_pct;
 	out->measured_pct = measured_pct;
 	out->measured_ci95_pp = n >= 2 ? ci95_pp : NAN;
-	pb_paired_sample_cost(extra, taken, n, &out->own_ns_per_sample, &out->own_ci95_ns);
+	pb_paired_sample_cost(kept.extra, taken, n, &out->own_ns_per_sample, &out->own_ci95_ns);
 	if (n == 1 && taken[0] > 0) /* a quick look (--runs 1): the estimate, no interval */
 		out->own_ns_per_sample = extra[0] / taken[0];
 	out->verdict = pb_slowdown_verdict(out->predicted_pct, out->measured_pct,

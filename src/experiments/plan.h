@@ -89,6 +89,8 @@ struct pb_plan_check {
 	uint64_t period;
 	unsigned ring_pages;
 	unsigned rounds;
+	unsigned rounds_left_out;  /* of them, those a disturbance moved (pb_paired_disturbed):
+				    * in no slowdown or cost figure below */
 	struct pb_program_figures sampled;  /* medians of the rounds: samples, lost; cpu_ns mean */
 	double baseline_ns;        /* mean of the rounds' runs without perf */
 	double predicted_ns;       /* the model at the period, on that baseline */

@@ -61,6 +61,10 @@ void pb_plan_print_step(const struct pb_plan_checks *all, unsigned i, void *plan
 	printf("check:              %llu samples, %llu lost (%s %u round%s)\n",
 	       (unsigned long long)c->sampled.samples, (unsigned long long)c->sampled.lost,
 	       c->rounds > 1 ? "medians of" : "in", c->rounds, c->rounds > 1 ? "s" : "");
+	if (c->rounds_left_out)
+		printf("  left out          %u round%s a disturbance moved (a run far above the "
+		       "others'): in no figure below\n", c->rounds_left_out,
+		       c->rounds_left_out > 1 ? "s" : "");
 	printf("  baseline again    %.3f ms CPU (mean of the rounds, each beside a sampled run)\n",
 	       c->baseline_ns / 1e6);
 	printf("  predicted time    %.3f ms CPU (%s at this period)\n", c->predicted_ns / 1e6,

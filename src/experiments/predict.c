@@ -407,6 +407,64 @@ bool pb_slowdown_precise(double predicted_pct, double ci95_pp)
 	return isfinite(ci95_pp) && ci95_pp <= pb_slowdown_tolerance_pp(predicted_pct) / 2;
 }
 
+/* Of the rounds where use[r], those whose y sits far above the others' (PB_DISTURBED_ALPHA),
+ * marked in out; returns how many, or -1 for more than `most`. */
+static int far_above_the_rest(const double *y, const bool *use, unsigned n, unsigned most,
+			      bool *out)
+{
+	double v[PB_PAIRED_MAX_ROUNDS];
+	unsigned at[PB_PAIRED_MAX_ROUNDS], m = 0;
+	bool marked[PB_PAIRED_MAX_ROUNDS];
+	for (unsigned r = 0; r < n && m < PB_PAIRED_MAX_ROUNDS; r++)
+		if (use[r]) {
+			at[m] = r;
+			v[m++] = y[r];
+		}
+	if (!most || m < 3)
+		return 0;
+	/* one more than may be left out: that many far above is the noise's shape */
+	size_t found = pb_fit_outliers(NULL, v, NULL, m, PB_DISTURBED_ALPHA, most + 1,
+				       PB_OUTLIERS_ABOVE, marked);
+	if (found > most)
+		return -1;
+	for (unsigned k = 0; k < m; k++)
+		if (marked[k])
+			out[at[k]] = true;
+	return (int)found;
+}
+
+unsigned pb_paired_disturbed(const double *diff_ns, const double *base_ns, unsigned n,
+			     bool *left_out, bool *base_out, bool *far_above)
+{
+	bool use[PB_PAIRED_MAX_ROUNDS] = {false}, base[PB_PAIRED_MAX_ROUNDS] = {false};
+	for (unsigned r = 0; r < n; r++) {
+		left_out[r] = false;
+		if (base_out)
+			base_out[r] = false;
+	}
+	if (n > PB_PAIRED_MAX_ROUNDS)
+		n = PB_PAIRED_MAX_ROUNDS;
+	unsigned usable = 0;
+	for (unsigned r = 0; r < n; r++) {
+		use[r] = isfinite(diff_ns[r]) && isfinite(base_ns[r]) && base_ns[r] > 0;
+		usable += use[r];
+	}
+	/* the share is of the rounds measured: a baseline left out does not stop the second test */
+	const unsigned most = usable / PB_DISTURBED_MAX_SHARE;
+	int from_base = far_above_the_rest(base_ns, use, n, most, base);
+	*far_above = from_base < 0;
+	for (unsigned r = 0; r < n && from_base > 0; r++)
+		if (base[r]) {
+			left_out[r] = true;
+			use[r] = false;
+			if (base_out)
+				base_out[r] = true;
+		}
+	int from_diff = far_above_the_rest(diff_ns, use, n, most, left_out);
+	*far_above = *far_above || from_diff < 0;
+	return (unsigned)((from_base > 0 ? from_base : 0) + (from_diff > 0 ? from_diff : 0));
+}
+
 unsigned pb_paired_slowdown(const double *diff_ns, const double *base_ns, unsigned n,
 			    double *pct, double *ci95_pp)
 {

@@ -176,6 +176,32 @@ double pb_cost_seconds_to_resolve(const struct pb_fit *f, double seconds_spent,
 double pb_slowdown_tolerance_pp(double measured_slowdown_pct);
 bool pb_slowdown_within(double predicted_pct, double measured_pct);
 
+/* A pair of a cost sweep whose run a disturbance (another program, the host) slowed is left
+ * out of the fit (cost_fit.c) when its studentized residual, weighted by its run's length, says
+ * so at PB_DISTURBED_ALPHA, above the line only (a disturbance adds time; a run faster than
+ * the line is the noise's): with Gaussian noise in proportion to the runs and no disturbance,
+ * a fit leaves a pair out 1 time in 100 at most. One pair of 16 whose run a burst made 11 %
+ * longer than its period's other (uprobe, 2026-11-27, kind C) widened the slope's CI from
+ * ±4.0 % to ±10.1 %. More than one pair in PB_DISTURBED_MAX_SHARE far above is the noise's own
+ * shape, not a disturbance: none is left out then, and the fit says so. Fewer than
+ * PB_DISTURBED_MAX_SHARE pairs are not tested. */
+#define PB_DISTURBED_ALPHA 0.01
+#define PB_DISTURBED_MAX_SHARE 8
+/* The rounds of a paired measurement (a run without perf and a sampled run each) that a
+ * disturbance moved, by the same rule: first a baseline far above the other rounds' (it would
+ * lower the round's slowdown at every period), then, of the rounds left, a sampled run whose
+ * extra time over its baseline sits far above the others' — runs of one length, so a constant
+ * (pb_fit_outliers without x), above only, at PB_DISTURBED_ALPHA, at most one round in
+ * PB_DISTURBED_MAX_SHARE of those usable (figures that are numbers, a baseline above 0) for
+ * each test; more far above is the noise's shape (*far_above) and leaves none out of that
+ * test. Fewer than PB_DISTURBED_MAX_SHARE usable rounds are not tested. A burst of 28 ms in one python3 run of 50 (2026-11-28,
+ * kind A) moved its slowdown from 34.7 to 41.2 % and its interval from ±3.0 to ±15.7 points.
+ * Marks left_out (n) and, where not NULL, base_out (the rounds whose baseline it was);
+ * returns how many were left out. Rounds past PB_PAIRED_MAX_ROUNDS are kept untested. */
+#define PB_PAIRED_MAX_ROUNDS 64u
+unsigned pb_paired_disturbed(const double *diff_ns, const double *base_ns, unsigned n,
+			     bool *left_out, bool *base_out, bool *far_above);
+
 /* A measured slowdown is the mean over rounds of (sampled run - the same round's run without
  * perf) / that run, with a 95 % CI (t, rounds - 1 df). Rounds go on past the fewest while some
  * period's CI half-width is over half its tolerance (planned from the predicted slowdown, known
@@ -267,7 +293,7 @@ struct pb_cost {
 				    * for) */
 	bool to_resolve_lower;    /* ... at least that long */
 	size_t pairs, pairs_left_out; /* the sweep's pairs, and those a disturbance moved, which
-				       * the fit leaves out (cost_parts.h, PB_DISTURBED_ALPHA) */
+				       * the fit leaves out (PB_DISTURBED_ALPHA) */
 	struct pb_rate_model rate;   /* the cost by period (not for a trapping facility) */
 	char why[640];            /* unresolved: why */
 };

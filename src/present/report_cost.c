@@ -72,6 +72,11 @@ void pb_report_prediction_text(const struct pb_result_point *p, bool time_period
 	int64_t need = pb_rset_get_int(&p->metrics, "rounds_to_decide");
 	if (need > 0)
 		pb_append(b, n, ", about %lld rounds would decide it", (long long)need);
+	/* rounds a disturbance moved are in no figure of the cell: said, with the rounds done */
+	int64_t disturbed = pb_rset_get_int(&p->metrics, "rounds_left_out");
+	if (disturbed > 0)
+		pb_append(b, n, ", %lld of %lld rounds left out as disturbed", (long long)disturbed,
+			  (long long)pb_rset_get_int(&p->metrics, "rounds"));
 	pb_append(b, n, " (total CPU time %s %%", pb_num(t[0], "%+.3g", e));
 	if (append_cost_us(b, n, &p->metrics, "; a sample cost", "measured_ns_per_sample"))
 		pb_append(b, n, " here");
