@@ -870,6 +870,13 @@ static void check_left_out_pair(void)
 		"delivery", "drain", "threads", 1, "rate_note", rate, "left_out_note", left_out,
 		"note", note, "metrics", "ns_per_sample", 965.0, "ci95_ns", 16.0, "resolved", 1,
 		"pairs_left_out", 4, "runs"));
+	/* a prediction that left a round out: its note in the cell, a line of its own below */
+	json_array_append_new(json_object_get(root, "points"), json_pack(
+		"{s:s, s:s, s:s, s:s, s:I, s:i, s:s, s:{s:i, s:i}, s:[]}", "experiment", "cost",
+		"facility", "timer:cpu-clock", "workload", "program:python3 loop 3e5", "kind",
+		"prediction", "period", (json_int_t)143867, "threads", 1, "left_out_note",
+		"1 of 8 rounds left out as disturbed (0 for a baseline far above the other rounds', "
+		"1 for a sampled run ...)", "metrics", "rounds", 8, "rounds_left_out", 1, "runs"));
 	struct pb_results doc;
 	pb_test_results_of_json(&doc, root);
 	size_t len = 0;
@@ -879,13 +886,18 @@ static void check_left_out_pair(void)
 		CHECK_STR_CONTAINS(html, "notes: 1 of 16 pairs left out as disturbed (...): at period "
 				   "64 events, 3.291 ms above");
 		CHECK_STR_CONTAINS(html, "nnnnnnnnend of note");
+		CHECK_STR_CONTAINS(html, "1 of 8 rounds left out as disturbed (0 for a baseline");
 	}
 	free(html);
 	char *text = summary_text(&doc);
 	CHECK(text != NULL);
-	if (text)
+	if (text) {
 		CHECK_STR_CONTAINS(text, "2 points left a pair a disturbance moved out of its cost fit, "
 				   "e.g. cost on uprobe with busy");
+		CHECK_STR_CONTAINS(text, "1 point left a round a disturbance moved out of its "
+				   "prediction, e.g. cost on timer:cpu-clock with\n  program:python3 "
+				   "loop 3e5");
+	}
 	free(text);
 	pb_results_free(&doc);
 	json_decref(root);

@@ -424,6 +424,7 @@ static void problems(FILE *out, const struct pb_results *r)
 		{"ran with the precise level LOWERED by the kernel", 0, NULL},
 		{"DROPPED unparseable records", 0, NULL},
 		{"left a pair a disturbance moved out of its cost fit", 0, NULL},
+		{"left a round a disturbance moved out of its prediction", 0, NULL},
 	};
 	bool any = false;
 	for (size_t i = 0; i < r->npoints; i++) {
@@ -432,7 +433,8 @@ static void problems(FILE *out, const struct pb_results *r)
 			      pb_rset_get_int(&p->metrics, "no_samples_runs") > 0,
 			      pb_rset_get_int(&p->metrics, "precise_lowered_runs") > 0,
 			      pb_rset_get_int(&p->metrics, "dropped_total") > 0,
-			      pb_rset_get_int(&p->metrics, "pairs_left_out") > 0};
+			      pb_rset_get_int(&p->metrics, "pairs_left_out") > 0,
+			      pb_rset_get_int(&p->metrics, "rounds_left_out") > 0};
 		for (size_t k = 0; k < PB_ARRAY_SIZE(kinds); k++) {
 			if (!has[k])
 				continue;
