@@ -2108,13 +2108,23 @@ static void test_disturbed_round(void)
 	none->cpu.slope = 13079;
 	none->cpu.slope_ci95 = 167;
 	static const uint64_t period = 143867;
+	/* only its presence is read when judging */
+	const struct pb_cost_reference reference = {0};
 	char dir[] = "/tmp/pb-test-cost-XXXXXX";
 	struct pb_results res;
 	pb_test_results_in_tmp(dir, &res, "test_cost");
 	for (int disturbed = 1; disturbed >= 0; disturbed--) {
 		*d = (struct prediction_rounds_done){.spec = &spec, .none = none, .threads = 1,
-						     .rounds = 8, .periods = &period, .nperiods = 1};
+						     .rounds = 8, .periods = &period, .nperiods = 1,
+						     .ref = &reference};
 		for (unsigned r = 0; r < 8; r++) {
+			/* the cost workload beside it: 30 ms, 13 µs a sample, round 3's sampled run
+			 * disturbed by 5 ms where the target's is */
+			d->ref_base[r] = (struct predict_run){.cpu = 30e6 + 1e4 * r};
+			d->ref_sampled[r] = (struct predict_run){
+				.cpu = 30e6 + 1e4 * r + 200 * 13000.0 + 2e4 * (r % 3) +
+				       (r == 3 && disturbed ? 5e6 : 0),
+				.samples = 200};
 			d->bcpu[r] = d->bwall[r] = bcpu[r];
 			double c = r == 6 && !disturbed ? 56.0e6 : cpu[r];
 			d->runs[0][r] = (struct predict_run){.cpu = c, .wall = c,
@@ -2159,6 +2169,14 @@ static void test_disturbed_round(void)
 		}
 		CHECK_EQ_U64(p->runs.n, 8);
 		CHECK_EQ_U64(marked, disturbed ? 1 : 0);
+		/* the reference's rounds by the same rule: its cost from the seven others */
+		CHECK_EQ_U64((uint64_t)pb_rset_get_int(&p->metrics, "reference_rounds_left_out"),
+			     disturbed ? 1 : 0);
+		CHECK_EQ_U64((uint64_t)pb_rset_get_int(&p->metrics, "reference_rounds"),
+			     disturbed ? 7 : 8);
+		double ref = pb_rset_get_number(&p->metrics, "reference_ns_per_sample", NULL);
+		CHECK_MSG(near(ref, 13000 + 2e4 * (disturbed ? 1.0 : 7.0 / 8) / 200, 1e-6),
+			  "%.3f ns", ref);
 	}
 	pb_test_results_remove(&res, dir);
 	free(none);

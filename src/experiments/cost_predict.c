@@ -151,19 +151,26 @@ static double predicted_cpu(const struct prediction_rounds_done *d, unsigned i, 
  * shortest, or without two rounds that sampled). */
 struct reference_figures {
 	double ns, ci95;
-	unsigned n;
+	unsigned n, left_out;        /* rounds in the figure, and those a disturbance moved */
 };
 
 static struct reference_figures reference_of(const struct prediction_rounds_done *d, unsigned i)
 {
-	struct reference_figures f = {NAN, NAN, 0};
+	struct reference_figures f = {NAN, NAN, 0, 0};
 	if (!d->ref || i + 1 != d->nperiods)
 		return f;
-	double extra[MAX_RUNS], samples[MAX_RUNS];
+	double extra[MAX_RUNS], base[MAX_RUNS], samples[MAX_RUNS];
+	bool out[MAX_RUNS], far_above;
 	for (unsigned r = 0; r < d->rounds; r++) {
 		extra[r] = d->ref_sampled[r].cpu - d->ref_base[r].cpu;
+		base[r] = d->ref_base[r].cpu;
 		samples[r] = d->ref_sampled[r].samples;
 	}
+	/* its rounds are held to the target's rule: a disturbed pair is in no figure */
+	f.left_out = pb_paired_disturbed(extra, base, d->rounds, out, NULL, &far_above);
+	for (unsigned r = 0; r < d->rounds; r++)
+		if (out[r])
+			extra[r] = NAN;
 	f.n = pb_paired_sample_cost(extra, samples, d->rounds, &f.ns, &f.ci95);
 	return f;
 }
@@ -243,6 +250,7 @@ static void reference_metrics(struct pb_result_point *p, const struct prediction
 	struct pb_rset *m = &p->metrics;
 	/* the rounds whose reference run sampled: fewer than two give no figure */
 	pb_rset_int(m, "reference_rounds", PB_UNIT_NONE, rf.n);
+	pb_rset_int(m, "reference_rounds_left_out", PB_UNIT_COUNT, rf.left_out);
 	if (!isfinite(rf.ns))
 		return;
 	double fit_ci, fit = pb_cost_at_period(d->none, d->periods[i], &fit_ci);
