@@ -235,6 +235,51 @@ static void open_refusals_are_the_facilities(void)
 	CHECK(pb_spec_open_refusal(&timer, EPERM) == NULL);
 }
 
+/* A facility that is absent says why in its self-test's text, whole: the text was cut at 300
+ * bytes of a reason that may take 383. The longest reason on the fixture machines is printed. */
+static size_t absent_reason_whole(const struct pb_facility *f)
+{
+	size_t longest = 0;
+	for (size_t i = 0; i < NFIXTURES; i++) {
+		struct pb_machine m;
+		pb_test_fixture(&m, fixtures[i]);
+		struct pb_availability av;
+		struct pb_self_test test;
+		pb_facility_check(&m, NULL, f, &av, &test);
+		if (av.available)
+			continue;
+		CHECK_MSG(test.verdict == PB_VERDICT_ABSENT && !strcmp(test.text, av.reason),
+			  "%s on %s: '%s' for '%s'", f->name, fixtures[i], test.text, av.reason);
+		if (strlen(av.reason) > longest)
+			longest = strlen(av.reason);
+	}
+	return longest;
+}
+
+/* A reason as long as its field holds */
+static void absent_at_length(const struct pb_machine *m, const struct pb_spec *spec,
+			     struct pb_availability *out)
+{
+	(void)m, (void)spec;
+	memset(out, 0, sizeof *out);
+	memset(out->reason, 'r', sizeof out->reason - 1);
+	memcpy(out->reason + sizeof out->reason - 12, "end of why.", 12);
+}
+
+static void longest_reason_whole(void)
+{
+	struct pb_facility f = *pb_facility_list()[0];
+	f.availability = absent_at_length;
+	struct pb_machine m;
+	pb_test_fixture(&m, fixtures[0]);
+	struct pb_availability av;
+	struct pb_self_test test;
+	pb_facility_check(&m, NULL, &f, &av, &test);
+	CHECK(test.verdict == PB_VERDICT_ABSENT);
+	CHECK_MSG(strlen(test.text) == sizeof av.reason - 1 && strstr(test.text, "end of why."),
+		  "%zu bytes", strlen(test.text));
+}
+
 int main(void)
 {
 	unsigned n = 0;
@@ -243,6 +288,13 @@ int main(void)
 		legal_periods(*f);
 		suite_spec_resolves(*f);
 	}
+	size_t longest = 0;
+	for (const struct pb_facility *const *f = pb_facility_list(); *f; f++) {
+		size_t len = absent_reason_whole(*f);
+		longest = len > longest ? len : longest;
+	}
+	printf("facility_model: the longest reason a facility is absent: %zu bytes\n", longest);
+	longest_reason_whole();
 	CHECK(n >= 9);
 	declared_event_names_are_known();
 	open_refusals_are_the_facilities();

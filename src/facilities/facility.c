@@ -329,7 +329,7 @@ void pb_facility_check(const struct pb_machine *m, const struct pb_spec *spec,
 	f->availability(m, spec, av);
 	if (!av->available) {
 		test->verdict = PB_VERDICT_ABSENT;
-		snprintf(test->text, sizeof test->text, "%.300s", av->reason);
+		snprintf(test->text, sizeof test->text, "%s", av->reason);
 		return;
 	}
 	if (m->root[0] || !f->self_test) {

@@ -270,7 +270,7 @@ static void hw_self_test(const struct pb_machine *m, const struct pb_spec *spec,
 	    pb_spec_parse("hw:instructions", &general, &err)) {
 		memset(out, 0, sizeof *out);
 		out->verdict = PB_VERDICT_REFUSED;
-		snprintf(out->text, sizeof out->text, "%.300s", err.msg);
+		snprintf(out->text, sizeof out->text, "%s", err.msg);
 		return;
 	}
 	/* the sampling parts are measured with the spec's delivery: a signal per sample where it

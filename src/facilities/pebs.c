@@ -434,7 +434,7 @@ static void pebs_exact_ip_test(const struct pb_machine *m, struct pb_self_test *
 	if (pb_spec_parse("pebs:BR_INST_RETIRED:NEAR_TAKEN", &branches, &err)) {
 		memset(out, 0, sizeof *out);
 		out->verdict = PB_VERDICT_REFUSED;
-		snprintf(out->text, sizeof out->text, "%.300s", err.msg);
+		snprintf(out->text, sizeof out->text, "%s", err.msg);
 		return;
 	}
 	int level = pb_pebs_granted_precise(m, &branches);

@@ -99,7 +99,7 @@ static int build_attr(const struct pb_machine *m, const struct pb_spec *spec,
 	struct pb_error err = {0};
 	if (pb_spec_attr(m, spec, run->target, period, attr, &err)) {
 		out->verdict = PB_VERDICT_REFUSED;
-		snprintf(out->text, sizeof out->text, "%.300s", err.msg);
+		snprintf(out->text, sizeof out->text, "%s", err.msg);
 		return -1;
 	}
 	attr->size = sizeof *attr;
@@ -723,7 +723,7 @@ void pb_selftest_sampling_pmu(const struct pb_machine *m, const struct pb_spec *
 		if (pb_spec_parse(default_text, &parsed, &err)) {
 			memset(out, 0, sizeof *out);
 			out->verdict = PB_VERDICT_REFUSED;
-			snprintf(out->text, sizeof out->text, "%.300s", err.msg);
+			snprintf(out->text, sizeof out->text, "%s", err.msg);
 			return;
 		}
 		spec = &parsed;
