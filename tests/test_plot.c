@@ -471,11 +471,16 @@ static void cost_predictions_plot(void)
 				       1.0, "slowdown_error_pp", rows[i].predicted - rows[i].measured,
 				       "measured_ns_per_sample", 10000.0 + (double)i,
 				       "measured_ns_per_sample_ci95", 500.0));
+	/* a point's note is not a parameter: the one that left a round out stays in its series */
+	json_object_set_new(json_array_get(pts, 0), "left_out_note",
+			    json_string("1 of 8 rounds left out as disturbed (...)"));
+	json_object_set_new(json_array_get(pts, 2), "note", json_string("a note of its own"));
 	struct drawn d;
 	draw(&d, root);
 	const char *dir = d.dir;
 	struct pb_plot_set *set = &d.set;
 	CHECK(find_plot(set, "cost-predictions-timer_cpu-clock") != NULL);
+	CHECK(!plot_file_has(dir, "cost-measured_ns_per_sample-timer_cpu-clock", "gp", "note"));
 	CHECK(!find_plot(set, "cost-measured_slowdown_ci95_pp-timer_cpu-clock"));
 	CHECK(!find_plot(set, "cost-slowdown_tolerance_pp-timer_cpu-clock"));
 	CHECK(find_plot(set, "cost-slowdown_error_pp-timer_cpu-clock") != NULL);

@@ -71,7 +71,10 @@ static bool excluded_field(const char *k)
 	for (size_t i = 0; i < PB_ARRAY_SIZE(not_parameters); i++)
 		if (!strcmp(k, not_parameters[i]))
 			return true;
-	return false;
+	/* a note explains its point, and never makes a series of it: a prediction that left a
+	 * round out was drawn apart, its label the note's words */
+	size_t len = strlen(k);
+	return !strcmp(k, "note") || (len > 5 && !strcmp(k + len - 5, "_note"));
 }
 
 struct candidate {
