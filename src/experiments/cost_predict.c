@@ -470,8 +470,8 @@ static void prediction_point_fill(struct pb_result_point *p, const struct predic
 }
 
 struct pb_result_point *pb_cost_prediction_baseline_point(struct pb_results *res,
-							 const char *facility, const char *name,
-							 unsigned threads)
+							  const char *facility, const char *name,
+							  unsigned threads)
 {
 	struct pb_result_point *bp = pb_results_point(res, "cost", facility, name);
 	pb_rset_text(&bp->params, "kind", "prediction-baseline");
@@ -481,7 +481,7 @@ struct pb_result_point *pb_cost_prediction_baseline_point(struct pb_results *res
 }
 
 void pb_cost_prediction_points(struct pb_results *res, const char *facility, const char *name,
-			      struct pb_result_point *bp, const struct prediction_rounds_done *d)
+			       struct pb_result_point *bp, const struct prediction_rounds_done *d)
 {
 	double base_cpu = pb_median(d->bcpu, d->rounds), base_wall = pb_median(d->bwall, d->rounds);
 	pb_rset_real(&bp->metrics, "cpu_ns_median", PB_UNIT_NS, base_cpu);
@@ -551,8 +551,8 @@ static bool rounds_precise(const struct prediction_rounds_done *d)
  * until the fewest rounds are done and every measured slowdown is precise enough, or the most
  * are done; `what` names the target in the progress line. */
 int pb_cost_prediction_rounds(const struct pb_suite_options *o, const char *what,
-			     prediction_measure_fn *measure, void *ctx,
-			     struct prediction_rounds_done *d, struct pb_error *err)
+			      prediction_measure_fn *measure, void *ctx,
+			      struct prediction_rounds_done *d, struct pb_error *err)
 {
 	unsigned nperiods = d->nperiods;
 	/* slots: the baseline, the periods, then the reference's run without perf and its run
@@ -650,7 +650,8 @@ int pb_cost_predict_workload(const struct pb_suite_options *o, const char *facil
 		free(d);
 		return -1;
 	}
-	struct pb_result_point *bp = pb_cost_prediction_baseline_point(res, facility, workload, threads);
+	struct pb_result_point *bp =
+		pb_cost_prediction_baseline_point(res, facility, workload, threads);
 	pb_cost_prediction_points(res, facility, workload, bp, d);
 	free(d);
 	return 0;

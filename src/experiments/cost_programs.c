@@ -106,7 +106,8 @@ static int program_runs(const struct pb_suite_options *o, const char *facility,
 					     .periods = periods, .aimed_pct = aimed_pct,
 					     .nperiods = nperiods};
 	/* made first: a run that fails leaves its error here */
-	struct program_target p = {argv, spec, pb_cost_prediction_baseline_point(res, facility, name, 1)};
+	struct program_target p = {argv, spec,
+				   pb_cost_prediction_baseline_point(res, facility, name, 1)};
 	char what[256];
 	pb_format(what, sizeof what, "cost %s %s", facility, name);
 	int rc = pb_cost_prediction_rounds(o, what, program_run, &p, d, err);
