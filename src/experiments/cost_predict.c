@@ -327,12 +327,12 @@ static void disturbed_metrics(struct pb_result_point *p, const struct slowdown_f
 	unsigned bases = 0;
 	for (unsigned r = 0; r < rounds && r < MAX_RUNS; r++)
 		bases += f->out[r] && f->base_out[r];
-	char note[400];
+	char note[512];
 	pb_format(note, sizeof note, "%u of %u rounds left out as disturbed (%u for a baseline "
 		  "far above the other rounds', %u for a sampled run whose extra time sat far "
 		  "above theirs: a studentized residual past Student t's one-sided 1 - %.2g / n "
 		  "level, which leaves a round out of at most 1 test in %.0f when no run is "
-		  "disturbed); their rows are marked left_out", f->left_out, rounds, bases,
+		  "disturbed); results.json marks their rows left_out", f->left_out, rounds, bases,
 		  f->left_out - bases, PB_DISTURBED_ALPHA, 1 / PB_DISTURBED_ALPHA);
 	pb_rset_text(&p->params, "left_out_note", note);
 }
