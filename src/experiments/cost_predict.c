@@ -152,24 +152,25 @@ static double predicted_cpu(const struct prediction_rounds_done *d, unsigned i, 
 struct reference_figures {
 	double ns, ci95;
 	unsigned n, left_out;        /* rounds in the figure, and those a disturbance moved */
+	bool out[MAX_RUNS];          /* by round: left out */
 };
 
 static struct reference_figures reference_of(const struct prediction_rounds_done *d, unsigned i)
 {
-	struct reference_figures f = {NAN, NAN, 0, 0};
+	struct reference_figures f = {.ns = NAN, .ci95 = NAN};
 	if (!d->ref || i + 1 != d->nperiods)
 		return f;
 	double extra[MAX_RUNS], base[MAX_RUNS], samples[MAX_RUNS];
-	bool out[MAX_RUNS], far_above;
+	bool far_above;
 	for (unsigned r = 0; r < d->rounds; r++) {
 		extra[r] = d->ref_sampled[r].cpu - d->ref_base[r].cpu;
 		base[r] = d->ref_base[r].cpu;
 		samples[r] = d->ref_sampled[r].samples;
 	}
 	/* its rounds are held to the target's rule: a disturbed pair is in no figure */
-	f.left_out = pb_paired_disturbed(extra, base, d->rounds, out, NULL, &far_above);
+	f.left_out = pb_paired_disturbed(extra, base, d->rounds, f.out, NULL, &far_above);
 	for (unsigned r = 0; r < d->rounds; r++)
-		if (out[r])
+		if (f.out[r])
 			extra[r] = NAN;
 	f.n = pb_paired_sample_cost(extra, samples, d->rounds, &f.ns, &f.ci95);
 	return f;
@@ -382,6 +383,7 @@ static void prediction_point_fill(struct pb_result_point *p, const struct predic
 		     "CPU time of the measured threads (summed); wall time beside it");
 	/* Judged on the slowdown (issue 27), each round's run against its own baseline */
 	struct slowdown_figures f = slowdown_of(d, i);
+	struct reference_figures rf = reference_of(d, i);
 	double e[MAX_RUNS], ew[MAX_RUNS];
 	unsigned ne = 0;
 	uint64_t lost = 0;
@@ -431,6 +433,9 @@ static void prediction_point_fill(struct pb_result_point *p, const struct predic
 				    (int64_t)d->ref_base[r].cpu);
 			pb_rset_int(run, "reference_observed", PB_UNIT_SAMPLES,
 				    (int64_t)d->ref_sampled[r].samples);
+			/* a pair the disturbance rule left out of reference_ns_per_sample */
+			if (rf.out[r])
+				pb_rset_text(run, "reference_left_out", "disturbed");
 		}
 	}
 	struct pb_rset *m = &p->metrics;
