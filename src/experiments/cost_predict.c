@@ -243,29 +243,29 @@ static struct slowdown_figures slowdown_of(const struct prediction_rounds_done *
  * fit's (the interval from both), the target's own cost against it, and the prediction made
  * again with it (rebased: what is left of its error is the target's own difference). */
 static void reference_metrics(struct pb_result_point *p, const struct prediction_rounds_done *d,
-			      unsigned i, const struct slowdown_figures *f)
+			      unsigned i, const struct slowdown_figures *f,
+			      const struct reference_figures *rf)
 {
 	if (!d->ref || i + 1 != d->nperiods)
 		return;
-	struct reference_figures rf = reference_of(d, i);
 	struct pb_rset *m = &p->metrics;
 	/* the rounds whose reference run sampled: fewer than two give no figure */
-	pb_rset_int(m, "reference_rounds", PB_UNIT_NONE, rf.n);
-	pb_rset_int(m, "reference_rounds_left_out", PB_UNIT_COUNT, rf.left_out);
-	if (!isfinite(rf.ns))
+	pb_rset_int(m, "reference_rounds", PB_UNIT_NONE, rf->n);
+	pb_rset_int(m, "reference_rounds_left_out", PB_UNIT_COUNT, rf->left_out);
+	if (!isfinite(rf->ns))
 		return;
 	double fit_ci, fit = pb_cost_at_period(d->none, d->periods[i], &fit_ci);
-	pb_rset_real(m, "reference_ns_per_sample", PB_UNIT_NS_PER_SAMPLE, rf.ns);
-	pb_rset_real(m, "reference_ns_per_sample_ci95", PB_UNIT_NS_PER_SAMPLE, rf.ci95);
+	pb_rset_real(m, "reference_ns_per_sample", PB_UNIT_NS_PER_SAMPLE, rf->ns);
+	pb_rset_real(m, "reference_ns_per_sample_ci95", PB_UNIT_NS_PER_SAMPLE, rf->ci95);
 	if (fit > 0) {
-		pb_rset_real(m, "reference_vs_fit_pct", PB_UNIT_PERCENT, (rf.ns - fit) / fit * 100);
+		pb_rset_real(m, "reference_vs_fit_pct", PB_UNIT_PERCENT, (rf->ns - fit) / fit * 100);
 		pb_rset_real(m, "reference_vs_fit_ci95_pp", PB_UNIT_PERCENT_POINTS,
-			     sqrt(rf.ci95 * rf.ci95 + fit_ci * fit_ci) / fit * 100);
+			     sqrt(rf->ci95 * rf->ci95 + fit_ci * fit_ci) / fit * 100);
 	}
 	if (isfinite(f->per_sample_ns))
 		pb_rset_real(m, "own_vs_reference_pct", PB_UNIT_PERCENT,
-			     (f->per_sample_ns - rf.ns) / rf.ns * 100);
-	double rebased = predicted_slowdown_at(d, i, rf.ns, f);
+			     (f->per_sample_ns - rf->ns) / rf->ns * 100);
+	double rebased = predicted_slowdown_at(d, i, rf->ns, f);
 	if (!isfinite(rebased) || !isfinite(f->measured))
 		return;
 	pb_rset_real(m, "rebased_predicted_slowdown_pct", PB_UNIT_PERCENT, rebased);
@@ -405,10 +405,10 @@ static void prediction_point_fill(struct pb_result_point *p, const struct predic
 		struct pb_rset *run = pb_rlist_set(&p->runs);
 		pb_rset_int(run, "run", PB_UNIT_NONE, r);
 		/* a disturbed round keeps its row, marked, and is in no figure of the point */
-		if (f.out[r])
+		if (f.out[r]) {
 			pb_rset_text(run, "left_out", f.base_out[r] ? "disturbed: its baseline"
 				     : "disturbed: its sampled run");
-		else {
+		} else {
 			e[ne] = err_cpu;
 			ew[ne++] = err_wall;
 		}
@@ -468,7 +468,7 @@ static void prediction_point_fill(struct pb_result_point *p, const struct predic
 		if (need && need != UINT_MAX)
 			pb_rset_int(m, "rounds_to_decide", PB_UNIT_COUNT, need);
 	}
-	reference_metrics(p, d, i, &f);
+	reference_metrics(p, d, i, &f, &rf);
 	calibrated_metrics(p, d, i, &f);
 	pb_rset_text(par, "criterion", "|predicted - measured slowdown| <= max(10 % of the "
 		     "measured slowdown, 1 percentage point of run time)");

@@ -420,7 +420,7 @@ static int far_above_the_rest(const double *y, const bool *use, unsigned n, unsi
 			at[m] = r;
 			v[m++] = y[r];
 		}
-	if (!most || m < 3)
+	if (!most)
 		return 0;
 	/* one more than may be left out: that many far above is the noise's shape */
 	size_t found = pb_fit_outliers(NULL, v, NULL, m, PB_DISTURBED_ALPHA, most + 1,

@@ -194,10 +194,11 @@ bool pb_slowdown_within(double predicted_pct, double measured_pct);
  * (pb_fit_outliers without x), above only, at PB_DISTURBED_ALPHA, at most one round in
  * PB_DISTURBED_MAX_SHARE of those usable (figures that are numbers, a baseline above 0) for
  * each test; more far above is the noise's shape (*far_above) and leaves none out of that
- * test. Fewer than PB_DISTURBED_MAX_SHARE usable rounds are not tested. A burst of 28 ms in one python3 run of 50 (2026-11-28,
- * kind A) moved its slowdown from 34.7 to 41.2 % and its interval from ±3.0 to ±15.7 points.
- * Marks left_out (n) and, where not NULL, base_out (the rounds whose baseline it was);
- * returns how many were left out. Rounds past PB_PAIRED_MAX_ROUNDS are kept untested. */
+ * test. Fewer than PB_DISTURBED_MAX_SHARE usable rounds are not tested. A burst of 28 ms in
+ * one python3 run of ~67 ms (2026-11-28, kind A) moved its slowdown from 34.7 to 41.2 % and
+ * its interval from ±3.0 to ±15.7 points. Marks left_out (n) and, where not NULL, base_out
+ * (the rounds whose baseline it was); returns how many were left out. Rounds past
+ * PB_PAIRED_MAX_ROUNDS are kept untested. */
 #define PB_PAIRED_MAX_ROUNDS 64u
 unsigned pb_paired_disturbed(const double *diff_ns, const double *base_ns, unsigned n,
 			     bool *left_out, bool *base_out, bool *far_above);

@@ -42,8 +42,9 @@ typedef void (*pb_suite_failure_fn)(void *ctx, const char *experiment, const cha
 
 /* Runs every chosen experiment on every runnable facility, facility by facility; records the
  * wall time as suite_seconds in res (and in *seconds), and what else the machine did meanwhile
- * (machine/load.h: other_load_cpus, steal_pct, their half-widths and load_cpus). Returns PB_EXIT_OK, or PB_EXIT_INTERRUPTED when o->interrupted
- * stopped it (the points measured so far are in res). Nothing is written to disk here. */
+ * (machine/load.h: other_load_cpus, steal_pct, their half-widths and load_cpus). Returns
+ * PB_EXIT_OK, or PB_EXIT_INTERRUPTED when o->interrupted stopped it (the points measured so far
+ * are in res). Nothing is written to disk here. */
 int pb_suite_run(const struct pb_suite *s, const struct pb_suite_options *o,
 		 struct pb_results *res, pb_suite_failure_fn on_failure, void *ctx,
 		 double *seconds);
