@@ -193,7 +193,10 @@ check "grep -q '^ring: *16 data pages (--ring)' '$work/out'" "--ring is used"
 check "! grep -q 'the ranges are over the cost' '$work/out'" "with --check, no note sending the user to it"
 check "grep -q '^check: *[0-9]* samples, [0-9]* lost' '$work/out'" "check prints samples and losses"
 check "grep -q 'prediction error' '$work/out'" "check prints the prediction error"
-check "grep -Eq 'slowdown +predicted .* pp \((within|outside|undecided) ±' '$work/out'" "check judges the slowdown"
+check "grep -Eq 'slowdown +predicted [0-9.]+ ± [0-9.]+ %, measured' '$work/out'" \
+	"the check's prediction carries its cost's interval"
+check "grep -Eq 'its error +[-+][0-9.]+ pp: (within|outside|undecided) \(±[0-9.]+ pp allowed\)' '$work/out'" \
+	"check judges the slowdown"
 check "grep -Eq '(within|OVER) the 10 % budget|its interval holds the 10 % budget' '$work/out'" \
 	"check compares with the budget"
 
@@ -217,6 +220,10 @@ check "jq -e '.check.rounds_left_out >= 0 and .check.rounds_left_out <= (.check.
 	"the check counts the rounds it left out as disturbed"
 check "jq -e '.check.measured_slowdown_ci95_pp > 0 and .check.own_ns_per_sample > 0 and .check.own_ns_per_sample_ci95 > 0' '$work/corrected.json' >/dev/null" \
 	"the check's slowdown and the command's own cost carry intervals"
+# the prediction carries the cost's interval: 2000 ± 100 ns at 22000 ns, c / (P - c) from
+# 1900 / 20100 = 9.453 % to 2100 / 19900 = 10.553 %, half of which is 0.550 points
+check "jq -e '.check.predicted_slowdown_ci95_pp > 0.549 and .check.predicted_slowdown_ci95_pp < 0.551' '$work/corrected.json' >/dev/null" \
+	"the check's prediction carries its cost's interval ($(jq -c .check.predicted_slowdown_ci95_pp "$work/corrected.json"))"
 decided=$(jq -r '.check | (.slowdown_verdict == "outside" or .budget_verdict == "OVER")' "$work/corrected.json")
 if [ "$decided" = true ]; then
 	check "jq -e '(.corrections | length) >= 1 and .corrections[0].period > 22000' '$work/corrected.json' >/dev/null" \
@@ -232,7 +239,7 @@ else
 fi
 expect_exit 0 "plan --check corrects, in words" "$PB_BIN" plan --facility $T --budget 10 --runs 3 \
 	--check --costs "$work/cheap.json" -- "${loop[@]}"
-check "grep -Eq '^recommended: +[0-9]+ ns: overhead [0-9.]+ ± [0-9.]+ %' '$work/out'" "the recommendation with its interval"
+check "grep -Eq '^recommended: +[0-9]+ ns: overhead -?[0-9.]+ ± [0-9.]+ %' '$work/out'" "the recommendation with its interval ($(grep '^recommended:' "$work/out"))"
 check "awk 'length > 100 { bad = 1 } END { exit bad }' '$work/out'" "plan --check fits 100 columns"
 # what else the machine did while the plan measured, with its interval (on a run of rounds: a
 # plan of one short run may end before a tick has moved, and then says nothing of it)

@@ -736,29 +736,35 @@ static void test_rounds_to_decide(void)
 {
 	/* 3 % predicted, 4.71 ± 0.74 measured over 8 rounds: 1.71 pp off a 1 pp tolerance, a gap
 	 * of 0.71: 8 x (0.74 / 0.71)^2 = 8.69, so 9 */
-	CHECK_EQ_U64(pb_slowdown_rounds_to_decide(3, 4.71, 0.74, 8), 9);
+	CHECK_EQ_U64(pb_slowdown_rounds_to_decide(3, 0, 4.71, 0.74, 8), 9);
 	/* decided either way, or without an interval: nothing to say */
-	CHECK_EQ_U64(pb_slowdown_rounds_to_decide(3, 3.2, 0.3, 8), 0);
-	CHECK_EQ_U64(pb_slowdown_rounds_to_decide(3, 6, 0.5, 8), 0);
-	CHECK_EQ_U64(pb_slowdown_rounds_to_decide(3, 4.71, NAN, 1), 0);
+	CHECK_EQ_U64(pb_slowdown_rounds_to_decide(3, 0, 3.2, 0.3, 8), 0);
+	CHECK_EQ_U64(pb_slowdown_rounds_to_decide(3, 0, 6, 0.5, 8), 0);
+	CHECK_EQ_U64(pb_slowdown_rounds_to_decide(3, 0, 4.71, NAN, 1), 0);
 	/* the tolerance moves with the interval's ends: 10.26 ± 0.76 % against 10 % predicted is
 	 * undecided at 8 rounds (0.26 + 0.76 > the 1 pp at its near end), and the gap to the
 	 * tolerance at the estimate (1.026 pp) asked for 8, the rounds already done; the verdict's
 	 * own rule decides at ± 0.74: 8 x (0.76 / 0.74)^2 = 8.4, so 9 (the default suite of
 	 * 2026-11-27 19:48, kind A, said "8") */
-	CHECK(!strcmp(pb_slowdown_verdict(10, 10.26, 0.76), "undecided"));
-	CHECK_EQ_U64(pb_slowdown_rounds_to_decide(10, 10.26, 0.76, 8), 9);
+	CHECK(!strcmp(pb_slowdown_verdict(10, 0, 10.26, 0.76), "undecided"));
+	CHECK_EQ_U64(pb_slowdown_rounds_to_decide(10, 0, 10.26, 0.76, 8), 9);
 	/* whatever it says decides: the interval narrowed to that many rounds does */
 	for (double meas = 2; meas < 40; meas += 0.37) {
-		unsigned need = pb_slowdown_rounds_to_decide(10, meas, 1.5, 8);
+		unsigned need = pb_slowdown_rounds_to_decide(10, 0, meas, 1.5, 8);
 		if (!need || need == UINT_MAX)
 			continue;
 		CHECK_MSG(need > 8, "%.2f: %u", meas, need);
-		CHECK_MSG(strcmp(pb_slowdown_verdict(10, meas, 1.5 * sqrt(8.0 / need)), "undecided"),
+		CHECK_MSG(strcmp(pb_slowdown_verdict(10, 0, meas, 1.5 * sqrt(8.0 / need)), "undecided"),
 			  "%.2f: %u rounds still undecided", meas, need);
 	}
 	/* the error on the tolerance itself: no number of rounds decides */
-	CHECK_EQ_U64(pb_slowdown_rounds_to_decide(3, 4, 0.5, 8), UINT_MAX);
+	CHECK_EQ_U64(pb_slowdown_rounds_to_decide(3, 0, 4, 0.5, 8), UINT_MAX);
+	/* the prediction's interval stays as it is while the rounds narrow the measured one: 3 ±
+	 * 0.3 against 4.71 ± 0.74 decides once hypot(m, 0.3) < 0.71, m < 0.6435: 8 x (0.74 /
+	 * 0.6435)^2 = 10.6, so 11 (9 with an exact prediction, above) */
+	CHECK_EQ_U64(pb_slowdown_rounds_to_decide(3, 0.3, 4.71, 0.74, 8), 11);
+	/* and when it alone spans the gap, no number of rounds decides: 0.2 + 1.5 > 1 */
+	CHECK_EQ_U64(pb_slowdown_rounds_to_decide(10, 1.5, 10.2, 0.5, 8), UINT_MAX);
 	/* plan's note says it, with the --runs to give, or that --runs cannot reach it */
 	struct pb_plan_checks all = {.n = 1, .stopped = "undecided"};
 	all.step[0] = (struct pb_plan_check){.rounds = 8, .predicted_pct = 3, .measured_pct = 4.71,
@@ -772,7 +778,14 @@ static void test_rounds_to_decide(void)
 			   "about 72 rounds would decide it, more than --runs allows (64)");
 	all.step[0].measured_pct = 4;
 	CHECK_STR_CONTAINS(pb_plan_stopped_why(&all, words, sizeof words),
-			   "where no number of rounds decides");
+			   "its error sits on the tolerance, where no number of rounds decides");
+	/* the cost's interval, not the rounds, keeps it undecided: said, with what would decide */
+	all.step[0] = (struct pb_plan_check){.rounds = 8, .predicted_pct = 10,
+					     .predicted_ci95_pp = 1.5, .measured_pct = 10.2,
+					     .measured_ci95_pp = 0.5};
+	CHECK_STR_CONTAINS(pb_plan_stopped_why(&all, words, sizeof words),
+			   "the prediction's own interval (±1.50 pp, from the cost's) spans the "
+			   "tolerance");
 }
 
 static void test_slowdown_criterion(void)
@@ -787,12 +800,35 @@ static void test_slowdown_criterion(void)
 	CHECK(!pb_slowdown_within(NAN, 5));
 	/* The verdict with the measured slowdown's CI: within only when the CI's far end is,
 	 * outside only when its near end is, else undecided. */
-	CHECK(!strcmp(pb_slowdown_verdict(10, 10.2, 0.5), "within"));
-	CHECK(!strcmp(pb_slowdown_verdict(10, 10.2, 0.9), "undecided")); /* 0.2 + 0.9 > 1.0x */
-	CHECK(!strcmp(pb_slowdown_verdict(10, 14, 1), "outside"));      /* 4 - 1 > 1.5 */
-	CHECK(!strcmp(pb_slowdown_verdict(10, 12, 1), "undecided"));
-	CHECK(!strcmp(pb_slowdown_verdict(3, 2.8, NAN), "undecided"));  /* one round: no CI */
-	CHECK(!strcmp(pb_slowdown_verdict(30, 24.5, 2), "outside"));
+	CHECK(!strcmp(pb_slowdown_verdict(10, 0, 10.2, 0.5), "within"));
+	CHECK(!strcmp(pb_slowdown_verdict(10, 0, 10.2, 0.9), "undecided")); /* 0.2 + 0.9 > 1.0x */
+	CHECK(!strcmp(pb_slowdown_verdict(10, 0, 14, 1), "outside"));      /* 4 - 1 > 1.5 */
+	CHECK(!strcmp(pb_slowdown_verdict(10, 0, 12, 1), "undecided"));
+	CHECK(!strcmp(pb_slowdown_verdict(3, 0, 2.8, NAN), "undecided"));  /* one round: no CI */
+	CHECK(!strcmp(pb_slowdown_verdict(30, 0, 24.5, 2), "outside"));
+	/* The prediction's own interval widens the error's: python3 at 30 %, predicted with its
+	 * own cost at 10 % (17582 ± 3590 ns, 2026-11-28 04:25, kind A), 44.47 ± 9.08 against a
+	 * measured 34.28 ± 3.37 was "outside" on the measured interval alone (10.19 - 3.37 >
+	 * 3.77); with both (hypot 9.69) it is not known to be */
+	CHECK(!strcmp(pb_slowdown_verdict(44.47, 0, 34.28, 3.37), "outside"));
+	CHECK(!strcmp(pb_slowdown_verdict(44.47, 9.08, 34.28, 3.37), "undecided"));
+	/* within needs both narrow: 0.2 + hypot(0.5, 0.5) <= 1, 0.2 + hypot(0.5, 0.9) is not */
+	CHECK(!strcmp(pb_slowdown_verdict(10, 0.5, 10.2, 0.5), "within"));
+	CHECK(!strcmp(pb_slowdown_verdict(10, 0.9, 10.2, 0.5), "undecided"));
+	/* far outside stays outside, and a prediction of unknown interval is not judged */
+	CHECK(!strcmp(pb_slowdown_verdict(10, 1, 14, 1), "outside"));     /* 4 - 1.41 > 1.5 */
+	CHECK(!strcmp(pb_slowdown_verdict(10, NAN, 10.1, 0.1), "undecided"));
+	/* the model's interval from its cost's: a timer's overhead at period P is c / (P - c) */
+	struct pb_slowdown_model tm = {.baseline_ns = 1e8, .time_based = true,
+				       .ns_per_sample = 10000, .ns_per_sample_ci95 = 1000};
+	double lo = 9000.0 / (100000 - 9000) * 100, hi = 11000.0 / (100000 - 11000) * 100;
+	CHECK(near(pb_slowdown_overhead_ci95_pp(&tm, 100000), (hi - lo) / 2, 1e-9));
+	tm.ns_per_sample_ci95 = 0;
+	CHECK(pb_slowdown_overhead_ci95_pp(&tm, 100000) == 0);
+	tm.ns_per_sample_ci95 = NAN;
+	CHECK(isnan(pb_slowdown_overhead_ci95_pp(&tm, 100000)));
+	tm.ns_per_sample_ci95 = 95000;   /* its dear end leaves no samples at this period */
+	CHECK(isnan(pb_slowdown_overhead_ci95_pp(&tm, 100000)));
 	/* Precise enough to stop: the CI half-width within half the planned tolerance. */
 	CHECK(pb_slowdown_precise(30, 1.5));
 	CHECK(!pb_slowdown_precise(30, 1.6));
@@ -1567,6 +1603,28 @@ static void test_fault_extra_site(void)
 	pb_test_results_remove(&res, dir);
 }
 
+/* A program's environment: this process's, with the entries asked for in place of those of the
+ * same names (python3's hash seed, cost_programs.c), once each; this process's own unchanged. */
+static void test_program_env(void)
+{
+	setenv("PB_TEST_SET", "one", 1);
+	unsetenv("PB_TEST_NEW");
+	char *argv[] = {"sh", "-c", "[ \"$PB_TEST_SET\" = two ] && [ \"$PB_TEST_NEW\" = 3 ] && "
+			"[ -n \"$PATH\" ] && [ \"$(env | grep -c '^PB_TEST_SET=')\" = 1 ]", NULL};
+	char *set[] = {"PB_TEST_SET=two", "PB_TEST_NEW=3", NULL};
+	struct pb_program_figures f;
+	struct pb_error err = {0};
+	CHECK_MSG(pb_program_measure(argv, set, NULL, 0, 0, &f, &err) == 0, "%s", err.msg);
+	CHECK(!strcmp(getenv("PB_TEST_SET"), "one") && !getenv("PB_TEST_NEW"));
+	/* without them the same test fails, and says how */
+	err = (struct pb_error){0};
+	CHECK(pb_program_measure(argv, NULL, NULL, 0, 0, &f, &err) != 0);
+	CHECK_STR_CONTAINS(err.msg, "exited with status 1");
+	char *none[] = {NULL};
+	CHECK(pb_program_measure(argv, none, NULL, 0, 0, &f, &err) != 0);
+	unsetenv("PB_TEST_SET");
+}
+
 /* A real program's CPU time comes from wait4 (user + system), and a timer over the whole
  * program counts that same CPU time: a shell loop of builtins (no child processes) keeps the
  * two within each other, where a wrapper that forks helpers would not. */
@@ -1575,12 +1633,12 @@ static void test_program_cpu(void)
 	char *argv[] = {"sh", "-c", "i=0; while [ $i -lt 30000 ]; do i=$((i+1)); done", NULL};
 	struct pb_program_figures f;
 	struct pb_error err = {0};
-	CHECK(pb_program_measure(argv, NULL, 0, 0, &f, &err) == 0);
+	CHECK(pb_program_measure(argv, NULL, NULL, 0, 0, &f, &err) == 0);
 	CHECK(f.cpu_ns > 0);
 	CHECK(f.cpu_ns <= f.wall_ns + 10000000);
 	struct pb_spec spec;
 	CHECK(pb_spec_parse("timer:cpu-clock", &spec, &err) == 0);
-	if (pb_program_measure(argv, &spec, 1000000, 0, &f, &err)) {
+	if (pb_program_measure(argv, NULL, &spec, 1000000, 0, &f, &err)) {
 		fprintf(stderr, "program_cpu: the timer cannot sample a child here: %s\n", err.msg);
 		return;
 	}
@@ -1604,7 +1662,7 @@ static void test_main_thread_cpu(void)
 			  NULL};
 	struct pb_program_figures f;
 	struct pb_error err = {0};
-	CHECK(pb_program_measure(alone, NULL, 0, 0, &f, &err) == 0);
+	CHECK(pb_program_measure(alone, NULL, NULL, 0, 0, &f, &err) == 0);
 	if (!f.main_cpu_ns) {
 		pb_skip_checks(2, "no /proc/PID/schedstat here (CONFIG_SCHED_INFO)");
 		return;
@@ -1612,7 +1670,7 @@ static void test_main_thread_cpu(void)
 	printf("main thread: %llu of %llu ns CPU alone\n", (unsigned long long)f.main_cpu_ns,
 	       (unsigned long long)f.cpu_ns);
 	CHECK(llabs((long long)f.main_cpu_ns - (long long)f.cpu_ns) <= 100000 + f.cpu_ns / 100);
-	CHECK(pb_program_measure(forked, NULL, 0, 0, &f, &err) == 0);
+	CHECK(pb_program_measure(forked, NULL, NULL, 0, 0, &f, &err) == 0);
 	printf("main thread: %llu of %llu ns CPU with a child doing the work\n",
 	       (unsigned long long)f.main_cpu_ns, (unsigned long long)f.cpu_ns);
 	CHECK(f.main_cpu_ns > 0 && f.main_cpu_ns < f.cpu_ns / 2);
@@ -2157,6 +2215,12 @@ static void test_disturbed_round(void)
 			  sd / sb * 100);
 		double ci = pb_rset_get_number(&p->metrics, "measured_slowdown_ci95_pp", NULL);
 		CHECK_MSG(ci < 3.5, "± %.2f pp", ci);
+		/* the prediction carries the fit's interval: a timer's slowdown with a cost c at
+		 * period P is c / (P - c), here at 13079 ± 167 ns */
+		double P = (double)period, lo = 13079 - 167, hi = 13079 + 167;
+		double want = (hi / (P - hi) - lo / (P - lo)) / 2 * 100;
+		double pred_ci = pb_rset_get_number(&p->metrics, "predicted_slowdown_ci95_pp", NULL);
+		CHECK_MSG(near(pred_ci, want, 1e-9), "± %.6f pp vs %.6f", pred_ci, want);
 		/* the row stays, marked; only that one */
 		size_t marked = 0;
 		for (size_t k = 0; k < p->runs.n; k++) {
@@ -2234,6 +2298,16 @@ static bool check_calibrated(json_t *points, json_t *p)
 	const char *verdict = json_string_value(json_object_get(m, "calibrated_slowdown_verdict"));
 	CHECK(verdict && (!strcmp(verdict, "within") || !strcmp(verdict, "outside") ||
 			  !strcmp(verdict, "undecided")));
+	/* it carries the interval of the cost it is made with: the slowdowns at its two ends */
+	json_t *cci = json_object_get(sm, "measured_ns_per_sample_ci95");
+	json_t *pci = json_object_get(m, "calibrated_predicted_slowdown_ci95_pp");
+	CHECK(!cci == !pci);
+	if (cci && pci) {
+		double ci = json_number_value(cci), P = (double)period;
+		double want = ((c + ci) / (P - c - ci) - (c - ci) / (P - c + ci)) / 2 * 100;
+		CHECK_MSG(near(json_number_value(pci), want, 1e-6 * want + 1e-12), "%g vs %g",
+			  json_number_value(pci), want);
+	}
 	return true;
 }
 
@@ -2285,6 +2359,22 @@ static void test_timer_reference(void)
 		CHECK(calibrated > 0 && calibrated <= predictions * 2 / 3);
 		printf("timer: %u predictions, %u with the cost workload beside them, %u calibrated "
 		       "on their target's own cost\n", predictions, referenced, calibrated);
+		/* python3's runs share one hash seed, and its baseline point says so */
+		json_t *b;
+		size_t at_b = 0;
+		unsigned seeded = 0;
+		while ((b = find(points, "cost", "kind", "prediction-baseline", &at_b))) {
+			const char *wl = json_string_value(json_object_get(b, "workload"));
+			const char *env = json_string_value(json_object_get(b, "environment"));
+			if (!strncmp(wl, "program:python3", 15)) {
+				CHECK_MSG(env && !strcmp(env, "PYTHONHASHSEED=0"), "%s", env);
+				seeded++;
+			} else {
+				CHECK_MSG(!env, "%s: %s", wl, env);
+			}
+		}
+		if (!seeded)
+			pb_skip_checks(1, "python3's hash seed: python3 ran no prediction here");
 	}
 	json_decref(points);
 	/* every field the predictions write has the unit a /1 file's reader implies */
@@ -2323,6 +2413,7 @@ int main(void)
 	test_plan_cost_refusal();
 	test_cost_from_results();
 	test_program_cpu();
+	test_program_env();
 	test_main_thread_cpu();
 	test_plan_correction();
 	test_fault_mid_sweep();

@@ -710,6 +710,15 @@ static void check_prediction_notes(void)
 	json_object_set_new(um, "slowdown_tolerance_pp", json_real(2.731));
 	json_object_set_new(undecided, "period", json_integer(569642));
 	json_array_append_new(json_object_get(root, "points"), undecided);
+	/* a prediction with its cost's interval, which the cell shows beside each prediction */
+	json_t *with_ci = json_deep_copy(json_array_get(json_object_get(root, "points"), 0));
+	json_t *wm = json_object_get(with_ci, "metrics");
+	json_object_set_new(wm, "predicted_slowdown_ci95_pp", json_real(0.55));
+	json_object_set_new(wm, "rebased_predicted_slowdown_ci95_pp", json_real(2.9));
+	json_object_set_new(wm, "calibrated_predicted_slowdown_ci95_pp", json_real(9.08));
+	json_object_set_new(wm, "calibrated_slowdown_verdict", json_string("undecided"));
+	json_object_set_new(with_ci, "period", json_integer(77777));
+	json_array_append_new(json_object_get(root, "points"), with_ci);
 	/* the cost workload beside it where the fit gave no cost at the period: no comparison
 	 * with the fit (it read "(fit +0 %)", the missing figure taken as 0) */
 	json_t *unfit = json_deep_copy(json_array_get(json_object_get(root, "points"), 0));
@@ -772,6 +781,9 @@ static void check_prediction_notes(void)
 		CHECK(!strstr(html, "measured 0 %"));
 		CHECK_STR_CONTAINS(html, "with its own cost at 184 µs, 22.1 µs a sample: 43.9 %, "
 				   "outside");
+		CHECK_STR_CONTAINS(html, "slowdown predicted 30 ± 0.55 %, measured 24.3 % ± 2.6 pp");
+		CHECK_STR_CONTAINS(html, "predicted with it 31.1 ± 2.9 %: outside");
+		CHECK_STR_CONTAINS(html, "22.1 µs a sample: 43.9 ± 9.1 %, undecided");
 		CHECK_STR_CONTAINS(html, "by period: 16.6 ± 0.52 µs at 35.99 µs");
 		/* and the line by rate, not told from one cost */
 		CHECK_STR_CONTAINS(html, "64.7 ± 120 µs at 1000 µs; a tenfold longer period adds "

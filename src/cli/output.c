@@ -106,13 +106,14 @@ static json_t *plan_check_json(const struct pb_plan_check *c, const struct pb_pl
 {
 	const char *budget_verdict = pb_plan_budget_verdict(c, plan->budget_pct);
 	return json_pack(
-		"{s:I, s:I, s:i, s:i, s:I, s:I, s:f, s:f, s:f, s:f, s:f, s:o, s:f, s:f, s:s, s:b, "
-		"s:o, s:o, s:s, s:b}",
+		"{s:I, s:I, s:i, s:i, s:I, s:I, s:f, s:f, s:f, s:f, s:o, s:f, s:o, s:f, s:f, s:s, "
+		"s:b, s:o, s:o, s:s, s:b}",
 		"period", (json_int_t)c->period, "ring_pages", (json_int_t)c->ring_pages, "rounds",
 		(int)c->rounds, "rounds_left_out", (int)c->rounds_left_out, "samples",
 		(json_int_t)c->sampled.samples, "lost", (json_int_t)c->sampled.lost,
 		"baseline_cpu_ns", c->baseline_ns, "predicted_ns", c->predicted_ns, "measured_ns",
 		(double)c->sampled.cpu_ns, "predicted_slowdown_pct", c->predicted_pct,
+		"predicted_slowdown_ci95_pp", number_or_null(c->predicted_ci95_pp),
 		"measured_slowdown_pct", c->measured_pct,
 		"measured_slowdown_ci95_pp", number_or_null(c->measured_ci95_pp),
 		"slowdown_error_pp", c->predicted_pct - c->measured_pct, "slowdown_tolerance_pp",

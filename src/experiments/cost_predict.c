@@ -128,9 +128,10 @@ static struct pb_slowdown_model model_for(const struct pb_spec *spec, const stru
 }
 
 /* The model's time for a run of period i in round r, against that round's baseline, with a
- * sample costing ns_per_sample (the fit's, or the reference's for the rebased figure). */
+ * sample costing ns_per_sample (the fit's, or the reference's for the rebased figure) and an
+ * event ns_per_event (a trapping facility's; 0 for the others). */
 static double predicted_cpu_at(const struct prediction_rounds_done *d, unsigned i, unsigned r,
-			       double ns_per_sample)
+			       double ns_per_sample, double ns_per_event)
 {
 	const struct predict_run *pr = &d->runs[i][r];
 	/* Events per thread for the model: a timer's come from the period, not from the run
@@ -138,12 +139,20 @@ static double predicted_cpu_at(const struct prediction_rounds_done *d, unsigned 
 	struct pb_slowdown_model m = model_for(d->spec, d->none, d->bcpu[r] / d->threads,
 					       pr->events / d->threads, d->periods[i]);
 	m.ns_per_sample = ns_per_sample;
+	m.ns_per_event = ns_per_event;
 	return pb_model_time_ns(&m, d->periods[i]) * d->threads;
+}
+
+/* The fit's cost of an event: a trapping facility's, 0 for the others (as model_for has it). */
+static double fit_event_ns(const struct prediction_rounds_done *d)
+{
+	return d->none->per_event ? d->none->event_ns : 0;
 }
 
 static double predicted_cpu(const struct prediction_rounds_done *d, unsigned i, unsigned r)
 {
-	return predicted_cpu_at(d, i, r, pb_cost_at_period(d->none, d->periods[i], NULL));
+	return predicted_cpu_at(d, i, r, pb_cost_at_period(d->none, d->periods[i], NULL),
+				fit_event_ns(d));
 }
 
 /* What a sample cost the cost workload beside the target at period i, each sampled run against
@@ -188,20 +197,48 @@ struct slowdown_figures {
 };
 
 /* Period i's predicted slowdown (mean over the rounds f kept, every round without f) with a
- * sample costing ns_per_sample. */
-static double predicted_slowdown_at(const struct prediction_rounds_done *d, unsigned i,
-				    double ns_per_sample, const struct slowdown_figures *f)
+ * sample costing ns_per_sample and an event ns_per_event. */
+static double predicted_slowdown_with(const struct prediction_rounds_done *d, unsigned i,
+				      double ns_per_sample, double ns_per_event,
+				      const struct slowdown_figures *f)
 {
 	double sum = 0;
 	unsigned n = 0;
 	for (unsigned r = 0; r < d->rounds; r++) {
-		double p = (predicted_cpu_at(d, i, r, ns_per_sample) - d->bcpu[r]) / d->bcpu[r] * 100;
+		double p = (predicted_cpu_at(d, i, r, ns_per_sample, ns_per_event) - d->bcpu[r]) /
+			   d->bcpu[r] * 100;
 		if (isfinite(p) && d->bcpu[r] > 0 && !(f && f->out[r])) {
 			sum += p;
 			n++;
 		}
 	}
 	return n ? sum / n : NAN;
+}
+
+/* The same with the fit's cost of an event: a prediction made with another cost of a sample
+ * (the reference's, the target's own). */
+static double predicted_slowdown_at(const struct prediction_rounds_done *d, unsigned i,
+				    double ns_per_sample, const struct slowdown_figures *f)
+{
+	return predicted_slowdown_with(d, i, ns_per_sample, fit_event_ns(d), f);
+}
+
+/* The 95 % half-width of period i's predicted slowdown from the intervals of the costs it is
+ * made with: the slowdown is near linear in each, so half the distance between the
+ * predictions at a cost's two ends, the two costs' in quadrature (a trapping facility's come
+ * from one fit, whose slope and intercept covary: an approximation). No number when a cost
+ * has no interval. */
+static double predicted_ci95_at(const struct prediction_rounds_done *d, unsigned i,
+				const struct slowdown_figures *f, double ns, double ns_ci95,
+				double event_ns, double event_ci95)
+{
+	double sample_part = (predicted_slowdown_with(d, i, ns + ns_ci95, event_ns, f) -
+			      predicted_slowdown_with(d, i, ns - ns_ci95, event_ns, f)) / 2;
+	double event_part = event_ci95 > 0
+		? (predicted_slowdown_with(d, i, ns, event_ns + event_ci95, f) -
+		   predicted_slowdown_with(d, i, ns, event_ns - event_ci95, f)) / 2
+		: 0;
+	return hypot(sample_part, event_part);
 }
 
 static struct slowdown_figures slowdown_of(const struct prediction_rounds_done *d, unsigned i)
@@ -268,11 +305,15 @@ static void reference_metrics(struct pb_result_point *p, const struct prediction
 	double rebased = predicted_slowdown_at(d, i, rf->ns, f);
 	if (!isfinite(rebased) || !isfinite(f->measured))
 		return;
+	double rebased_ci95 = predicted_ci95_at(d, i, f, rf->ns, rf->ci95, fit_event_ns(d), 0);
 	pb_rset_real(m, "rebased_predicted_slowdown_pct", PB_UNIT_PERCENT, rebased);
+	if (isfinite(rebased_ci95))
+		pb_rset_real(m, "rebased_predicted_slowdown_ci95_pp", PB_UNIT_PERCENT_POINTS,
+			     rebased_ci95);
 	pb_rset_real(m, "rebased_slowdown_error_pp", PB_UNIT_PERCENT_POINTS, rebased - f->measured);
 	pb_rset_bool(m, "rebased_slowdown_within", pb_slowdown_within(rebased, f->measured));
 	pb_rset_text(m, "rebased_slowdown_verdict",
-		     pb_slowdown_verdict(rebased, f->measured, f->ci95));
+		     pb_slowdown_verdict(rebased, rebased_ci95, f->measured, f->ci95));
 }
 
 /* The period whose own cost calibrates the others: the middle of three, which sits a factor of
@@ -294,6 +335,8 @@ static void calibrated_metrics(struct pb_result_point *p, const struct predictio
 	double calibrated = predicted_slowdown_at(d, i, at.per_sample_ns, f);
 	if (!isfinite(calibrated))
 		return;
+	double calibrated_ci95 = predicted_ci95_at(d, i, f, at.per_sample_ns, at.per_sample_ci95,
+						   fit_event_ns(d), 0);
 	struct pb_rset *m = &p->metrics;
 	pb_rset_int(m, "calibrated_from_period", PB_UNIT_NONE,
 		    (int64_t)d->periods[CALIBRATION_PERIOD]);
@@ -302,11 +345,14 @@ static void calibrated_metrics(struct pb_result_point *p, const struct predictio
 		pb_rset_real(m, "calibrated_ns_per_sample_ci95", PB_UNIT_NS_PER_SAMPLE,
 			     at.per_sample_ci95);
 	pb_rset_real(m, "calibrated_predicted_slowdown_pct", PB_UNIT_PERCENT, calibrated);
+	if (isfinite(calibrated_ci95))
+		pb_rset_real(m, "calibrated_predicted_slowdown_ci95_pp", PB_UNIT_PERCENT_POINTS,
+			     calibrated_ci95);
 	pb_rset_real(m, "calibrated_slowdown_error_pp", PB_UNIT_PERCENT_POINTS,
 		     calibrated - f->measured);
 	pb_rset_bool(m, "calibrated_slowdown_within", pb_slowdown_within(calibrated, f->measured));
 	pb_rset_text(m, "calibrated_slowdown_verdict",
-		     pb_slowdown_verdict(calibrated, f->measured, f->ci95));
+		     pb_slowdown_verdict(calibrated, calibrated_ci95, f->measured, f->ci95));
 }
 
 /* The rounds a disturbance moved, which no figure of the point holds: counted, with the rule
@@ -455,16 +501,23 @@ static void prediction_point_fill(struct pb_result_point *p, const struct predic
 	if (isfinite(f.per_sample_ci95))
 		pb_rset_real(m, "measured_ns_per_sample_ci95", PB_UNIT_NS_PER_SAMPLE,
 			     f.per_sample_ci95);
+	/* the fit's own interval at the period, which the prediction carries */
+	double fit_ci95, fit_ns = pb_cost_at_period(d->none, d->periods[i], &fit_ci95);
+	double pred_ci95 = predicted_ci95_at(d, i, &f, fit_ns, fit_ci95, fit_event_ns(d),
+					     d->none->per_event ? d->none->event_ci95 : 0);
+	if (isfinite(pred_ci95))
+		pb_rset_real(m, "predicted_slowdown_ci95_pp", PB_UNIT_PERCENT_POINTS, pred_ci95);
 	if (isfinite(f.predicted) && isfinite(f.measured)) {
 		pb_rset_real(m, "slowdown_error_pp", PB_UNIT_PERCENT_POINTS, f.predicted - f.measured);
 		pb_rset_real(m, "slowdown_tolerance_pp", PB_UNIT_PERCENT_POINTS,
 			     pb_slowdown_tolerance_pp(f.measured));
 		pb_rset_bool(m, "slowdown_within", pb_slowdown_within(f.predicted, f.measured));
 		pb_rset_text(m, "slowdown_verdict",
-			     pb_slowdown_verdict(f.predicted, f.measured, f.ci95));
+			     pb_slowdown_verdict(f.predicted, pred_ci95, f.measured, f.ci95));
 		/* an undecided verdict says what would decide it: the rounds at this noise (none
-		 * when the error sits on the tolerance) */
-		unsigned need = pb_slowdown_rounds_to_decide(f.predicted, f.measured, f.ci95, f.n);
+		 * when the error sits on the tolerance, or the prediction's interval spans it) */
+		unsigned need = pb_slowdown_rounds_to_decide(f.predicted, pred_ci95, f.measured,
+							     f.ci95, f.n);
 		if (need && need != UINT_MAX)
 			pb_rset_int(m, "rounds_to_decide", PB_UNIT_COUNT, need);
 	}

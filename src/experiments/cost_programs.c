@@ -57,6 +57,7 @@ static bool in_path(const char *prog)
 
 struct program_target {
 	char *const *argv;
+	char *const *env_set;
 	const struct pb_spec *spec;
 	struct pb_result_point *bp;   /* the baseline point: its runs, or the error */
 };
@@ -68,7 +69,8 @@ static int program_run(void *ctx, uint64_t period, unsigned round, struct predic
 	struct program_target *p = ctx;
 	struct pb_program_figures f;
 	struct pb_error run_err = {0};
-	if (pb_program_measure(p->argv, period ? p->spec : NULL, period, 0, &f, &run_err)) {
+	if (pb_program_measure(p->argv, p->env_set, period ? p->spec : NULL, period, 0, &f,
+			       &run_err)) {
 		pb_rset_text(&p->bp->params, "error", run_err.msg);
 		return 1;
 	}
@@ -94,7 +96,8 @@ static int program_run(void *ctx, uint64_t period, unsigned round, struct predic
 /* A real program: CPU time is the program's (user + system from wait4). A run that fails leaves
  * its error on the baseline point, and the program is skipped. */
 static int program_runs(const struct pb_suite_options *o, const char *facility,
-			const struct pb_spec *spec, char *const *argv, const char *name,
+			const struct pb_spec *spec, char *const *argv, char *const *env_set,
+			const char *name,
 			const uint64_t *periods, const double *aimed_pct, unsigned nperiods,
 			const struct cost_fit *none,
 			struct pb_results *res, struct pb_error *err)
@@ -106,10 +109,16 @@ static int program_runs(const struct pb_suite_options *o, const char *facility,
 					     .periods = periods, .aimed_pct = aimed_pct,
 					     .nperiods = nperiods};
 	/* made first: a run that fails leaves its error here */
-	struct program_target p = {argv, spec,
+	struct program_target p = {argv, env_set, spec,
 				   pb_cost_prediction_baseline_point(res, facility, name, 1)};
 	char what[256];
 	pb_format(what, sizeof what, "cost %s %s", facility, name);
+	/* what the runs were given beside this process's environment, said where they are */
+	char env[256] = "";
+	for (size_t i = 0; env_set && env_set[i]; i++)
+		pb_append(env, sizeof env, "%s%s", i ? " " : "", env_set[i]);
+	if (env[0])
+		pb_rset_text(&p.bp->params, "environment", env);
 	int rc = pb_cost_prediction_rounds(o, what, program_run, &p, d, err);
 	if (!rc)
 		pb_cost_prediction_points(res, facility, name, p.bp, d);
@@ -158,10 +167,18 @@ int pb_cost_real_programs(const struct pb_suite_options *o, const char *facility
 	char *xz[] = {"xz", "-4", "-T1", "-c", "-k", input, NULL};
 	char *py[] = {python, "-c", "s = 0\nfor i in range(300000): s += i * i\nprint(s)",
 		      NULL};
+	/* One hash seed for every run: a random one lays out each run's dicts (its globals, the
+	 * interned names) differently, and its run time with them, which a round's two runs then
+	 * differ by. 200 runs of each, interleaved, three times (2026-11-28, kind A): the
+	 * difference of two runs in a row spread 6.7, 9.1 and 5.5 % of a run with a random
+	 * seed, 3.1, 7.0 and 4.2 % with seed 0. */
+	char *py_env[] = {"PYTHONHASHSEED=0", NULL};
 	struct {
 		char **argv;
+		char **env_set;
 		const char *name;
-	} progs[] = {{xz, pb_cost_program_names[0]}, {py, pb_cost_program_names[1]}};
+	} progs[] = {{xz, NULL, pb_cost_program_names[0]},
+		     {py, py_env, pb_cost_program_names[1]}};
 	int rc = 0;
 	for (size_t i = 0; i < 2 && !rc; i++) {
 		if (progs[i].argv[0][0] != '/' && !in_path(progs[i].argv[0])) {
@@ -173,7 +190,8 @@ int pb_cost_real_programs(const struct pb_suite_options *o, const char *facility
 			pb_suite_more_runs(o, -(int)(pb_cost_predict_rounds(o) * 4));
 			continue;
 		}
-		rc = program_runs(o, facility, spec, progs[i].argv, progs[i].name, periods, aimed,
+		rc = program_runs(o, facility, spec, progs[i].argv, progs[i].env_set, progs[i].name,
+				  periods, aimed,
 				  np, none, res, err);
 	}
 	unlink(input);

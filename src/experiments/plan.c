@@ -34,7 +34,7 @@ static int measure_median(char *const *argv, const struct pb_spec *spec, uint64_
 	double wall[64], cpu[64], main_cpu[64], samples[64], lost[64], count[64];
 	for (unsigned r = 0; r < runs; r++) {
 		struct pb_program_figures f;
-		if (pb_program_measure(argv, spec, period, ring, &f, err))
+		if (pb_program_measure(argv, NULL, spec, period, ring, &f, err))
 			return -1;
 		wall[r] = (double)f.wall_ns;
 		cpu[r] = (double)f.cpu_ns;
@@ -250,8 +250,8 @@ int pb_plan_check(const struct pb_plan_request *req, struct pb_slowdown_model *m
 	double predicted_pct = NAN, measured_pct = NAN, ci95_pp = NAN;
 	while (n < most) {
 		struct pb_program_figures b, f;
-		if (pb_program_measure(req->argv, NULL, 0, 0, &b, err) ||
-		    pb_program_measure(req->argv, req->spec, period, ring_pages, &f, err))
+		if (pb_program_measure(req->argv, NULL, NULL, 0, 0, &b, err) ||
+		    pb_program_measure(req->argv, NULL, req->spec, period, ring_pages, &f, err))
 			return -1;
 		bases[n] = sampled_cpu(&b);
 		cpus[n] = sampled_cpu(&f);
@@ -282,8 +282,9 @@ int pb_plan_check(const struct pb_plan_request *req, struct pb_slowdown_model *m
 	pb_paired_sample_cost(kept.extra, taken, n, &out->own_ns_per_sample, &out->own_ci95_ns);
 	if (n == 1 && taken[0] > 0) /* a quick look (--runs 1): the estimate, no interval */
 		out->own_ns_per_sample = extra[0] / taken[0];
-	out->verdict = pb_slowdown_verdict(out->predicted_pct, out->measured_pct,
-					   out->measured_ci95_pp);
+	out->predicted_ci95_pp = pb_slowdown_overhead_ci95_pp(model, period);
+	out->verdict = pb_slowdown_verdict(out->predicted_pct, out->predicted_ci95_pp,
+					   out->measured_pct, out->measured_ci95_pp);
 	out->within = pb_slowdown_within(out->predicted_pct, out->measured_pct);
 	return 0;
 }
@@ -300,6 +301,7 @@ int pb_plan_corrected_period(const struct pb_slowdown_model *planned,
 	*corrected = *planned;
 	corrected->baseline_ns = check->baseline_ns;
 	corrected->ns_per_sample = check->own_ns_per_sample;
+	corrected->ns_per_sample_ci95 = check->own_ci95_ns;
 	return pb_period_for_budget(corrected, budget_pct, out, err);
 }
 
@@ -323,6 +325,8 @@ int pb_plan_check_and_correct(const struct pb_plan_request *req, const struct pb
 {
 	memset(out, 0, sizeof *out);
 	struct pb_slowdown_model model = plan->model;
+	/* the plan's prediction carries its cost's interval */
+	model.ns_per_sample_ci95 = plan->cost_ci95_ns;
 	out->planned[0] = plan->period;
 	uint64_t period = plan->period.period;
 	unsigned ring = plan->ring_pages;

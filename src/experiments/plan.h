@@ -95,6 +95,7 @@ struct pb_plan_check {
 	double baseline_ns;        /* mean of the rounds' runs without perf */
 	double predicted_ns;       /* the model at the period, on that baseline */
 	double predicted_pct;      /* slowdowns: the model's, and pb_paired_slowdown's */
+	double predicted_ci95_pp;  /* the model's, from its cost's interval */
 	double measured_pct, measured_ci95_pp;
 	double own_ns_per_sample, own_ci95_ns; /* what a sample cost this command here
 					       * (pb_paired_sample_cost; NaN: fewer than two

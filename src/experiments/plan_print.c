@@ -77,8 +77,12 @@ void pb_plan_print_step(const struct pb_plan_checks *all, unsigned i, void *plan
 	       (double)c->sampled.cpu_ns / 1e6, c->measured_pct, pm, against);
 	printf("  prediction error  %+.2f %%\n",
 	       pb_prediction_error_pct((double)c->sampled.cpu_ns, c->predicted_ns));
-	printf("  slowdown          predicted %.2f %%, measured %.2f%s %%: %+.2f pp (%s ±%.2f "
-	       "pp)\n", c->predicted_pct, c->measured_pct, pm,
+	char ppm[48];
+	plus_minus(ppm, sizeof ppm, c->predicted_ci95_pp);
+	/* the prediction carries its cost's interval, which the verdict weighs with the check's */
+	printf("  slowdown          predicted %.2f%s %%, measured %.2f%s %%\n", c->predicted_pct, ppm,
+	       c->measured_pct, pm);
+	printf("  its error         %+.2f pp: %s (±%.2f pp allowed)\n",
 	       c->predicted_pct - c->measured_pct, c->verdict,
 	       pb_slowdown_tolerance_pp(c->measured_pct));
 	put_own_cost(c, model->ns_per_sample);
@@ -101,10 +105,18 @@ void pb_plan_print_recommended(FILE *out, const struct pb_plan *plan,
 /* The undecided check's note: how many rounds would decide it at the noise seen. */
 static const char *undecided_why(const struct pb_plan_check *last, char *buf, size_t len)
 {
-	unsigned need = pb_slowdown_rounds_to_decide(last->predicted_pct, last->measured_pct,
-						     last->measured_ci95_pp, last->rounds);
+	unsigned need = pb_slowdown_rounds_to_decide(last->predicted_pct, last->predicted_ci95_pp,
+						     last->measured_pct, last->measured_ci95_pp,
+						     last->rounds);
 	const char *head = "the check cannot tell the prediction from its tolerance at this noise";
-	if (need == UINT_MAX)
+	if (need == UINT_MAX && last->predicted_ci95_pp > 0 &&
+	    strcmp(pb_slowdown_verdict(last->predicted_pct, 0, last->measured_pct, 0),
+		   "undecided"))
+		/* the measured slowdown alone would decide it: the cost's interval does not */
+		pb_format(buf, len, "%s: the prediction's own interval (±%.2f pp, from the cost's) "
+			  "spans the tolerance, which more rounds of the check do not narrow; a "
+			  "cost known more precisely would decide it", head, last->predicted_ci95_pp);
+	else if (need == UINT_MAX)
 		pb_format(buf, len, "%s: its error sits on the tolerance, where no number of rounds "
 			  "decides", head);
 	else if (need > PB_PLAN_MAX_RUNS)

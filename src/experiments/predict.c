@@ -72,6 +72,21 @@ double pb_slowdown_overhead_pct(const struct pb_slowdown_model *m, uint64_t peri
 	return (t - m->baseline_ns) / m->baseline_ns * 100.0;
 }
 
+double pb_slowdown_overhead_ci95_pp(const struct pb_slowdown_model *m, uint64_t period)
+{
+	double ci = m->ns_per_sample_ci95;
+	if (!isfinite(ci))
+		return NAN;
+	if (ci == 0)
+		return 0;
+	struct pb_slowdown_model lo = *m, hi = *m;
+	lo.ns_per_sample -= ci;
+	hi.ns_per_sample += ci;
+	double a = pb_slowdown_overhead_pct(&lo, period), b = pb_slowdown_overhead_pct(&hi, period);
+	/* the dearer end may leave no samples at this period (a timer's cost above it) */
+	return a >= 0 && b >= 0 ? (b - a) / 2 : NAN;
+}
+
 int pb_period_for_budget(const struct pb_slowdown_model *m, double budget_pct, struct pb_budget_period *out,
 		   struct pb_error *err)
 {
@@ -185,12 +200,14 @@ unsigned pb_cost_sweep_periods(const struct pb_facility *f, uint64_t *out)
 	return n;
 }
 
-int pb_program_measure(char *const *argv, const struct pb_spec *spec, uint64_t period,
-		       unsigned ring_pages, struct pb_program_figures *out, struct pb_error *err)
+int pb_program_measure(char *const *argv, char *const *env_set, const struct pb_spec *spec,
+		       uint64_t period, unsigned ring_pages, struct pb_program_figures *out,
+		       struct pb_error *err)
 {
 	memset(out, 0, sizeof *out);
 	struct pb_process_config cfg = {
 		.argv = argv,
+		.env_set = env_set,
 		.quiet = true,
 		.ring_pages = ring_pages,
 	};
@@ -359,44 +376,57 @@ bool pb_slowdown_within(double predicted_pct, double measured_pct)
 	return fabs(predicted_pct - measured_pct) <= pb_slowdown_tolerance_pp(measured_pct);
 }
 
-const char *pb_slowdown_verdict(double predicted_pct, double measured_pct, double ci95_pp)
+const char *pb_slowdown_verdict(double predicted_pct, double predicted_ci95_pp,
+				double measured_pct, double measured_ci95_pp)
 {
-	if (!isfinite(predicted_pct) || !isfinite(measured_pct) || !isfinite(ci95_pp))
+	if (!isfinite(predicted_pct) || !isfinite(measured_pct) || !isfinite(measured_ci95_pp) ||
+	    !isfinite(predicted_ci95_pp))
 		return "undecided";
 	double err = fabs(predicted_pct - measured_pct);
+	double err_ci95 = hypot(measured_ci95_pp, predicted_ci95_pp);
 	/* the tolerance moves with the measured slowdown: judged at both ends of its CI */
-	double tol_near = fmin(pb_slowdown_tolerance_pp(measured_pct - ci95_pp),
-			       pb_slowdown_tolerance_pp(measured_pct + ci95_pp));
-	double tol_far = fmax(pb_slowdown_tolerance_pp(measured_pct - ci95_pp),
-			      pb_slowdown_tolerance_pp(measured_pct + ci95_pp));
-	if (err + ci95_pp <= tol_near)
+	double tol_near = fmin(pb_slowdown_tolerance_pp(measured_pct - measured_ci95_pp),
+			       pb_slowdown_tolerance_pp(measured_pct + measured_ci95_pp));
+	double tol_far = fmax(pb_slowdown_tolerance_pp(measured_pct - measured_ci95_pp),
+			      pb_slowdown_tolerance_pp(measured_pct + measured_ci95_pp));
+	if (err + err_ci95 <= tol_near)
 		return "within";
-	if (err - ci95_pp > tol_far)
+	if (err - err_ci95 > tol_far)
 		return "outside";
 	return "undecided";
 }
 
-unsigned pb_slowdown_rounds_to_decide(double predicted_pct, double measured_pct, double ci95_pp,
+static bool undecided(double predicted_pct, double predicted_ci95_pp, double measured_pct,
+		      double measured_ci95_pp)
+{
+	return !strcmp(pb_slowdown_verdict(predicted_pct, predicted_ci95_pp, measured_pct,
+					   measured_ci95_pp), "undecided");
+}
+
+unsigned pb_slowdown_rounds_to_decide(double predicted_pct, double predicted_ci95_pp,
+				      double measured_pct, double measured_ci95_pp,
 				      unsigned rounds)
 {
-	if (!isfinite(ci95_pp) || !(ci95_pp > 0) || !rounds ||
-	    strcmp(pb_slowdown_verdict(predicted_pct, measured_pct, ci95_pp), "undecided"))
+	double ci = measured_ci95_pp;
+	if (!isfinite(ci) || !(ci > 0) || !rounds ||
+	    !undecided(predicted_pct, predicted_ci95_pp, measured_pct, ci))
 		return 0;
 	/* the widest interval that decides, found on the verdict's own rule (whose tolerance moves
-	 * with the interval's ends): an error on the tolerance is undecided at any width */
-	double decides = 0, undecided = ci95_pp;
-	if (!strcmp(pb_slowdown_verdict(predicted_pct, measured_pct, ci95_pp * 1e-9), "undecided"))
+	 * with the interval's ends): an error on the tolerance, or a prediction whose own
+	 * interval spans it, is undecided at any width */
+	double decides = 0, wide = ci;
+	if (undecided(predicted_pct, predicted_ci95_pp, measured_pct, ci * 1e-9))
 		return UINT_MAX;
 	for (int i = 0; i < 60; i++) {
-		double mid = (decides + undecided) / 2;
-		if (strcmp(pb_slowdown_verdict(predicted_pct, measured_pct, mid), "undecided"))
-			decides = mid;
+		double mid = (decides + wide) / 2;
+		if (undecided(predicted_pct, predicted_ci95_pp, measured_pct, mid))
+			wide = mid;
 		else
-			undecided = mid;
+			decides = mid;
 	}
 	if (!(decides > 0))
 		return UINT_MAX;
-	double n = ceil(rounds * (ci95_pp / decides) * (ci95_pp / decides));
+	double n = ceil(rounds * (ci / decides) * (ci / decides));
 	if (n <= rounds)
 		n = rounds + 1.0;
 	return n >= UINT_MAX ? UINT_MAX : (unsigned)n;

@@ -29,6 +29,8 @@ struct pb_slowdown_model {
 	bool time_based;         /* timers: the period is ns of the command's own (sampled) time */
 	double events;           /* event-based facilities: events per thread in one run */
 	double ns_per_sample;    /* measured cost of one sample */
+	double ns_per_sample_ci95; /* its 95 % half-width, which a prediction carries (0: taken
+				    * as exact; no number: unknown) */
 	double ns_per_event;     /* measured cost of an event, sampled or not (trapping
 				  * facilities; 0 otherwise) */
 	uint64_t min_period;     /* the facility's smallest period */
@@ -52,6 +54,9 @@ double pb_slowdown_samples(const struct pb_slowdown_model *m, uint64_t period);
 double pb_model_time_ns(const struct pb_slowdown_model *m, uint64_t period);
 /* The predicted overhead in percent at period (-1 as above). */
 double pb_slowdown_overhead_pct(const struct pb_slowdown_model *m, uint64_t period);
+/* Its 95 % half-width in points from ns_per_sample_ci95: half the distance between the
+ * overheads at the cost's two ends (near linear in it); no number when either is not one. */
+double pb_slowdown_overhead_ci95_pp(const struct pb_slowdown_model *m, uint64_t period);
 /* The smallest period (>= min_period) whose predicted overhead is within budget_pct, and a
  * ring that holds 100 ms of samples at that rate (at least 8 pages, at most 4096) so a reader
  * polling every 10 ms never lets it fill. Fails (PB_EXIT_USAGE) for budget <= 0 or a model
@@ -210,17 +215,24 @@ unsigned pb_paired_disturbed(const double *diff_ns, const double *base_ns, unsig
  * stopping on precision leaves the CI's coverage as stated), up to the most. */
 #define PB_PREDICT_MIN_ROUNDS 3
 #define PB_PREDICT_MAX_ROUNDS 8
-/* Whether the measurement can judge a prediction at all: "within" when even the CI's far end
- * is within the tolerance, "outside" when even its near end is outside, else "undecided" (the
- * measured slowdown is not known well enough to say). */
-const char *pb_slowdown_verdict(double predicted_pct, double measured_pct, double ci95_pp);
-/* The rounds that would decide an undecided verdict at the noise seen: the interval must come
- * down to the widest one pb_slowdown_verdict decides with (inside the gap between the error and
- * the tolerance at the interval's ends), and it narrows as 1 / sqrt(rounds), so rounds x
- * (ci95 / that width)^2, rounded up, and more than the rounds done (t kept at the rounds' own,
- * so an over-estimate). 0 when the verdict is decided or there is no interval; UINT_MAX when
- * the error sits on the tolerance, where no number of rounds decides. */
-unsigned pb_slowdown_rounds_to_decide(double predicted_pct, double measured_pct, double ci95_pp,
+/* Whether the measurement can judge a prediction at all: "within" when even the error's far
+ * end is within the tolerance, "outside" when even its near end is outside, else "undecided"
+ * (the slowdowns are not known well enough to say). The error's 95 % half-width is the
+ * measured and the predicted slowdowns' in quadrature: a prediction made with a cost known to
+ * ±20 % (python3's own at 10 %, 2026-11-28, kind A) is that uncertain too, and judged
+ * "outside" on its estimate alone 10 times in 26 suites. A predicted_ci95_pp of 0 is a
+ * prediction taken as exact; one that is no number (a cost without an interval) is undecided. */
+const char *pb_slowdown_verdict(double predicted_pct, double predicted_ci95_pp,
+				double measured_pct, double measured_ci95_pp);
+/* The rounds that would decide an undecided verdict at the noise seen: the measured interval
+ * must come down to the widest one pb_slowdown_verdict decides with (inside the gap between
+ * the error and the tolerance at the interval's ends, the prediction's own interval kept as it
+ * is), and it narrows as 1 / sqrt(rounds), so rounds x (ci95 / that width)^2, rounded up, and
+ * more than the rounds done (t kept at the rounds' own, so an over-estimate). 0 when the
+ * verdict is decided or there is no interval; UINT_MAX when no number of rounds decides: the
+ * error sits on the tolerance, or the prediction's interval alone spans it. */
+unsigned pb_slowdown_rounds_to_decide(double predicted_pct, double predicted_ci95_pp,
+				      double measured_pct, double measured_ci95_pp,
 				      unsigned rounds);
 /* Whether a CI half-width is small enough to stop measuring (half the planned tolerance). */
 bool pb_slowdown_precise(double predicted_pct, double ci95_pp);
@@ -327,7 +339,10 @@ struct pb_program_figures {
 	int exit_code;
 	bool signaled;
 };
-int pb_program_measure(char *const *argv, const struct pb_spec *spec, uint64_t period,
-		       unsigned ring_pages, struct pb_program_figures *out, struct pb_error *err);
+/* One run of argv (env_set: "NAME=value" entries over this process's environment, or NULL),
+ * sampled by spec at period, or without perf when spec is NULL. */
+int pb_program_measure(char *const *argv, char *const *env_set, const struct pb_spec *spec,
+		       uint64_t period, unsigned ring_pages, struct pb_program_figures *out,
+		       struct pb_error *err);
 
 #endif

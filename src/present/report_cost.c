@@ -27,6 +27,16 @@ static bool append_cost_us(char *b, size_t n, const struct pb_rset *m, const cha
 	return true;
 }
 
+/* " ± 0.55", a half-width in points where the point has one (key), else nothing. */
+static void append_pp(char *b, size_t n, const struct pb_rset *m, const char *key)
+{
+	bool ok;
+	double ci = pb_rset_get_number(m, key, &ok);
+	char t[PB_NUM_LEN];
+	if (ok)
+		pb_append(b, n, " ± %s", pb_num(t, "%.2g", ci));
+}
+
 void pb_report_prediction_text(const struct pb_result_point *p, bool time_periods, char *b,
 			       size_t n)
 {
@@ -49,7 +59,10 @@ void pb_report_prediction_text(const struct pb_result_point *p, bool time_period
 	 * slowdown is: +9.0 % for a slowdown predicted 14.3 % and measured 24.5 %) */
 	char t[3][PB_NUM_LEN];
 	double measured = pb_rset_get_number(&p->metrics, "measured_slowdown_pct", &ok);
-	pb_format(b, n, "slowdown predicted %s %%, ", pb_num(t[0], "%.3g", predicted));
+	/* the prediction carries its cost's interval, which its verdict weighs */
+	pb_format(b, n, "slowdown predicted %s", pb_num(t[0], "%.3g", predicted));
+	append_pp(b, n, &p->metrics, "predicted_slowdown_ci95_pp");
+	pb_append(b, n, " %%, ");
 	/* every round left out (its figures no number): nothing measured, not a 0 */
 	if (ok)
 		pb_append(b, n, "measured %s %%", pb_num(t[1], "%.3g", measured));
@@ -90,21 +103,25 @@ void pb_report_prediction_text(const struct pb_result_point *p, bool time_period
 			pb_append(b, n, " (fit %+.0f %%)", vs_fit);
 		double rebased = pb_rset_get_number(&p->metrics, "rebased_predicted_slowdown_pct", &ok);
 		const char *rv = pb_rset_get_text(&p->metrics, "rebased_slowdown_verdict");
-		if (ok && rv)
-			pb_append(b, n, ", predicted with it %s %%: %s", pb_num(t[0], "%.3g", rebased),
-				  rv);
+		if (ok && rv) {
+			pb_append(b, n, ", predicted with it %s", pb_num(t[0], "%.3g", rebased));
+			append_pp(b, n, &p->metrics, "rebased_predicted_slowdown_ci95_pp");
+			pb_append(b, n, " %%: %s", rv);
+		}
 	}
 	/* the target's own cost at the calibration period, carried to this one */
 	double calibrated = pb_rset_get_number(&p->metrics, "calibrated_predicted_slowdown_pct", &ok);
 	const char *cv = pb_rset_get_text(&p->metrics, "calibrated_slowdown_verdict");
 	if (ok && cv) {
 		double from = pb_rset_get_number(&p->metrics, "calibrated_from_period", NULL);
-		pb_append(b, n, "; with its own cost at %s %s, %s µs a sample: %s %%, %s",
+		pb_append(b, n, "; with its own cost at %s %s, %s µs a sample: %s",
 			  pb_num(t[0], "%.3g", time_periods ? from / 1000 : from),
 			  time_periods ? "µs" : "events",
 			  pb_num(t[1], "%.3g",
 				 pb_rset_get_number(&p->metrics, "calibrated_ns_per_sample", NULL) / 1000),
-			  pb_num(t[2], "%.3g", calibrated), cv);
+			  pb_num(t[2], "%.3g", calibrated));
+		append_pp(b, n, &p->metrics, "calibrated_predicted_slowdown_ci95_pp");
+		pb_append(b, n, " %%, %s", cv);
 	}
 	pb_append(b, n, ")");
 }

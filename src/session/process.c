@@ -58,8 +58,49 @@ static void drain_all(const struct pb_process_config *cfg, struct ring_slot *slo
 	}
 }
 
+extern char **environ;
+
+/* Whether entry ("NAME=value") sets the variable that set ("NAME=...") sets. */
+static bool same_name(const char *entry, const char *set)
+{
+	size_t n = strcspn(set, "=");
+	return !strncmp(entry, set, n) && entry[n] == '=';
+}
+
+/* The command's environment: this process's, with cfg->env_set's entries in place of those of
+ * the same names. Built before fork, so that the child only points environ at it (a forked
+ * child of a process with threads must not allocate). NULL with *failed false when there is
+ * nothing to set. */
+static char **command_environment(const struct pb_process_config *cfg, bool *failed)
+{
+	*failed = false;
+	if (!cfg->env_set || !cfg->env_set[0])
+		return NULL;
+	size_t n = 0, k = 0;
+	while (environ && environ[n])
+		n++;
+	while (cfg->env_set[k])
+		k++;
+	char **env = calloc(n + k + 1, sizeof *env);
+	if (!env) {
+		*failed = true;
+		return NULL;
+	}
+	size_t m = 0;
+	for (size_t i = 0; i < n; i++) {
+		bool replaced = false;
+		for (size_t j = 0; j < k && !replaced; j++)
+			replaced = same_name(environ[i], cfg->env_set[j]);
+		if (!replaced)
+			env[m++] = environ[i];
+	}
+	for (size_t j = 0; j < k; j++)
+		env[m++] = cfg->env_set[j];
+	return env;
+}
+
 /* The child: wait for the go byte, exec, or report errno through the CLOEXEC pipe. */
-static void child_main(const struct pb_process_config *cfg, int go_fd, int err_fd)
+static void child_main(const struct pb_process_config *cfg, char **env, int go_fd, int err_fd)
 {
 	char go;
 	if (read(go_fd, &go, 1) != 1)
@@ -73,6 +114,8 @@ static void child_main(const struct pb_process_config *cfg, int go_fd, int err_f
 			close(null);
 		}
 	}
+	if (env)
+		environ = env;
 	execvp(cfg->argv[0], cfg->argv);
 	int e = errno;
 	if (write(err_fd, &e, sizeof e) != (ssize_t)sizeof e)
@@ -117,18 +160,28 @@ int pb_process_run(const struct pb_process_config *cfg, struct pb_process_result
 	if (ncpus > PB_PROCESS_MAX_CPUS)
 		ncpus = PB_PROCESS_MAX_CPUS;
 
+	bool no_memory;
+	char **env = command_environment(cfg, &no_memory);
+	if (no_memory)
+		return pb_fail(err, PB_EXIT_FAILURE, 0, "out of memory");
 	int go[2], errp[2];
-	if (pipe2(go, O_CLOEXEC) || pipe2(errp, O_CLOEXEC))
+	if (pipe2(go, O_CLOEXEC) || pipe2(errp, O_CLOEXEC)) {
+		free(env);
 		return pb_fail(err, PB_EXIT_FAILURE, errno, "pipe: %s", strerror(errno));
+	}
 	fflush(NULL);
 	pid_t pid = fork();
-	if (pid < 0)
+	if (pid < 0) {
+		free(env);
 		return pb_fail(err, PB_EXIT_FAILURE, errno, "fork: %s", strerror(errno));
+	}
 	if (pid == 0) {
 		close(go[1]);
 		close(errp[0]);
-		child_main(cfg, go[0], errp[1]);
+		child_main(cfg, env, go[0], errp[1]);
 	}
+	/* the child has its own copy */
+	free(env);
 	close(go[0]);
 	close(errp[1]);
 	res->pid = pid;

@@ -14,6 +14,9 @@
 
 struct pb_process_config {
 	char *const *argv;                 /* the command; argv[0] searched in PATH */
+	char *const *env_set;              /* "NAME=value" entries put in the command's
+					    * environment over this process's, NULL-terminated;
+					    * NULL: this process's as it is */
 	struct pb_event_config events[PB_MAX_EVENTS];
 	unsigned nevents;
 	bool inherit;                      /* follow threads and child processes */
