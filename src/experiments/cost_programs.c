@@ -165,13 +165,16 @@ int pb_cost_real_programs(const struct pb_suite_options *o, const char *facility
 	char python[4096];
 	python_path(python, sizeof python);
 	char *xz[] = {"xz", "-4", "-T1", "-c", "-k", input, NULL};
-	char *py[] = {python, "-c", "s = 0\nfor i in range(300000): s += i * i\nprint(s)",
+	/* -S: no site module, whose .pth files run whatever the machine's site-packages hold at
+	 * start (here a sandbox's, importing certifi: 23 of python3's 47 ms, and their noise);
+	 * the target is the interpreter and its loop, the same on every machine */
+	char *py[] = {python, "-S", "-c", "s = 0\nfor i in range(300000): s += i * i\nprint(s)",
 		      NULL};
 	/* One hash seed for every run: a random one lays out each run's dicts (its globals, the
 	 * interned names) differently, and its run time with them, which a round's two runs then
-	 * differ by. 200 runs of each, interleaved, three times (2026-11-28, kind A): the
-	 * difference of two runs in a row spread 6.7, 9.1 and 5.5 % of a run with a random
-	 * seed, 3.1, 7.0 and 4.2 % with seed 0. */
+	 * differ by. Interleaved runs of python3 3.11 (2026-11-28, kind A), their spread as
+	 * IQR / 1.35 of the median, five times: 4.4, 4.8, 7.7, 5.1, 4.6 % with a random seed,
+	 * 1.8, 2.1, 4.8, 4.8, 3.3 % with seed 0. */
 	char *py_env[] = {"PYTHONHASHSEED=0", NULL};
 	struct {
 		char **argv;
