@@ -146,7 +146,7 @@ static void python_path(char *buf, size_t len)
 }
 
 const char *const pb_cost_program_names[2] = {"program:xz -4 -T1 (256 KiB text)",
-					     "program:python3 loop 3e5"};
+					     "program:python3 -S loop 6e5"};
 
 int pb_cost_real_programs(const struct pb_suite_options *o, const char *facility,
 			 const struct pb_spec *spec, const struct cost_fit *none,
@@ -166,9 +166,12 @@ int pb_cost_real_programs(const struct pb_suite_options *o, const char *facility
 	python_path(python, sizeof python);
 	char *xz[] = {"xz", "-4", "-T1", "-c", "-k", input, NULL};
 	/* -S: no site module, whose .pth files run whatever the machine's site-packages hold at
-	 * start (here a sandbox's, importing certifi: 23 of python3's 47 ms, and their noise);
-	 * the target is the interpreter and its loop, the same on every machine */
-	char *py[] = {python, "-S", "-c", "s = 0\nfor i in range(300000): s += i * i\nprint(s)",
+	 * start (here a sandbox's, importing certifi: 23 of the 47 ms python3 took for a loop of
+	 * 3e5); the target is the interpreter and its loop, the same on every machine. A loop of
+	 * 6e5 keeps the run as long (47.5 to 48.3 ms, 2026-11-28, kind A), the loop most of it
+	 * (the interpreter alone starts in 7.3 ms): a burst of the machine's 10 to 25 ms is
+	 * then as large a share of a run as it was */
+	char *py[] = {python, "-S", "-c", "s = 0\nfor i in range(600000): s += i * i\nprint(s)",
 		      NULL};
 	/* One hash seed for every run: a random one lays out each run's dicts (its globals, the
 	 * interned names) differently, and its run time with them, which a round's two runs then
