@@ -784,8 +784,17 @@ static void test_rounds_to_decide(void)
 					     .predicted_ci95_pp = 1.5, .measured_pct = 10.2,
 					     .measured_ci95_pp = 0.5};
 	CHECK_STR_CONTAINS(pb_plan_stopped_why(&all, words, sizeof words),
-			   "the prediction's own interval (±1.50 pp, from the cost's) spans the "
-			   "tolerance");
+			   "its error, 0.20 pp, sits within the prediction's own interval (±1.50 "
+			   "pp, from the cost's) of the ±1.02 pp allowed");
+	/* xz's check of 2026-11-28 06:43 (kind A): 5.00 ± 0.15 % against 6.05 ± 3.96, its
+	 * error 1.05 pp against 1.00 allowed: outside on the estimates, but within 0.15 of it */
+	all.step[0] = (struct pb_plan_check){.rounds = 8, .predicted_pct = 5,
+					     .predicted_ci95_pp = 0.15, .measured_pct = 6.05,
+					     .measured_ci95_pp = 3.96};
+	CHECK_STR_CONTAINS(pb_plan_stopped_why(&all, words, sizeof words),
+			   "its error, 1.05 pp, sits within the prediction's own interval (±0.15 "
+			   "pp, from the cost's) of the ±1.00 pp allowed, which more rounds of the "
+			   "check do not narrow");
 }
 
 static void test_slowdown_criterion(void)

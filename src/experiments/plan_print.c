@@ -113,9 +113,11 @@ static const char *undecided_why(const struct pb_plan_check *last, char *buf, si
 	    strcmp(pb_slowdown_verdict(last->predicted_pct, 0, last->measured_pct, 0),
 		   "undecided"))
 		/* the measured slowdown alone would decide it: the cost's interval does not */
-		pb_format(buf, len, "%s: the prediction's own interval (±%.2f pp, from the cost's) "
-			  "spans the tolerance, which more rounds of the check do not narrow; a "
-			  "cost known more precisely would decide it", head, last->predicted_ci95_pp);
+		pb_format(buf, len, "%s: its error, %.2f pp, sits within the prediction's own "
+			  "interval (±%.2f pp, from the cost's) of the ±%.2f pp allowed, which more "
+			  "rounds of the check do not narrow; a cost known more precisely would "
+			  "decide it", head, fabs(last->predicted_pct - last->measured_pct),
+			  last->predicted_ci95_pp, pb_slowdown_tolerance_pp(last->measured_pct));
 	else if (need == UINT_MAX)
 		pb_format(buf, len, "%s: its error sits on the tolerance, where no number of rounds "
 			  "decides", head);
