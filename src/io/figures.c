@@ -18,7 +18,9 @@
  *  prediction_error_pct
  *                    metrics.error_pct (a summary over runs)
  *  prediction_slowdown_error_pp
- *                    predicted - measured slowdown, ± the measured slowdown's 95 % CI
+ *                    predicted - measured slowdown, ± the measured slowdown's 95 % CI and
+ *                    the predicted one's (its cost's) in quadrature, as the verdict judges;
+ *                    the measured one's alone in a file written before predictions had one
  * A figure from fewer than two runs has no interval (null): it is shown, and never judged.
  * A point marked too_few_samples, not applicable or failed gives no figure. */
 #include "io/figures.h"
@@ -251,19 +253,27 @@ static void emit_fit(struct figure_out *fo, const char *metric, const char *valu
 }
 
 /* A prediction judged on the slowdown (docs/overhead.md): predicted - measured slowdown in
- * points of run time, its interval the measured slowdown's 95 % CI (what the verdict judges
- * with). Undecided or not, the figure stands with its interval: the verdict is the point's. */
+ * points of run time, its interval what the verdict judges with: the measured slowdown's 95 %
+ * CI and the predicted one's in quadrature (the measured one's alone in a file written before
+ * predictions carried theirs). Undecided or not, the figure stands with its interval: the
+ * verdict is the point's. */
 static void emit_slowdown_error(struct figure_out *fo)
 {
 	const struct pb_rset *m = &fo->p->metrics;
-	bool has, has_ci;
+	bool has, has_ci, has_predicted_ci;
 	double error = pb_rset_get_number(m, "slowdown_error_pp", &has);
 	double ci = pb_rset_get_number(m, "measured_slowdown_ci95_pp", &has_ci);
+	double predicted_ci = pb_rset_get_number(m, "predicted_slowdown_ci95_pp",
+						 &has_predicted_ci);
 	if (!has)
 		return;
+	if (has_predicted_ci)
+		ci = hypot(ci, predicted_ci);
 	emit(fo, "prediction_slowdown_error_pp", error, PB_UNIT_PERCENT_POINTS,
 	     has_ci && isfinite(ci), error - ci, error + ci,
-	     "95 % CI of the measured slowdown (rounds paired)",
+	     has_predicted_ci ? "95 % CIs of the measured slowdown (rounds paired) and of the "
+				"predicted one (its cost's), in quadrature"
+			      : "95 % CI of the measured slowdown (rounds paired)",
 	     (unsigned)pb_rset_get_int(m, "rounds"), true);
 }
 
