@@ -781,9 +781,9 @@ static void check_prediction_notes(void)
 		CHECK(!strstr(html, "measured 0 %"));
 		CHECK_STR_CONTAINS(html, "with its own cost at 184 µs, 22.1 µs a sample: 43.9 %, "
 				   "outside");
-		CHECK_STR_CONTAINS(html, "slowdown predicted 30 ± 0.55 %, measured 24.3 % ± 2.6 pp");
-		CHECK_STR_CONTAINS(html, "predicted with it 31.1 ± 2.9 %: outside");
-		CHECK_STR_CONTAINS(html, "22.1 µs a sample: 43.9 ± 9.1 %, undecided");
+		CHECK_STR_CONTAINS(html, "slowdown predicted 30 % ± 0.55 pp, measured 24.3 % ± 2.6 pp");
+		CHECK_STR_CONTAINS(html, "predicted with it 31.1 % ± 2.9 pp: outside");
+		CHECK_STR_CONTAINS(html, "22.1 µs a sample: 43.9 % ± 9.1 pp, undecided");
 		CHECK_STR_CONTAINS(html, "by period: 16.6 ± 0.52 µs at 35.99 µs");
 		/* and the line by rate, not told from one cost */
 		CHECK_STR_CONTAINS(html, "64.7 ± 120 µs at 1000 µs; a tenfold longer period adds "

@@ -27,14 +27,17 @@ static bool append_cost_us(char *b, size_t n, const struct pb_rset *m, const cha
 	return true;
 }
 
-/* " ± 0.55", a half-width in points where the point has one (key), else nothing. */
-static void append_pp(char *b, size_t n, const struct pb_rset *m, const char *key)
+/* "30 % ± 0.55 pp": a slowdown in % and its half-width in points (key) where the point has
+ * one, as the measured slowdown is written. */
+static void append_pct_pp(char *b, size_t n, double pct, const struct pb_rset *m,
+			  const char *key)
 {
 	bool ok;
 	double ci = pb_rset_get_number(m, key, &ok);
 	char t[PB_NUM_LEN];
+	pb_append(b, n, "%s %%", pb_num(t, "%.3g", pct));
 	if (ok)
-		pb_append(b, n, " ± %s", pb_num(t, "%.2g", ci));
+		pb_append(b, n, " ± %s pp", pb_num(t, "%.2g", ci));
 }
 
 void pb_report_prediction_text(const struct pb_result_point *p, bool time_periods, char *b,
@@ -60,9 +63,9 @@ void pb_report_prediction_text(const struct pb_result_point *p, bool time_period
 	char t[3][PB_NUM_LEN];
 	double measured = pb_rset_get_number(&p->metrics, "measured_slowdown_pct", &ok);
 	/* the prediction carries its cost's interval, which its verdict weighs */
-	pb_format(b, n, "slowdown predicted %s", pb_num(t[0], "%.3g", predicted));
-	append_pp(b, n, &p->metrics, "predicted_slowdown_ci95_pp");
-	pb_append(b, n, " %%, ");
+	pb_format(b, n, "slowdown predicted ");
+	append_pct_pp(b, n, predicted, &p->metrics, "predicted_slowdown_ci95_pp");
+	pb_append(b, n, ", ");
 	/* every round left out (its figures no number): nothing measured, not a 0 */
 	if (ok)
 		pb_append(b, n, "measured %s %%", pb_num(t[1], "%.3g", measured));
@@ -104,9 +107,10 @@ void pb_report_prediction_text(const struct pb_result_point *p, bool time_period
 		double rebased = pb_rset_get_number(&p->metrics, "rebased_predicted_slowdown_pct", &ok);
 		const char *rv = pb_rset_get_text(&p->metrics, "rebased_slowdown_verdict");
 		if (ok && rv) {
-			pb_append(b, n, ", predicted with it %s", pb_num(t[0], "%.3g", rebased));
-			append_pp(b, n, &p->metrics, "rebased_predicted_slowdown_ci95_pp");
-			pb_append(b, n, " %%: %s", rv);
+			pb_append(b, n, ", predicted with it ");
+			append_pct_pp(b, n, rebased, &p->metrics,
+				      "rebased_predicted_slowdown_ci95_pp");
+			pb_append(b, n, ": %s", rv);
 		}
 	}
 	/* the target's own cost at the calibration period, carried to this one */
@@ -114,14 +118,13 @@ void pb_report_prediction_text(const struct pb_result_point *p, bool time_period
 	const char *cv = pb_rset_get_text(&p->metrics, "calibrated_slowdown_verdict");
 	if (ok && cv) {
 		double from = pb_rset_get_number(&p->metrics, "calibrated_from_period", NULL);
-		pb_append(b, n, "; with its own cost at %s %s, %s µs a sample: %s",
+		pb_append(b, n, "; with its own cost at %s %s, %s µs a sample: ",
 			  pb_num(t[0], "%.3g", time_periods ? from / 1000 : from),
 			  time_periods ? "µs" : "events",
 			  pb_num(t[1], "%.3g",
-				 pb_rset_get_number(&p->metrics, "calibrated_ns_per_sample", NULL) / 1000),
-			  pb_num(t[2], "%.3g", calibrated));
-		append_pp(b, n, &p->metrics, "calibrated_predicted_slowdown_ci95_pp");
-		pb_append(b, n, " %%, %s", cv);
+				 pb_rset_get_number(&p->metrics, "calibrated_ns_per_sample", NULL) / 1000));
+		append_pct_pp(b, n, calibrated, &p->metrics, "calibrated_predicted_slowdown_ci95_pp");
+		pb_append(b, n, ", %s", cv);
 	}
 	pb_append(b, n, ")");
 }
