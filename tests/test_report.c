@@ -889,6 +889,13 @@ static void check_left_out_pair(void)
 		"prediction", "period", (json_int_t)143867, "threads", 1, "left_out_note",
 		"1 of 8 rounds left out as disturbed (0 for a baseline far above the other rounds', "
 		"1 for a sampled run ...)", "metrics", "rounds", 8, "rounds_left_out", 1, "runs"));
+	/* an overhead point that left one out of its time overheads: said apart */
+	json_array_append_new(json_object_get(root, "points"), json_pack(
+		"{s:s, s:s, s:s, s:s, s:s, s:I, s:i, s:s, s:{s:i}, s:[]}", "experiment", "overhead",
+		"facility", "timer:cpu-clock", "workload", "busy", "role", "sampled", "delivery",
+		"none", "period", (json_int_t)100000, "threads", 1, "left_out_note",
+		"1 of 10 rounds left out of the time overheads as disturbed (...)", "metrics",
+		"rounds_left_out", 1, "runs"));
 	struct pb_results doc;
 	pb_test_results_of_json(&doc, root);
 	size_t len = 0;
@@ -909,6 +916,8 @@ static void check_left_out_pair(void)
 		CHECK_STR_CONTAINS(text, "1 point left a round a disturbance moved out of its "
 				   "prediction, e.g. cost on timer:cpu-clock with\n  program:python3 "
 				   "loop 3e5");
+		CHECK_STR_CONTAINS(text, "1 point left a round a disturbance moved out of its time "
+				   "overheads, e.g. overhead on timer:cpu-clock\n  with busy");
 	}
 	free(text);
 	pb_results_free(&doc);

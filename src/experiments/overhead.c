@@ -14,7 +14,8 @@
  * sample per thread ((sampled - baseline) / samples per thread, wall) and per sample on CPU
  * time — for a facility that traps on every event that cost includes the trap every event
  * pays, sampled or not. */
-#include "experiments/child.h"
+#include "experiments/overhead.h"
+
 #include "experiments/experiment.h"
 #include "experiments/predict.h"
 #include "experiments/suite_defaults.h"
@@ -22,6 +23,7 @@
 #include "analysis/stats.h"
 #include "util/text.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -37,11 +39,6 @@ static unsigned overhead_count_runs(const struct pb_suite_options *o,
 	return o->nthreads * NCONFIGS * o->runs;
 }
 
-struct config_runs {
-	struct pb_child_point runs[256];
-	unsigned n;
-};
-
 enum figure { WALL, RSS, CPU };
 
 static double figure_of(const struct pb_child_point *r, enum figure which)
@@ -50,18 +47,18 @@ static double figure_of(const struct pb_child_point *r, enum figure which)
 	       : which == CPU ? (double)r->cpu_ns : (double)r->wall_ns;
 }
 
-static double median_of(const struct config_runs *c, enum figure which)
+static double median_of(const struct pb_overhead_runs *c, enum figure which)
 {
-	double v[256];
+	double v[PB_OVERHEAD_MAX_RUNS];
 	for (unsigned i = 0; i < c->n; i++)
 		v[i] = figure_of(&c->runs[i], which);
 	return pb_median(v, c->n);
 }
 
 static void summary_into(struct pb_rset *metrics, const char *name, enum pb_unit unit,
-			 const struct config_runs *c, int which)
+			 const struct pb_overhead_runs *c, int which)
 {
-	double v[256];
+	double v[PB_OVERHEAD_MAX_RUNS];
 	for (unsigned i = 0; i < c->n; i++) {
 		const struct pb_child_point *r = &c->runs[i];
 		v[i] = which == 0 ? (double)r->wall_ns : which == 1 ? (double)r->maxrss_kib
@@ -80,19 +77,28 @@ static void real_or_null(struct pb_rset *m, const char *name, enum pb_unit unit,
 		pb_rset_null(m, name, unit);
 }
 
+/* The rounds a mode pairs with the baseline: as many as both ran (a mode that failed part-way
+ * pairs the rounds it ran). */
+static unsigned paired_rounds(const struct pb_overhead_runs *c, const struct pb_overhead_runs *base)
+{
+	return c->n < base->n ? c->n : base->n;
+}
+
 /* NAME_pct and NAME_ci95_pp: the sampled runs' overhead over the baseline, each round's run
  * paired with the baseline of its round (the runs of a thread count are interleaved, so drift
  * falls on both), as the mean paired difference over the mean baseline with its t interval
- * (pb_paired_slowdown, as the cost experiment's predictions judge it). A mode that failed
- * part-way pairs the rounds it ran. The interval is null with a single round. */
-static void overhead_into(struct pb_rset *m, const char *name, const struct config_runs *c,
-			  const struct config_runs *base, enum figure which)
+ * (pb_paired_slowdown, as the cost experiment's predictions judge it), over the rounds not
+ * left out (left_out, NULL for none). The interval is null with a single round. */
+static void overhead_into(struct pb_rset *m, const char *name, const struct pb_overhead_runs *c,
+			  const struct pb_overhead_runs *base, enum figure which,
+			  const bool *left_out)
 {
-	double diff[256], base_of_round[256], pct, ci95;
-	unsigned n = c->n < base->n ? c->n : base->n;
+	double diff[PB_OVERHEAD_MAX_RUNS], base_of_round[PB_OVERHEAD_MAX_RUNS], pct, ci95;
+	unsigned n = paired_rounds(c, base);
 	for (unsigned i = 0; i < n; i++) {
 		base_of_round[i] = figure_of(&base->runs[i], which);
-		diff[i] = figure_of(&c->runs[i], which) - base_of_round[i];
+		diff[i] = left_out && left_out[i] ? NAN
+			  : figure_of(&c->runs[i], which) - base_of_round[i];
 	}
 	pb_paired_slowdown(diff, base_of_round, n, &pct, &ci95);
 	char key[64];
@@ -102,11 +108,30 @@ static void overhead_into(struct pb_rset *m, const char *name, const struct conf
 	pb_rset_real_or_null(m, key, PB_UNIT_PERCENT_POINTS, ci95);
 }
 
-static struct pb_result_point *config_point(struct pb_results *res, const char *facility,
-					    const char *workload,
-					    const struct pb_point_request *req, bool baseline,
-					    const struct config_runs *c,
-					    const struct config_runs *base)
+/* The rounds a disturbance moved (pb_paired_disturbed, the rule the cost experiment's
+ * predictions are held to), tested on the measured threads' CPU time, which a burst of other
+ * work on the machine adds to as it does to the wall time: marked in out and base_out
+ * (whose baseline it was), in neither time overhead; the memory overhead keeps every round
+ * (a burst does not move a peak RSS). At most one round in PB_DISTURBED_MAX_SHARE for each
+ * of the rule's two tests, none of fewer than that many rounds (the default five). */
+static unsigned disturbed_rounds(const struct pb_overhead_runs *c,
+				 const struct pb_overhead_runs *base, bool *out, bool *base_out,
+				 bool *far_above)
+{
+	double diff[PB_OVERHEAD_MAX_RUNS], base_of_round[PB_OVERHEAD_MAX_RUNS];
+	unsigned n = paired_rounds(c, base);
+	for (unsigned i = 0; i < n; i++) {
+		base_of_round[i] = figure_of(&base->runs[i], CPU);
+		diff[i] = figure_of(&c->runs[i], CPU) - base_of_round[i];
+	}
+	return pb_paired_disturbed(diff, base_of_round, n, out, base_out, far_above);
+}
+
+struct pb_result_point *pb_overhead_config_point(struct pb_results *res, const char *facility,
+						 const char *workload,
+						 const struct pb_point_request *req, bool baseline,
+						 const struct pb_overhead_runs *c,
+						 const struct pb_overhead_runs *base)
 {
 	struct pb_result_point *p = pb_results_point(res, "overhead", facility, workload);
 	struct pb_rset *par = &p->params;
@@ -115,11 +140,18 @@ static struct pb_result_point *config_point(struct pb_results *res, const char *
 	pb_rset_int(par, "threads", PB_UNIT_THREADS, req->threads);
 	pb_rset_int(par, "iterations", PB_UNIT_ITERATIONS, (int64_t)req->iterations);
 	pb_rset_text(par, "delivery", baseline ? "-" : pb_delivery_name(req->delivery));
+	bool out[PB_OVERHEAD_MAX_RUNS] = {false}, base_out[PB_OVERHEAD_MAX_RUNS] = {false};
+	bool far_above = false;
+	unsigned left_out = baseline ? 0 : disturbed_rounds(c, base, out, base_out, &far_above);
 	uint64_t lost = 0, throttles = 0;
 	for (unsigned i = 0; i < c->n; i++) {
 		const struct pb_child_point *r = &c->runs[i];
 		struct pb_rset *run = pb_rlist_set(&p->runs);
 		pb_rset_int(run, "run", PB_UNIT_NONE, i);
+		/* a disturbed round keeps its row, marked, and is in neither time overhead */
+		if (out[i])
+			pb_rset_text(run, "left_out", base_out[i] ? "disturbed: its baseline"
+				     : "disturbed: its sampled run");
 		pb_rset_int(run, "wall_ns", PB_UNIT_NS, (int64_t)r->wall_ns);
 		pb_rset_int(run, "cpu_ns", PB_UNIT_NS, (int64_t)r->cpu_ns);
 		pb_rset_int(run, "maxrss_kib", PB_UNIT_KIB, (int64_t)r->maxrss_kib);
@@ -148,13 +180,24 @@ static struct pb_result_point *config_point(struct pb_results *res, const char *
 	double t0 = median_of(base, WALL), t = median_of(c, WALL);
 	double m0 = median_of(base, RSS), mem = median_of(c, RSS);
 	double c0 = median_of(base, CPU), cpu = median_of(c, CPU);
-	overhead_into(m, "time_overhead", c, base, WALL);
+	pb_rset_int(m, "rounds_left_out", PB_UNIT_COUNT, left_out);
+	if (far_above)
+		pb_rset_bool(m, "far_above_kept", true);
+	if (left_out) {
+		char note[240];
+		pb_format(note, sizeof note, "%u of %u rounds left out of the time overheads as "
+			  "disturbed (a run far above the other rounds', pb_paired_disturbed); "
+			  "results.json marks their rows left_out", left_out,
+			  paired_rounds(c, base));
+		pb_rset_text(par, "left_out_note", note);
+	}
+	overhead_into(m, "time_overhead", c, base, WALL, out);
 	/* The measured threads' CPU time: what sampling costs them, without the time they waited
 	 * for a CPU that other programs held (wall time carries that on a shared machine). */
-	overhead_into(m, "cpu_overhead", c, base, CPU);
-	overhead_into(m, "memory_overhead", c, base, RSS);
+	overhead_into(m, "cpu_overhead", c, base, CPU, out);
+	overhead_into(m, "memory_overhead", c, base, RSS, NULL);
 	pb_rset_real(m, "rss_added_kib", PB_UNIT_KIB, mem - m0);
-	double samples[256];
+	double samples[PB_OVERHEAD_MAX_RUNS];
 	for (unsigned i = 0; i < c->n; i++)
 		samples[i] = (double)c->runs[i].observed;
 	double per_thread = pb_median(samples, c->n) / (req->threads ? req->threads : 1);
@@ -194,10 +237,10 @@ static int overhead_run(const struct pb_suite_options *o, const struct pb_spec *
 		  params[0] && strcmp(params, "-") ? ":" : "",
 		  params[0] && strcmp(params, "-") ? params : "");
 
-	struct config_runs *runs = calloc(NCONFIGS, sizeof *runs);
+	struct pb_overhead_runs *runs = calloc(NCONFIGS, sizeof *runs);
 	if (!runs)
 		return pb_fail(err, PB_EXIT_FAILURE, 0, "out of memory");
-	unsigned nruns = o->runs < 256 ? o->runs : 256;
+	unsigned nruns = o->runs < PB_OVERHEAD_MAX_RUNS ? o->runs : PB_OVERHEAD_MAX_RUNS;
 	int rc = 0;
 	char failed[NCONFIGS][512];
 	for (unsigned t = 0; t < o->nthreads && !rc; t++) {
@@ -244,8 +287,9 @@ static int overhead_run(const struct pb_suite_options *o, const struct pb_spec *
 		if (rc)
 			break;
 		for (unsigned c = 0; c < NCONFIGS; c++) {
-			struct pb_result_point *p = config_point(res, facility, workload, &req[c],
-								 c == 0, &runs[c], &runs[0]);
+			struct pb_result_point *p =
+				pb_overhead_config_point(res, facility, workload, &req[c], c == 0,
+							 &runs[c], &runs[0]);
 			if (failed[c][0])
 				pb_rset_text(&p->params, "error", failed[c]);
 		}
