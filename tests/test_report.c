@@ -719,6 +719,14 @@ static void check_prediction_notes(void)
 	json_object_set_new(wm, "calibrated_slowdown_verdict", json_string("undecided"));
 	json_object_set_new(with_ci, "period", json_integer(77777));
 	json_array_append_new(json_object_get(root, "points"), with_ci);
+	/* undecided at any number of rounds: why, in the cell */
+	json_t *never = json_deep_copy(undecided);
+	json_t *nm = json_object_get(never, "metrics");
+	json_object_del(nm, "rounds_to_decide");
+	json_object_set_new(nm, "undecided_why", json_string("no number of rounds decides it: its "
+			    "error (0.83 pp) lies within the prediction's own interval"));
+	json_object_set_new(never, "period", json_integer(66666));
+	json_array_append_new(json_object_get(root, "points"), never);
 	/* the cost workload beside it where the fit gave no cost at the period: no comparison
 	 * with the fit (it read "(fit +0 %)", the missing figure taken as 0) */
 	json_t *unfit = json_deep_copy(json_array_get(json_object_get(root, "points"), 0));
@@ -782,6 +790,9 @@ static void check_prediction_notes(void)
 		CHECK_STR_CONTAINS(html, "with its own cost at 184 µs, 22.1 µs a sample: 43.9 %, "
 				   "outside");
 		CHECK_STR_CONTAINS(html, "slowdown predicted 30 % ± 0.55 pp, measured 24.3 % ± 2.6 pp");
+		CHECK_STR_CONTAINS(html, "undecided (error 2.7 pp, ±2.7 pp allowed), no number of "
+				   "rounds decides it: its error (0.83 pp) lies within the "
+				   "prediction&#39;s own interval, 1 of 8 rounds left out");
 		CHECK_STR_CONTAINS(html, "predicted with it 31.1 % ± 2.9 pp: outside");
 		CHECK_STR_CONTAINS(html, "22.1 µs a sample: 43.9 % ± 9.1 pp, undecided");
 		CHECK_STR_CONTAINS(html, "by period: 16.6 ± 0.52 µs at 35.99 µs");

@@ -520,6 +520,10 @@ static void prediction_point_fill(struct pb_result_point *p, const struct predic
 							     f.ci95, f.n);
 		if (need && need != UINT_MAX)
 			pb_rset_int(m, "rounds_to_decide", PB_UNIT_COUNT, need);
+		char never[320];
+		if (pb_slowdown_undecided_why(f.predicted, pred_ci95, f.measured, f.ci95, f.n, never,
+					      sizeof never))
+			pb_rset_text(m, "undecided_why", never);
 	}
 	reference_metrics(p, d, i, &f, &rf);
 	calibrated_metrics(p, d, i, &f);

@@ -109,18 +109,11 @@ static const char *undecided_why(const struct pb_plan_check *last, char *buf, si
 						     last->measured_pct, last->measured_ci95_pp,
 						     last->rounds);
 	const char *head = "the check cannot tell the prediction from its tolerance at this noise";
-	if (need == UINT_MAX && last->predicted_ci95_pp > 0 &&
-	    strcmp(pb_slowdown_verdict(last->predicted_pct, 0, last->measured_pct, 0),
-		   "undecided"))
-		/* the measured slowdown alone would decide it: the cost's interval does not */
-		pb_format(buf, len, "%s: its error, %.2f pp, sits within the prediction's own "
-			  "interval (±%.2f pp, from the cost's) of the ±%.2f pp allowed, which more "
-			  "rounds of the check do not narrow; a cost known more precisely would "
-			  "decide it", head, fabs(last->predicted_pct - last->measured_pct),
-			  last->predicted_ci95_pp, pb_slowdown_tolerance_pp(last->measured_pct));
-	else if (need == UINT_MAX)
-		pb_format(buf, len, "%s: its error sits on the tolerance, where no number of rounds "
-			  "decides", head);
+	char never[320];
+	if (pb_slowdown_undecided_why(last->predicted_pct, last->predicted_ci95_pp,
+				      last->measured_pct, last->measured_ci95_pp, last->rounds, never,
+				      sizeof never))
+		pb_format(buf, len, "%s; %s", head, never);
 	else if (need > PB_PLAN_MAX_RUNS)
 		pb_format(buf, len, "%s: about %u rounds would decide it, more than --runs allows "
 			  "(%u); measure on a quieter machine", head, need, PB_PLAN_MAX_RUNS);

@@ -432,6 +432,26 @@ unsigned pb_slowdown_rounds_to_decide(double predicted_pct, double predicted_ci9
 	return n >= UINT_MAX ? UINT_MAX : (unsigned)n;
 }
 
+const char *pb_slowdown_undecided_why(double predicted_pct, double predicted_ci95_pp,
+				      double measured_pct, double measured_ci95_pp,
+				      unsigned rounds, char *buf, size_t len)
+{
+	if (pb_slowdown_rounds_to_decide(predicted_pct, predicted_ci95_pp, measured_pct,
+					 measured_ci95_pp, rounds) != UINT_MAX)
+		return NULL;
+	/* the measured slowdown alone would decide it: the cost's interval keeps it undecided */
+	if (predicted_ci95_pp > 0 && !undecided(predicted_pct, 0, measured_pct, 0))
+		pb_format(buf, len, "no number of rounds decides it: its error (%.2f pp) lies "
+			  "within the prediction's own interval (±%.2f pp, from the cost's) of the "
+			  "±%.2f pp allowed; a cost known more precisely would decide it",
+			  fabs(predicted_pct - measured_pct), predicted_ci95_pp,
+			  pb_slowdown_tolerance_pp(measured_pct));
+	else
+		pb_format(buf, len, "no number of rounds decides it: its error sits on the "
+			  "tolerance");
+	return buf;
+}
+
 bool pb_slowdown_precise(double predicted_pct, double ci95_pp)
 {
 	return isfinite(ci95_pp) && ci95_pp <= pb_slowdown_tolerance_pp(predicted_pct) / 2;

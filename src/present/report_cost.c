@@ -88,6 +88,10 @@ void pb_report_prediction_text(const struct pb_result_point *p, bool time_period
 	int64_t need = pb_rset_get_int(&p->metrics, "rounds_to_decide");
 	if (need > 0)
 		pb_append(b, n, ", about %lld rounds would decide it", (long long)need);
+	/* or why none would: the prediction's own interval, or an error on the tolerance */
+	const char *never = pb_rset_get_text(&p->metrics, "undecided_why");
+	if (never)
+		pb_append(b, n, ", %s", never);
 	/* rounds a disturbance moved are in no figure of the cell: said, with the rounds done */
 	int64_t disturbed = pb_rset_get_int(&p->metrics, "rounds_left_out");
 	if (disturbed > 0)
