@@ -478,6 +478,43 @@ static void test_spare_budget(void)
  * ±5 % on the quiet runs, comes out wide, and a second, sized from its fit, resolves it; only
  * the second's pairs are fitted. On 2026-11-27 a plan's sweep stopped so at ±11 % after 1.3 s
  * of its 5 s and gave up. */
+/* An unresolved fit's reason never prints a figure that is no number: a design whose pilot
+ * gave no slope expects no interval, and the reason then leaves it out (it read "sized for
+ * ±nan % at 46.4 µs of noise a run" in report.html, a CI of 2026-11-28 on kind A). */
+static void test_unresolved_reason(void)
+{
+	struct cost_fit *cf = calloc(1, sizeof *cf);
+	CHECK(cf != NULL);
+	if (!cf)
+		return;
+	for (int k = 0; k < 3; k++) {
+		memset(cf, 0, sizeof *cf);
+		cf->fitted = true;
+		cf->cpu.slope = 1000;
+		cf->cpu.slope_ci95 = 210;
+		cf->pairs = 27;
+		cf->seconds = cf->budget_seconds = 0.2;
+		cf->setup_s = 0.05;
+		cf->design_rounds = 3;
+		cf->redesign_left_s = NAN;
+		cf->design_noise_ns = 46400;
+		cf->run_noise_ns = 60000;
+		cf->budget_limited = k != 2;
+		cf->expected_rel_ci = k ? NAN : 0.044;
+		pb_cost_explain_unresolved(cf);
+		CHECK_MSG(!strstr(cf->why, "nan") && !strstr(cf->why, "inf"), "%d: %s", k, cf->why);
+		if (k == 0)
+			CHECK_STR_CONTAINS(cf->why, "the design was sized for ±4.4 % at 46.4 µs of noise "
+					   "a run, and its runs without perf varied by 60 µs");
+		else
+			CHECK_STR_CONTAINS(cf->why, "the design was sized at 46.4 µs of noise a run");
+		if (k == 2)
+			CHECK_STR_CONTAINS(cf->why, "the design had the 3 rounds it was sized for: the "
+					   "noise rose as it ran");
+	}
+	free(cf);
+}
+
 static void test_redesign(void)
 {
 	struct cost_fit cf;
@@ -2418,6 +2455,7 @@ int main(void)
 	test_plan();
 	test_design();
 	test_redesign();
+	test_unresolved_reason();
 	test_spare_budget();
 	test_sample_beside_trap();
 	test_paired_slowdown();

@@ -184,6 +184,12 @@ double pb_cost_at_period(const struct cost_fit *cf, uint64_t period, double *ci9
 
 /* A run of the sweep failed: the fit keeps its figures but resolves nothing (neither cost). */
 void pb_cost_fit_failed(struct cost_fit *cf, const char *msg);
+
+/* Why a fit did not resolve, appended to cf->why after cost_fit's reason: what the sweep took,
+ * what a design replaced, and what would resolve it — a longer sweep when the budget was the
+ * limit; when the design had its rounds the noise rose as it ran, which a longer budget does
+ * not mend. Sets cf->to_resolve_s. */
+void pb_cost_explain_unresolved(struct cost_fit *cf);
 /* Whether a fit may predict on its own: resolved, no run failed, and (per-event facilities)
  * its per-event cost resolved too. */
 bool pb_cost_fit_usable(const struct cost_fit *cf);

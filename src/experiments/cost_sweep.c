@@ -442,10 +442,16 @@ static int redesign(struct design_run *dr, struct cost_fit *cf, double setup_s,
 	return rc;
 }
 
-/* Why a fit did not resolve, after cost_fit's reason: what the sweep took, what a design
- * replaced, and what would resolve it — a longer sweep when the budget was the limit; when the
- * design had its rounds the noise rose as it ran, which a longer budget does not mend. */
-static void explain_unresolved(struct cost_fit *cf)
+/* " for ±4.4 %", the CI the design expected, or nothing where its pilot gave no slope to size
+ * one for (expected_rel_ci is no number then: it read "±nan %" in report.html, CI of
+ * 2026-11-28 on kind A). */
+static void append_expected_ci(char *why, size_t len, const char *lead, double rel_ci)
+{
+	if (isfinite(rel_ci))
+		pb_append(why, len, "%s±%.1f %%", lead, 100 * rel_ci);
+}
+
+void pb_cost_explain_unresolved(struct cost_fit *cf)
 {
 	double design_s = cf->seconds - cf->setup_s;
 	const struct pb_fit *f = &cf->cpu;
@@ -465,11 +471,13 @@ static void explain_unresolved(struct cost_fit *cf)
 	 * noise its runs without perf had (a trapping facility's noise is measured on sampled
 	 * runs, and has no such figure) */
 	char sized[PB_NUM_LEN], had[PB_NUM_LEN];
-	if (!cf->redesigned && cf->design_noise_ns > 0 && cf->run_noise_ns > cf->design_noise_ns)
-		pb_append(cf->why, sizeof cf->why, "; the design was sized for ±%.1f %% at %s µs of "
-			  "noise a run, and its runs without perf varied by %s µs",
-			  100 * cf->expected_rel_ci, pb_num(sized, "%.3g", cf->design_noise_ns / 1e3),
+	if (!cf->redesigned && cf->design_noise_ns > 0 && cf->run_noise_ns > cf->design_noise_ns) {
+		pb_append(cf->why, sizeof cf->why, "; the design was sized");
+		append_expected_ci(cf->why, sizeof cf->why, " for ", cf->expected_rel_ci);
+		pb_append(cf->why, sizeof cf->why, " at %s µs of noise a run, and its runs without "
+			  "perf varied by %s µs", pb_num(sized, "%.3g", cf->design_noise_ns / 1e3),
 			  pb_num(had, "%.3g", cf->run_noise_ns / 1e3));
+	}
 	if (cf->redesign_left_s >= 0.05)
 		pb_append(cf->why, sizeof cf->why, "; the %.1f s left of the budget held no second "
 			  "design", cf->redesign_left_s);
@@ -498,10 +506,15 @@ static void explain_unresolved(struct cost_fit *cf)
 			  cf->to_resolve_s, cf->setup_s,
 			  cf->redesigned ? "noise, pilot and first-design runs" : "noise and pilot runs",
 			  cf->to_resolve_lower ? "a cost at the CI's upper end" : "it at this noise");
-	else if (too_wide && f->slope > 0)
-		pb_append(cf->why, sizeof cf->why, "; the design had the %u rounds it was sized "
-			  "for (expected ±%.1f %%): the noise rose as it ran, which a longer budget "
-			  "does not mend", cf->design_rounds, 100 * cf->expected_rel_ci);
+	else if (too_wide && f->slope > 0) {
+		pb_append(cf->why, sizeof cf->why, "; the design had the %u rounds it was sized for",
+			  cf->design_rounds);
+		append_expected_ci(cf->why, sizeof cf->why, " (expected ", cf->expected_rel_ci);
+		if (isfinite(cf->expected_rel_ci))
+			pb_append(cf->why, sizeof cf->why, ")");
+		pb_append(cf->why, sizeof cf->why, ": the noise rose as it ran, which a longer "
+			  "budget does not mend");
+	}
 }
 
 /* One delivery mode: the noise (once per setup), the pilot, the design sized from them, its
@@ -608,7 +621,7 @@ int pb_cost_sweep_mode(struct sweep_setup *su, enum pb_delivery mode, struct cos
 	 * that a second replaced */
 	cf->setup_s = cf->redesigned ? dr.design_start_s : spent;
 	if (!rc && !cf->resolved)
-		explain_unresolved(cf);
+		pb_cost_explain_unresolved(cf);
 	free(sw);
 	return rc;
 }
