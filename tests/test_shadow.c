@@ -112,9 +112,22 @@ static void run_facility(struct pb_results *res, const struct pb_suite_options *
 		json_t *gaps = json_object_get(summary, "gaps");
 		CHECK_EQ_U64(json_array_size(gaps), 6);
 		CHECK_EQ_U64(json_integer_value(json_object_get(json_array_get(gaps, 5), "gap")), 16);
-		/* 16 nops after each load make the loop longer than no padding */
-		CHECK(json_number_value(json_object_get(json_array_get(gaps, 5), "tsc_per_iteration")) >
-		      json_number_value(json_object_get(json_array_get(gaps, 0), "tsc_per_iteration")));
+		/* every gap's loop timed, the gaps in order; how much longer 16 nops after each load
+		 * make it is a figure, printed: timing is no pass/fail check here (16 nops against
+		 * none was asserted longer, and under valgrind, on a noisy machine, it was not:
+		 * memcheck stage of 2026-11-28's CI on kind A) */
+		size_t g;
+		json_t *row;
+		json_int_t before = -1;
+		json_array_foreach(gaps, g, row) {
+			CHECK(json_number_value(json_object_get(row, "tsc_per_iteration")) > 0);
+			json_int_t gap = json_integer_value(json_object_get(row, "gap"));
+			CHECK(gap > before);
+			before = gap;
+		}
+		printf("  TSC per iteration: %.1f with no padding, %.1f with 16 nops\n",
+		       json_number_value(json_object_get(json_array_get(gaps, 0), "tsc_per_iteration")),
+		       json_number_value(json_object_get(json_array_get(gaps, 5), "tsc_per_iteration")));
 		CHECK(json_object_get(summary, "shadow_gap_nops") != NULL);
 		if (timer)
 			CHECK_STR_CONTAINS(json_string_value(json_object_get(summary, "note")), "timer");
