@@ -518,12 +518,13 @@ static void prediction_point_fill(struct pb_result_point *p, const struct predic
 		 * when the error sits on the tolerance, or the prediction's interval spans it) */
 		unsigned need = pb_slowdown_rounds_to_decide(f.predicted, pred_ci95, f.measured,
 							     f.ci95, f.n);
-		if (need && need != UINT_MAX)
-			pb_rset_int(m, "rounds_to_decide", PB_UNIT_COUNT, need);
 		char never[320];
-		if (pb_slowdown_undecided_why(f.predicted, pred_ci95, f.measured, f.ci95, f.n, never,
-					      sizeof never))
-			pb_rset_text(m, "undecided_why", never);
+		if (need == UINT_MAX)
+			pb_rset_text(m, "undecided_why",
+				     pb_slowdown_undecided_why(f.predicted, pred_ci95, f.measured,
+							       never, sizeof never));
+		else if (need)
+			pb_rset_int(m, "rounds_to_decide", PB_UNIT_COUNT, need);
 	}
 	reference_metrics(p, d, i, &f, &rf);
 	calibrated_metrics(p, d, i, &f);

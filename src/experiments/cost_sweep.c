@@ -442,13 +442,14 @@ static int redesign(struct design_run *dr, struct cost_fit *cf, double setup_s,
 	return rc;
 }
 
-/* " for ±4.4 %", the CI the design expected, or nothing where its pilot gave no slope to size
- * one for (expected_rel_ci is no number then: it read "±nan %" in report.html, CI of
- * 2026-11-28 on kind A). */
-static void append_expected_ci(char *why, size_t len, const char *lead, double rel_ci)
+/* lead, "±4.4 %" (the CI the design expected) and tail, or nothing where its pilot gave no
+ * slope to size one for (expected_rel_ci is no number then: it read "±nan %" in report.html,
+ * CI of 2026-11-28 on kind A). */
+static void append_expected_ci(char *why, size_t len, const char *lead, double rel_ci,
+			       const char *tail)
 {
 	if (isfinite(rel_ci))
-		pb_append(why, len, "%s±%.1f %%", lead, 100 * rel_ci);
+		pb_append(why, len, "%s±%.1f %%%s", lead, 100 * rel_ci, tail);
 }
 
 void pb_cost_explain_unresolved(struct cost_fit *cf)
@@ -473,7 +474,7 @@ void pb_cost_explain_unresolved(struct cost_fit *cf)
 	char sized[PB_NUM_LEN], had[PB_NUM_LEN];
 	if (!cf->redesigned && cf->design_noise_ns > 0 && cf->run_noise_ns > cf->design_noise_ns) {
 		pb_append(cf->why, sizeof cf->why, "; the design was sized");
-		append_expected_ci(cf->why, sizeof cf->why, " for ", cf->expected_rel_ci);
+		append_expected_ci(cf->why, sizeof cf->why, " for ", cf->expected_rel_ci, "");
 		pb_append(cf->why, sizeof cf->why, " at %s µs of noise a run, and its runs without "
 			  "perf varied by %s µs", pb_num(sized, "%.3g", cf->design_noise_ns / 1e3),
 			  pb_num(had, "%.3g", cf->run_noise_ns / 1e3));
@@ -509,9 +510,7 @@ void pb_cost_explain_unresolved(struct cost_fit *cf)
 	else if (too_wide && f->slope > 0) {
 		pb_append(cf->why, sizeof cf->why, "; the design had the %u rounds it was sized for",
 			  cf->design_rounds);
-		append_expected_ci(cf->why, sizeof cf->why, " (expected ", cf->expected_rel_ci);
-		if (isfinite(cf->expected_rel_ci))
-			pb_append(cf->why, sizeof cf->why, ")");
+		append_expected_ci(cf->why, sizeof cf->why, " (expected ", cf->expected_rel_ci, ")");
 		pb_append(cf->why, sizeof cf->why, ": the noise rose as it ran, which a longer "
 			  "budget does not mend");
 	}

@@ -110,10 +110,10 @@ static const char *undecided_why(const struct pb_plan_check *last, char *buf, si
 						     last->rounds);
 	const char *head = "the check cannot tell the prediction from its tolerance at this noise";
 	char never[320];
-	if (pb_slowdown_undecided_why(last->predicted_pct, last->predicted_ci95_pp,
-				      last->measured_pct, last->measured_ci95_pp, last->rounds, never,
-				      sizeof never))
-		pb_format(buf, len, "%s; %s", head, never);
+	if (need == UINT_MAX)
+		pb_format(buf, len, "%s; %s", head,
+			  pb_slowdown_undecided_why(last->predicted_pct, last->predicted_ci95_pp,
+						    last->measured_pct, never, sizeof never));
 	else if (need > PB_PLAN_MAX_RUNS)
 		pb_format(buf, len, "%s: about %u rounds would decide it, more than --runs allows "
 			  "(%u); measure on a quieter machine", head, need, PB_PLAN_MAX_RUNS);

@@ -433,12 +433,8 @@ unsigned pb_slowdown_rounds_to_decide(double predicted_pct, double predicted_ci9
 }
 
 const char *pb_slowdown_undecided_why(double predicted_pct, double predicted_ci95_pp,
-				      double measured_pct, double measured_ci95_pp,
-				      unsigned rounds, char *buf, size_t len)
+				      double measured_pct, char *buf, size_t len)
 {
-	if (pb_slowdown_rounds_to_decide(predicted_pct, predicted_ci95_pp, measured_pct,
-					 measured_ci95_pp, rounds) != UINT_MAX)
-		return NULL;
 	/* the measured slowdown alone would decide it: the cost's interval keeps it undecided */
 	if (predicted_ci95_pp > 0 && !undecided(predicted_pct, 0, measured_pct, 0))
 		pb_format(buf, len, "no number of rounds decides it: its error (%.2f pp) lies "

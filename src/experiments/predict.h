@@ -234,14 +234,12 @@ const char *pb_slowdown_verdict(double predicted_pct, double predicted_ci95_pp,
 unsigned pb_slowdown_rounds_to_decide(double predicted_pct, double predicted_ci95_pp,
 				      double measured_pct, double measured_ci95_pp,
 				      unsigned rounds);
-/* Why no number of rounds decides an undecided verdict (pb_slowdown_rounds_to_decide gave
- * UINT_MAX), in words written to buf ("no number of rounds decides it: ..."): its error lies
- * within the prediction's own interval of the tolerance (more rounds narrow only the measured
- * one; a cost known more precisely would decide it), or on the tolerance itself. NULL when
- * rounds would decide it, or it is decided. */
+/* Why no number of rounds decides a verdict that pb_slowdown_rounds_to_decide gave UINT_MAX,
+ * in words written to buf ("no number of rounds decides it: ..."): its error lies within the
+ * prediction's own interval of the tolerance (more rounds narrow only the measured one; a
+ * cost known more precisely would decide it), or on the tolerance itself. Returns buf. */
 const char *pb_slowdown_undecided_why(double predicted_pct, double predicted_ci95_pp,
-				      double measured_pct, double measured_ci95_pp,
-				      unsigned rounds, char *buf, size_t len);
+				      double measured_pct, char *buf, size_t len);
 /* Whether a CI half-width is small enough to stop measuring (half the planned tolerance). */
 bool pb_slowdown_precise(double predicted_pct, double ci95_pp);
 /* The slowdown of paired rounds, in %: the mean of each round's difference (its sampled run
