@@ -7,6 +7,7 @@
 #include "util/kit.h"
 
 #include <errno.h>
+#include <string.h>
 
 static struct pb_machine skl, spr, zen4, zen5, vm, neoverse;
 
@@ -42,6 +43,21 @@ static void test_generic(void)
 	CHECK(pb_test_build_attr(&skl, "hw:cycles", 0, &a, &err) == 0);
 	CHECK_EQ_U64(a.sample_period, 0);
 	CHECK(!(a.sample_type & PERF_SAMPLE_IP));
+}
+
+/* The counter the accuracy experiment checks its declared L1 misses with is the hw facility's,
+ * and counts L1D read misses on a machine with a core PMU. */
+static void test_l1_miss_counter(void)
+{
+	const char *counter = pb_l1_miss_counter();
+	CHECK(counter && !strncmp(counter, "hw:", 3));
+	struct perf_event_attr a;
+	struct pb_error err;
+	CHECK(counter && pb_test_build_attr(&skl, counter, 0, &a, &err) == 0);
+	CHECK_EQ_U64(a.type, PERF_TYPE_HW_CACHE);
+	CHECK_EQ_U64(a.config, PERF_COUNT_HW_CACHE_L1D | PERF_COUNT_HW_CACHE_OP_READ << 8 |
+				       PERF_COUNT_HW_CACHE_RESULT_MISS << 16);
+	CHECK_EQ_U64(a.sample_period, 0);
 }
 
 static void test_libpfm_names(void)
@@ -160,6 +176,7 @@ int main(void)
 	if (!pb_pfm_pmu_supported("skl") || !pb_pfm_pmu_supported("amd64_fam19h_zen4"))
 		pb_skip("this libpfm4 (%s) lacks the skl/zen4 tables", pb_pfm_version());
 	test_generic();
+	test_l1_miss_counter();
 	test_libpfm_names();
 	test_errors();
 	test_availability();

@@ -11,6 +11,7 @@
 #include "experiments/point.h"
 #include "facilities/ibs_raw.h"
 #include "facilities/machine.h"
+#include "io/results.h"
 #include "fake_kernel.h"
 #include "util/kit.h"
 #include "workloads/workload.h"
@@ -153,6 +154,11 @@ static void subset_accuracy(void)
 	CHECK(!strcmp(json_string_value(json_array_get(json_object_get(ev, "facility_figures"), 0)),
 		      "ibs_ops_sampled"));
 	json_decref(j);
+	/* a document that names no units (pesbench-results/1) reads it in the facility's own */
+	CHECK(pb_own_figure_named("ibs_ops_sampled") ==
+	      pb_spec_own_figure(&req.events[0].spec, 0));
+	CHECK(pb_results_implied_unit("ibs_ops_sampled") == PB_UNIT_SAMPLES);
+	CHECK(pb_own_figure_named("no_such_figure") == NULL);
 	printf("ibs-op:subset=load+l1-miss: declared %llu, expected %.2f, observed %llu of %llu op "
 	       "samples, accuracy %.3f%%\n", (unsigned long long)f->declared, f->expected,
 	       (unsigned long long)f->observed, (unsigned long long)f->own[0],

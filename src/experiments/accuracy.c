@@ -15,9 +15,8 @@
 static const unsigned ratios[] = {20, 40, 60, 80, 100};
 
 /* The chase's loads miss L1 by construction — an assumption no VM can check. Where the
- * machine has a core PMU, a counting L1D read-miss event rides along and the point records
- * declared vs counted misses. */
-#define L1_MISS_CHECK "hw:perf::PERF_COUNT_HW_CACHE_L1D:READ:MISS"
+ * machine has a core PMU, a counting L1D read-miss event (pb_l1_miss_counter) rides along and
+ * the point records declared vs counted misses. */
 
 static void add_l1_check(const struct pb_suite_options *o, struct pb_point_request *req,
 			 char *why, size_t why_len)
@@ -27,7 +26,12 @@ static void add_l1_check(const struct pb_suite_options *o, struct pb_point_reque
 	why[0] = 0;
 	if (strcmp(req->workload.workload->name, "accuracy"))
 		return;
-	if (pb_spec_counting_here(m, L1_MISS_CHECK, &spec, why, why_len))
+	const char *counter = pb_l1_miss_counter();
+	if (!counter) {
+		pb_format(why, why_len, "no facility counts L1 data-cache misses");
+		return;
+	}
+	if (pb_spec_counting_here(m, counter, &spec, why, why_len))
 		return;
 	req->events[req->nevents].spec = spec;
 	req->events[req->nevents].period = 0;

@@ -30,6 +30,23 @@ const struct pb_facility *const *pb_facility_list(void)
 	return facilities;
 }
 
+const struct pb_own_figure *pb_own_figure_named(const char *name)
+{
+	for (const struct pb_facility *const *f = facilities; *f; f++)
+		for (const struct pb_own_figure *const *o = (*f)->own_figures; o && *o; o++)
+			if (!strcmp((*o)->name, name))
+				return *o;
+	return NULL;
+}
+
+const char *pb_l1_miss_counter(void)
+{
+	for (const struct pb_facility *const *f = facilities; *f; f++)
+		if ((*f)->l1_miss_counter)
+			return (*f)->l1_miss_counter;
+	return NULL;
+}
+
 const struct pb_facility *pb_facility_find(const char *name)
 {
 	for (const struct pb_facility *const *f = facilities; *f; f++)

@@ -199,6 +199,9 @@ struct pb_facility {
 	/* --- What the experiments need to know; ask through the pb_spec_* functions below. --- */
 	/* The spec the default suite runs ("timer:cpu-clock"). */
 	const char *suite_spec;
+	/* A counting spec of L1 data-cache read misses, which checks a workload's declared misses
+	 * (pb_l1_miss_counter); NULL: this facility counts none. */
+	const char *l1_miss_counter;
 	/* Periods are nanoseconds of the thread's clock and the basis of expectations is time. */
 	bool time_based;
 	/* Its samples sit on a grid of the period from enable (an hrtimer the kernel starts when
@@ -298,6 +301,9 @@ struct pb_facility {
 	 * report.html show them. NULL hooks: none. --- */
 	/* The i-th figure this spec has, NULL past the last (at most PB_OWN_FIGURES). */
 	const struct pb_own_figure *(*own_figure)(const struct pb_spec *spec, size_t i);
+	/* Every figure own_figure may give, whatever the spec, NULL-terminated: a document that
+	 * names no units (pesbench-results/1) takes each one's unit from here. */
+	const struct pb_own_figure *const *own_figures;
 	/* Adds one thread's part of the event to own[] (indexed as own_figure): the samples its
 	 * ring gave (every one, before a subset's filter) and the ring's statistics. */
 	void (*own_tally_thread)(const struct pb_spec *spec, uint64_t samples,
@@ -316,6 +322,13 @@ struct pb_own_figure {
 	const char *shown;       /* how measure prints it after the count: a printf format with
 				  * one %llu for the value */
 };
+
+/* The own figure of that name, of whichever facility gives it (pb_facility.own_figures);
+ * NULL: none. */
+const struct pb_own_figure *pb_own_figure_named(const char *name);
+
+/* The first facility's l1_miss_counter; NULL: no facility counts L1 data-cache misses. */
+const char *pb_l1_miss_counter(void);
 
 /* NULL-terminated list of every facility. */
 const struct pb_facility *const *pb_facility_list(void);

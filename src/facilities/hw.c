@@ -349,6 +349,7 @@ const struct pb_facility pb_facility_hw = {
 	.self_test = hw_self_test,
 	.verdict_key = hw_verdict_key,
 	.suite_spec = "hw:instructions",
+	.l1_miss_counter = "hw:perf::PERF_COUNT_HW_CACHE_L1D:READ:MISS",
 	/* more than the usual 4-8 counters, to force multiplexing */
 	.multi_events = 8,
 	.periods = &pb_counter_periods,

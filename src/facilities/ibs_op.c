@@ -165,9 +165,11 @@ static void op_self_test(const struct pb_machine *m, const struct pb_spec *spec,
 static const struct pb_own_figure op_samples_read = {
 	"ibs_ops_sampled", "samples", "observed: the subset's samples among %llu op samples"};
 
+static const struct pb_own_figure *const op_own_figures[] = {&op_samples_read, NULL};
+
 static const struct pb_own_figure *op_own_figure(const struct pb_spec *spec, size_t i)
 {
-	return spec->priv.subset && i == 0 ? &op_samples_read : NULL;
+	return spec->priv.subset && i == 0 ? op_own_figures[0] : NULL;
 }
 
 static void op_own_tally_thread(const struct pb_spec *spec, uint64_t samples,
@@ -197,5 +199,6 @@ const struct pb_facility pb_facility_ibs_op = {
 	.machine_facts = pb_ibs_machine_facts,
 	.perfdata = &pb_ibs_perfdata_decoder,
 	.own_figure = op_own_figure,
+	.own_figures = op_own_figures,
 	.own_tally_thread = op_own_tally_thread,
 };

@@ -1,6 +1,8 @@
 #include "io/results.h"
 #include "io/result_traits.h"
 
+#include "facilities/facility.h"
+
 #include "util/kit.h"
 
 #include <errno.h>
@@ -401,7 +403,8 @@ void pb_results_close(struct pb_results *r)
 /* ---- reading results.json back ---- */
 
 /* The units a pesbench-results/1 file implied for its fields: /1 wrote no "units" object, and
- * these are the units the /2 writer gives the same fields. */
+ * these are the units the /2 writer gives the same fields (a facility's own figures are its
+ * own: pb_own_figure_named). */
 static const struct {
 	const char *name, *unit;
 } v1_units[] = {
@@ -414,8 +417,11 @@ enum pb_unit pb_results_implied_unit(const char *name)
 	for (size_t i = 0; i < PB_ARRAY_SIZE(v1_units); i++)
 		if (!strcmp(v1_units[i].name, name)) {
 			pb_unit_parse(v1_units[i].unit, &u);
-			break;
+			return u;
 		}
+	const struct pb_own_figure *own = pb_own_figure_named(name);
+	if (own)
+		pb_unit_parse(own->unit, &u);
 	return u;
 }
 

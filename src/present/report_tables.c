@@ -219,7 +219,8 @@ static void c_running(const struct pb_result_point *p, char *b, size_t n)
 }
 
 /* The figures the facility of event 0 counts on its own (named in its runs' "facility_figures"
- * list), each as its range over the runs with its unit: "ibs ops sampled 812–840 samples". */
+ * list), each as its range over the runs with its unit, its name in words: "<name> 812–840
+ * samples". */
 static void c_own(const struct pb_result_point *p, char *b, size_t n)
 {
 	*b = '\0';
@@ -276,7 +277,7 @@ static void c_site(const struct pb_result_point *p, char *b, size_t n)
 		pb_append(b, n, " (%s)", class);
 }
 
-/* A run's time in the unit of its size: a breakpoint's 30 µs baseline and its 30 ms sampled
+/* A run's time in the unit of its size: a trapping facility's 30 µs baseline and its 30 ms sampled
  * run share the column. */
 static void c_wall_time(const struct pb_result_point *p, char *b, size_t n)
 {
