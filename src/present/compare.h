@@ -7,8 +7,9 @@
  * CPU model next to each other. A facility is matched by its canonical spec, a precise one
  * (its descriptor's family says so) with whichever precise facility another machine has. A
  * setting that is one value in each run (say --delivery) is left out of the rows, so runs that
- * differ only in it line up, and the table says how they differ. Each cell other than the first run's carries its
- * delta to the first run and whether the delta exceeds both figures' intervals. */
+ * differ only in it line up, and the table says how they differ. Each cell other than the first
+ * run's carries its delta to the first run and whether the delta exceeds both figures'
+ * intervals. */
 #ifndef PB_COMPARE_H
 #define PB_COMPARE_H
 
