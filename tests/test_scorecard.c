@@ -10,6 +10,7 @@
  * a name with none at all is never judged exact. */
 #include "check.h"
 #include "results_json.h"
+#include "analysis/stats.h"
 #include "io/results.h"
 #include "present/report.h"
 #include "present/summary.h"
@@ -511,6 +512,95 @@ static void check_program_cost(void)
 }
 
 
+/* The cost workload measured again beside the predictions, later in the suite: where it differs
+ * from the fit by more than both intervals in quadrature, the cost moved, the scorecard says
+ * so, and the overheads and the rate hold the span of both intervals; where it is within, the
+ * fit's cost alone sizes them; a span past ±10 % leaves them unresolved. */
+static void check_cost_moved(void)
+{
+	json_t *root = results_root();
+	json_t *pts = json_object_get(root, "points");
+	const struct {
+		const char *family;
+		double later, later_ci;
+	} cases[] = {{"tick", 17600, 400}, {"tock", 16100, 400}, {"tack", 20000, 1000}};
+	for (size_t i = 0; i < PB_ARRAY_SIZE(cases); i++) {
+		char facility[32];
+		snprintf(facility, sizeof facility, "%s:x", cases[i].family);
+		json_t *t = traits("ns", false, cases[i].family);
+		point(pts, "accuracy", facility, json_incref(t), "time", 100000, 100, 3);
+		/* a fit of 16000 ± 200 ns; one run's noise 1 % of its 30 ms at 40 df */
+		json_array_append_new(
+			pts, json_pack("{s:s, s:s, s:s, s:[], s:{s:f, s:f, s:f, s:b, s:f, s:f, s:i}, "
+				       "s:s, s:s, s:i, s:O}", "experiment", "cost", "facility",
+				       facility, "workload", "busy", "runs", "metrics", "ns_per_sample",
+				       16000.0, "ci95_ns", 200.0, "r2", 0.999, "resolved", 1,
+				       "baseline_ns", 30e6, "run_noise_ns", 300e3, "run_noise_df", 40,
+				       "kind", "fit", "delivery", "none", "threads", 1, "traits", t));
+		double vs_fit = (cases[i].later - 16000) / 16000 * 100;
+		double vs_fit_ci = hypot(cases[i].later_ci, 200) / 16000 * 100;
+		json_array_append_new(
+			pts, json_pack("{s:s, s:s, s:s, s:[], s:{s:f, s:f, s:f, s:f}, s:s, s:I, s:i, "
+				       "s:O}", "experiment", "cost", "facility", facility, "workload",
+				       "accuracy:ratio=20", "runs", "metrics",
+				       "reference_ns_per_sample", cases[i].later,
+				       "reference_ns_per_sample_ci95", cases[i].later_ci,
+				       "reference_vs_fit_pct", vs_fit, "reference_vs_fit_ci95_pp",
+				       vs_fit_ci, "kind", "prediction", "period", (json_int_t)57717,
+				       "threads", 1, "traits", t));
+		json_decref(t);
+	}
+	struct pb_results doc;
+	pb_test_results_of_json(&doc, root);
+	pb_scorecard_fill(&doc);
+	/* one run's noise, pooled over the three fits' runs: 1 % at 120 df */
+	double noise = pb_t95(120) * 0.01;
+
+	/* +10 ± 2.8 %: moved; the span 15800 to 18000 ns, 16900 ± 1100 */
+	const struct pb_rset *tick = pb_test_card_of(&doc, "tick");
+	const struct pb_rset *later = pb_rset_get_set(tick, "ns_per_sample_later");
+	CHECK(later && pb_rset_is_true(later, "moved") && pb_rset_is_true(later, "resolved"));
+	CHECK(pb_rset_get_number(later, "value", NULL) == 17600);
+	CHECK(pb_rset_get_number(later, "lo", NULL) == 17200);
+	CHECK_STR_CONTAINS(text(later, "note"), "measured again beside accuracy:ratio=20 at 57.7 "
+			   "µs, after the fit: +10 ± 2.8 % from the fit's cost there, beyond both "
+			   "intervals: the cost moved while the suite ran");
+	const struct pb_rset *k1 = pb_rset_get_set(tick, "overhead_1khz");
+	CHECK(pb_rset_is_true(k1, "resolved"));
+	CHECK(fabs(pb_rset_get_number(k1, "value", NULL) - 1.69) < 1e-9);
+	CHECK(fabs(pb_rset_get_number(k1, "lo", NULL) - 1.58) < 1e-9);
+	CHECK(fabs(pb_rset_get_number(k1, "hi", NULL) - 1.80) < 1e-9);
+	const struct pb_rset *rate = pb_rset_get_set(tick, "sampling_rate_hz");
+	CHECK(fabs(pb_rset_get_number(rate, "value", NULL) - noise / 18000e-9) < 1e-6);
+	CHECK_STR_CONTAINS(text(tick, "summary"), "the cost moved while the suite ran (17.6 ± 0.4 "
+			   "µs a sample later, +10 % from the fit): the rates and overheads hold "
+			   "both");
+	struct pb_scorecard_cells c;
+	pb_scorecard_cells(tick, &c);
+	CHECK_MSG(!strcmp(c.cost, "16 ±0.2 µs; 17.6 ±0.4 µs later"), "%s", c.cost);
+
+	/* +0.63 ± 2.8 %: held; the fit's cost alone */
+	const struct pb_rset *tock = pb_test_card_of(&doc, "tock");
+	later = pb_rset_get_set(tock, "ns_per_sample_later");
+	CHECK(later && !pb_rset_is_true(later, "moved"));
+	CHECK_STR_CONTAINS(text(later, "note"), "within both intervals: the cost held");
+	CHECK(fabs(pb_rset_get_number(pb_rset_get_set(tock, "overhead_1khz"), "value", NULL) -
+		   1.6) < 1e-9);
+	rate = pb_rset_get_set(tock, "sampling_rate_hz");
+	CHECK(fabs(pb_rset_get_number(rate, "value", NULL) - noise / 16200e-9) < 1e-6);
+	CHECK(!strstr(text(tock, "summary"), "moved"));
+	pb_scorecard_cells(tock, &c);
+	CHECK_MSG(!strcmp(c.cost, "16 ±0.2 µs"), "%s", c.cost);
+
+	/* +25 %: the span 15800 to 21000 ns is ±14 %: nothing sized by it is resolved */
+	const struct pb_rset *tack = pb_test_card_of(&doc, "tack");
+	CHECK(!pb_rset_is_true(pb_rset_get_set(tack, "overhead_1khz"), "resolved"));
+	CHECK(pb_rset_get_set(tack, "sampling_rate_hz") == NULL);
+	CHECK(!strstr(text(tack, "use_for"), "sampling up to"));
+	pb_results_free(&doc);
+	json_decref(root);
+}
+
 /* No figure in exponent form in the scorecard's notes: an unresolved estimate of 16933 ns read
  * "1.69e+04 ± 4e+03 ns", a period of 1 ms "1e+03 µs". */
 static void check_no_exponent(void)
@@ -693,6 +783,7 @@ int main(void)
 	check_sampling_rate_units();
 	check_trap_cost();
 	check_program_cost();
+	check_cost_moved();
 	check_machine_noise(false);
 	check_machine_noise(true);
 	check_precise_shortfall();

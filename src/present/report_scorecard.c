@@ -24,6 +24,7 @@ static const char *const figure_labels[][2] = {
 	{"ns_per_event", "cost per event"},
 	{"ns_per_counted_event", "cost of counting an event, sampled or not"},
 	{"program_ns_per_sample", "cost per sample paid by the suite's programs"},
+	{"ns_per_sample_later", "cost per sample, the cost workload measured again later"},
 	{"overhead_1khz", "overhead at 1 kHz"},
 	{"overhead_10khz", "overhead at 10 kHz"},
 	{"sampling_rate_hz", "sampling rate whose cost stays inside the timing noise"},

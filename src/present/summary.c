@@ -102,6 +102,13 @@ void pb_scorecard_cells(const struct pb_rset *e, struct pb_scorecard_cells *c)
 		cost_text(a, sizeof a, cost);
 		pb_append(c->cost, sizeof c->cost, "%s%s", trap ? " + " : "", a);
 	}
+	/* a cost that moved while the suite ran: what it was when measured again */
+	const struct pb_rset *later = figure_of(e, "ns_per_sample_later");
+	if (later && cost && pb_rset_is_true(later, "moved")) {
+		char a[48];
+		cost_text(a, sizeof a, later);
+		pb_append(c->cost, sizeof c->cost, "; %s later", a);
+	}
 	/* what the suite's programs paid, beside the register-only loop's cost */
 	const struct pb_rset *programs = figure_of(e, "program_ns_per_sample");
 	if (programs && cost && pb_rset_is_true(cost, "resolved")) {

@@ -17,8 +17,8 @@
 const char *const pb_scorecard_figures[] = {
 	"accuracy_median", "accuracy_worst", "bias_max_deviation", "skid", "loss",
 	"throttles", "running_share_min", "wrong_level_samples", "ns_per_sample", "ns_per_event",
-	"ns_per_counted_event", "program_ns_per_sample", "overhead_1khz", "overhead_10khz",
-	"sampling_rate_hz", NULL};
+	"ns_per_counted_event", "program_ns_per_sample", "ns_per_sample_later", "overhead_1khz",
+	"overhead_10khz", "sampling_rate_hz", NULL};
 
 double pb_scorecard_overhead_pct(double ns_per_sample, double rate_hz)
 {
@@ -149,8 +149,9 @@ static void describe_row(const struct pb_result_point *p, char *buf, size_t len)
 		  pb_rset_get_int(&p->params, "threads") == 1 ? "" : "s");
 }
 
-void pb_scorecard_figure(struct pb_rset *entry, const char *name, double value, double lo,
-			 double hi, const char *unit, bool resolved, const char *note)
+struct pb_rset *pb_scorecard_figure(struct pb_rset *entry, const char *name, double value,
+				    double lo, double hi, const char *unit, bool resolved,
+				    const char *note)
 {
 	struct pb_rset *f = pb_rset_set(entry, name);
 	pb_rset_real_or_null(f, "value", PB_UNIT_NONE, value);
@@ -160,6 +161,7 @@ void pb_scorecard_figure(struct pb_rset *entry, const char *name, double value, 
 	pb_rset_bool(f, "resolved", resolved);
 	if (note && *note)
 		pb_rset_text(f, "note", note);
+	return f;
 }
 
 /* ---------- the parts of one entry ---------- */

@@ -117,6 +117,80 @@ static void program_cost_part(struct pb_rset *e, const struct pb_results *r, con
 			    true, note);
 }
 
+/* The cost workload measured again later in the suite, beside a prediction target at its
+ * shortest period (docs/overhead.md, "The cost workload beside each target"): the first point
+ * of the family that carries it with its distance from the fit, NULL without one. */
+static const struct pb_result_point *later_cost_point(const struct pb_results *r,
+						      const char *family)
+{
+	for (size_t i = 0; i < r->npoints; i++) {
+		const struct pb_result_point *p = r->points[i];
+		if (pb_scorecard_in_family(p, family) && cost_point(p, "prediction") &&
+		    pb_rset_get(&p->metrics, "reference_ns_per_sample") &&
+		    pb_rset_get(&p->metrics, "reference_ns_per_sample_ci95") &&
+		    pb_rset_get(&p->metrics, "reference_vs_fit_pct") &&
+		    pb_rset_get(&p->metrics, "reference_vs_fit_ci95_pp"))
+			return p;
+	}
+	return NULL;
+}
+
+/* Where the cost lies once measured again, relative to the fit's: the middle and half-width of
+ * the span that holds both intervals when the cost moved; 1 and 0 when it held or nothing
+ * measured it again. */
+struct cost_span {
+	double mid, half;
+};
+
+/* The cost measured again later as a figure, and whether the cost moved from the fit's while
+ * the suite ran: the two differ by more than both intervals in quadrature, which a cost that
+ * held would show in 1 suite in 20. It did in 9 of 39 default suites (kind A, 2026-11-27 and
+ * 28; docs/overhead.md, "Does the cost hold while the suite runs?"): the fit's interval is its
+ * sweep's, and the machine's cost moves over a suite by more. The figures the cost sizes then
+ * hold both measurements (*span). */
+static void later_cost_part(struct pb_rset *e, const struct pb_results *r, const char *family,
+			    struct verdict_parts *v, struct cost_span *span)
+{
+	*span = (struct cost_span){.mid = 1, .half = 0};
+	const struct pb_result_point *p = later_cost_point(r, family);
+	if (!p)
+		return;
+	const struct pb_rset *m = &p->metrics;
+	double ns = pb_rset_get_number(m, "reference_ns_per_sample", NULL);
+	double ci = pb_rset_get_number(m, "reference_ns_per_sample_ci95", NULL);
+	double vs_fit = pb_rset_get_number(m, "reference_vs_fit_pct", NULL);
+	double vs_fit_ci = pb_rset_get_number(m, "reference_vs_fit_ci95_pp", NULL);
+	if (!(ns > 0) || !(ci >= 0) || !isfinite(vs_fit) || !(vs_fit_ci >= 0) || !(vs_fit > -100))
+		return;
+	bool moved = fabs(vs_fit) > vs_fit_ci;
+	char period[48], note[400], a[PB_NUM_LEN], h[PB_NUM_LEN], d[PB_NUM_LEN], dh[PB_NUM_LEN];
+	period_words(p, period, sizeof period);
+	pb_format(note, sizeof note, "the cost workload measured again beside %s at %s, after the "
+		  "fit: %s ± %s %% from the fit's cost there, %s", p->workload, period,
+		  pb_num(d, "%+.2g", vs_fit), pb_num(dh, "%.2g", vs_fit_ci),
+		  moved ? "beyond both intervals: the cost moved while the suite ran"
+			: "within both intervals: the cost held");
+	struct pb_rset *f = pb_scorecard_figure(e, "ns_per_sample_later", ns, ns - ci, ns + ci,
+						"ns/sample", ci <= PB_FIT_MAX_REL_CI * ns, note);
+	pb_rset_bool(f, "moved", moved);
+	if (!moved)
+		return;
+	/* both intervals relative to the fit's cost there: the distance's interval is the two
+	 * half-widths in quadrature, so the fit's own is what the later one leaves of it */
+	double fit_there = ns / (1 + vs_fit / 100);
+	double later = ns / fit_there, later_half = ci / fit_there;
+	double both = vs_fit_ci / 100;
+	double fit_half = sqrt(fmax(both * both - later_half * later_half, 0));
+	double lo = fmin(1 - fit_half, later - later_half), hi = fmax(1 + fit_half, later + later_half);
+	*span = (struct cost_span){.mid = (lo + hi) / 2, .half = (hi - lo) / 2};
+	char text[240];
+	pb_format(text, sizeof text, "the cost moved while the suite ran (%s ± %s µs a sample "
+		  "later, %s %% from the fit): the rates and overheads hold both",
+		  pb_num(a, "%.3g", ns / 1000), pb_num(h, "%.2g", ci / 1000),
+		  pb_num(d, "%+.2g", vs_fit));
+	pb_scorecard_add_part(v->besides, sizeof v->besides, text);
+}
+
 /* One run's 95 % band of CPU time on this machine, as a fraction: t times one run's noise
  * over the run, the noise of unsampled runs of the cost workload at the suite's run length. The
  * same for every facility: each one's own overhead baselines are runs of its own length (a
@@ -179,12 +253,15 @@ static void counted_event_part(struct pb_rset *e, const struct pb_rset *m,
 
 /* The rate whose overhead at a cost of ns per sample stays inside the noise (a fraction of a
  * run), on the line by rate when there is one: there each rate pays its own period's cost, at
- * its upper bound, so a few steps settle it. */
-static double rate_within_noise(double noise, double ns, const struct pb_rate_model *line)
+ * its upper bound (of the span that holds a cost that moved), so a few steps settle it. */
+static double rate_within_noise(double noise, double ns, const struct pb_rate_model *line,
+				const struct cost_span *span)
 {
 	double hz = noise / (ns * 1e-9);
 	for (int step = 0; line && step < 4 && hz > 0; step++) {
 		double ci, at = pb_rate_model_at(line, (uint64_t)fmin(1e9 / hz, 1e18), &ci);
+		ci = fmax(ci, span->half * at);
+		at *= span->mid;
 		if (!(at + ci > 0))
 			break;
 		hz = noise / ((at + ci) * 1e-9);
@@ -224,6 +301,8 @@ void pb_scorecard_cost_part(struct pb_rset *e, const struct pb_results *r, const
 			  pb_rset_get_number(m, "r2", NULL), p->facility);
 	pb_scorecard_figure(e, "ns_per_sample", ns, ns - ci, ns + ci, "ns/sample", resolved, note);
 	program_cost_part(e, r, family);
+	struct cost_span span;
+	later_cost_part(e, r, family, v, &span);
 	/* A facility that traps on every event pays its trap whether the event is sampled or not:
 	 * at the 1 and 10 kHz below, every event is a sample (period 1), each costing trap +
 	 * sample. The sum's half-width is the sum of the two (the fit's slope and intercept are
@@ -243,6 +322,13 @@ void pb_scorecard_cost_part(struct pb_rset *e, const struct pb_results *r, const
 		cost_ci = evci + ci;
 		cost_resolved = ev_resolved && cost > 0 && cost_ci <= PB_FIT_MAX_REL_CI * cost;
 	}
+	/* a cost that moved while the suite ran: the span that holds both measurements, resolved
+	 * by the fit's rule on it (a span past ±10 % leaves the figures unresolved) */
+	if (span.half > 0) {
+		cost_ci = fmax(cost_ci, span.half * cost);
+		cost *= span.mid;
+		cost_resolved = cost_resolved && cost_ci <= PB_FIT_MAX_REL_CI * cost;
+	}
 	/* a sample dearer at slow rates (the fit's line by rate, where it tells the cost from one
 	 * figure: io/rate_model.h): each rate's own cost, the line's at its period, with the
 	 * line's interval there, resolved by the fit's rule */
@@ -256,6 +342,8 @@ void pb_scorecard_cost_part(struct pb_rset *e, const struct pb_results *r, const
 		bool c_resolved = cost_resolved;
 		if (by_rate) {
 			c = pb_rate_model_at(&line, (uint64_t)(1e9 / rates[i]), &c_ci);
+			c_ci = fmax(c_ci, span.half * c);
+			c *= span.mid;
 			c_resolved = resolved && c > 0 && c_ci <= PB_FIT_MAX_REL_CI * c;
 		}
 		const char *how =
@@ -273,15 +361,17 @@ void pb_scorecard_cost_part(struct pb_rset *e, const struct pb_results *r, const
 		noise = timing_noise(r, family);
 	if (cost_resolved && cost + cost_ci > 0 && !isnan(noise)) {
 		const struct pb_rate_model *rate_line = by_rate ? &line : NULL;
-		double hz = rate_within_noise(noise, cost + cost_ci, rate_line);
+		double hz = rate_within_noise(noise, cost + cost_ci, rate_line, &span);
 		/* how well the rate is known: the noise's interval (a standard deviation's, at the
 		 * pooled degrees of freedom), the cost held at its upper bound as above */
 		double lo = NAN, hi = NAN;
 		if (noise_df) {
 			double s_lo, s_hi;
 			pb_stdev_ci95(1.0, noise_df, &s_lo, &s_hi);
-			lo = rate_within_noise(noise * s_lo, cost + cost_ci, rate_line);
-			hi = rate_within_noise(noise * s_hi, cost + cost_ci, rate_line);
+			lo = rate_within_noise(noise * s_lo, cost + cost_ci, rate_line,
+					       &span);
+			hi = rate_within_noise(noise * s_hi, cost + cost_ci, rate_line,
+					       &span);
 		}
 		char rate[48], text[224], a[48], b[48], nz[PB_NUM_LEN];
 		rate_words(rate, sizeof rate, hz);

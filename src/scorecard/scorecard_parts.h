@@ -19,9 +19,11 @@ bool pb_scorecard_in_family(const struct pb_result_point *p, const char *family)
 bool pb_scorecard_is_experiment(const struct pb_result_point *p, const char *name);
 /* "events" or "ns": what a point's period counts, by its traits. */
 const char *pb_scorecard_period_unit(const struct pb_result_point *p);
-/* Sets the entry's figure name to {value, lo, hi, unit, resolved, note}. */
-void pb_scorecard_figure(struct pb_rset *entry, const char *name, double value, double lo,
-			 double hi, const char *unit, bool resolved, const char *note);
+/* Sets the entry's figure name to {value, lo, hi, unit, resolved, note}; returns it, for a
+ * figure that says more. */
+struct pb_rset *pb_scorecard_figure(struct pb_rset *entry, const char *name, double value,
+				    double lo, double hi, const char *unit, bool resolved,
+				    const char *note);
 /* Adds text to a "use" or "not for" list, after a comma when it holds something. */
 void pb_scorecard_add_part(char *buf, size_t len, const char *text);
 
