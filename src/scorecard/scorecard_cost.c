@@ -346,11 +346,15 @@ void pb_scorecard_cost_part(struct pb_rset *e, const struct pb_results *r, const
 			c *= span.mid;
 			c_resolved = resolved && c > 0 && c_ci <= PB_FIT_MAX_REL_CI * c;
 		}
-		const char *how =
-			traps ? "(trap per event + sample) × rate, every event sampled (period 1)"
-			: by_rate ? "per-sample cost at the rate's period, on the fit's line by rate, "
-				    "× rate"
-				  : "per-sample cost × rate";
+		char how[200];
+		pb_format(how, sizeof how, "%s%s",
+			  traps ? "(trap per event + sample) × rate, every event sampled (period 1)"
+			  : by_rate ? "per-sample cost at the rate's period, on the fit's line by "
+				      "rate, × rate"
+				    : "per-sample cost × rate",
+			  span.half > 0 ? "; the cost moved while the suite ran: its interval the "
+					  "span of the fit's and the later measurement's"
+					: "");
 		pb_scorecard_figure(e, names[i], pb_scorecard_overhead_pct(c, rates[i]),
 				    pb_scorecard_overhead_pct(c - c_ci, rates[i]),
 				    pb_scorecard_overhead_pct(c + c_ci, rates[i]), "%", c_resolved, how);
