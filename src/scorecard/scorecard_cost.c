@@ -145,7 +145,7 @@ struct cost_span {
 /* The cost measured again later as a figure, and whether the cost moved from the fit's while
  * the suite ran: the two differ by more than both intervals in quadrature, which a cost that
  * held would show in 1 suite in 20. It did in 9 of 39 default suites (kind A, 2026-11-27 and
- * 28; docs/overhead.md, "Does the cost hold while the suite runs?"): the fit's interval is its
+ * 28; docs/overhead.md, "Kind A, a ninth time"): the fit's interval is its
  * sweep's, and the machine's cost moves over a suite by more. The figures the cost sizes then
  * hold both measurements (*span). */
 static void later_cost_part(struct pb_rset *e, const struct pb_results *r, const char *family,
@@ -181,7 +181,8 @@ static void later_cost_part(struct pb_rset *e, const struct pb_results *r, const
 	double later = ns / fit_there, later_half = ci / fit_there;
 	double both = vs_fit_ci / 100;
 	double fit_half = sqrt(fmax(both * both - later_half * later_half, 0));
-	double lo = fmin(1 - fit_half, later - later_half), hi = fmax(1 + fit_half, later + later_half);
+	double lo = fmin(1 - fit_half, later - later_half);
+	double hi = fmax(1 + fit_half, later + later_half);
 	*span = (struct cost_span){.mid = (lo + hi) / 2, .half = (hi - lo) / 2};
 	char text[240];
 	pb_format(text, sizeof text, "the cost moved while the suite ran (%s ± %s µs a sample "
@@ -323,7 +324,10 @@ void pb_scorecard_cost_part(struct pb_rset *e, const struct pb_results *r, const
 		cost_resolved = ev_resolved && cost > 0 && cost_ci <= PB_FIT_MAX_REL_CI * cost;
 	}
 	/* a cost that moved while the suite ran: the span that holds both measurements, resolved
-	 * by the fit's rule on it (a span past ±10 % leaves the figures unresolved) */
+	 * by the fit's rule on it (a span past ±10 % leaves the figures unresolved); it measured
+	 * a sample's cost, so not a trap's */
+	if (traps)
+		span = (struct cost_span){.mid = 1, .half = 0};
 	if (span.half > 0) {
 		cost_ci = fmax(cost_ci, span.half * cost);
 		cost *= span.mid;
