@@ -2319,6 +2319,99 @@ static void test_disturbed_round(void)
 	free(d);
 }
 
+/* A timer's predicted slowdown at period P with a cost c a sample, in %: c / (P - c). Half the
+ * distance between it at c ± h, the interval a prediction made with c ± h carries. */
+static double timer_slowdown_half(double P, double c, double h)
+{
+	return ((c + h) / (P - c - h) - (c - h) / (P - c + h)) / 2 * 100;
+}
+
+/* The cost workload measured again beside the first target: where it lies beyond both
+ * intervals from the fit (the cost moved while the suite ran: 9 of 39 suites on kind A), the
+ * prediction's cost is the fit's ± the span to the far end of the reference's interval, it says
+ * so, and a later target without a reference carries the same; where it held, the fit's own
+ * interval, and nothing said. */
+static void test_cost_moved(void)
+{
+	struct pb_spec spec;
+	CHECK(pb_spec_parse("timer:cpu-clock", &spec, NULL) == 0);
+	struct cost_fit *none = calloc(1, sizeof *none);
+	struct prediction_rounds_done *d = calloc(1, sizeof *d);
+	CHECK(none && d);
+	if (!none || !d) {
+		free(none);
+		free(d);
+		return;
+	}
+	none->fitted = none->resolved = true;
+	none->cpu.slope = 13079;
+	none->cpu.slope_ci95 = 167;
+	static const uint64_t period = 143867;
+	const double P = (double)period;
+	const struct pb_cost_reference reference = {0};
+	char dir[] = "/tmp/pb-test-cost-XXXXXX";
+	struct pb_results res;
+	pb_test_results_in_tmp(dir, &res, "test_cost");
+	double moved_half = 0;
+	for (int moved = 1; moved >= 0; moved--) {
+		*d = (struct prediction_rounds_done){.spec = &spec, .none = none, .threads = 1,
+						     .rounds = 8, .periods = &period, .nperiods = 1,
+						     .ref = &reference};
+		/* the cost workload beside it: 14.5 µs a sample (moved) or 13.1 (held) */
+		double ref_ns = moved ? 14500 : 13100;
+		for (unsigned r = 0; r < 8; r++) {
+			d->ref_base[r] = (struct predict_run){.cpu = 30e6 + 1e4 * r};
+			d->ref_sampled[r] = (struct predict_run){
+				.cpu = 30e6 + 1e4 * r + 200 * ref_ns + 2e4 * (r % 3), .samples = 200};
+			d->bcpu[r] = d->bwall[r] = 50e6 + 1e5 * (r % 2);
+			double c = d->bcpu[r] + 350 * 13500.0;
+			d->runs[0][r] = (struct predict_run){.cpu = c, .wall = c, .samples = 350,
+							     .expected = 350};
+		}
+		struct pb_result_point *bp = pb_cost_prediction_baseline_point(
+			&res, "timer:cpu-clock", "accuracy:ratio=20", 1);
+		pb_cost_prediction_points(&res, "timer:cpu-clock", "accuracy:ratio=20", bp, d);
+		struct pb_result_point *p = res.points[res.npoints - 1];
+		double ref = pb_rset_get_number(&p->metrics, "reference_ns_per_sample", NULL);
+		double ref_ci = pb_rset_get_number(&p->metrics, "reference_ns_per_sample_ci95", NULL);
+		double pred_ci = pb_rset_get_number(&p->metrics, "predicted_slowdown_ci95_pp", NULL);
+		double half = pb_cost_moved_half(d);
+		if (moved) {
+			moved_half = (fabs(ref - 13079) + ref_ci) / 13079;
+			CHECK_MSG(near(half, moved_half, 1e-12), "%.6f vs %.6f", half, moved_half);
+			CHECK(near(pb_rset_get_number(&p->metrics, "cost_moved_ci95_pct", NULL),
+				   100 * moved_half, 1e-9));
+			double want = timer_slowdown_half(P, 13079, moved_half * 13079);
+			CHECK_MSG(near(pred_ci, want, 1e-9), "± %.6f pp vs %.6f", pred_ci, want);
+			const char *note = pb_rset_get_text(&p->params, "cost_moved_note");
+			CHECK(note && strstr(note, "the cost moved while the suite ran"));
+		} else {
+			CHECK_EQ_U64(half, 0);
+			CHECK(!pb_rset_get(&p->metrics, "cost_moved_ci95_pct"));
+			CHECK(!pb_rset_get_text(&p->params, "cost_moved_note"));
+			CHECK(near(pred_ci, timer_slowdown_half(P, 13079, 167), 1e-9));
+		}
+	}
+	/* a later target: no reference, the earlier one's span carried; with a reference that
+	 * held, still the earlier one's */
+	CHECK(moved_half > 0.1);
+	d->cost_moved = moved_half;
+	CHECK(near(pb_cost_moved_half(d), moved_half, 1e-12));
+	d->ref = NULL;
+	CHECK(near(pb_cost_moved_half(d), moved_half, 1e-12));
+	struct pb_result_point *bp = pb_cost_prediction_baseline_point(&res, "timer:cpu-clock",
+								       "program:xz", 1);
+	pb_cost_prediction_points(&res, "timer:cpu-clock", "program:xz", bp, d);
+	struct pb_result_point *p = res.points[res.npoints - 1];
+	CHECK(near(pb_rset_get_number(&p->metrics, "predicted_slowdown_ci95_pp", NULL),
+		   timer_slowdown_half(P, 13079, moved_half * 13079), 1e-9));
+	CHECK(pb_rset_get_text(&p->params, "cost_moved_note") != NULL);
+	pb_test_check_units(&res);
+	pb_test_results_remove(&res, dir);
+	free(none);
+	free(d);
+}
+
 /* The timer's predictions carry the cost workload measured beside each target (its fit has no
  * per-event term); a fit that did not resolve predicts nothing, and the checks are counted as
  * skipped, saying so. */
@@ -2468,6 +2561,7 @@ int main(void)
 	test_rounds_to_decide();
 	test_paired_disturbed();
 	test_disturbed_round();
+	test_cost_moved();
 	test_slowdown_criterion();
 	test_paired_sample_cost();
 	test_cost_by_period();

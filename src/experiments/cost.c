@@ -421,6 +421,8 @@ static int cost_run(const struct pb_suite_options *o, const struct pb_spec *aske
 	reference.base.nevents = 0;
 	const struct pb_cost_reference *ref = fits[0].per_event ? NULL : &reference;
 	const char *other = predict_workload(&spec);
+	/* how far the cost moved while the suite ran, once measured again beside a target */
+	double cost_moved = 0;
 	if (other) {
 		struct pb_point_request target;
 		char label[64], insn[96];
@@ -468,7 +470,7 @@ static int cost_run(const struct pb_suite_options *o, const struct pb_spec *aske
 							   use,
 							   use == &site_fits[0] && tc[t] == 1 ? ref
 											       : NULL,
-							   res, err);
+							   &cost_moved, res, err);
 		}
 	}
 	if (!rc && is_timer(&spec)) {
@@ -478,7 +480,8 @@ static int cost_run(const struct pb_suite_options *o, const struct pb_spec *aske
 				pb_cost_refuse_prediction(res, facility, pb_cost_program_names[i],
 							  &fits[0], NULL);
 		} else {
-			rc = pb_cost_real_programs(o, facility, &spec, &fits[0], res, err);
+			rc = pb_cost_real_programs(o, facility, &spec, &fits[0], cost_moved, res,
+						   err);
 		}
 	}
 	free(site_fits);

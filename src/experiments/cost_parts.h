@@ -237,7 +237,19 @@ struct prediction_rounds_done {
 	 * a sampled run at the target's shortest period (the last). */
 	const struct pb_cost_reference *ref;
 	struct predict_run ref_base[MAX_RUNS], ref_sampled[MAX_RUNS];
+	/* The half-width, as a share of the fit's cost, that the prediction's cost takes when the
+	 * cost workload measured again beside an earlier target lay beyond both intervals from
+	 * the fit (pb_cost_moved_half); 0: it held, or nothing measured it again. */
+	double cost_moved;
 };
+
+/* The share of the fit's cost that holds both the fit's interval and that of the cost workload
+ * measured beside this target (its reference, at the shortest period) when the two lie beyond
+ * both intervals in quadrature: the cost moved while the suite ran (9 of 39 default suites on
+ * kind A, docs/overhead.md, "Kind A, a ninth time"), and a prediction made with the fit's cost
+ * carries the span around it. d->cost_moved, from an earlier target, when this one has no
+ * reference or its own held. */
+double pb_cost_moved_half(const struct prediction_rounds_done *d);
 
 /* One run of a prediction's target: period 0 without perf, else sampled at period. Returns 0,
  * -1 (err: the suite stops) or 1 (the target is skipped; the run left its reason). */
@@ -262,11 +274,13 @@ int pb_cost_prediction_rounds(const struct pb_suite_options *o, const char *what
 void pb_cost_refuse_prediction(struct pb_results *res, const char *facility,
 			       const char *workload, const struct cost_fit *cf,
 			       const struct cost_fit *first);
+/* cost_moved: in, pb_cost_moved_half of the targets before this one; out, this one's (a
+ * target with a reference measures it again). */
 int pb_cost_predict_workload(const struct pb_suite_options *o, const char *facility,
 			     const struct pb_spec *spec, const char *workload, unsigned threads,
 			     const uint64_t *periods, const double *aimed_pct, unsigned nperiods,
 			     const struct cost_fit *none, const struct pb_cost_reference *ref,
-			     struct pb_results *res, struct pb_error *err);
+			     double *cost_moved, struct pb_results *res, struct pb_error *err);
 /* The periods a target is predicted at (up to 3, shortest last). A timer's come from the fit:
  * those whose predicted slowdown is 30, 10 and 3 % (the first over the 10 % that the slowdown
  * criterion needs on one period at least), no shorter than the facility allows; an event-based
@@ -278,8 +292,9 @@ unsigned pb_cost_prediction_periods(const struct pb_spec *spec, const struct cos
 				    const uint64_t *sweep, unsigned np, uint64_t *out,
 				    double *aimed_pct);
 extern const char *const pb_cost_program_names[2];
+/* cost_moved: pb_cost_moved_half of the targets before them. */
 int pb_cost_real_programs(const struct pb_suite_options *o, const char *facility,
 			  const struct pb_spec *spec, const struct cost_fit *none,
-			  struct pb_results *res, struct pb_error *err);
+			  double cost_moved, struct pb_results *res, struct pb_error *err);
 
 #endif

@@ -185,6 +185,20 @@ static struct reference_figures reference_of(const struct prediction_rounds_done
 	return f;
 }
 
+double pb_cost_moved_half(const struct prediction_rounds_done *d)
+{
+	if (!d->ref || !d->nperiods)
+		return d->cost_moved;
+	struct reference_figures rf = reference_of(d, d->nperiods - 1);
+	double fit_ci, fit = pb_cost_at_period(d->none, d->periods[d->nperiods - 1], &fit_ci);
+	if (!(fit > 0) || !isfinite(rf.ns) || !isfinite(rf.ci95) || !isfinite(fit_ci) ||
+	    !(fabs(rf.ns - fit) > hypot(rf.ci95, fit_ci)))
+		return d->cost_moved;
+	/* around the fit's cost, which the prediction is made with: out to the far end of the
+	 * reference's interval */
+	return fmax(d->cost_moved, (fabs(rf.ns - fit) + rf.ci95) / fit);
+}
+
 /* Period i's slowdowns over the rounds done: predicted (mean), measured and the measured
  * figure's 95 % CI (pb_paired_slowdown), and what a sample cost; the rounds a disturbance moved
  * (pb_paired_disturbed) are in none of them. */
@@ -385,7 +399,7 @@ static void disturbed_metrics(struct pb_result_point *p, const struct slowdown_f
 }
 
 static void prediction_point_fill(struct pb_result_point *p, const struct prediction_rounds_done *d,
-				  unsigned i, double base_cpu, double base_wall)
+				  unsigned i, double base_cpu, double base_wall, double cost_moved)
 {
 	const struct cost_fit *none = d->none;
 	uint64_t period = d->periods[i];
@@ -501,8 +515,19 @@ static void prediction_point_fill(struct pb_result_point *p, const struct predic
 	if (isfinite(f.per_sample_ci95))
 		pb_rset_real(m, "measured_ns_per_sample_ci95", PB_UNIT_NS_PER_SAMPLE,
 			     f.per_sample_ci95);
-	/* the fit's own interval at the period, which the prediction carries */
+	/* the fit's own interval at the period, which the prediction carries; where the cost
+	 * moved while the suite ran, the span that holds the cost measured again too */
 	double fit_ci95, fit_ns = pb_cost_at_period(d->none, d->periods[i], &fit_ci95);
+	if (cost_moved * fit_ns > fit_ci95) {
+		fit_ci95 = cost_moved * fit_ns;
+		pb_rset_real(m, "cost_moved_ci95_pct", PB_UNIT_PERCENT, 100 * cost_moved);
+		char moved[320];
+		pb_format(moved, sizeof moved, "the cost workload, measured again beside the "
+			  "suite's workload on one thread, lay beyond both intervals from the fit: "
+			  "the cost moved while the suite ran, and this prediction's cost is the "
+			  "fit's ± %.1f %%, which holds both", 100 * cost_moved);
+		pb_rset_text(par, "cost_moved_note", moved);
+	}
 	double pred_ci95 = predicted_ci95_at(d, i, &f, fit_ns, fit_ci95, fit_event_ns(d),
 					     d->none->per_event ? d->none->event_ci95 : 0);
 	if (isfinite(pred_ci95))
@@ -558,9 +583,10 @@ void pb_cost_prediction_points(struct pb_results *res, const char *facility, con
 		pb_rset_real(&bp->metrics, "reference_cpu_ns_median", PB_UNIT_NS,
 			     pb_median(ref_base, d->rounds));
 	}
+	double cost_moved = pb_cost_moved_half(d);
 	for (unsigned i = 0; i < d->nperiods; i++) {
 		struct pb_result_point *p = pb_results_point(res, "cost", facility, name);
-		prediction_point_fill(p, d, i, base_cpu, base_wall);
+		prediction_point_fill(p, d, i, base_cpu, base_wall, cost_moved);
 	}
 }
 
@@ -687,7 +713,7 @@ int pb_cost_predict_workload(const struct pb_suite_options *o, const char *facil
 				 unsigned threads, const uint64_t *periods, const double *aimed_pct,
 				 unsigned nperiods,
 				 const struct cost_fit *none, const struct pb_cost_reference *ref,
-				 struct pb_results *res, struct pb_error *err)
+				 double *cost_moved, struct pb_results *res, struct pb_error *err)
 {
 	struct workload_target w = {.threads = threads};
 	if (pb_suite_request(&w.req, spec, workload, 0, threads, PB_DELIVERY_NONE, err))
@@ -705,7 +731,8 @@ int pb_cost_predict_workload(const struct pb_suite_options *o, const char *facil
 		return pb_fail(err, PB_EXIT_FAILURE, 0, "out of memory");
 	*d = (struct prediction_rounds_done){.spec = spec, .none = none, .threads = threads,
 					     .periods = periods, .aimed_pct = aimed_pct,
-					     .nperiods = nperiods, .ref = ref};
+					     .nperiods = nperiods, .ref = ref,
+					     .cost_moved = *cost_moved};
 	char what[256];
 	pb_format(what, sizeof what, "cost %s predict %s, %u thread(s)", facility, workload,
 		  threads);
@@ -716,6 +743,7 @@ int pb_cost_predict_workload(const struct pb_suite_options *o, const char *facil
 	struct pb_result_point *bp =
 		pb_cost_prediction_baseline_point(res, facility, workload, threads);
 	pb_cost_prediction_points(res, facility, workload, bp, d);
+	*cost_moved = pb_cost_moved_half(d);
 	free(d);
 	return 0;
 }

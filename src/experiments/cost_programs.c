@@ -99,7 +99,7 @@ static int program_runs(const struct pb_suite_options *o, const char *facility,
 			const struct pb_spec *spec, char *const *argv, char *const *env_set,
 			const char *name,
 			const uint64_t *periods, const double *aimed_pct, unsigned nperiods,
-			const struct cost_fit *none,
+			const struct cost_fit *none, double cost_moved,
 			struct pb_results *res, struct pb_error *err)
 {
 	struct prediction_rounds_done *d = calloc(1, sizeof *d);
@@ -107,7 +107,7 @@ static int program_runs(const struct pb_suite_options *o, const char *facility,
 		return pb_fail(err, PB_EXIT_FAILURE, 0, "out of memory");
 	*d = (struct prediction_rounds_done){.spec = spec, .none = none, .threads = 1,
 					     .periods = periods, .aimed_pct = aimed_pct,
-					     .nperiods = nperiods};
+					     .nperiods = nperiods, .cost_moved = cost_moved};
 	/* made first: a run that fails leaves its error here */
 	struct program_target p = {argv, env_set, spec,
 				   pb_cost_prediction_baseline_point(res, facility, name, 1)};
@@ -150,7 +150,7 @@ const char *const pb_cost_program_names[2] = {"program:xz -4 -T1 (256 KiB text)"
 
 int pb_cost_real_programs(const struct pb_suite_options *o, const char *facility,
 			 const struct pb_spec *spec, const struct cost_fit *none,
-			 struct pb_results *res, struct pb_error *err)
+			 double cost_moved, struct pb_results *res, struct pb_error *err)
 {
 	/* from the fit: predicted slowdowns of 3, 10 and 30 % (issue 27: at the fixed 1 ms,
 	 * 200 and 100 us most slowdowns were under 10 %, where a 10 % band on the run time passes
@@ -197,8 +197,7 @@ int pb_cost_real_programs(const struct pb_suite_options *o, const char *facility
 			continue;
 		}
 		rc = program_runs(o, facility, spec, progs[i].argv, progs[i].env_set, progs[i].name,
-				  periods, aimed,
-				  np, none, res, err);
+				  periods, aimed, np, none, cost_moved, res, err);
 	}
 	unlink(input);
 	return rc;

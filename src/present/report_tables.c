@@ -389,6 +389,9 @@ static void c_notes(const struct pb_result_point *p, char *b, size_t n)
 	const char *left_out = pb_rset_get_text(par(p), "left_out_note");
 	if (left_out)
 		pb_append(b, n, "%s; ", left_out);
+	const char *moved = pb_rset_get_text(par(p), "cost_moved_note");
+	if (moved)
+		pb_append(b, n, "%s; ", moved);
 	const char *note = pb_rset_get_text(par(p), "note");
 	/* a cost fit's unresolved note restates the rule before its reason: the reason alone */
 	const char *why = note && pb_rset_get(met(p), "resolved") &&
