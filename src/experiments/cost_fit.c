@@ -121,6 +121,9 @@ static size_t leave_out_disturbed(const struct sweep *sw, const double *x, const
 			left_out[i] = false;
 		cf->left_out = 0;
 	}
+	for (size_t i = 0, k = 0; i < sw->n && k < PB_ARRAY_SIZE(cf->left_out_index); i++)
+		if (left_out[i])
+			cf->left_out_index[k++] = (uint16_t)i;
 	size_t d = 0;
 	for (size_t i = 0; i < sw->n && d < PB_ARRAY_SIZE(cf->left_out_pairs); i++)
 		if (left_out[i])
@@ -406,6 +409,10 @@ static void left_out_metrics(struct pb_result_point *p, const struct cost_fit *c
 	}
 	if (!cf->left_out)
 		return;
+	/* every pair left out, by its row's "pair": with the rows, the fit rebuilt */
+	struct pb_rlist *index = pb_rset_list(&p->metrics, "left_out_pair_index");
+	for (size_t k = 0; k < cf->left_out && k < PB_ARRAY_SIZE(cf->left_out_index); k++)
+		pb_rlist_int(index, PB_UNIT_NONE, cf->left_out_index[k]);
 	struct pb_rlist *rows = pb_rset_list(&p->metrics, "left_out_pairs");
 	/* the head (~230 bytes), four pairs of up to ~110 each and the count of the rest: 480
 	 * cut the fourth pair */

@@ -99,6 +99,9 @@ struct cost_fit {
 		double samples, extra_ns, run_ns; /* its x, y and the sampled run's CPU time */
 		double off_ns, share;
 	} left_out_pairs[4];
+	/* Every pair left out, by its place among the design's pairs (its row's "pair"): at most
+	 * one in PB_DISTURBED_MAX_SHARE of them. */
+	uint16_t left_out_index[MAX_PAIRS / PB_DISTURBED_MAX_SHARE];
 	/* What a sample cost at each period of the sweep (pb_paired_sample_cost over its pairs:
 	 * NaN for a period with one pair), beside the slope that pools them: a cost that depends
 	 * on the rate shows here (and as an intercept the fit cannot put to zero). */

@@ -291,6 +291,7 @@ struct design_run {
 	unsigned min_rounds;
 	unsigned last;                       /* the previous round's last slot */
 	unsigned round;                      /* rounds measured, over every design */
+	unsigned design;                     /* the design being measured: 1, or 2 for a second */
 	double design_start_s;               /* when the latest design began, after start */
 	bool cut;
 	struct pb_result_point *points[PB_MAX_LIST];
@@ -333,9 +334,16 @@ static int measure_design(struct design_run *dr, unsigned rounds, const char *wh
 			dr->sw->p[dr->sw->n++] = pr;
 			struct pb_result_point *pt = period_point(su, dr->points, i, dr->periods[i],
 								  dr->mode);
-			/* a pair whose expectation is no number has no row (as /1 had it) */
-			if (pt && isfinite(pr.expected))
-				pb_cost_pair_record(pb_rlist_set(&pt->runs), &pr, dr->round);
+			/* a pair whose expectation is no number has no row (as /1 had it); a row says
+			 * where its pair stands among its design's, in the order they ran, which the
+			 * fit's baselines follow (local_baseline, cost_fit.c): the fit can be rebuilt
+			 * from the rows */
+			if (pt && isfinite(pr.expected)) {
+				struct pb_rset *row = pb_rlist_set(&pt->runs);
+				pb_cost_pair_record(row, &pr, dr->round);
+				pb_rset_int(row, "pair", PB_UNIT_NONE, (int64_t)(dr->sw->n - 1));
+				pb_rset_int(row, "design", PB_UNIT_NONE, dr->design);
+			}
 		}
 	}
 	return 0;
@@ -429,6 +437,7 @@ static int redesign(struct design_run *dr, struct cost_fit *cf, double setup_s,
 	const size_t first_pairs = dr->sw->n;
 	const unsigned fitted_from = dr->round;
 	dr->sw->n = 0;
+	dr->design = 2;
 	int rc = measure_design(dr, rd.rounds, "second design, ", err);
 	pb_cost_fit_sweep(dr->sw, dr->su->per_event, cf);
 	cf->redesigned = true;
@@ -580,7 +589,7 @@ int pb_cost_sweep_mode(struct sweep_setup *su, enum pb_delivery mode, struct cos
 	struct design_run dr = {
 		.su = su, .req = &req, .mode = mode, .sw = sw, .periods = periods,
 		.slot_period = slot_period, .nslots = nslots, .start = start,
-		.min_rounds = in.min_rounds, .last = nslots,
+		.min_rounds = in.min_rounds, .last = nslots, .design = 1,
 	};
 	/* count_runs counted a design of its own: this one replaces it on the progress bar */
 	pb_suite_more_runs(su->o, -(int)pb_cost_design_pairs_counted(su->np, mode));
