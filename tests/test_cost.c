@@ -2351,6 +2351,26 @@ static void test_paired_disturbed(void)
 	CHECK(!out[6]);
 }
 
+/* A timer's prediction rounds to fill, made with a fit of 13079 ± 167 ns a sample (a default
+ * suite's, 2026-11-28, kind A); false, with nothing allocated, when out of memory. */
+static bool timer_rounds_new(struct pb_spec *spec, struct cost_fit **none,
+			     struct prediction_rounds_done **d)
+{
+	CHECK(pb_spec_parse("timer:cpu-clock", spec, NULL) == 0);
+	*none = calloc(1, sizeof **none);
+	*d = calloc(1, sizeof **d);
+	CHECK(*none && *d);
+	if (!*none || !*d) {
+		free(*none);
+		free(*d);
+		return false;
+	}
+	(*none)->fitted = (*none)->resolved = true;
+	(*none)->cpu.slope = 13079;
+	(*none)->cpu.slope_ci95 = 167;
+	return true;
+}
+
 /* python3's rounds at 143867 ns in a default suite (2026-11-28 03:43, kind A): round 6's sampled
  * run took 76.44 ms where the others took 54.5 to 57.9, a burst of ~20 ms that took its
  * slowdown to 54.8 % against 5 to 15 % and the point's to 16.39 ± 12.75 %. Left out, the point
@@ -2363,18 +2383,10 @@ static void test_disturbed_round(void)
 				      55.49e6, 56.58e6, 76.44e6, 55.47e6};
 	static const double samples[8] = {377, 383, 392, 386, 376, 383, 521, 375};
 	struct pb_spec spec;
-	CHECK(pb_spec_parse("timer:cpu-clock", &spec, NULL) == 0);
-	struct cost_fit *none = calloc(1, sizeof *none);
-	struct prediction_rounds_done *d = calloc(1, sizeof *d);
-	CHECK(none && d);
-	if (!none || !d) {
-		free(none);
-		free(d);
+	struct cost_fit *none;
+	struct prediction_rounds_done *d;
+	if (!timer_rounds_new(&spec, &none, &d))
 		return;
-	}
-	none->fitted = none->resolved = true;
-	none->cpu.slope = 13079;
-	none->cpu.slope_ci95 = 167;
 	static const uint64_t period = 143867;
 	/* only its presence is read when judging */
 	const struct pb_cost_reference reference = {0};
@@ -2481,18 +2493,10 @@ static double timer_slowdown_half(double P, double c, double h)
 static void test_cost_moved(void)
 {
 	struct pb_spec spec;
-	CHECK(pb_spec_parse("timer:cpu-clock", &spec, NULL) == 0);
-	struct cost_fit *none = calloc(1, sizeof *none);
-	struct prediction_rounds_done *d = calloc(1, sizeof *d);
-	CHECK(none && d);
-	if (!none || !d) {
-		free(none);
-		free(d);
+	struct cost_fit *none;
+	struct prediction_rounds_done *d;
+	if (!timer_rounds_new(&spec, &none, &d))
 		return;
-	}
-	none->fitted = none->resolved = true;
-	none->cpu.slope = 13079;
-	none->cpu.slope_ci95 = 167;
 	static const uint64_t period = 143867;
 	const double P = (double)period;
 	const struct pb_cost_reference reference = {0};
