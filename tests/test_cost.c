@@ -2521,12 +2521,15 @@ static void test_cost_moved(void)
 		}
 		struct pb_result_point *bp = pb_cost_prediction_baseline_point(
 			&res, "timer:cpu-clock", "accuracy:ratio=20", 1);
-		pb_cost_prediction_points(&res, "timer:cpu-clock", "accuracy:ratio=20", bp, d);
+		double returned = pb_cost_prediction_points(&res, "timer:cpu-clock",
+							    "accuracy:ratio=20", bp, d);
 		struct pb_result_point *p = res.points[res.npoints - 1];
 		double ref = pb_rset_get_number(&p->metrics, "reference_ns_per_sample", NULL);
 		double ref_ci = pb_rset_get_number(&p->metrics, "reference_ns_per_sample_ci95", NULL);
 		double pred_ci = pb_rset_get_number(&p->metrics, "predicted_slowdown_ci95_pp", NULL);
 		double half = pb_cost_moved_half(d);
+		/* what the targets after this one are given */
+		CHECK(returned == half);
 		if (moved) {
 			moved_half = (fabs(ref - 13079) + ref_ci) / 13079;
 			CHECK_MSG(near(half, moved_half, 1e-12), "%.6f vs %.6f", half, moved_half);

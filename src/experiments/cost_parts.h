@@ -264,9 +264,11 @@ typedef int prediction_measure_fn(void *ctx, uint64_t period, unsigned round,
 struct pb_result_point *pb_cost_prediction_baseline_point(struct pb_results *res,
 							  const char *facility, const char *name,
 							  unsigned threads);
-/* The rounds done: the baselines' medians on bp, and a prediction point per period. */
-void pb_cost_prediction_points(struct pb_results *res, const char *facility, const char *name,
-			       struct pb_result_point *bp, const struct prediction_rounds_done *d);
+/* The rounds done: the baselines' medians on bp, and a prediction point per period. Returns
+ * the pb_cost_moved_half they were made with, for the targets after this one. */
+double pb_cost_prediction_points(struct pb_results *res, const char *facility, const char *name,
+				 struct pb_result_point *bp,
+				 const struct prediction_rounds_done *d);
 /* A run without perf first, left out, then rounds of a run without perf and one sampled run
  * per period until the fewest are done and every measured slowdown is precise enough, or the
  * most are; `what` names the target in the progress line. 0, -1 (err: the suite stops) or 1

@@ -568,8 +568,9 @@ struct pb_result_point *pb_cost_prediction_baseline_point(struct pb_results *res
 	return bp;
 }
 
-void pb_cost_prediction_points(struct pb_results *res, const char *facility, const char *name,
-			       struct pb_result_point *bp, const struct prediction_rounds_done *d)
+double pb_cost_prediction_points(struct pb_results *res, const char *facility, const char *name,
+				 struct pb_result_point *bp,
+				 const struct prediction_rounds_done *d)
 {
 	double base_cpu = pb_median(d->bcpu, d->rounds), base_wall = pb_median(d->bwall, d->rounds);
 	pb_rset_real(&bp->metrics, "cpu_ns_median", PB_UNIT_NS, base_cpu);
@@ -588,6 +589,7 @@ void pb_cost_prediction_points(struct pb_results *res, const char *facility, con
 		struct pb_result_point *p = pb_results_point(res, "cost", facility, name);
 		prediction_point_fill(p, d, i, base_cpu, base_wall, cost_moved);
 	}
+	return cost_moved;
 }
 
 /* A workload of the suite run as a prediction's target, or as the cost workload beside one: its
@@ -742,8 +744,7 @@ int pb_cost_predict_workload(const struct pb_suite_options *o, const char *facil
 	}
 	struct pb_result_point *bp =
 		pb_cost_prediction_baseline_point(res, facility, workload, threads);
-	pb_cost_prediction_points(res, facility, workload, bp, d);
-	*cost_moved = pb_cost_moved_half(d);
+	*cost_moved = pb_cost_prediction_points(res, facility, workload, bp, d);
 	free(d);
 	return 0;
 }
