@@ -49,6 +49,9 @@ static void complete_descriptor(const struct pb_facility *f)
 		  f->name);
 	CHECK_MSG(!f->aux_pages || f->aux_deliver, "%s: an AUX area and no AUX delivery",
 		  f->name);
+	/* the session sizes the area from it: 0 would give every run the smallest */
+	CHECK_MSG(!f->aux_pages || f->aux_record_bytes > 0, "%s: an AUX area and no record size",
+		  f->name);
 	CHECK_MSG(pb_facility_find(f->name) == f, "%s: not found by its name", f->name);
 }
 

@@ -91,6 +91,7 @@ struct chunk_plan {
 	uint64_t chunk_end[4];       /* free-running end of each chunk, in write order */
 	size_t chunk_len[4];
 	bool aux_mapped_when_enabled;
+	size_t aux_size;             /* the area's bytes while the event ran */
 };
 static struct chunk_plan plan;
 
@@ -98,6 +99,7 @@ static void write_spe(struct fake_event *ev, void *ctx)
 {
 	(void)ctx;
 	plan.aux_mapped_when_enabled = ev->aux_map && ev->enables == 1;
+	plan.aux_size = ev->aux_size;
 	if (!ev->aux_map)
 		return;
 	struct perf_event_mmap_page *meta = (void *)ev->map;
@@ -191,7 +193,7 @@ static void spe_session(void)
 	}
 	struct pb_session_config cfg = {.nevents = 1, .delivery = PB_DELIVERY_NONE, .threads = 1,
 					.machine = &machine, .ring_pages = 16, .run = idle_run,
-					.on_record = on_record};
+					.on_record = on_record, .expected_samples = 50000};
 	struct pb_error err = {0};
 	CHECK(pb_spec_parse("spe", &cfg.events[0].spec, &err) == 0);
 	cfg.events[0].period = 4096;
@@ -209,6 +211,11 @@ static void spe_session(void)
 	struct fake_event *ev = fake_kernel_event_at(0);
 	CHECK(ev != NULL);
 	CHECK(plan.aux_mapped_when_enabled);
+	/* the area sized for the samples expected, at the facility's bytes a record (SPE's 64):
+	 * 3.2 MB, past the 128 pages it starts from, a power of two of pages */
+	size_t aux_pages = plan.aux_size / fake_page_size();
+	CHECK_MSG(plan.aux_size >= 50000 * 64 && aux_pages > 128 && !(aux_pages & (aux_pages - 1)),
+		  "%zu pages", aux_pages);
 	const struct pb_pmu *spe = pb_machine_pmu(&machine, "arm_spe_0");
 	CHECK(spe && er->attr.type == (uint32_t)spe->type);
 	CHECK(er->attr.disabled);

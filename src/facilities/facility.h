@@ -159,6 +159,8 @@ struct pb_facility {
 	uint64_t min_period;
 	uint64_t period_multiple; /* legal periods are multiples of this (IBS: 16); 0: any */
 	unsigned aux_pages;      /* AUX area pages (a power of two) the samples arrive in; 0: none */
+	unsigned aux_record_bytes; /* with aux_pages: about what one sample takes there, which
+				    * sizes the area for a run's expected samples */
 	/* With aux_pages: consumes the AUX chunk one PERF_RECORD_AUX announces and hands each
 	 * sample in it to fn as a PERF_RECORD_SAMPLE. Returns the samples delivered. */
 	uint64_t (*aux_deliver)(struct pb_aux *aux, const struct pb_record *aux_rec,

@@ -270,6 +270,7 @@ const struct pb_facility pb_facility_spe = {
 	.min_period = 256,
 	/* 512 KiB with 4 KiB pages: about 8000 records of 64 bytes between two drains. */
 	.aux_pages = 128,
+	.aux_record_bytes = 64,
 	.parse = spe_parse,
 	.availability = spe_availability,
 	.attr = spe_attr,

@@ -98,7 +98,7 @@ struct open_event {
 	struct pb_ring ring;
 	bool mapped;
 	struct pb_record_format format;
-	struct pb_aux aux;          /* facilities whose samples arrive in an AUX area (SPE) */
+	struct pb_aux aux;          /* facilities whose samples arrive in an AUX area */
 };
 
 struct session;
@@ -215,14 +215,15 @@ static int open_one(struct worker *w, unsigned e, const struct pb_target *target
 				       ec->spec.text, w->index, er->ring_pages);
 	}
 	oe->mapped = true;
-	unsigned aux_pages = ec->spec.facility->aux_pages;
-	/* About 64 bytes per SPE record; the event is still disabled, as the AUX area needs. */
-	if (aux_pages && pb_aux_open(&oe->aux, &oe->ring,
-				     pb_aux_pages_for(aux_pages, cfg->expected_samples * 64,
-						      cfg->max_ring_pages ? cfg->max_ring_pages
-									  : DEFAULT_MAX_RING_PAGES),
-				     &w->err))
-		return -1;
+	const struct pb_facility *f = ec->spec.facility;
+	if (f->aux_pages) {
+		unsigned most = cfg->max_ring_pages ? cfg->max_ring_pages : DEFAULT_MAX_RING_PAGES;
+		unsigned aux_pages = pb_aux_pages_for(
+			f->aux_pages, cfg->expected_samples * f->aux_record_bytes, most);
+		/* the event is still disabled, as the AUX area needs */
+		if (pb_aux_open(&oe->aux, &oe->ring, aux_pages, &w->err))
+			return -1;
+	}
 
 	if (cfg->delivery == PB_DELIVERY_SIGNAL) {
 		if (fd >= SIGNAL_SLOTS)
@@ -264,7 +265,7 @@ static void deliver_record(void *ctx, const struct pb_record *rec)
 		t->samples++;
 	if (t->cfg->on_record)
 		t->cfg->on_record(t->cfg->record_ctx, t->thread, t->event, rec);
-	/* Each SPE record of the chunk comes back here as a sample. */
+	/* Each record of the chunk comes back here as a sample. */
 	if (rec->type == PERF_RECORD_AUX && t->aux)
 		pb_facility_aux_deliver(t->facility, t->aux, rec, deliver_record, t, t->stats);
 }
