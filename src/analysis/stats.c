@@ -96,24 +96,48 @@ void pb_summarize(const double *values, size_t n, struct pb_summary *out)
 	out->rel_stdev = out->mean != 0 ? 100 * out->stdev / fabs(out->mean) : 0;
 }
 
+/* A point's weight, 1 / scale^2; 1 without scales. */
+static double weight_of(const double *scale, size_t i)
+{
+	return scale ? 1 / (scale[i] * scale[i]) : 1;
+}
+
+/* Whether every scale is a size a noise can have: finite and above 0 (or there are none). */
+static bool scales_usable(const double *scale, size_t n)
+{
+	for (size_t i = 0; scale && i < n; i++)
+		if (!(scale[i] > 0) || !isfinite(scale[i]))
+			return false;
+	return true;
+}
+
 int pb_linear_fit(const double *x, const double *y, size_t n, struct pb_fit *out)
+{
+	return pb_weighted_linear_fit(x, y, NULL, n, out);
+}
+
+int pb_weighted_linear_fit(const double *x, const double *y, const double *scale, size_t n,
+			   struct pb_fit *out)
 {
 	memset(out, 0, sizeof *out);
 	out->n = n;
-	if (n < 3)
+	if (n < 3 || !scales_usable(scale, n))
 		return -1;
-	double mx = 0, my = 0;
+	double sw = 0, mx = 0, my = 0;
 	for (size_t i = 0; i < n; i++) {
-		mx += x[i];
-		my += y[i];
+		double w = weight_of(scale, i);
+		sw += w;
+		mx += w * x[i];
+		my += w * y[i];
 	}
-	mx /= (double)n;
-	my /= (double)n;
+	mx /= sw;
+	my /= sw;
 	double sxx = 0, sxy = 0, syy = 0;
 	for (size_t i = 0; i < n; i++) {
-		sxx += (x[i] - mx) * (x[i] - mx);
-		sxy += (x[i] - mx) * (y[i] - my);
-		syy += (y[i] - my) * (y[i] - my);
+		double w = weight_of(scale, i);
+		sxx += w * (x[i] - mx) * (x[i] - mx);
+		sxy += w * (x[i] - mx) * (y[i] - my);
+		syy += w * (y[i] - my) * (y[i] - my);
 	}
 	if (sxx == 0)
 		return -1;
@@ -122,41 +146,50 @@ int pb_linear_fit(const double *x, const double *y, size_t n, struct pb_fit *out
 	double residual = 0;
 	for (size_t i = 0; i < n; i++) {
 		double e = y[i] - (out->intercept + out->slope * x[i]);
-		residual += e * e;
+		residual += weight_of(scale, i) * e * e;
 	}
 	out->r2 = syy > 0 ? 1 - residual / syy : 1;
+	/* the variance of a point of scale 1: a point's is that times its scale squared */
 	double s2 = residual / (double)(n - 2);
 	out->slope_se = sqrt(s2 / sxx);
 	out->slope_ci95 = pb_t95(n - 2) * out->slope_se;
-	out->intercept_ci95 = pb_t95(n - 2) * sqrt(s2 * (1.0 / (double)n + mx * mx / sxx));
+	out->intercept_ci95 = pb_t95(n - 2) * sqrt(s2 * (1.0 / sw + mx * mx / sxx));
 	return 0;
 }
 
 int pb_linear_fit2(const double *x1, const double *x2, const double *y, size_t n,
 		   struct pb_fit2 *out)
 {
+	return pb_weighted_linear_fit2(x1, x2, y, NULL, n, out);
+}
+
+int pb_weighted_linear_fit2(const double *x1, const double *x2, const double *y,
+			    const double *scale, size_t n, struct pb_fit2 *out)
+{
 	memset(out, 0, sizeof *out);
 	out->n = n;
-	if (n < 4)
+	if (n < 4 || !scales_usable(scale, n))
 		return -1;
-	double m1 = 0, m2 = 0, my = 0;
+	double sw = 0, m1 = 0, m2 = 0, my = 0;
 	for (size_t i = 0; i < n; i++) {
-		m1 += x1[i];
-		m2 += x2[i];
-		my += y[i];
+		double w = weight_of(scale, i);
+		sw += w;
+		m1 += w * x1[i];
+		m2 += w * x2[i];
+		my += w * y[i];
 	}
-	m1 /= (double)n;
-	m2 /= (double)n;
-	my /= (double)n;
+	m1 /= sw;
+	m2 /= sw;
+	my /= sw;
 	/* centred sums: the constant's column drops out, leaving a 2 x 2 system */
 	double s11 = 0, s12 = 0, s22 = 0, s1y = 0, s2y = 0;
 	for (size_t i = 0; i < n; i++) {
-		double d1 = x1[i] - m1, d2 = x2[i] - m2, dy = y[i] - my;
-		s11 += d1 * d1;
-		s12 += d1 * d2;
-		s22 += d2 * d2;
-		s1y += d1 * dy;
-		s2y += d2 * dy;
+		double w = weight_of(scale, i), d1 = x1[i] - m1, d2 = x2[i] - m2, dy = y[i] - my;
+		s11 += w * d1 * d1;
+		s12 += w * d1 * d2;
+		s22 += w * d2 * d2;
+		s1y += w * d1 * dy;
+		s2y += w * d2 * dy;
 	}
 	double det = s11 * s22 - s12 * s12;
 	/* collinear to rounding: the relative size of the determinant, as cos^2 of the angle
@@ -169,7 +202,7 @@ int pb_linear_fit2(const double *x1, const double *x2, const double *y, size_t n
 	double rss = 0;
 	for (size_t i = 0; i < n; i++) {
 		double e = y[i] - b0 - b1 * x1[i] - b2 * x2[i];
-		rss += e * e;
+		rss += weight_of(scale, i) * e * e;
 	}
 	double s2 = rss / (double)(n - 3);
 	out->coef[0] = b0;
@@ -178,10 +211,10 @@ int pb_linear_fit2(const double *x1, const double *x2, const double *y, size_t n
 	out->cov[1][1] = s2 * i11;
 	out->cov[2][2] = s2 * i22;
 	out->cov[1][2] = out->cov[2][1] = s2 * i12;
-	/* b0 = my - m'b: var s^2 / n + m' cov m, cov(b0, b) = -cov m */
+	/* b0 = my - m'b: var s^2 / sum w + m' cov m, cov(b0, b) = -cov m */
 	out->cov[0][1] = out->cov[1][0] = -(out->cov[1][1] * m1 + out->cov[1][2] * m2);
 	out->cov[0][2] = out->cov[2][0] = -(out->cov[2][1] * m1 + out->cov[2][2] * m2);
-	out->cov[0][0] = s2 / (double)n + m1 * m1 * out->cov[1][1] + m2 * m2 * out->cov[2][2] +
+	out->cov[0][0] = s2 / sw + m1 * m1 * out->cov[1][1] + m2 * m2 * out->cov[2][2] +
 			 2 * m1 * m2 * out->cov[1][2];
 	out->t95 = pb_t95(n - 3);
 	return 0;
@@ -325,9 +358,8 @@ size_t pb_fit_outliers(const double *x, const double *y, const double *scale, si
 	const bool above = side == PB_OUTLIERS_ABOVE;
 	for (size_t i = 0; i < n; i++)
 		left_out[i] = false;
-	for (size_t i = 0; scale && i < n; i++)
-		if (!(scale[i] > 0) || !isfinite(scale[i]))
-			return 0;
+	if (!scales_usable(scale, n))
+		return 0;
 	double *t = malloc((n ? n : 1) * sizeof *t);
 	size_t out = 0;
 	while (t && out < max_out && !studentized(x, y, scale, n, left_out, t)) {

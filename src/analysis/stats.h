@@ -43,6 +43,14 @@ struct pb_fit {
 /* Least squares y = intercept + slope * x. Needs n >= 3 and x not all equal; returns -1
  * otherwise. */
 int pb_linear_fit(const double *x, const double *y, size_t n, struct pb_fit *out);
+/* The same, weighted: point i's noise is scale[i] times a common size (NULL: all alike), so
+ * it weighs 1 / scale[i]^2, and the intervals are those of that model (the common variance
+ * from the weighted residuals at n - 2 degrees of freedom), where unweighted least squares
+ * takes every point's noise as the same and, when the noisy points are the ones far out in
+ * x, states a slope's interval narrower than it is. r2 is the weighted R². Also -1 when a
+ * scale is not finite and above 0. */
+int pb_weighted_linear_fit(const double *x, const double *y, const double *scale, size_t n,
+			   struct pb_fit *out);
 
 /* Least squares y = b0 + b1 x1 + b2 x2, with the coefficients' covariance s^2 (X'X)^-1 (s^2
  * the residual variance at n - 3 degrees of freedom) and Student t's 95 % quantile there: the
@@ -56,6 +64,9 @@ struct pb_fit2 {
 };
 int pb_linear_fit2(const double *x1, const double *x2, const double *y, size_t n,
 		   struct pb_fit2 *out);
+/* The same, weighted by 1 / scale[i]^2 as pb_weighted_linear_fit (scale NULL: all alike). */
+int pb_weighted_linear_fit2(const double *x1, const double *x2, const double *y,
+			    const double *scale, size_t n, struct pb_fit2 *out);
 /* b0 c[0] + b1 c[1] + b2 c[2] and the half-width of its 95 % CI. */
 double pb_fit2_at(const struct pb_fit2 *fit, const double c[3], double *ci95);
 

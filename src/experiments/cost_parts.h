@@ -48,7 +48,10 @@ struct cost_fit {
 	 * per-event cost. */
 	bool sample_left_out;
 	double sample_bound_ns;
+	/* cpu and wall: least squares weighted by 1 / run^2 (weighted); unweighted when a run's
+	 * expected length was not above 0 */
 	struct pb_fit cpu, wall;
+	bool weighted;
 	double ts_slope, ts_intercept;
 	double events;               /* mean events per sampled run */
 	double event_ns, event_ci95; /* per_event: intercept / events */

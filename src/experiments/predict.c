@@ -249,27 +249,35 @@ int pb_program_measure(char *const *argv, char *const *env_set, const struct pb_
 	return rc;
 }
 
+/* The weight the fit gives slot i's pairs, the inverse of its extra time's variance in one
+ * unsampled run's: a sampled run slowed by s is that much longer and (noise in proportion to
+ * the run) that much noisier, and its baseline is a median of five partners (cost_fit.c). */
+static double design_weight(const struct pb_cost_design_input *in, unsigned i)
+{
+	double s = in->run_ns > 0 && in->ns_per_sample > 0
+			   ? fmax(0, in->ns_per_sample * (in->x[i] - in->run_x) / in->run_ns)
+			   : 0;
+	return 1 / ((1 + s) * (1 + s) + PB_LOCAL_BASELINE_VARIANCE);
+}
+
 void pb_cost_design_size(const struct pb_cost_design_input *in, struct pb_cost_design *out)
 {
 	memset(out, 0, sizeof *out);
 	out->rounds_needed = UINT_MAX;
 	out->expected_rel_ci = NAN;
-	double sx = 0, sxx = 0, s2 = 0;
+	/* a round's weighted slope has the variance noise^2 / Sxx, Sxx the weighted spread of x
+	 * about its weighted mean */
+	double sw = 0, swx = 0, sxx = 0;
 	for (unsigned i = 0; i < in->nslots; i++) {
-		sx += in->x[i];
 		out->round_s += in->pair_s[i];
-		/* A sampled run slowed by s is that much longer, and (noise in proportion to
-		 * the run) that much noisier; its baseline is a median of five partners. */
-		double s = in->run_ns > 0 && in->ns_per_sample > 0
-				   ? fmax(0, in->ns_per_sample * (in->x[i] - in->run_x) / in->run_ns)
-				   : 0;
-		s2 += (1 + s) * (1 + s) + 0.31;
+		sw += design_weight(in, i);
+		swx += design_weight(in, i) * in->x[i];
 	}
 	unsigned k = in->nslots;
-	double mean_x = k ? sx / k : 0;
+	double mean_x = k ? swx / sw : 0;
 	for (unsigned i = 0; i < k; i++)
-		sxx += (in->x[i] - mean_x) * (in->x[i] - mean_x);
-	double sigma_y = k ? in->noise_ns * sqrt(s2 / k) : NAN;
+		sxx += design_weight(in, i) * (in->x[i] - mean_x) * (in->x[i] - mean_x);
+	double sigma_y = k ? in->noise_ns : NAN;
 	unsigned budget_rounds = out->round_s > 0 && in->seconds_left > 0
 					 ? (unsigned)fmin(in->seconds_left / out->round_s, 1e6)
 					 : 0;
@@ -284,11 +292,12 @@ void pb_cost_design_size(const struct pb_cost_design_input *in, struct pb_cost_d
 				r = 1;
 		}
 		/* the intercept (the events' cost) to the same standard: its variance is
-		 * sigma_y^2 (1 / n + mean_x^2 / Sxx) */
+		 * sigma_y^2 (1 / sum w + mean_x^2 / Sxx) a round */
 		if (in->events_cost_ns > 0) {
 			double t = pb_t95(r * k > 2 ? (size_t)(r * k) - 2 : 1);
 			double wi = PB_DESIGN_REL_CI * in->events_cost_ns;
-			double ri = ceil(pow(t * sigma_y / wi, 2) * (1.0 / k + mean_x * mean_x / sxx));
+			double ri = ceil(pow(t * sigma_y / wi, 2) *
+					 (1.0 / sw + mean_x * mean_x / sxx));
 			r = fmax(r, ri);
 		}
 		out->rounds_needed = r > 1e6 ? UINT_MAX : (unsigned)r;

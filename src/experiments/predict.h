@@ -119,6 +119,11 @@ int pb_site_cost_sample_source(const struct pb_site_cost *fits, size_t n, int k)
  * design aimed at 10 % would miss it about half the time; aimed at 5 % (4 times the pairs), the
  * realised CI passes 10 % only when the noise was underestimated twofold. */
 #define PB_DESIGN_REL_CI 0.05
+/* The variance a sampled run's baseline adds to its extra time, in units of one unsampled
+ * run's: the baseline is the median of five neighbouring partners (cost_fit.c), and the
+ * median of five Gaussian draws has pi / (2 x 5) of one draw's variance. The design sizes its
+ * pairs with it and the fit weighs them with it. */
+#define PB_LOCAL_BASELINE_VARIANCE 0.31
 struct pb_cost_design_input {
 	double noise_ns;          /* SD of one run's CPU time from run to run */
 	double run_ns, run_x;     /* the CPU time and samples of the runs the noise was measured
