@@ -305,7 +305,8 @@ unsigned pb_cost_sweep_periods(const struct pb_facility *f, uint64_t *out);
  * rounds designed from the noise and a pilot to resolve within budget_ms (at least
  * min_rounds); target_ms per run. */
 struct pb_cost {
-	struct pb_fit fit;        /* least squares on thread CPU time */
+	struct pb_fit fit;        /* least squares on thread CPU time, weighted by the noise
+				   * model (cost_fit.c) */
 	bool resolved;            /* pb_fit_robustly_resolved */
 	double theil_sen;         /* Theil–Sen slope on the same pairs */
 	double ns_per_event;      /* trapping facilities: the intercept / events per run */
