@@ -237,13 +237,43 @@ static void test_design(void)
 	};
 	struct pb_cost_design d;
 	pb_cost_design_size(&in, &d);
-	/* Sxx per round = 4 x 500^2 = 1e6; sigma_y = 1e6 x sqrt(mean((1 + s)^2) + 0.31) with s
-	 * = 0 and 1 % : about 1.15e6; the CI is t x sigma_y / sqrt(R 1e6) <= 5 % of 10 us, so R
-	 * is about (1.99 x 1.15e6 / 500)^2 / 1e6 = 21 */
+	/* The weighted Sxx of a round = 4 x 500^2 / ((1 + s)^2 + 0.31) with s = 0 and 1 %: about
+	 * 1e6 / 1.32; the CI is t x 1e6 / sqrt(R Sxx) <= 5 % of 10 us, so R is about (1.99 x 1e6
+	 * / 500)^2 x 1.32 / 1e6 = 21 */
 	CHECK(d.rounds_needed >= 19 && d.rounds_needed <= 25);
 	CHECK_EQ_U64(d.rounds, d.rounds_needed);
 	CHECK(d.expected_rel_ci <= PB_DESIGN_REL_CI + 1e-9);
 	CHECK(near(d.round_s, 0.4, 1e-12));
+	/* Where the samples slow the runs, the long runs' pairs weigh less: slots at s = 0, 1 and
+	 * 2 (x = 0, 1e5, 2e5 samples of a 1 s run) weigh 1 / 1.31, 1 / 4.31 and 1 / 9.31, their
+	 * weighted mean x is 40519 and Sxx 4.81e9 a round; over the design's rounds the
+	 * expected CI is t x 1e8 (the noise) / sqrt(R Sxx), relative to 10 us. */
+	{
+		const double xs[3] = {0, 1e5, 2e5}, ps[3] = {0.1, 0.1, 0.1};
+		struct pb_cost_design_input slow = in;
+		struct pb_cost_design sd;
+		slow.x = xs;
+		slow.pair_s = ps;
+		slow.nslots = 3;
+		slow.noise_ns = 1e8;
+		pb_cost_design_size(&slow, &sd);
+		double w[3] = {1 / 1.31, 1 / 4.31, 1 / 9.31}, sw = 0, swx = 0, sxx = 0;
+		for (int i = 0; i < 3; i++) {
+			sw += w[i];
+			swx += w[i] * xs[i];
+		}
+		for (int i = 0; i < 3; i++)
+			sxx += w[i] * (xs[i] - swx / sw) * (xs[i] - swx / sw);
+		double want = pb_t95(3 * sd.rounds - 2) * 1e8 / sqrt(sd.rounds * sxx) / 1e4;
+		CHECK_MSG(sd.rounds > 1 && near(sd.expected_rel_ci, want, 1e-9 * want),
+			  "%u rounds, expected ±%.6f, by hand ±%.6f", sd.rounds, sd.expected_rel_ci,
+			  want);
+		/* a trapping facility's baseline, a sliver of its runs, adds no noise */
+		slow.baseline_ns = 1e6;
+		struct pb_cost_design trap;
+		pb_cost_design_size(&slow, &trap);
+		CHECK(trap.rounds_needed < sd.rounds_needed);
+	}
 	/* twice the noise: four times the rounds (to within the t's change and rounding) */
 	unsigned quiet = d.rounds_needed;
 	in.noise_ns = 2e6;

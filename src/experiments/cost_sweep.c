@@ -569,12 +569,15 @@ int pb_cost_sweep_mode(struct sweep_setup *su, enum pb_delivery mode, struct cos
 	}
 	double spent = (double)(sweep_now(su) - start) / 1e9;
 	struct pb_cost_design_input in = {
-		/* the larger of the machine's noise and the mode's, each as one run's */
-		.noise_ns = fmax(su->noise_ns, pl.residual_ns / sqrt(1.31)),
+		/* the larger of the machine's noise and the mode's, each as one run's (a pilot
+		 * pair's residual holds its baseline's noise too) */
+		.noise_ns = fmax(su->noise_ns,
+				 pl.residual_ns / sqrt(1 + PB_LOCAL_BASELINE_VARIANCE)),
 		.ns_per_sample = pl.c,
 		.events_cost_ns = su->per_event && pl.events_cost > 0 ? pl.events_cost : 0,
 		/* the runs the noise was measured on: without perf, or the pilot's long end */
 		.run_ns = su->per_event ? pl.t_long : su->base_cpu_ns,
+		.baseline_ns = su->base_cpu_ns,
 		.run_x = su->per_event ? pl.x_long : 0,
 		.x = x,
 		.pair_s = pair_s,

@@ -249,15 +249,16 @@ int pb_program_measure(char *const *argv, char *const *env_set, const struct pb_
 	return rc;
 }
 
-/* The weight the fit gives slot i's pairs, the inverse of its extra time's variance in one
- * unsampled run's: a sampled run slowed by s is that much longer and (noise in proportion to
- * the run) that much noisier, and its baseline is a median of five partners (cost_fit.c). */
+/* The weight the fit gives slot i's pairs, the inverse of its extra time's variance in that
+ * of a run of run_ns: a sampled run slowed by s is that much longer and (noise in proportion
+ * to the run) that much noisier, and its baseline is a median of five partners (cost_fit.c). */
 static double design_weight(const struct pb_cost_design_input *in, unsigned i)
 {
 	double s = in->run_ns > 0 && in->ns_per_sample > 0
 			   ? fmax(0, in->ns_per_sample * (in->x[i] - in->run_x) / in->run_ns)
 			   : 0;
-	return 1 / ((1 + s) * (1 + s) + PB_LOCAL_BASELINE_VARIANCE);
+	double base = in->baseline_ns > 0 && in->run_ns > 0 ? in->baseline_ns / in->run_ns : 1;
+	return 1 / ((1 + s) * (1 + s) + PB_LOCAL_BASELINE_VARIANCE * base * base);
 }
 
 void pb_cost_design_size(const struct pb_cost_design_input *in, struct pb_cost_design *out)

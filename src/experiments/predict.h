@@ -129,6 +129,9 @@ struct pb_cost_design_input {
 	double run_ns, run_x;     /* the CPU time and samples of the runs the noise was measured
 				   * on; a run with more samples is longer by the pilot's cost,
 				   * and its noise grows in proportion */
+	double baseline_ns;       /* the CPU time of a run without perf, five of which give a
+				   * pair's baseline (0: run_ns); a trapping facility's is a
+				   * sliver of its sampled runs and adds none of their noise */
 	double ns_per_sample;     /* the pilot's slope (<= 0 or NaN: none seen above the noise) */
 	double events_cost_ns;    /* per-event facilities: the pilot's intercept (the events'
 				   * cost per run); 0 otherwise, and then the intercept is not
