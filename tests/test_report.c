@@ -762,6 +762,8 @@ static void check_prediction_notes(void)
 	json_object_set_new(json_object_get(fit, "metrics"), "rate_ns_per_decade", json_real(465));
 	json_object_set_new(json_object_get(fit, "metrics"), "rate_ns_per_decade_ci95",
 			    json_real(1427));
+	json_object_set_new(fit, "fit_weights", json_string("1 / (run² + 0.31 baseline²): as "
+							    "the design sizes it"));
 	json_array_append_new(json_object_get(root, "points"), json_pack(
 		"{s:s, s:s, s:s, s:s, s:s, s:I, s:{}, s:[{s:i, s:i}, {s:i, s:i}]}", "experiment",
 		"cost", "facility", "timer:cpu-clock", "workload", "busy", "kind", "sweep", "delivery",
@@ -805,9 +807,28 @@ static void check_prediction_notes(void)
 		CHECK_STR_CONTAINS(html, "The fits' data: 1 sweep point, 2 pairs (a sampled run and "
 				   "its unsampled partner each) (a fit with a second design fits its "
 				   "pairs alone");
+		/* how the fits weigh their pairs, under their data */
+		CHECK_STR_CONTAINS(html, "<p>Each fit is least squares weighted by its pairs' "
+				   "noise: 1 / (run² + 0.31 baseline²): as the design sizes "
+				   "it.</p>");
 	}
 	free(html);
 	pb_results_free(&doc);
+	/* a fit that could not be weighted is counted beside them */
+	json_t *flat = json_deep_copy(fit);
+	json_object_set_new(flat, "fit_weights", json_string("none: a run's expected length was "
+							     "not above 0"));
+	json_object_set_new(flat, "workload", json_string("mix"));
+	json_array_append_new(json_object_get(root, "points"), flat);
+	pb_test_results_of_json(&doc, root);
+	html = pb_report_html(&doc, NULL, NULL, &len);
+	CHECK_MSG(html && strstr(html, "as the design sizes it; 1 fit weighed every pair alike "
+				 "(fit_weights says why).</p>"),
+		  "%s", "the unweighted fit is not counted");
+	free(html);
+	pb_results_free(&doc);
+	json_array_remove(json_object_get(root, "points"),
+			  json_array_size(json_object_get(root, "points")) - 1);
 	/* a line that rounds to nothing reads "+0.00", never "-0.00" (the suite of 17:24) */
 	json_object_set_new(json_object_get(fit, "metrics"), "rate_ns_per_decade", json_real(-2.9));
 	pb_test_results_of_json(&doc, root);

@@ -655,8 +655,10 @@ void pb_report_experiment_table(FILE *f, const struct pb_results *doc, const cha
 {
 	table_doc = doc;
 	const char *kinds[16];
-	size_t nkinds = 0, sweeps = 0, pairs = 0;
+	size_t nkinds = 0, sweeps = 0, pairs = 0, unweighted = 0;
 	bool redesigned = false;
+	/* how the fits weigh their pairs: the first weighted fit's words, and how many were not */
+	const char *weights = NULL;
 	for (size_t i = 0; i < doc->npoints; i++) {
 		const struct pb_result_point *p = doc->points[i];
 		if (strcmp(p->experiment, experiment))
@@ -667,6 +669,11 @@ void pb_report_experiment_table(FILE *f, const struct pb_results *doc, const cha
 			continue;
 		}
 		redesigned |= pb_rset_is_true(met(p), "redesigned");
+		const char *w = pb_rset_get_text(par(p), "fit_weights");
+		if (w && !strncmp(w, "none", 4))
+			unweighted++;
+		else if (w && !weights)
+			weights = w;
 		bool seen = false;
 		for (size_t k = 0; k < nkinds && !seen; k++)
 			seen = !strcmp(kinds[k], kind_of(p));
@@ -682,4 +689,16 @@ void pb_report_experiment_table(FILE *f, const struct pb_results *doc, const cha
 			redesigned ? " (a fit with a second design fits its pairs alone: the runs "
 				     "numbered below its fitted_from_run sized it)"
 				   : "");
+	if (!weights && !unweighted)
+		return;
+	fputs("<p>", f);
+	if (weights) {
+		fputs("Each fit is least squares weighted by its pairs' noise: ", f);
+		pb_html_esc(f, weights);
+		fputs(unweighted ? "; " : "", f);
+	}
+	if (unweighted)
+		fprintf(f, "%zu fit%s weighed every pair alike (fit_weights says why)", unweighted,
+			unweighted == 1 ? "" : "s");
+	fputs(".</p>\n", f);
 }
