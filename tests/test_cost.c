@@ -636,6 +636,7 @@ static void test_spare_budget(void)
 	 * second design that would resolve it */
 	noisy_sweep_within(0, 2e6, 2500000000ull, NULL, PB_DELIVERY_NONE, &cf);
 	CHECK(!cf.resolved && !cf.redesigned && cf.budget_limited && cf.spare_drawn_s == 0);
+	CHECK_MSG(!strstr(cf.why, "left unused"), "no pool, none named: %s", cf.why);
 	/* with the pool it draws its own budget again (not the pool's 60 s), redesigns and
 	 * resolves, and gives back what it left */
 	struct pb_cost_spare spare = {pool, false};
@@ -649,6 +650,9 @@ static void test_spare_budget(void)
 	CHECK(spare.drawn);
 	noisy_sweep_within(0, 2e6, 2500000000ull, &spare, PB_DELIVERY_NONE, &cf);
 	CHECK(!cf.resolved && cf.spare_drawn_s == 0);
+	/* and says so, where a reader would ask why the suite's unused budget did not help */
+	CHECK_STR_CONTAINS(cf.why, "held no second design; the budget the suite's earlier fits "
+			   "left unused had gone to another fit (one fit a suite draws)");
 	/* another site's fit (the uprobe's single-stepped one) keeps to its budget, and what it
 	 * left goes in */
 	spare = (struct pb_cost_spare){pool, false};
@@ -666,6 +670,9 @@ static void test_spare_budget(void)
 	spare = (struct pb_cost_spare){pool, false};
 	noisy_sweep_within(0, 2e6, 1000000000ull, &spare, PB_DELIVERY_NONE, &cf);
 	CHECK(!cf.resolved && cf.spare_drawn_s == 0 && cf.seconds > 1);
+	/* the pool was asked and offered its own budget again, which did not hold one */
+	CHECK_STR_CONTAINS(cf.why, "no budget was left for a second design; with the 1.0 s the "
+			   "suite's earlier fits left unused, it held none either");
 	CHECK(near((double)spare.ns / 1e9, 60 - (cf.seconds - 1), 1e-6));
 }
 

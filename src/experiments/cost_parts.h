@@ -76,8 +76,11 @@ struct cost_fit {
 	 * pilot's), and the seconds of the budget left when a second design was wanted and none
 	 * fitted (NaN otherwise) */
 	double design_noise_ns, redesign_left_s;
-	/* the seconds of the suite's pool of unused cost budget this fit drew on (0: none) */
-	double spare_drawn_s;
+	/* the seconds of the suite's pool of unused cost budget this fit drew on (0: none); when
+	 * a second design was wanted and none fitted, the seconds the pool offered, which did not
+	 * hold one either (0: not asked), or whether an earlier fit of the suite had drawn it */
+	double spare_drawn_s, spare_offered_s;
+	bool spare_gone;
 	unsigned design_rounds, design_rounds_needed;
 	uint64_t high_period;
 	bool cut_short, to_resolve_lower;

@@ -425,7 +425,12 @@ static int redesign(struct design_run *dr, struct cost_fit *cf, double setup_s,
 		if (pb_cost_pool_makes_redesign(&rd, &more)) {
 			draw_spare(dr->su, cf);
 			rd = more;
+		} else {
+			cf->spare_offered_s = (double)spare_to_draw(dr->su) / 1e9;
 		}
+	} else if (!rd.rounds && dr->su->draws_spare && dr->mode == PB_DELIVERY_NONE &&
+		   spare_of(dr->su) && spare_of(dr->su)->drawn) {
+		cf->spare_gone = true;
 	}
 	cf->budget_limited = rd.budget_limited;
 	if (!rd.rounds) {
@@ -493,6 +498,13 @@ void pb_cost_explain_unresolved(struct cost_fit *cf)
 			  "design", cf->redesign_left_s);
 	else if (!isnan(cf->redesign_left_s))
 		pb_append(cf->why, sizeof cf->why, "; no budget was left for a second design");
+	/* the suite's unused budget: why it did not make one */
+	if (!isnan(cf->redesign_left_s) && cf->spare_offered_s > 0)
+		pb_append(cf->why, sizeof cf->why, "; with the %.1f s the suite's earlier fits "
+			  "left unused, it held none either", cf->spare_offered_s);
+	else if (!isnan(cf->redesign_left_s) && cf->spare_gone)
+		pb_append(cf->why, sizeof cf->why, "; the budget the suite's earlier fits left "
+			  "unused had gone to another fit (one fit a suite draws)");
 	if (cf->redesigned)
 		pb_append(cf->why, sizeof cf->why, "; a second design replaced a first of %zu "
 			  "pairs, whose %.0f ± %.0f ns was ±%.0f %%", cf->first_pairs,
