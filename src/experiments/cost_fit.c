@@ -121,21 +121,21 @@ static bool noise_scales(const double *x, const double *y, const double *baselin
 
 /* Leaves out of the fit the pairs a disturbance moved (PB_DISTURBED_ALPHA; at most one in
  * PB_DISTURBED_MAX_SHARE), noting them in cf; returns the pairs kept. How far off they sat is
- * measured from the fit of the rest once it is made (place_left_out). */
+ * measured from the fit of the rest once it is made (place_left_out). scale: room for sw->n
+ * noise scales, overwritten. */
 static size_t leave_out_disturbed(const struct sweep *sw, const double *x, const double *y,
-				  const double *local, bool *left_out, struct cost_fit *cf)
+				  const double *local, double *scale, bool *left_out,
+				  struct cost_fit *cf)
 {
 	/* each pair's test is scaled by its noise as the line of all pairs expects it (the
 	 * design's model, as the fit weighs it) */
-	double *scale = malloc(sw->n * sizeof *scale);
-	bool scaled = scale && noise_scales(x, y, local, sw->n, scale);
+	bool scaled = noise_scales(x, y, local, sw->n, scale);
 	/* one more than may be left out: that many far above is the noise's shape */
 	const size_t most = sw->n / PB_DISTURBED_MAX_SHARE;
 	cf->left_out = most ? pb_fit_outliers(x, y, scaled ? scale : NULL, sw->n,
 					      PB_DISTURBED_ALPHA, most + 1, PB_OUTLIERS_ABOVE,
 					      left_out)
 			    : 0;
-	free(scale);
 	cf->far_above = cf->left_out > most;
 	if (cf->far_above) {
 		for (size_t i = 0; i < sw->n; i++)
@@ -253,7 +253,7 @@ void pb_cost_fit_sweep(const struct sweep *sw, bool per_event, struct cost_fit *
 	}
 	cf->baseline_cpu = pb_median(b, sw->n);
 	cf->baseline_wall = pb_median(bw, sw->n);
-	size_t kept = leave_out_disturbed(sw, x, y, local, left_out, cf);
+	size_t kept = leave_out_disturbed(sw, x, y, local, scale, left_out, cf);
 	for (size_t i = 0; i < sw->n; i++)
 		events += left_out[i] ? 0 : sw->p[i].events;
 	cf->events = events / (double)kept;

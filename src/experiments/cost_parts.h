@@ -48,8 +48,8 @@ struct cost_fit {
 	 * per-event cost. */
 	bool sample_left_out;
 	double sample_bound_ns;
-	/* cpu and wall: least squares weighted by 1 / run^2 (weighted); unweighted when a run's
-	 * expected length was not above 0 */
+	/* cpu and wall: least squares weighted by each pair's noise (weighted: cost_fit.c's
+	 * noise_scales); unweighted when a run's expected length was not above 0 */
 	struct pb_fit cpu, wall;
 	bool weighted;
 	double ts_slope, ts_intercept;

@@ -356,16 +356,20 @@ static struct pb_cost_spare *spare_of(const struct sweep_setup *su)
 	return su->o ? su->o->cost_spare : NULL;
 }
 
-/* Whether a fit of this mode may draw on the pool: mode none's fit at the facility's cost site
- * is the cost every prediction, plan and scorecard figure rests on; the delivery modes' fits
- * are compared with it, and another site's fit adds its class's cost: they keep to their own
- * budgets. One fit a suite draws, so that a suite takes at most one budget more than its
- * fits' own. */
+/* Whether a fit of this mode is one that draws on the suite's pool, when there is one: mode
+ * none's fit at the facility's cost site is the cost every prediction, plan and scorecard
+ * figure rests on; the delivery modes' fits are compared with it, and another site's fit adds
+ * its class's cost: they keep to their own budgets. */
+static bool draws_on_pool(const struct sweep_setup *su, enum pb_delivery mode)
+{
+	return su->draws_spare && mode == PB_DELIVERY_NONE && spare_of(su);
+}
+
+/* Whether it may draw now: one fit a suite draws, so that a suite takes at most one budget
+ * more than its fits' own. */
 static bool may_draw(const struct sweep_setup *su, enum pb_delivery mode)
 {
-	const struct pb_cost_spare *spare = spare_of(su);
-	return su->draws_spare && mode == PB_DELIVERY_NONE && spare && !spare->drawn &&
-	       spare->ns > 0;
+	return draws_on_pool(su, mode) && !spare_of(su)->drawn && spare_of(su)->ns > 0;
 }
 
 /* What a fit may draw: the pool, up to its own budget again. A fit then takes at most twice
@@ -428,8 +432,7 @@ static int redesign(struct design_run *dr, struct cost_fit *cf, double setup_s,
 		} else {
 			cf->spare_offered_s = (double)spare_to_draw(dr->su) / 1e9;
 		}
-	} else if (!rd.rounds && dr->su->draws_spare && dr->mode == PB_DELIVERY_NONE &&
-		   spare_of(dr->su) && spare_of(dr->su)->drawn) {
+	} else if (!rd.rounds && draws_on_pool(dr->su, dr->mode) && spare_of(dr->su)->drawn) {
 		cf->spare_gone = true;
 	}
 	cf->budget_limited = rd.budget_limited;

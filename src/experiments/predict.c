@@ -270,9 +270,10 @@ void pb_cost_design_size(const struct pb_cost_design_input *in, struct pb_cost_d
 	 * about its weighted mean */
 	double sw = 0, swx = 0, sxx = 0;
 	for (unsigned i = 0; i < in->nslots; i++) {
+		double w = design_weight(in, i);
 		out->round_s += in->pair_s[i];
-		sw += design_weight(in, i);
-		swx += design_weight(in, i) * in->x[i];
+		sw += w;
+		swx += w * in->x[i];
 	}
 	unsigned k = in->nslots;
 	double mean_x = k ? swx / sw : 0;
