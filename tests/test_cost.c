@@ -1878,15 +1878,41 @@ static void test_program_env(void)
 	char *set[] = {"PB_TEST_SET=two", "PB_TEST_NEW=3", NULL};
 	struct pb_program_figures f;
 	struct pb_error err = {0};
-	CHECK_MSG(pb_program_measure(argv, set, NULL, 0, 0, &f, &err) == 0, "%s", err.msg);
+	CHECK_MSG(pb_program_measure(argv, set, NULL, 0, 0, -1, &f, &err) == 0, "%s", err.msg);
 	CHECK(!strcmp(getenv("PB_TEST_SET"), "one") && !getenv("PB_TEST_NEW"));
 	/* without them the same test fails, and says how */
 	err = (struct pb_error){0};
-	CHECK(pb_program_measure(argv, NULL, NULL, 0, 0, &f, &err) != 0);
+	CHECK(pb_program_measure(argv, NULL, NULL, 0, 0, -1, &f, &err) != 0);
 	CHECK_STR_CONTAINS(err.msg, "exited with status 1");
 	char *none[] = {NULL};
-	CHECK(pb_program_measure(argv, none, NULL, 0, 0, &f, &err) != 0);
+	CHECK(pb_program_measure(argv, none, NULL, 0, 0, -1, &f, &err) != 0);
 	unsetenv("PB_TEST_SET");
+}
+
+/* A program asked onto one CPU runs there alone, and what it starts with it: on a guest whose
+ * vCPUs run at different speeds, a program left to the scheduler lands on either and its runs
+ * split in two (cost_programs.c). The last CPU online, so that a pin that did nothing (which
+ * leaves every CPU allowed) cannot pass on a machine of two or more. */
+static void test_program_pinned(void)
+{
+	long ncpus = sysconf(_SC_NPROCESSORS_ONLN);
+	int cpu = ncpus > 1 ? (int)ncpus - 1 : 0;
+	char want[16];
+	snprintf(want, sizeof want, "%d", cpu);
+	char *argv[] = {"sh", "-c", "[ \"$(grep Cpus_allowed_list /proc/self/status | cut -f2)\" "
+			"= \"$0\" ]", want, NULL};
+	struct pb_program_figures f;
+	struct pb_error err = {0};
+	CHECK_MSG(pb_program_measure(argv, NULL, NULL, 0, 0, cpu, &f, &err) == 0, "%s", err.msg);
+	CHECK(!f.unpinned);
+	if (ncpus < 2) {
+		pb_skip_checks(2, "one CPU online: an unpinned run is allowed only CPU 0 too");
+		return;
+	}
+	/* the same check without the pin fails: every CPU is allowed */
+	err = (struct pb_error){0};
+	CHECK(pb_program_measure(argv, NULL, NULL, 0, 0, -1, &f, &err) != 0);
+	CHECK_STR_CONTAINS(err.msg, "exited with status 1");
 }
 
 /* A real program's CPU time comes from wait4 (user + system), and a timer over the whole
@@ -1897,12 +1923,12 @@ static void test_program_cpu(void)
 	char *argv[] = {"sh", "-c", "i=0; while [ $i -lt 30000 ]; do i=$((i+1)); done", NULL};
 	struct pb_program_figures f;
 	struct pb_error err = {0};
-	CHECK(pb_program_measure(argv, NULL, NULL, 0, 0, &f, &err) == 0);
+	CHECK(pb_program_measure(argv, NULL, NULL, 0, 0, -1, &f, &err) == 0);
 	CHECK(f.cpu_ns > 0);
 	CHECK(f.cpu_ns <= f.wall_ns + 10000000);
 	struct pb_spec spec;
 	CHECK(pb_spec_parse("timer:cpu-clock", &spec, &err) == 0);
-	if (pb_program_measure(argv, NULL, &spec, 1000000, 0, &f, &err)) {
+	if (pb_program_measure(argv, NULL, &spec, 1000000, 0, -1, &f, &err)) {
 		fprintf(stderr, "program_cpu: the timer cannot sample a child here: %s\n", err.msg);
 		return;
 	}
@@ -1926,7 +1952,7 @@ static void test_main_thread_cpu(void)
 			  NULL};
 	struct pb_program_figures f;
 	struct pb_error err = {0};
-	CHECK(pb_program_measure(alone, NULL, NULL, 0, 0, &f, &err) == 0);
+	CHECK(pb_program_measure(alone, NULL, NULL, 0, 0, -1, &f, &err) == 0);
 	if (!f.main_cpu_ns) {
 		pb_skip_checks(2, "no /proc/PID/schedstat here (CONFIG_SCHED_INFO)");
 		return;
@@ -1934,7 +1960,7 @@ static void test_main_thread_cpu(void)
 	printf("main thread: %llu of %llu ns CPU alone\n", (unsigned long long)f.main_cpu_ns,
 	       (unsigned long long)f.cpu_ns);
 	CHECK(llabs((long long)f.main_cpu_ns - (long long)f.cpu_ns) <= 100000 + f.cpu_ns / 100);
-	CHECK(pb_program_measure(forked, NULL, NULL, 0, 0, &f, &err) == 0);
+	CHECK(pb_program_measure(forked, NULL, NULL, 0, 0, -1, &f, &err) == 0);
 	printf("main thread: %llu of %llu ns CPU with a child doing the work\n",
 	       (unsigned long long)f.main_cpu_ns, (unsigned long long)f.cpu_ns);
 	CHECK(f.main_cpu_ns > 0 && f.main_cpu_ns < f.cpu_ns / 2);
@@ -2784,6 +2810,7 @@ int main(void)
 	test_cost_from_results();
 	test_program_cpu();
 	test_program_env();
+	test_program_pinned();
 	test_main_thread_cpu();
 	test_plan_correction();
 	test_fault_mid_sweep();

@@ -2,6 +2,8 @@
  * against baselines interleaved with the sampled runs (cost_predict.c judges them). */
 #include "experiments/cost_parts.h"
 
+#include "runner/runner.h"
+
 #include "util/kit.h"
 #include "util/rng.h"
 #include "util/text.h"
@@ -60,6 +62,8 @@ struct program_target {
 	char *const *env_set;
 	const struct pb_spec *spec;
 	struct pb_result_point *bp;   /* the baseline point: its runs, or the error */
+	unsigned cpu;                 /* every run's CPU */
+	bool unpinned;                /* a run's CPU was refused */
 };
 
 static int program_run(void *ctx, uint64_t period, unsigned round, struct predict_run *out,
@@ -69,10 +73,18 @@ static int program_run(void *ctx, uint64_t period, unsigned round, struct predic
 	struct program_target *p = ctx;
 	struct pb_program_figures f;
 	struct pb_error run_err = {0};
-	if (pb_program_measure(p->argv, p->env_set, period ? p->spec : NULL, period, 0, &f,
-			       &run_err)) {
+	if (pb_program_measure(p->argv, p->env_set, period ? p->spec : NULL, period, 0,
+			       (int)p->cpu, &f, &run_err)) {
 		pb_rset_text(&p->bp->params, "error", run_err.msg);
 		return 1;
+	}
+	if (f.unpinned && !p->unpinned) {
+		/* said once; the rounds still run, where the kernel puts them */
+		p->unpinned = true;
+		char why[200];
+		pb_format(why, sizeof why, "not pinned: CPU %u was refused (%s), so its runs went "
+			  "wherever the kernel put them", p->cpu, strerror(f.unpinned_errno));
+		pb_rset_text(&p->bp->params, "pinned_note", why);
 	}
 	if (!period && round != UINT_MAX) {
 		/* the warm-up run (round UINT_MAX) is left out of the rounds */
@@ -109,8 +121,14 @@ static int program_runs(const struct pb_suite_options *o, const char *facility,
 					     .periods = periods, .aimed_pct = aimed_pct,
 					     .nperiods = nperiods, .cost_moved = cost_moved};
 	/* made first: a run that fails leaves its error here */
+	/* On the CPU the cost fit's runs used: a program left to the scheduler lands on either
+	 * CPU, and on a guest whose vCPUs run at different speeds (2026-11-28, kind B: a loop
+	 * took 2.8 times as long on one as on the other, for minutes at a time, and xz's runs
+	 * split into 56 and 77 ms) its runs split in two, sampled or not */
 	struct program_target p = {argv, env_set, spec,
-				   pb_cost_prediction_baseline_point(res, facility, name, 1)};
+				   pb_cost_prediction_baseline_point(res, facility, name, 1),
+				   pb_runner_thread_cpu(0), false};
+	pb_rset_int(&p.bp->params, "cpu", PB_UNIT_NONE, p.cpu);
 	char what[256];
 	pb_format(what, sizeof what, "cost %s %s", facility, name);
 	/* what the runs were given beside this process's environment, said where they are */

@@ -34,7 +34,7 @@ static int measure_median(char *const *argv, const struct pb_spec *spec, uint64_
 	double wall[64], cpu[64], main_cpu[64], samples[64], lost[64], count[64];
 	for (unsigned r = 0; r < runs; r++) {
 		struct pb_program_figures f;
-		if (pb_program_measure(argv, NULL, spec, period, ring, &f, err))
+		if (pb_program_measure(argv, NULL, spec, period, ring, -1, &f, err))
 			return -1;
 		wall[r] = (double)f.wall_ns;
 		cpu[r] = (double)f.cpu_ns;
@@ -250,8 +250,9 @@ int pb_plan_check(const struct pb_plan_request *req, struct pb_slowdown_model *m
 	double predicted_pct = NAN, measured_pct = NAN, ci95_pp = NAN;
 	while (n < most) {
 		struct pb_program_figures b, f;
-		if (pb_program_measure(req->argv, NULL, NULL, 0, 0, &b, err) ||
-		    pb_program_measure(req->argv, NULL, req->spec, period, ring_pages, &f, err))
+		if (pb_program_measure(req->argv, NULL, NULL, 0, 0, -1, &b, err) ||
+		    pb_program_measure(req->argv, NULL, req->spec, period, ring_pages, -1, &f,
+				       err))
 			return -1;
 		bases[n] = sampled_cpu(&b);
 		cpus[n] = sampled_cpu(&f);

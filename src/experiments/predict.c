@@ -201,8 +201,8 @@ unsigned pb_cost_sweep_periods(const struct pb_facility *f, uint64_t *out)
 }
 
 int pb_program_measure(char *const *argv, char *const *env_set, const struct pb_spec *spec,
-		       uint64_t period, unsigned ring_pages, struct pb_program_figures *out,
-		       struct pb_error *err)
+		       uint64_t period, unsigned ring_pages, int cpu,
+		       struct pb_program_figures *out, struct pb_error *err)
 {
 	memset(out, 0, sizeof *out);
 	struct pb_process_config cfg = {
@@ -210,6 +210,8 @@ int pb_program_measure(char *const *argv, char *const *env_set, const struct pb_
 		.env_set = env_set,
 		.quiet = true,
 		.ring_pages = ring_pages,
+		.pin = cpu >= 0,
+		.cpu = cpu >= 0 ? (unsigned)cpu : 0,
 	};
 	if (spec) {
 		cfg.nevents = 1;
@@ -232,6 +234,8 @@ int pb_program_measure(char *const *argv, char *const *env_set, const struct pb_
 		out->maxrss_kib = (uint64_t)r->rusage.ru_maxrss;
 		out->exit_code = r->exit_code;
 		out->signaled = r->signaled;
+		out->unpinned = r->unpinned;
+		out->unpinned_errno = r->unpinned_errno;
 		if (spec) {
 			out->samples = r->events[0].samples;
 			out->lost = pb_event_lost(&r->events[0]);

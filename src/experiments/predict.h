@@ -353,11 +353,14 @@ struct pb_program_figures {
 	uint64_t maxrss_kib;     /* the program's peak RSS */
 	int exit_code;
 	bool signaled;
+	bool unpinned;           /* a CPU asked for was refused: it ran where the kernel put it */
+	int unpinned_errno;
 };
 /* One run of argv (env_set: "NAME=value" entries over this process's environment, or NULL),
- * sampled by spec at period, or without perf when spec is NULL. */
+ * sampled by spec at period, or without perf when spec is NULL; on CPU cpu alone, or where the
+ * kernel puts it for cpu < 0. */
 int pb_program_measure(char *const *argv, char *const *env_set, const struct pb_spec *spec,
-		       uint64_t period, unsigned ring_pages, struct pb_program_figures *out,
-		       struct pb_error *err);
+		       uint64_t period, unsigned ring_pages, int cpu,
+		       struct pb_program_figures *out, struct pb_error *err);
 
 #endif

@@ -116,12 +116,17 @@ struct runner_thread {
 	pthread_t id;
 };
 
+unsigned pb_runner_thread_cpu(unsigned thread)
+{
+	long ncpus = sysconf(_SC_NPROCESSORS_ONLN);
+	return thread % (unsigned)(ncpus > 0 ? ncpus : 1);
+}
+
 static void *runner_main(void *arg)
 {
 	struct runner_thread *t = arg;
 	struct runner *r = t->r;
-	long ncpus = sysconf(_SC_NPROCESSORS_ONLN);
-	int cpu = (int)(t->index % (unsigned)(ncpus > 0 ? ncpus : 1));
+	int cpu = (int)pb_runner_thread_cpu(t->index);
 	cpu_set_t set;
 	CPU_ZERO(&set);
 	CPU_SET(cpu, &set);

@@ -40,7 +40,10 @@ struct pb_runner_result {
 	bool pinned[PB_MAX_THREADS];  /* false: sched_setaffinity refused cpu */
 };
 
-/* Runs the instance without perf: thread i pinned to i % ncpus, all released together. */
+/* The CPU thread i of a run is pinned to: i % the CPUs online. */
+unsigned pb_runner_thread_cpu(unsigned thread);
+/* Runs the instance without perf: thread i pinned to pb_runner_thread_cpu(i), all released
+ * together. */
 int pb_runner_run(struct pb_instance *in, struct pb_runner_result *res, struct pb_error *err);
 
 #endif

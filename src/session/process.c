@@ -149,6 +149,18 @@ static uint64_t main_thread_cpu_ns(pid_t pid)
 	return ns;
 }
 
+static bool pin_child(pid_t pid, unsigned cpu)
+{
+	if (cpu >= CPU_SETSIZE) {
+		errno = EINVAL;
+		return false;
+	}
+	cpu_set_t set;
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	return pb_sys()->sched_setaffinity(pid, sizeof set, &set) == 0;
+}
+
 int pb_process_run(const struct pb_process_config *cfg, struct pb_process_result *res,
 		   struct pb_error *err)
 {
@@ -185,6 +197,12 @@ int pb_process_run(const struct pb_process_config *cfg, struct pb_process_result
 	close(go[0]);
 	close(errp[1]);
 	res->pid = pid;
+	/* set from here, while the child waits for go: the affinity holds across its exec and is
+	 * inherited by whatever it starts */
+	if (cfg->pin && !pin_child(pid, cfg->cpu)) {
+		res->unpinned = true;
+		res->unpinned_errno = errno;
+	}
 
 	unsigned nslots = cfg->nevents * ncpus;
 	struct ring_slot *slots = calloc(nslots ? nslots : 1, sizeof *slots);

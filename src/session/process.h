@@ -20,6 +20,8 @@ struct pb_process_config {
 	struct pb_event_config events[PB_MAX_EVENTS];
 	unsigned nevents;
 	bool inherit;                      /* follow threads and child processes */
+	bool pin;                          /* run the command, and all it starts, on cpu alone */
+	unsigned cpu;
 	unsigned ring_pages;               /* data pages per ring (power of two); 0 = 256 */
 	const struct pb_machine *machine;  /* NULL: this machine */
 	bool quiet;                        /* send the command's stdout/stderr to /dev/null */
@@ -46,6 +48,10 @@ struct pb_process_result {
 	uint64_t main_thread_cpu_ns;       /* its main thread's alone (what a task event without
 					    * inherit sees); 0: not readable here */
 	struct pb_event_result events[PB_MAX_EVENTS];  /* summed over CPUs */
+	bool unpinned;                     /* pin asked and sched_setaffinity refused it (a
+					    * cgroup's cpuset): the command ran where the kernel
+					    * put it */
+	int unpinned_errno;
 	uint64_t period_changes;           /* PERF_EVENT_IOC_PERIOD calls that succeeded */
 	uint64_t period_errors;            /* ... and that failed */
 };
