@@ -49,6 +49,14 @@ check test -s "$tmp/a/results.csv"
 check json "$tmp/a/results.json" "assert d['schema']=='pesbench-results/2' and d['complete'] is True"
 # what else the machine did while the suite ran, each figure with its interval (docs/results.md)
 check json "$tmp/a/results.json" "assert d['other_load_cpus']>=0 and d['other_load_cpus_ci95']>0 and d['load_cpus']>0 and 0<=d['steal_pct']<=100 and d['steal_ci95_pp']>0, d"
+# how fast the CPUs ran: a probe on each CPU at the start and after each of the 3 experiments
+# (src/runner/cpu_speed.h), the slowest ratio no less than 1, and the sentence the summary shows
+check json "$tmp/a/results.json" "
+import os
+n=len(os.sched_getaffinity(0))
+assert d['cpu_speed_probes']==4*n and 0<=d['cpu_speed_slower_probes']<=d['cpu_speed_probes'], d
+assert d['cpu_speed_slowest_ratio']>=1 and d['units']['cpu_speed_slowest_ratio']=='ratio', d
+assert d['cpu_speed_note'].startswith('A fixed loop'), d"
 # every figure with a unit says it in the document: the units object, by field name
 check json "$tmp/a/results.json" "assert d['units']['accuracy']=='%' and d['units']['wall_ns']=='ns' and d['units']['running_ratio']=='ratio' and d['units']['lost_total']=='samples' and 'period' not in d['units']"
 # every measured point: accuracy 100 for the exact facility, loss and multiplexing present per run

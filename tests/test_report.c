@@ -993,8 +993,9 @@ static void check_wrapped_figures(void)
 	free(out);
 }
 
-/* What else the machine did during the suite: said under the machine in the terminal and the
- * report, with each figure's interval, and nothing said by a document that does not carry it. */
+/* What else the machine did during the suite, and how fast its CPUs ran: said under the
+ * machine in the terminal and the report, with each figure's interval, and nothing said by a
+ * document that does not carry it. */
 static void check_load_sentence(void)
 {
 	for (int with = 0; with < 2; with++) {
@@ -1008,6 +1009,10 @@ static void check_load_sentence(void)
 			json_object_set_new(root, "load_cpus", json_real(1.996));
 			json_object_set_new(root, "steal_pct", json_real(0.3));
 			json_object_set_new(root, "steal_ci95_pp", json_real(0.12));
+			json_object_set_new(root, "cpu_speed_probes", json_integer(6));
+			json_object_set_new(root, "cpu_speed_note",
+					    json_string("A fixed loop took up to 1.7 times its "
+							"fastest time, on CPU 1 (1 of 6 probes)."));
 		}
 		struct pb_results doc;
 		pb_test_results_of_json(&doc, root);
@@ -1027,9 +1032,16 @@ static void check_load_sentence(void)
 						 "2 CPUs busy");
 			CHECK_STR_CONTAINS(text, "0.30 ±0.12 % of CPU time (steal).");
 			CHECK_STR_CONTAINS(html, said);
+			/* and the CPUs' speed beneath it, as the suite wrote it */
+			CHECK_STR_CONTAINS(text, "A fixed loop took up to 1.7 times its fastest "
+					   "time, on CPU 1");
+			CHECK_STR_CONTAINS(html, "<br>A fixed loop took up to 1.7 times its "
+					   "fastest time, on CPU 1 (1 of 6 probes).");
 		} else {
 			CHECK(text && !strstr(text, "Beside the suite"));
 			CHECK(html && !strstr(html, "Beside the suite"));
+			CHECK(text && !strstr(text, "A fixed loop"));
+			CHECK(html && !strstr(html, "A fixed loop"));
 		}
 		free(text);
 		free(html);

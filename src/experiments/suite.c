@@ -3,9 +3,11 @@
 #include "facilities/facility.h"
 #include "facilities/machine.h"
 #include "machine/load.h"
+#include "runner/cpu_speed.h"
 #include "util/kit.h"
 #include "util/text.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 static void skip(struct pb_suite *s, struct pb_results *res, const char *facility,
@@ -90,6 +92,32 @@ static void record_load(struct pb_results *res, const struct pb_machine_load *lo
 	pb_rset_real(&res->tail, "steal_ci95_pp", PB_UNIT_PERCENT_POINTS, load->steal_ci95_pp);
 }
 
+/* The CPUs' speed over the suite (runner/cpu_speed.h) into res's closing fields: the probes,
+ * the slower ones, the slowest ratio and its CPU, and the sentence the summary and the report
+ * show. */
+static void record_speed(struct pb_results *res, const struct pb_speed_watch *w)
+{
+	struct pb_speed_summary sum;
+	pb_speed_summarize(w, &sum);
+	if (!sum.valid)
+		return;
+	pb_rset_int(&res->tail, "cpu_speed_probes", PB_UNIT_COUNT, sum.probes);
+	pb_rset_int(&res->tail, "cpu_speed_slower_probes", PB_UNIT_COUNT, sum.slower);
+	pb_rset_real(&res->tail, "cpu_speed_slowest_ratio", PB_UNIT_RATIO, sum.slowest_ratio);
+	pb_rset_int(&res->tail, "cpu_speed_slowest_cpu", PB_UNIT_NONE, sum.slowest_cpu);
+	char note[512];
+	pb_speed_text(&sum, note, sizeof note);
+	pb_rset_text(&res->tail, "cpu_speed_note", note);
+}
+
+/* Probes the CPUs' speed between experiments, on this machine only: a saved tree's machine is
+ * not the one the loop would run on. */
+static void probe_speed(const struct pb_suite_options *o, struct pb_speed_watch *w)
+{
+	if (w && (!o->machine || !o->machine->root[0]))
+		pb_speed_watch_probe(w);
+}
+
 int pb_suite_run(const struct pb_suite *s, const struct pb_suite_options *o,
 		 struct pb_results *res, pb_suite_failure_fn on_failure, void *ctx,
 		 double *seconds)
@@ -97,6 +125,11 @@ int pb_suite_run(const struct pb_suite *s, const struct pb_suite_options *o,
 	/* the suite's clock, and what else the machine did meanwhile */
 	struct pb_load_watch load_watch;
 	pb_machine_load_watch(o->machine, &load_watch);
+	/* (no memory for it: no probes, and no figures said of them) */
+	struct pb_speed_watch *speed = malloc(sizeof *speed);
+	if (speed)
+		pb_speed_watch_start(speed);
+	probe_speed(o, speed);
 	int rc = PB_EXIT_OK;
 	struct pb_error err = {0};
 	/* one pool of the cost fits' unused budget for the whole suite */
@@ -107,7 +140,9 @@ int pb_suite_run(const struct pb_suite *s, const struct pb_suite_options *o,
 	for (unsigned f = 0; f < s->nrunnable && rc == PB_EXIT_OK; f++) {
 		for (unsigned e = 0; e < s->nexperiments; e++) {
 			const struct pb_experiment *x = s->experiments[e];
-			if (!x->run(&suite_o, &s->runnable[f], res, &err))
+			int failed = x->run(&suite_o, &s->runnable[f], res, &err);
+			probe_speed(o, speed);
+			if (!failed)
 				continue;
 			if (err.code == PB_EXIT_INTERRUPTED) {
 				rc = PB_EXIT_INTERRUPTED;
@@ -127,6 +162,9 @@ int pb_suite_run(const struct pb_suite *s, const struct pb_suite_options *o,
 	pb_machine_load_since(o->machine, &load_watch, &load);
 	pb_rset_real(&res->tail, "suite_seconds", PB_UNIT_S, elapsed);
 	record_load(res, &load);
+	if (speed)
+		record_speed(res, speed);
+	free(speed);
 	if (seconds)
 		*seconds = elapsed;
 	return rc;

@@ -74,6 +74,18 @@ bool pb_results_load_label(const struct pb_results *results, char *buf, size_t l
 	return true;
 }
 
+bool pb_results_speed_label(const struct pb_results *results, char *buf, size_t len)
+{
+	const char *name = "cpu_speed_note";
+	const char *note = pb_rset_get_text(pb_rset_get(&results->tail, name) ? &results->tail
+						  : &results->head, name);
+	buf[0] = '\0';
+	if (!note || !note[0])
+		return false;
+	pb_format(buf, len, "%s", note);
+	return true;
+}
+
 static void sanitize(char *s)
 {
 	for (; *s; s++)

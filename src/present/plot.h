@@ -53,5 +53,9 @@ void pb_results_machine_label(const struct pb_results *results, char *buf, size_
  * withheld 0.3 ±0.1 % of CPU time (steal)." False, buf "", for a document without them (an
  * older build, or a saved machine tree). */
 bool pb_results_load_label(const struct pb_results *results, char *buf, size_t len);
+/* How fast the CPUs ran a fixed loop over the suite (runner/cpu_speed.h): the suite's sentence,
+ * "A fixed loop took up to 2.8 times its fastest time, on CPU 1 (...)"; false when the document
+ * holds none (a suite before it, or run on a saved tree). */
+bool pb_results_speed_label(const struct pb_results *results, char *buf, size_t len);
 
 #endif

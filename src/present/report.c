@@ -397,6 +397,11 @@ char *pb_report_html(const struct pb_results *doc, const struct pb_plot_set *plo
 		fputs("<br>", f);
 		pb_html_esc(f, load);
 	}
+	char speed[512];
+	if (pb_results_speed_label(doc, speed, sizeof speed)) {
+		fputs("<br>", f);
+		pb_html_esc(f, speed);
+	}
 	fputs("<br>command: <code>pesbench", f);
 	const struct pb_rvalue *command = doc_get(doc, "command");
 	for (size_t i = 0; command && command->kind == PB_RV_LIST && i < command->as.list->n;

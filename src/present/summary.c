@@ -481,6 +481,9 @@ void pb_summary_print(FILE *out, const struct pb_results *results)
 	char load[256];
 	if (pb_results_load_label(results, load, sizeof load))
 		pb_summary_wrapped(out, "", load, 2);
+	char speed[512];
+	if (pb_results_speed_label(results, speed, sizeof speed))
+		pb_summary_wrapped(out, "", speed, 2);
 	fputc('\n', out);
 	scorecard(out, &results->scorecard);
 	problems(out, results);
