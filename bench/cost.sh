@@ -27,6 +27,10 @@
 # perf's figure at a period is also set against the sweep's own pairs at that period
 # (`ns_per_sample_by_period`, when the sweep had one within 25 % of it, with two pairs or more).
 #
+# Last, the fit is measured again: two fits whose intervals do not overlap say that the cost
+# moved while the benchmark ran, and each says how fast the CPUs ran meanwhile (the suite's
+# cpu_speed_note).
+#
 # The two agree at a period when their intervals overlap. perf's record path differs a little
 # from pesbench's mode none (perf record asks for ip, tid, time and period, 40 bytes; pesbench
 # for 32, and perf's reader runs as another process), so a few percent apart is expected.
@@ -64,6 +68,15 @@ read -r fit_ns fit_ci fit_resolved fit_seconds < <(jq -r '[.points[] | select(.e
 fit_text=$(jq -r '[.points[] | select(.experiment == "cost" and .kind == "fit" and
 	.delivery == "none")][0] | .estimate // "-"' "$work/run/results.json")
 printf 'pesbench fit (mode none):   %s (%.1f s)\n' "$fit_text" "$fit_seconds"
+# how fast the CPUs ran during a cost run (the suite's cpu_speed_note), under its figure
+print_speed() {
+	local note
+	note=$(jq -r '.cpu_speed_note // empty' "$1")
+	[ -z "$note" ] || echo "$note" | fold -s -w 68 |
+		awk 'NR == 1 { print "  while it ran:             " $0; next }
+		     { print "                            " $0 }'
+}
+print_speed "$work/run/results.json"
 # The sweep's own cost at each of its periods (a sample need not cost one figure at every rate:
 # the fit pools them): "period ns ci95 pairs" per line, shortest period first.
 jq -r '[.points[] | select(.experiment == "cost" and .kind == "fit" and .delivery == "none")][0]
@@ -195,6 +208,28 @@ for p in "${periods[@]}" $(printf 'pb%s ' "${periods[@]}"); do
 			"$sp" "$sns" "$sci" "$spairs" "$sv"
 	fi
 done
+# --- 4. the fit again, after perf's runs: a machine whose cost moved meanwhile (kind B,
+# 2026-11-28: one vCPU at a time ran 1.7 to 2.8 times slower, for minutes) makes the verdicts
+# above compare figures of two machine states, which the two fits then tell apart ---
+if "$PB_BIN" run cost --facility timer:cpu-clock ${TARGET_MS:+--target-ms "$TARGET_MS"} \
+	--out "$work/again" >"$work/again.log" 2>&1; then
+	read -r again_ns again_ci < <(jq -r '[.points[] | select(.experiment == "cost" and
+		.kind == "fit" and .delivery == "none")][0] | .metrics |
+		"\(.ns_per_sample) \(.ci95_ns)"' "$work/again/results.json")
+	again_text=$(jq -r '[.points[] | select(.experiment == "cost" and .kind == "fit" and
+		.delivery == "none")][0] | .estimate // "-"' "$work/again/results.json")
+	printf 'the fit again, after them:  %s\n' "$again_text"
+	if awk -v a="$fit_ns" -v ac="$fit_ci" -v b="$again_ns" -v bc="$again_ci" 'BEGIN {
+		d = a - b; if (d < 0) d = -d; exit !(d <= ac + bc) }'; then
+		echo "                            the two fits agree: the cost held while perf ran"
+	else
+		echo "                            the two fits DISAGREE: the cost moved while the" \
+			"benchmark ran, and the verdicts above compare figures of two machine states"
+	fi
+	print_speed "$work/again/results.json"
+else
+	echo "the fit again, after them:  pesbench run cost failed: $(tail -n 1 "$work/again.log")"
+fi
 echo "(load average at the end: $(cut -d' ' -f1-3 /proc/loadavg); pesbench's fit resolved:" \
 	"$fit_resolved)"
 exit 0
