@@ -206,8 +206,12 @@ static void test_real_probe(void)
 	fake_kernel_uninstall();
 	CHECK_EQ_U64(w->n, ncpus);
 	unsigned refused = 0;
-	for (unsigned i = 0; i < w->n; i++)
+	for (unsigned i = 0; i < w->n; i++) {
 		refused += !w->probe[i].pinned;
+		/* and its loops, which would have timed another CPU, were not run */
+		if (!w->probe[i].pinned)
+			CHECK(w->probe[i].rep_ns[0] == 0);
+	}
 	CHECK_EQ_U64(refused, CPU_ISSET(0, &allowed) ? 1 : 0);
 	pb_speed_summarize(w, &s);
 	CHECK_EQ_U64(s.probes, ncpus - refused);

@@ -59,7 +59,8 @@ void pb_speed_watch_probe(struct pb_speed_watch *w)
 		CPU_SET((int)c, &one);
 		p->pinned = pb_sys()->sched_setaffinity(0, sizeof one, &one) == 0;
 		p->at_s = (double)(pb_now_ns() - w->started_ns) / 1e9;
-		for (unsigned r = 0; r < PB_SPEED_REPEATS; r++)
+		/* a refused CPU's loops would time another CPU */
+		for (unsigned r = 0; p->pinned && r < PB_SPEED_REPEATS; r++)
 			p->rep_ns[r] = loop_ns();
 	}
 	if (restore)
