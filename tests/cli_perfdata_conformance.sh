@@ -176,7 +176,10 @@ fi
 
 # --- the histogram names the hottest function as perf report does ---
 if [ -f "$work/sw.data" ]; then
-	top_sym=$(perf report --stdio --sort sym -i "$work/sw.data" 2>/dev/null |
+	# names as the symbol tables spell them: pesbench does not demangle, so a C++ symbol
+	# (LeakSanitizer's scan at exit is the hottest under ASan at times) would differ only by
+	# perf's demangling
+	top_sym=$(perf report --stdio --no-demangle --sort sym -i "$work/sw.data" 2>/dev/null |
 		awk '/%/ && /\[\.\]/ {print $3; exit}')
 	if [ -n "$top_sym" ]; then
 		# elfutils names the sized function enclosing an IP; perf may name a label symbol
