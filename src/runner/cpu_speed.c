@@ -8,20 +8,11 @@
 #include <math.h>
 #include <sched.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 /* ~0.6 ms on the machines seen here: long enough that one interrupt in it (45 µs on kind B)
  * moves one repetition by less than a tenth, which the median of five then ignores */
 #define LOOP_ITERATIONS 2000000u
-
-static double thread_cpu_ns(void)
-{
-	struct timespec ts;
-	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts))
-		return NAN;
-	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
 
 /* A sum kept in memory, each add a load of the last store: the same work on every CPU and every
  * run, and the kind that slowed. On kind B (2026-11-28) this loop took 1.7 to 2.8 times as
@@ -34,12 +25,12 @@ static double loop_ns(void)
 {
 	/* on the stack, as the loop that slowed had it */
 	volatile uint64_t sum = 0;
-	double start = thread_cpu_ns();
+	uint64_t start = pb_thread_cpu_ns();
 	for (unsigned i = 0; i < LOOP_ITERATIONS; i++)
 		sum += i;
-	double end = thread_cpu_ns();
+	uint64_t end = pb_thread_cpu_ns();
 	last_sum = sum;
-	return end - start;
+	return (double)(end - start);
 }
 
 void pb_speed_watch_start(struct pb_speed_watch *w)
