@@ -16,9 +16,11 @@ stage() { # NAME COMMAND...: runs it, its output shown and kept
 	local name=$1
 	shift
 	echo "=== make check: $name"
+	local began=$(date +%s)
 	"$@" 2>&1 | tee "$logs/$name.log"
 	local rc=${PIPESTATUS[0]}
 	[ "$rc" = 0 ] || failed_stages+=("$name (exit $rc)")
+	echo "$name $(( $(date +%s) - began ))" >> "$logs/stage-seconds"
 }
 
 ctest_stage() { # NAME BUILD_DIR [ENV...]
@@ -55,6 +57,18 @@ for name in ("tests", "tests-asan"):
         failed += bad
         skipped += skip
         passed += total - bad - skip
+# where the time went, so a stage or test that grew on a slower machine kind is named
+stage_seconds = [line.split() for line in open(os.path.join(logs, "stage-seconds"))]
+print("\n  stage seconds: " + ", ".join(f"{name} {sec}" for name, sec in stage_seconds))
+test_seconds = []
+for name in ("tests", "tests-asan"):
+    path = os.path.join(logs, name + ".log")
+    for line in open(path, errors="replace") if os.path.exists(path) else ():
+        m = re.search(r"Test +#\d+: (\S+) .*?([\d.]+) sec", line)
+        if m:
+            test_seconds.append((float(m.group(2)), f"{m.group(1)}{' (asan)' if '-' in name else ''}"))
+test_seconds.sort(reverse=True)
+print("  slowest tests: " + ", ".join(f"{n} {s:.0f} s" for s, n in test_seconds[:8]))
 reasons = collections.Counter()
 for path in glob.glob(os.path.join(logs, "*.tests.log")):
     for line in open(path, errors="replace"):
