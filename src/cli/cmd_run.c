@@ -128,7 +128,7 @@ static const struct pb_opt run_options[] = {
 	{.name = "out", .arg = "DIR", .kind = PB_OPT_STRING, .at = ARG(out_dir, const char *),
 	 .help = "results folder (default: results/<UTC time>)"},
 	{.name = "target-ms", .arg = "MS", .kind = PB_OPT_U64, .at = ARG(o.target_ms, uint64_t),
-	 .min = 1, .max = 3600000, .help = "wall time each run aims for (default 60)"},
+	 .min = 1, .max = 3600000, .help = "CPU time each run aims for (default 60)"},
 	{.name = "json", .kind = PB_OPT_FLAG, .at = ARG(json, bool),
 	 .help = "print results.json on stdout when done"},
 	{.name = "quiet", .kind = PB_OPT_FLAG, .at = ARG(quiet, bool),

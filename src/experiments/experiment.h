@@ -76,6 +76,13 @@ uint64_t pb_calibrate_iterations(const struct pb_workload_choice *w, const struc
 /* The same for a request: its workload, first event and machine (fixtures, fake kernel). */
 uint64_t pb_calibrate_for(const struct pb_point_request *req, uint64_t target_ms,
 			  struct pb_error *err);
+/* What pb_calibrate_with times runs with: pb_point_measure, or a test's stand-in. */
+typedef int (*pb_point_measure_fn)(const struct pb_point_request *req, struct pb_point *pt,
+				   struct pb_error *err);
+/* pb_calibrate_for's search, each run timed by measure: the iterations whose thread takes
+ * about target_ms of CPU time (the wall time on a quiet machine). 0 with err on failure. */
+uint64_t pb_calibrate_with(const struct pb_point_request *req, uint64_t target_ms,
+			   pb_point_measure_fn measure, struct pb_error *err);
 /* The step every experiment's request takes before it is measured: req runs on the suite's
  * machine, for the iterations pb_calibrate_for finds for o->target_ms (so the flags that change
  * sampling must be set first). -1 with err when calibration failed. */
