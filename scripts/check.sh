@@ -70,12 +70,18 @@ for name in ("tests", "tests-asan"):
 test_seconds.sort(reverse=True)
 print("  slowest tests: " + ", ".join(f"{n} {s:.0f} s" for s, n in test_seconds[:8]))
 reasons = collections.Counter()
+test_reasons = collections.Counter()
 for path in glob.glob(os.path.join(logs, "*.tests.log")):
     for line in open(path, errors="replace"):
         m = re.match(r"\s*SKIPPED (\d+) checks: (.*)", line)
         if m:
             reasons[m.group(2).strip()] += int(m.group(1))
+        m = re.match(r"\s*SKIPPED TEST: (.*)", line)
+        if m:
+            test_reasons[m.group(1).strip()] += 1
 print()
+for reason, n in sorted(test_reasons.items(), key=lambda kv: -kv[1]):
+    print(f"  tests skipped: {n:5d}  {reason}")
 for reason, n in sorted(reasons.items(), key=lambda kv: -kv[1]):
     print(f"  checks skipped: {n:5d}  {reason}")
 for s in failed_stages:
