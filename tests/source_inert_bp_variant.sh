@@ -19,7 +19,8 @@ echo "LD_PRELOAD=\${LD_PRELOAD:-} PB_INJECT=\${PB_INJECT:-} args=\$*" >"$work/se
 case "$1" in
 --garbage) echo "not json" ;;
 --fails) exit 1 ;;
-*) printf '{"facilities": [{"name": "timer", "verdict": "works"}, {"name": "bp", "verdict": "%s"}]}\n' "$1" ;;
+*) printf '{"facilities": [{"name": "timer", "verdict": "works"},'
+   printf ' {"name": "bp", "verdict": "%s"}]}\n' "$1" ;;
 esac
 EOF
 	chmod +x "$work/pesbench"
