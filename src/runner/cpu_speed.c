@@ -143,9 +143,10 @@ void pb_speed_text(const struct pb_speed_summary *s, char *buf, size_t len)
 		return;
 	}
 	if (!s->slower) {
-		pb_format(buf, len, "A fixed loop, timed %u times on %u CPU%s, kept within %.2f "
-			  "times its fastest time: no CPU ran slower.", s->probes, s->cpus,
-			  s->cpus == 1 ? "" : "s", s->slowest_ratio);
+		pb_format(buf, len, "A fixed loop, timed %u times on %u CPU%s, took at most %.2f "
+			  "times its fastest time: no CPU ran more than %.0f %% slower beyond the "
+			  "loop's own spread.", s->probes, s->cpus, s->cpus == 1 ? "" : "s",
+			  s->slowest_ratio, 100 * PB_SPEED_SLOWER);
 		return;
 	}
 	char when[64], cpus[48] = "";

@@ -56,7 +56,8 @@ struct pb_speed_summary {
  * reference's, and all its loops took longer than all the reference's. */
 void pb_speed_summarize(const struct pb_speed_watch *w, struct pb_speed_summary *out);
 /* "A fixed loop took up to 2.8 times its fastest time on CPU 1 (9 of 56 probes, 35 to 80 s
- * into the suite): ..." or "... kept within 1.04 times its fastest: no CPU ran slower". */
+ * into the suite): ..." or "... took at most 1.04 times its fastest time: no CPU ran more than
+ * 10 % slower beyond the loop's own spread." */
 void pb_speed_text(const struct pb_speed_summary *s, char *buf, size_t len);
 
 #endif
