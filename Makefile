@@ -70,10 +70,10 @@ fuzz: deps $(FUZZ_BUILD)/CMakeCache.txt
 fuzz-smoke:
 	@$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=10
 
-# The unit tests under valgrind memcheck: no memory error, no definitely lost block (about
-# 30 s here; scripts/memcheck.sh lists the tests it leaves out and why).
+# The unit tests under valgrind memcheck, JOBS at a time: no memory error, no definitely lost
+# block (~100 s on kind B; scripts/memcheck.sh lists the tests it leaves out and why).
 memcheck: build
-	@bash scripts/memcheck.sh $(BUILD)
+	@JOBS=$(JOBS) bash scripts/memcheck.sh $(BUILD)
 
 # Every stage runs (build, tests, tests under ASan+UBSan, memcheck, fuzz, the Release and Debug
 # builds with gcc and clang, the arm64 and riscv64 guests); the last line sums up tests and skipped checks per reason.

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs the unit tests (BUILD/test_*) under valgrind memcheck: any memory error or definitely
 # lost block fails the test (exit 9). One line per test; the log of a failing test is shown.
+# JOBS tests at a time (default: the CPUs).
 # Usage: scripts/memcheck.sh BUILD [TIMEOUT_SECONDS_PER_TEST]
 #
 # Left out, with the reason (their memory use is covered by ASan in `make test-asan`):
@@ -27,35 +28,77 @@ test_cost test_selftest test_numbers "
 logs=$(mktemp -d)
 trap 'rm -rf "$logs"' EXIT
 export PB_BIN="$build/pesbench" PB_SOURCE_DIR="$root" PB_BUILD_DIR="$build"
-ran=0 failed=0 skipped=0 skipped_checks=0
-shopt -s nullglob
-for test in "$build"/test_*; do
-	[ -x "$test" ] && [ -f "$test" ] || continue
+jobs=${JOBS:-$(nproc)}
+
+# the lines of valgrind's log that say what went wrong and where
+valgrind_errors='^==[0-9]+== (Invalid|Conditional|Use of|Mismatched|[0-9,]+ bytes in|ERROR SUMMARY'
+valgrind_errors+='|   (at|by) )'
+
+# memcheck_one TEST: its lines in $logs/NAME.report, its outcome (clean, skipped, failed) and
+# the checks it skipped inside in $logs/NAME.outcome
+memcheck_one() {
+	local test=$1 name start rc secs n why
 	name=$(basename "$test")
-	case $excluded in *" $name "*) continue ;; esac
 	start=$(date +%s)
 	(cd "$build" && timeout "$limit" valgrind --tool=memcheck --leak-check=full \
 		--errors-for-leak-kinds=definite --error-exitcode=9 --track-fds=no \
 		--log-file="$logs/$name.log" "$test" >"$logs/$name.out" 2>&1)
 	rc=$?
 	secs=$(($(date +%s) - start))
-	case $rc in
-	0) echo "memcheck: $name clean (${secs}s)"; ran=$((ran + 1))
-	   # checks the test could not make under valgrind: shown and counted, never hidden
-	   while read -r n why; do
-		echo "memcheck: $name: SKIPPED $n checks: $why"
-		skipped_checks=$((skipped_checks + n))
-	   done < <(sed -nE 's/^SKIPPED ([0-9]+) checks: (.*)/\1 \2/p' "$logs/$name.out") ;;
-	77) echo "memcheck: $name skipped by the test itself (${secs}s)"; skipped=$((skipped + 1)) ;;
-	9) echo "memcheck: $name MEMORY ERRORS OR LEAKS (${secs}s):"
-	   grep -E "^==[0-9]+== (Invalid|Conditional|Use of|Mismatched|[0-9,]+ bytes in|ERROR SUMMARY|   (at|by) )" \
-		"$logs/$name.log" | head -60
-	   failed=$((failed + 1)) ;;
-	124) echo "memcheck: $name TIMED OUT after ${limit}s"; failed=$((failed + 1)) ;;
-	*) echo "memcheck: $name FAILED under valgrind (exit $rc, ${secs}s):"
-	   tail -20 "$logs/$name.out"; failed=$((failed + 1)) ;;
+	local outcome=failed skipped_here=0
+	{
+		case $rc in
+		0) echo "memcheck: $name clean (${secs}s)"; outcome=clean
+		   # checks the test could not make under valgrind: shown and counted, never hidden
+		   while read -r n why; do
+			echo "memcheck: $name: SKIPPED $n checks: $why"
+			skipped_here=$((skipped_here + n))
+		   done < <(sed -nE 's/^SKIPPED ([0-9]+) checks: (.*)/\1 \2/p' "$logs/$name.out") ;;
+		77) echo "memcheck: $name skipped by the test itself (${secs}s)"; outcome=skipped ;;
+		9) echo "memcheck: $name MEMORY ERRORS OR LEAKS (${secs}s):"
+		   grep -E "$valgrind_errors" "$logs/$name.log" | head -60 ;;
+		124) echo "memcheck: $name TIMED OUT after ${limit}s" ;;
+		*) echo "memcheck: $name FAILED under valgrind (exit $rc, ${secs}s):"
+		   tail -20 "$logs/$name.out" ;;
+		esac
+	} >"$logs/$name.report"
+	echo "$outcome $skipped_here" >"$logs/$name.outcome"
+}
+
+# JOBS tests at a time (valgrind runs a program's threads one at a time, on one CPU), the
+# longest first by CTest's last timings where the build has them (test_plot took 72 s of 110
+# under valgrind, and started last of two CPUs' work it was the stage's length); the reports
+# are printed in the tests' order once all are done
+names=()
+shopt -s nullglob
+for test in "$build"/test_*; do
+	[ -x "$test" ] && [ -f "$test" ] || continue
+	name=$(basename "$test")
+	case $excluded in *" $name "*) continue ;; esac
+	names+=("$name")
+done
+timings=$build/Testing/Temporary/CTestCostData.txt
+longest_first=$(for name in "${names[@]}"; do
+	echo "$name $(awk -v n="$name" '$1 == n { print $3; exit }' "$timings" 2>/dev/null)"
+done | sort -k2,2gr -k1,1 | cut -d' ' -f1)
+for name in $longest_first; do
+	while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do
+		wait -n || true
+	done
+	memcheck_one "$build/$name" &
+done
+wait
+ran=0 failed=0 skipped=0 skipped_checks=0
+for name in "${names[@]}"; do
+	cat "$logs/$name.report" 2>/dev/null
+	read -r outcome n 2>/dev/null <"$logs/$name.outcome" || { outcome=failed n=0
+		echo "memcheck: $name left no outcome"; }
+	case $outcome in
+	clean) ran=$((ran + 1)); skipped_checks=$((skipped_checks + n)) ;;
+	skipped) skipped=$((skipped + 1)) ;;
+	*) failed=$((failed + 1)) ;;
 	esac
 done
 echo "memcheck: $ran clean, $skipped skipped, $failed failed; $skipped_checks checks skipped" \
-	"inside clean tests"
+	"inside clean tests, $jobs at a time"
 [ "$failed" -eq 0 ] && [ "$ran" -gt 0 ]
