@@ -66,7 +66,8 @@ for name in ("tests", "tests-asan"):
     for line in open(path, errors="replace") if os.path.exists(path) else ():
         m = re.search(r"Test +#\d+: (\S+) .*?([\d.]+) sec", line)
         if m:
-            test_seconds.append((float(m.group(2)), f"{m.group(1)}{' (asan)' if '-' in name else ''}"))
+            suffix = " (asan)" if name == "tests-asan" else ""
+            test_seconds.append((float(m.group(2)), m.group(1) + suffix))
 test_seconds.sort(reverse=True)
 print("  slowest tests: " + ", ".join(f"{n} {s:.0f} s" for s, n in test_seconds[:8]))
 reasons = collections.Counter()

@@ -11,11 +11,12 @@ results=$(mktemp -d)
 trap 'rm -rf "$results"' EXIT
 
 fuzz_one() { # TARGET: its verdict in $results/NAME.ok or NAME.failed
-	local target=$1 name work
+	local target=$1 name work seeds
 	name=$(basename "$target")
 	name=${name#fuzz_}
 	work=$(mktemp -d)
-	[ -d "$root/fuzz/corpus/$name" ] && cp -r "$root/fuzz/corpus/$name"/. "$work"/ 2>/dev/null || true
+	seeds=$root/fuzz/corpus/$name
+	[ -d "$seeds" ] && cp -r "$seeds"/. "$work"/ 2>/dev/null || true
 	if "$target" -max_total_time="$seconds" -print_final_stats=1 "$work" 2>"$work.log"; then
 		grep -E "stat::number_of_executed_units" "$work.log" | sed "s/^/fuzz: $name: /" \
 			>"$results/$name.ok" || true
