@@ -1966,7 +1966,8 @@ static void test_main_thread_cpu(void)
 	}
 	printf("main thread: %llu of %llu ns CPU alone\n", (unsigned long long)f.main_cpu_ns,
 	       (unsigned long long)f.cpu_ns);
-	CHECK(llabs((long long)f.main_cpu_ns - (long long)f.cpu_ns) <= 100000 + f.cpu_ns / 100);
+	CHECK(llabs((long long)f.main_cpu_ns - (long long)f.cpu_ns) <=
+	      100000 + (long long)(f.cpu_ns / 100));
 	CHECK(pb_program_measure(forked, NULL, NULL, 0, 0, -1, &f, &err) == 0);
 	printf("main thread: %llu of %llu ns CPU with a child doing the work\n",
 	       (unsigned long long)f.main_cpu_ns, (unsigned long long)f.cpu_ns);
