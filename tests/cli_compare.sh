@@ -46,8 +46,9 @@ expect_exit 0 "compare A B" "$PB_BIN" compare "$work/a" "$work/b"
 cp "$work/out" "$work/ab.txt"
 check "grep -q 'runs differ in delivery: A none B signal' '$work/ab.txt'" \
 	"the delivery difference is named"
-# any of the accuracy rows: on kind B (2026-11-28) a vCPU stall during calibration at times
-# made a workload's runs too short for an accuracy, which both runs then say instead
+# any of the accuracy rows: on kind B (2026-11-28) a calibration at times made a workload's
+# runs too short for an accuracy, which both runs then say instead (a thread waiting for its
+# CPU, now left out of calibration, or a vCPU pause the guest cannot see, which is not)
 check "grep -Eq '^timer:cpu-clock accuracy:ratio=[0-9]+[^|]*\| [0-9.]+±[0-9.]+ +\| [0-9.]+±[0-9.]+ Δ[-+]' '$work/ab.txt'" \
 	"an accuracy row has both runs' figures and a delta"
 check "sed -n '/^== bias/,/^==/p' '$work/ab.txt' | grep -q 'bias_deviation'" \

@@ -9,13 +9,9 @@
 # Usage: inert_bp_variant.sh COMMAND [ARGS...]
 set -u
 : "${PB_BIN:?PB_BIN must name the pesbench binary}"
-native=$(env -u LD_PRELOAD -u PB_INJECT "$PB_BIN" probe --json 2>/dev/null | python3 -c '
-import json, sys
-try:
-    print([f["verdict"] for f in json.load(sys.stdin)["facilities"] if f["name"] == "bp"][0])
-except Exception:
-    print("unknown")
-')
+. "$(dirname "$0")/verdict.sh"
+# facility_verdict prints nothing when pesbench fails or its JSON does not parse
+native=$(unset LD_PRELOAD PB_INJECT; facility_verdict bp 2>/dev/null)
 if [ "$native" = inert ]; then
 	echo "SKIPPED TEST: this machine's breakpoints are inert (pesbench probe, no preload):" \
 		"the test's plain run is the inert run"
