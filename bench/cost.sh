@@ -29,20 +29,28 @@
 #
 # Last, the fit is measured again: two fits whose intervals do not overlap say that the cost
 # moved while the benchmark ran, and each says how fast the CPUs ran meanwhile (the suite's
-# cpu_speed_note).
+# cpu_speed_note). perf's rounds ran between them, in either state, so each figure is then set
+# against the second fit too (kind B, 2026-11-28: the first fit 54.0 µs while a vCPU ran 2.5
+# times slower, perf 47.3 µs, the second fit 47.8 µs).
+#
+# perf's two periods are by default the sweep's shortest and twice it (its longest, if shorter):
+# where the fit measured, and where its samples are. A period outside the sweep's range (PERIODS
+# given) is measured and shown, but not set against the fit: the fit says nothing there (kind B,
+# 2026-11-28: a sample cost 29 µs at a 40 µs period, 47 µs at the sweep's shortest, 94.6 µs).
 #
 # The two agree at a period when their intervals overlap. perf's record path differs a little
 # from pesbench's mode none (perf record asks for ip, tid, time and period, 40 bytes; pesbench
 # for 32, and perf's reader runs as another process), so a few percent apart is expected.
 #
 # usage: bash bench/cost.sh [PESBENCH]    (make bench-cost)
-# env:   ITERATIONS (200000000)  ROUNDS (9)  PERIODS ("100000 40000": perf's two periods, ns)
+# env:   ITERATIONS (200000000)  ROUNDS (9)  PERIODS (perf's periods, ns: default the sweep's
+#        shortest and twice it; "100000 40000" for a fit without a rate model)
 #        TARGET_MS (the cost run's --target-ms; default the suite's)
 set -euo pipefail
 PB_BIN=${1:-${PB_BIN:-./build/pesbench}}
 ITERATIONS=${ITERATIONS:-200000000}
 ROUNDS=${ROUNDS:-9}
-read -ra periods <<<"${PERIODS:-100000 40000}"
+read -ra periods <<<"${PERIODS:-}"
 WORKLOAD=busy
 
 command -v jq >/dev/null || { echo "cost.sh: needs jq (scripts/install-deps.sh installs it)" >&2; exit 2; }
@@ -51,7 +59,7 @@ command -v perf >/dev/null || { echo "cost.sh: needs perf (scripts/install-deps.
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-echo "cost of one timer:cpu-clock sample: pesbench's fit vs perf record at ${periods[*]} ns"
+echo "cost of one timer:cpu-clock sample: pesbench's fit vs perf record"
 echo "(machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//'), family $(grep -m1 'cpu family' /proc/cpuinfo | cut -d: -f2 | tr -d ' ') model $(grep -m1 '^model\s*:' /proc/cpuinfo | cut -d: -f2 | tr -d ' '), $(nproc) CPUs;" \
 	"load average at the start: $(cut -d' ' -f1-3 /proc/loadavg))"
 
@@ -108,6 +116,27 @@ fit_at() {
 		u = log(p / ref) / log(10); v = sa * sa + u * u * sb * sb + 2 * u * r * sa * sb
 		printf "%.0f %.0f rate\n", a + b * u, t * sqrt(v > 0 ? v : 0) }'
 }
+# perf's periods: the sweep's shortest and twice it, held to its range
+if [ ${#periods[@]} -eq 0 ]; then
+	if [ "$rate_ref" != null ]; then
+		read -ra periods < <(awk -v ref="$rate_ref" -v top="$rate_top" 'BEGIN {
+			p = 2 * ref; if (p > top) p = top
+			if (p > ref) printf "%d %d\n", ref, p; else printf "%d\n", ref }')
+		how="the sweep's shortest and twice it"
+	else
+		periods=(100000 40000)
+		how="the defaults: the fit has no rate model to say its range"
+	fi
+else
+	how="PERIODS"
+fi
+printf "perf's periods:             %s ns (%s%s)\n" "${periods[*]}" "$how" \
+	"$([ "$rate_ref" = null ] || echo "; the sweep measured $rate_ref to $rate_top ns")"
+# whether the sweep measured at a period (a fit without a rate model: its whole range is unknown)
+inside_sweep() {
+	[ "$rate_ref" = null ] || awk -v p="$1" -v ref="$rate_ref" -v top="$rate_top" \
+		'BEGIN {exit !(p >= ref && p <= top)}'
+}
 rate_note=$(jq -r '[.points[] | select(.experiment == "cost" and .kind == "fit" and
 	.delivery == "none")][0] | .rate_note // empty' "$work/run/results.json")
 [ -z "$rate_note" ] || echo "  the fit says: $rate_note"
@@ -148,6 +177,7 @@ printf 'runs without perf:          median %.2f ms CPU over %d rounds (min %.2f,
 	"$(cut -d' ' -f2 "$work/base.txt" | sort -g | head -1 | awk '{print $1 / 1e6}')" \
 	"$(cut -d' ' -f2 "$work/base.txt" | sort -g | tail -1 | awk '{print $1 / 1e6}')"
 disagree=0
+measured=() # "who median lo hi" per figure, to set against the fit again
 for p in "${periods[@]}" $(printf 'pb%s ' "${periods[@]}"); do
 	awk -v b="$base" '$3 > 0 {printf "%.0f\n", ($2 - b) / $3}' "$work/$p.txt" >"$work/$p.per"
 	if [ ! -s "$work/$p.per" ]; then
@@ -161,7 +191,9 @@ for p in "${periods[@]}" $(printf 'pb%s ' "${periods[@]}"); do
 	pooled_verdict=$verdict
 	read -r at_ns at_ci at_how < <(fit_at "${p#pb}")
 	overlaps() { awk -v l="$lo" -v h="$hi" -v f="$1" -v c="$2" 'BEGIN {exit !(l <= f + c && h >= f - c)}'; }
-	if [ "$lo" != - ]; then
+	if ! inside_sweep "${p#pb}"; then
+		verdict="not set against the fit: the sweep measured $rate_ref to $rate_top ns only"
+	elif [ "$lo" != - ]; then
 		if overlaps "$at_ns" "$at_ci"; then
 			verdict="agrees with the fit (the intervals overlap)"
 		else
@@ -181,13 +213,18 @@ for p in "${periods[@]}" $(printf 'pb%s ' "${periods[@]}"); do
 	fi
 	printf '%-27s %s ns per sample, 95%% CI [%s, %s] (%s %%), %s samples/run;\n' \
 		"$who" "$med" "$lo" "$hi" "$cover" "$samples"
-	if [ "$at_how" = rate ]; then
+	measured+=("$who|$med|$lo|$hi")
+	if [ "$at_how" = rate ] && inside_sweep "${p#pb}"; then
 		printf '                            the fit at %s ns (its rate model): %s ± %s ns\n' \
 			"${p#pb}" "$at_ns" "$at_ci"
 	fi
-	printf '                            ratio to the fit %s: %s\n' \
-		"$(awk -v m="$med" -v f="$at_ns" 'BEGIN {printf "%.3f", m / f}')" "$verdict"
-	if [ "$at_how" = rate ]; then
+	if ! inside_sweep "${p#pb}"; then
+		printf '                            %s\n' "$verdict"
+	else
+		printf '                            ratio to the fit %s: %s\n' \
+			"$(awk -v m="$med" -v f="$at_ns" 'BEGIN {printf "%.3f", m / f}')" "$verdict"
+	fi
+	if [ "$at_how" = rate ] && inside_sweep "${p#pb}"; then
 		# what predictions use: the pooled slope while the line is not told from one cost
 		printf '                            the pooled slope %.0f ± %.0f ns (%s): %s\n' \
 			"$fit_ns" "$fit_ci" "$([ "$rate_dep" = true ] && echo "not used: the line is" ||
@@ -225,6 +262,21 @@ if "$PB_BIN" run cost --facility timer:cpu-clock ${TARGET_MS:+--target-ms "$TARG
 	else
 		echo "                            the two fits DISAGREE: the cost moved while the" \
 			"benchmark ran, and the verdicts above compare figures of two machine states"
+		# perf's rounds ran between the two fits, in either state: each figure against the
+		# second fit's pooled slope too
+		printf '                            each figure against it (%.0f ± %.0f ns):\n' \
+			"$again_ns" "$again_ci"
+		for m in "${measured[@]}"; do
+			IFS='|' read -r who med lo hi <<<"$m"
+			[ "$lo" != - ] || continue
+			if awk -v l="$lo" -v h="$hi" -v f="$again_ns" -v c="$again_ci" \
+				'BEGIN {exit !(l <= f + c && h >= f - c)}'; then
+				v="agrees with it"
+			else
+				v="DISAGREES with it"
+			fi
+			printf '%30s%s: %.0f ns [%s, %s]: %s\n' "" "$who" "$med" "$lo" "$hi" "$v"
+		done
 	fi
 	print_speed "$work/again/results.json"
 else
