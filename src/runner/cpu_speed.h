@@ -46,6 +46,7 @@ struct pb_speed_summary {
 	unsigned slower;                      /* probes slower than the fastest (the rule above) */
 	double slowest_ratio;                 /* the largest median over the reference's */
 	unsigned slowest_cpu;
+	double slowest_at_s;
 	double slower_from_s, slower_to_s;    /* the span of the slower probes */
 	unsigned slower_cpus;                 /* how many CPUs had a slower probe */
 	bool valid;                           /* at least two probes */
@@ -56,8 +57,9 @@ struct pb_speed_summary {
  * reference's, and all its loops took longer than all the reference's. */
 void pb_speed_summarize(const struct pb_speed_watch *w, struct pb_speed_summary *out);
 /* "A fixed loop took up to 2.8 times its fastest time on CPU 1 (9 of 56 probes, 35 to 80 s
- * into the suite): ..." or "... took at most 1.04 times its fastest time: no CPU ran more than
- * 10 % slower beyond the loop's own spread." */
+ * into the suite): ...", "... took at most 1.04 times its fastest time: no CPU ran more than
+ * 10 % slower.", or, when the slowest probe's median was more than 10 % over but one of its own
+ * loops ran as fast as the fastest probe's, that the speed changed within that probe. */
 void pb_speed_text(const struct pb_speed_summary *s, char *buf, size_t len);
 
 #endif
