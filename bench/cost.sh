@@ -176,6 +176,10 @@ printf 'runs without perf:          median %.2f ms CPU over %d rounds (min %.2f,
 	"$(awk -v b="$base" 'BEGIN {print b / 1e6}')" "$ROUNDS" \
 	"$(cut -d' ' -f2 "$work/base.txt" | sort -g | head -1 | awk '{print $1 / 1e6}')" \
 	"$(cut -d' ' -f2 "$work/base.txt" | sort -g | tail -1 | awk '{print $1 / 1e6}')"
+# whether a measured figure's interval [$lo, $hi] overlaps F ± C
+overlaps() {
+	awk -v l="$lo" -v h="$hi" -v f="$1" -v c="$2" 'BEGIN {exit !(l <= f + c && h >= f - c)}'
+}
 disagree=0
 measured=() # "who median lo hi" per figure, to set against the fit again
 for p in "${periods[@]}" $(printf 'pb%s ' "${periods[@]}"); do
@@ -190,8 +194,9 @@ for p in "${periods[@]}" $(printf 'pb%s ' "${periods[@]}"); do
 	verdict="no CI (too few rounds)"
 	pooled_verdict=$verdict
 	read -r at_ns at_ci at_how < <(fit_at "${p#pb}")
-	overlaps() { awk -v l="$lo" -v h="$hi" -v f="$1" -v c="$2" 'BEGIN {exit !(l <= f + c && h >= f - c)}'; }
-	if ! inside_sweep "${p#pb}"; then
+	inside=false
+	if inside_sweep "${p#pb}"; then inside=true; fi
+	if ! $inside; then
 		verdict="not set against the fit: the sweep measured $rate_ref to $rate_top ns only"
 	elif [ "$lo" != - ]; then
 		if overlaps "$at_ns" "$at_ci"; then
@@ -214,17 +219,17 @@ for p in "${periods[@]}" $(printf 'pb%s ' "${periods[@]}"); do
 	printf '%-27s %s ns per sample, 95%% CI [%s, %s] (%s %%), %s samples/run;\n' \
 		"$who" "$med" "$lo" "$hi" "$cover" "$samples"
 	measured+=("$who|$med|$lo|$hi")
-	if [ "$at_how" = rate ] && inside_sweep "${p#pb}"; then
+	if [ "$at_how" = rate ] && $inside; then
 		printf '                            the fit at %s ns (its rate model): %s ± %s ns\n' \
 			"${p#pb}" "$at_ns" "$at_ci"
 	fi
-	if ! inside_sweep "${p#pb}"; then
+	if ! $inside; then
 		printf '                            %s\n' "$verdict"
 	else
 		printf '                            ratio to the fit %s: %s\n' \
 			"$(awk -v m="$med" -v f="$at_ns" 'BEGIN {printf "%.3f", m / f}')" "$verdict"
 	fi
-	if [ "$at_how" = rate ] && inside_sweep "${p#pb}"; then
+	if [ "$at_how" = rate ] && $inside; then
 		# what predictions use: the pooled slope while the line is not told from one cost
 		printf '                            the pooled slope %.0f ± %.0f ns (%s): %s\n' \
 			"$fit_ns" "$fit_ci" "$([ "$rate_dep" = true ] && echo "not used: the line is" ||
@@ -235,8 +240,7 @@ for p in "${periods[@]}" $(printf 'pb%s ' "${periods[@]}"); do
 		if (r <= 1.25 && (best == "" || r < best)) {best = r; line = $0}}
 		END {print (line == "" ? "- - - -" : line)}' "$work/by_period.txt")
 	if [ "$sp" != - ] && [ "$lo" != - ]; then
-		if awk -v l="$lo" -v h="$hi" -v f="$sns" -v c="$sci" \
-			'BEGIN {exit !(l <= f + c && h >= f - c)}'; then
+		if overlaps "$sns" "$sci"; then
 			sv="agrees with it"
 		else
 			sv="DISAGREES with it"
@@ -269,8 +273,7 @@ if "$PB_BIN" run cost --facility timer:cpu-clock ${TARGET_MS:+--target-ms "$TARG
 		for m in "${measured[@]}"; do
 			IFS='|' read -r who med lo hi <<<"$m"
 			[ "$lo" != - ] || continue
-			if awk -v l="$lo" -v h="$hi" -v f="$again_ns" -v c="$again_ci" \
-				'BEGIN {exit !(l <= f + c && h >= f - c)}'; then
+			if overlaps "$again_ns" "$again_ci"; then
 				v="agrees with it"
 			else
 				v="DISAGREES with it"
