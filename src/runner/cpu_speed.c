@@ -143,23 +143,23 @@ void pb_speed_text(const struct pb_speed_summary *s, char *buf, size_t len)
 			buf[0] = '\0';
 		return;
 	}
-	const char *plural = s->cpus == 1 ? "" : "s";
-	double limit_pct = 100 * PB_SPEED_SLOWER;
-	if (!s->slower && s->slowest_ratio <= 1 + PB_SPEED_SLOWER) {
-		pb_format(buf, len, "A fixed loop, timed %u times on %u CPU%s, took at most "
-			  "%.2f times its fastest time: no CPU ran more than %.0f %% slower.",
-			  s->probes, s->cpus, plural, s->slowest_ratio, limit_pct);
-		return;
-	}
-	/* "at most 2.16 times ...: no CPU ran more than 10 % slower" read as a contradiction
-	 * (kind B, 2026-11-28): the probe was slow in its median, not in all its loops */
 	if (!s->slower) {
-		pb_format(buf, len, "A fixed loop, timed %u times on %u CPU%s, took up to %.2f "
-			  "times its fastest time, on CPU %u at %.0f s into the run, but one of "
-			  "that probe's loops ran as fast as the fastest probe's: the CPU's "
-			  "speed changed within the probe, and no CPU was seen more than %.0f %% "
-			  "slower throughout one.", s->probes, s->cpus, plural,
-			  s->slowest_ratio, s->slowest_cpu, s->slowest_at_s, limit_pct);
+		double limit_pct = 100 * PB_SPEED_SLOWER;
+		pb_format(buf, len, "A fixed loop, timed %u times on %u CPU%s, ", s->probes,
+			  s->cpus, s->cpus == 1 ? "" : "s");
+		if (s->slowest_ratio <= 1 + PB_SPEED_SLOWER)
+			pb_append(buf, len, "took at most %.2f times its fastest time: no CPU ran "
+				  "more than %.0f %% slower.", s->slowest_ratio, limit_pct);
+		else
+			/* "at most 2.16 times ...: no CPU ran more than 10 % slower" read as a
+			 * contradiction (kind B, 2026-11-28): the probe was slow in its median,
+			 * not in all its loops */
+			pb_append(buf, len, "took up to %.2f times its fastest time, on CPU %u "
+				  "at %.0f s into the run, but one of that probe's loops ran as "
+				  "fast as the fastest probe's: the CPU's speed changed within the "
+				  "probe, and no CPU was seen more than %.0f %% slower throughout "
+				  "one.", s->slowest_ratio, s->slowest_cpu, s->slowest_at_s,
+				  limit_pct);
 		return;
 	}
 	char when[64], cpus[48] = "";
