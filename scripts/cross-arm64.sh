@@ -7,8 +7,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=${1:-build-arm64}
-# The static archives libdw.a needs (its Requires.private/Libs.private) come with zlib, lzma, bz2.
+# The static archives libdw.a needs (its Requires.private/Libs.private) come with zlib, lzma, bz2;
+# libstdc++ is for its demangler (src/analysis/demangle.h).
 packages=(cmake pkg-config make gcc-aarch64-linux-gnu libc6-dev-arm64-cross
+          libstdc++-12-dev-arm64-cross
           libjansson-dev:arm64 libcapstone-dev:arm64 libelf-dev:arm64 libdw-dev:arm64
           libpfm4-dev:arm64 zlib1g-dev:arm64 liblzma-dev:arm64 libbz2-dev:arm64)
 . scripts/lib/debian-packages.sh

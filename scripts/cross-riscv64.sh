@@ -8,7 +8,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=${1:-build-riscv64}
-packages=(cmake pkg-config make gcc-riscv64-linux-gnu libc6-dev-riscv64-cross)
+# libstdc++ for its demangler (src/analysis/demangle.h)
+packages=(cmake pkg-config make gcc-riscv64-linux-gnu libc6-dev-riscv64-cross
+          libstdc++-12-dev-riscv64-cross)
 . scripts/lib/debian-packages.sh
 pb_install_missing cross-riscv64 "${packages[@]}"
 sysroot=$(bash scripts/riscv64-deps.sh | tail -1)

@@ -4,6 +4,7 @@
  * prof_object.c's, the histogram and the symbolizer symbolizer.c's. */
 #include "analysis/profile.h"
 #include "analysis/attribution.h"
+#include "analysis/demangle.h"
 #include "util/kit.h"
 
 #include <capstone/capstone.h>
@@ -413,9 +414,10 @@ static int func_level(struct func_table *ft, struct obj_state *objs, double nowh
 		const struct func_key *k = &ft->k[f];
 		const char *obj_path = pb_prof_object_path(objs[k->obj].obj);
 		snprintf(pf->object, sizeof pf->object, "%.95s", pb_path_base(obj_path));
-		if (k->name)
-			snprintf(pf->name, sizeof pf->name, "%.159s", k->name);
-		else
+		if (k->name) {
+			pb_demangle_into(k->name, pf->name, sizeof pf->name);
+			snprintf(pf->symbol, sizeof pf->symbol, "%s", k->name);
+		} else
 			snprintf(pf->name, sizeof pf->name, "[%.100s, no symbol]", pf->object);
 		const char *file;
 		int line;

@@ -298,7 +298,9 @@ struct pb_profile_input {
 };
 
 struct pb_profile_func {
-	char name[160];              /* symbol, or "[object+0xADDR]" without one */
+	char name[256];              /* the function as people read it (demangled: demangle.h),
+				      * or "[object, no symbol]" without one */
+	char symbol[160];            /* the symbol as linked, "" without one */
 	char object[96];             /* file name of the object */
 	char source[160];            /* "file.c:LINE" of its hottest instruction, "" unknown */
 	double exact_share, sampled_share;   /* fractions */

@@ -1,6 +1,7 @@
 /* The sample histogram and the symbolizer `perfdata` and `profile` share: an IP of a process
  * to its object, its link-time address and "symbol+offset (object)". */
 #include "analysis/profile.h"
+#include "analysis/demangle.h"
 #include "ring/record.h"
 
 #include <inttypes.h>
@@ -253,8 +254,12 @@ void pb_symbolizer_name_at(struct pb_symbolizer *sy, uint32_t pid, uint64_t ip, 
 	const char *name = NULL;
 	if (pb_symbolizer_resolve_at(sy, pid, ip, time, &o, &addr))
 		name = pb_prof_object_symbol(sy->objects[o].object, addr, &start);
-	if (name)
-		snprintf(out, len, "%s+%#" PRIx64 " (%s)", name, addr - start, pb_path_base(m->path));
+	if (name) {
+		char shown[256];
+		pb_demangle_into(name, shown, sizeof shown);
+		snprintf(out, len, "%s+%#" PRIx64 " (%s)", shown, addr - start,
+			 pb_path_base(m->path));
+	}
 	else
 		snprintf(out, len, "(%s+%#" PRIx64 ")", pb_path_base(m->path), ip - m->start + m->pgoff);
 }

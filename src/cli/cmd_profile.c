@@ -4,6 +4,7 @@
  * of the samples against its share of the instructions — at instruction, basic-block and
  * function level, and compared with Nowak et al.'s metric. Timer sampling weighs code by time,
  * not by instructions; the comparison of shares says how well time stands for instructions. */
+#include "analysis/demangle.h"
 #include "analysis/periods.h"
 #include "cli/commands.h"
 #include "cli/options.h"
@@ -13,6 +14,7 @@
 #include "runner/profile_run.h"
 
 #include <stdio.h>
+#include <string.h>
 
 #define MAX_EXPORTS 8
 
@@ -164,14 +166,27 @@ static void print_text(const struct options *opt, bool time_based,
 		printf("  %-12s %8.2f %%   largest difference %.2f pp\n\n", "function",
 		       pct(r->func.error), pct(r->func.max_abs));
 	}
-	printf("%8s %9s %8s  %-32s %-20s %s\n", "exact %", "sampled %", "diff pp", "function",
-	       "object", "source");
-	for (size_t i = 0; i < r->nfuncs && i < opt->top; i++) {
+	/* The function last and whole, as perf report has its symbol: a C++ name runs long. */
+	size_t shown = r->nfuncs < opt->top ? r->nfuncs : opt->top;
+	int wobject = (int)strlen("object"), wsource = (int)strlen("source");
+	bool mangled = false;
+	for (size_t i = 0; i < shown; i++) {
 		const struct pb_profile_func *f = &r->funcs[i];
-		printf("%8.2f %9.2f %+8.2f  %-32.32s %-20.20s %s\n", pct(f->exact_share),
-		       pct(f->sampled_share), pct(f->sampled_share - f->exact_share), f->name,
-		       f->object, f->source[0] ? f->source : "-");
+		int wo = (int)strlen(f->object), ws = f->source[0] ? (int)strlen(f->source) : 1;
+		wobject = wo > wobject ? wo : wobject;
+		wsource = ws > wsource ? ws : wsource;
+		mangled |= !strncmp(f->name, "_Z", 2);
 	}
+	printf("%8s %9s %8s  %-*s %-*s %s\n", "exact %", "sampled %", "diff pp", wobject,
+	       "object", wsource, "source", "function");
+	for (size_t i = 0; i < shown; i++) {
+		const struct pb_profile_func *f = &r->funcs[i];
+		printf("%8.2f %9.2f %+8.2f  %-*s %-*s %s\n", pct(f->exact_share),
+		       pct(f->sampled_share), pct(f->sampled_share - f->exact_share), wobject,
+		       f->object, wsource, f->source[0] ? f->source : "-", f->name);
+	}
+	if (mangled && !pb_demangler_available())
+		printf("note:    C++ names are shown as linked: %s\n", pb_demangler_name());
 }
 
 static void say(void *ctx, const char *line)

@@ -12,7 +12,7 @@ struct version_args {
 
 static const struct pb_opt version_options[] = {
 	{.name = "json", .kind = PB_OPT_FLAG, .at = PB_AT(struct version_args, json, bool),
-	 .help = "print {\"version\": ..., \"jansson\": ...} instead"},
+	 .help = "print {\"version\": ..., \"jansson\": ..., \"demangler\": ...} instead"},
 	{0},
 };
 

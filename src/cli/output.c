@@ -2,6 +2,7 @@
  * standard output. No other file of cli/ calls jansson. */
 #include "cli/output.h"
 
+#include "analysis/demangle.h"
 #include "experiments/plan.h"
 #include "experiments/point.h"
 #include "io/result_model.h"
@@ -71,8 +72,9 @@ int pb_cli_print_profile(char *const *argv, const char *perf_data, uint64_t top,
 	for (size_t i = 0; i < r->nfuncs && i < top; i++) {
 		const struct pb_profile_func *f = &r->funcs[i];
 		json_array_append_new(
-			funcs, json_pack("{s:s, s:s, s:s, s:f, s:f, s:I, s:I}", "function", f->name,
-					 "object", f->object, "source", f->source, "exact_share",
+			funcs, json_pack("{s:s, s:s, s:s, s:s, s:f, s:f, s:I, s:I}", "function",
+					 f->name, "symbol", f->symbol, "object", f->object,
+					 "source", f->source, "exact_share",
 					 percent(f->exact_share), "sampled_share", percent(f->sampled_share),
 					 "exact_instructions", (json_int_t)f->exact_ir, "samples",
 					 (json_int_t)f->samples));
@@ -228,8 +230,9 @@ int pb_cli_print_verify(const struct pb_verify_report *rep)
 
 int pb_cli_print_version(const char *version)
 {
-	return pb_cli_print_json("version", json_pack("{s:s, s:s}", "version", version, "jansson",
-						      JANSSON_VERSION), 2);
+	return pb_cli_print_json("version", json_pack("{s:s, s:s, s:s}", "version", version,
+						      "jansson", JANSSON_VERSION, "demangler",
+						      pb_demangler_name()), 2);
 }
 
 int pb_cli_print_report(const char *html_path, size_t nplots, const struct pb_rlist *scorecard)

@@ -19,7 +19,9 @@
 
 /* One frame: a code address of an object, with what symbols and debug lines say of it. */
 struct pb_xframe {
-	const char *function;    /* symbol, "[unknown]" when none covers the address */
+	const char *function;    /* the function as people read it (demangled: demangle.h),
+				  * "[unknown]" when no symbol covers the address */
+	const char *system_name; /* the symbol as linked (pprof's system_name) */
 	const char *object;      /* ELF path, "[kernel.kallsyms]", "[unknown]" without a mapping */
 	const char *file;        /* source file, "" unknown */
 	uint64_t addr;           /* link-time address in object (the sampled address without one) */
@@ -77,7 +79,8 @@ struct pb_xset {
 /* A string held by the set (equal strings share one copy); NULL when out of memory. */
 const char *pb_xset_intern(struct pb_xset *s, const char *text);
 /* The frame of (object, addr), added with the given names when new; object and names are
- * interned. Returns its index, -1 when out of memory. */
+ * interned, and function (the symbol as linked) is shown demangled. Returns its index, -1 when
+ * out of memory. */
 long pb_xset_frame(struct pb_xset *s, const char *object, uint64_t addr, const char *function,
 		   const char *file, int line);
 /* The index of a frame already added for (object, addr), -1 when there is none. */

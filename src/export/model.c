@@ -2,6 +2,7 @@
  * distinct stacks. Hash keys are chained, never trusted alone: two stacks (or strings) with one
  * hash stay two entries. */
 #include "export/export.h"
+#include "analysis/demangle.h"
 #include "util/kit.h"
 
 #include <errno.h>
@@ -71,17 +72,21 @@ long pb_xset_frame(struct pb_xset *s, const char *object, uint64_t addr, const c
 	long known = pb_xset_find_frame(s, obj, addr);
 	if (known >= 0)
 		return known;
-	const char *fn = pb_xset_intern(s, function && function[0] ? function : "[unknown]");
+	const char *symbol = pb_xset_intern(s, function && function[0] ? function : "[unknown]");
+	char *demangled = pb_demangle(symbol);
+	const char *fn = demangled ? pb_xset_intern(s, demangled) : symbol;
+	free(demangled);
 	const char *src = pb_xset_intern(s, file);
-	if (!fn || !src ||
+	if (!symbol || !fn || !src ||
 	    pb_grow(&s->frames, &s->frames_cap, s->nframes, sizeof *s->frames, 256))
 		return -1;
 	bool added;
 	uint64_t *slot = pb_hashmap_upsert(&s->frame_index, (uint64_t)(uintptr_t)obj, addr, &added);
 	if (!slot)
 		return -1;
-	s->frames[s->nframes] = (struct pb_xframe){.function = fn, .object = obj, .file = src,
-						   .addr = addr, .line = line};
+	s->frames[s->nframes] = (struct pb_xframe){.function = fn, .system_name = symbol,
+						   .object = obj, .file = src, .addr = addr,
+						   .line = line};
 	*slot = s->nframes;
 	return (long)s->nframes++;
 }

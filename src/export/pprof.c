@@ -174,7 +174,7 @@ static void put_location(struct buf *body, struct strings *t, struct ids *ids,
 		*function = ++ids->nfunctions;
 		put_field(&m, FUNCTION_ID, *function);
 		put_field(&m, FUNCTION_NAME, str_index(t, f->function));
-		put_field(&m, FUNCTION_SYSTEM_NAME, str_index(t, f->function));
+		put_field(&m, FUNCTION_SYSTEM_NAME, str_index(t, f->system_name));
 		put_field(&m, FUNCTION_FILENAME, str_index(t, f->file));
 		put_message(body, PROFILE_FUNCTION, &m);
 		m.n = 0;

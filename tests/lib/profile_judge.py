@@ -6,6 +6,7 @@
                               stacks: "root;...;leaf COUNT", COUNT the sample value VALUE
   pprof-leaves TEXT VALUE     per leaf location "ID ADDRESS COUNT" (hex address)
   pprof-check TEXT            the invariants readers rely on; prints what breaks them
+  pprof-functions TEXT        each function as "SYSTEM_NAME<TAB>NAME", sorted
   speedscope-folded JSON I    profile I of a speedscope file as folded stacks
   speedscope-validate JSON SCHEMA   jsonschema validation against speedscope's schema
 
@@ -127,6 +128,16 @@ def speedscope_folded(path, index):
     emit_folded(counts)
 
 
+def pprof_functions(path):
+    """Each function as "system_name<TAB>name", sorted."""
+    p = parse_text(path)
+    strings = p.get("string_table", [])
+    rows = {strings[first(f, "system_name")] + "\t" + strings[first(f, "name")]
+            for f in p.get("function", [])}
+    for row in sorted(rows):
+        print(row)
+
+
 def speedscope_validate(path, schema_path):
     import jsonschema
     jsonschema.validate(json.load(open(path)), json.load(open(schema_path)))
@@ -139,6 +150,8 @@ def main(argv):
         pprof_folded(argv[2], int(argv[3]))
     elif cmd == "pprof-leaves":
         pprof_leaves(argv[2], int(argv[3]))
+    elif cmd == "pprof-functions":
+        pprof_functions(argv[2])
     elif cmd == "pprof-check":
         return pprof_check(argv[2])
     elif cmd == "speedscope-folded":
