@@ -109,6 +109,9 @@ static void test_symbolizer(void)
 	uint64_t at = (uint64_t)(uintptr_t)&test_histogram + 2;
 	pb_symbolizer_name(&self, (uint32_t)getpid(), at, name, sizeof name);
 	CHECK_STR_CONTAINS(name, "test_histogram+0x2 (test_symbolizer)");
+	/* a function's first instruction is +0x0, as perf script writes it, not "+0" */
+	pb_symbolizer_name(&self, (uint32_t)getpid(), at - 2, name, sizeof name);
+	CHECK_STR_CONTAINS(name, "test_histogram+0x0 (test_symbolizer)");
 	CHECK(pb_symbolizer_resolve(&self, (uint32_t)getpid(), at, &o, &addr));
 	CHECK(o < self.nobjects && self.objects[o].object != NULL);
 	pb_symbolizer_free(&self);

@@ -257,11 +257,12 @@ void pb_symbolizer_name_at(struct pb_symbolizer *sy, uint32_t pid, uint64_t ip, 
 	if (name) {
 		char shown[256];
 		pb_demangle_into(name, shown, sizeof shown);
-		snprintf(out, len, "%s+%#" PRIx64 " (%s)", shown, addr - start,
+		snprintf(out, len, "%s+0x%" PRIx64 " (%s)", shown, addr - start,
 			 pb_path_base(m->path));
 	}
 	else
-		snprintf(out, len, "(%s+%#" PRIx64 ")", pb_path_base(m->path), ip - m->start + m->pgoff);
+		snprintf(out, len, "(%s+0x%" PRIx64 ")", pb_path_base(m->path),
+			 ip - m->start + m->pgoff);
 }
 
 const struct pb_sym_map *pb_symbolizer_map(const struct pb_symbolizer *sy, uint32_t pid,
