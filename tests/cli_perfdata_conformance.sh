@@ -176,23 +176,25 @@ fi
 
 # --- the histogram names the hottest function as perf report does ---
 if [ -f "$work/sw.data" ]; then
-	# names as the symbol tables spell them: pesbench does not demangle, so a C++ symbol
-	# (LeakSanitizer's scan at exit is the hottest under ASan at times) would differ only by
-	# perf's demangling
-	top_sym=$(perf report --stdio --no-demangle --sort sym -i "$work/sw.data" 2>/dev/null |
-		awk '/%/ && /\[\.\]/ {print $3; exit}')
+	# both demangled (LeakSanitizer's scan at exit, a C++ function, is the hottest under ASan
+	# at times): perf report shows a C++ function without its parameters and return type
+	# (__lsan::ScanRangeForPointers), pesbench as c++filt does (..., with "(unsigned long, ...")
+	top_sym=$(perf report --stdio --sort sym -i "$work/sw.data" 2>/dev/null |
+		sed -nE '/%/ s/.*\[\.\] +(.*[^ ]) *$/\1/p' | head -1)
 	if [ -n "$top_sym" ]; then
 		# elfutils names the sized function enclosing an IP; perf may name a label symbol
 		# inside it (the workloads label their instructions pb_wl_<fn>_<label>): either way
 		# the function must be the same.
-		funcs=$("$PB_BIN" perfdata "$work/sw.data" --histogram --top 5 |
-			awk '/^ +[0-9]+ +[0-9.]+% +0x/ {split($4, a, "+"); print a[1]}' | sort -u)
+		"$PB_BIN" perfdata "$work/sw.data" --histogram --top 5 |
+			sed -nE 's/^ +[0-9]+ +[0-9.]+% +0x[0-9a-f]+ +(.*)\+0x[0-9a-f]+ \(.*\)$/\1/p' |
+			sort -u >"$work/top.funcs"
 		ok=0
-		for f in $funcs; do
+		while read -r f; do
 			case $top_sym in "$f" | "$f"_*) ok=1 ;; esac
-		done
-		[ $ok = 1 ] || fail "histogram: perf report's hottest symbol $top_sym is in none of pesbench's top-5 functions: $funcs"
-		echo "histogram: perf's hottest symbol $top_sym, pesbench's top functions: $(echo $funcs)"
+			case $f in *"$top_sym("*) ok=1 ;; esac
+		done <"$work/top.funcs"
+		[ $ok = 1 ] || fail "histogram: perf report's hottest symbol $top_sym is in none of pesbench's top-5 functions: $(tr '\n' ';' <"$work/top.funcs")"
+		echo "histogram: perf's hottest symbol $top_sym, pesbench's top functions: $(tr '\n' ';' <"$work/top.funcs")"
 	fi
 fi
 

@@ -12,8 +12,8 @@
  *     the relocation names no symbol (an IRELATIVE one: libc's own IFUNCs).
  * perf places the stubs at .plt's file offset where pesbench uses link-time addresses: the two
  * are one in the objects linkers make (.plt's offset equals its address), and differ for a
- * .plt whose offset does not: there perf's own names are wrong. perf does not demangle here
- * for C names, and pesbench demangles nowhere. */
+ * .plt whose offset does not: there perf's own names are wrong. The names here are the
+ * symbols as linked; what shows them demangles a C++ one, keeping its "@plt" (demangle.h). */
 #ifndef PB_PLT_SYMBOLS_H
 #define PB_PLT_SYMBOLS_H
 
