@@ -148,6 +148,10 @@ check "grep -q 'overhead 10.00 %' '$work/out'" "predicted overhead is the budget
 # the plan's interval from the cost's: c (1+b)/b at c = 9500 and 10500; c / (P - c) at P = 110000
 check "grep -q '^period: *110000 ns (104500 to 115500 over the cost.s interval)' '$work/out'" "the period's range over the cost's interval ($(grep period "$work/out"))"
 check "grep -q 'overhead 10.00 % (9.45 to 10.55 %)$' '$work/out'" "the overhead's range over the cost's interval ($(grep predicted "$work/out"))"
+# how fast the CPUs ran while planning: timed at the start, after the command alone, after the
+# cost and at the end (runner/cpu_speed.h, whose sentences test_cpu_speed holds)
+check "grep -Eq '^CPU speed: +A fixed loop(, timed [0-9]+ times on [0-9]+ CPUs?,)? took' '$work/out'" \
+	"the plan says how fast its CPUs ran ($(grep -A1 '^CPU speed' "$work/out" | tr '\n' ' '))"
 check "! grep -q '^check:' '$work/out'" "no check without --check"
 # the ranges are the cost's interval alone: without --check the plan says what they leave out
 check "tr -s ' \\n' ' ' <'$work/out' | grep -q -- 'note the ranges are over the cost a sample had in pesbench.s cost workload; .* --check runs it at this period and measures its own'" "without --check, the note on what the ranges leave out"
@@ -212,6 +216,9 @@ expect_exit 0 "plan --check --json corrects" "$PB_BIN" plan --facility $T --budg
 	--check --json --costs "$work/cheap.json" -- "${loop[@]}"
 cp "$work/out" "$work/corrected.json"
 check "jq -e '.load.other_cpus >= 0 and .load.other_cpus_ci95 > 0 and .load.cpus > 0 and .load.steal_pct >= 0' '$work/corrected.json' >/dev/null" "--json: the load beside the plan"
+# four probes of every CPU besides one after each check: start, the command alone, the cost, end
+check "jq -e '.cpu_speed.probes >= 5 and .cpu_speed.slower_probes >= 0 and .cpu_speed.slower_probes < .cpu_speed.probes and .cpu_speed.slowest_ratio >= 1 and (.cpu_speed.note | startswith(\"A fixed loop\"))' '$work/corrected.json' >/dev/null" \
+	"--json: how fast the CPUs ran while planning ($(jq -c .cpu_speed "$work/corrected.json"))"
 check "jq -e '.period == 22000 and .check.period == 22000 and .check.rounds >= 3' '$work/corrected.json' >/dev/null" \
 	"the plan's own period is checked first, in at least --runs rounds"
 # the rounds a disturbance moved are counted, never more than one in eight for each of the rule's

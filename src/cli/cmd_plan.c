@@ -201,14 +201,20 @@ static void print_plan(const struct pb_plan_request *req, const struct pb_plan *
 
 /* What else the machine did while the plan measured: a busy neighbour is why a check may not
  * decide. */
-static void print_load(const struct pb_machine_load *load)
+/* What else the machine did while planning, and how fast its CPUs ran. */
+static void print_machine(const struct pb_plan *plan)
 {
-	if (!load->valid)
-		return;
-	char text[256];
-	pb_machine_load_text(load, text, sizeof text);
-	printf("%-20s", "beside the plan:");
-	pb_put_wrapped(stdout, text, 20, 20);
+	char text[512];
+	if (plan->load.valid) {
+		pb_machine_load_text(&plan->load, text, sizeof text);
+		printf("%-20s", "beside the plan:");
+		pb_put_wrapped(stdout, text, 20, 20);
+	}
+	if (plan->speed.valid) {
+		pb_speed_text(&plan->speed, text, sizeof text);
+		printf("%-20s", "CPU speed:");
+		pb_put_wrapped(stdout, text, 20, 20);
+	}
 }
 
 /* The cost of one sample: from --costs, or a sweep now. */
@@ -250,27 +256,29 @@ int pb_cmd_plan(int argc, char **argv)
 	struct pb_plan_request req = {.argv = argv + rest, .facility = a.facility, .spec = &spec,
 				      .runs = (unsigned)a.runs};
 	struct pb_plan plan = {.budget_pct = a.budget};
-	struct pb_load_watch watch;
-	pb_machine_load_watch(NULL, &watch);
-	if (pb_plan_measure(&req, &plan.model, &plan.base, &err) || plan_cost(&a, &spec, &plan, &err) ||
-	    pb_plan_period(&plan, &err))
+	pb_plan_watch_start(&plan);
+	if (pb_plan_measure(&req, &plan.model, &plan.base, &err))
 		return pb_cli_report("plan", &err);
+	pb_plan_watch_probe(&plan);
+	if (plan_cost(&a, &spec, &plan, &err) || pb_plan_period(&plan, &err))
+		return pb_cli_report("plan", &err);
+	pb_plan_watch_probe(&plan);
 	pb_plan_period_range(&plan);
 	plan.ring_pages = a.ring ? (unsigned)a.ring : plan.period.ring_pages;
 	if (!a.json)
 		print_plan(&req, &plan, a.ring != 0, a.check);
 	if (!a.check) {
-		pb_machine_load_since(NULL, &watch, &plan.load);
+		pb_plan_watch_end(&plan);
 		if (a.json)
 			return pb_cli_print_plan(&req, &plan, NULL);
-		print_load(&plan.load);
+		print_machine(&plan);
 		return PB_EXIT_OK;
 	}
 	struct pb_plan_checks checks;
 	if (pb_plan_check_and_correct(&req, &plan, a.ring != 0, &checks,
 				      a.json ? NULL : pb_plan_print_step, &plan, &err))
 		return pb_cli_report("plan", &err);
-	pb_machine_load_since(NULL, &watch, &plan.load);
+	pb_plan_watch_end(&plan);
 	if (a.json)
 		return pb_cli_print_plan(&req, &plan, &checks);
 	pb_plan_print_recommended(stdout, &plan, &checks);
@@ -280,6 +288,6 @@ int pb_cmd_plan(int argc, char **argv)
 		printf("%-20s", "  note");
 		pb_put_wrapped(stdout, why, 20, 20);
 	}
-	print_load(&plan.load);
+	print_machine(&plan);
 	return PB_EXIT_OK;
 }

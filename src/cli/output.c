@@ -175,6 +175,16 @@ int pb_cli_print_plan(const struct pb_plan_request *req, const struct pb_plan *p
 					      plan->load.other_cpus_ci95, "steal_pct",
 					      plan->load.steal_pct, "steal_ci95_pp",
 					      plan->load.steal_ci95_pp, "cpus", plan->load.cpus));
+	if (doc && plan->speed.valid) {
+		char note[512];
+		pb_speed_text(&plan->speed, note, sizeof note);
+		json_object_set_new(doc, "cpu_speed",
+				    json_pack("{s:i, s:i, s:f, s:i, s:s}", "probes",
+					      (int)plan->speed.probes, "slower_probes",
+					      (int)plan->speed.slower, "slowest_ratio",
+					      plan->speed.slowest_ratio, "slowest_cpu",
+					      (int)plan->speed.slowest_cpu, "note", note));
+	}
 	if (doc && checks && checks->n) {
 		/* check: the plan's own; corrections: each corrected period with its check */
 		json_object_set_new(doc, "check", plan_check_json(&checks->step[0], plan));

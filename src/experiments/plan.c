@@ -318,7 +318,27 @@ const char *pb_plan_budget_verdict(const struct pb_plan_check *check, double bud
 	return "at";
 }
 
-int pb_plan_check_and_correct(const struct pb_plan_request *req, const struct pb_plan *plan,
+void pb_plan_watch_start(struct pb_plan *plan)
+{
+	pb_machine_load_watch(NULL, &plan->load_watch);
+	pb_speed_watch_start(&plan->speed_watch);
+	pb_speed_watch_probe(&plan->speed_watch);
+}
+
+void pb_plan_watch_probe(struct pb_plan *plan)
+{
+	if (plan->speed_watch.started_ns)
+		pb_speed_watch_probe(&plan->speed_watch);
+}
+
+void pb_plan_watch_end(struct pb_plan *plan)
+{
+	pb_machine_load_since(NULL, &plan->load_watch, &plan->load);
+	pb_plan_watch_probe(plan);
+	pb_speed_summarize(&plan->speed_watch, &plan->speed);
+}
+
+int pb_plan_check_and_correct(const struct pb_plan_request *req, struct pb_plan *plan,
 			      bool ring_given, struct pb_plan_checks *out,
 			      void (*progress)(const struct pb_plan_checks *, unsigned, void *),
 			      void *ctx,
@@ -336,6 +356,7 @@ int pb_plan_check_and_correct(const struct pb_plan_request *req, const struct pb
 		if (pb_plan_check(req, &model, period, ring, c, err))
 			return -1;
 		out->n++;
+		pb_plan_watch_probe(plan);
 		if (progress)
 			progress(out, out->n - 1, ctx);
 		/* corrected when the check decides against the plan: its slowdown outside the

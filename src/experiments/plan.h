@@ -7,6 +7,7 @@
 
 #include "experiments/predict.h"
 #include "machine/load.h"
+#include "runner/cpu_speed.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -79,7 +80,18 @@ struct pb_plan {
 	double overhead_lo_pct, overhead_hi_pct;
 	unsigned ring_pages;                /* the ring asked for, or the recommended one */
 	struct pb_machine_load load;        /* what else the machine did while planning */
+	struct pb_speed_summary speed;      /* how fast its CPUs ran meanwhile */
+	struct pb_load_watch load_watch;
+	struct pb_speed_watch speed_watch;  /* started_ns 0: not watched */
 };
+
+/* Watching the machine while planning: what else it did (plan->load) and how fast its CPUs ran
+ * (plan->speed). A vCPU that runs slower for a while moves the cost a sweep measures, and the
+ * period with it (runner/cpu_speed.h). Start before the first step, probe after each (a probe
+ * is ~3 ms a CPU; pb_plan_check_and_correct probes after each check itself); end sums both up. */
+void pb_plan_watch_start(struct pb_plan *plan);
+void pb_plan_watch_probe(struct pb_plan *plan);
+void pb_plan_watch_end(struct pb_plan *plan);
 
 /* The check: the command at a period against the model. Rounds pair a run without perf with
  * a sampled one (so a machine that got busier or quieter moves both alike); they go on past
@@ -139,7 +151,7 @@ struct pb_plan_checks {
 	const char *stopped;       /* why no further step: held, undecided, no change, limit,
 				    * no cost */
 };
-int pb_plan_check_and_correct(const struct pb_plan_request *req, const struct pb_plan *plan,
+int pb_plan_check_and_correct(const struct pb_plan_request *req, struct pb_plan *plan,
 			      bool ring_given, struct pb_plan_checks *out,
 			      void (*progress)(const struct pb_plan_checks *, unsigned, void *),
 			      void *ctx,
