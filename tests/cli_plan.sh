@@ -232,13 +232,23 @@ check "jq -e '.check.measured_slowdown_ci95_pp > 0 and .check.own_ns_per_sample 
 check "jq -e '.check.predicted_slowdown_ci95_pp > 0.549 and .check.predicted_slowdown_ci95_pp < 0.551' '$work/corrected.json' >/dev/null" \
 	"the check's prediction carries its cost's interval ($(jq -c .check.predicted_slowdown_ci95_pp "$work/corrected.json"))"
 decided=$(jq -r '.check | (.slowdown_verdict == "outside" or .budget_verdict == "OVER")' "$work/corrected.json")
-if [ "$decided" = true ]; then
+# a check's own cost is planned with only when resolved (its CI within 10 % of it), as a fit is
+resolved=$(jq -r '.check | (.own_ns_per_sample > 0 and .own_ns_per_sample_ci95 <= 0.1 * .own_ns_per_sample)' "$work/corrected.json")
+steps='[.check.period, .check.measured_slowdown_pct, .check.own_ns_per_sample, .check.own_ns_per_sample_ci95, [.corrections[] | [.period, .from_ns_per_sample, .corrected_overhead_pct, .own_ns_per_sample, .own_ns_per_sample_ci95, .slowdown_verdict, .budget_verdict]], .stopped]'
+if [ "$decided" = true ] && [ "$resolved" = true ]; then
 	check "jq -e '(.corrections | length) >= 1 and .corrections[0].period > 22000' '$work/corrected.json' >/dev/null" \
-		"decided against: a longer period is checked ($(jq -c '[.check.period, .check.measured_slowdown_pct, [.corrections[].period]]' "$work/corrected.json"))"
-	check "jq -e '.corrections[0].from_ns_per_sample == .check.own_ns_per_sample and ([.corrections[].corrected_overhead_pct | . > 9.99 and . <= 10] | all)' '$work/corrected.json' >/dev/null" \
-		"each correction is the budget's period from the check before it"
+		"decided against: a longer period is checked ($(jq -c "$steps" "$work/corrected.json"))"
+	check_explained "jq -e '.corrections[0].from_ns_per_sample == .check.own_ns_per_sample and ([.corrections[].corrected_overhead_pct | . > 9.99 and . <= 10] | all)' '$work/corrected.json' >/dev/null" \
+		"each correction is the budget's period from the check before it" "jq -c '$steps' '$work/corrected.json'"
+	# each step on from the check before it only where that check's own cost resolved
+	check_explained "jq -e '[range(1; .corrections | length) as \$i | .corrections[\$i - 1] | .own_ns_per_sample_ci95 <= 0.1 * .own_ns_per_sample] | all' '$work/corrected.json' >/dev/null" \
+		"no correction from a check whose own cost did not resolve" "jq -c '$steps' '$work/corrected.json'"
 	check "jq -e '.recommended_period == .corrections[-1].period' '$work/corrected.json' >/dev/null" \
 		"the last period checked is recommended"
+elif [ "$decided" = true ]; then
+	echo "cli_plan: the check decided against the plan, but its own cost did not resolve: $(jq -c "$steps" "$work/corrected.json")"
+	check "jq -e '(.corrections | length) == 0 and .recommended_period == 22000 and .stopped == \"cost unresolved\"' '$work/corrected.json' >/dev/null" \
+		"decided, but its own cost did not resolve: nothing corrected ($(jq -c "$steps" "$work/corrected.json"))"
 else
 	echo "cli_plan: the check did not decide against the plan here: $(jq -c .check "$work/corrected.json" | head -c 300)"
 	check "jq -e '(.corrections | length) == 0 and .recommended_period == 22000 and (.stopped == \"held\" or .stopped == \"undecided\")' '$work/corrected.json' >/dev/null" \

@@ -2000,6 +2000,37 @@ static void test_plan_correction(void)
 	CHECK_STR_CONTAINS(err.msg, "no cost per sample");
 	c.own_ns_per_sample = -5;
 	CHECK(pb_plan_corrected_period(&planned, &c, 30, &corrected, &r, &err) == -1);
+	/* a cost is planned with only when resolved, as a fit is: its CI within 10 % of it */
+	c.own_ns_per_sample = 20000;
+	c.own_ci95_ns = 2000;
+	CHECK(pb_plan_own_cost_resolved(&c));
+	CHECK(pb_plan_corrected_period(&planned, &c, 30, &corrected, &r, &err) == 0);
+	c.own_ci95_ns = 2001;
+	CHECK(!pb_plan_own_cost_resolved(&c));
+	pb_error_clear(&err);
+	CHECK(pb_plan_corrected_period(&planned, &c, 30, &corrected, &r, &err) == -1);
+	CHECK_STR_CONTAINS(err.msg, "20000 ± 2001 ns, did not resolve to ±10 %");
+	/* the rounds that would: 8 x (2001 / 2000)^2 = 8.008, so 9; a second check of kind B
+	 * (2026-11-29): 94603 ± 28259 ns over 8 rounds, 8 x 2.987^2 = 71.4, so 72 */
+	CHECK_EQ_U64(pb_plan_rounds_to_resolve(&c), 9);
+	c.own_ns_per_sample = 94603;
+	c.own_ci95_ns = 28259;
+	CHECK_EQ_U64(pb_plan_rounds_to_resolve(&c), 72);
+	c.own_ns_per_sample = NAN;
+	CHECK(!pb_plan_own_cost_resolved(&c));
+	CHECK_EQ_U64(pb_plan_rounds_to_resolve(&c), UINT_MAX);
+	/* plan's note says why it stopped, and what would resolve the cost */
+	struct pb_plan_checks all = {.n = 1, .stopped = "cost unresolved"};
+	all.step[0] = (struct pb_plan_check){.rounds = 8, .own_ns_per_sample = 94603,
+					     .own_ci95_ns = 28259};
+	char words[320];
+	CHECK_STR_CONTAINS(pb_plan_stopped_why(&all, words, sizeof words),
+			   "the check's own cost of a sample, 94.6 ± 28.3 µs, did not resolve to "
+			   "±10 %, and a cost that did not is not planned with: about 72 rounds "
+			   "would resolve it, more than --runs allows (64)");
+	all.step[0].own_ci95_ns = 12000;  /* 8 x 1.268^2 = 12.9 */
+	CHECK_STR_CONTAINS(pb_plan_stopped_why(&all, words, sizeof words),
+			   "about 13 rounds would resolve it (--runs 13)");
 	/* the budget against the interval: all of it over, all of it within, or holding it; an
 	 * interval that holds both no overhead and twice the budget judges nothing (a plan --check
 	 * of 2026-11-27 read 182.81 ± 214.06 % against a 30 % budget, "its interval holds the 30 %

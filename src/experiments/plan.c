@@ -7,6 +7,7 @@
 #include "io/results.h"
 #include "util/text.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -290,6 +291,21 @@ int pb_plan_check(const struct pb_plan_request *req, struct pb_slowdown_model *m
 	return 0;
 }
 
+bool pb_plan_own_cost_resolved(const struct pb_plan_check *check)
+{
+	return check->own_ns_per_sample > 0 && isfinite(check->own_ns_per_sample) &&
+	       check->own_ci95_ns <= PB_FIT_MAX_REL_CI * check->own_ns_per_sample;
+}
+
+unsigned pb_plan_rounds_to_resolve(const struct pb_plan_check *check)
+{
+	if (!(check->own_ns_per_sample > 0) || !isfinite(check->own_ci95_ns))
+		return UINT_MAX;
+	double rel = check->own_ci95_ns / (PB_FIT_MAX_REL_CI * check->own_ns_per_sample);
+	double need = ceil(check->rounds * rel * rel);
+	return need < UINT_MAX ? (unsigned)need : UINT_MAX;
+}
+
 int pb_plan_corrected_period(const struct pb_slowdown_model *planned,
 			     const struct pb_plan_check *check, double budget_pct,
 			     struct pb_slowdown_model *corrected, struct pb_budget_period *out,
@@ -299,6 +315,11 @@ int pb_plan_corrected_period(const struct pb_slowdown_model *planned,
 		return pb_fail(err, PB_EXIT_FAILURE, 0, "the check measured no cost per sample "
 			       "to correct the plan with (%.1f ns over %u rounds)",
 			       check->own_ns_per_sample, check->rounds);
+	if (!pb_plan_own_cost_resolved(check))
+		return pb_fail(err, PB_EXIT_FAILURE, 0, "the check's own cost of a sample, %.0f ± "
+			       "%.0f ns, did not resolve to ±%.0f %%: no period is planned with it",
+			       check->own_ns_per_sample, check->own_ci95_ns,
+			       100 * PB_FIT_MAX_REL_CI);
 	*corrected = *planned;
 	corrected->baseline_ns = check->baseline_ns;
 	corrected->ns_per_sample = check->own_ns_per_sample;
@@ -375,7 +396,8 @@ int pb_plan_check_and_correct(const struct pb_plan_request *req, struct pb_plan 
 		struct pb_error why = {0};
 		if (pb_plan_corrected_period(&plan->model, c, plan->budget_pct, &model, &next,
 					     &why)) {
-			out->stopped = "no cost";
+			out->stopped = c->own_ns_per_sample > 0 && !pb_plan_own_cost_resolved(c)
+					       ? "cost unresolved" : "no cost";
 			return 0;
 		}
 		if (next.period == period) {

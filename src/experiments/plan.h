@@ -128,8 +128,17 @@ int pb_plan_check(const struct pb_plan_request *req, struct pb_slowdown_model *m
 #define PB_PLAN_MAX_CORRECTIONS 3
 /* The most runs (--runs) a measurement takes, and so the most rounds of a check. */
 #define PB_PLAN_MAX_RUNS 64u
+/* Whether a check's own cost of a sample is one to plan with: positive, its 95 % CI within
+ * PB_FIT_MAX_REL_CI of it, the rule every cost fit is held to (analysis/stats.h). A check has
+ * few rounds, and at a long period few samples: a correction from a cost known to ±30 % would
+ * move the period by as much, by noise (2026-11-29 01:16, kind B: a second check's own cost read
+ * 94.6 ± 28.3 µs where the first read 50.8 ± 0.9, and was corrected with). */
+bool pb_plan_own_cost_resolved(const struct pb_plan_check *check);
+/* The rounds that would resolve it at the noise seen (its interval narrows as 1/sqrt(rounds));
+ * UINT_MAX without a positive cost. */
+unsigned pb_plan_rounds_to_resolve(const struct pb_plan_check *check);
 /* The period for budget_pct from check's own cost and baseline (the plan's model otherwise);
- * -1 with err when the check measured no cost to correct with. */
+ * -1 with err when the check measured no cost to correct with, or one that did not resolve. */
 int pb_plan_corrected_period(const struct pb_slowdown_model *planned,
 			     const struct pb_plan_check *check, double budget_pct,
 			     struct pb_slowdown_model *corrected, struct pb_budget_period *out,
@@ -149,7 +158,7 @@ struct pb_plan_checks {
 	struct pb_budget_period planned[1 + PB_PLAN_MAX_CORRECTIONS]; /* [0]: the plan's */
 	unsigned n;
 	const char *stopped;       /* why no further step: held, undecided, no change, limit,
-				    * no cost */
+				    * no cost, cost unresolved */
 };
 int pb_plan_check_and_correct(const struct pb_plan_request *req, struct pb_plan *plan,
 			      bool ring_given, struct pb_plan_checks *out,

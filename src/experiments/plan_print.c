@@ -2,6 +2,7 @@
  * period), and what the checks leave. */
 #include "experiments/plan.h"
 
+#include "analysis/stats.h"
 #include "util/text.h"
 
 #include <limits.h>
@@ -141,5 +142,19 @@ const char *pb_plan_stopped_why(const struct pb_plan_checks *all, char *buf, siz
 		return "this command's own cost gives the same period again";
 	if (!strcmp(all->stopped, "no cost"))
 		return "the check measured no cost per sample to correct with";
+	if (!strcmp(all->stopped, "cost unresolved")) {
+		unsigned need = pb_plan_rounds_to_resolve(last);
+		pb_format(buf, len, "the check's own cost of a sample, %.1f ± %.1f µs, did not "
+			  "resolve to ±%.0f %%, and a cost that did not is not planned with: ",
+			  last->own_ns_per_sample / 1e3, last->own_ci95_ns / 1e3,
+			  100 * PB_FIT_MAX_REL_CI);
+		if (need > PB_PLAN_MAX_RUNS)
+			pb_append(buf, len, "about %u rounds would resolve it, more than --runs "
+				  "allows (%u)", need, PB_PLAN_MAX_RUNS);
+		else
+			pb_append(buf, len, "about %u rounds would resolve it (--runs %u)", need,
+				  need);
+		return buf;
+	}
 	return NULL;
 }
