@@ -199,9 +199,8 @@ static void print_plan(const struct pb_plan_request *req, const struct pb_plan *
 	}
 }
 
-/* What else the machine did while the plan measured: a busy neighbour is why a check may not
- * decide. */
-/* What else the machine did while planning, and how fast its CPUs ran. */
+/* What else the machine did while the plan measured, and how fast its CPUs ran: a busy
+ * neighbour or a slower vCPU is why a check may not decide. */
 static void print_machine(const struct pb_plan *plan)
 {
 	char text[512];
