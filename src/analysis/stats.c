@@ -427,10 +427,15 @@ bool pb_fit_robustly_resolved(const struct pb_fit *fit, double robust_slope)
 		fabs(robust_slope - fit->slope) + fit->slope_ci95 <= PB_FIT_MAX_REL_CI * fit->slope);
 }
 
-bool pb_fit_resolved(const struct pb_fit *fit)
+bool pb_cost_resolved(double value, double ci95)
 {
 	/* Written so that a NaN anywhere fails. */
-	return fit->slope > 0 && fit->slope_ci95 <= PB_FIT_MAX_REL_CI * fit->slope;
+	return value > 0 && ci95 <= PB_FIT_MAX_REL_CI * value;
+}
+
+bool pb_fit_resolved(const struct pb_fit *fit)
+{
+	return pb_cost_resolved(fit->slope, fit->slope_ci95);
 }
 
 size_t pb_fastest_per_period(const struct pb_xy *xy, size_t n, struct pb_xy *out)

@@ -146,6 +146,9 @@ bool pb_fit_robustly_resolved(const struct pb_fit *fit, double robust_slope);
  * never used to predict or plan. */
 #define PB_FIT_MAX_REL_CI 0.10
 bool pb_fit_resolved(const struct pb_fit *fit);
+/* The same rule for any cost and its 95 % half-width (a per-event cost, a target's own cost, a
+ * cost moved by its span): value > 0 and ci95 within PB_FIT_MAX_REL_CI of it; a NaN fails. */
+bool pb_cost_resolved(double value, double ci95);
 
 /* The order in which round `round` of a repeated sweep visits its n settings: a shuffle fixed
  * by the round (the same in every run of the program), whose first setting is not *last, the

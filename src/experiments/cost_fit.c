@@ -286,8 +286,7 @@ void pb_cost_fit_sweep(const struct sweep *sw, bool per_event, struct cost_fit *
 		cf->event_ci95 = cf->cpu.intercept_ci95 / cf->events;
 		/* the per-event cost to the standard the slope is held to: positive, and its 95 %
 		 * CI within PB_FIT_MAX_REL_CI of it */
-		cf->event_resolved = cf->event_ns > 0 &&
-				     cf->event_ci95 <= PB_FIT_MAX_REL_CI * cf->event_ns;
+		cf->event_resolved = pb_cost_resolved(cf->event_ns, cf->event_ci95);
 	}
 	/* the flag (Theil–Sen outside the CI) is kept; the cost stands when the two estimators
 	 * together still know it to ±10 % */
@@ -654,7 +653,7 @@ struct pb_result_point *pb_cost_fit_point(struct pb_results *res, const char *fa
 		pb_rset_real(m, "events_per_run", PB_UNIT_EVENTS, cf->events);
 		pb_rset_real(m, "ns_per_counted_event", PB_UNIT_NS_PER_EVENT, ns);
 		pb_rset_real(m, "ns_per_counted_event_ci95", PB_UNIT_NS_PER_EVENT, ci);
-		pb_rset_bool(m, "counted_event_resolved", ns > 0 && ci <= PB_FIT_MAX_REL_CI * ns);
+		pb_rset_bool(m, "counted_event_resolved", pb_cost_resolved(ns, ci));
 	}
 	/* An excess over a floor that did not resolve would be a figure from noise. */
 	if (floor && !pb_cost_fit_usable(floor)) {

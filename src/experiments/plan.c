@@ -293,8 +293,8 @@ int pb_plan_check(const struct pb_plan_request *req, struct pb_slowdown_model *m
 
 bool pb_plan_own_cost_resolved(const struct pb_plan_check *check)
 {
-	return check->own_ns_per_sample > 0 && isfinite(check->own_ns_per_sample) &&
-	       check->own_ci95_ns <= PB_FIT_MAX_REL_CI * check->own_ns_per_sample;
+	return isfinite(check->own_ns_per_sample) &&
+	       pb_cost_resolved(check->own_ns_per_sample, check->own_ci95_ns);
 }
 
 unsigned pb_plan_rounds_to_resolve(const struct pb_plan_check *check)

@@ -95,7 +95,7 @@ static void program_cost_part(struct pb_rset *e, const struct pb_results *r, con
 		if (!pb_scorecard_in_family(p, family) || !cost_point(p, "prediction") || !ok)
 			continue;
 		seen++;
-		if (!ci_ok || !(ns > 0) || !(ci <= PB_FIT_MAX_REL_CI * ns))
+		if (!ci_ok || !pb_cost_resolved(ns, ci))
 			continue;
 		if (ns < lo)
 			lo = ns, low = p;
@@ -321,7 +321,7 @@ void pb_scorecard_cost_part(struct pb_rset *e, const struct pb_results *r, const
 				    ev_resolved, "the trap every event pays, sampled or not");
 		cost = ev + ns;
 		cost_ci = evci + ci;
-		cost_resolved = ev_resolved && cost > 0 && cost_ci <= PB_FIT_MAX_REL_CI * cost;
+		cost_resolved = ev_resolved && pb_cost_resolved(cost, cost_ci);
 	}
 	/* a cost that moved while the suite ran: the span that holds both measurements, resolved
 	 * by the fit's rule on it (a span past ±10 % leaves the figures unresolved); it measured
@@ -348,7 +348,7 @@ void pb_scorecard_cost_part(struct pb_rset *e, const struct pb_results *r, const
 			c = pb_rate_model_at(&line, (uint64_t)(1e9 / rates[i]), &c_ci);
 			c_ci = fmax(c_ci, span.half * c);
 			c *= span.mid;
-			c_resolved = resolved && c > 0 && c_ci <= PB_FIT_MAX_REL_CI * c;
+			c_resolved = resolved && pb_cost_resolved(c, c_ci);
 		}
 		char how[200];
 		pb_format(how, sizeof how, "%s%s",
