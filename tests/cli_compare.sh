@@ -18,9 +18,30 @@ FIX=${PB_SOURCE_DIR:?}/tests/fixtures
 # a machine loaded further gave a row fewer than the 10 samples an accuracy needs, and no figure
 short=(--facility timer --runs 2 --threads 1 --target-ms 25 --quiet)
 
-expect_exit 0 "run A" "$PB_BIN" run accuracy bias overhead "${short[@]}" --out "$work/a"
-expect_exit 0 "run B (--delivery signal)" "$PB_BIN" run accuracy bias overhead "${short[@]}" \
-	--delivery signal --out "$work/b"
+# A facility that passed its self-test at the start of a run can fail the one a delivery mode
+# runs again: each point of run B was an error, and none a figure, in two of some 50 CIs on kind
+# B (2026-11-28, 29). A self-test's verdict is kept for the run, so it is the failure every
+# experiment meets alike: most likely the timer sampled too rarely with a signal per sample for
+# a moment (seen beside two busy loops: 138 samples where 259 +- 53 were due). The run says so
+# and exits 1 (cli_run checks that); what is compared here is a measured run, so B is run once
+# more then, with what the first said in the log.
+suite_run() { # WHAT DIR [ARGS...]
+	local what=$1 dir=$2
+	shift 2
+	local run=("$PB_BIN" run accuracy bias overhead "${short[@]}" "$@" --out "$dir")
+	"${run[@]}" >"$work/out" 2>"$work/err"
+	local got=$?
+	if [ $got = 1 ] && grep -q "^pesbench run: .* failed: .*self-test" "$work/err"; then
+		echo "note: $what failed a self-test: $(head -c 600 "$work/err"); run again" >&2
+		rm -rf "$dir"
+		"${run[@]}" >"$work/out" 2>"$work/err"
+		got=$?
+	fi
+	checks=$((checks + 1))
+	[ $got = 0 ] || fail "$what: exit $got, expected 0 ($(head -c 600 "$work/err"))"
+}
+suite_run "run A" "$work/a"
+suite_run "run B (--delivery signal)" "$work/b" --delivery signal
 check "[ ! -s '$work/out' ]" "--quiet printed nothing on stdout: $(head -c 200 "$work/out")"
 check "[ ! -s '$work/err' ]" "--quiet printed nothing on stderr: $(head -c 200 "$work/err")"
 check "[ -s '$work/a/results.jsonl' ]" "run writes results.jsonl"
@@ -64,7 +85,7 @@ evidence() {
 	    for p in json.load(open(run + "/results.json"))["points"]:
 	        m = p.get("metrics", {})
 	        if p["experiment"] in ("accuracy", "bias") and "accuracy" not in m:
-	            print("  no accuracy:", p["workload"], p.get("note"),
+	            print("  no accuracy:", p["workload"], p.get("note"), p.get("error"),
 	                  {k: v for k, v in m.items() if k.endswith("_runs") and v})
 	rows = ("timer:cpu-clock accuracy", "timer:cpu-clock bias")
 	print("".join(l for l in open(sys.argv[3]) if "differ" in l or l.startswith(rows)))

@@ -135,6 +135,36 @@ check test "$code" = 130
 check json "$tmp/c/results.json" "assert d['complete'] is False and d['schema']=='pesbench-results/2'"
 check test -z "$(find "$tmp/c" -name '*.tmp.*')"
 
+# An experiment that fails on a facility: with samples whose signals cannot be routed to a
+# thread (tests/preload/no_signal_routing.c), the timer passes its self-test and fails the one
+# --delivery signal runs again. The run goes on, says each failure on stderr (under --quiet too:
+# a batch job's log is where it is looked for), writes it as the point's error, and exits 1 with
+# its results complete: every point was tried, two were not measured.
+no_signals=(env "LD_PRELOAD=$PB_BUILD_DIR/libpb_no_signal_routing.so${LD_PRELOAD:+ $LD_PRELOAD}"
+  "ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0")
+failing=(run accuracy overhead --facility timer --delivery signal --runs 1 --threads 1
+  --target-ms 10)
+expect_exit 1 "${no_signals[@]}" "$bin" "${failing[@]}" --out "$tmp/f" --quiet
+check test ! -s "$tmp/out"
+for x in accuracy overhead; do
+  check grep -q "^pesbench run: $x on timer failed: timer: self-test refused: cannot route" \
+    "$tmp/err"
+done
+check json "$tmp/f/results.json" "
+assert d['complete'] is True, d['complete']
+got=sorted((p['experiment'], 'cannot route signals' in p.get('error', '')) for p in d['points'])
+assert got==[('accuracy', True), ('overhead', True)], got"
+check python3 -c "
+import json, sys
+done = json.loads(open(sys.argv[1]).read().splitlines()[-1])
+assert done['record']=='done' and done['exit_code']==1 and done['complete'] is True, done
+" "$tmp/f/results.jsonl"
+# without --quiet the closing line counts them
+expect_exit 1 "${no_signals[@]}" "$bin" "${failing[@]}" --out "$tmp/g"
+check grep -q "^suite done in [0-9.]* s, 2 points FAILED (above); results in $tmp/g/" "$tmp/err"
+# the failures wrapped at 100 columns (the closing lines hold the folder's path, as long as it is)
+check test "$(grep -v '^suite done\|^report: ' "$tmp/err" | LC_ALL=C.UTF-8 wc -L)" -le 100
+
 # bad input
 expect_exit 2 "$bin" run --runs 0 --out "$tmp/d"
 check grep -q "too small" "$tmp/err"

@@ -151,15 +151,15 @@ const struct pb_cmd_spec pb_cmd_run_spec = {
 		"Writes DIR/results.json and DIR/results.csv (schema in docs/results.md), and\n"
 		"DIR/results.jsonl: one record per key figure, ending with a \"done\" record\n"
 		"(docs/fleet.md). --quiet prints nothing but errors and never waits for a\n"
-		"terminal. Exit 0 when every point was measured, 130 when interrupted (partial\n"
-		"results written, marked incomplete), 2 for bad usage, 3 when no chosen facility\n"
-		"is available here, 4 when DIR cannot be written or already holds an earlier run's\n"
-		"results. Ends with the scorecard (docs/scorecard.md); every figure is in\n"
-		"DIR/report.html.\n",
+		"terminal. Exit 0 when every point was measured, 1 when one failed (said on\n"
+		"stderr and in its \"error\"), 130 when interrupted (partial results written,\n"
+		"marked incomplete), 2 for bad usage, 3 when no chosen facility is available\n"
+		"here, 4 when DIR cannot be written or holds an earlier run's results. Ends with\n"
+		"the scorecard (docs/scorecard.md); every figure is in DIR/report.html.\n",
 };
 
 struct progress {
-	bool quiet;
+	unsigned failures; /* experiments that failed on a facility */
 	struct pb_progress line;
 };
 
@@ -175,19 +175,15 @@ static void more_runs(void *ctx, int runs)
 	pb_progress_more(&p->line, runs);
 }
 
-static void end_progress(struct progress *p)
-{
-	pb_progress_clear(&p->line);
-}
-
 static void report_failure(void *ctx, const char *experiment, const char *facility,
 			   const char *message)
 {
 	struct progress *p = ctx;
-	if (p->quiet)
-		return;
-	end_progress(p);
-	fprintf(stderr, "pesbench run: %s on %s failed: %s\n", experiment, facility, message);
+	p->failures++;
+	pb_progress_clear(&p->line);
+	char first[160];
+	snprintf(first, sizeof first, "pesbench run: %s on %s failed:", experiment, facility);
+	pb_summary_wrapped(stderr, first, message, 2);
 }
 
 int pb_cmd_run(int argc, char **argv)
@@ -244,7 +240,7 @@ int pb_cmd_run(int argc, char **argv)
 		return pb_cli_report("run", &err);
 	}
 
-	struct progress progress = {.quiet = a.quiet};
+	struct progress progress = {0};
 	pb_progress_start(&progress.line, stderr, !a.quiet && isatty(STDERR_FILENO),
 			  suite->total_runs);
 	a.o.progress = show_progress;
@@ -258,15 +254,16 @@ int pb_cmd_run(int argc, char **argv)
 	sigaction(SIGTERM, &sa, &old_term);
 	double seconds = 0;
 	rc = pb_suite_run(suite, &a.o, &res, report_failure, &progress, &seconds);
-	if (rc == PB_EXIT_OK)
-		pb_progress_finish(&progress.line);
-	else
-		end_progress(&progress);
+	bool complete = rc == PB_EXIT_OK;
+	(complete ? pb_progress_finish : pb_progress_clear)(&progress.line);
+	/* every experiment ran, but a point that failed was not measured: not a success */
+	if (complete && progress.failures)
+		rc = PB_EXIT_FAILURE;
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGTERM, &old_term, NULL);
 
 	pb_scorecard_fill(&res);
-	if (pb_results_write(&res, rc == PB_EXIT_OK, &err) ||
+	if (pb_results_write(&res, complete, &err) ||
 	    pb_run_files_write_records(&res, rc, &err)) {
 		pb_results_close(&res);
 		return pb_cli_report("run", &err);
@@ -287,13 +284,16 @@ int pb_cmd_run(int argc, char **argv)
 		fflush(stdout);
 	}
 	if (!a.quiet) {
-		fprintf(stderr, "%s in %.1f s; results in %s/results.json and results.csv\n",
-			rc == PB_EXIT_OK ? "suite done" : "suite INTERRUPTED, partial results",
-			seconds, a.out_dir);
+		char failed[64] = "";
+		if (complete && progress.failures)
+			snprintf(failed, sizeof failed, ", %u point%s FAILED (above)",
+				 progress.failures, progress.failures == 1 ? "" : "s");
+		fprintf(stderr, "%s in %.1f s%s; results in %s/results.json and results.csv\n",
+			complete ? "suite done" : "suite INTERRUPTED, partial results", seconds,
+			failed, a.out_dir);
 		if (reported)
 			fprintf(stderr, "report: %s/report.html (every experiment's figures and "
-					"plots)\n",
-				a.out_dir);
+				"plots)\n", a.out_dir);
 	}
 	pb_results_close(&res);
 	return rc;
