@@ -18,30 +18,17 @@ FIX=${PB_SOURCE_DIR:?}/tests/fixtures
 # a machine loaded further gave a row fewer than the 10 samples an accuracy needs, and no figure
 short=(--facility timer --runs 2 --threads 1 --target-ms 25 --quiet)
 
-# A facility that passed its self-test at the start of a run can fail the one a delivery mode
-# runs again: each point of run B was an error, and none a figure, in two of some 50 CIs on kind
-# B (2026-11-28, 29). A self-test's verdict is kept for the run, so it is the failure every
-# experiment meets alike: most likely the timer sampled too rarely with a signal per sample for
-# a moment (seen beside two busy loops: 138 samples where 259 +- 53 were due). The run says so
-# and exits 1 (cli_run checks that); what is compared here is a measured run, so B is run once
-# more then, with what the first said in the log.
-suite_run() { # WHAT DIR [ARGS...]
-	local what=$1 dir=$2
-	shift 2
-	local run=("$PB_BIN" run accuracy bias overhead "${short[@]}" "$@" --out "$dir")
-	"${run[@]}" >"$work/out" 2>"$work/err"
+. "$(dirname "$0")/lib/suite_run.sh"
+ran() { # WHAT: the run suite_run made
 	local got=$?
-	if [ $got = 1 ] && grep -q "^pesbench run: .* failed: .*self-test" "$work/err"; then
-		echo "note: $what failed a self-test: $(head -c 600 "$work/err"); run again" >&2
-		rm -rf "$dir"
-		"${run[@]}" >"$work/out" 2>"$work/err"
-		got=$?
-	fi
-	checks=$((checks + 1))
-	[ $got = 0 ] || fail "$what: exit $got, expected 0 ($(head -c 600 "$work/err"))"
+	check "[ $got = 0 ]" "$1: exit $got, expected 0 ($(head -c 600 "$work/err"))"
 }
-suite_run "run A" "$work/a"
-suite_run "run B (--delivery signal)" "$work/b" --delivery signal
+three=(accuracy bias overhead "${short[@]}")
+suite_run "$work/out" "$work/err" "$work/a" "$PB_BIN" run "${three[@]}" --out "$work/a"
+ran "run A"
+suite_run "$work/out" "$work/err" "$work/b" "$PB_BIN" run "${three[@]}" --delivery signal \
+	--out "$work/b"
+ran "run B (--delivery signal)"
 check "[ ! -s '$work/out' ]" "--quiet printed nothing on stdout: $(head -c 200 "$work/out")"
 check "[ ! -s '$work/err' ]" "--quiet printed nothing on stderr: $(head -c 200 "$work/err")"
 check "[ -s '$work/a/results.jsonl' ]" "run writes results.jsonl"

@@ -42,12 +42,14 @@ if [ -n "${PB_REPORT_DIR:-}" ]; then
 	res=$PB_REPORT_DIR
 else
 	# A real suite, small: every experiment, so that every kind of table and plot is made.
-	"$PB_BIN" run accuracy interval bias multi mode overhead cost buffer shadow \
+	. "$(dirname "$0")/lib/suite_run.sh"
+	suite_run "$work/run.log" "$work/run.err" "$work/res" \
+		"$PB_BIN" run accuracy interval bias multi mode overhead cost buffer shadow \
 		--facility timer:cpu-clock --facility sw:page-faults --runs 2 --threads 1 \
-		--target-ms 10 --quiet --out "$work/res" >"$work/run.log" 2>&1
+		--target-ms 10 --quiet --out "$work/res"
 	rc=$?
 	if [ "$rc" -ne 0 ]; then
-		cat "$work/run.log" >&2
+		cat "$work/run.log" "$work/run.err" >&2
 		if [ "$rc" -eq 3 ]; then
 			echo "SKIP: no sampling facility is available here to make a results folder"
 			exit 77
