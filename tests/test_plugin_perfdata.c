@@ -270,6 +270,33 @@ static void test_decoder_failure(const char *path)
 	free(out);
 }
 
+/* Addresses of zero are hex like every other, as perf script shows them: printf's "%#x" of a
+ * zero drops the 0x, and the dump once wrote "addr=0" beside "ip=0x401000". */
+static void test_zero_addresses(const char *path)
+{
+	struct pb_error err = {0};
+	struct pb_perfdata_writer *w;
+	struct perf_event_attr a = {0};
+	a.size = sizeof a;
+	a.type = PERF_TYPE_SOFTWARE;
+	a.config = PERF_COUNT_SW_PAGE_FAULTS;
+	a.sample_period = 1;
+	a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_ADDR;
+	CHECK(pb_perfdata_writer_open(path, &w, &err) == 0);
+	CHECK(pb_perfdata_writer_add_event(w, &a, "page-faults", NULL, 0, &err) == 0);
+	struct pb_sample s = {.misc = PERF_RECORD_MISC_USER, .pid = 7, .tid = 7};
+	CHECK_EQ_U64(pb_perfdata_writer_sample(w, 0, &s, &err), 0);
+	CHECK(pb_perfdata_writer_close(w, &err) == 0);
+	char why[sizeof err.msg];
+	int rc;
+	char *out = summarise_as(path, pb_facility_list(), true, true, &rc, why, sizeof why);
+	CHECK_MSG(rc == 0, "summary failed: %s", why);
+	CHECK_STR_CONTAINS(out, "sample event=0 ip=0x0 pid=7 tid=7 addr=0x0");
+	/* the histogram's row: the address, and "?" for the symbol no object holds */
+	CHECK_STR_CONTAINS(out, "         1 100.000%  0x0                ?\n");
+	free(out);
+}
+
 int main(void)
 {
 	CHECK(mkdtemp(tmpdir) != NULL);
@@ -285,6 +312,7 @@ int main(void)
 	test_nobody_else_knows(path, other);
 	test_decoder_failure(path);
 	test_no_samples(empty);
+	test_zero_addresses(empty);
 	unlink(empty);
 	unlink(path);
 	unlink(other);

@@ -63,13 +63,13 @@ static void dump_sample(struct pb_pdsum *sum, int event, const struct pb_sample 
 	uint64_t st = s->sample_type;
 	fprintf(out, "sample event=%d", event);
 	if (st & PERF_SAMPLE_IP)
-		fprintf(out, " ip=%#" PRIx64, s->ip);
+		fprintf(out, " ip=0x%" PRIx64, s->ip);
 	if (st & PERF_SAMPLE_TID)
 		fprintf(out, " pid=%u tid=%u", s->pid, s->tid);
 	if (st & PERF_SAMPLE_TIME)
 		fprintf(out, " time=%" PRIu64, s->time);
 	if (st & PERF_SAMPLE_ADDR)
-		fprintf(out, " addr=%#" PRIx64, s->addr);
+		fprintf(out, " addr=0x%" PRIx64, s->addr);
 	if (st & PERF_SAMPLE_CPU)
 		fprintf(out, " cpu=%u", s->cpu);
 	if (st & PERF_SAMPLE_PERIOD)

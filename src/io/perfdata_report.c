@@ -65,6 +65,11 @@ static void print_mem_table(struct pb_pdsum *s, FILE *out)
 	pb_mem_rows_free(rows, n);
 }
 
+static const char *or_unknown(const char *s)
+{
+	return s[0] ? s : "?";
+}
+
 static void print_histogram(struct pb_pdsum *s, uint64_t top, FILE *out)
 {
 	struct pb_perfdata *pd = s->pd;
@@ -82,17 +87,12 @@ static void print_histogram(struct pb_pdsum *s, uint64_t top, FILE *out)
 				continue;
 			char sym[256];
 			pb_symbolizer_name_at(&s->sym, r->pid, r->addr, r->time, sym, sizeof sym);
-			fprintf(out, "  %12" PRIu64 " %7.3f%%  %#-18" PRIx64 " %s\n", r->count,
+			fprintf(out, "  %12" PRIu64 " %7.3f%%  0x%-16" PRIx64 " %s\n", r->count,
 				ev->samples ? 100.0 * (double)r->count / (double)ev->samples : 0.0,
-				r->addr, sym);
+				r->addr, or_unknown(sym));
 			shown++;
 		}
 	}
-}
-
-static const char *or_unknown(const char *s)
-{
-	return s[0] ? s : "?";
 }
 
 void pb_perfdata_report_text(struct pb_pdsum *s, const char *path, uint64_t top, FILE *out)
@@ -161,7 +161,7 @@ static void json_histogram(struct pb_pdsum *s, size_t i, uint64_t top, json_t *e
 		shown++;
 		json_t *row = json_object();
 		char ip[24], sym[256];
-		snprintf(ip, sizeof ip, "%#" PRIx64, r->addr);
+		snprintf(ip, sizeof ip, "0x%" PRIx64, r->addr);
 		json_object_set_new(row, "ip", json_string(ip));
 		json_object_set_new(row, "samples", json_integer((json_int_t)r->count));
 		pb_symbolizer_name_at(&s->sym, r->pid, r->addr, r->time, sym, sizeof sym);

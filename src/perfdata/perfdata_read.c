@@ -119,7 +119,7 @@ static int index_ids(struct pb_perfdata *pd, struct pb_error *err)
 			return pb_pd_bad(
 				err,
 				"events 0 and %zu put the sample id in different places "
-				"(sample_type %#llx vs %#llx): samples cannot be told apart",
+				"(sample_type 0x%llx vs 0x%llx): samples cannot be told apart",
 				i, (unsigned long long)st0, (unsigned long long)st);
 	}
 	return 0;
@@ -154,7 +154,7 @@ static int add_event(struct pb_perfdata *pd, const uint8_t *attr, size_t alen,
 	pd->nevents++;
 	pb_record_format_from_attr(&ev->fmt, &ev->attr);
 	pb_sample_layout_init(&ev->layout, ev->fmt.sample_type);
-	snprintf(ev->name, sizeof ev->name, "type%u/config=%#llx", ev->attr.type,
+	snprintf(ev->name, sizeof ev->name, "type%u/config=0x%llx", ev->attr.type,
 		 (unsigned long long)ev->attr.config);
 	return 0;
 }
