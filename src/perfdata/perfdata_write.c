@@ -507,9 +507,9 @@ int pb_perfdata_writer_sample(struct pb_perfdata_writer *w, unsigned event,
 				     PERF_SAMPLE_REGS_INTR | PERF_SAMPLE_AUX;
 	if (st & unsupported)
 		return pb_fail(err, PB_EXIT_USAGE, 0,
-			       "perf.data writer: event %u samples fields (0x%llx) the encoder does "
-			       "not write (read values, branch stacks, registers, stacks, AUX); "
-			       "write such records with pb_perfdata_writer_record", event,
+			       "perf.data writer: event %u samples fields (0x%llx) the encoder "
+			       "does not write (read values, branch stacks, registers, stacks, "
+			       "AUX); write such records with pb_perfdata_writer_record", event,
 			       (unsigned long long)(st & unsupported));
 	uint64_t id = ev->nids ? ev->ids[0] : 0;
 	uint64_t sid = s->id ? s->id : id;
