@@ -92,6 +92,9 @@ check "grep -q 'overhead_time_pct' '$work/ab.txt'" "the overhead table compares 
 narrow() { # FILE: no line wider than 100 characters (UTF-8: ± and Δ are one column)
 	python3 -c 'import sys; sys.exit(any(len(l.rstrip("\n")) > 100 for l in open(sys.argv[1], encoding="utf-8")))' "$1"
 }
+speed='^       a fixed loop took up to [0-9.]* times its fastest time ([0-9]* of [0-9]* probes'
+check "[ \$(grep -c '$speed' '$work/ab.txt') = 2 ]" \
+	"each run says how fast its CPUs ran ($(grep -A3 '^    [AB] ' "$work/ab.txt"))"
 check "narrow '$work/ab.txt'" "text no wider than 100 columns"
 check "! grep -q ' $' '$work/ab.txt'" "no line ends in spaces"
 # six runs (the same two folders three times: each naming is a run of its own) are split

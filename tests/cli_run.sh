@@ -159,6 +159,9 @@ import json, sys
 done = json.loads(open(sys.argv[1]).read().splitlines()[-1])
 assert done['record']=='done' and done['exit_code']==1 and done['complete'] is True, done
 " "$tmp/f/results.jsonl"
+# and a fleet's comparison of the two runs' records says so of each
+expect_exit 0 "$bin" compare "$tmp/f/results.jsonl" "$tmp/f/results.jsonl"
+check test "$(grep -c ', exit 1 (a point FAILED)$' "$tmp/out")" = 2
 # without --quiet the closing line counts them
 expect_exit 1 "${no_signals[@]}" "$bin" "${failing[@]}" --out "$tmp/g"
 check grep -q "^suite done in [0-9.]* s, 2 points FAILED (above); results in $tmp/g/" "$tmp/err"

@@ -166,6 +166,9 @@ static void check_run_load(void)
 	pb_rset_real(&doc.tail, "load_cpus", PB_UNIT_COUNT, 2.0);
 	pb_rset_real(&doc.tail, "steal_pct", PB_UNIT_PERCENT, 0.018);
 	pb_rset_real(&doc.tail, "steal_ci95_pp", PB_UNIT_PERCENT_POINTS, 0.03);
+	pb_rset_int(&doc.tail, "cpu_speed_probes", PB_UNIT_COUNT, 56);
+	pb_rset_int(&doc.tail, "cpu_speed_slower_probes", PB_UNIT_COUNT, 16);
+	pb_rset_real(&doc.tail, "cpu_speed_slowest_ratio", PB_UNIT_RATIO, 3.1);
 	char dir[] = "/tmp/pb-test-figures-XXXXXX", path[4200];
 	CHECK(mkdtemp(dir) != NULL);
 	snprintf(path, sizeof path, "%s/results.json", dir);
@@ -182,7 +185,8 @@ static void check_run_load(void)
 		const char *key;
 		double value;
 	} want[] = {{"other_cpus", 0.96}, {"other_cpus_ci95", 0.0094}, {"cpus", 2.0},
-		    {"steal_pct", 0.018}, {"steal_ci95_pp", 0.03}};
+		    {"steal_pct", 0.018}, {"steal_ci95_pp", 0.03}, {"cpu_speed_probes", 56},
+		    {"cpu_speed_slower_probes", 16}, {"cpu_speed_slowest_ratio", 3.1}};
 	for (size_t i = 0; i < PB_ARRAY_SIZE(want); i++)
 		CHECK_MSG(fabs(json_number_value(json_object_get(load, want[i].key)) - want[i].value) <
 				  1e-12,

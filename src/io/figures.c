@@ -403,12 +403,16 @@ static void emit_scorecard(json_t *records, const struct pb_results *r, const js
 }
 
 /* What else the machine did during the run (the suite's closing fields), or NULL when the
- * document does not say: a run beside a busy neighbour is told apart in a fleet's table. */
+ * document does not say: a run beside a busy neighbour, or on a vCPU its host slowed for a while
+ * (runner/cpu_speed.h), is told apart in a fleet's table. */
 static json_t *load_of(const struct pb_results *r)
 {
 	static const char *const fields[][2] = {
 		{"other_cpus", "other_load_cpus"}, {"other_cpus_ci95", "other_load_cpus_ci95"},
-		{"steal_pct", "steal_pct"}, {"steal_ci95_pp", "steal_ci95_pp"}, {"cpus", "load_cpus"}};
+		{"steal_pct", "steal_pct"}, {"steal_ci95_pp", "steal_ci95_pp"},
+		{"cpus", "load_cpus"}, {"cpu_speed_probes", "cpu_speed_probes"},
+		{"cpu_speed_slower_probes", "cpu_speed_slower_probes"},
+		{"cpu_speed_slowest_ratio", "cpu_speed_slowest_ratio"}};
 	if (!pb_rvalue_is_number(pb_rset_get(&r->tail, "other_load_cpus")))
 		return NULL;
 	json_t *o = json_object();

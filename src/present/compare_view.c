@@ -6,6 +6,7 @@
 #include "io/results.h"
 #include "present/report.h"
 #include "present/summary.h"
+#include "runner/cpu_speed.h"
 #include "util/kit.h"
 #include "util/text.h"
 
@@ -138,6 +139,9 @@ static void print_runs(FILE *out, const struct pb_compare *c)
 			pb_append(extra, sizeof extra, ", INCOMPLETE");
 		if (!run->complete && run->exit_code >= 0)
 			pb_append(extra, sizeof extra, " (exit %d)", run->exit_code);
+		else if (run->exit_code > 0)
+			pb_append(extra, sizeof extra, ", exit %d (a point FAILED)",
+				  run->exit_code);
 		fprintf(out, "    %-2s %s, kernel %s%s\n       %s\n", run->name, run->label,
 			text_of(m, "kernel"), extra, run->source);
 		const json_t *other = json_object_get(run->load, "other_cpus");
@@ -148,6 +152,15 @@ static void print_runs(FILE *out, const struct pb_compare *c)
 					   json_is_number(ci) ? json_number_value(ci) : NAN);
 			fprintf(out, "       beside it, other work kept %s CPUs busy\n", load);
 		}
+		const json_t *load = run->load;
+		const json_t *slowest = json_object_get(load, "cpu_speed_slowest_ratio");
+		if (json_is_number(slowest))
+			fprintf(out, "       a fixed loop took up to %.1f times its fastest time "
+				"(%.0f of %.0f probes more than %.0f %% slower)\n",
+				json_number_value(slowest),
+				json_number_value(json_object_get(load, "cpu_speed_slower_probes")),
+				json_number_value(json_object_get(load, "cpu_speed_probes")),
+				100 * PB_SPEED_SLOWER);
 	}
 }
 
