@@ -240,6 +240,22 @@ else
 		skip_row "$r" "the test-only preload library is not built (run through ctest)"
 	done
 fi
+# A point that fails mid-run (signals that cannot be routed to a thread, for this row: the timer
+# passes its self-test and fails the one the overhead experiment's signal delivery runs again)
+# is said under --quiet too, and the run exits 1 with its results complete.
+if [ -n "${PB_BUILD_DIR:-}" ] && [ -f "$PB_BUILD_DIR/libpb_no_signal_routing.so" ]; then
+	SHOW="pesbench run overhead --facility timer --quiet (signals not routable)" \
+	POST="grep -q '\"complete\": true' '$work/unroutable/results.json'" \
+	POST_WHAT="the run's results are complete" \
+		row "a point fails mid-run (the run goes on)" 1 \
+		"pesbench run: overhead on timer failed: timer: self-test refused: cannot route" \
+		env LD_PRELOAD="$PB_BUILD_DIR/libpb_no_signal_routing.so" \
+		ASAN_OPTIONS="${ASAN_OPTIONS:-}:verify_asan_link_order=0" $pb run overhead \
+		--facility timer --runs 1 --threads 1 --target-ms 10 --quiet --out "$work/unroutable"
+else
+	skip_row "a point fails mid-run (the run goes on)" \
+		"the test-only preload library is not built (run through ctest)"
+fi
 row "probe of a missing fixture tree" 2 "is not a directory" \
 	$pb probe --root "$work/no-such-tree"
 
