@@ -251,7 +251,8 @@ if [ -n "${PB_BUILD_DIR:-}" ] && [ -f "$PB_BUILD_DIR/libpb_no_signal_routing.so"
 		"pesbench run: overhead on timer failed: timer: self-test refused: cannot route" \
 		env LD_PRELOAD="$PB_BUILD_DIR/libpb_no_signal_routing.so" \
 		ASAN_OPTIONS="${ASAN_OPTIONS:-}:verify_asan_link_order=0" $pb run overhead \
-		--facility timer --runs 1 --threads 1 --target-ms 10 --quiet --out "$work/unroutable"
+		--facility timer --runs 1 --threads 1 --target-ms 10 --quiet \
+		--out "$work/unroutable"
 else
 	skip_row "a point fails mid-run (the run goes on)" \
 		"the test-only preload library is not built (run through ctest)"
