@@ -144,15 +144,15 @@ static void print_runs(FILE *out, const struct pb_compare *c)
 				  run->exit_code);
 		fprintf(out, "    %-2s %s, kernel %s%s\n       %s\n", run->name, run->label,
 			text_of(m, "kernel"), extra, run->source);
-		const json_t *other = json_object_get(run->load, "other_cpus");
-		if (json_is_number(other)) {
-			const json_t *ci = json_object_get(run->load, "other_cpus_ci95");
-			char load[64];
-			pb_format_value_ci(load, sizeof load, "%.2f", json_number_value(other),
-					   json_is_number(ci) ? json_number_value(ci) : NAN);
-			fprintf(out, "       beside it, other work kept %s CPUs busy\n", load);
-		}
 		const json_t *load = run->load;
+		const json_t *other = json_object_get(load, "other_cpus");
+		if (json_is_number(other)) {
+			const json_t *ci = json_object_get(load, "other_cpus_ci95");
+			char busy[64];
+			pb_format_value_ci(busy, sizeof busy, "%.2f", json_number_value(other),
+					   json_is_number(ci) ? json_number_value(ci) : NAN);
+			fprintf(out, "       beside it, other work kept %s CPUs busy\n", busy);
+		}
 		const json_t *slowest = json_object_get(load, "cpu_speed_slowest_ratio");
 		if (json_is_number(slowest))
 			fprintf(out, "       a fixed loop took up to %.1f times its fastest time "

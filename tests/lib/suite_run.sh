@@ -6,9 +6,9 @@
 # mid-run, the self-test a delivery mode runs again ("pesbench run: overhead on timer failed:
 # timer: self-test ..."), DIR is removed and CMD runs once more, and the log says what the first
 # run said. That self-test passes at the start of the run, and its verdict is kept for the run:
-# on kind B every point of a run was its error in two of some 50 CIs (2026-11-28, 29), most
-# likely the timer sampling too rarely while a vCPU's host was busy (seen beside two busy loops:
-# 138 samples where 259 +- 53 were due).
+# on kind B, cli_compare's run B gave no figure in two of some 50 CIs (2026-11-28, 29; in the
+# second every point was an error), most likely the timer sampling too rarely while a vCPU's
+# host was busy (seen beside two busy loops: 138 samples where 259 +- 53 were due).
 suite_run() {
 	local out=$1 err=$2 dir=$3
 	shift 3
