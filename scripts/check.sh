@@ -72,6 +72,7 @@ test_seconds.sort(reverse=True)
 print("  slowest tests: " + ", ".join(f"{n} {s:.0f} s" for s, n in test_seconds[:8]))
 reasons = collections.Counter()
 test_reasons = collections.Counter()
+reruns = collections.Counter()
 for path in glob.glob(os.path.join(logs, "*.tests.log")):
     for line in open(path, errors="replace"):
         m = re.match(r"\s*SKIPPED (\d+) checks: (.*)", line)
@@ -80,11 +81,17 @@ for path in glob.glob(os.path.join(logs, "*.tests.log")):
         m = re.match(r"\s*SKIPPED TEST: (.*)", line)
         if m:
             test_reasons[m.group(1).strip()] += 1
+        # a measured run a test ran once more (tests/lib/suite_run.sh): shown, never hidden
+        m = re.match(r"\s*RERUN: (.*)", line)
+        if m:
+            reruns[m.group(1).strip()] += 1
 print()
 for reason, n in sorted(test_reasons.items(), key=lambda kv: -kv[1]):
     print(f"  tests skipped: {n:5d}  {reason}")
 for reason, n in sorted(reasons.items(), key=lambda kv: -kv[1]):
     print(f"  checks skipped: {n:5d}  {reason}")
+for reason, n in sorted(reruns.items(), key=lambda kv: -kv[1]):
+    print(f"  run again:      {n:5d}  {reason}")
 for s in failed_stages:
     print(f"  stage failed: {s}")
 line = f"make check: {passed} passed, {failed} failed, {skipped} skipped"
