@@ -299,10 +299,12 @@ bool pb_plan_own_cost_resolved(const struct pb_plan_check *check)
 
 unsigned pb_plan_rounds_to_resolve(const struct pb_plan_check *check)
 {
-	if (!(check->own_ns_per_sample > 0) || !isfinite(check->own_ci95_ns))
+	if (!(check->own_ns_per_sample > 0))
 		return UINT_MAX;
-	double rel = check->own_ci95_ns / (PB_FIT_MAX_REL_CI * check->own_ns_per_sample);
-	double need = ceil(check->rounds * rel * rel);
+	/* the cost sweep's own sizing, counted in rounds where it counts seconds */
+	struct pb_fit own = {.slope = check->own_ns_per_sample, .slope_ci95 = check->own_ci95_ns};
+	bool lower_bound;
+	double need = ceil(pb_cost_seconds_to_resolve(&own, check->rounds, &lower_bound));
 	return need < UINT_MAX ? (unsigned)need : UINT_MAX;
 }
 
