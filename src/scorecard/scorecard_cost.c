@@ -171,7 +171,7 @@ static void later_cost_part(struct pb_rset *e, const struct pb_results *r, const
 		  moved ? "beyond both intervals: the cost moved while the suite ran"
 			: "within both intervals: the cost held");
 	struct pb_rset *f = pb_scorecard_figure(e, "ns_per_sample_later", ns, ns - ci, ns + ci,
-						"ns/sample", ci <= PB_FIT_MAX_REL_CI * ns, note);
+						"ns/sample", pb_cost_resolved(ns, ci), note);
 	pb_rset_bool(f, "moved", moved);
 	if (!moved)
 		return;
@@ -331,7 +331,7 @@ void pb_scorecard_cost_part(struct pb_rset *e, const struct pb_results *r, const
 	if (span.half > 0) {
 		cost_ci = fmax(cost_ci, span.half * cost);
 		cost *= span.mid;
-		cost_resolved = cost_resolved && cost_ci <= PB_FIT_MAX_REL_CI * cost;
+		cost_resolved = cost_resolved && pb_cost_resolved(cost, cost_ci);
 	}
 	/* a sample dearer at slow rates (the fit's line by rate, where it tells the cost from one
 	 * figure: io/rate_model.h): each rate's own cost, the line's at its period, with the
