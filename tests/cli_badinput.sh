@@ -67,7 +67,10 @@ row() {
 		eval "$POST" || fail "$input: ${POST_WHAT:-post-condition}"
 	fi
 	local msg
-	msg=$(grep -F -m1 -- "$pattern" "$source" 2>/dev/null || head -n1 "$source")
+	# the matched line and the lines a wrapped message goes on in (indented two spaces)
+	msg=$(awk -v pat="$pattern" 'found && /^  [^ ]/ { sub(/^ +/, ""); printf " %s", $0; next }
+		found { exit } index($0, pat) { found = 1; printf "%s", $0 }' "$source" 2>/dev/null)
+	[ -n "$msg" ] || msg=$(head -n1 "$source" 2>/dev/null)
 	msg=${msg#"${msg%%[![:space:]]*}"}
 	msg=${msg//$work/DIR}
 	msg=${msg//$PB_BIN/pesbench}
