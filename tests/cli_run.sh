@@ -152,6 +152,7 @@ for x in accuracy overhead; do
 done
 check json "$tmp/f/results.json" "
 assert d['complete'] is True, d['complete']
+assert d['exit_code'] == 1, d.get('exit_code')
 got=sorted((p['experiment'], 'cannot route signals' in p.get('error', '')) for p in d['points'])
 assert got==[('accuracy', True), ('overhead', True)], got"
 check python3 -c "
@@ -159,8 +160,11 @@ import json, sys
 done = json.loads(open(sys.argv[1]).read().splitlines()[-1])
 assert done['record']=='done' and done['exit_code']==1 and done['complete'] is True, done
 " "$tmp/f/results.jsonl"
-# and a fleet's comparison of the two runs' records says so of each
+# and a fleet's comparison of the two runs' records says so of each, as does one of the folder
+# (its results.json's exit_code) beside the records
 expect_exit 0 "$bin" compare "$tmp/f/results.jsonl" "$tmp/f/results.jsonl"
+check test "$(grep -c ', exit 1 (a point FAILED)$' "$tmp/out")" = 2
+expect_exit 0 "$bin" compare "$tmp/f" "$tmp/f/results.jsonl"
 check test "$(grep -c ', exit 1 (a point FAILED)$' "$tmp/out")" = 2
 # without --quiet the closing line counts them
 expect_exit 1 "${no_signals[@]}" "$bin" "${failing[@]}" --out "$tmp/g"

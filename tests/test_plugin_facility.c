@@ -276,7 +276,7 @@ static void write_results(const char *dir, struct pb_machine *machine)
 	pb_point_record(&req, &pt, pb_rlist_set(&p->runs));
 	pb_point_metrics(p);
 	pb_point_free(&pt);
-	CHECK_MSG(pb_results_write(&doc, true, &err) == 0, "%s", err.msg);
+	CHECK_MSG(pb_results_write(&doc, true, 0, &err) == 0, "%s", err.msg);
 	pb_results_close(&doc);
 }
 

@@ -203,7 +203,7 @@ int main(void)
 		pb_point_metrics(p);
 	}
 	pb_point_free(&pt);
-	CHECK(pb_results_write(&doc, true, &err) == 0);
+	CHECK(pb_results_write(&doc, true, 0, &err) == 0);
 	pb_results_close(&doc);
 
 	/* results.json: the traits (the own figure is test_plugin_facility's) */

@@ -126,7 +126,7 @@ static void v2_round_trips(void)
 	CHECK(pb_results_open(&doc, dir, 2, argv, &err) == 0);
 	fill(&doc);
 	CHECK(pb_results_unit_conflict(&doc) == NULL);
-	CHECK(pb_results_write(&doc, true, &err) == 0);
+	CHECK(pb_results_write(&doc, true, 0, &err) == 0);
 	json_t *written = pb_results_json(&doc);
 	pb_results_close(&doc);
 

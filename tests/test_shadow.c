@@ -163,7 +163,7 @@ int main(void)
 	CHECK_STR_CONTAINS(json_string_value(json_object_get(json_array_get(up, 0),
 							     "not_applicable")), "no shadow");
 	json_decref(up);
-	CHECK(pb_results_write(&res, true, &err) == 0);
+	CHECK(pb_results_write(&res, true, 0, &err) == 0);
 	pb_test_check_units(&res);
 	pb_results_close(&res);
 	char path[256];

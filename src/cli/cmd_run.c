@@ -231,7 +231,7 @@ int pb_cmd_run(int argc, char **argv)
 		}
 	if (!suite->nrunnable) {
 		struct pb_error ignored = {0};
-		pb_results_write(&res, true, NULL);
+		pb_results_write(&res, true, PB_EXIT_UNAVAILABLE, NULL);
 		pb_run_files_write_records(&res, PB_EXIT_UNAVAILABLE, &ignored);
 		pb_results_close(&res);
 		pb_fail(&err, PB_EXIT_UNAVAILABLE, 0,
@@ -263,7 +263,7 @@ int pb_cmd_run(int argc, char **argv)
 	sigaction(SIGTERM, &old_term, NULL);
 
 	pb_scorecard_fill(&res);
-	if (pb_results_write(&res, complete, &err) ||
+	if (pb_results_write(&res, complete, rc, &err) ||
 	    pb_run_files_write_records(&res, rc, &err)) {
 		pb_results_close(&res);
 		return pb_cli_report("run", &err);

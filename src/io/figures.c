@@ -505,6 +505,10 @@ int pb_figures_of_file(const char *path, const char *label, int exit_code, json_
 	/* the file loaded whole a moment ago: read again only for its scorecard */
 	json_t *raw = json_load_file(path, 0, NULL);
 	*records = from_results(&r, json_object_get(raw, "scorecard"), label);
+	const struct pb_rvalue *stored = pb_rset_get(&r.tail, "exit_code");
+	if (exit_code < 0 && stored && stored->kind == PB_RV_INT && stored->as.i >= 0 &&
+	    stored->as.i <= 255)
+		exit_code = (int)stored->as.i;
 	if (exit_code >= 0) {
 		json_t *done = done_record(&r, label, exit_code, figure_count(*records));
 		char folder[4200];

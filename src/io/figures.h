@@ -29,7 +29,8 @@
 /* The records of the results.json at path, as a JSON array (*records, a new reference), its
  * scorecard as the file holds it. label stands for the machine when the document names no host
  * (results written before hosts were recorded): in practice the folder's name. exit_code >= 0
- * appends the "done" record of a run that ended so. PB_EXIT_BAD_FILE as pb_results_load. */
+ * appends the "done" record of a run that ended so; -1, the one of the exit code the file
+ * holds (none from a build that wrote none). PB_EXIT_BAD_FILE as pb_results_load. */
 int pb_figures_of_file(const char *path, const char *label, int exit_code, json_t **records,
 		       struct pb_error *err);
 

@@ -366,7 +366,7 @@ static char *render_csv(const struct pb_results *r, size_t *len)
 	return text;
 }
 
-int pb_results_write(struct pb_results *r, bool complete, struct pb_error *err)
+int pb_results_write(struct pb_results *r, bool complete, int exit_code, struct pb_error *err)
 {
 	double now = realtime();
 	char when[32];
@@ -374,6 +374,8 @@ int pb_results_write(struct pb_results *r, bool complete, struct pb_error *err)
 	pb_rset_bool(&r->head, "complete", complete);
 	pb_rset_text(&r->tail, "finished", when);
 	pb_rset_real(&r->tail, "elapsed_s", PB_UNIT_S, now - r->started);
+	/* a folder says how its run ended as its results.jsonl's done record does */
+	pb_rset_int(&r->tail, "exit_code", PB_UNIT_NONE, exit_code);
 	/* results.csv first: results.json is what says a run is whole, so when the disk fills
 	 * up between the two writes no results.json is left beside a missing table. */
 	char path[4200];

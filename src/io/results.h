@@ -20,8 +20,9 @@ int pb_results_open(struct pb_results *r, const char *dir, int argc, char **argv
 		    struct pb_error *err);
 /* Sets the machine from its probe document (pesbench-probe/1; borrowed). */
 void pb_results_set_machine(struct pb_results *r, const json_t *machine);
-/* Writes results.json and results.csv atomically. */
-int pb_results_write(struct pb_results *r, bool complete, struct pb_error *err);
+/* Writes results.json and results.csv atomically, with whether every experiment ran and the
+ * exit code the run ends with (1: a point failed, the run complete; docs/fleet.md). */
+int pb_results_write(struct pb_results *r, bool complete, int exit_code, struct pb_error *err);
 void pb_results_close(struct pb_results *r);
 /* The document as results.json holds it (a new reference). */
 json_t *pb_results_json(const struct pb_results *r);
