@@ -776,6 +776,36 @@ static void check_precise_shortfall(void)
 	json_decref(root);
 }
 
+/* A facility the run chose whose experiments failed (the suite's point: the error, no runs) is
+ * never "not chosen for this run": its card says which failed and why; one that measured some
+ * experiments and failed others says so after what it measured. */
+static void check_failed_experiments(void)
+{
+	json_t *root = results_root();
+	json_t *pts = json_object_get(root, "points");
+	json_array_append_new(pts, json_pack("{s:s, s:s, s:[], s:{}, s:s}", "experiment",
+					     "accuracy", "facility", "tick:wall", "runs", "metrics",
+					     "error", "tick: self-test refused: cannot route"));
+	point(pts, "accuracy", "tock:wall", traits("ns", false, "tock"), "time", 100000, 99, 3);
+	json_array_append_new(pts, json_pack("{s:s, s:s, s:[], s:{}, s:s}", "experiment",
+					     "overhead", "facility", "tock:wall", "runs", "metrics",
+					     "error", "tock: the ring failed"));
+	struct pb_results doc;
+	pb_test_results_of_json(&doc, root);
+	pb_scorecard_fill(&doc);
+	const struct pb_rset *tick = pb_test_card_of(&doc, "tick");
+	CHECK(!pb_rset_is_true(tick, "measured"));
+	CHECK_MSG(!strcmp(text(tick, "why"), "1 experiment FAILED on it (accuracy: tick: "
+			  "self-test refused: cannot route)"), "%s", text(tick, "why"));
+	CHECK_EQ_U64((uint64_t)pb_rset_get_number(tick, "experiments_failed", NULL), 1);
+	const struct pb_rset *tock = pb_test_card_of(&doc, "tock");
+	CHECK(pb_rset_is_true(tock, "measured"));
+	CHECK_STR_CONTAINS(text(tock, "summary"), "use for time estimates");
+	CHECK_STR_CONTAINS(text(tock, "summary"),
+			   "; 1 experiment FAILED on it (overhead: tock: the ring failed)");
+	pb_results_free(&doc);
+	json_decref(root);
+}
 
 int main(void)
 {
@@ -790,5 +820,6 @@ int main(void)
 	check_machine_noise(false);
 	check_machine_noise(true);
 	check_precise_shortfall();
+	check_failed_experiments();
 	return pb_check_done("scorecard");
 }

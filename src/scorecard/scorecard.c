@@ -440,6 +440,24 @@ static const struct pb_result_point *first_measured(const struct pb_results *r,
 	return NULL;
 }
 
+/* The family's experiments that failed on it (the suite's point of one: its error, no runs):
+ * how many, and the first in *first. */
+static unsigned failed_experiments(const struct pb_results *r, const char *family,
+				   const struct pb_result_point **first)
+{
+	unsigned n = 0;
+	*first = NULL;
+	for (size_t i = 0; i < r->npoints; i++) {
+		const struct pb_result_point *p = r->points[i];
+		if (!pb_scorecard_in_family(p, family) || pb_rlist_size(&p->runs) ||
+		    !pb_rset_get_text(&p->params, "error"))
+			continue;
+		if (!n++)
+			*first = p;
+	}
+	return n;
+}
+
 /* Every use the entry's line can decide for a facility that counts this way, in the order the
  * parts below decide them; a use not listed is neither offered nor judged. */
 static void uses(struct pb_rset *e, enum counting counting)
@@ -464,10 +482,19 @@ static void entry(struct pb_results *r, const char *family)
 	pb_rset_text(e, "facility", family);
 	pb_rset_text(e, "verdict", verdict ? verdict : "not tested");
 	pb_rset_text(e, "ip", ip ? ip : "unknown");
-	const struct pb_result_point *first = first_measured(r, family);
+	const struct pb_result_point *first = first_measured(r, family), *failed_first;
 	pb_rset_bool(e, "measured", first != NULL);
+	/* chosen, and failed: said, never taken for a facility the run left out */
+	unsigned failed = failed_experiments(r, family, &failed_first);
+	char failures[700] = "";
+	if (failed) {
+		pb_rset_int(e, "experiments_failed", PB_UNIT_COUNT, failed);
+		pb_format(failures, sizeof failures, "%u experiment%s FAILED on it (%s: %s)",
+			  failed, failed == 1 ? "" : "s", failed_first->experiment,
+			  pb_rset_get_text(&failed_first->params, "error"));
+	}
 	if (!first) {
-		const char *why = skip_reason(r, family);
+		const char *why = failed ? failures : skip_reason(r, family);
 		if (!why && probe && !pb_rset_is_true(probe, "available"))
 			why = pb_rset_get_text(probe, "reason");
 		pb_rset_text(e, "why", why && *why ? why : "not chosen for this run");
@@ -496,6 +523,9 @@ static void entry(struct pb_results *r, const char *family)
 		pb_append(summary, sizeof summary, "measured, but no experiment here decides a use");
 	if (*v.besides)
 		pb_append(summary, sizeof summary, "; %s", v.besides);
+	/* what its measured experiments say is not all: the others failed */
+	if (failed)
+		pb_append(summary, sizeof summary, "; %s", failures);
 	pb_rset_text(e, "summary", summary);
 	pb_rset_text(e, "use_for", v.use);
 	pb_rset_text(e, "not_for", v.not_for);
