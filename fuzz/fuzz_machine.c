@@ -114,7 +114,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (pb_cpu_ticks_parse(text, &after) == 0 && !after.valid)
 		abort();
 	struct pb_machine_load load;
-	pb_machine_load_between(&before, &after, 0.5, 1.0, 100, &load);
+	pb_machine_load_between(&before, &after, 0.5, 1.0, 100, m.ncpus, &load);
 	if (load.valid && (!(load.other_cpus >= 0) || !(load.steal_pct >= 0) ||
 			   !(load.steal_pct <= 100)))
 		abort();

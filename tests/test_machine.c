@@ -485,7 +485,7 @@ static void test_machine_load(void)
 	struct pb_cpu_ticks b = {.user = 1600, .system = 700, .idle = 8600, .steal = 200,
 				 .valid = true};
 	struct pb_machine_load l;
-	pb_machine_load_between(&a, &b, 3.0, 10.0, 100, &l);
+	pb_machine_load_between(&a, &b, 3.0, 10.0, 100, 0, &l);
 	CHECK(l.valid);
 	CHECK_MSG(fabs(l.cpus - 1.5) < 1e-12, "cpus %g", l.cpus);
 	CHECK_MSG(fabs(l.other_cpus - 0.5) < 1e-12, "other %g", l.other_cpus);
@@ -495,28 +495,45 @@ static void test_machine_load(void)
 	/* stolen 100 of 1500: 1.96 sqrt(1500 x 1/15 x 14/15) = 18.9354 ticks, + 3 */
 	CHECK_MSG(fabs(l.steal_ci95_pp - 1.462360) < 1e-5, "steal ci %g", l.steal_ci95_pp);
 	/* more of our own than the ticks saw busy: no other work, never below 0 */
-	pb_machine_load_between(&a, &b, 9.0, 10.0, 100, &l);
+	pb_machine_load_between(&a, &b, 9.0, 10.0, 100, 0, &l);
 	CHECK(l.valid && l.other_cpus == 0);
 	/* iowait that went back (a NO_HZ kernel's may): counted as none, so the busy share stays
 	 * within the total and every interval a number */
 	struct pb_cpu_ticks c = b;
 	a.iowait = 50;
 	c.iowait = 20;
-	pb_machine_load_between(&a, &c, 3.0, 10.0, 100, &l);
+	pb_machine_load_between(&a, &c, 3.0, 10.0, 100, 0, &l);
 	CHECK(l.valid && fabs(l.cpus - 1.5) < 1e-12 && isfinite(l.other_cpus_ci95) &&
 	      isfinite(l.steal_ci95_pp));
 	CHECK_MSG(fabs(l.other_cpus_ci95 - 0.0408708) < 1e-6, "other ci %g", l.other_cpus_ci95);
 	a.iowait = 0;
 	/* nothing to judge by: ticks that did not move or went back, no span, a reading missing */
-	pb_machine_load_between(&a, &a, 0, 10.0, 100, &l);
+	pb_machine_load_between(&a, &a, 0, 10.0, 100, 0, &l);
 	CHECK(!l.valid);
-	pb_machine_load_between(&b, &a, 0, 10.0, 100, &l);
+	pb_machine_load_between(&b, &a, 0, 10.0, 100, 0, &l);
 	CHECK(!l.valid);
-	pb_machine_load_between(&a, &b, 0, 0, 100, &l);
+	pb_machine_load_between(&a, &b, 0, 0, 100, 0, &l);
 	CHECK(!l.valid);
 	struct pb_cpu_ticks unread = {0};
-	pb_machine_load_between(&unread, &b, 0, 10.0, 100, &l);
+	pb_machine_load_between(&unread, &b, 0, 10.0, 100, 0, &l);
 	CHECK(!l.valid);
+	/* a span of a few ticks: the ticks' own count of CPUs is off by one (7 ticks in 20 ms at
+	 * 100 ticks/s: 3.5), the machine's online CPUs are not */
+	struct pb_cpu_ticks d = a;
+	d.user += 3;
+	d.idle += 4;
+	pb_machine_load_between(&a, &d, 0, 0.02, 100, 0, &l);
+	CHECK_MSG(l.valid && fabs(l.cpus - 3.5) < 1e-12, "cpus %g", l.cpus);
+	pb_machine_load_between(&a, &d, 0, 0.02, 100, 2, &l);
+	CHECK_MSG(l.valid && l.cpus == 2, "cpus %g", l.cpus);
+	/* whose interval spans more than the machine: said to tell nothing, never a figure */
+	char text[256];
+	pb_machine_load_text(&l, text, sizeof text);
+	CHECK_MSG(strstr(text, "tell nothing of other work (±") &&
+		  strstr(text, " of the 2 CPUs)") && !strstr(text, "other work kept"), "%s", text);
+	pb_machine_load_between(&a, &b, 3.0, 10.0, 100, 0, &l);
+	pb_machine_load_text(&l, text, sizeof text);
+	CHECK_MSG(strstr(text, "other work kept 0.500 ±0.041 of the 2 CPUs busy"), "%s", text);
 }
 
 /* The ticks of a saved tree, and of one without /proc/stat. */

@@ -79,7 +79,7 @@ int pb_suite_check_periods(const struct pb_spec *specs, unsigned n,
 }
 
 /* What else the machine did during the suite, into res's closing fields: other_load_cpus and
- * steal_pct with their 95 % half-widths, and the CPUs the ticks covered (load_cpus); nothing
+ * steal_pct with their 95 % half-widths, and the machine's online CPUs (load_cpus); nothing
  * when the load could not be read (a saved tree without /proc/stat). */
 static void record_load(struct pb_results *res, const struct pb_machine_load *load)
 {

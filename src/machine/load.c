@@ -80,7 +80,7 @@ static double ticks_ci95(double k, double n, double cpus)
 
 void pb_machine_load_between(const struct pb_cpu_ticks *start, const struct pb_cpu_ticks *end,
 			     double own_cpu_s, double seconds, long ticks_per_s,
-			     struct pb_machine_load *out)
+			     unsigned online_cpus, struct pb_machine_load *out)
 {
 	memset(out, 0, sizeof *out);
 	if (!start->valid || !end->valid || !(seconds > 0) || ticks_per_s <= 0 ||
@@ -93,7 +93,7 @@ void pb_machine_load_between(const struct pb_cpu_ticks *start, const struct pb_c
 	if (!(total > 0))
 		return;
 	out->seconds = seconds;
-	out->cpus = total / hz / seconds;
+	out->cpus = online_cpus ? online_cpus : total / hz / seconds;
 	double other = (busy / hz - own_cpu_s) / seconds;
 	out->other_cpus = other > 0 ? other : 0;
 	out->other_cpus_ci95 = ticks_ci95(busy, total, out->cpus) / hz / seconds;
@@ -120,6 +120,13 @@ void pb_machine_load_text(const struct pb_machine_load *load, char *buf, size_t 
 	char other[64], steal[64];
 	pb_format_value_ci(other, sizeof other, "%.2f", load->other_cpus, load->other_cpus_ci95);
 	pb_format_value_ci(steal, sizeof steal, "%.1f", load->steal_pct, load->steal_ci95_pp);
+	/* an interval as wide as the machine bounds nothing: no figure is shown as one */
+	if (!(load->other_cpus_ci95 < load->cpus)) {
+		pb_format(buf, len, "the kernel's tick counts over so short a span tell nothing of "
+			  "other work (±%.2g of the %.0f CPUs) or steal (±%.2g %%)",
+			  load->other_cpus_ci95, load->cpus, load->steal_ci95_pp);
+		return;
+	}
 	pb_format(buf, len, "other work kept %s of the %.0f CPUs busy, and the hypervisor withheld "
 		  "%s %% of CPU time (steal)", other, load->cpus, steal);
 }
@@ -138,5 +145,5 @@ void pb_machine_load_since(const struct pb_machine *m, const struct pb_load_watc
 	pb_machine_cpu_ticks(m, &now);
 	double seconds = (double)(pb_now_ns() - w->started_ns) / 1e9;
 	pb_machine_load_between(&w->ticks, &now, pb_process_cpu_s() - w->own_cpu_s, seconds,
-				sysconf(_SC_CLK_TCK), out);
+				sysconf(_SC_CLK_TCK), m ? m->ncpus : 0, out);
 }

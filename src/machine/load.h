@@ -35,15 +35,18 @@ void pb_machine_cpu_ticks(const struct pb_machine *m, struct pb_cpu_ticks *out);
 struct pb_machine_load {
 	double other_cpus, other_cpus_ci95;
 	double steal_pct, steal_ci95_pp;
-	double cpus;             /* the CPUs the ticks cover, on average over the span */
+	/* the machine's online CPUs when known, else those the ticks cover on average over the
+	 * span (a span of a few ticks rounds that to a CPU more or less) */
+	double cpus;
 	double seconds;
 	bool valid;              /* both readings valid, the ticks moved, the span > 0 */
 };
 void pb_machine_load_between(const struct pb_cpu_ticks *start, const struct pb_cpu_ticks *end,
 			     double own_cpu_s, double seconds, long ticks_per_s,
-			     struct pb_machine_load *out);
+			     unsigned online_cpus, struct pb_machine_load *out);
 /* "other work kept 0.96 ±0.0094 of the 2 CPUs busy, and the hypervisor withheld 0.018 ±0.030 %
- * of CPU time (steal)": each figure to its interval's second significant digit. */
+ * of CPU time (steal)": each figure to its interval's second significant digit; over a span
+ * whose interval is as wide as the machine, that the ticks tell nothing, with the intervals. */
 void pb_machine_load_text(const struct pb_machine_load *load, char *buf, size_t len);
 /* Other work beside a command from its start to now (pb_machine_load_since). */
 struct pb_load_watch {
