@@ -970,11 +970,11 @@ static void check_wrapped_figures(void)
 	memset(pad, 'x', 79);
 	pad[79] = 0;
 	/* "1.2" ends at column 98 and "%" would fit after it: the pair goes on together */
-	pb_summary_wrapped(f, "", "time-based: use for sampling up to 14.7 kHz (cost below the 1.2 % "
+	pb_text_wrapped(f, "", "time-based: use for sampling up to 14.7 kHz (cost below the 1.2 % "
 			   "timing noise) and 13.2 ± 0.15 µs a sample; counting alone costs 193 ± "
 			   "14 ns an event", 10);
-	pb_summary_wrapped(f, "", pad, 10);
-	pb_summary_wrapped(f, "", "w 11111111111 ± 22222222222 ± 33333333333 ± 44444444444 ± "
+	pb_text_wrapped(f, "", pad, 10);
+	pb_text_wrapped(f, "", "w 11111111111 ± 22222222222 ± 33333333333 ± 44444444444 ± "
 			   "55555555555 ± 66666666666 ± 77777777777 ± 88888888888 ± 9 %", 10);
 	fclose(f);
 	CHECK_MSG(!strstr(out, "1.2\n") && !strstr(out, "14.7\n") && !strstr(out, "±\n") &&

@@ -143,13 +143,13 @@ static void print_text(const struct pb_machine *m)
 		char first[64];
 		if (test.verdict != PB_VERDICT_ABSENT) {
 			snprintf(first, sizeof first, "%-10s self-test (%.1f ms):", "", test.ms);
-			pb_summary_wrapped(stdout, first, test.text, 11);
+			pb_text_wrapped(stdout, first, test.text, 11);
 		}
 		const char *why = av.available ? av.detail : av.reason;
 		if (why[0] && test.verdict != PB_VERDICT_INERT && test.verdict != PB_VERDICT_INEXACT &&
 		    test.verdict != PB_VERDICT_REFUSED) {
 			snprintf(first, sizeof first, "%-10s %s", "", av.available ? "" : "why:");
-			pb_summary_wrapped(stdout, first, why, 11);
+			pb_text_wrapped(stdout, first, why, 11);
 		}
 	}
 }

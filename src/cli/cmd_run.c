@@ -183,7 +183,7 @@ static void report_failure(void *ctx, const char *experiment, const char *facili
 	pb_progress_clear(&p->line);
 	char first[160];
 	snprintf(first, sizeof first, "pesbench run: %s on %s failed:", experiment, facility);
-	pb_summary_wrapped(stderr, first, message, 2);
+	pb_text_wrapped(stderr, first, message, 2);
 }
 
 int pb_cmd_run(int argc, char **argv)
@@ -227,7 +227,7 @@ int pb_cmd_run(int argc, char **argv)
 		for (unsigned i = 0; i < suite->nskipped; i++) {
 			char first[128];
 			snprintf(first, sizeof first, "skipping %s:", suite->skipped[i].facility);
-			pb_summary_wrapped(stderr, first, suite->skipped[i].reason, 2);
+			pb_text_wrapped(stderr, first, suite->skipped[i].reason, 2);
 		}
 	if (!suite->nrunnable) {
 		struct pb_error ignored = {0};

@@ -188,7 +188,7 @@ static void print_scorecards(FILE *out, const struct pb_compare *c)
 			char first[64];
 			pb_format(first, sizeof first, "    %-10s %-9s ", text_of(e, "facility"),
 				  text_of(e, "verdict"));
-			pb_summary_wrapped(out, first, summary, 25);
+			pb_text_wrapped(out, first, summary, 25);
 		}
 	}
 }
@@ -204,14 +204,14 @@ static void print_table(FILE *out, const struct pb_compare *c, const struct tabl
 		size_t len = strcspn(line, "\n");
 		char one[sizeof t->common];
 		pb_format(one, sizeof one, "%.*s", (int)len, line);
-		pb_summary_wrapped(out, "", one, 2);
+		pb_text_wrapped(out, "", one, 2);
 		line += len + (line[len] == '\n');
 	}
 	if (t->differs[0]) {
 		char differs[sizeof t->differs + 64];
 		pb_format(differs, sizeof differs, "runs differ in %s (rows line up on the rest)",
 			  t->differs);
-		pb_summary_wrapped(out, "", differs, 2);
+		pb_text_wrapped(out, "", differs, 2);
 	}
 	int wlabel = 8, wcell[MAX_RUNS];
 	for (size_t r = 0; r < t->nrows; r++) {
@@ -259,7 +259,7 @@ static void print_table(FILE *out, const struct pb_compare *c, const struct tabl
 			row_label(t, &t->rows[r], label, sizeof label);
 			if (columns(label) > wlabel) {
 				/* on a line of its own, wrapped at its spaces where wider than one */
-				pb_summary_wrapped(out, "", label, 2);
+				pb_text_wrapped(out, "", label, 2);
 				label[0] = '\0';
 			}
 			pad(out, label, wlabel);

@@ -129,68 +129,6 @@ void pb_scorecard_cells(const struct pb_rset *e, struct pb_scorecard_cells *c)
 	}
 }
 
-/* Whether the token at t (up to a space) is a unit a figure's number is written with, its
- * trailing punctuation aside. */
-static bool is_unit(const char *t)
-{
-	static const char *const units[] = {"%", "pp", "ns", "µs", "us", "ms", "s", "Hz", "kHz",
-					    "MHz", "GHz", "KiB", "MiB", "GiB"};
-	size_t len = strcspn(t, " ");
-	while (len && strchr(",;:.)", t[len - 1]))
-		len--;
-	for (size_t i = 0; i < PB_ARRAY_SIZE(units); i++)
-		if (strlen(units[i]) == len && !strncmp(t, units[i], len))
-			return true;
-	return false;
-}
-
-/* The length of the text's next chunk that a line break must not part: a word, with a "±"
- * and the number after it, and a unit after a number ("1.2 %", "13.2 ± 0.15 µs"). */
-static int unbroken(const char *text)
-{
-	static const char pm[] = "±";
-	const int pm_len = (int)sizeof pm - 1;
-	int len = (int)strcspn(text, " ");
-	for (;;) {
-		const char *next = text + len + strspn(text + len, " ");
-		if (!*next)
-			return len;
-		bool after_number = len > 0 && strchr("0123456789", text[len - 1]);
-		/* "±" next, or the chunk ending in one */
-		bool plus_minus = !strncmp(next, pm, pm_len) ||
-				  (len >= pm_len && !strncmp(text + len - pm_len, pm, pm_len));
-		if (!plus_minus && !(after_number && is_unit(next)))
-			return len;
-		len = (int)(next - text) + (int)strcspn(next, " ");
-	}
-}
-
-void pb_summary_wrapped(FILE *out, const char *first, const char *text, int indent)
-{
-	int col = fprintf(out, "%s", first);
-	bool space = *first && first[strlen(first) - 1] != ' ';
-	while (*text) {
-		int word = unbroken(text);
-		/* a chunk wider than a line is broken at its spaces after all */
-		if (indent + word > PB_SUMMARY_WIDTH)
-			word = (int)strcspn(text, " ");
-		if (col > indent && col + space + word > PB_SUMMARY_WIDTH) {
-			fprintf(out, "\n%*s", indent, "");
-			col = indent;
-			space = false;
-		}
-		if (space) {
-			fputc(' ', out);
-			col++;
-		}
-		col += fprintf(out, "%.*s", word, text);
-		space = true;
-		text += word;
-		text += strspn(text, " ");
-	}
-	fputc('\n', out);
-}
-
 static const char *dash(const char *s)
 {
 	return s && *s ? s : "-";
@@ -397,7 +335,7 @@ static void scorecard(FILE *out, const struct pb_rlist *card)
 		char first[48];
 		pb_format(first, sizeof first, "%-9s ", pb_rset_get_text(e, "facility"));
 		const char *summary = pb_rset_get_text(e, "summary");
-		pb_summary_wrapped(out, first, summary ? summary : "", 10);
+		pb_text_wrapped(out, first, summary ? summary : "", 10);
 	}
 	if (unmeasured) {
 		fprintf(out, "\nNot measured here:\n");
@@ -412,7 +350,7 @@ static void scorecard(FILE *out, const struct pb_rlist *card)
 			char reason[240];
 			pb_format(reason, sizeof reason, "%.*s", (int)strcspn(why ? why : "", ";"),
 				  why ? why : "");
-			pb_summary_wrapped(out, first, reason, 10);
+			pb_text_wrapped(out, first, reason, 10);
 		}
 	}
 }
@@ -469,7 +407,7 @@ static void problems(FILE *out, const struct pb_results *r)
 		const char *why = pb_rset_get_text(&p->params, "error");
 		if (k == 0)
 			pb_append(line, sizeof line, ": %s", why ? why : "(no reason given)");
-		pb_summary_wrapped(out, "", line, 2);
+		pb_text_wrapped(out, "", line, 2);
 	}
 }
 
@@ -477,13 +415,13 @@ void pb_summary_print(FILE *out, const struct pb_results *results)
 {
 	char machine[256];
 	pb_results_machine_label(results, machine, sizeof machine);
-	pb_summary_wrapped(out, "", machine, 2);
+	pb_text_wrapped(out, "", machine, 2);
 	char load[256];
 	if (pb_results_load_label(results, load, sizeof load))
-		pb_summary_wrapped(out, "", load, 2);
+		pb_text_wrapped(out, "", load, 2);
 	char speed[512];
 	if (pb_results_speed_label(results, speed, sizeof speed))
-		pb_summary_wrapped(out, "", speed, 2);
+		pb_text_wrapped(out, "", speed, 2);
 	fputc('\n', out);
 	scorecard(out, &results->scorecard);
 	problems(out, results);

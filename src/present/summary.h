@@ -4,6 +4,7 @@
 #define PB_SUMMARY_H
 
 #include "io/result_model.h"
+#include "util/text.h"
 
 #include <stdio.h>
 
@@ -15,11 +16,7 @@ struct pb_scorecard_cells {
 void pb_scorecard_cells(const struct pb_rset *entry, struct pb_scorecard_cells *cells);
 
 /* The terminal width every summary line keeps to. */
-#define PB_SUMMARY_WIDTH 100
-
-/* first, then text wrapped at 100 columns at its spaces, every line after the first indented
- * by indent. */
-void pb_summary_wrapped(FILE *out, const char *first, const char *text, int indent);
+#define PB_SUMMARY_WIDTH PB_TEXT_WIDTH
 
 /* results->scorecard must be filled (pb_scorecard_fill). */
 void pb_summary_print(FILE *out, const struct pb_results *results);

@@ -1,4 +1,5 @@
 #include "util/text.h"
+#include "util/kit.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -220,4 +221,66 @@ unsigned pb_edit_distance(const char *a, const char *b, bool fold_case)
 		}
 	}
 	return row[lb];
+}
+
+/* Whether the token at t (up to a space) is a unit a figure's number is written with, its
+ * trailing punctuation aside. */
+static bool is_unit(const char *t)
+{
+	static const char *const units[] = {"%", "pp", "ns", "µs", "us", "ms", "s", "Hz", "kHz",
+					    "MHz", "GHz", "KiB", "MiB", "GiB"};
+	size_t len = strcspn(t, " ");
+	while (len && strchr(",;:.)", t[len - 1]))
+		len--;
+	for (size_t i = 0; i < PB_ARRAY_SIZE(units); i++)
+		if (strlen(units[i]) == len && !strncmp(t, units[i], len))
+			return true;
+	return false;
+}
+
+/* The length of the text's next chunk that a line break must not part: a word, with a "±"
+ * and the number after it, and a unit after a number ("1.2 %", "13.2 ± 0.15 µs"). */
+static int unbroken(const char *text)
+{
+	static const char pm[] = "±";
+	const int pm_len = (int)sizeof pm - 1;
+	int len = (int)strcspn(text, " ");
+	for (;;) {
+		const char *next = text + len + strspn(text + len, " ");
+		if (!*next)
+			return len;
+		bool after_number = len > 0 && strchr("0123456789", text[len - 1]);
+		/* "±" next, or the chunk ending in one */
+		bool plus_minus = !strncmp(next, pm, pm_len) ||
+				  (len >= pm_len && !strncmp(text + len - pm_len, pm, pm_len));
+		if (!plus_minus && !(after_number && is_unit(next)))
+			return len;
+		len = (int)(next - text) + (int)strcspn(next, " ");
+	}
+}
+
+void pb_text_wrapped(FILE *out, const char *first, const char *text, int indent)
+{
+	int col = fprintf(out, "%s", first);
+	bool space = *first && first[strlen(first) - 1] != ' ';
+	while (*text) {
+		int word = unbroken(text);
+		/* a chunk wider than a line is broken at its spaces after all */
+		if (indent + word > PB_TEXT_WIDTH)
+			word = (int)strcspn(text, " ");
+		if (col > indent && col + space + word > PB_TEXT_WIDTH) {
+			fprintf(out, "\n%*s", indent, "");
+			col = indent;
+			space = false;
+		}
+		if (space) {
+			fputc(' ', out);
+			col++;
+		}
+		col += fprintf(out, "%.*s", word, text);
+		space = true;
+		text += word;
+		text += strspn(text, " ");
+	}
+	fputc('\n', out);
 }

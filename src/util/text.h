@@ -3,6 +3,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 /* snprintf for display text: a text too long for buf is cut short there, and counted. */
 void pb_format(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -55,5 +56,11 @@ void pb_command_text(char *buf, size_t len, char *const argv[]);
 #define PB_EDIT_DISTANCE_MAX_LEN 127
 #define PB_EDIT_DISTANCE_FAR 1000u
 unsigned pb_edit_distance(const char *a, const char *b, bool fold_case);
+
+/* The terminal width pesbench's text keeps to. */
+#define PB_TEXT_WIDTH 100
+/* first, then text wrapped at PB_TEXT_WIDTH columns at its spaces (never inside a figure: a
+ * number, its "±" and interval, its unit), every line after the first indented by indent. */
+void pb_text_wrapped(FILE *out, const char *first, const char *text, int indent);
 
 #endif
