@@ -5,6 +5,7 @@
 #             compiled here, whose address nm gives
 #   faults    page-faults at period 1 with the data address (-d)
 #   memory    page-faults with -d -W: the data source and weight the kernel fills in
+#   kernel    cpu-clock on dd: the kernel functions its samples are named by, as perf names them
 # For each, pesbench's per-sample dump must hold the same samples as `perf script`: the same
 # count, the same IPs (as a multiset) and, where recorded, the same data addresses; and the
 # per-event count must match `perf report --stats`. The same for a pipe-mode recording
@@ -68,6 +69,47 @@ if perf record -q -e cpu-clock -c 100000 -o "$work/sw.data" -- \
 	compare software "$work/sw.data" ip
 else
 	fail "perf record -e cpu-clock failed: $(head -3 "$work/sw.err")"
+fi
+
+# --- kernel symbols: cpu-clock on dd, most of whose time is the kernel's ---
+# pesbench names the kernel's addresses from /proc/kallsyms when the recording's kernel is this
+# one (its build id, its load address); perf names them from the same file here. Each kernel IP
+# perf names must get the same function from pesbench's histogram.
+if perf record -q -e cpu-clock -c 50000 -o "$work/k.data" -- \
+	dd if=/dev/zero of=/dev/null bs=1M count=3000 2>"$work/k.err"; then
+	perf script -i "$work/k.data" -F ip,sym 2>/dev/null |
+		awk 'length($1) == 16 && $1 ~ /^f/ && $2 != "" && $2 != "[unknown]" {
+			sub(/^0+/, "", $1); print tolower($1), $2 }' | sort -u >"$work/k.perf"
+	"$PB_BIN" perfdata "$work/k.data" --histogram --top 4294967296 --json >"$work/k.json"
+	/usr/bin/python3 - "$work/k.json" >"$work/k.pb" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+print("#", d.get("kernel_symbols"), d.get("kernel_symbols_note", ""))
+for e in d["events"]:
+    for r in e.get("top_ips", []):
+        s = r.get("symbol", "")
+        if s.endswith(" ([kernel.kallsyms])"):
+            print(r["ip"][2:], s.rsplit("+0x", 1)[0])
+PY
+	kernel_named=$(head -1 "$work/k.pb")
+	sort -u <(tail -n +2 "$work/k.pb") >"$work/k.pb.sorted"
+	np=$(wc -l <"$work/k.perf")
+	nb=$(wc -l <"$work/k.pb.sorted")
+	echo "kernel: perf script names $np kernel IPs, pesbench $nb; pesbench: ${kernel_named#\# }"
+	if [ "$np" = 0 ]; then
+		skip_checks 2 "kernel: perf named no kernel address" \
+			"(no kernel samples, or kallsyms hidden)"
+	else
+		case $kernel_named in
+		"# True "*) ;;
+		*) fail "kernel: perf names kernel addresses, pesbench does not: $kernel_named" ;;
+		esac
+		missing=$(comm -23 "$work/k.perf" "$work/k.pb.sorted" | head -5)
+		[ -z "$missing" ] ||
+			fail "kernel: named otherwise or not at all by pesbench: $missing"
+	fi
+else
+	fail "perf record -e cpu-clock of dd failed: $(head -3 "$work/k.err")"
 fi
 
 # --- breakpoint: every write to a global of a non-PIE program ---

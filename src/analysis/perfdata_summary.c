@@ -21,6 +21,7 @@ int pb_pdsum_open(struct pb_pdsum *s, struct pb_perfdata *pd,
 {
 	size_t n = 0;
 	s->pd = pd;
+	pb_symbolizer_recorded_on(&s->sym, pd);
 	for (const struct pb_facility *const *f = facilities; *f; f++)
 		n++;
 	s->decoders = calloc(n ? n : 1, sizeof *s->decoders);

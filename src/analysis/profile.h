@@ -12,6 +12,7 @@
 #define PB_PROFILE_H
 
 #include "analysis/callgrind.h"
+#include "analysis/kallsyms.h"
 #include "util/error.h"
 #include "util/hashmap.h"
 #include "util/kit.h"
@@ -189,6 +190,8 @@ struct pb_sym_eras {
  * mapping. */
 #define PB_SYM_ERA_UNKNOWN UINT32_MAX
 
+struct pb_machine;
+
 /* Mappings as a recording announced them; objects opened once, on first use. */
 struct pb_symbolizer {
 	struct pb_sym_map *maps;     /* in time order once settled */
@@ -209,6 +212,16 @@ struct pb_symbolizer {
 	} last_era;
 	struct pb_sym_object *objects;
 	size_t nobjects, objects_cap;
+	/* Kernel addresses, named from the running kernel's symbols when the recording's kernel
+	 * is this one (pb_symbolizer_kernel): the caller says what the recording says of it. */
+	struct pb_sym_kernel {
+		const struct pb_machine *running;   /* whose /proc and /sys; NULL: this machine */
+		char recorded_release[128];         /* the recording's, "" when it does not say */
+		char recorded_build_id[41];
+		int state;                          /* 0 not decided, 1 named, -1 not */
+		struct pb_kallsyms syms;
+		char note[480];                     /* how kernel addresses are named, and why */
+	} kernel;
 };
 
 /* A mapping announced at time (0 when the recording gives none: it then counts as made when it
@@ -241,8 +254,22 @@ const struct pb_sym_map *pb_symbolizer_map_at(const struct pb_symbolizer *sy, ui
  * no mapping holds ip, its object cannot be opened or the offset is in no loaded segment. */
 bool pb_symbolizer_resolve_at(struct pb_symbolizer *sy, uint32_t pid, uint64_t ip, uint64_t time,
 			      size_t *object, uint64_t *addr);
-/* ip at time as "symbol+0xOFF (object)", "(object+0xOFF)" without a symbol, the mapping's name
- * when it is no file ("[kernel.kallsyms]"), or "" when no mapping holds ip. */
+/* Whether m is the kernel's mapping ("[kernel.kallsyms]" and the name of the symbol its pgoff
+ * is the address of: perf's "[kernel.kallsyms]_text"). */
+bool pb_sym_map_is_kernel(const struct pb_sym_map *m);
+/* Whether the kernel mapping m's addresses are named from the running kernel's symbols, decided
+ * once: the recording's kernel must be this one (the same GNU build id, or without one in the
+ * recording the same release) and loaded where it is now (its reference symbol at m's pgoff:
+ * the same boot, as address-space randomisation moves it at every boot). sy->kernel.note says
+ * which, and why. */
+bool pb_symbolizer_kernel(struct pb_symbolizer *sy, const struct pb_sym_map *m);
+/* What a perf.data says of the kernel it was recorded on (HEADER_BUILD_ID, HEADER_OSRELEASE),
+ * for pb_symbolizer_kernel. */
+struct pb_perfdata;
+void pb_symbolizer_recorded_on(struct pb_symbolizer *sy, const struct pb_perfdata *pd);
+/* ip at time as "symbol+0xOFF (object)", "(object+0xOFF)" without a symbol, a kernel address
+ * as "symbol+0xOFF ([kernel.kallsyms])" (pb_symbolizer_kernel) or "[kernel.kallsyms]", another
+ * mapping's name when it is no file ("[vdso]"), or "" when no mapping holds ip. */
 void pb_symbolizer_name_at(struct pb_symbolizer *sy, uint32_t pid, uint64_t ip, uint64_t time,
 			   char *out, size_t len);
 /* The three above at PB_SYM_TIME_UNKNOWN: by the latest mapping, for addresses of no moment

@@ -2,7 +2,10 @@
  * to its object, its link-time address and "symbol+offset (object)". */
 #include "analysis/profile.h"
 #include "analysis/demangle.h"
+#include "machine/machine.h"
+#include "perfdata/perfdata.h"
 #include "ring/record.h"
+#include "util/text.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -238,6 +241,115 @@ bool pb_symbolizer_resolve_at(struct pb_symbolizer *sy, uint32_t pid, uint64_t i
 	return true;
 }
 
+/* ---- kernel addresses ---- */
+
+#define KERNEL_MAP "[kernel.kallsyms]"
+/* /proc/kallsyms is some 6 MB on a distribution's kernel; a file many times that is no
+ * kallsyms */
+#define KALLSYMS_MAX_BYTES (256u << 20)
+
+bool pb_sym_map_is_kernel(const struct pb_sym_map *m)
+{
+	return !strncmp(m->path, KERNEL_MAP, strlen(KERNEL_MAP));
+}
+
+/* Why the running kernel is not the recording's, into why; "" when it is, as far as the
+ * recording tells (its build id, else its release). */
+static void kernel_mismatch(const struct pb_sym_kernel *k, const struct pb_machine *running,
+			    char *why, size_t len)
+{
+	char release[128] = "", id[41] = "";
+	size_t n;
+	if (pb_machine_read_file(running, "/proc/sys/kernel/osrelease", release,
+				 sizeof release) < 0)
+		release[0] = '\0';
+	char *notes = pb_machine_read_whole(running, "/sys/kernel/notes", 1u << 20, &n);
+	if (!notes || !pb_kernel_notes_build_id((const uint8_t *)notes, n, id, sizeof id))
+		id[0] = '\0';
+	free(notes);
+	why[0] = '\0';
+	if (k->recorded_build_id[0] && strcmp(k->recorded_build_id, id))
+		pb_format(why, len, "the recording's kernel (build id %.12s...) is not this one "
+			  "(%s%.12s%s)", k->recorded_build_id,
+			  id[0] ? "build id " : "whose build id cannot be read", id,
+			  id[0] ? "..." : "");
+	else if (!k->recorded_build_id[0] && !k->recorded_release[0])
+		pb_format(why, len, "the recording says neither its kernel's build id nor its "
+			  "release, so this kernel's symbols cannot be checked against it");
+	else if (!k->recorded_build_id[0] && strcmp(k->recorded_release, release))
+		pb_format(why, len, "the recording's kernel is %s, this one %s",
+			  k->recorded_release, release[0] ? release : "unknown");
+}
+
+/* Decides whether the running kernel's symbols name the recording's (see profile.h), into
+ * k->note; true when they do. */
+static bool kernel_decide(struct pb_sym_kernel *k, const struct pb_sym_map *m)
+{
+	static const struct pb_machine live = {.root = ""};
+	const struct pb_machine *running = k->running ? k->running : &live;
+	const char *ref = m->path + strlen(KERNEL_MAP);
+	char why[sizeof k->note] = "";
+	const size_t len = sizeof why;
+	size_t n;
+	char *text = NULL;
+	uint64_t at = 0;
+	if (!*ref)
+		pb_format(why, len, "the recording's kernel mapping names no symbol its address "
+			  "can be checked by");
+	else
+		kernel_mismatch(k, running, why, len);
+	if (!why[0] &&
+	    !(text = pb_machine_read_whole(running, "/proc/kallsyms", KALLSYMS_MAX_BYTES, &n)))
+		pb_format(why, len, "/proc/kallsyms cannot be read");
+	if (text) {
+		int rc = pb_kallsyms_parse(text, n, &k->syms);
+		free(text);
+		if (rc)
+			pb_format(why, len, "out of memory reading /proc/kallsyms");
+		else if (k->syms.hidden)
+			pb_format(why, len, "/proc/kallsyms hides its addresses from this user "
+				  "(kernel.kptr_restrict): run as root");
+		else if (!pb_kallsyms_address(&k->syms, ref, &at))
+			pb_format(why, len, "/proc/kallsyms has no %s, the symbol the recording's "
+				  "kernel mapping is placed by", ref);
+		else if (at != m->pgoff)
+			pb_format(why, len, "this kernel's %s is at 0x%" PRIx64 ", the "
+				  "recording's at 0x%" PRIx64 ": a recording of another boot", ref,
+				  at, m->pgoff);
+	}
+	if (why[0]) {
+		pb_kallsyms_free(&k->syms);
+		pb_format(k->note, sizeof k->note, "kernel addresses are named by their mapping "
+			  "only (" KERNEL_MAP "): %s", why);
+		return false;
+	}
+	bool by_id = k->recorded_build_id[0];
+	pb_format(k->note, sizeof k->note, "kernel addresses are named from /proc/kallsyms: the "
+		  "recording's kernel is this one (%s%.12s%s, %s at 0x%" PRIx64 ")",
+		  by_id ? "build id " : "release ", by_id ? k->recorded_build_id
+		  : k->recorded_release, by_id ? "..." : "; the recording holds no build id", ref,
+		  at);
+	if (k->syms.unparsed)
+		pb_append(k->note, sizeof k->note, "; %zu of its lines were no symbol",
+			  k->syms.unparsed);
+	return true;
+}
+
+void pb_symbolizer_recorded_on(struct pb_symbolizer *sy, const struct pb_perfdata *pd)
+{
+	pb_format(sy->kernel.recorded_release, sizeof sy->kernel.recorded_release, "%s",
+		  pb_perfdata_osrelease(pd));
+	pb_format(sy->kernel.recorded_build_id, sizeof sy->kernel.recorded_build_id, "%s",
+		  pb_perfdata_kernel_build_id(pd));
+}
+
+bool pb_symbolizer_kernel(struct pb_symbolizer *sy, const struct pb_sym_map *m)
+{
+	if (!sy->kernel.state)
+		sy->kernel.state = kernel_decide(&sy->kernel, m) ? 1 : -1;
+	return sy->kernel.state > 0;
+}
+
 void pb_symbolizer_name_at(struct pb_symbolizer *sy, uint32_t pid, uint64_t ip, uint64_t time,
 			   char *out, size_t len)
 {
@@ -245,6 +357,16 @@ void pb_symbolizer_name_at(struct pb_symbolizer *sy, uint32_t pid, uint64_t ip, 
 	const struct pb_sym_map *m = pb_symbolizer_map_at(sy, pid, ip, time);
 	if (!m)
 		return;
+	if (pb_sym_map_is_kernel(m)) {
+		uint64_t start;
+		const char *name = pb_symbolizer_kernel(sy, m)
+			? pb_kallsyms_find(&sy->kernel.syms, ip, &start) : NULL;
+		if (name)
+			snprintf(out, len, "%s+0x%" PRIx64 " (" KERNEL_MAP ")", name, ip - start);
+		else
+			snprintf(out, len, KERNEL_MAP);
+		return;
+	}
 	if (m->path[0] != '/') {
 		snprintf(out, len, "%s", m->path);
 		return;
@@ -299,5 +421,6 @@ void pb_symbolizer_free(struct pb_symbolizer *sy)
 		free(sy->objects[i].path);
 	}
 	free(sy->objects);
+	pb_kallsyms_free(&sy->kernel.syms);
 	memset(sy, 0, sizeof *sy);
 }

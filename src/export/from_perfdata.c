@@ -128,6 +128,7 @@ struct pb_xset *pb_xperf_finish(struct pb_xperf *x, const struct pb_perfdata_sta
 				struct pb_error *err)
 {
 	struct pb_perfdata *pd = x->pd;
+	pb_symbolizer_recorded_on(&x->sym, pd);
 	if (pb_symbolizer_settle(&x->sym) || pb_xraw_name(&x->raw, &x->sym, &x->set, 0)) {
 		pb_fail(err, PB_EXIT_FAILURE, ENOMEM, "out of memory naming the frames");
 		return NULL;
@@ -161,10 +162,9 @@ struct pb_xset *pb_xperf_finish(struct pb_xperf *x, const struct pb_perfdata_sta
 					 "%" PRIu64 " call chains deeper than %d frames: their "
 					 "outermost callers cut",
 					 x->raw.cut_chains, PB_XRAW_MAX_DEPTH);
-	if (!rc)
-		rc = pb_xprofile_comment(&x->set, 0,
-					 "kernel addresses are named by their mapping only "
-					 "([kernel.kallsyms]); pesbench reads no kallsyms");
+	/* how its kernel frames are named, when it has any */
+	if (!rc && x->sym.kernel.state)
+		rc = pb_xprofile_comment(&x->set, 0, "%s", x->sym.kernel.note);
 	if (rc) {
 		pb_fail(err, PB_EXIT_FAILURE, ENOMEM, "out of memory");
 		return NULL;

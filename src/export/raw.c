@@ -132,6 +132,13 @@ long pb_xraw_name_frame(struct pb_xset *out, struct pb_symbolizer *sy, uint32_t 
 	uint64_t addr;
 	if (!m)
 		return pb_xset_frame(out, "[unknown]", ip, "[unknown]", "", 0);
+	if (pb_sym_map_is_kernel(m)) {
+		/* the kernel's addresses are its symbols' (pb_symbolizer_kernel), one object */
+		uint64_t start;
+		const char *fn = pb_symbolizer_kernel(sy, m)
+			? pb_kallsyms_find(&sy->kernel.syms, ip, &start) : NULL;
+		return pb_xset_frame(out, "[kernel.kallsyms]", ip, fn ? fn : "[unknown]", "", 0);
+	}
 	if (pb_symbolizer_resolve_at(sy, pid, ip, time, &o, &addr))
 		return pb_xraw_object_frame(out, sy->objects[o].object, m->path, addr);
 	/* [kernel.kallsyms], [vdso], an object that cannot be opened: the offset in it */

@@ -1,6 +1,7 @@
 /* The text and JSON of `pesbench perfdata` (perfdata_report.h). */
 #include "io/perfdata_report.h"
 #include "util/kit.h"
+#include "util/text.h"
 
 #include <inttypes.h>
 #include <jansson.h>
@@ -92,6 +93,11 @@ static void print_histogram(struct pb_pdsum *s, uint64_t top, FILE *out)
 				r->addr, or_unknown(sym));
 			shown++;
 		}
+	}
+	/* how the kernel's rows are named, when there are any */
+	if (s->sym.kernel.state) {
+		fprintf(out, "\n");
+		pb_text_wrapped(out, "  ", s->sym.kernel.note, 4);
 	}
 }
 
@@ -261,5 +267,9 @@ json_t *pb_perfdata_report_json(struct pb_pdsum *s, uint64_t top)
 		json_array_append_new(events, json_event(s, i, top, mem, nmem));
 	pb_mem_rows_free(mem, nmem);
 	json_object_set_new(root, "events", events);
+	if (s->sym.kernel.state) {
+		json_object_set_new(root, "kernel_symbols", json_boolean(s->sym.kernel.state > 0));
+		json_object_set_new(root, "kernel_symbols_note", json_string(s->sym.kernel.note));
+	}
 	return root;
 }

@@ -59,6 +59,41 @@ long pb_machine_read_file(const struct pb_machine *m, const char *rel, char *buf
 	return read_rel(m, rel, buf, len);
 }
 
+char *pb_machine_read_whole(const struct pb_machine *m, const char *rel, size_t max, size_t *len)
+{
+	char path[512];
+	path_of(m, path, sizeof path, rel);
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	size_t cap = 0, used = 0;
+	char *buf = NULL;
+	for (;;) {
+		if (used + 1 >= cap) {
+			/* a /proc file's size is 0 until read: grown as it comes */
+			size_t want = cap ? 2 * cap : 1 << 16;
+			char *more = want <= max + 2 ? realloc(buf, want) : NULL;
+			if (!more)
+				break;
+			buf = more;
+			cap = want;
+		}
+		size_t got = fread(buf + used, 1, cap - 1 - used, f);
+		used += got;
+		if (!got)
+			break;
+	}
+	bool whole = buf && feof(f) && !ferror(f) && used <= max;
+	fclose(f);
+	if (!whole) {
+		free(buf);
+		return NULL;
+	}
+	buf[used] = '\0';
+	*len = used;
+	return buf;
+}
+
 static bool read_long(const char *path, long *out)
 {
 	char buf[64];

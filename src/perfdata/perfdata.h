@@ -114,6 +114,8 @@ const char *pb_perfdata_arch(const struct pb_perfdata *pd);
 const char *pb_perfdata_hostname(const struct pb_perfdata *pd);
 const char *pb_perfdata_osrelease(const struct pb_perfdata *pd);
 const char *pb_perfdata_perf_version(const struct pb_perfdata *pd);
+/* The GNU build id (hex) HEADER_BUILD_ID gives the host kernel; "" when it gives none. */
+const char *pb_perfdata_kernel_build_id(const struct pb_perfdata *pd);
 /* HEADER_NRCPUS; false when absent. */
 bool pb_perfdata_nr_cpus(const struct pb_perfdata *pd, uint32_t *available, uint32_t *online);
 size_t pb_perfdata_npmus(const struct pb_perfdata *pd);

@@ -164,12 +164,44 @@ bool pb_pd_feature_wanted(unsigned bit)
 {
 	switch (bit) {
 	case PB_FEAT_HOSTNAME: case PB_FEAT_OSRELEASE: case PB_FEAT_VERSION: case PB_FEAT_ARCH:
-	case PB_FEAT_NRCPUS: case PB_FEAT_CPUID: case PB_FEAT_EVENT_DESC:
+	case PB_FEAT_BUILD_ID: case PB_FEAT_NRCPUS: case PB_FEAT_CPUID: case PB_FEAT_EVENT_DESC:
 	case PB_FEAT_PMU_MAPPINGS: case PB_FEAT_PMU_CAPS:
 		return true;
 	default:
 		return false; /* not needed for the analysis: skipped unread */
 	}
+}
+
+/* HEADER_BUILD_ID: perf_record_header_build_id entries (header, pid, the id in 24 bytes with
+ * its length in the 21st when misc has PERF_RECORD_MISC_BUILD_ID_SIZE, else 20, the file name
+ * to the entry's end); the host kernel's ("[kernel.kallsyms]", misc PERF_RECORD_MISC_KERNEL)
+ * is kept, to tell whether a recording's kernel is the running one. */
+static int parse_build_ids(struct header_facts *f, struct fcur *c)
+{
+	enum { ENTRY_FIXED = 8 + 4 + 24, MISC_CPUMODE = 7, MISC_KERNEL = 1,
+	       MISC_ID_SIZE = 1 << 15 };
+	while (c->pos < c->len) {
+		if (!fhave(c, ENTRY_FIXED))
+			return -1;
+		const uint8_t *e = c->p + c->pos;
+		uint16_t misc, size;
+		memcpy(&misc, e + 4, 2);
+		memcpy(&size, e + 6, 2);
+		if (size < ENTRY_FIXED || !fhave(c, size))
+			return -1;
+		const uint8_t *id = e + 12;
+		size_t id_len = misc & MISC_ID_SIZE ? id[20] : 20;
+		const char *name = (const char *)e + ENTRY_FIXED;
+		size_t name_len = strnlen(name, size - ENTRY_FIXED);
+		c->pos += size;
+		if ((misc & MISC_CPUMODE) != MISC_KERNEL || id_len == 0 || id_len > 20 ||
+		    name_len != strlen("[kernel.kallsyms]") ||
+		    memcmp(name, "[kernel.kallsyms]", name_len))
+			continue;
+		for (size_t i = 0; i < id_len; i++)
+			snprintf(f->kernel_build_id + 2 * i, 3, "%02x", id[i]);
+	}
+	return 0;
 }
 
 /* One feature payload (a file section, or the body of a pipe-mode HEADER_FEATURE record). */
@@ -192,6 +224,7 @@ int pb_pd_parse_feature_buf(struct pb_perfdata *pd, unsigned bit, const uint8_t 
 		rc = c.failed ? -1 : 0;
 		break;
 	case PB_FEAT_EVENT_DESC: rc = parse_event_desc(pd, &c); break;
+	case PB_FEAT_BUILD_ID: rc = parse_build_ids(f, &c); break;
 	case PB_FEAT_PMU_MAPPINGS:
 		if (pd->pmus) /* a second copy (pipe mode may repeat features): keep the first */
 			return 0;
@@ -243,6 +276,10 @@ const char *pb_perfdata_arch(const struct pb_perfdata *pd) { return pd->facts.ar
 const char *pb_perfdata_hostname(const struct pb_perfdata *pd) { return pd->facts.hostname; }
 const char *pb_perfdata_osrelease(const struct pb_perfdata *pd) { return pd->facts.osrelease; }
 const char *pb_perfdata_perf_version(const struct pb_perfdata *pd) { return pd->facts.version; }
+const char *pb_perfdata_kernel_build_id(const struct pb_perfdata *pd)
+{
+	return pd->facts.kernel_build_id;
+}
 
 bool pb_perfdata_nr_cpus(const struct pb_perfdata *pd, uint32_t *available, uint32_t *online)
 {

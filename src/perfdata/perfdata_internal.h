@@ -38,6 +38,7 @@ struct pmu_cap {
 struct header_facts {
 	uint64_t features[PB_FEAT_BITS / 64];
 	char cpuid[128], arch[32], hostname[128], osrelease[128], version[64];
+	char kernel_build_id[41];     /* HEADER_BUILD_ID's entry for the host kernel, hex */
 	bool has_nrcpus;
 	uint32_t nr_cpus_avail, nr_cpus_online;
 };
