@@ -496,6 +496,12 @@ static void check_scorecard(void)
 	if (html) {
 		CHECK_STR_CONTAINS(html, "cost per sample: 13361 [13208, 13514] ns/sample");
 		CHECK(!strstr(html, "e+0"));
+		/* the failed point at the top, before the contents, as the terminal says it */
+		const char *failed = strstr(html, "<p class=\"warn\">1 point FAILED, e.g. accuracy "
+					    "on timer:cpu-clock with busy: the workload exited");
+		const char *nav = strstr(html, "<nav>");
+		CHECK_MSG(failed && nav && failed < nav, "%s",
+			  failed ? "after the contents" : "none");
 		/* every figure under a label of its own, never its key */
 		for (const char *const *name = pb_scorecard_figures; *name; name++) {
 			char key[64];

@@ -6,6 +6,7 @@
 #include "io/result_facts.h"
 #include "io/results.h"
 #include "present/report_parts.h"
+#include "present/summary.h"
 #include "util/text.h"
 
 #include <errno.h>
@@ -362,6 +363,15 @@ static size_t experiments_of(const struct pb_results *r, const char **names, siz
 	return n;
 }
 
+/* a point's problem at the top of the page, as the terminal summary says it under its table */
+static void warn_problem(void *ctx, const char *line)
+{
+	FILE *f = ctx;
+	fputs("<p class=\"warn\">", f);
+	pb_html_esc(f, line);
+	fputs("</p>\n", f);
+}
+
 char *pb_report_html(const struct pb_results *doc, const struct pb_plot_set *plots,
 		     pb_summary_fn *summary, size_t *len)
 {
@@ -410,6 +420,7 @@ char *pb_report_html(const struct pb_results *doc, const struct pb_plot_set *plo
 		pb_html_esc(f, text_of(&command->as.list->v[i]));
 	}
 	fputs("</code></p>\n", f);
+	pb_summary_problems(doc, warn_problem, f);
 	const struct pb_rvalue *complete = doc_get(doc, "complete");
 	if (!(complete && complete->kind == PB_RV_BOOL && complete->as.b))
 		fputs("<p class=\"warn\">INCOMPLETE: the suite was interrupted; the tables show what "

@@ -355,9 +355,7 @@ static void scorecard(FILE *out, const struct pb_rlist *card)
 	}
 }
 
-/* Points that failed or lost something the scorecard does not name, per kind, with the first
- * one of each: never hidden, and never 400 lines. */
-static void problems(FILE *out, const struct pb_results *r)
+void pb_summary_problems(const struct pb_results *r, pb_problem_fn *said, void *ctx)
 {
 	struct {
 		const char *what;
@@ -372,7 +370,6 @@ static void problems(FILE *out, const struct pb_results *r)
 		{"left a round a disturbance moved out of its prediction", 0, NULL},
 		{"left a round a disturbance moved out of its time overheads", 0, NULL},
 	};
-	bool any = false;
 	for (size_t i = 0; i < r->npoints; i++) {
 		const struct pb_result_point *p = r->points[i];
 		/* the overhead experiment's rounds leave its time overheads, the cost experiment's
@@ -388,14 +385,10 @@ static void problems(FILE *out, const struct pb_results *r)
 		for (size_t k = 0; k < PB_ARRAY_SIZE(kinds); k++) {
 			if (!has[k])
 				continue;
-			any = true;
 			if (!kinds[k].count++)
 				kinds[k].first = p;
 		}
 	}
-	if (!any)
-		return;
-	fputc('\n', out);
 	for (size_t k = 0; k < PB_ARRAY_SIZE(kinds); k++) {
 		const struct pb_result_point *p = kinds[k].first;
 		if (!kinds[k].count)
@@ -407,8 +400,23 @@ static void problems(FILE *out, const struct pb_results *r)
 		const char *why = pb_rset_get_text(&p->params, "error");
 		if (k == 0)
 			pb_append(line, sizeof line, ": %s", why ? why : "(no reason given)");
-		pb_text_wrapped(out, "", line, 2);
+		said(ctx, line);
 	}
+}
+
+struct problem_lines {
+	FILE *out;
+	bool any;
+};
+
+/* after a blank line, wrapped */
+static void print_problem(void *ctx, const char *line)
+{
+	struct problem_lines *pl = ctx;
+	if (!pl->any)
+		fputc('\n', pl->out);
+	pl->any = true;
+	pb_text_wrapped(pl->out, "", line, 2);
 }
 
 void pb_summary_print(FILE *out, const struct pb_results *results)
@@ -424,7 +432,7 @@ void pb_summary_print(FILE *out, const struct pb_results *results)
 		pb_text_wrapped(out, "", speed, 2);
 	fputc('\n', out);
 	scorecard(out, &results->scorecard);
-	problems(out, results);
+	pb_summary_problems(results, print_problem, &(struct problem_lines){out, false});
 	if (!pb_rset_is_true(&results->head, "complete"))
 		fprintf(out, "\nINCOMPLETE: the suite was interrupted; the figures above are what was "
 			     "measured.\n");

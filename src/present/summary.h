@@ -20,5 +20,11 @@ void pb_scorecard_cells(const struct pb_rset *entry, struct pb_scorecard_cells *
 
 /* results->scorecard must be filled (pb_scorecard_fill). */
 void pb_summary_print(FILE *out, const struct pb_results *results);
+/* Points that failed or lost something the scorecard does not name, per kind, with the first
+ * one of each ("2 points FAILED, e.g. accuracy on timer: ..."), a line each to said: never
+ * hidden, and never 400 lines. The summary prints them under the scorecard, report.html at its
+ * top. */
+typedef void pb_problem_fn(void *ctx, const char *line);
+void pb_summary_problems(const struct pb_results *r, pb_problem_fn *said, void *ctx);
 
 #endif
