@@ -2,6 +2,7 @@
 #include "analysis/kallsyms.h"
 
 #include "util/kit.h"
+#include "util/text.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -161,8 +162,7 @@ bool pb_kernel_notes_build_id(const uint8_t *notes, size_t len, char *hex, size_
 		if (type != NT_GNU_BUILD_ID || namesz != 4 || memcmp(name, "GNU", 4) || !descsz ||
 		    2 * (size_t)descsz + 1 > hex_len)
 			continue;
-		for (uint32_t i = 0; i < descsz; i++)
-			snprintf(hex + 2 * i, 3, "%02x", desc[i]);
+		pb_hex(hex, desc, descsz);
 		return true;
 	}
 	return false;

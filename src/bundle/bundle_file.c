@@ -2,6 +2,7 @@
  * by mail, so every field is checked for its type and range and every path for staying inside
  * the bundle, and a message names the field that is wrong. */
 #include "bundle/bundle.h"
+#include "util/text.h"
 
 #include <stddef.h>
 #include <stdlib.h>
@@ -38,9 +39,7 @@ static json_t *hex_of(const uint8_t *bytes, size_t len)
 	char *text = malloc(len * 2 + 1);
 	if (!text)
 		return json_null();
-	for (size_t i = 0; i < len; i++)
-		snprintf(text + 2 * i, 3, "%02x", bytes[i]);
-	text[len * 2] = '\0';
+	pb_hex(text, bytes, len);
 	json_t *j = json_string(text);
 	free(text);
 	return j;

@@ -3,6 +3,7 @@
  * accessors of what the header says. */
 #include "perfdata/perfdata.h"
 #include "perfdata/perfdata_internal.h"
+#include "util/text.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -198,8 +199,7 @@ static int parse_build_ids(struct header_facts *f, struct fcur *c)
 		    name_len != strlen("[kernel.kallsyms]") ||
 		    memcmp(name, "[kernel.kallsyms]", name_len))
 			continue;
-		for (size_t i = 0; i < id_len; i++)
-			snprintf(f->kernel_build_id + 2 * i, 3, "%02x", id[i]);
+		pb_hex(f->kernel_build_id, id, id_len);
 	}
 	return 0;
 }

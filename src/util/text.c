@@ -284,3 +284,13 @@ void pb_text_wrapped(FILE *out, const char *first, const char *text, int indent)
 	}
 	fputc('\n', out);
 }
+
+void pb_hex(char *out, const unsigned char *bytes, size_t n)
+{
+	static const char digits[] = "0123456789abcdef";
+	for (size_t i = 0; i < n; i++) {
+		out[2 * i] = digits[bytes[i] >> 4];
+		out[2 * i + 1] = digits[bytes[i] & 15];
+	}
+	out[2 * n] = '\0';
+}

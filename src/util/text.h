@@ -57,6 +57,9 @@ void pb_command_text(char *buf, size_t len, char *const argv[]);
 #define PB_EDIT_DISTANCE_FAR 1000u
 unsigned pb_edit_distance(const char *a, const char *b, bool fold_case);
 
+/* n bytes as lower-case hex into out, which holds 2 n + 1 (a build id, a digest). */
+void pb_hex(char *out, const unsigned char *bytes, size_t n);
+
 /* The terminal width pesbench's text keeps to. */
 #define PB_TEXT_WIDTH 100
 /* first, then text wrapped at PB_TEXT_WIDTH columns at its spaces (never inside a figure: a
