@@ -213,7 +213,8 @@ struct pb_symbolizer {
 	struct pb_sym_object *objects;
 	size_t nobjects, objects_cap;
 	/* Kernel addresses, named from the running kernel's symbols when the recording's kernel
-	 * is this one (pb_symbolizer_kernel): the caller says what the recording says of it. */
+	 * is this one (pb_symbolizer_kernel_symbol): the caller says what the recording says of
+	 * it. */
 	struct pb_sym_kernel {
 		const struct pb_machine *running;   /* whose /proc and /sys; NULL: this machine */
 		char recorded_release[128];         /* the recording's, "" when it does not say */
@@ -257,19 +258,21 @@ bool pb_symbolizer_resolve_at(struct pb_symbolizer *sy, uint32_t pid, uint64_t i
 /* Whether m is the kernel's mapping ("[kernel.kallsyms]" and the name of the symbol its pgoff
  * is the address of: perf's "[kernel.kallsyms]_text"). */
 bool pb_sym_map_is_kernel(const struct pb_sym_map *m);
-/* Whether the kernel mapping m's addresses are named from the running kernel's symbols, decided
- * once: the recording's kernel must be this one (the same GNU build id, or without one in the
- * recording the same release) and loaded where it is now (its reference symbol at m's pgoff:
- * the same boot, as address-space randomisation moves it at every boot). sy->kernel.note says
- * which, and why. */
-bool pb_symbolizer_kernel(struct pb_symbolizer *sy, const struct pb_sym_map *m);
+/* The kernel function holding ip of the kernel mapping m, its start in *start, from the running
+ * kernel's symbols; NULL when none holds ip, or when they do not name m's addresses. Whether
+ * they do is decided once: the recording's kernel must be this one (the same GNU build id, or
+ * without one in the recording the same release) and loaded where it is now (its reference
+ * symbol at m's pgoff: the same boot, as address-space randomisation moves it at every boot).
+ * sy->kernel.note says which, and why. */
+const char *pb_symbolizer_kernel_symbol(struct pb_symbolizer *sy, const struct pb_sym_map *m,
+					uint64_t ip, uint64_t *start);
 /* What a perf.data says of the kernel it was recorded on (HEADER_BUILD_ID, HEADER_OSRELEASE),
- * for pb_symbolizer_kernel. */
+ * for pb_symbolizer_kernel_symbol. */
 struct pb_perfdata;
 void pb_symbolizer_recorded_on(struct pb_symbolizer *sy, const struct pb_perfdata *pd);
 /* ip at time as "symbol+0xOFF (object)", "(object+0xOFF)" without a symbol, a kernel address
- * as "symbol+0xOFF ([kernel.kallsyms])" (pb_symbolizer_kernel) or "[kernel.kallsyms]", another
- * mapping's name when it is no file ("[vdso]"), or "" when no mapping holds ip. */
+ * as "symbol+0xOFF ([kernel.kallsyms])" (pb_symbolizer_kernel_symbol) or "[kernel.kallsyms]",
+ * another mapping's name when it is no file ("[vdso]"), or "" when no mapping holds ip. */
 void pb_symbolizer_name_at(struct pb_symbolizer *sy, uint32_t pid, uint64_t ip, uint64_t time,
 			   char *out, size_t len);
 /* The three above at PB_SYM_TIME_UNKNOWN: by the latest mapping, for addresses of no moment

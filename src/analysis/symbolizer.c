@@ -343,11 +343,18 @@ void pb_symbolizer_recorded_on(struct pb_symbolizer *sy, const struct pb_perfdat
 		  pb_perfdata_kernel_build_id(pd));
 }
 
-bool pb_symbolizer_kernel(struct pb_symbolizer *sy, const struct pb_sym_map *m)
+/* Whether the running kernel's symbols name m's addresses, decided on the first ask. */
+static bool kernel_named(struct pb_symbolizer *sy, const struct pb_sym_map *m)
 {
 	if (!sy->kernel.state)
 		sy->kernel.state = kernel_decide(&sy->kernel, m) ? 1 : -1;
 	return sy->kernel.state > 0;
+}
+
+const char *pb_symbolizer_kernel_symbol(struct pb_symbolizer *sy, const struct pb_sym_map *m,
+					uint64_t ip, uint64_t *start)
+{
+	return kernel_named(sy, m) ? pb_kallsyms_find(&sy->kernel.syms, ip, start) : NULL;
 }
 
 void pb_symbolizer_name_at(struct pb_symbolizer *sy, uint32_t pid, uint64_t ip, uint64_t time,
@@ -359,8 +366,7 @@ void pb_symbolizer_name_at(struct pb_symbolizer *sy, uint32_t pid, uint64_t ip, 
 		return;
 	if (pb_sym_map_is_kernel(m)) {
 		uint64_t start;
-		const char *name = pb_symbolizer_kernel(sy, m)
-			? pb_kallsyms_find(&sy->kernel.syms, ip, &start) : NULL;
+		const char *name = pb_symbolizer_kernel_symbol(sy, m, ip, &start);
 		if (name)
 			snprintf(out, len, "%s+0x%" PRIx64 " (" KERNEL_MAP ")", name, ip - start);
 		else

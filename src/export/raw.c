@@ -133,10 +133,9 @@ long pb_xraw_name_frame(struct pb_xset *out, struct pb_symbolizer *sy, uint32_t 
 	if (!m)
 		return pb_xset_frame(out, "[unknown]", ip, "[unknown]", "", 0);
 	if (pb_sym_map_is_kernel(m)) {
-		/* the kernel's addresses are its symbols' (pb_symbolizer_kernel), one object */
+		/* the kernel's addresses are its symbols' (pb_symbolizer_kernel_symbol), one object */
 		uint64_t start;
-		const char *fn = pb_symbolizer_kernel(sy, m)
-			? pb_kallsyms_find(&sy->kernel.syms, ip, &start) : NULL;
+		const char *fn = pb_symbolizer_kernel_symbol(sy, m, ip, &start);
 		return pb_xset_frame(out, "[kernel.kallsyms]", ip, fn ? fn : "[unknown]", "", 0);
 	}
 	if (pb_symbolizer_resolve_at(sy, pid, ip, time, &o, &addr))
