@@ -74,9 +74,14 @@ fi
 # --- kernel symbols: cpu-clock on dd, most of whose time is the kernel's ---
 # pesbench names the kernel's addresses from /proc/kallsyms when the recording's kernel is this
 # one (its build id, its load address); perf names them from the same file here. Each kernel IP
-# perf names must get the same function from pesbench's histogram.
-if perf record -q -e cpu-clock -c 50000 -o "$work/k.data" -- \
-	dd if=/dev/zero of=/dev/null bs=1M count=3000 2>"$work/k.err"; then
+# perf names must get the same function from pesbench's histogram. Reading /dev/urandom as well
+# often lands in memcpy or memset, which kallsyms lists under three names each: perf names an
+# address by the last of them (a run on 2026-11-29 failed on __pi_memcpy when pesbench took the
+# first).
+kernel_work='dd if=/dev/zero of=/dev/null bs=1M count=3000 &&
+	dd if=/dev/urandom of=/dev/null bs=64k count=2000'
+if perf record -q -e cpu-clock -c 50000 -o "$work/k.data" -- sh -c "$kernel_work" \
+	2>"$work/k.err"; then
 	perf script -i "$work/k.data" -F ip,sym 2>/dev/null |
 		awk 'length($1) == 16 && $1 ~ /^f/ && $2 != "" && $2 != "[unknown]" {
 			sub(/^0+/, "", $1); print tolower($1), $2 }' | sort -u >"$work/k.perf"

@@ -10,7 +10,7 @@
 
 struct ksym_at {
 	struct pb_ksym sym;
-	size_t order;            /* its line: of aliases at one address, the first names it */
+	size_t order;            /* its line: of aliases at one address, the last names it */
 };
 
 static int cmp_ksym(const void *a, const void *b)
@@ -124,11 +124,11 @@ const char *pb_kallsyms_find(const struct pb_kallsyms *k, uint64_t addr, uint64_
 	}
 	if (!lo)
 		return NULL;
-	size_t at = lo - 1;
-	while (at > 0 && k->syms[at - 1].addr == k->syms[at].addr)
-		at--;
-	*start = k->syms[at].addr;
-	return k->syms[at].name;
+	/* of aliases, the last listed, as perf names them: each of the others ends at the next
+	 * symbol's start, its own, and so holds no address (memcpy, __memcpy, __pi_memcpy:
+	 * perf script says __pi_memcpy) */
+	*start = k->syms[lo - 1].addr;
+	return k->syms[lo - 1].name;
 }
 
 void pb_kallsyms_free(struct pb_kallsyms *k)

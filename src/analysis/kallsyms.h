@@ -27,8 +27,8 @@ struct pb_kallsyms {
 int pb_kallsyms_parse(const char *text, size_t len, struct pb_kallsyms *out);
 /* The address of the code symbol called name, false when there is none. */
 bool pb_kallsyms_address(const struct pb_kallsyms *k, const char *name, uint64_t *addr);
-/* The symbol holding addr (the last one at or below it; a symbol ends where the next begins),
- * its start in *start; NULL below the first. */
+/* The symbol holding addr (the last one at or below it; a symbol ends where the next begins,
+ * so of aliases the last listed holds it), its start in *start; NULL below the first. */
 const char *pb_kallsyms_find(const struct pb_kallsyms *k, uint64_t addr, uint64_t *start);
 void pb_kallsyms_free(struct pb_kallsyms *k);
 
