@@ -255,15 +255,14 @@ bool pb_sym_map_is_kernel(const struct pb_sym_map *m)
 
 /* Why the running kernel is not the recording's, into why; "" when it is, as far as the
  * recording tells (its build id, else its release). */
-static void kernel_mismatch(const struct pb_sym_kernel *k, const struct pb_machine *running,
-			    char *why, size_t len)
+static void kernel_mismatch(const struct pb_sym_kernel *k, char *why, size_t len)
 {
 	char release[128] = "", id[41] = "";
 	size_t n;
-	if (pb_machine_read_file(running, "/proc/sys/kernel/osrelease", release,
+	if (pb_machine_read_file(k->running, "/proc/sys/kernel/osrelease", release,
 				 sizeof release) < 0)
 		release[0] = '\0';
-	char *notes = pb_machine_read_whole(running, "/sys/kernel/notes", 1u << 20, &n);
+	char *notes = pb_machine_read_whole(k->running, "/sys/kernel/notes", 1u << 20, &n);
 	if (!notes || !pb_kernel_notes_build_id((const uint8_t *)notes, n, id, sizeof id))
 		id[0] = '\0';
 	free(notes);
@@ -285,8 +284,6 @@ static void kernel_mismatch(const struct pb_sym_kernel *k, const struct pb_machi
  * k->note; true when they do. */
 static bool kernel_decide(struct pb_sym_kernel *k, const struct pb_sym_map *m)
 {
-	static const struct pb_machine live = {.root = ""};
-	const struct pb_machine *running = k->running ? k->running : &live;
 	const char *ref = m->path + strlen(KERNEL_MAP);
 	char why[sizeof k->note] = "";
 	const size_t len = sizeof why;
@@ -297,9 +294,9 @@ static bool kernel_decide(struct pb_sym_kernel *k, const struct pb_sym_map *m)
 		pb_format(why, len, "the recording's kernel mapping names no symbol its address "
 			  "can be checked by");
 	else
-		kernel_mismatch(k, running, why, len);
+		kernel_mismatch(k, why, len);
 	if (!why[0] &&
-	    !(text = pb_machine_read_whole(running, "/proc/kallsyms", KALLSYMS_MAX_BYTES, &n)))
+	    !(text = pb_machine_read_whole(k->running, "/proc/kallsyms", KALLSYMS_MAX_BYTES, &n)))
 		pb_format(why, len, "/proc/kallsyms cannot be read");
 	if (text) {
 		int rc = pb_kallsyms_parse(text, n, &k->syms);

@@ -26,9 +26,10 @@ static bool is_live(const struct pb_machine *m)
 	return m->root[0] == '\0';
 }
 
+/* m NULL: this machine, as a live one's root is "" */
 static void path_of(const struct pb_machine *m, char *out, size_t len, const char *rel)
 {
-	snprintf(out, len, "%s%s", m->root, rel);
+	snprintf(out, len, "%s%s", m ? m->root : "", rel);
 }
 
 /* Reads a whole small file; returns its length or -1. Trailing newlines are removed. */

@@ -80,12 +80,12 @@ bool pb_machine_note_get(const struct pb_machine *m, const char *key, long long 
  * dmesg_restrict=0; the boot lines may also have rotated out on a long-running machine), a
  * saved tree's <root>/pesbench-dmesg. NUL-terminated, to free(); NULL when there is none. */
 char *pb_machine_kernel_log(const struct pb_machine *m);
-/* A small file under the machine's root (rel starts with '/'), trailing newlines removed: where
- * a facility finds what a saved tree kept for it. Its length, or -1. */
+/* A small file under the machine's root (rel starts with '/'; m NULL: this machine), trailing
+ * newlines removed: where a facility finds what a saved tree kept for it. Its length, or -1. */
 long pb_machine_read_file(const struct pb_machine *m, const char *rel, char *buf, size_t len);
-/* A file under the machine's root as it is (a /proc file that says it is empty too), up to max
- * bytes: malloc'd and NUL-terminated, its length in *len; NULL when it cannot be read or is
- * longer than max. */
+/* A file under the machine's root as it is (m NULL: this machine; a /proc file that says it is
+ * empty too), up to max bytes: malloc'd and NUL-terminated, its length in *len; NULL when it
+ * cannot be read or is longer than max. */
 char *pb_machine_read_whole(const struct pb_machine *m, const char *rel, size_t max, size_t *len);
 const struct pb_pmu *pb_machine_pmu(const struct pb_machine *m, const char *name);
 /* Value of a caps/ or format/ entry of a PMU, or NULL. */
