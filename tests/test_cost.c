@@ -13,6 +13,7 @@
 #include "io/rate_model.h"
 #include "io/result_model.h"
 #include "io/results.h"
+#include "present/report_parts.h"
 #include "sys/sys.h"
 #include "workloads/workload.h"
 
@@ -1018,6 +1019,13 @@ static void test_rounds_to_decide(void)
 			   "prediction's own interval (±1.50 pp");
 	CHECK_STR_CONTAINS(pb_slowdown_undecided_why(3, 0, 4, why, sizeof why),
 			   "its error sits on the tolerance");
+	/* a prediction without an upper end (a cost whose interval reaches a timer's period)
+	 * decides nothing, whatever the rounds, and says so rather than "±inf pp" */
+	CHECK_EQ_U64(pb_slowdown_rounds_to_decide(20, INFINITY, 40, 2, 8), UINT_MAX);
+	CHECK_STR_CONTAINS(pb_slowdown_undecided_why(20, INFINITY, 40, why, sizeof why),
+			   "the cost's interval reaches the period, where a sample would leave the "
+			   "program no time, so the prediction has no upper end");
+	CHECK(!strstr(why, "inf"));
 	/* plan's note says it, with the --runs to give, or that --runs cannot reach it */
 	struct pb_plan_checks all = {.n = 1, .stopped = "undecided"};
 	all.step[0] = (struct pb_plan_check){.rounds = 8, .predicted_pct = 3, .measured_pct = 4.71,
@@ -1100,6 +1108,7 @@ static void test_slowdown_criterion(void)
 	CHECK(isnan(pb_slowdown_overhead_ci95_pp(&tm, 100000)));
 	tm.ns_per_sample_ci95 = 95000;   /* its dear end leaves no samples at this period */
 	CHECK(isnan(pb_slowdown_overhead_ci95_pp(&tm, 100000)));
+	CHECK(!strcmp(pb_slowdown_verdict(10, INFINITY, 10.1, 0.1), "undecided"));
 	/* Precise enough to stop: the CI half-width within half the planned tolerance. */
 	CHECK(pb_slowdown_precise(30, 1.5));
 	CHECK(!pb_slowdown_precise(30, 1.6));
@@ -2729,10 +2738,16 @@ static bool check_calibrated(json_t *points, json_t *p)
 	const char *verdict = json_string_value(json_object_get(m, "calibrated_slowdown_verdict"));
 	CHECK(verdict && (!strcmp(verdict, "within") || !strcmp(verdict, "outside") ||
 			  !strcmp(verdict, "undecided")));
-	/* it carries the interval of the cost it is made with: the slowdowns at its two ends */
+	/* it carries the interval of the cost it is made with: the slowdowns at its two ends; a
+	 * dear end at or above the period (short runs on a busy machine) gives it no upper end */
 	json_t *cci = json_object_get(sm, "measured_ns_per_sample_ci95");
 	json_t *pci = json_object_get(m, "calibrated_predicted_slowdown_ci95_pp");
-	CHECK(!cci == !pci);
+	bool unbounded = cci && c + json_number_value(cci) >= (double)period;
+	CHECK(json_is_true(json_object_get(m, "calibrated_predicted_slowdown_ci95_pp_unbounded")) ==
+	      unbounded);
+	CHECK(!(cci && !unbounded) == !pci);
+	if (unbounded)
+		CHECK(!strcmp(verdict, "undecided"));
 	if (cci && pci) {
 		double ci = json_number_value(cci), P = (double)period;
 		double want = ((c + ci) / (P - c - ci) - (c - ci) / (P - c + ci)) / 2 * 100;
@@ -2740,6 +2755,79 @@ static bool check_calibrated(json_t *points, json_t *p)
 			  json_number_value(pci), want);
 	}
 	return true;
+}
+
+/* The target's own cost at the calibration period, from short noisy rounds, with an interval
+ * whose dear end reaches the shortest period (test_timer_reference's in a CI run, 2026-11-29,
+ * kind B): at that end the timer leaves the program no time, so the prediction has no upper
+ * end. It says so, is undecided, and the report says it too; it used to take that end's -1 ns
+ * for a run time and print ± 38.9 pp there, here ± 32 pp and "outside". */
+static void test_prediction_unbounded(void)
+{
+	struct pb_spec spec;
+	struct cost_fit *none;
+	struct prediction_rounds_done *d;
+	if (!timer_rounds_new(&spec, &none, &d))
+		return;
+	static const uint64_t periods[3] = {1600000, 510000, 201000};
+	/* a sample's cost to the target at 510 µs, round by round: 75 ± 184 µs */
+	static const double own_ns[8] = {-225e3, 375e3, -150e3, 300e3, -75e3, 225e3, 0, 150e3};
+	char dir[] = "/tmp/pb-test-cost-XXXXXX";
+	struct pb_results res;
+	pb_test_results_in_tmp(dir, &res, "test_cost");
+	*d = (struct prediction_rounds_done){.spec = &spec, .none = none, .threads = 1,
+					     .rounds = 8, .periods = periods, .nperiods = 3};
+	for (unsigned r = 0; r < 8; r++) {
+		d->bcpu[r] = d->bwall[r] = 50e6 + 1e5 * (r % 2);
+		for (unsigned i = 0; i < 3; i++) {
+			double samples = d->bcpu[r] / (double)periods[i];
+			double c = d->bcpu[r] + samples * (i == 1 ? own_ns[r] : 13500.0);
+			d->runs[i][r] = (struct predict_run){.cpu = c, .wall = c,
+							     .samples = samples,
+							     .expected = samples};
+		}
+	}
+	struct pb_result_point *bp = pb_cost_prediction_baseline_point(&res, "timer:cpu-clock",
+								       "program:xz", 1);
+	pb_cost_prediction_points(&res, "timer:cpu-clock", "program:xz", bp, d);
+	CHECK_EQ_U64(res.npoints, 4);
+	const struct pb_rset *own = &res.points[2]->metrics;
+	double c = pb_rset_get_number(own, "measured_ns_per_sample", NULL);
+	double ci = pb_rset_get_number(own, "measured_ns_per_sample_ci95", NULL);
+	CHECK_MSG(near(c, 75e3, 1e-9), "%.1f ns", c);
+	CHECK_MSG(c < (double)periods[2] && c + ci >= (double)periods[2], "%.0f ± %.0f ns", c, ci);
+	for (unsigned i = 0; i < 3; i += 2) {
+		const struct pb_rset *m = &res.points[1 + i]->metrics;
+		double P = (double)periods[i];
+		double predicted = pb_rset_get_number(m, "calibrated_predicted_slowdown_pct", NULL);
+		CHECK_MSG(near(predicted, c / (P - c) * 100, 1e-9), "%g vs %g", predicted,
+			  c / (P - c) * 100);
+		bool ok;
+		double pci = pb_rset_get_number(m, "calibrated_predicted_slowdown_ci95_pp", &ok);
+		bool unbounded =
+			pb_rset_is_true(m, "calibrated_predicted_slowdown_ci95_pp_unbounded");
+		char text[2048];
+		pb_report_prediction_text(res.points[1 + i], true, text, sizeof text);
+		if (i == 0) {
+			/* the longest period: both ends give a slowdown */
+			CHECK(ok && !unbounded);
+			CHECK(near(pci, timer_slowdown_half(P, c, ci), 1e-9));
+			CHECK_MSG(!strstr(text, "no upper end"), "%s", text);
+		} else {
+			CHECK(!ok && unbounded);
+			CHECK(!strcmp(pb_rset_get_text(m, "calibrated_slowdown_verdict"),
+				      "undecided"));
+			CHECK_MSG(strstr(text, "(no upper end: the cost's interval reaches the "
+					       "period), undecided"), "%s", text);
+		}
+		/* the fit's own prediction at the same period keeps its interval */
+		CHECK(near(pb_rset_get_number(m, "predicted_slowdown_ci95_pp", NULL),
+			   timer_slowdown_half(P, 13079, 167), 1e-9));
+	}
+	pb_test_check_units(&res);
+	pb_test_results_remove(&res, dir);
+	free(none);
+	free(d);
 }
 
 static void test_timer_reference(void)
@@ -2855,6 +2943,7 @@ int main(void)
 	test_fault_mid_sweep();
 	test_fault_extra_site();
 	test_smoke();
+	test_prediction_unbounded();
 	test_timer_reference();
 	return pb_check_done("cost");
 }

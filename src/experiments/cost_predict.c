@@ -140,7 +140,9 @@ static double predicted_cpu_at(const struct prediction_rounds_done *d, unsigned 
 					       pr->events / d->threads, d->periods[i]);
 	m.ns_per_sample = ns_per_sample;
 	m.ns_per_event = ns_per_event;
-	return pb_model_time_ns(&m, d->periods[i]) * d->threads;
+	/* a timer whose sample costs the whole period leaves its program no time: no figure */
+	double t = pb_model_time_ns(&m, d->periods[i]);
+	return t < 0 ? NAN : t * d->threads;
 }
 
 /* The fit's cost of an event: a trapping facility's, 0 for the others (as model_for has it). */
@@ -241,18 +243,35 @@ static double predicted_slowdown_at(const struct prediction_rounds_done *d, unsi
  * made with: the slowdown is near linear in each, so half the distance between the
  * predictions at a cost's two ends, the two costs' in quadrature (a trapping facility's come
  * from one fit, whose slope and intercept covary: an approximation). No number when a cost
- * has no interval. */
+ * has no interval; infinite when the sample cost's dear end reaches a timer's period, where
+ * the slowdown has no upper end. */
 static double predicted_ci95_at(const struct prediction_rounds_done *d, unsigned i,
 				const struct slowdown_figures *f, double ns, double ns_ci95,
 				double event_ns, double event_ci95)
 {
-	double sample_part = (predicted_slowdown_with(d, i, ns + ns_ci95, event_ns, f) -
-			      predicted_slowdown_with(d, i, ns - ns_ci95, event_ns, f)) / 2;
+	double dear = predicted_slowdown_with(d, i, ns + ns_ci95, event_ns, f);
+	double cheap = predicted_slowdown_with(d, i, ns - ns_ci95, event_ns, f);
+	if (isnan(dear) && isfinite(cheap))
+		return INFINITY;
+	double sample_part = (dear - cheap) / 2;
 	double event_part = event_ci95 > 0
 		? (predicted_slowdown_with(d, i, ns, event_ns + event_ci95, f) -
 		   predicted_slowdown_with(d, i, ns, event_ns - event_ci95, f)) / 2
 		: 0;
 	return hypot(sample_part, event_part);
+}
+
+/* A predicted slowdown's interval as name: its half-width, or, where it has no upper end
+ * (predicted_ci95_at), name_unbounded, which the report says and no reader takes for a width. */
+static void slowdown_ci95_metric(struct pb_rset *m, const char *name, double ci95)
+{
+	if (isfinite(ci95)) {
+		pb_rset_real(m, name, PB_UNIT_PERCENT_POINTS, ci95);
+	} else if (isinf(ci95)) {
+		char unbounded[96];
+		pb_format(unbounded, sizeof unbounded, "%s_unbounded", name);
+		pb_rset_bool(m, unbounded, true);
+	}
 }
 
 static struct slowdown_figures slowdown_of(const struct prediction_rounds_done *d, unsigned i)
@@ -321,9 +340,7 @@ static void reference_metrics(struct pb_result_point *p, const struct prediction
 		return;
 	double rebased_ci95 = predicted_ci95_at(d, i, f, rf->ns, rf->ci95, fit_event_ns(d), 0);
 	pb_rset_real(m, "rebased_predicted_slowdown_pct", PB_UNIT_PERCENT, rebased);
-	if (isfinite(rebased_ci95))
-		pb_rset_real(m, "rebased_predicted_slowdown_ci95_pp", PB_UNIT_PERCENT_POINTS,
-			     rebased_ci95);
+	slowdown_ci95_metric(m, "rebased_predicted_slowdown_ci95_pp", rebased_ci95);
 	pb_rset_real(m, "rebased_slowdown_error_pp", PB_UNIT_PERCENT_POINTS, rebased - f->measured);
 	pb_rset_bool(m, "rebased_slowdown_within", pb_slowdown_within(rebased, f->measured));
 	pb_rset_text(m, "rebased_slowdown_verdict",
@@ -359,9 +376,7 @@ static void calibrated_metrics(struct pb_result_point *p, const struct predictio
 		pb_rset_real(m, "calibrated_ns_per_sample_ci95", PB_UNIT_NS_PER_SAMPLE,
 			     at.per_sample_ci95);
 	pb_rset_real(m, "calibrated_predicted_slowdown_pct", PB_UNIT_PERCENT, calibrated);
-	if (isfinite(calibrated_ci95))
-		pb_rset_real(m, "calibrated_predicted_slowdown_ci95_pp", PB_UNIT_PERCENT_POINTS,
-			     calibrated_ci95);
+	slowdown_ci95_metric(m, "calibrated_predicted_slowdown_ci95_pp", calibrated_ci95);
 	pb_rset_real(m, "calibrated_slowdown_error_pp", PB_UNIT_PERCENT_POINTS,
 		     calibrated - f->measured);
 	pb_rset_bool(m, "calibrated_slowdown_within", pb_slowdown_within(calibrated, f->measured));
@@ -530,8 +545,7 @@ static void prediction_point_fill(struct pb_result_point *p, const struct predic
 	}
 	double pred_ci95 = predicted_ci95_at(d, i, &f, fit_ns, fit_ci95, fit_event_ns(d),
 					     d->none->per_event ? d->none->event_ci95 : 0);
-	if (isfinite(pred_ci95))
-		pb_rset_real(m, "predicted_slowdown_ci95_pp", PB_UNIT_PERCENT_POINTS, pred_ci95);
+	slowdown_ci95_metric(m, "predicted_slowdown_ci95_pp", pred_ci95);
 	if (isfinite(f.predicted) && isfinite(f.measured)) {
 		pb_rset_real(m, "slowdown_error_pp", PB_UNIT_PERCENT_POINTS, f.predicted - f.measured);
 		pb_rset_real(m, "slowdown_tolerance_pp", PB_UNIT_PERCENT_POINTS,

@@ -451,7 +451,12 @@ const char *pb_slowdown_undecided_why(double predicted_pct, double predicted_ci9
 				      double measured_pct, char *buf, size_t len)
 {
 	/* the measured slowdown alone would decide it: the cost's interval keeps it undecided */
-	if (predicted_ci95_pp > 0 && !undecided(predicted_pct, 0, measured_pct, 0))
+	if (isinf(predicted_ci95_pp))
+		pb_format(buf, len, "no number of rounds decides it: the cost's interval reaches "
+			  "the period, where a sample would leave the program no time, so the "
+			  "prediction has no upper end; a cost known more precisely would decide "
+			  "it");
+	else if (predicted_ci95_pp > 0 && !undecided(predicted_pct, 0, measured_pct, 0))
 		pb_format(buf, len, "no number of rounds decides it: its error (%.2f pp) lies "
 			  "within the prediction's own interval (±%.2f pp, from the cost's) of the "
 			  "±%.2f pp allowed; a cost known more precisely would decide it",

@@ -28,7 +28,8 @@ static bool append_cost_us(char *b, size_t n, const struct pb_rset *m, const cha
 }
 
 /* "30 % ± 0.55 pp": a slowdown in % and its half-width in points (key) where the point has
- * one, as the measured slowdown is written. */
+ * one, as the measured slowdown is written; where it has none for want of an upper end
+ * (key_unbounded), that said. */
 static void append_pct_pp(char *b, size_t n, double pct, const struct pb_rset *m,
 			  const char *key)
 {
@@ -36,8 +37,12 @@ static void append_pct_pp(char *b, size_t n, double pct, const struct pb_rset *m
 	double ci = pb_rset_get_number(m, key, &ok);
 	char t[PB_NUM_LEN];
 	pb_append(b, n, "%s %%", pb_num(t, "%.3g", pct));
+	char unbounded[96];
+	pb_format(unbounded, sizeof unbounded, "%s_unbounded", key);
 	if (ok)
 		pb_append(b, n, " ± %s pp", pb_num(t, "%.2g", ci));
+	else if (pb_rset_is_true(m, unbounded))
+		pb_append(b, n, " (no upper end: the cost's interval reaches the period)");
 }
 
 void pb_report_prediction_text(const struct pb_result_point *p, bool time_periods, char *b,
