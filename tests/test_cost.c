@@ -1354,7 +1354,17 @@ static void check_reference(json_t *p, bool without)
 			   (o - ref) / ref * 100, 1e-6 * fabs(o - ref) / fabs(ref) * 100 + 1e-9));
 	}
 	double predicted = json_number_value(json_object_get(pm, "predicted_slowdown_pct"));
-	double rebased = json_number_value(json_object_get(pm, "rebased_predicted_slowdown_pct"));
+	json_t *rebased_json = json_object_get(pm, "rebased_predicted_slowdown_pct");
+	if (!rebased_json) {
+		/* with a slowdown measured, only a reference's sample that costs a timer's whole
+		 * period predicts none: it leaves the program no time */
+		if (json_object_get(pm, "measured_slowdown_pct"))
+			CHECK_MSG(ref >= (double)json_integer_value(json_object_get(p, "period")),
+				  "no prediction with the reference's %.0f ns", ref);
+		CHECK(!json_object_get(pm, "rebased_slowdown_verdict"));
+		return;
+	}
+	double rebased = json_number_value(rebased_json);
 	/* a dearer sample predicts a larger slowdown: rebased moves with the reference */
 	if (fabs(ref - fit) > 1e-6 * fit && predicted > 0)
 		CHECK_MSG((rebased > predicted) == (ref > fit),
@@ -2824,6 +2834,28 @@ static void test_prediction_unbounded(void)
 		CHECK(near(pb_rset_get_number(m, "predicted_slowdown_ci95_pp", NULL),
 			   timer_slowdown_half(P, 13079, 167), 1e-9));
 	}
+	/* the cost workload beside it at the shortest period, 250 µs a sample: more than the
+	 * period, so no prediction is made with it; and the cost moved that far, so the fit's
+	 * own prediction there has no upper end either */
+	const struct pb_cost_reference reference = {0};
+	d->ref = &reference;
+	for (unsigned r = 0; r < 8; r++) {
+		d->ref_base[r] = (struct predict_run){.cpu = 30e6 + 1e4 * r};
+		d->ref_sampled[r] = (struct predict_run){
+			.cpu = 30e6 + 1e4 * r + 100 * 250e3 + 2e4 * (r % 3), .samples = 100};
+	}
+	bp = pb_cost_prediction_baseline_point(&res, "timer:cpu-clock", "program:xz", 1);
+	pb_cost_prediction_points(&res, "timer:cpu-clock", "program:xz", bp, d);
+	const struct pb_rset *m = &res.points[res.npoints - 1]->metrics;
+	CHECK(pb_rset_get_number(m, "reference_ns_per_sample", NULL) > (double)periods[2]);
+	CHECK(!pb_rset_get(m, "rebased_predicted_slowdown_pct"));
+	CHECK(!pb_rset_get(m, "rebased_slowdown_verdict"));
+	CHECK(pb_rset_is_true(m, "predicted_slowdown_ci95_pp_unbounded"));
+	CHECK(!strcmp(pb_rset_get_text(m, "slowdown_verdict"), "undecided"));
+	CHECK_STR_CONTAINS(pb_rset_get_text(m, "undecided_why"), "no upper end");
+	json_t *last = pb_test_point_json(&res, res.npoints - 1);
+	check_reference(last, false);
+	json_decref(last);
 	pb_test_check_units(&res);
 	pb_test_results_remove(&res, dir);
 	free(none);
