@@ -256,7 +256,8 @@ static void emit_fit(struct figure_out *fo, const char *metric, const char *valu
  * points of run time, its interval what the verdict judges with: the measured slowdown's 95 %
  * CI and the predicted one's in quadrature (the measured one's alone in a file written before
  * predictions carried theirs). Undecided or not, the figure stands with its interval: the
- * verdict is the point's. */
+ * verdict is the point's. A prediction without an upper end gives it none, and it is not
+ * resolved. */
 static void emit_slowdown_error(struct figure_out *fo)
 {
 	const struct pb_rset *m = &fo->p->metrics;
@@ -265,16 +266,17 @@ static void emit_slowdown_error(struct figure_out *fo)
 	double ci = pb_rset_get_number(m, "measured_slowdown_ci95_pp", &has_ci);
 	double predicted_ci = pb_rset_get_number(m, "predicted_slowdown_ci95_pp",
 						 &has_predicted_ci);
+	bool unbounded = pb_rset_is_true(m, "predicted_slowdown_ci95_pp_unbounded");
 	if (!has)
 		return;
 	if (has_predicted_ci)
 		ci = hypot(ci, predicted_ci);
 	emit(fo, "prediction_slowdown_error_pp", error, PB_UNIT_PERCENT_POINTS,
-	     has_ci && isfinite(ci), error - ci, error + ci,
+	     has_ci && isfinite(ci) && !unbounded, error - ci, error + ci,
 	     has_predicted_ci ? "95 % CIs of the measured slowdown (rounds paired) and of the "
 				"predicted one (its cost's), in quadrature"
 			      : "95 % CI of the measured slowdown (rounds paired)",
-	     (unsigned)pb_rset_get_int(m, "rounds"), true);
+	     (unsigned)pb_rset_get_int(m, "rounds"), !unbounded);
 }
 
 /* The point of the same experiment, facility and workload whose role is "baseline", with the
