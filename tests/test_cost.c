@@ -1026,6 +1026,11 @@ static void test_rounds_to_decide(void)
 			   "the cost's interval reaches the period, where a sample would leave the "
 			   "program no time, so the prediction has no upper end");
 	CHECK(!strstr(why, "inf"));
+	/* nor does one without an interval, which is not an error on the tolerance */
+	CHECK_EQ_U64(pb_slowdown_rounds_to_decide(20, NAN, 40, 2, 8), UINT_MAX);
+	CHECK_STR_CONTAINS(pb_slowdown_undecided_why(20, NAN, 40, why, sizeof why),
+			   "the cost it is predicted with has no interval, so neither has the "
+			   "prediction");
 	/* plan's note says it, with the --runs to give, or that --runs cannot reach it */
 	struct pb_plan_checks all = {.n = 1, .stopped = "undecided"};
 	all.step[0] = (struct pb_plan_check){.rounds = 8, .predicted_pct = 3, .measured_pct = 4.71,

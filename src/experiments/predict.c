@@ -456,6 +456,9 @@ const char *pb_slowdown_undecided_why(double predicted_pct, double predicted_ci9
 			  "the period, where a sample would leave the program no time, so the "
 			  "prediction has no upper end; a cost known more precisely would decide "
 			  "it");
+	else if (isnan(predicted_ci95_pp))
+		pb_format(buf, len, "no number of rounds decides it: the cost it is predicted with "
+			  "has no interval, so neither has the prediction");
 	else if (predicted_ci95_pp > 0 && !undecided(predicted_pct, 0, measured_pct, 0))
 		pb_format(buf, len, "no number of rounds decides it: its error (%.2f pp) lies "
 			  "within the prediction's own interval (±%.2f pp, from the cost's) of the "

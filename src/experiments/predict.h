@@ -246,7 +246,8 @@ unsigned pb_slowdown_rounds_to_decide(double predicted_pct, double predicted_ci9
  * in words written to buf ("no number of rounds decides it: ..."): its error lies within the
  * prediction's own interval of the tolerance (more rounds narrow only the measured one; a
  * cost known more precisely would decide it), or on the tolerance itself; an infinite
- * predicted_ci95_pp is a prediction without an upper end. Returns buf. */
+ * predicted_ci95_pp is a prediction without an upper end, NaN one without an interval.
+ * Returns buf. */
 const char *pb_slowdown_undecided_why(double predicted_pct, double predicted_ci95_pp,
 				      double measured_pct, char *buf, size_t len);
 /* Whether a CI half-width is small enough to stop measuring (half the planned tolerance). */
