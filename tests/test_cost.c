@@ -15,6 +15,7 @@
 #include "io/results.h"
 #include "present/report_parts.h"
 #include "sys/sys.h"
+#include "util/text.h"
 #include "workloads/workload.h"
 
 #include <errno.h>
@@ -46,6 +47,26 @@ static void test_fit(void)
 	CHECK(f.slope_ci95 > 0 && f.slope_ci95 < 5);
 	double same[3] = {7, 7, 7};
 	CHECK(pb_linear_fit(same, y, 3, &f) == -1);
+}
+
+/* A run of the sweep that failed keeps its error's message whole: a timer that failed its
+ * self-test mid-run three times (a busy machine) said so in ~400 characters, which the fit's
+ * 256 cut (test_cost under load, 2026-11-29, kind B: "1 text(s) cut short"). */
+static void test_fit_failed_message(void)
+{
+	char attempts[641];
+	memset(attempts, 'x', sizeof attempts - 1);
+	attempts[sizeof attempts - 1] = '\0';
+	struct pb_error err = {0};
+	pb_fail(&err, PB_EXIT_UNAVAILABLE, 0, "timer:cpu-clock: self-test inexact: %.360s",
+		attempts);
+	struct cost_fit cf = {0};
+	unsigned long cuts = pb_text_cuts;
+	pb_cost_fit_failed(&cf, err.msg);
+	CHECK_EQ_U64(pb_text_cuts, cuts);
+	CHECK_MSG(!strcmp(cf.error, err.msg), "%zu of %zu characters kept", strlen(cf.error),
+		  strlen(err.msg));
+	CHECK(!pb_cost_fit_usable(&cf));
 }
 
 static void test_fit_resolved(void)
@@ -2947,6 +2968,7 @@ int main(void)
 {
 	test_fit();
 	test_fit_resolved();
+	test_fit_failed_message();
 	test_fastest_per_period();
 	test_sweep_periods();
 	test_pair_row();

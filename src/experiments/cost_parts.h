@@ -13,6 +13,7 @@
 
 #include "analysis/stats.h"
 #include "io/result_model.h"
+#include "util/error.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -60,8 +61,9 @@ struct cost_fit {
 	unsigned rounds;
 	double seconds, budget_seconds;
 	char why[640];               /* unresolved: the reason */
-	char error[256];             /* a run failed: the message ("" otherwise); the fit is then
-				      * never resolved, whatever its figures */
+	/* a run failed: its error's message whole ("" otherwise); the fit is then never
+	 * resolved, whatever its figures */
+	char error[sizeof ((struct pb_error *)0)->msg];
 	/* The design (see pb_cost_design_size): the noise and pilot it was sized from, the
 	 * rounds it chose and needed, the expected CI, its short end, whether it was cut short,
 	 * and, unresolved, the seconds its designed pairs would need (to_resolve_lower: at least
