@@ -6,6 +6,7 @@
 #include "io/probe_json.h"
 #include "present/summary.h"
 #include "util/error.h"
+#include "util/text.h"
 
 #include <jansson.h>
 #include <stdio.h>
@@ -16,8 +17,8 @@
  * brackets where it would run past the summary's width, each further line under the first. */
 static void print_usage(int col, const char *usage)
 {
-	while ((int)strlen(usage) > PB_SUMMARY_WIDTH - col) {
-		int room = PB_SUMMARY_WIDTH - col, cut = 0, depth = usage[0] == '[';
+	while ((int)strlen(usage) > PB_TEXT_WIDTH - col) {
+		int room = PB_TEXT_WIDTH - col, cut = 0, depth = usage[0] == '[';
 		for (int i = 1; i <= room; i++) {
 			/* an alternative inside brackets ("[:ops|:cycles]") stays whole */
 			if (usage[i] == '[' || (usage[i - 1] == '|' && !depth))

@@ -240,7 +240,7 @@ static void table_widths(const char *const (*rows)[SCORECARD_COLUMNS], size_t nr
 		int total = SCORECARD_COLUMNS - 1;
 		for (int k = 0; k < SCORECARD_COLUMNS; k++)
 			total += widths[k];
-		if (total <= PB_SUMMARY_WIDTH)
+		if (total <= PB_TEXT_WIDTH)
 			return;
 		int best = -1, best_lines = 0;
 		for (int k = 0; k < SCORECARD_COLUMNS; k++) {

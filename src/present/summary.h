@@ -15,9 +15,6 @@ struct pb_scorecard_cells {
 };
 void pb_scorecard_cells(const struct pb_rset *entry, struct pb_scorecard_cells *cells);
 
-/* The terminal width every summary line keeps to. */
-#define PB_SUMMARY_WIDTH PB_TEXT_WIDTH
-
 /* results->scorecard must be filled (pb_scorecard_fill). */
 void pb_summary_print(FILE *out, const struct pb_results *results);
 /* Points that failed or lost something the scorecard does not name, per kind, with the first
