@@ -52,6 +52,10 @@ check "grep -q 'random: new period in \[P/2, 3P/2\]' '$work/out'" "the method is
 check "grep -Eq 'period changes: [1-9][0-9]* applied, 0 refused' '$work/out'" "periods changed"
 check "grep -q 'compared are shares' '$work/out'" "timer comparison of shares is stated"
 check "grep -q 'gzip' '$work/out'" "the table names gzip's object"
+check "grep -Eq '^ +exact % +sampled % +± pp +diff pp' '$work/out'" \
+	"the table has the shares' interval"
+check "grep -Eq '^± pp: +95 % interval of the sampled share(: Student t over 20|, binomial: too)' \
+'$work/out'" "the table says how the shares' interval is made"
 
 # JSON: the three levels, in range
 "$PB_BIN" profile --json --period 100000 --period-method prime -- gzip -c "$work/input.txt" \
@@ -62,6 +66,10 @@ check "python3 -c 'import json,sys; d=json.load(open(\"$work/json\")); \
 assert d[\"period\"] == 100003 and d[\"period_method\"] == \"prime\"; \
 assert all(0 <= d[k][\"error_percent\"] <= 200 for k in (\"instruction\", \"basic_block\", \"function\")); \
 assert d[\"samples\"] > 0 and d[\"exact_instructions\"] > 0'" "JSON has the three levels"
+check "python3 -c 'import json; d=json.load(open(\"$work/json\")); \
+assert d[\"share_ci95_batches\"] == (20 if d[\"samples\"] >= 200 else 0); \
+f = d[\"top_functions\"]; assert f and all(0 < x[\"sampled_share_ci95_pp\"] <= 100 for x in f)'" \
+	"JSON: every share has its interval, and the batches it is made from"
 
 # A run too short for shares (issue 21): fewer than 10 samples give no error, and say so
 "$PB_BIN" profile --json -- /bin/true >"$work/json" 2>"$work/err"
@@ -69,7 +77,8 @@ checks=$((checks + 1))
 [ "$?" = 0 ] || fail "profile --json /bin/true: $(head -c 300 "$work/err")"
 check "python3 -c 'import json; d=json.load(open(\"$work/json\")); \
 assert d[\"too_few_samples\"] == (d[\"samples\"] < 10); \
-assert all((d[k] is None) == d[\"too_few_samples\"] for k in (\"instruction\", \"function\"))'" \
+assert all((d[k] is None) == d[\"too_few_samples\"] for k in (\"instruction\", \"function\")); \
+assert d[\"samples\"] >= 200 or d[\"share_ci95_batches\"] == 0'" \
 	"too few samples: no error in the JSON, and marked"
 "$PB_BIN" profile -- /bin/true >"$work/out" 2>"$work/err"
 check "grep -q 'not given: too few samples' '$work/out' || grep -Eq '^  function +[0-9.]+ %' '$work/out'" \

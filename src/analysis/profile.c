@@ -5,6 +5,7 @@
 #include "analysis/profile.h"
 #include "analysis/attribution.h"
 #include "analysis/demangle.h"
+#include "analysis/stats.h"
 #include "util/kit.h"
 
 #include <capstone/capstone.h>
@@ -35,6 +36,46 @@ void pb_share_error(const double *exact, const double *sampled, size_t n,
 			out->argmax = i;
 		}
 	}
+}
+
+int pb_share_ci95(const size_t *unit, size_t n, size_t nunits, double *ci95)
+{
+	int batches = n >= (size_t)PB_SHARE_BATCHES * PB_SHARE_BATCH_MIN ? PB_SHARE_BATCHES : 0;
+	size_t nb = batches ? (size_t)batches : 1;
+	double *counts = calloc(nunits * nb + 1, sizeof *counts);
+	double *totals = calloc(nb, sizeof *totals), *shares = calloc(nb, sizeof *shares);
+	double *whole = calloc(nunits + 1, sizeof *whole);
+	int rc = -1;
+	if (!counts || !totals || !shares || !whole)
+		goto done;
+	for (size_t i = 0; i < n; i++) {
+		size_t b = i * nb / n;   /* batch sizes differ by at most one sample */
+		totals[b] += 1;
+		if (unit[i] < nunits) {
+			counts[unit[i] * nb + b] += 1;
+			whole[unit[i]] += 1;
+		}
+	}
+	for (size_t u = 0; u < nunits; u++) {
+		double lo = 0, hi = 0, p = n ? whole[u] / (double)n : 0;
+		if (n)
+			pb_wilson95(whole[u], (double)n, &lo, &hi);
+		ci95[u] = fmax(hi - p, p - lo);
+		if (!batches)
+			continue;
+		for (size_t b = 0; b < nb; b++)
+			shares[b] = counts[u * nb + b] / totals[b];
+		struct pb_summary batch_shares;
+		pb_summarize(shares, nb, &batch_shares);
+		ci95[u] = fmax(ci95[u], batch_shares.ci95);
+	}
+	rc = batches;
+done:
+	free(counts);
+	free(totals);
+	free(shares);
+	free(whole);
+	return rc;
 }
 
 /* ---- basic blocks ---- */
@@ -249,6 +290,7 @@ struct func_key {
 	const char *name;
 	uint64_t exact_ir, samples;
 	uint64_t hot_addr, hot_ir;
+	double share_ci95;
 };
 
 static int cmp_key(const void *a, const void *b)
@@ -387,6 +429,39 @@ static int func_table_fill(struct func_table *ft, struct obj_state *objs, size_t
 	return 0;
 }
 
+struct timed_sample {
+	size_t obj;                 /* SIZE_MAX: outside any object */
+	uint64_t addr;
+};
+
+/* Each function's sampled share's interval, from the samples in the order they were taken.
+ * Returns the batches used (pb_share_ci95), -1 out of memory. */
+static int func_share_intervals(struct func_table *ft, struct obj_state *objs,
+				const struct timed_sample *timeline, size_t n)
+{
+	size_t *unit = calloc(n ? n : 1, sizeof *unit);
+	double *ci95 = calloc(ft->n ? ft->n : 1, sizeof *ci95);
+	int batches = -1;
+	if (!unit || !ci95)
+		goto done;
+	for (size_t i = 0; i < n; i++) {
+		unit[i] = SIZE_MAX;
+		if (timeline[i].obj == SIZE_MAX)
+			continue;
+		long f = func_index(ft, objs, timeline[i].obj, timeline[i].addr);
+		if (f < 0)
+			goto done;
+		unit[i] = (size_t)f;
+	}
+	batches = pb_share_ci95(unit, n, ft->n, ci95);
+	for (size_t f = 0; batches >= 0 && f < ft->n; f++)
+		ft->k[f].share_ci95 = ci95[f];
+done:
+	free(unit);
+	free(ci95);
+	return batches;
+}
+
 /* Function level: the error over functions, and every function with its shares. */
 static int func_level(struct func_table *ft, struct obj_state *objs, double nowhere,
 		      struct pb_profile_report *out)
@@ -427,6 +502,7 @@ static int func_level(struct func_table *ft, struct obj_state *objs, double nowh
 		pf->samples = k->samples;
 		pf->exact_share = out->total_ir ? (double)k->exact_ir / (double)out->total_ir : 0;
 		pf->sampled_share = total_s > 0 ? (double)k->samples / total_s : 0;
+		pf->sampled_share_ci95 = k->share_ci95;
 	}
 	return 0;
 }
@@ -444,6 +520,7 @@ int pb_profile_compute(const struct pb_profile_input *in, struct pb_profile_repo
 	int rc = -1;
 	double *ve = NULL, *vs = NULL;
 	struct func_table ft = {0};
+	struct timed_sample *timeline = NULL;
 	if (!objs || !state_of) {
 		pb_fail(err, PB_EXIT_FAILURE, ENOMEM, "out of memory");
 		goto done;
@@ -468,14 +545,22 @@ int pb_profile_compute(const struct pb_profile_input *in, struct pb_profile_repo
 			goto done;
 		state_of[o] = nobjs++;
 	}
-	/* Samples → (object, link-time address); later mappings win. */
+	/* Samples → (object, link-time address); later mappings win. The timeline keeps them in
+	 * the order they were taken, for the shares' intervals. */
+	timeline = calloc(in->nips ? in->nips : 1, sizeof *timeline);
+	if (!timeline) {
+		pb_fail(err, PB_EXIT_FAILURE, ENOMEM, "out of memory");
+		goto done;
+	}
 	for (size_t i = 0; i < in->nips; i++) {
 		size_t o;
 		uint64_t addr;
+		timeline[i].obj = SIZE_MAX;
 		if (!pb_symbolizer_resolve(&sy, 0, in->ips[i], &o, &addr)) {
 			out->unmapped_samples++;
 			continue;
 		}
+		timeline[i] = (struct timed_sample){.obj = state_of[o], .addr = addr};
 		if (push_sample(&objs[state_of[o]], addr)) {
 			pb_fail(err, PB_EXIT_FAILURE, ENOMEM, "out of memory");
 			goto done;
@@ -513,7 +598,9 @@ int pb_profile_compute(const struct pb_profile_input *in, struct pb_profile_repo
 
 	insn_level(objs, nobjs, ve, vs, nowhere, out);
 	block_level(objs, nobjs, ve, vs, nowhere, out);
-	if (func_table_fill(&ft, objs, nobjs) || func_level(&ft, objs, nowhere, out))
+	if (func_table_fill(&ft, objs, nobjs) ||
+	    (out->share_batches = func_share_intervals(&ft, objs, timeline, in->nips)) < 0 ||
+	    func_level(&ft, objs, nowhere, out))
 		goto oom;
 	out->nfuncs_total = out->nfuncs;
 	qsort(out->funcs, out->nfuncs, sizeof *out->funcs, cmp_func_share);
@@ -534,6 +621,7 @@ oom:
 done:
 	free(ft.k);
 	pb_hashmap_free(&ft.index);
+	free(timeline);
 	free(ve);
 	free(vs);
 	for (size_t o = 0; objs && o < nobjs; o++) {

@@ -177,14 +177,26 @@ static void print_text(const struct options *opt, bool time_based,
 		wsource = ws > wsource ? ws : wsource;
 		mangled |= !strncmp(f->name, "_Z", 2);
 	}
-	printf("%8s %9s %8s  %-*s %-*s %s\n", "exact %", "sampled %", "diff pp", wobject,
+	/* "± pp" spelled out: printf pads bytes, and '±' is two bytes in one column */
+	printf("%8s %9s    ± pp %8s  %-*s %-*s %s\n", "exact %", "sampled %", "diff pp", wobject,
 	       "object", wsource, "source", "function");
 	for (size_t i = 0; i < shown; i++) {
 		const struct pb_profile_func *f = &r->funcs[i];
-		printf("%8.2f %9.2f %+8.2f  %-*s %-*s %s\n", pct(f->exact_share),
-		       pct(f->sampled_share), pct(f->sampled_share - f->exact_share), wobject,
-		       f->object, wsource, f->source[0] ? f->source : "-", f->name);
+		printf("%8.2f %9.2f %7.2f %+8.2f  %-*s %-*s %s\n", pct(f->exact_share),
+		       pct(f->sampled_share), pct(f->sampled_share_ci95),
+		       pct(f->sampled_share - f->exact_share), wobject, f->object, wsource,
+		       f->source[0] ? f->source : "-", f->name);
 	}
+	if (r->share_batches)
+		printf("± pp:    95 %% interval of the sampled share: Student t over %d batches "
+		       "of the samples\n         in the order taken (a slow spell bunches "
+		       "samples), or binomial where wider\n",
+		       r->share_batches);
+	else
+		printf("± pp:    95 %% interval of the sampled share, binomial: too few samples "
+		       "to cut into %d\n         batches of %d, so samples bunched by a slow "
+		       "spell are not accounted for\n",
+		       PB_SHARE_BATCHES, PB_SHARE_BATCH_MIN);
 	if (mangled && !pb_demangler_available())
 		printf("note:    C++ names are shown as linked: %s\n", pb_demangler_name());
 }

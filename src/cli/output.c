@@ -71,13 +71,14 @@ int pb_cli_print_profile(char *const *argv, const char *perf_data, uint64_t top,
 	json_t *funcs = json_array();
 	for (size_t i = 0; i < r->nfuncs && i < top; i++) {
 		const struct pb_profile_func *f = &r->funcs[i];
-		json_array_append_new(
-			funcs, json_pack("{s:s, s:s, s:s, s:s, s:f, s:f, s:I, s:I}", "function",
-					 f->name, "symbol", f->symbol, "object", f->object,
-					 "source", f->source, "exact_share",
-					 percent(f->exact_share), "sampled_share", percent(f->sampled_share),
-					 "exact_instructions", (json_int_t)f->exact_ir, "samples",
-					 (json_int_t)f->samples));
+		json_t *one = json_pack("{s:s, s:s, s:s, s:s, s:f, s:f, s:f, s:I, s:I}", "function",
+					f->name, "symbol", f->symbol, "object", f->object, "source",
+					f->source, "exact_share", percent(f->exact_share),
+					"sampled_share", percent(f->sampled_share),
+					"sampled_share_ci95_pp", percent(f->sampled_share_ci95),
+					"exact_instructions", (json_int_t)f->exact_ir, "samples",
+					(json_int_t)f->samples);
+		json_array_append_new(funcs, one);
 	}
 	json_t *root = json_pack(
 		"{s:o, s:s, s:s, s:I, s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:f, s:o, s:o, "
@@ -96,6 +97,7 @@ int pb_cli_print_profile(char *const *argv, const char *perf_data, uint64_t top,
 		"shares: a unit's share of the samples against its share of the instructions");
 	/* the levels' errors are null then, and this says why */
 	json_object_set_new(root, "too_few_samples", json_boolean(too_few));
+	json_object_set_new(root, "share_ci95_batches", json_integer(r->share_batches));
 	return pb_cli_print_json("profile", root, 2);
 }
 
