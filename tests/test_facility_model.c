@@ -283,6 +283,45 @@ static void longest_reason_whole(void)
 		  "%zu bytes", strlen(test.text));
 }
 
+static void available(const struct pb_machine *m, const struct pb_spec *spec,
+		      struct pb_availability *out)
+{
+	(void)m, (void)spec;
+	memset(out, 0, sizeof *out);
+	out->available = true;
+}
+
+/* A self-test's text as long as its field holds, in two-byte characters */
+static void inexact_at_length(const struct pb_machine *m, const struct pb_spec *spec,
+			      struct pb_self_test *out)
+{
+	(void)m, (void)spec;
+	memset(out, 0, sizeof *out);
+	out->verdict = PB_VERDICT_INEXACT;
+	for (size_t i = 0; i + 2 < sizeof out->text; i += 2)
+		memcpy(out->text + i, "µ", 2);
+}
+
+/* A self-test's text longer than a reason keeps says so where it is cut, never inside a
+ * character: 360 bytes of a text of 640 were kept without a word. */
+static void long_self_test_cut_visibly(void)
+{
+	struct pb_facility f = *pb_facility_list()[0];
+	f.availability = available;
+	f.self_test = inexact_at_length;
+	static struct pb_machine live;   /* no saved tree: the self-test runs */
+	struct pb_availability av;
+	struct pb_self_test test;
+	pb_facility_check(&live, NULL, &f, &av, &test);
+	pb_facility_forget_self_tests();
+	CHECK(!av.available && test.verdict == PB_VERDICT_INEXACT);
+	CHECK_MSG(strlen(av.reason) < sizeof av.reason - 1, "%zu bytes", strlen(av.reason));
+	const char *cut = strstr(av.reason, " [cut short]");
+	CHECK_MSG(cut && !cut[strlen(" [cut short]")], "%s", av.reason);
+	CHECK(cut && !strncmp(cut - 2, "µ", 2));
+	CHECK(!strncmp(av.reason, "self-test inexact: µµ", strlen("self-test inexact: µµ")));
+}
+
 int main(void)
 {
 	unsigned n = 0;
@@ -298,6 +337,7 @@ int main(void)
 	}
 	printf("facility_model: the longest reason a facility is absent: %zu bytes\n", longest);
 	longest_reason_whole();
+	long_self_test_cut_visibly();
 	CHECK(n >= 9);
 	declared_event_names_are_known();
 	open_refusals_are_the_facilities();

@@ -361,8 +361,13 @@ void pb_facility_check(const struct pb_machine *m, const struct pb_spec *spec,
 	if (test->verdict == PB_VERDICT_WORKS)
 		return;
 	av->available = false;
-	snprintf(av->reason, sizeof av->reason, "self-test %s: %.360s",
-		 pb_verdict_name(test->verdict), test->text);
+	/* A reason goes into errors with the spec before it (pb_error's 512), so it keeps up to
+	 * 360 bytes of the text; a longer one (three attempts' may take 640) says it is cut. */
+	size_t whole = strlen(test->text);
+	size_t keep = whole <= 360 ? whole : pb_utf8_floor(test->text, 340);
+	snprintf(av->reason, sizeof av->reason, "self-test %s: %.*s%s",
+		 pb_verdict_name(test->verdict), (int)keep, test->text,
+		 keep < whole ? " [cut short]" : "");
 }
 
 int pb_spec_precise_requested(const struct pb_spec *spec)
