@@ -173,9 +173,13 @@ done
 # a letter a command has no option for is refused, not taken for another option
 "$pb" compare -f x --help >/dev/null 2>"$work/err"
 [ $? -eq 2 ] && grep -q "unknown option -f" "$work/err" || fail "compare -f accepted"
-# the same attr, spelled the perf way and the long way
-"$pb" attr page-faults -c 5k -w accuracy --json >"$work/short.json" 2>&1
-"$pb" attr sw:page-faults --period 5000 --workload accuracy --json >"$work/long.json" 2>&1
+# the same attr, spelled the perf way and the long way. On a saved machine, which runs no
+# self-test: a live one may find the facility failing under load in one of the two runs (the
+# timer did beside a busy core), and these are about spelling.
+vm=$source_dir/tests/fixtures/sysfs-vm
+"$pb" attr page-faults -c 5k -w accuracy --root "$vm" --json >"$work/short.json" 2>&1
+"$pb" attr sw:page-faults --period 5000 --workload accuracy --root "$vm" --json \
+	>"$work/long.json" 2>&1
 cmp -s "$work/short.json" "$work/long.json" && grep -q '"sample_period": 5000' "$work/short.json" ||
 	fail "attr page-faults -c 5k -w accuracy differs from its long spelling"
 # a hardware event's alias names the full spec, available here or not
@@ -185,19 +189,19 @@ grep -q "hw:cycles" "$work/a.out" || fail "attr cycles does not name hw:cycles: 
 for alias in cpu-clock:timer:cpu-clock task-clock:timer:task-clock page-faults:sw:page-faults \
 	context-switches:sw:context-switches; do
 	name=${alias%%:*} full=${alias#*:}
-	"$pb" attr "$name" --json >"$work/a.json" 2>&1
-	"$pb" attr "$full" --json >"$work/b.json" 2>&1
+	"$pb" attr "$name" --root "$vm" --json >"$work/a.json" 2>&1
+	"$pb" attr "$full" --root "$vm" --json >"$work/b.json" 2>&1
 	cmp -s "$work/a.json" "$work/b.json" || fail "attr $name is not attr $full"
 	grep -q "\"spec\": \"$full\"" "$work/a.json" || fail "attr $name does not name $full"
 done
 # periods with units: a time in ns for a timer, a count suffix for an event facility
-"$pb" attr timer --period 250us --json | grep -q '"sample_period": 250000' ||
+"$pb" attr timer --period 250us --root "$vm" --json | grep -q '"sample_period": 250000' ||
 	fail "attr timer --period 250us is not 250000 ns"
-"$pb" attr timer --period 2ms --json | grep -q '"sample_period": 2000000' ||
+"$pb" attr timer --period 2ms --root "$vm" --json | grep -q '"sample_period": 2000000' ||
 	fail "attr timer --period 2ms is not 2000000 ns"
-"$pb" attr timer --period 1s --json | grep -q '"sample_period": 1000000000' ||
+"$pb" attr timer --period 1s --root "$vm" --json | grep -q '"sample_period": 1000000000' ||
 	fail "attr timer --period 1s is not 1e9 ns"
-"$pb" attr sw:page-faults --period 5k --json | grep -q '"sample_period": 5000' ||
+"$pb" attr sw:page-faults --period 5k --root "$vm" --json | grep -q '"sample_period": 5000' ||
 	fail "attr sw:page-faults --period 5k is not 5000"
 
 # `version` and `--version`: the version the build was made with, the same twice

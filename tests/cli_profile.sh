@@ -54,7 +54,7 @@ check "grep -q 'compared are shares' '$work/out'" "timer comparison of shares is
 check "grep -q 'gzip' '$work/out'" "the table names gzip's object"
 check "grep -Eq '^ +exact % +sampled % +± pp +diff pp' '$work/out'" \
 	"the table has the shares' interval"
-check "grep -Eq '^± pp: +95 % interval of the sampled share(: Student t over 20|, binomial: too)' \
+check "grep -Eq '^± pp: +95 % interval of the sampled share(, from 20 batches|, binomial: too)' \
 '$work/out'" "the table says how the shares' interval is made"
 
 # JSON: the three levels, in range

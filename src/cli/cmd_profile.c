@@ -188,9 +188,10 @@ static void print_text(const struct options *opt, bool time_based,
 		       f->source[0] ? f->source : "-", f->name);
 	}
 	if (r->share_batches)
-		printf("± pp:    95 %% interval of the sampled share: Student t over %d batches "
-		       "of the samples\n         in the order taken (a slow spell bunches "
-		       "samples), or binomial where wider\n",
+		printf("± pp:    95 %% interval of the sampled share, from %d batches of the samples "
+		       "in the order\n         taken (a slow spell of the machine bunches samples); "
+		       "a program's own phases\n         count in it too, so it is wider than "
+		       "reruns differ where work comes in phases\n",
 		       r->share_batches);
 	else
 		printf("± pp:    95 %% interval of the sampled share, binomial: too few samples "
