@@ -440,8 +440,8 @@ static void test_hot_program(void)
 		/* Every function, hot or not, within 0.5 percentage points of callgrind, or of its
 		 * sampled share's interval stretched to a false failure in 10^4 runs over the
 		 * functions checked (Student t at the batches' degrees of freedom), where that is
-		 * wider. The samples are not independent: a binomial standard error alone failed at
-		 * 5.8 of them, where a vCPU's slow spells bunched samples (1.71 pp off at 30 % of
+		 * wider. The samples are not independent: five binomial standard errors failed at
+		 * 6.8 of them, where a vCPU's slow spells bunched samples (1.71 pp off at 30 % of
 		 * 33121 samples, in the project's CI, 2026-11-29). */
 		double ci95 = json_number_value(json_object_get(f, "sampled_share_ci95_pp"));
 		double bound = fmax(0.5, stretch * ci95);
