@@ -48,7 +48,10 @@ cat "$work/out"
 for level in instruction 'basic block' function; do
 	check "grep -Eq '^  $level +[0-9.]+ %' '$work/out'" "gzip: the $level error is printed"
 done
-check "grep -q 'random: new period in \[P/2, 3P/2\]' '$work/out'" "the method is stated"
+check "tr -s '\n ' '  ' <'$work/out' | grep -q 'random: new period in \[P/2, 3P/2\]'" \
+	"the method is stated"
+check "! grep -E '^.{101}' '$work/out' | grep -v -e '^ *[0-9.]\+ \+[0-9.]\+ ' -e '^ *exact %'" \
+	"no line but the table's wider than 100 columns"
 check "grep -Eq 'period changes: [1-9][0-9]* applied, 0 refused' '$work/out'" "periods changed"
 check "grep -q 'compared are shares' '$work/out'" "timer comparison of shares is stated"
 check "grep -q 'gzip' '$work/out'" "the table names gzip's object"

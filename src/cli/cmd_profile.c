@@ -12,7 +12,9 @@
 #include "experiments/suite_defaults.h"
 #include "facilities/facility.h"
 #include "runner/profile_run.h"
+#include "util/text.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -125,17 +127,22 @@ static void print_text(const struct options *opt, bool time_based,
 	for (char **a = opt->argv; *a; a++)
 		printf(" %s", *a);
 	printf("\n");
+	/* the header lines wrap at the terminal's 100 columns: a random method's words, or large
+	 * counts, took them past it */
+	char line[PATH_MAX + 256];
 	if (opt->perf_data)
-		printf("samples: %s (%llu user samples)\n", opt->perf_data,
-		       (unsigned long long)r->samples);
+		pb_format(line, sizeof line, "%s (%llu user samples)", opt->perf_data,
+			  (unsigned long long)r->samples);
 	else
-		printf("samples: %s, period %llu (%s%s), %llu user samples, run %.3f s%s\n", spec,
-		       (unsigned long long)setup->initial, pb_period_method_name(setup->method),
-		       setup->ioctl_each_sample ? ": new period in [P/2, 3P/2] after each sample"
-		       : setup->facility_random ? ": the facility's own randomisation"
-		       : "",
-		       (unsigned long long)r->samples, (double)res->wall_ns / 1e9,
-		       setup->ioctl_each_sample ? "" : "");
+		pb_format(line, sizeof line,
+			  "%s, period %llu (%s%s), %llu user samples, run %.3f s", spec,
+			  (unsigned long long)setup->initial,
+			  pb_period_method_name(setup->method),
+			  setup->ioctl_each_sample ? ": new period in [P/2, 3P/2] after each sample"
+			  : setup->facility_random ? ": the facility's own randomisation"
+			  : "",
+			  (unsigned long long)r->samples, (double)res->wall_ns / 1e9);
+	pb_text_wrapped(stdout, "samples: ", line, 9);
 	if (setup->ioctl_each_sample && !opt->perf_data)
 		printf("         period changes: %llu applied, %llu refused\n",
 		       (unsigned long long)res->period_changes,
@@ -145,9 +152,11 @@ static void print_text(const struct options *opt, bool time_based,
 	       "executed\n",
 	       (unsigned long long)r->kernel_samples, (unsigned long long)r->unmapped_samples,
 	       (unsigned long long)r->unexecuted_samples);
-	printf("exact:   callgrind, %llu instructions in %zu objects, %zu executed instructions, "
-	       "%zu basic blocks\n",
-	       (unsigned long long)r->total_ir, r->nobjects, r->ninsns, r->nblocks);
+	pb_format(line, sizeof line,
+		  "callgrind, %llu instructions in %zu objects, %zu executed instructions, %zu "
+		  "basic blocks",
+		  (unsigned long long)r->total_ir, r->nobjects, r->ninsns, r->nblocks);
+	pb_text_wrapped(stdout, "exact:   ", line, 9);
 	if (time_based)
 		printf("note:    compared are shares: a unit's share of the samples against its "
 		       "share of the\n         instructions executed. Timer samples weigh code by "
