@@ -108,6 +108,18 @@ for c in $(cat "$work/help/_commands"); do
 	"$pb" "$c" --help >"$work/help/$c" || fail "$c --help exits $?"
 done
 "$pb" help --man >"$work/man" || fail "pesbench help --man failed"
+# what a person reads keeps to a terminal of 100 columns: every command's help and the two
+# listings (facilities' costs and options, workloads' counts ran to 140 before)
+mkdir -p "$work/listings"
+"$pb" facilities >"$work/listings/facilities" || fail "pesbench facilities failed"
+"$pb" workloads >"$work/listings/workloads" || fail "pesbench workloads failed"
+wide=$(python3 -c 'import sys
+for path in sys.argv[1:]:
+    for n, line in enumerate(open(path, encoding="utf-8"), 1):
+        if len(line.rstrip("\n")) > 100:
+            print("%s:%d (%d)" % (path.rsplit("/", 1)[1], n, len(line.rstrip("\n"))))
+' "$work"/help/* "$work"/listings/*)
+[ -z "$wide" ] || fail "lines wider than 100 columns: $(echo $wide | head -c 300)"
 [ "$(wc -l <"$work/dump")" -ge 30 ] || fail "the table dump is short: $(wc -l <"$work/dump") options"
 
 check_tables "$work/dump" "$work/help" "$work/man" >"$work/problems"

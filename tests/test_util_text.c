@@ -5,6 +5,9 @@
 #include "util/text.h"
 
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 /* How many times needle occurs in text. */
 static unsigned count_of(const char *text, const char *needle)
@@ -15,8 +18,42 @@ static unsigned count_of(const char *text, const char *needle)
 	return n;
 }
 
+/* A listing's entry: the name padded to its column, the text wrapped under its own start
+ * (a facility's option help ran to 185 columns in `pesbench facilities`). */
+static void check_text_entry(void)
+{
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&out, &len);
+	CHECK(f != NULL);
+	if (!f)
+		return;
+	char text[400] = "";
+	for (int i = 0; i < 40; i++)
+		pb_append(text, sizeof text, "%sword%02d", i ? " " : "", i);
+	pb_text_entry(f, 2, ":cpu-clock", 23, text);
+	pb_text_entry(f, 2, "short", 9, "fits");
+	fclose(f);
+	CHECK_MSG(!strncmp(out, "  :cpu-clock              word00 word01", 39), "%s", out);
+	CHECK_STR_CONTAINS(out, "\n  short     fits\n");
+	unsigned lines = 0;
+	for (char *line = out; line && *line; lines++) {
+		char *end = strchr(line, '\n');
+		size_t n = end ? (size_t)(end - line) : strlen(line);
+		CHECK_MSG(n <= 100, "%zu columns: %.*s", n, (int)n, line);
+		if (lines && strncmp(line, "  short", 7))   /* a continuation, under the text */
+			CHECK_MSG(n > 26 && !strncmp(line, "                          word", 30),
+				  "%.*s", (int)n, line);
+		line = end ? end + 1 : NULL;
+	}
+	/* 40 words of 7 columns in 74: four lines of ten, and the short entry */
+	CHECK_MSG(lines == 5, "%u lines: %s", lines, out);
+	free(out);
+}
+
 int main(void)
 {
+	check_text_entry();
 	/* a figure never in exponent form: whole where the format would write one */
 	char num[32];
 	pb_format_number(num, sizeof num, "%.2g", 99.6);

@@ -8,6 +8,8 @@
 #include "io/facility_model.h"
 #include "util/error.h"
 
+#include "util/text.h"
+
 #include <stdio.h>
 
 static void print_markdown(const struct pb_facility_model *rows, unsigned n)
@@ -23,24 +25,31 @@ static void print_markdown(const struct pb_facility_model *rows, unsigned n)
 	}
 }
 
+/* Each line wraps at the terminal's 100 columns, its continuation under its text: a cost or an
+ * option's help ran to 185. */
 static void print_text(const struct pb_facility_model *rows, unsigned n)
 {
+	char text[1024];
 	for (unsigned i = 0; i < n; i++) {
 		const struct pb_facility_model *r = &rows[i];
-		printf("%-10s %s\n", r->f->name, r->f->summary);
-		printf("  suite spec %s on %s: basis %s, %s events per iteration\n",
-		       r->f->suite_spec, r->natural, r->basis, r->per_iteration);
-		printf("  IP %s; periods in %s; leaves out a level: %s; cost %s\n", r->ip,
-		       r->periods, r->exclusion, r->cost);
-		printf("  workloads: %s\n", r->roles);
+		pb_text_entry(stdout, 0, r->f->name, 10, r->f->summary);
+		pb_format(text, sizeof text, "suite spec %s on %s: basis %s, %s events per "
+			  "iteration", r->f->suite_spec, r->natural, r->basis, r->per_iteration);
+		pb_text_wrapped(stdout, "  ", text, 4);
+		pb_format(text, sizeof text, "IP %s; periods in %s; leaves out a level: %s; cost "
+			  "%s", r->ip, r->periods, r->exclusion, r->cost);
+		pb_text_wrapped(stdout, "  ", text, 4);
+		pb_text_wrapped(stdout, "  workloads: ", r->roles, 4);
 		const struct pb_spec_options *t = r->f->options;
 		if (t && t->other)
-			printf("  :%-22s %s\n", "EVENT[:WORD...]",
-			       "the event as perf or libpfm4 names it: the words no option takes");
+			pb_text_entry(stdout, 2, ":EVENT[:WORD...]", 23,
+				      "the event as perf or libpfm4 names it: the words no option "
+				      "takes");
 		for (size_t k = 0; t && k < t->n; k++) {
 			char one[96];
-			pb_spec_option_usage(&t->options[k], one, sizeof one);
-			printf("  :%-22s %s\n", one, t->options[k].help);
+			one[0] = ':';
+			pb_spec_option_usage(&t->options[k], one + 1, sizeof one - 1);
+			pb_text_entry(stdout, 2, one, 23, t->options[k].help);
 		}
 	}
 }

@@ -104,7 +104,7 @@ static void list_experiments(FILE *out)
 {
 	fprintf(out, "experiments:\n");
 	for (const struct pb_experiment *const *e = pb_experiment_list(); *e; e++)
-		fprintf(out, "  %-9s %s\n", (*e)->name, (*e)->summary);
+		pb_text_entry(out, 2, (*e)->name, 9, (*e)->summary);
 }
 
 #define ARG(field, type) PB_AT(struct run_args, field, type)

@@ -5,6 +5,7 @@
 #include "io/workload_json.h"
 #include "util/error.h"
 #include "util/kit.h"
+#include "util/text.h"
 #include "workloads/workload.h"
 
 #include <inttypes.h>
@@ -26,11 +27,14 @@ static void param_range(const struct pb_param_def *d, char *buf, size_t len)
 		used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? "|" : "", d->choices[i]);
 }
 
+/* Each line wraps at the terminal's 100 columns, its continuation under its text: a summary or
+ * the counts per iteration ran to 140. */
 static void print_text(const struct pb_workload_choice *c, const struct pb_truth *t)
 {
 	const struct pb_workload *w = c->workload;
-	char buf[2048], kinds[96];
-	printf("%s  %s\n", w->name, w->summary);
+	char buf[2048], kinds[96], first[160];
+	pb_format(first, sizeof first, "%s  ", w->name);
+	pb_text_wrapped(stdout, first, w->summary, (int)strlen(first));
 	for (unsigned i = 0; i < w->nparams; i++) {
 		const struct pb_param_def *d = &w->params[i];
 		char value[32];
@@ -39,14 +43,18 @@ static void print_text(const struct pb_workload_choice *c, const struct pb_truth
 		else
 			snprintf(value, sizeof value, "%" PRId64, c->params[i]);
 		param_range(d, buf, sizeof buf);
-		printf("  param %-8s = %-10s (%s) %s\n", d->name, value, buf, d->summary);
+		pb_format(first, sizeof first, "  param %-8s = %-10s ", d->name, value);
+		char text[2200];
+		pb_format(text, sizeof text, "(%s) %s", buf, d->summary);
+		pb_text_wrapped(stdout, first, text, (int)strlen(first));
 	}
 	struct pb_truth_count cs[16];
 	unsigned n = pb_truth_counts(t, cs);
-	printf("  per iteration:");
+	buf[0] = '\0';
 	for (unsigned i = 0; i < n; i++)
-		printf(" %s=%" PRIu64, cs[i].name, cs[i].value);
-	printf("\n  once per run: %" PRIu64 " instructions\n", t->once_instructions);
+		pb_append(buf, sizeof buf, "%s%s=%" PRIu64, i ? " " : "", cs[i].name, cs[i].value);
+	pb_text_wrapped(stdout, "  per iteration: ", buf, 4);
+	printf("  once per run: %" PRIu64 " instructions\n", t->once_instructions);
 	for (unsigned i = 0; i < t->nlabels; i++) {
 		const struct pb_label_truth *l = &t->labels[i];
 		pb_event_kinds_text(l->kinds, kinds, sizeof kinds);
@@ -57,15 +65,16 @@ static void print_text(const struct pb_workload_choice *c, const struct pb_truth
 			       l->per_iteration);
 	}
 	if (t->has_watch)
-		printf("  watched data: %s; over %d iterations %" PRIu64 " writes, %" PRIu64
-		       " accesses\n",
-		       t->watch_what, SHOWN_ITERATIONS, t->watch_writes, t->watch_accesses);
+		pb_format(buf, sizeof buf, "%s; over %d iterations %" PRIu64 " writes, %" PRIu64
+			  " accesses",
+			  t->watch_what, SHOWN_ITERATIONS, t->watch_writes, t->watch_accesses);
 	else
-		printf("  watched data: %s\n", t->watch_what);
+		pb_format(buf, sizeof buf, "%s", t->watch_what);
+	pb_text_wrapped(stdout, "  watched data: ", buf, 4);
 	if (w->assumptions) {
 		w->assumptions(c->params, buf, sizeof buf);
 		if (buf[0])
-			printf("  ASSUMPTION: %s\n", buf);
+			pb_text_wrapped(stdout, "  ASSUMPTION: ", buf, 4);
 	}
 	printf("\n");
 }

@@ -285,6 +285,13 @@ void pb_text_wrapped(FILE *out, const char *first, const char *text, int indent)
 	fputc('\n', out);
 }
 
+void pb_text_entry(FILE *out, int indent, const char *name, int width, const char *text)
+{
+	char first[256];
+	pb_format(first, sizeof first, "%*s%-*s ", indent, "", width, name);
+	pb_text_wrapped(out, first, text, indent + width + 1);
+}
+
 void pb_hex(char *out, const unsigned char *bytes, size_t n)
 {
 	static const char digits[] = "0123456789abcdef";

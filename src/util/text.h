@@ -65,5 +65,8 @@ void pb_hex(char *out, const unsigned char *bytes, size_t n);
 /* first, then text wrapped at PB_TEXT_WIDTH columns at its spaces (never inside a figure: a
  * number, its "±" and interval, its unit), every line after the first indented by indent. */
 void pb_text_wrapped(FILE *out, const char *first, const char *text, int indent);
+/* One entry of a listing: indent spaces, name padded to width, a space, then text wrapped
+ * under its own start. */
+void pb_text_entry(FILE *out, int indent, const char *name, int width, const char *text);
 
 #endif
