@@ -7,7 +7,6 @@
 #include "facilities/facility.h"
 #include "io/facility_model.h"
 #include "util/error.h"
-
 #include "util/text.h"
 
 #include <stdio.h>
