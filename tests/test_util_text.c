@@ -51,9 +51,39 @@ static void check_text_entry(void)
 	free(out);
 }
 
+/* What pb_text_wrapped writes for text (never NULL; free it). */
+static char *wrap_of(const char *text, int indent)
+{
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&out, &len);
+	if (f) {
+		pb_text_wrapped(f, "", text, indent);
+		fclose(f);
+	}
+	return out ? out : strdup("");
+}
+
+/* A line is as wide as its characters, not its bytes: "1 ± 2" after 94 columns makes 100 and
+ * stays on the line ('±' is two bytes; it was wrapped a column early). One column more wraps. */
+static void check_wrap_counts_characters(void)
+{
+	for (int extra = 0; extra < 2; extra++) {
+		char text[128];
+		memset(text, 'x', (size_t)(94 + extra));
+		snprintf(text + 94 + extra, sizeof text - 94 - (size_t)extra, " 1 ± 2");
+		char *out = wrap_of(text, 4);
+		unsigned lines = count_of(out, "\n");
+		CHECK_MSG(lines == (extra ? 2u : 1u), "%d columns: %u lines: %s", 100 + extra,
+			  lines, out);
+		free(out);
+	}
+}
+
 int main(void)
 {
 	check_text_entry();
+	check_wrap_counts_characters();
 	/* a figure never in exponent form: whole where the format would write one */
 	char num[32];
 	pb_format_number(num, sizeof num, "%.2g", 99.6);

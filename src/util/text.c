@@ -259,16 +259,27 @@ static int unbroken(const char *text)
 	}
 }
 
+/* The columns the first n bytes of UTF-8 text take: one a character ("±", "µ" are two bytes). */
+static int columns(const char *s, int n)
+{
+	int cols = 0;
+	for (int i = 0; i < n; i++)
+		cols += ((unsigned char)s[i] & 0xC0) != 0x80;
+	return cols;
+}
+
 void pb_text_wrapped(FILE *out, const char *first, const char *text, int indent)
 {
-	int col = fprintf(out, "%s", first);
+	fputs(first, out);
+	int col = columns(first, (int)strlen(first));
 	bool space = *first && first[strlen(first) - 1] != ' ';
 	while (*text) {
 		int word = unbroken(text);
 		/* a chunk wider than a line is broken at its spaces after all */
-		if (indent + word > PB_TEXT_WIDTH)
+		if (indent + columns(text, word) > PB_TEXT_WIDTH)
 			word = (int)strcspn(text, " ");
-		if (col > indent && col + space + word > PB_TEXT_WIDTH) {
+		int width = columns(text, word);
+		if (col > indent && col + space + width > PB_TEXT_WIDTH) {
 			fprintf(out, "\n%*s", indent, "");
 			col = indent;
 			space = false;
@@ -277,7 +288,8 @@ void pb_text_wrapped(FILE *out, const char *first, const char *text, int indent)
 			fputc(' ', out);
 			col++;
 		}
-		col += fprintf(out, "%.*s", word, text);
+		fprintf(out, "%.*s", word, text);
+		col += width;
 		space = true;
 		text += word;
 		text += strspn(text, " ");
