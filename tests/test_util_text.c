@@ -84,6 +84,9 @@ int main(void)
 {
 	check_text_entry();
 	check_wrap_counts_characters();
+	/* one column a character: the wrapper, the scorecard and compare's table count alike */
+	CHECK_EQ_U64(pb_utf8_columns("13.2 ± 0.15 µs", strlen("13.2 ± 0.15 µs")), 14);
+	CHECK_EQ_U64(pb_utf8_columns("±µ", 2), 1);
 	/* a figure never in exponent form: whole where the format would write one */
 	char num[32];
 	pb_format_number(num, sizeof num, "%.2g", 99.6);

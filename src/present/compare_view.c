@@ -95,19 +95,10 @@ static void cell_text(const struct pb_compare *c, const struct row *row, size_t 
 		  !v.judged ? "?" : v.exceeds ? "*" : "");
 }
 
-/* display width of UTF-8 text */
-static int columns(const char *s)
-{
-	int n = 0;
-	for (; *s; s++)
-		n += ((unsigned char)*s & 0xC0) != 0x80;
-	return n;
-}
-
 static void pad(FILE *out, const char *s, int width)
 {
 	fputs(s, out);
-	for (int w = columns(s); w < width; w++)
+	for (int w = pb_utf8_columns(s, strlen(s)); w < width; w++)
 		fputc(' ', out);
 }
 
@@ -217,7 +208,8 @@ static void print_table(FILE *out, const struct pb_compare *c, const struct tabl
 	for (size_t r = 0; r < t->nrows; r++) {
 		char label[1024];
 		row_label(t, &t->rows[r], label, sizeof label);
-		wlabel = columns(label) > wlabel ? columns(label) : wlabel;
+		int w = pb_utf8_columns(label, strlen(label));
+		wlabel = w > wlabel ? w : wlabel;
 	}
 	if (wlabel > width / 2)
 		wlabel = width / 2;
@@ -226,7 +218,8 @@ static void print_table(FILE *out, const struct pb_compare *c, const struct tabl
 		for (size_t r = 0; r < t->nrows; r++) {
 			char cell[160];
 			cell_text(c, &t->rows[r], col, cell, sizeof cell);
-			wcell[col] = columns(cell) > wcell[col] ? columns(cell) : wcell[col];
+			int w = pb_utf8_columns(cell, strlen(cell));
+			wcell[col] = w > wcell[col] ? w : wcell[col];
 		}
 	}
 	/* the label column gives way to the runs: a label wider than it goes on a line of its
@@ -257,7 +250,7 @@ static void print_table(FILE *out, const struct pb_compare *c, const struct tabl
 		for (size_t r = 0; r < t->nrows; r++) {
 			char label[1024];
 			row_label(t, &t->rows[r], label, sizeof label);
-			if (columns(label) > wlabel) {
+			if (pb_utf8_columns(label, strlen(label)) > wlabel) {
 				/* on a line of its own, wrapped at its spaces where wider than one */
 				pb_text_wrapped(out, "", label, 2);
 				label[0] = '\0';

@@ -134,15 +134,6 @@ static const char *dash(const char *s)
 	return s && *s ? s : "-";
 }
 
-/* Characters in the first n bytes of s (UTF-8: "±" and "µ" are one each). */
-static int columns_of(const char *s, size_t n)
-{
-	int c = 0;
-	for (size_t i = 0; i < n; i++)
-		c += (s[i] & 0xC0) != 0x80;
-	return c;
-}
-
 /* Whether a word stays on the line of the word before it: a figure with its label ("thr 12",
  * "bias 0.12"), its interval and its unit ("257 ±15 ns", "0.12 pp", "98 / 99 %"). */
 static bool binds_to_previous(const char *word, size_t n)
@@ -172,7 +163,7 @@ static int longest_word(const char *s)
 	int widest = 0;
 	for (s += strspn(s, " "); *s; s += strspn(s, " ")) {
 		size_t n = unbreakable(s);
-		int w = columns_of(s, n);
+		int w = pb_utf8_columns(s, n);
 		widest = w > widest ? w : widest;
 		s += n;
 	}
@@ -186,7 +177,7 @@ static size_t next_line(const char **s, int width)
 	const char *start = *s + strspn(*s, " "), *end = start, *q = start;
 	while (*q) {
 		size_t n = unbreakable(q);
-		if (end != start && columns_of(start, (size_t)(q + n - start)) > width)
+		if (end != start && pb_utf8_columns(start, (size_t)(q + n - start)) > width)
 			break;
 		end = q + n;
 		q = end + strspn(end, " ");
@@ -231,7 +222,7 @@ static void table_widths(const char *const (*rows)[SCORECARD_COLUMNS], size_t nr
 	int narrowest[SCORECARD_COLUMNS] = {0};
 	for (size_t r = 0; r < nrows; r++)
 		for (int k = 0; k < SCORECARD_COLUMNS; k++) {
-			int w = columns_of(rows[r][k], strlen(rows[r][k]));
+			int w = pb_utf8_columns(rows[r][k], strlen(rows[r][k]));
 			int word = longest_word(rows[r][k]);
 			widths[k] = w > widths[k] ? w : widths[k];
 			narrowest[k] = word > narrowest[k] ? word : narrowest[k];
@@ -274,7 +265,7 @@ static void table_row(FILE *out, const char *const *cells, const int *widths)
 			size_t n = next_line(&rest[k], widths[k]);
 			if (n) {
 				fprintf(out, "%*s%.*s", pad, "", (int)n, rest[k] - n);
-				pad = widths[k] - columns_of(rest[k] - n, n) + 1;
+				pad = widths[k] - pb_utf8_columns(rest[k] - n, n) + 1;
 			} else {
 				pad += widths[k] + 1;
 			}

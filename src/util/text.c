@@ -33,6 +33,14 @@ static bool continues(char c)
 	return ((unsigned char)c & 0xC0) == 0x80;
 }
 
+int pb_utf8_columns(const char *s, size_t n)
+{
+	int cols = 0;
+	for (size_t i = 0; i < n; i++)
+		cols += !continues(s[i]);
+	return cols;
+}
+
 size_t pb_utf8_floor(const char *s, size_t i)
 {
 	while (i > 0 && continues(s[i]))
@@ -259,26 +267,18 @@ static int unbroken(const char *text)
 	}
 }
 
-/* The columns the first n bytes of UTF-8 text take: one a character ("±", "µ" are two bytes). */
-static int columns(const char *s, int n)
-{
-	int cols = 0;
-	for (int i = 0; i < n; i++)
-		cols += ((unsigned char)s[i] & 0xC0) != 0x80;
-	return cols;
-}
-
 void pb_text_wrapped(FILE *out, const char *first, const char *text, int indent)
 {
 	fputs(first, out);
-	int col = columns(first, (int)strlen(first));
+	int col = pb_utf8_columns(first, strlen(first));
 	bool space = *first && first[strlen(first) - 1] != ' ';
 	while (*text) {
-		int word = unbroken(text);
+		int word = unbroken(text), width = pb_utf8_columns(text, (size_t)word);
 		/* a chunk wider than a line is broken at its spaces after all */
-		if (indent + columns(text, word) > PB_TEXT_WIDTH)
+		if (indent + width > PB_TEXT_WIDTH) {
 			word = (int)strcspn(text, " ");
-		int width = columns(text, word);
+			width = pb_utf8_columns(text, (size_t)word);
+		}
 		if (col > indent && col + space + width > PB_TEXT_WIDTH) {
 			fprintf(out, "\n%*s", indent, "");
 			col = indent;

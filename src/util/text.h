@@ -35,6 +35,9 @@ void pb_format_duration_ci(char *buf, size_t len, double ns, double ci);
  * the NUL): never inside a character. s[i] must be readable (i <= strlen(s)). */
 size_t pb_utf8_floor(const char *s, size_t i);
 size_t pb_utf8_ceil(const char *s, size_t i);
+/* The columns the first n bytes of UTF-8 text s take on a terminal: one a character ("±" and
+ * "µ" are two bytes each). */
+int pb_utf8_columns(const char *s, size_t n);
 
 /* Appends to the text already in buf, cut short where it would not fit. */
 void pb_append(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
