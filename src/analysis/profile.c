@@ -400,14 +400,20 @@ static void block_level(struct obj_state *objs, size_t nobjs, double *ve, double
 	pb_share_error(ve, vs, u, &out->block);
 }
 
+struct timed_sample {
+	size_t obj;                 /* SIZE_MAX: outside any object */
+	uint64_t addr;
+};
+
 /* Each function's exact instructions and samples, and the address its source line is taken
- * from (its hottest instruction, or its first sample). */
-static int func_table_fill(struct func_table *ft, struct obj_state *objs, size_t nobjs)
+ * from (its hottest instruction, or its lowest sampled one); unit[i] is the function of the
+ * i-th sample taken (SIZE_MAX: outside any object), for the shares' intervals. */
+static int func_table_fill(struct func_table *ft, struct obj_state *objs, size_t nobjs,
+			   const struct timed_sample *timeline, size_t n, size_t *unit)
 {
-	for (size_t o = 0; o < nobjs; o++) {
-		struct obj_state *os = &objs[o];
-		for (size_t i = 0; i < os->exact.n; i++) {
-			const struct pb_cg_instr *ins = &os->exact.instr[i];
+	for (size_t o = 0; o < nobjs; o++)
+		for (size_t i = 0; i < objs[o].exact.n; i++) {
+			const struct pb_cg_instr *ins = &objs[o].exact.instr[i];
 			long f = func_index(ft, objs, o, ins->addr);
 			if (f < 0)
 				return -1;
@@ -417,47 +423,31 @@ static int func_table_fill(struct func_table *ft, struct obj_state *objs, size_t
 				ft->k[f].hot_addr = ins->addr;
 			}
 		}
-		for (size_t j = 0; j < os->nsamples; j++) {
-			long f = func_index(ft, objs, o, os->samples[j]);
-			if (f < 0)
-				return -1;
-			ft->k[f].samples++;
-			if (!ft->k[f].exact_ir && !ft->k[f].hot_addr)
-				ft->k[f].hot_addr = os->samples[j];
-		}
-	}
-	return 0;
-}
-
-struct timed_sample {
-	size_t obj;                 /* SIZE_MAX: outside any object */
-	uint64_t addr;
-};
-
-/* Each function's sampled share's interval, from the samples in the order they were taken.
- * Returns the batches used (pb_share_ci95), -1 out of memory. */
-static int func_share_intervals(struct func_table *ft, struct obj_state *objs,
-				const struct timed_sample *timeline, size_t n)
-{
-	size_t *unit = calloc(n ? n : 1, sizeof *unit);
-	double *ci95 = calloc(ft->n ? ft->n : 1, sizeof *ci95);
-	int batches = -1;
-	if (!unit || !ci95)
-		goto done;
 	for (size_t i = 0; i < n; i++) {
 		unit[i] = SIZE_MAX;
 		if (timeline[i].obj == SIZE_MAX)
 			continue;
-		long f = func_index(ft, objs, timeline[i].obj, timeline[i].addr);
+		uint64_t addr = timeline[i].addr;
+		long f = func_index(ft, objs, timeline[i].obj, addr);
 		if (f < 0)
-			goto done;
+			return -1;
+		struct func_key *k = &ft->k[f];
+		k->samples++;
+		if (!k->exact_ir && (!k->hot_addr || addr < k->hot_addr))
+			k->hot_addr = addr;
 		unit[i] = (size_t)f;
 	}
-	batches = pb_share_ci95(unit, n, ft->n, ci95);
+	return 0;
+}
+
+/* Each function's sampled share's interval. Returns the batches used (pb_share_ci95), -1 out of
+ * memory. */
+static int func_share_intervals(struct func_table *ft, const size_t *unit, size_t n)
+{
+	double *ci95 = calloc(ft->n ? ft->n : 1, sizeof *ci95);
+	int batches = ci95 ? pb_share_ci95(unit, n, ft->n, ci95) : -1;
 	for (size_t f = 0; batches >= 0 && f < ft->n; f++)
 		ft->k[f].share_ci95 = ci95[f];
-done:
-	free(unit);
 	free(ci95);
 	return batches;
 }
@@ -521,6 +511,7 @@ int pb_profile_compute(const struct pb_profile_input *in, struct pb_profile_repo
 	double *ve = NULL, *vs = NULL;
 	struct func_table ft = {0};
 	struct timed_sample *timeline = NULL;
+	size_t *unit = NULL;
 	if (!objs || !state_of) {
 		pb_fail(err, PB_EXIT_FAILURE, ENOMEM, "out of memory");
 		goto done;
@@ -598,8 +589,9 @@ int pb_profile_compute(const struct pb_profile_input *in, struct pb_profile_repo
 
 	insn_level(objs, nobjs, ve, vs, nowhere, out);
 	block_level(objs, nobjs, ve, vs, nowhere, out);
-	if (func_table_fill(&ft, objs, nobjs) ||
-	    (out->share_batches = func_share_intervals(&ft, objs, timeline, in->nips)) < 0 ||
+	unit = calloc(in->nips ? in->nips : 1, sizeof *unit);
+	if (!unit || func_table_fill(&ft, objs, nobjs, timeline, in->nips, unit) ||
+	    (out->share_batches = func_share_intervals(&ft, unit, in->nips)) < 0 ||
 	    func_level(&ft, objs, nowhere, out))
 		goto oom;
 	out->nfuncs_total = out->nfuncs;
@@ -622,6 +614,7 @@ done:
 	free(ft.k);
 	pb_hashmap_free(&ft.index);
 	free(timeline);
+	free(unit);
 	free(ve);
 	free(vs);
 	for (size_t o = 0; objs && o < nobjs; o++) {
