@@ -33,8 +33,7 @@ static void print_text(const struct pb_workload_choice *c, const struct pb_truth
 {
 	const struct pb_workload *w = c->workload;
 	char buf[2048], kinds[96], first[160];
-	pb_format(first, sizeof first, "%s  ", w->name);
-	pb_text_wrapped(stdout, first, w->summary, (int)strlen(first));
+	pb_text_entry(stdout, 0, w->name, (int)strlen(w->name) + 1, w->summary);
 	for (unsigned i = 0; i < w->nparams; i++) {
 		const struct pb_param_def *d = &w->params[i];
 		char value[32];
